@@ -1,0 +1,35 @@
+# Two commands matter: `make run` and `make test`. Both bootstrap .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: run test venv openapi openapi-check bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/uvicorn service.api.app:app --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+openapi: $(STAMP)
+	$(BIN)/python -m service.api.export openapi/openapi.json
+
+openapi-check: $(STAMP)
+	$(BIN)/python -m service.api.export --check openapi/openapi.json
+
+bench: $(STAMP)
+	$(BIN)/python scripts/bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,56 @@
+"""Points and counts of rounds (C.07 7.1-7.4, 7.6): PTS, WIN, WON, BPG, BWG, GE."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..context import Context
+from ..contributions import Contribution, RuleOutcome
+from ..model import Color, ResultKind
+from ..rules import RuleSpec
+
+RoundTest = Callable[[ResultKind, Color | None], bool]
+
+# C.07 7.6: games elected to play: games played, and rounds won without play
+# that the player did not decline (pairing-allocated bye, forfeit win, full-point bye).
+_ELECTED_UNPLAYED = frozenset({ResultKind.PAIRING_BYE, ResultKind.FORFEIT_WIN, ResultKind.FULL_BYE})
+
+ROUND_TESTS: dict[str, RoundTest] = {
+    "WIN": lambda kind, color: kind.counts_as_win,  # 7.2: wins, unplayed ones included
+    "WON": lambda kind, color: kind is ResultKind.WIN,  # 7.3: games won over the board
+    "BPG": lambda kind, color: kind.is_played and color is Color.BLACK,  # 7.4
+    "BWG": lambda kind, color: kind is ResultKind.WIN and color is Color.BLACK,  # 7.4
+    "GE": lambda kind, color: kind.is_played or kind in _ELECTED_UNPLAYED,  # 7.6
+}
+
+
+def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    table = ctx.table
+    test = ROUND_TESTS[spec.code]
+    values: list[int | None] = []
+    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
+    for p in range(table.size):
+        kinds, colors, opps = table.kinds[p], table.colors[p], table.opponents[p]
+        rounds = [r for r in range(table.played_rounds) if test(kinds[r], colors[r])]
+        values.append(len(rounds))
+        if all_contributions is not None:
+            all_contributions.append([
+                Contribution(r + 1, kinds[r].value, 1, r,
+                             opponent=table.ids[opps[r]] if opps[r] >= 0 else None)
+                for r in rounds
+            ])
+    return RuleOutcome(spec, values, 1, all_contributions)
+
+
+def points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """The score itself (C.07 7.1)."""
+    table = ctx.table
+    all_contributions = None
+    if ctx.explain:
+        all_contributions = [
+            [Contribution(r + 1, table.kinds[p][r].value, table.points[p][r], r,
+                          opponent=table.ids[q] if (q := table.opponents[p][r]) >= 0 else None)
+             for r in range(table.played_rounds)]
+            for p in range(table.size)
+        ]
+    return RuleOutcome(spec, list(table.scores), table.scale, all_contributions)

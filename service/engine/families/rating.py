@@ -1,0 +1,176 @@
+"""Rating-based tie-breaks (C.07 10): ARO, TPR, PTP, APRO, APPO.
+
+Only games played over the board count. Averages are rounded to a whole
+number, halves up. The conversion tables are those of the FIDE Rating
+Regulations (B.02 8.1): percentage score to rating difference, and rating
+difference to expected score.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from fractions import Fraction
+
+from ..context import Context
+from ..contributions import Contribution, RuleOutcome
+from ..modifiers import apply_cuts, cut_label
+from ..rounding import round_half_up
+from ..rules import RuleSpec
+
+# B.02 8.1(a): rating difference dp for a percentage score p = 50..100 (below 50: -dp(100-p)).
+_DP_FROM_50 = (
+    0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141,
+    149, 158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322,
+    336, 351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
+)
+
+# B.02 8.1(b): upper bound of each rating-difference band and the expected score (in %)
+# of the higher-rated player in it; 736 and more: 100 %.
+_PD_BAND_TOP = (
+    3, 10, 17, 25, 32, 39, 46, 53, 61, 68, 76, 83, 91, 98, 106, 113, 121, 129, 137, 145, 153,
+    162, 170, 179, 188, 197, 206, 215, 225, 235, 245, 256, 267, 278, 290, 302, 315, 328, 344,
+    357, 374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
+)
+MAX_DIFFERENCE = 800  # C.07 10.4: larger rating differences count as 800
+
+
+def rating_difference(percent: int) -> int:
+    """dp for a whole percentage score 0..100."""
+    return _DP_FROM_50[percent - 50] if percent >= 50 else -_DP_FROM_50[50 - percent]
+
+
+def expected_percent(difference: int) -> int:
+    """Expected score, in percent, of a player `difference` points above the opponent."""
+    d = min(abs(difference), MAX_DIFFERENCE)
+    band = bisect_left(_PD_BAND_TOP, d)
+    higher = 50 + band  # band 50 (above 735) gives 100
+    return higher if difference >= 0 else 100 - higher
+
+
+def _played(ctx: Context, p: int) -> list[tuple[int, int, int]]:
+    """(round, opponent index, points) of each game played over the board."""
+    table = ctx.table
+    return [
+        (r + 1, q, pts)
+        for r, (kind, q, pts) in enumerate(zip(table.kinds[p], table.opponents[p], table.points[p]))
+        if kind.is_played
+    ]
+
+
+def _mean(values: list[int]) -> int | None:
+    return round_half_up(Fraction(sum(values), len(values))) if values else None
+
+
+def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """ARO (10.1), with Cut or Median on the opponents' ratings (14)."""
+    table, ratings = ctx.table, ctx.ratings
+    low = spec.cut or spec.median
+    high = spec.median
+    values: list[int | None] = []
+    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
+    for p in range(table.size):
+        contributions = [
+            Contribution(rnd, "game", ratings[q], ratings[q], opponent=table.ids[q])
+            for rnd, q, _ in _played(ctx, p)
+        ]
+        apply_cuts(contributions, low, high, cut_label(low, high))
+        values.append(_mean([c.value for c in contributions if not c.cut]))
+        if all_contributions is not None:
+            all_contributions.append(contributions)
+    return RuleOutcome(spec, values, 1, all_contributions)
+
+
+def _plain_aro(ctx: Context) -> list[int | None]:
+    return ctx.cached("plain-aro", lambda: average_rating_of_opponents(ctx.quiet(), RuleSpec("ARO")).values)
+
+
+def _tpr_values(ctx: Context) -> list[int | None]:
+    def compute() -> list[int | None]:
+        table = ctx.table
+        aro = _plain_aro(ctx)
+        values: list[int | None] = []
+        for p in range(table.size):
+            games = _played(ctx, p)
+            if not games:
+                values.append(None)
+                continue
+            scored = sum(pts for _, _, pts in games)
+            percent = round_half_up(Fraction(100 * scored, len(games) * table.win))
+            values.append(aro[p] + rating_difference(percent))  # C.07 10.2
+        return values
+
+    return ctx.cached("tpr", compute)
+
+
+def _ptp_values(ctx: Context) -> list[int | None]:
+    def compute() -> list[int | None]:
+        table, ratings = ctx.table, ctx.ratings
+        values: list[int | None] = []
+        for p in range(table.size):
+            games = _played(ctx, p)
+            if not games:
+                values.append(None)
+                continue
+            opp_ratings = [ratings[q] for _, q, _ in games]
+            scored = sum(pts for _, _, pts in games)
+            values.append(perfect_performance(opp_ratings, scored, table.win))
+        return values
+
+    return ctx.cached("ptp", compute)
+
+
+def perfect_performance(opp_ratings: list[int], scored: int, win: int) -> int:
+    """The smallest whole rating whose expected score reaches the score made (C.07 10.3)."""
+    low, high = min(opp_ratings) - MAX_DIFFERENCE, max(opp_ratings) + MAX_DIFFERENCE
+    if scored <= 0:
+        return low
+    target = 100 * scored  # expected percents summed, against points × 100 / win
+
+    def reaches(rating: int) -> bool:
+        return sum(expected_percent(rating - r) for r in opp_ratings) * win >= target
+
+    while low < high:
+        mid = (low + high) // 2
+        if reaches(mid):
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def _rating_outcome(ctx: Context, spec: RuleSpec, values: list[int | None]) -> RuleOutcome:
+    return RuleOutcome(spec, values, 1, None)
+
+
+def tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    return _rating_outcome(ctx, spec, _tpr_values(ctx))
+
+
+def perfect_tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    return _rating_outcome(ctx, spec, _ptp_values(ctx))
+
+
+def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: list[int | None]) -> RuleOutcome:
+    table = ctx.table
+    values: list[int | None] = []
+    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
+    for p in range(table.size):
+        contributions = [
+            Contribution(rnd, "opponent_value", per_player[q], per_player[q], opponent=table.ids[q])
+            for rnd, q, _ in _played(ctx, p)
+            if per_player[q] is not None
+        ]
+        values.append(_mean([c.value for c in contributions]))
+        if all_contributions is not None:
+            all_contributions.append(contributions)
+    return RuleOutcome(spec, values, 1, all_contributions)
+
+
+def average_performance_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """APRO (10.5): mean of the opponents' TPR."""
+    return _average_of_opponents(ctx, spec, _tpr_values(ctx))
+
+
+def average_perfect_performance_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """APPO (10.6): mean of the opponents' PTP."""
+    return _average_of_opponents(ctx, spec, _ptp_values(ctx))

@@ -1,0 +1,139 @@
+"""The tournament as the engine sees it: plain, immutable data.
+
+This module imports only the standard library. The JSON API and the TRF reader
+are adapters that build these objects; the engine never sees their formats.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from datetime import date
+from fractions import Fraction
+
+
+class ResultKind(enum.Enum):
+    """What happened to a player in one round."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+    FORFEIT_WIN = "forfeit_win"
+    FORFEIT_LOSS = "forfeit_loss"
+    PAIRING_BYE = "pairing_bye"
+    FULL_BYE = "full_bye"
+    HALF_BYE = "half_bye"
+    ZERO_BYE = "zero_bye"
+    ABSENT = "absent"
+
+    @property
+    def is_played(self) -> bool:
+        """A game played over the board."""
+        return self in _PLAYED
+
+    @property
+    def has_opponent(self) -> bool:
+        """Paired against a scheduled opponent (played or forfeited)."""
+        return self in _WITH_OPPONENT
+
+    @property
+    def is_voluntary_unplayed(self) -> bool:
+        """A voluntary unplayed round, VUR (C.07 16.2)."""
+        return self in _VOLUNTARY_UNPLAYED
+
+    @property
+    def counts_as_win(self) -> bool:
+        """Scored as a win, played or not (C.07 7.2: WIN)."""
+        return self in _WINS
+
+
+_PLAYED = frozenset({ResultKind.WIN, ResultKind.DRAW, ResultKind.LOSS})
+_WITH_OPPONENT = _PLAYED | {ResultKind.FORFEIT_WIN, ResultKind.FORFEIT_LOSS}
+# C.07 16.2: half- and zero-point byes, absences and forfeit losses are voluntary;
+# the pairing-allocated bye, forfeit wins and full-point byes are not.
+_VOLUNTARY_UNPLAYED = frozenset(
+    {ResultKind.HALF_BYE, ResultKind.ZERO_BYE, ResultKind.ABSENT, ResultKind.FORFEIT_LOSS}
+)
+_WINS = frozenset(
+    {ResultKind.WIN, ResultKind.FORFEIT_WIN, ResultKind.PAIRING_BYE, ResultKind.FULL_BYE}
+)
+
+# Results that must be paired with the complementary result on the opponent's side.
+COMPLEMENT: dict[ResultKind, frozenset[ResultKind]] = {
+    ResultKind.WIN: frozenset({ResultKind.LOSS}),
+    ResultKind.LOSS: frozenset({ResultKind.WIN}),
+    ResultKind.DRAW: frozenset({ResultKind.DRAW}),
+    ResultKind.FORFEIT_WIN: frozenset({ResultKind.FORFEIT_LOSS}),
+    # A double forfeit is a forfeit loss on both sides.
+    ResultKind.FORFEIT_LOSS: frozenset({ResultKind.FORFEIT_WIN, ResultKind.FORFEIT_LOSS}),
+}
+
+
+class Color(enum.Enum):
+    WHITE = "w"
+    BLACK = "b"
+
+
+class System(enum.Enum):
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+
+
+class Regulations(enum.Enum):
+    """The edition of the rules the standings are computed under."""
+
+    FIDE_2026 = "fide-2026"  # C.07 as applied from 1 March 2026: capped dummy opponent
+    FIDE_2024 = "fide-2024"  # C.07 as applied before 1 March 2026: uncapped dummy
+    USCF = "uscf"
+
+
+FIDE_2026_START = date(2026, 3, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """Points for each result kind; every rule that needs 'a draw' uses `draw`."""
+
+    win: Fraction = Fraction(1)
+    draw: Fraction = Fraction(1, 2)
+    loss: Fraction = Fraction(0)
+    forfeit_win: Fraction = Fraction(1)
+    forfeit_loss: Fraction = Fraction(0)
+    pairing_bye: Fraction = Fraction(1)
+    full_bye: Fraction = Fraction(1)
+    half_bye: Fraction = Fraction(1, 2)
+    zero_bye: Fraction = Fraction(0)
+    absent: Fraction = Fraction(0)
+
+    def points_for(self, kind: ResultKind) -> Fraction:
+        return getattr(self, kind.value)  # field names are the result kinds' values
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """One entry of a player's results as submitted."""
+
+    round: int
+    result: ResultKind
+    opponent: int | None = None
+    color: Color | None = None
+    points: Fraction | None = None  # overrides the scoring for unusual results (0-0, ½-0)
+    rated: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int  # the start number
+    name: str = ""
+    rating: int | None = None  # None or 0: unrated
+    results: tuple[RoundResult, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    players: tuple[Player, ...]
+    rounds: int
+    system: System | None = None  # None: infer it
+    scoring: Scoring = field(default_factory=Scoring)
+    name: str = ""
+    start_date: date | None = None

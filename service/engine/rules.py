@@ -1,0 +1,130 @@
+"""Tie-break rule specifications: parsed once at the edge, canonical afterwards.
+
+String form `CODE[/MOD]...`, e.g. `BH/C1`, `BH/M2`, `KS/L40`, `DE/P`, `SB/C1`.
+Modifiers: `Cn` cut the n least significant values, `Mn` median (cut n at each
+end), `Ln` Koya limit in percent, `P` forfeits count as played games.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import Issue, Path, UnknownTiebreak, InvalidRequest
+
+MAX_CUT = 10  # more would cut away whole tournaments; bounded so bad input stays cheap
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    code: str
+    cut: int = 0
+    median: int = 0
+    limit: int | None = None  # Koya limit, percent of the maximum score
+    forfeits_played: bool = False
+
+    @property
+    def canonical(self) -> str:
+        text = self.code
+        if self.cut:
+            text += f"/C{self.cut}"
+        if self.median:
+            text += f"/M{self.median}"
+        if self.limit is not None:
+            text += f"/L{self.limit}"
+        if self.forfeits_played:
+            text += "/P"
+        return text
+
+    def __str__(self) -> str:
+        return self.canonical
+
+
+# Common spellings of whole specs, matched after lower-casing and squeezing blanks.
+_ALIASES = {
+    "buchholz": "BH",
+    "buchholz cut 1": "BH/C1",
+    "buchholz cut-1": "BH/C1",
+    "buchholz cut 2": "BH/C2",
+    "buchholz cut-2": "BH/C2",
+    "median buchholz": "BH/M1",
+    "median-1": "BH/M1",
+    "median 1": "BH/M1",
+    "median-2": "BH/M2",
+    "median 2": "BH/M2",
+    "sonneborn-berger": "SB",
+    "sonneborn berger": "SB",
+    "progressive": "PS",
+    "progressive score": "PS",
+    "direct encounter": "DE",
+    "koya": "KS",
+    "fore buchholz": "FB",
+    "rep": "GE",
+    "points": "PTS",
+}
+
+_SPEC = re.compile(r"^([A-Z]+)((?:/[A-Z][0-9]*)*)$")
+_GLUED = re.compile(r"^(BH|FB|SB|ARO|PS)(C|M)([0-9]+)$")  # BHC1, ARO C1 squeezed
+_DASHED = re.compile(r"^([A-Z]+)-([CMLP][0-9]*)$")  # BH-C1, KS-L40
+
+
+def _normalise(text: str) -> str:
+    squeezed = " ".join(text.strip().split())
+    alias = _ALIASES.get(squeezed.lower())
+    if alias:
+        return alias
+    upper = squeezed.upper().replace(" ", "")
+    if m := _GLUED.match(upper):
+        return f"{m[1]}/{m[2]}{m[3]}"
+    if m := _DASHED.match(upper):
+        return f"{m[1]}/{m[2]}"
+    return upper
+
+
+def parse_rule(text: str, valid_codes: dict[str, frozenset[str]], path: Path = ()) -> RuleSpec:
+    """Parse a rule spec string. `valid_codes` maps each code to the modifier letters it takes."""
+    norm = _normalise(text)
+    m = _SPEC.match(norm)
+    if not m or m[1] not in valid_codes:
+        raise UnknownTiebreak(
+            [Issue(path, f"unknown tie-break {text!r}; valid codes: {', '.join(sorted(valid_codes))}")]
+        )
+    code = m[1]
+    mods = [part for part in m[2].split("/") if part]
+    return build_rule(code, mods, valid_codes[code], path, text)
+
+
+def build_rule(
+    code: str, modifiers: list[str], allowed: frozenset[str], path: Path, original: str
+) -> RuleSpec:
+    cut = median = 0
+    limit: int | None = None
+    played = False
+    for mod in modifiers:
+        letter, digits = mod[0], mod[1:]
+        if letter not in allowed:
+            allowed_text = ", ".join(sorted(allowed)) or "none"
+            raise InvalidRequest(
+                [Issue(path, f"{original!r}: {code} does not take modifier {letter} (allowed: {allowed_text})")]
+            )
+        if letter == "P":
+            if digits:
+                raise InvalidRequest([Issue(path, f"{original!r}: modifier P takes no number")])
+            played = True
+            continue
+        if not digits:
+            raise InvalidRequest([Issue(path, f"{original!r}: modifier {letter} needs a number, e.g. {letter}1")])
+        n = int(digits)
+        if letter == "L":
+            if not 0 <= n <= 100:
+                raise InvalidRequest([Issue(path, f"{original!r}: Koya limit must be 0..100 percent")])
+            limit = n
+        elif not 1 <= n <= MAX_CUT:
+            raise InvalidRequest([Issue(path, f"{original!r}: {letter}{n} out of range 1..{MAX_CUT}")])
+        elif letter == "C":
+            cut = n
+        else:
+            median = n
+    if cut and median:
+        raise InvalidRequest([Issue(path, f"{original!r}: use either Cut or Median, not both")])
+    return RuleSpec(code, cut=cut, median=median, limit=limit, forfeits_played=played)

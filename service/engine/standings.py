@@ -1,0 +1,119 @@
+"""Compute standings for one tournament and one ordered rule list: the engine's entry point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .context import Context
+from .contributions import RuleOutcome
+from .crosstable import Crosstable, build_crosstable
+from .errors import InvalidRequest, Issue
+from .model import FIDE_2026_START, Regulations, System, Tournament
+from .ranking import rank, sort_key
+from .registry import TIEBREAKS
+from .rules import RuleSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Warning:
+    code: str
+    message: str
+    rule: str | None = None  # the regulation article
+
+
+@dataclass(slots=True)
+class StandingRow:
+    rank: int
+    player: int  # crosstable index
+    decided_by: str | None
+
+
+@dataclass(slots=True)
+class Standings:
+    table: Crosstable
+    regulations: Regulations
+    specs: list[RuleSpec]
+    outcomes: list[RuleOutcome]
+    rows: list[StandingRow]
+    warnings: list[Warning] = field(default_factory=list)
+
+
+def resolve_regulations(requested: Regulations | None, tournament: Tournament) -> Regulations:
+    """`None` is `auto`: fide-2026 unless the start date is known and before 1 March 2026."""
+    if requested is not None:
+        return requested
+    if tournament.start_date is not None and tournament.start_date < FIDE_2026_START:
+        return Regulations.FIDE_2024
+    return Regulations.FIDE_2026
+
+
+def compute_standings(
+    tournament: Tournament,
+    specs: list[RuleSpec],
+    regulations: Regulations | None = None,
+    after_round: int | None = None,
+    unrated_rating: int | None = None,
+    explain: bool = True,
+) -> Standings:
+    applied = resolve_regulations(regulations, tournament)
+    for i, spec in enumerate(specs):
+        if applied not in TIEBREAKS[spec.code].regulations:
+            raise InvalidRequest([Issue(("tiebreaks", i), f"{spec} is not a rule of {applied.value}")])
+    table = build_crosstable(tournament, after_round)
+    warnings: list[Warning] = []
+
+    ratings = list(table.ratings)
+    unrated = [table.ids[p] for p, r in enumerate(ratings) if r is None]
+    dropped: dict[RuleSpec, str] = {}
+    rating_specs = [s for s in specs if TIEBREAKS[s.code].rating_based]
+    if unrated and rating_specs:
+        if unrated_rating is None:
+            reason = (f"{len(unrated)} unrated player(s) take part (e.g. id {unrated[0]}) and no "
+                      f"unrated_rating was given")
+            for spec in rating_specs:
+                dropped[spec] = reason
+            warnings.append(Warning(
+                "rating-tiebreak-dropped",
+                f"{', '.join(map(str, rating_specs))} dropped: {reason}", "C.07 10"))
+        else:
+            ratings = [unrated_rating if r is None else r for r in ratings]
+            warnings.append(Warning(
+                "unrated-rating-used",
+                f"{len(unrated)} unrated player(s) count as rated {unrated_rating}", "C.07 10"))
+    if table.system is System.ROUND_ROBIN:
+        bh_family = [s for s in specs if TIEBREAKS[s.code].opponent_scores]
+        if bh_family:
+            warnings.append(Warning(
+                "buchholz-in-round-robin",
+                f"{', '.join(map(str, bh_family))} should not be used in a round robin",
+                "C.07 8, note"))
+
+    ctx = Context(table, applied, explain, ratings)
+    groups, outcomes = rank(ctx, specs, dropped)
+    rows = _rows(table, groups, outcomes, specs)
+    return Standings(table, applied, specs, outcomes, rows, warnings)
+
+
+def _rows(table: Crosstable, groups: list[list[int]], outcomes: list[RuleOutcome], specs) -> list[StandingRow]:
+    order = [(p, gi) for gi, g in enumerate(groups) for p in g]
+    rows: list[StandingRow] = []
+    position = 0
+    for gi, group in enumerate(groups):
+        for p in group:
+            rows.append(StandingRow(position + 1, p, None))
+        position += len(group)
+    for i in range(len(order) - 1):
+        p, gp = order[i]
+        q, gq = order[i + 1]
+        if gp != gq:
+            rows[i].decided_by = _first_difference(table, outcomes, p, q)
+    return rows
+
+
+def _first_difference(table: Crosstable, outcomes: list[RuleOutcome], p: int, q: int) -> str:
+    if table.scores[p] != table.scores[q]:
+        return "PTS"
+    for outcome in outcomes:
+        if sort_key(outcome, p) != sort_key(outcome, q):
+            return outcome.spec.canonical
+    raise AssertionError("players in different groups differ on some rule")
