@@ -8,11 +8,14 @@ from dataclasses import dataclass
 Path = tuple[str | int, ...]
 
 
-def format_path(path: Path, root: str = "tournament") -> str:
-    """Render a path as `tournament.players[3].results[2].opponent`."""
+def format_path(path: Path, root: str = "") -> str:
+    """Render a path as `tournament.players[3].results[2].opponent` (root "tournament")."""
     text = root
     for part in path:
-        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
     return text
 
 
@@ -33,7 +36,7 @@ class InconsistentCrosstable(TiebreakError):
 
     def __init__(self, issues: list[Issue]):
         self.issues = issues
-        super().__init__("; ".join(f"{format_path(i.path)}: {i.message}" for i in issues[:5]))
+        super().__init__("; ".join(f"{format_path(i.path, 'tournament')}: {i.message}" for i in issues[:5]))
 
 
 class InvalidRequest(TiebreakError):

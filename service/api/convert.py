@@ -1,0 +1,147 @@
+"""Between the wire (msgspec structs) and the engine's plain model."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from ..engine import model as m
+from ..engine.contributions import RuleOutcome
+from ..engine.errors import InvalidRequest, Issue, Path
+from ..engine.registry import TIEBREAKS, display_name, valid_codes
+from ..engine.rules import RuleSpec, build_rule, parse_rule
+from ..engine.standings import Standings
+from . import schemas as s
+
+MAX_DECIMALS = 2
+
+
+def exact(value: float, path: Path) -> Fraction:
+    """A JSON number as an exact fraction; at most two decimals, so sums stay exact decimals."""
+    d = Decimal(repr(value))
+    if d.as_tuple().exponent < -MAX_DECIMALS:
+        raise InvalidRequest([Issue(path, f"{value} has more than {MAX_DECIMALS} decimals")])
+    return Fraction(d)
+
+
+def tournament_from_wire(t: s.Tournament) -> m.Tournament:
+    scoring = m.Scoring()
+    if t.scoring is not None:
+        scoring = m.Scoring(**{
+            name: exact(getattr(t.scoring, name), ("tournament", "scoring", name)) for name in s.Scoring.__struct_fields__
+        })
+    players = tuple(
+        m.Player(
+            id=p.id,
+            name=p.name,
+            rating=p.rating or None,
+            results=tuple(
+                m.RoundResult(
+                    round=r.round,
+                    result=m.ResultKind(r.result),
+                    opponent=r.opponent,
+                    color=m.Color(r.color) if r.color else None,
+                    points=None if r.points is None else exact(r.points, ("tournament", "players", i, "results", j, "points")),
+                    rated=r.rated,
+                )
+                for j, r in enumerate(p.results)
+            ),
+        )
+        for i, p in enumerate(t.players)
+    )
+    return m.Tournament(
+        players=players,
+        rounds=t.rounds,
+        system=m.System(t.system) if t.system else None,
+        scoring=scoring,
+        name=t.name,
+        start_date=t.start_date,
+    )
+
+
+def rules_from_wire(items: list[str | s.RuleObject]) -> list[RuleSpec]:
+    codes = valid_codes()
+    specs = []
+    for i, item in enumerate(items):
+        path = ("tiebreaks", i)
+        if isinstance(item, str):
+            specs.append(parse_rule(item, codes, path))
+            continue
+        code = item.code.strip().upper()
+        if code not in codes:
+            specs.append(parse_rule(item.code, codes, path))  # raises with the list of valid codes
+            continue
+        mods = item.modifiers or s.Modifiers()
+        letters = [f"C{mods.cut}"] * bool(mods.cut) + [f"M{mods.median}"] * bool(mods.median)
+        letters += [f"L{mods.limit}"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
+        specs.append(build_rule(code, letters, codes[code], path, item.code))
+    return specs
+
+
+def _number(units: int | None, scale: int) -> float | None:
+    # Exact: scales are products of 2s and 5s, so the shortest repr is the decimal itself.
+    return None if units is None else float(Fraction(units, scale))
+
+
+def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
+    spec = outcome.spec
+    entry = TIEBREAKS[spec.code]
+    return s.TiebreakOut(
+        spec=spec.canonical,
+        code=spec.code,
+        name=display_name(spec),
+        article=f"C.07 {entry.article}",
+        modifiers=s.ModifiersOut(cut=spec.cut, median=spec.median, limit=spec.limit,
+                                 forfeits_played=spec.forfeits_played),
+        lower_is_better=outcome.lower_is_better,
+        dropped=outcome.dropped_reason,
+    )
+
+
+def _breakdown(outcome: RuleOutcome, p: int) -> s.RuleBreakdown:
+    scale = outcome.contribution_scale or outcome.scale
+    contributions = outcome.contributions[p] if outcome.contributions is not None else []
+    return s.RuleBreakdown(
+        value=_number(outcome.values[p], outcome.scale),
+        note=outcome.notes[p] if outcome.notes else None,
+        contributions=[
+            s.ContributionOut(
+                round=c.round,
+                kind=c.kind,
+                opponent=c.opponent,
+                value=float(Fraction(c.value, scale)),
+                unplayed=c.unplayed.value if c.unplayed else None,
+                note=c.note,
+                cut=c.cut,
+                cut_reason=c.cut_reason,
+            )
+            for c in contributions
+        ],
+    )
+
+
+def standings_to_wire(result: Standings, explain: bool) -> s.StandingsResponse:
+    table = result.table
+    outcomes = result.outcomes
+    rows = []
+    for row in result.rows:
+        p = row.player
+        rows.append(s.Standing(
+            rank=row.rank,
+            id=table.ids[p],
+            name=table.names[p],
+            points=float(Fraction(table.scores[p], table.scale)),
+            values=[_number(o.values[p], o.scale) for o in outcomes],
+            decided_by=row.decided_by,
+            breakdown={o.spec.canonical: _breakdown(o, p) for o in outcomes} if explain else None,
+        ))
+    return s.StandingsResponse(
+        regulations=result.regulations.value,
+        system=table.system.value,
+        system_inferred=table.system_inferred,
+        rounds=table.rounds,
+        after_round=table.played_rounds if table.played_rounds != table.rounds else None,
+        tiebreaks=[tiebreak_to_wire(o) for o in outcomes],
+        standings=rows,
+        warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
+    )

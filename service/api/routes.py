@@ -1,0 +1,140 @@
+"""Thin handlers: decode strictly, call the engine, encode. No tie-break logic lives here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import anyio.to_thread
+import msgspec
+from litestar import Request, get, post
+from litestar.exceptions import HTTPException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
+
+from ..engine import compute_standings
+from ..engine.errors import InvalidRequest, Issue
+from ..engine.model import Regulations
+from ..engine.registry import TIEBREAKS, valid_codes
+from ..engine.rules import parse_rule
+from ..engine.standings import Warning
+from ..formats.trf import parse_trf
+from . import schemas as s
+from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from .errors import PROBLEM_JSON
+
+# Requests bigger than this (players × rounds) run in a worker thread, so that
+# one large tournament does not stall health checks and small requests.
+THREAD_THRESHOLD = 20_000
+
+_standings_decoder = msgspec.json.Decoder(s.StandingsRequest)
+
+
+def _problem_spec(description: str) -> ResponseSpec:
+    return ResponseSpec(data_container=s.Problem, description=description, media_type=PROBLEM_JSON,
+                        generate_examples=False)
+
+
+PROBLEMS = {
+    400: _problem_spec("Malformed or invalid input; `errors` names each field"),
+    413: _problem_spec("Request body too large"),
+    415: _problem_spec("The body is not application/json"),
+    422: _problem_spec("The crosstable contradicts itself"),
+}
+
+
+def request_body_operation(component: str) -> type[Operation]:
+    """An Operation whose request body is the msgspec-generated schema `component`.
+
+    The handlers decode their bodies themselves with msgspec in strict mode (no
+    "5" for 5), so the documented schema is exactly the one that validates.
+    """
+
+    @dataclass
+    class WithBody(Operation):
+        def __post_init__(self) -> None:
+            self.request_body = RequestBody(
+                required=True,
+                content={"application/json": OpenAPIMediaType(schema={"$ref": f"#/components/schemas/{component}"})},
+            )
+
+    return WithBody
+
+
+async def decode_json(request: Request, decoder: msgspec.json.Decoder):
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json" and not media.endswith("+json"):
+        raise HTTPException(status_code=415, detail="send the body as application/json")
+    return decoder.decode(await request.body())
+
+
+@post(
+    "/v1/standings",
+    operation_id="computeStandings",
+    summary="Ranked standings with a per-player breakdown of every tie-break",
+    status_code=200,
+    operation_class=request_body_operation("StandingsRequest"),
+    responses=PROBLEMS,
+)
+async def standings(request: Request) -> s.StandingsResponse:
+    body: s.StandingsRequest = await decode_json(request, _standings_decoder)
+    return await _run_standings(body)
+
+
+async def _run_standings(body: s.StandingsRequest) -> s.StandingsResponse:
+    warnings: list[Warning] = []
+    rule_items = body.tiebreaks
+    if body.trf is not None:
+        document = parse_trf(body.trf)
+        tournament = document.tournament
+        warnings += [Warning("trf-line-ignored", f"line {w.line}, column {w.column}: {w.message}", None)
+                     for w in document.warnings]
+        if rule_items is None and document.tiebreaks:
+            rule_items = document.tiebreaks
+            warnings.append(Warning("tiebreaks-from-trf", "rule list taken from the TRF's record 202/212", None))
+    else:
+        tournament = tournament_from_wire(body.tournament)
+    specs = rules_from_wire(rule_items or [])
+    if not specs:
+        warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank",
+                                "C.07 4.1"))
+    regulations = None if body.regulations == "auto" else Regulations(body.regulations)
+
+    def compute():
+        result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating,
+                                   body.explain)
+        result.warnings[:0] = warnings
+        return standings_to_wire(result, body.explain)
+
+    size = len(tournament.players) * tournament.rounds
+    if size > THREAD_THRESHOLD:
+        return await anyio.to_thread.run_sync(compute)
+    return compute()
+
+
+@get("/v1/tiebreaks", operation_id="listTiebreaks", summary="The tie-break catalogue")
+async def tiebreaks() -> list[s.CatalogueEntry]:
+    return [
+        s.CatalogueEntry(
+            code=t.code,
+            name=t.name,
+            article=f"C.07 {t.article}",
+            description=t.description,
+            modifiers=sorted(t.modifiers),
+            regulations=sorted(r.value for r in t.regulations),
+            lower_is_better=t.needs_groups,
+        )
+        for t in TIEBREAKS.values()
+    ]
+
+
+@get("/healthz", operation_id="health", summary="Liveness")
+async def healthz() -> s.Health:
+    return s.Health(status="ok")
+
+
+@get("/readyz", operation_id="ready", summary="Readiness")
+async def readyz() -> s.Health:
+    return s.Health(status="ok")
+
+
+ROUTES = [standings, tiebreaks, healthz, readyz]

@@ -1,0 +1,210 @@
+"""The wire format of API v1: msgspec structs for every request and response.
+
+Shape errors (wrong types, out-of-range numbers, unknown fields) are caught here
+and become 400s; contradictions inside a well-formed crosstable are the
+engine's to find (422).
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta
+
+from .limits import LIMITS
+
+
+class Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
+    """Base of every request struct.
+
+    forbid_unknown_fields: a misspelt field ("tiebreak", "after_rounds") is an
+    error, not a silently ignored option. frozen: decoded input is never mutated.
+    """
+
+
+class Out(msgspec.Struct, frozen=True, kw_only=True):
+    """Base of every response struct: every field is always present, null when empty."""
+
+
+ResultName = Literal[
+    "win", "draw", "loss", "forfeit_win", "forfeit_loss",
+    "pairing_bye", "full_bye", "half_bye", "zero_bye", "absent",
+]
+ColorName = Literal["w", "b"]
+SystemName = Literal["swiss", "round_robin"]
+RegulationsName = Literal["auto", "fide-2026", "fide-2024"]
+
+PlayerId = Annotated[int, Meta(ge=1, le=LIMITS.max_player_id, description="Start number")]
+RoundNumber = Annotated[int, Meta(ge=1, le=LIMITS.max_rounds)]
+Points = Annotated[float, Meta(ge=0, le=LIMITS.max_points_per_round,
+                               description="Points; at most two decimals (0.5, 0.25, 3)")]
+Rating = Annotated[int, Meta(ge=0, le=LIMITS.max_rating, description="0 or absent: unrated")]
+ShortText = Annotated[str, Meta(max_length=200)]
+
+
+class Scoring(Strict):
+    """Points per result; every rule that uses 'points for a draw' uses `draw`."""
+
+    win: Points = 1.0
+    draw: Points = 0.5
+    loss: Points = 0.0
+    forfeit_win: Points = 1.0
+    forfeit_loss: Points = 0.0
+    pairing_bye: Points = 1.0
+    full_bye: Points = 1.0
+    half_bye: Points = 0.5
+    zero_bye: Points = 0.0
+    absent: Points = 0.0
+
+
+class RoundResult(Strict):
+    round: RoundNumber
+    result: ResultName
+    opponent: PlayerId | None = None
+    color: ColorName | None = None
+    points: Points | None = msgspec.field(
+        default=None)  # overrides the scoring for unusual results (0-0, ½-0)
+    rated: bool = True
+
+
+class Player(Strict):
+    id: PlayerId
+    name: ShortText = ""
+    rating: Rating | None = None
+    results: Annotated[list[RoundResult], Meta(max_length=LIMITS.max_rounds)] = []
+
+
+class Tournament(Strict):
+    players: Annotated[list[Player], Meta(min_length=1, max_length=LIMITS.max_players)]
+    rounds: RoundNumber
+    name: ShortText = ""
+    start_date: datetime.date | None = None
+    system: SystemName | None = None
+    scoring: Scoring | None = None
+
+
+class Modifiers(Strict):
+    cut: Annotated[int, Meta(ge=0, le=10)] = 0
+    median: Annotated[int, Meta(ge=0, le=10)] = 0
+    limit: Annotated[int, Meta(ge=0, le=100)] | None = None
+    forfeits_played: bool = False
+
+
+class RuleObject(Strict):
+    """The object form of a rule; the same shape as `tiebreaks[]` in the response."""
+
+    code: Annotated[str, Meta(min_length=1, max_length=40)]
+    modifiers: Modifiers | None = None
+
+
+RuleText = Annotated[str, Meta(min_length=1, max_length=60, examples=["BH/C1"])]
+
+
+class StandingsRequest(Strict):
+    tournament: Tournament | None = None
+    trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
+    tiebreaks: Annotated[list[RuleText | RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
+    regulations: RegulationsName = "auto"
+    after_round: RoundNumber | None = None
+    unrated_rating: Rating | None = None
+    explain: bool = True
+
+    def __post_init__(self) -> None:
+        if (self.tournament is None) == (self.trf is None):
+            raise ValueError("give exactly one of `tournament` and `trf`")
+
+
+# ---- responses ----
+
+class ModifiersOut(Out):
+    cut: int
+    median: int
+    limit: int | None
+    forfeits_played: bool
+
+
+class TiebreakOut(Out):
+    spec: str
+    code: str
+    name: str
+    article: str
+    modifiers: ModifiersOut
+    lower_is_better: bool
+    dropped: str | None  # why the rule was dropped (C.07 10), or null
+
+
+class ContributionOut(Out, omit_defaults=True):
+    """One value a rule summed; the optional fields appear only when they say something."""
+
+    round: int | None
+    kind: str
+    opponent: int | None
+    value: float
+    unplayed: ResultName | None = None
+    note: str | None = None
+    cut: bool = False
+    cut_reason: str | None = None
+
+
+class RuleBreakdown(Out):
+    value: float | None
+    note: str | None
+    contributions: list[ContributionOut]
+
+
+class Standing(Out):
+    rank: int
+    id: int
+    name: str
+    points: float
+    values: list[float | None]
+    decided_by: str | None
+    breakdown: dict[str, RuleBreakdown] | None
+
+
+class WarningOut(Out):
+    code: str
+    message: str
+    rule: str | None
+
+
+class StandingsResponse(Out):
+    regulations: Literal["fide-2026", "fide-2024"]
+    system: SystemName
+    system_inferred: bool
+    rounds: int
+    after_round: int | None
+    tiebreaks: list[TiebreakOut]
+    standings: list[Standing]
+    warnings: list[WarningOut]
+
+
+class CatalogueEntry(Out):
+    code: str
+    name: str
+    article: str
+    description: str
+    modifiers: list[str]
+    regulations: list[str]
+    lower_is_better: bool
+
+
+class Health(Out):
+    status: Literal["ok"]
+
+
+class ProblemItem(Out):
+    path: str
+    message: str
+
+
+class Problem(Out):
+    """RFC 9457 problem details."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: list[ProblemItem]
