@@ -5,10 +5,9 @@ from __future__ import annotations
 import msgspec
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Components
 
 from .errors import EXCEPTION_HANDLERS
-from .limits import LIMITS
+from .limits import LIMITS, Limits
 from .routes import ROUTES
 from .schemas import StandingsRequest
 
@@ -20,20 +19,23 @@ def _request_components() -> dict:
     return components
 
 
-def create_app() -> Litestar:
-    return Litestar(
+def create_app(limits: Limits = LIMITS) -> Litestar:
+    app = Litestar(
         route_handlers=ROUTES,
         exception_handlers=EXCEPTION_HANDLERS,
-        request_max_body_size=LIMITS.max_body_bytes,
+        request_max_body_size=limits.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Chess tie-break service",
             version="1.0.0",
             description="Ranked standings under FIDE C.07 with every contribution explained.",
-            components=Components(schemas=_request_components()),
             use_handler_docstrings=False,
         ),
         debug=False,
     )
+    # Request bodies are decoded by msgspec itself (strict), so their documented
+    # schemas are msgspec's own; litestar builds the rest of the document.
+    app.openapi_schema.components.schemas.update(_request_components())
+    return app
 
 
 app = create_app()

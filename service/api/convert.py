@@ -145,3 +145,34 @@ def standings_to_wire(result: Standings, explain: bool) -> s.StandingsResponse:
         standings=rows,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
     )
+
+
+def tournament_to_wire(t: m.Tournament) -> s.Tournament:
+    """The engine's tournament as the JSON API's (used for TRF input and tests)."""
+    return s.Tournament(
+        name=t.name,
+        start_date=t.start_date,
+        system=t.system.value if t.system else None,
+        rounds=t.rounds,
+        scoring=s.Scoring(**{name: float(t.scoring.points_for(m.ResultKind(name)))
+                             for name in s.Scoring.__struct_fields__}),
+        players=[
+            s.Player(
+                id=p.id,
+                name=p.name,
+                rating=p.rating,
+                results=[
+                    s.RoundResult(
+                        round=r.round,
+                        result=r.result.value,
+                        opponent=r.opponent,
+                        color=r.color.value if r.color else None,
+                        points=None if r.points is None else float(r.points),
+                        rated=r.rated,
+                    )
+                    for r in p.results
+                ],
+            )
+            for p in t.players
+        ],
+    )

@@ -1,0 +1,62 @@
+"""One real uvicorn process on a loopback port, as `make run` starts it."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "conformance_fide"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "service.api.app:app", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"uvicorn did not start: {process.stderr.read().decode()[-2000:]}")
+        time.sleep(0.1)
+    yield base
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.mark.server
+def test_standings_over_a_real_socket(server):
+    trf = (FIXTURES / "worked-a-alekhine-memorial.trf").read_text()
+    response = httpx.post(f"{server}/v1/standings", json={"trf": trf, "tiebreaks": ["BH", "BH/C1", "SB", "ARO"]})
+    assert response.status_code == 200
+    rows = {row["id"]: row["values"] for row in response.json()["standings"]}
+    # Seed 000's worked example: Kasparov (2) and Tal (3).
+    assert rows[2] == [14.5, 12.5, 9.75, 2120]
+    assert rows[3] == [11.5, 11.0, 7.5, 2076]
+
+
+@pytest.mark.server
+def test_errors_over_a_real_socket_are_problem_json(server):
+    response = httpx.post(f"{server}/v1/standings", content=b"{not json", headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.headers["content-type"].startswith("application/problem+json")

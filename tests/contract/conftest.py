@@ -1,0 +1,10 @@
+import pytest
+from litestar.testing import TestClient
+
+from service.api.app import app
+
+
+@pytest.fixture(scope="session")
+def client():
+    with TestClient(app) as c:
+        yield c

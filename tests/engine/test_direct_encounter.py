@@ -1,0 +1,151 @@
+"""Direct encounter (C.07 6): the place inside the group tied on all earlier rules, 0 if not separated."""
+
+from __future__ import annotations
+
+from service.engine import System
+from tests.builders import crosstable, ranks, standings, values
+
+
+def de_values(tournament, *rules: str, **kw) -> dict[int, int]:
+    result = standings(tournament, *rules, **kw)
+    return values(result, len(rules) - 1)
+
+
+def three_tied_all_met():
+    # 1 beat 2, 2 beat 3, 1 and 3 drew; one outside game each brings all three to 1½.
+    return crosstable({
+        1: "2w1 .   3w= 4b0",
+        2: "1b0 3w1 .   5w=",
+        3: ".   2b0 1b= 6w1",
+        4: ".   .   .   1w1",
+        5: ".   .   .   2b=",
+        6: ".   .   .   3b0",
+    })
+
+
+def test_all_met_places_follow_the_points_between_them():
+    # C.07 6.1: among themselves 1 scored 1½, 2 scored 1, 3 scored ½.
+    t = three_tied_all_met()
+    assert {p: de_values(t, "DE")[p] for p in (1, 2, 3)} == {1: 1, 2: 2, 3: 3}
+    result = standings(t, "DE")
+    assert [ranks(result)[p] for p in (1, 2, 3)] == [1, 2, 3]
+    assert result.rows[0].decided_by == "DE"
+
+
+def one_ahead_two_level():
+    # 1 beat 2 and 3, who drew; byes and one outside game bring all three to 2.
+    return crosstable({
+        1: "2w1 3b1 .   4b0 Z",
+        2: "1b0 .   3w= 5w1 H",
+        3: ".   1w0 2b= 6b1 H",
+        4: ".   .   .   1w1",
+        5: ".   .   .   2b0",
+        6: ".   .   .   3w0",
+    })
+
+
+def test_all_met_players_it_leaves_tied_share_a_place():
+    t = one_ahead_two_level()
+    assert {p: de_values(t, "DE")[p] for p in (1, 2, 3)} == {1: 1, 2: 2, 3: 2}
+    r = ranks(standings(t, "DE"))
+    assert (r[1], r[2], r[3]) == (1, 2, 2)
+
+
+def test_direct_encounter_is_computed_inside_the_groups_of_the_earlier_rules():
+    # WIN first: 1 (two wins) is alone; 2 and 3 (one win each) drew: nothing to separate.
+    t = one_ahead_two_level()
+    assert {p: de_values(t, "WIN", "DE")[p] for p in (1, 2, 3)} == {1: 0, 2: 0, 3: 0}
+
+
+def test_a_cycle_does_not_separate():
+    # 1 beat 2, 2 beat 3, 3 beat 1: one point each among themselves.
+    t = crosstable({1: "2w1 .   3b0", 2: "1b0 3w1 .", 3: ".   2b0 1w1"})
+    result = standings(t, "DE")
+    assert values(result, "DE") == {1: 0, 2: 0, 3: 0}
+    assert set(ranks(result).values()) == {1}
+    assert all(row.decided_by is None for row in result.rows)
+
+
+def leader_met_everyone():
+    # 1 beat 2 and 3; 2 and 3 never met. All three finish on 2.
+    return crosstable({
+        1: "2w1 3b1 4w0",
+        2: "1b0 5w1 6b1",
+        3: "7w1 1w0 8b1",
+        4: ".   .   1b1",
+        5: ".   2b0",
+        6: ".   .   2w0",
+        7: "3b0",
+        8: ".   .   3w0",
+    })
+
+
+def test_not_all_met_an_undisputed_leader_is_placed_first():
+    # C.07 6.2: 1 met both others and scored 2; neither 2 nor 3 could reach more than 1
+    # even by winning the game they did not play. 2 and 3 stay level behind.
+    t = leader_met_everyone()
+    result = standings(t, "DE")
+    assert {p: values(result, "DE")[p] for p in (1, 2, 3)} == {1: 1, 2: 2, 3: 2}
+    notes = result.outcomes[0].notes
+    assert "6.2" in notes[result.table.ids.index(1)]
+
+
+def test_not_all_met_no_undisputed_leader_is_not_separated():
+    # 1 beat 2 and drew 3 (1½ among them); 3 never met 2 and could still reach 1½. Nobody is
+    # ahead whatever the missing game, so DE is 0 for all three (C.07 6.2).
+    t = crosstable({
+        1: "2w1 3b= 4w0",
+        2: "1b0 5w1 6b=",
+        3: "7w= 1w= 8b=",
+        4: ".   .   1b1",
+        5: ".   2b0",
+        6: ".   .   2w=",
+        7: "3b=",
+        8: ".   .   3w=",
+    })
+    result = standings(t, "DE")
+    assert {p: values(result, "DE")[p] for p in (1, 2, 3)} == {1: 0, 2: 0, 3: 0}
+    assert "6.2" in result.outcomes[0].notes[0]
+
+
+def test_nobody_met_anybody():
+    t = crosstable({1: "3w1", 2: "4w1", 3: "1b0", 4: "2b0"})
+    assert values(standings(t, "DE"), "DE") == {1: 0, 2: 0, 3: 0, 4: 0}
+
+
+def test_a_player_alone_in_the_group_gets_0():
+    t = crosstable({1: "2w1", 2: "1b0"})
+    assert values(standings(t, "DE"), "DE") == {1: 0, 2: 0}
+
+
+def forfeit_between_the_tied():
+    # 1 won against 2 by forfeit; 1 took a zero-point bye, 2 the pairing-allocated bye.
+    return crosstable({1: "2w+ Z", 2: "1b- U"})
+
+
+def test_a_forfeit_is_not_an_encounter():
+    assert values(standings(forfeit_between_the_tied(), "DE"), "DE") == {1: 0, 2: 0}
+
+
+def test_with_p_a_forfeit_counts_as_a_game_between_them():
+    assert values(standings(forfeit_between_the_tied(), "DE/P"), "DE/P") == {1: 1, 2: 2}
+
+
+def test_in_a_round_robin_forfeits_count_without_p():
+    # 4-player round robin; 1 beat 2 by forfeit and both finish on 1½.
+    rows = {
+        1: "2w+ 3b0 4w=",
+        2: "1b- 4w= 3b1",
+        3: "4w1 1w1 2w0",
+        4: "3b0 2b= 1b=",
+    }
+    rr = values(standings(crosstable(rows, system=System.ROUND_ROBIN), "DE"), "DE")
+    assert (rr[1], rr[2]) == (1, 2)
+    swiss = values(standings(crosstable(rows, system=System.SWISS), "DE"), "DE")
+    assert (swiss[1], swiss[2]) == (0, 0)
+
+
+def test_lower_is_better_in_the_ranking():
+    result = standings(three_tied_all_met(), "DE", "BH")
+    order = [result.table.ids[row.player] for row in result.rows]
+    assert order[:3] == [1, 2, 3]
