@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""Benchmarks for the tie-break service: the engine in-process and the HTTP API end to end.
+
+    .venv/bin/python scripts/bench.py                 # everything, a few minutes
+    .venv/bin/python scripts/bench.py --quick         # small repeats, for a smoke run
+    .venv/bin/python scripts/bench.py --skip-http --sizes 500x11 --repeats 50
+    .venv/bin/python scripts/bench.py --json > bench.json
+    .venv/bin/python scripts/bench.py --profile 20000x11     # cProfile, explain off and on
+
+Engine: every size and explain setting runs in a fresh subprocess, so peak
+memory is that computation's alone. The tournament is generated
+(service.synthetic, seeded) before the clock starts; the timed call is
+`compute_standings(tournament, specs, explain=...)`. Peak memory is reported as
+the process's peak RSS (resource.getrusage, input tournament included), the
+peak RSS of the computation alone (the kernel's high-water mark is reset after
+generation, Linux only) and, unless --no-tracemalloc, the tracemalloc peak of
+one extra untimed run.
+
+HTTP: a real uvicorn process on a free 127.0.0.1 port, one keep-alive httpx
+client, pre-encoded request bodies; the latency is request sent to response
+body read. The same request is also timed in-process (decode, convert,
+compute, convert, encode: what the handler does) so the HTTP overhead is
+visible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import platform
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+DEFAULT_RULES = ["BH/C1", "BH/C2", "BH", "BH/M1", "SB", "SB/C1", "PS", "WIN", "WON", "BPG", "DE", "ARO"]
+
+# SPEC section 4, "Fast".
+TARGET_SMALL_MS = 50.0  # 500 x 11 x 12 rules in-process: "well under 50 ms"
+TARGET_LARGE_S = 2.0  # 20,000 x 11: under 2 s ...
+TARGET_LARGE_MB = 1024.0  # ... and under 1 GB
+TARGET_HTTP_MS = 5.0  # 100-player request over HTTP: "a few ms" (median)
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        players, rounds = text.lower().split("x")
+        return int(players), int(rounds)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size must look like 500x11, not {text!r}") from None
+
+
+def summary(seconds: list[float]) -> dict:
+    ms = sorted(s * 1000 for s in seconds)
+    rank95 = max(0, math.ceil(0.95 * len(ms)) - 1)  # nearest-rank percentile
+    return {
+        "n": len(ms),
+        "min_ms": ms[0],
+        "median_ms": statistics.median(ms),
+        "p95_ms": ms[rank95],
+        "mean_ms": statistics.fmean(ms),
+        "max_ms": ms[-1],
+    }
+
+
+# ---------------------------------------------------------------- memory helpers (Linux)
+
+def _status_kb(field: str) -> int | None:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def reset_peak_rss() -> bool:
+    """Reset the kernel's RSS high-water mark (also what getrusage reports); Linux >= 4.0."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def maxrss_mb() -> float:
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kb / 1024 if sys.platform != "darwin" else kb / 1024 / 1024  # macOS reports bytes
+
+
+# ---------------------------------------------------------------- engine worker (subprocess)
+
+def engine_worker(args: argparse.Namespace) -> None:
+    """One size, one explain setting, in this (fresh) process; prints one JSON line."""
+    from service.engine import compute_standings
+    from service.engine.registry import valid_codes
+    from service.engine.rules import parse_rule
+    from service.synthetic import swiss_tournament
+
+    players, rounds = args.size
+    explain = bool(args.explain)
+    t0 = time.perf_counter()
+    tournament = swiss_tournament(players, rounds, seed=args.seed)
+    generation_s = time.perf_counter() - t0
+    codes = valid_codes()
+    specs = [parse_rule(r, codes) for r in args.rules]
+    gc.collect()
+    rss_before_mb = (_status_kb("VmRSS") or 0) / 1024
+    peak_before_mb = maxrss_mb()
+    can_reset = reset_peak_rss()
+
+    for _ in range(args.warmup):
+        result = compute_standings(tournament, specs, explain=explain)
+        result = None
+        gc.collect()
+    times = []
+    warnings: list[str] = []
+    dropped: list[str] = []
+    for _ in range(args.repeats):
+        t0 = time.perf_counter()
+        result = compute_standings(tournament, specs, explain=explain)
+        times.append(time.perf_counter() - t0)
+        warnings = [w.code for w in result.warnings]
+        dropped = [str(o.spec) for o in result.outcomes if o.dropped_reason]
+        result = None
+        gc.collect()
+    peak_mb = maxrss_mb()
+
+    out = {
+        "kind": "engine",
+        "players": players,
+        "rounds": rounds,
+        "rules": len(specs),
+        "explain": explain,
+        "generation_s": generation_s,
+        "warmup": args.warmup,
+        **summary(times),
+        "times_ms": [t * 1000 for t in times],
+        "rss_after_generation_mb": rss_before_mb,
+        "peak_rss_process_mb": max(peak_mb, peak_before_mb),
+        "peak_rss_compute_mb": peak_mb if can_reset else None,
+        "compute_rss_growth_mb": (peak_mb - rss_before_mb) if can_reset else None,
+        "warnings": warnings,
+        "dropped": dropped,
+    }
+    if args.tracemalloc:
+        import tracemalloc
+
+        tracemalloc.start()
+        result = compute_standings(tournament, specs, explain=explain)
+        out["tracemalloc_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        result = None
+    print(json.dumps(out), flush=True)
+
+
+def run_engine(size: tuple[int, int], explain: bool, repeats: int, warmup: int, args) -> dict:
+    cmd = [
+        sys.executable, str(Path(__file__).resolve()), "--worker-engine",
+        "--size", f"{size[0]}x{size[1]}", "--explain", str(int(explain)),
+        "--repeats", str(repeats), "--warmup", str(warmup), "--seed", str(args.seed),
+        "--rules", *args.rules,
+    ]
+    if args.tracemalloc:
+        cmd.append("--tracemalloc")
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=args.worker_timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"engine worker failed ({proc.returncode}):\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# ---------------------------------------------------------------- HTTP
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int) -> subprocess.Popen:
+    uvicorn = Path(sys.executable).with_name("uvicorn")
+    launcher = [str(uvicorn)] if uvicorn.exists() else [sys.executable, "-m", "uvicorn"]
+    cmd = [*launcher, "service.api.app:app", "--host", "127.0.0.1", "--port", str(port),
+           "--log-level", "warning", "--no-access-log"]
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def wait_healthy(client, base: str, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"uvicorn exited with {proc.returncode}:\n{proc.stderr.read()}")
+        try:
+            if client.get(f"{base}/healthz", timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"uvicorn not healthy after {timeout:.0f} s")
+
+
+def stop_server(proc: subprocess.Popen) -> int | None:
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)  # uvicorn's graceful shutdown
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+    return proc.returncode
+
+
+def in_process_pipeline(body: bytes) -> tuple[bytes, float]:
+    """What the handler does for a JSON body, without the HTTP server; returns (response, engine seconds)."""
+    import msgspec
+
+    from service.api import schemas as s
+    from service.api.convert import rules_from_wire, standings_to_wire, tournament_from_wire
+    from service.engine import compute_standings
+
+    req = msgspec.json.decode(body, type=s.StandingsRequest)
+    tournament = tournament_from_wire(req.tournament)
+    specs = rules_from_wire(req.tiebreaks or [])
+    t0 = time.perf_counter()
+    result = compute_standings(tournament, specs, None, req.after_round, req.unrated_rating, req.explain)
+    engine_s = time.perf_counter() - t0
+    return msgspec.json.encode(standings_to_wire(result, req.explain)), engine_s
+
+
+def run_http(args) -> list[dict]:
+    import httpx
+    import msgspec
+
+    from service.synthetic import swiss_wire
+
+    bodies = {}
+    for size in args.http_sizes:
+        wire = swiss_wire(*size, seed=args.seed)
+        for explain in (False, True):
+            bodies[size, explain] = msgspec.json.encode(
+                {"tournament": wire, "tiebreaks": args.rules, "explain": explain})
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log(f"starting uvicorn on {base}")
+    proc = start_server(port)
+    rows = []
+    try:
+        with httpx.Client(timeout=60.0) as client:
+            wait_healthy(client, base, proc)
+            headers = {"content-type": "application/json"}
+            for (size, explain), body in bodies.items():
+                log(f"http {size[0]}x{size[1]} explain={explain}: {args.requests} requests")
+                first = client.post(f"{base}/v1/standings", content=body, headers=headers)
+                if first.status_code != 200:
+                    raise RuntimeError(f"POST /v1/standings -> {first.status_code}: {first.text[:500]}")
+                n_rows = len(first.json()["standings"])
+                assert n_rows == size[0], (n_rows, size)
+                for _ in range(args.http_warmup):
+                    client.post(f"{base}/v1/standings", content=body, headers=headers).read()
+                times = []
+                for _ in range(args.requests):
+                    t0 = time.perf_counter()
+                    r = client.post(f"{base}/v1/standings", content=body, headers=headers)
+                    r.read()
+                    times.append(time.perf_counter() - t0)
+                    if r.status_code != 200:
+                        raise RuntimeError(f"POST /v1/standings -> {r.status_code}")
+                # The same request in this process, for comparison.
+                for _ in range(args.http_warmup):
+                    in_process_pipeline(body)
+                local, engine = [], []
+                for _ in range(args.requests):
+                    t0 = time.perf_counter()
+                    _, engine_s = in_process_pipeline(body)
+                    local.append(time.perf_counter() - t0)
+                    engine.append(engine_s)
+                http = summary(times)
+                pipe = summary(local)
+                rows.append({
+                    "kind": "http",
+                    "players": size[0],
+                    "rounds": size[1],
+                    "rules": len(args.rules),
+                    "explain": explain,
+                    "request_kb": len(body) / 1024,
+                    "response_kb": len(first.content) / 1024,
+                    **http,
+                    "inprocess_median_ms": pipe["median_ms"],
+                    "inprocess_min_ms": pipe["min_ms"],
+                    "engine_median_ms": statistics.median(engine) * 1000,
+                    "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
+                })
+    finally:
+        rc = stop_server(proc)
+        log(f"uvicorn stopped (exit {rc})")
+    return rows
+
+
+# ---------------------------------------------------------------- profiling
+
+def run_profile(args) -> None:
+    import cProfile
+    import pstats
+
+    from service.engine import compute_standings
+    from service.engine.registry import valid_codes
+    from service.engine.rules import parse_rule
+    from service.synthetic import swiss_tournament
+
+    players, rounds = args.profile
+    tournament = swiss_tournament(players, rounds, seed=args.seed)
+    specs = [parse_rule(r, valid_codes()) for r in args.rules]
+    for explain in (False, True):
+        profiler = cProfile.Profile()
+        t0 = time.perf_counter()
+        profiler.runcall(compute_standings, tournament, specs, explain=explain)
+        elapsed = time.perf_counter() - t0
+        print(f"\n=== cProfile {players}x{rounds}, {len(specs)} rules, explain={explain}: "
+              f"{elapsed:.2f} s under the profiler ===")
+        stats = pstats.Stats(profiler)
+        stats.strip_dirs()
+        for order in ("cumulative", "tottime"):
+            print(f"\n--- top {args.profile_top} by {order} ---")
+            stats.sort_stats(order).print_stats(args.profile_top)
+
+
+# ---------------------------------------------------------------- report
+
+def machine() -> dict:
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count()
+    import importlib.metadata as md
+
+    versions = {}
+    for pkg in ("litestar", "msgspec", "uvicorn", "httpx", "uvloop", "httptools"):
+        try:
+            versions[pkg] = md.version(pkg)
+        except md.PackageNotFoundError:
+            versions[pkg] = None
+    return {
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "platform": platform.platform(),
+        "cpu": cpu,
+        "nproc": usable,
+        "packages": versions,
+    }
+
+
+def verdicts(engine: list[dict], http: list[dict]) -> list[dict]:
+    out = []
+    for r in engine:
+        label = f"engine {r['players']}x{r['rounds']}x{r['rules']} explain={r['explain']}"
+        if (r["players"], r["rounds"]) == (500, 11):
+            out.append({"target": f"{label}: median < {TARGET_SMALL_MS:.0f} ms",
+                        "measured": f"{r['median_ms']:.1f} ms", "met": r["median_ms"] < TARGET_SMALL_MS})
+        if (r["players"], r["rounds"]) == (20000, 11):
+            out.append({"target": f"{label}: median < {TARGET_LARGE_S:.0f} s",
+                        "measured": f"{r['median_ms'] / 1000:.2f} s", "met": r["median_ms"] < TARGET_LARGE_S * 1000})
+            out.append({"target": f"{label}: peak RSS < 1 GB",
+                        "measured": f"{r['peak_rss_process_mb']:.0f} MB",
+                        "met": r["peak_rss_process_mb"] < TARGET_LARGE_MB})
+    for r in http:
+        if r["players"] == 100:
+            label = f"http {r['players']}x{r['rounds']}x{r['rules']} explain={r['explain']}"
+            out.append({"target": f"{label}: median <= {TARGET_HTTP_MS:.0f} ms ('a few ms')",
+                        "measured": f"{r['median_ms']:.1f} ms", "met": r["median_ms"] <= TARGET_HTTP_MS})
+    return out
+
+
+def fmt(value, spec: str = ".1f") -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def print_report(report: dict) -> None:
+    m = report["machine"]
+    print(f"Machine: {m['cpu']}, {m['nproc']} CPUs, {m['implementation']} {m['python']}, {m['platform']}")
+    print(f"Rules ({len(report['rules'])}): {' '.join(report['rules'])}; seed {report['seed']}")
+    if report["engine"]:
+        print("\nEngine in-process (compute_standings; generation excluded; fresh process per row)")
+        head = (f"{'size':>10} {'explain':>7} {'n':>3} {'median ms':>10} {'min ms':>9} {'max ms':>9} "
+                f"{'peak RSS MB':>11} {'compute RSS MB':>14} {'tracemalloc MB':>14} {'gen s':>6}")
+        print(head)
+        print("-" * len(head))
+        for r in report["engine"]:
+            print(f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['n']:>3} {r['median_ms']:>10.1f} "
+                  f"{r['min_ms']:>9.1f} {r['max_ms']:>9.1f} {r['peak_rss_process_mb']:>11.0f} "
+                  f"{fmt(r['compute_rss_growth_mb'], '.0f'):>14} {fmt(r.get('tracemalloc_peak_mb'), '.0f'):>14} "
+                  f"{r['generation_s']:>6.2f}")
+        print("  peak RSS: whole process incl. interpreter and input; compute RSS: growth of the "
+              "high-water mark over the RSS after generation")
+    if report["http"]:
+        print(f"\nHTTP end to end (uvicorn on 127.0.0.1, keep-alive httpx client, {report['requests']} requests each)")
+        head = (f"{'size':>10} {'explain':>7} {'req KB':>7} {'resp KB':>8} {'median ms':>10} {'p95 ms':>8} "
+                f"{'min ms':>7} {'in-proc ms':>10} {'engine ms':>9} {'overhead ms':>11}")
+        print(head)
+        print("-" * len(head))
+        for r in report["http"]:
+            print(f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['request_kb']:>7.0f} "
+                  f"{r['response_kb']:>8.0f} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
+                  f"{r['inprocess_median_ms']:>10.2f} {r['engine_median_ms']:>9.2f} "
+                  f"{r['http_overhead_median_ms']:>11.2f}")
+        print("  in-proc: decode + convert + compute + convert + encode in this process (median); "
+              "engine: compute_standings alone; overhead = HTTP median - in-proc median")
+    if report["targets"]:
+        print("\nSPEC section 4 targets")
+        for t in report["targets"]:
+            print(f"  [{'met' if t['met'] else 'MISSED'}] {t['target']}: {t['measured']}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", type=parse_size, nargs="+", default=[(500, 11), (20000, 11)],
+                   help="engine sizes, PLAYERSxROUNDS (default: 500x11 20000x11)")
+    p.add_argument("--repeats", type=int, default=20, help="timed runs for sizes up to 50,000 player-rounds")
+    p.add_argument("--large-repeats", type=int, default=3, help="timed runs for bigger sizes")
+    p.add_argument("--warmup", type=int, default=2, help="untimed runs first (small sizes only)")
+    p.add_argument("--http-sizes", type=parse_size, nargs="+", default=[(100, 9), (500, 11)],
+                   help="HTTP sizes (default: 100x9 500x11)")
+    p.add_argument("--requests", type=int, default=50, help="timed HTTP requests per size and explain setting")
+    p.add_argument("--http-warmup", type=int, default=5)
+    p.add_argument("--rules", nargs="+", default=DEFAULT_RULES, help="rule list (default: 12 rules)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--skip-engine", action="store_true")
+    p.add_argument("--skip-http", action="store_true")
+    p.add_argument("--no-tracemalloc", dest="tracemalloc", action="store_false",
+                   help="skip the extra tracemalloc run")
+    p.add_argument("--quick", action="store_true", help="3 repeats, 1 large repeat, 10 requests")
+    p.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
+    p.add_argument("--profile", type=parse_size, metavar="SIZE",
+                   help="instead of benchmarking, cProfile one size with explain off and on")
+    p.add_argument("--profile-top", type=int, default=25)
+    p.add_argument("--worker-timeout", type=float, default=900.0)
+    # internal: the engine worker subprocess
+    p.add_argument("--worker-engine", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--size", type=parse_size, help=argparse.SUPPRESS)
+    p.add_argument("--explain", type=int, default=0, help=argparse.SUPPRESS)
+    args = p.parse_args()
+
+    if args.worker_engine:
+        engine_worker(args)
+        return
+    if args.profile:
+        run_profile(args)
+        return
+    if args.quick:
+        args.repeats, args.large_repeats, args.requests, args.http_warmup = 3, 1, 10, 2
+
+    report = {"machine": machine(), "rules": args.rules, "seed": args.seed, "requests": args.requests,
+              "engine": [], "http": []}
+    if not args.skip_engine:
+        for size in args.sizes:
+            small = size[0] * size[1] <= 50_000
+            repeats = args.repeats if small else args.large_repeats
+            warmup = args.warmup if small else 0
+            for explain in (False, True):
+                log(f"engine {size[0]}x{size[1]} explain={explain}: {warmup} warm-up + {repeats} runs")
+                report["engine"].append(run_engine(size, explain, repeats, warmup, args))
+    if not args.skip_http:
+        report["http"] = run_http(args)
+    report["targets"] = verdicts(report["engine"], report["http"])
+
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_report(report)
+
+
+if __name__ == "__main__":
+    main()
