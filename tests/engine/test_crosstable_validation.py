@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from service.engine import Player, ResultKind, RoundResult, Tournament
+from service.engine import Color, Player, ResultKind, RoundResult, Tournament
 from service.engine.crosstable import build_crosstable
 from service.engine.errors import InconsistentCrosstable, InvalidRequest, format_path
 from tests.builders import crosstable, standings
@@ -128,7 +128,6 @@ def test_bye_with_an_opponent(kind):
 
 
 def test_bye_with_a_colour():
-    from service.engine import Color
     t = with_results(crosstable({1: "H", 2: "H"}), 1, RoundResult(1, ResultKind.HALF_BYE, color=Color.WHITE))
     assert issues_of(t) == [("players", 0, "results", 0, "color")]
 

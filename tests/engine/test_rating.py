@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from service.engine import Scoring
+from service.engine.errors import InvalidRequest
 from service.engine.families.rating import expected_percent, perfect_performance, rating_difference
-from tests.builders import crosstable, standings, values
+from tests.builders import F, crosstable, standings, values
 
 
 def one_player_against(ratings: dict[int, int], row: str, own: int = 2000, **kw):
@@ -90,8 +92,16 @@ def test_b02_tables_at_their_edges():
 
 
 def test_perfect_performance_directly():
-    assert perfect_performance([1900, 2100], 0, 2) == 1100
-    assert perfect_performance([2000], 2, 2) == 2736
+    # The score is in standard points (games won), whatever the event's scoring.
+    assert perfect_performance([1900, 2100], F(0)) == 1100
+    assert perfect_performance([2000], F(1)) == 2736
+
+
+def test_performance_counts_standard_points_under_3_1_0_scoring():
+    # A draw is half a game for TPR whatever the scoring: 50 % gives dp 0, TPR = ARO.
+    t = crosstable({1: "2w=", 2: "1b="}, ratings={1: 2000, 2: 1800},
+                   scoring=Scoring(win=F(3), draw=F(1)))
+    assert values(standings(t, "TPR"), "TPR") == {1: 1800, 2: 2000}
 
 
 # --- APRO / APPO (C.07 10.5, 10.6) ---------------------------------------------------------------
@@ -142,3 +152,23 @@ def test_unrated_rating_keeps_the_rating_rules():
 def test_no_warning_without_rating_rules():
     result = standings(with_an_unrated_player(), "BH", "SB")
     assert result.warnings == []
+
+
+# --- unusual scoring must not crash the performance rating (SPEC 3.5: never a 500) -----------
+
+@pytest.mark.parametrize("rows, scoring", [
+    ({1: "2w1@2", 2: "1b0@0"}, None),                      # arbiter's override above a win: 200 %
+    ({1: "2w=", 2: "1b="}, Scoring(win=F(1), draw=F(2))),  # a draw scored above a win: 200 % each
+    ({1: "2w1", 2: "1b0"}, Scoring(win=F(0), draw=F(0), forfeit_win=F(0), pairing_bye=F(0),
+                                   full_bye=F(0), half_bye=F(0))),  # nothing to score: 0 / 0
+], ids=["override-above-a-win", "draw-above-a-win", "win-worth-0"])
+@pytest.mark.parametrize("rule", ["TPR", "APRO"])
+def test_performance_rating_of_unusual_scores_answers_or_refuses_cleanly(rows, scoring, rule):
+    # The API accepts these (points 0..100 per round, any scoring); the engine must either
+    # compute a value or raise its own InvalidRequest, never IndexError / ZeroDivisionError.
+    t = crosstable(rows, ratings={1: 2000, 2: 1800}, scoring=scoring)
+    try:
+        result = standings(t, rule)
+    except InvalidRequest:
+        return
+    assert all(v is None or 1000 <= v <= 3000 for v in values(result, rule).values())

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
+from ..model import ResultKind
 from ..modifiers import apply_cuts, cut_label
 from ..rounding import round_half_up
 from ..rules import RuleSpec
@@ -47,12 +48,17 @@ def expected_percent(difference: int) -> int:
     return higher if difference >= 0 else 100 - higher
 
 
+# Performance is measured in standard points, whatever the event's scoring
+# (3-1-0, an arbiter's ½-0): a won game is 1, a draw ½, a loss 0. In half points:
+_STANDARD_HALVES = {ResultKind.WIN: 2, ResultKind.DRAW: 1, ResultKind.LOSS: 0}
+
+
 def _played(ctx: Context, p: int) -> list[tuple[int, int, int]]:
-    """(round, opponent index, points) of each game played over the board."""
+    """(round, opponent index, standard half points) of each game played over the board."""
     table = ctx.table
     return [
-        (r + 1, q, pts)
-        for r, (kind, q, pts) in enumerate(zip(table.kinds[p], table.opponents[p], table.points[p]))
+        (r + 1, q, _STANDARD_HALVES[kind])
+        for r, (kind, q) in enumerate(zip(table.kinds[p], table.opponents[p]))
         if kind.is_played
     ]
 
@@ -94,8 +100,8 @@ def _tpr_values(ctx: Context) -> list[int | None]:
             if not games:
                 values.append(None)
                 continue
-            scored = sum(pts for _, _, pts in games)
-            percent = round_half_up(Fraction(100 * scored, len(games) * table.win))
+            halves = sum(h for _, _, h in games)
+            percent = round_half_up(Fraction(100 * halves, 2 * len(games)))
             values.append(aro[p] + rating_difference(percent))  # C.07 10.2
         return values
 
@@ -112,22 +118,22 @@ def _ptp_values(ctx: Context) -> list[int | None]:
                 values.append(None)
                 continue
             opp_ratings = [ratings[q] for _, q, _ in games]
-            scored = sum(pts for _, _, pts in games)
-            values.append(perfect_performance(opp_ratings, scored, table.win))
+            halves = sum(h for _, _, h in games)
+            values.append(perfect_performance(opp_ratings, Fraction(halves, 2)))
         return values
 
     return ctx.cached("ptp", compute)
 
 
-def perfect_performance(opp_ratings: list[int], scored: int, win: int) -> int:
-    """The smallest whole rating whose expected score reaches the score made (C.07 10.3)."""
+def perfect_performance(opp_ratings: list[int], scored: Fraction) -> int:
+    """The smallest whole rating whose expected score reaches `scored` games (C.07 10.3)."""
     low, high = min(opp_ratings) - MAX_DIFFERENCE, max(opp_ratings) + MAX_DIFFERENCE
     if scored <= 0:
         return low
-    target = 100 * scored  # expected percents summed, against points × 100 / win
+    target = 100 * scored  # expected scores are summed in percent
 
     def reaches(rating: int) -> bool:
-        return sum(expected_percent(rating - r) for r in opp_ratings) * win >= target
+        return sum(expected_percent(rating - r) for r in opp_ratings) >= target
 
     while low < high:
         mid = (low + high) // 2
