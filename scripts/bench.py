@@ -6,6 +6,8 @@
     .venv/bin/python scripts/bench.py --skip-http --sizes 500x11 --repeats 50
     .venv/bin/python scripts/bench.py --json > bench.json
     .venv/bin/python scripts/bench.py --profile 20000x11     # cProfile, explain off and on
+    .venv/bin/python scripts/bench.py --per-rule 500x11      # what each rule costs alone
+    .venv/bin/python scripts/bench.py --skip-http --gc-off   # diagnostic: the share of the cyclic GC
 
 Engine: every size and explain setting runs in a fresh subprocess, so peak
 memory is that computation's alone. The tournament is generated
@@ -18,9 +20,14 @@ one extra untimed run.
 
 HTTP: a real uvicorn process on a free 127.0.0.1 port, one keep-alive httpx
 client, pre-encoded request bodies; the latency is request sent to response
-body read. The same request is also timed in-process (decode, convert,
-compute, convert, encode: what the handler does) so the HTTP overhead is
-visible.
+body read. Each HTTP request alternates with the same request handled
+in-process (decode, convert, compute, convert, encode: what the handler does),
+so both see the same background load and the HTTP overhead is visible. The
+server is stopped with SIGINT (uvicorn's graceful shutdown) whatever happens.
+
+Results are printed as a table (progress goes to stderr); --json prints the
+same results as JSON instead, --output PATH also writes them to a file. The
+targets of SPEC section 4 are checked at the end.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -135,9 +143,12 @@ def engine_worker(args: argparse.Namespace) -> None:
     warnings: list[str] = []
     dropped: list[str] = []
     for _ in range(args.repeats):
+        if args.gc_off:
+            gc.disable()
         t0 = time.perf_counter()
         result = compute_standings(tournament, specs, explain=explain)
         times.append(time.perf_counter() - t0)
+        gc.enable()
         warnings = [w.code for w in result.warnings]
         dropped = [str(o.spec) for o in result.outcomes if o.dropped_reason]
         result = None
@@ -150,6 +161,7 @@ def engine_worker(args: argparse.Namespace) -> None:
         "rounds": rounds,
         "rules": len(specs),
         "explain": explain,
+        "gc_off": args.gc_off,
         "generation_s": generation_s,
         "warmup": args.warmup,
         **summary(times),
@@ -179,8 +191,10 @@ def run_engine(size: tuple[int, int], explain: bool, repeats: int, warmup: int, 
         "--repeats", str(repeats), "--warmup", str(warmup), "--seed", str(args.seed),
         "--rules", *args.rules,
     ]
-    if args.tracemalloc:
-        cmd.append("--tracemalloc")
+    if not args.tracemalloc:
+        cmd.append("--no-tracemalloc")
+    if args.gc_off:
+        cmd.append("--gc-off")
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=args.worker_timeout)
     if proc.returncode != 0:
         raise RuntimeError(f"engine worker failed ({proc.returncode}):\n{proc.stderr}")
@@ -195,21 +209,27 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int, log_file) -> subprocess.Popen:
+    """uvicorn on 127.0.0.1:port; its output goes to `log_file` (a pipe nobody reads could fill and block it)."""
     uvicorn = Path(sys.executable).with_name("uvicorn")
     launcher = [str(uvicorn)] if uvicorn.exists() else [sys.executable, "-m", "uvicorn"]
     cmd = [*launcher, "service.api.app:app", "--host", "127.0.0.1", "--port", str(port),
            "--log-level", "warning", "--no-access-log"]
-    return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(cmd, cwd=ROOT, stdout=log_file, stderr=subprocess.STDOUT)
 
 
-def wait_healthy(client, base: str, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+def server_log(log_file) -> str:
+    log_file.seek(0)
+    return log_file.read().decode(errors="replace")[-4000:]
+
+
+def wait_healthy(client, base: str, proc: subprocess.Popen, log_file, timeout: float = 30.0) -> None:
     import httpx
 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"uvicorn exited with {proc.returncode}:\n{proc.stderr.read()}")
+            raise RuntimeError(f"uvicorn exited with {proc.returncode}:\n{server_log(log_file)}")
         try:
             if client.get(f"{base}/healthz", timeout=1.0).status_code == 200:
                 return
@@ -230,21 +250,28 @@ def stop_server(proc: subprocess.Popen) -> int | None:
     return proc.returncode
 
 
-def in_process_pipeline(body: bytes) -> tuple[bytes, float]:
-    """What the handler does for a JSON body, without the HTTP server; returns (response, engine seconds)."""
+def in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
+    """What the handler does for a JSON body, without the HTTP server.
+
+    Returns the response body and the seconds spent decoding (JSON to engine
+    model and rule specs), computing, and encoding (engine result to JSON).
+    """
     import msgspec
 
     from service.api import schemas as s
     from service.api.convert import rules_from_wire, standings_to_wire, tournament_from_wire
     from service.engine import compute_standings
 
+    t0 = time.perf_counter()
     req = msgspec.json.decode(body, type=s.StandingsRequest)
     tournament = tournament_from_wire(req.tournament)
     specs = rules_from_wire(req.tiebreaks or [])
-    t0 = time.perf_counter()
+    t1 = time.perf_counter()
     result = compute_standings(tournament, specs, None, req.after_round, req.unrated_rating, req.explain)
-    engine_s = time.perf_counter() - t0
-    return msgspec.json.encode(standings_to_wire(result, req.explain)), engine_s
+    t2 = time.perf_counter()
+    out = msgspec.json.encode(standings_to_wire(result, req.explain))
+    t3 = time.perf_counter()
+    return out, t1 - t0, t2 - t1, t3 - t2
 
 
 def run_http(args) -> list[dict]:
@@ -263,11 +290,12 @@ def run_http(args) -> list[dict]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log(f"starting uvicorn on {base}")
-    proc = start_server(port)
+    log_file = tempfile.TemporaryFile()
+    proc = start_server(port, log_file)
     rows = []
     try:
         with httpx.Client(timeout=60.0) as client:
-            wait_healthy(client, base, proc)
+            wait_healthy(client, base, proc, log_file)
             headers = {"content-type": "application/json"}
             for (size, explain), body in bodies.items():
                 log(f"http {size[0]}x{size[1]} explain={explain}: {args.requests} requests")
@@ -278,7 +306,10 @@ def run_http(args) -> list[dict]:
                 assert n_rows == size[0], (n_rows, size)
                 for _ in range(args.http_warmup):
                     client.post(f"{base}/v1/standings", content=body, headers=headers).read()
-                times = []
+                    in_process_pipeline(body)
+                # HTTP requests alternate with the same request handled in this process, so
+                # that both see the same background load and the overhead is a fair difference.
+                times, local, decode, engine, encode = [], [], [], [], []
                 for _ in range(args.requests):
                     t0 = time.perf_counter()
                     r = client.post(f"{base}/v1/standings", content=body, headers=headers)
@@ -286,15 +317,12 @@ def run_http(args) -> list[dict]:
                     times.append(time.perf_counter() - t0)
                     if r.status_code != 200:
                         raise RuntimeError(f"POST /v1/standings -> {r.status_code}")
-                # The same request in this process, for comparison.
-                for _ in range(args.http_warmup):
-                    in_process_pipeline(body)
-                local, engine = [], []
-                for _ in range(args.requests):
                     t0 = time.perf_counter()
-                    _, engine_s = in_process_pipeline(body)
+                    _, decode_s, engine_s, encode_s = in_process_pipeline(body)
                     local.append(time.perf_counter() - t0)
+                    decode.append(decode_s)
                     engine.append(engine_s)
+                    encode.append(encode_s)
                 http = summary(times)
                 pipe = summary(local)
                 rows.append({
@@ -308,12 +336,18 @@ def run_http(args) -> list[dict]:
                     **http,
                     "inprocess_median_ms": pipe["median_ms"],
                     "inprocess_min_ms": pipe["min_ms"],
+                    "decode_median_ms": statistics.median(decode) * 1000,
                     "engine_median_ms": statistics.median(engine) * 1000,
+                    "encode_median_ms": statistics.median(encode) * 1000,
                     "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
                 })
+    except Exception:
+        log(f"uvicorn output:\n{server_log(log_file)}")
+        raise
     finally:
         rc = stop_server(proc)
         log(f"uvicorn stopped (exit {rc})")
+        log_file.close()
     return rows
 
 
@@ -333,16 +367,56 @@ def run_profile(args) -> None:
     specs = [parse_rule(r, valid_codes()) for r in args.rules]
     for explain in (False, True):
         profiler = cProfile.Profile()
+        gc.collect()
+        if args.gc_off:
+            gc.disable()
         t0 = time.perf_counter()
         profiler.runcall(compute_standings, tournament, specs, explain=explain)
         elapsed = time.perf_counter() - t0
-        print(f"\n=== cProfile {players}x{rounds}, {len(specs)} rules, explain={explain}: "
-              f"{elapsed:.2f} s under the profiler ===")
+        gc.enable()
+        print(f"\n=== cProfile {players}x{rounds}, {len(specs)} rules, explain={explain}, "
+              f"gc {'off' if args.gc_off else 'on'}: {elapsed:.2f} s under the profiler ===")
         stats = pstats.Stats(profiler)
         stats.strip_dirs()
         for order in ("cumulative", "tottime"):
             print(f"\n--- top {args.profile_top} by {order} ---")
             stats.sort_stats(order).print_stats(args.profile_top)
+
+
+def run_per_rule(args) -> None:
+    """The cost of each rule alone: compute_standings with that one rule minus with none."""
+    from service.engine import compute_standings
+    from service.engine.registry import valid_codes
+    from service.engine.rules import parse_rule
+    from service.synthetic import swiss_tournament
+
+    players, rounds = args.per_rule
+    tournament = swiss_tournament(players, rounds, seed=args.seed)
+    codes = valid_codes()
+    repeats = args.repeats if players * rounds <= 50_000 else args.large_repeats
+
+    def median_ms(specs, explain):
+        compute_standings(tournament, specs, explain=explain)  # warm-up
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            compute_standings(tournament, specs, explain=explain)
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times) * 1000
+
+    print(f"Per-rule cost, {players}x{rounds}, median of {repeats} (ms); rule = time with [rule] - time with []")
+    print(f"{'rule':>10} {'explain=False':>14} {'explain=True':>13}")
+    base = {e: median_ms([], e) for e in (False, True)}
+    print(f"{'(none)':>10} {base[False]:>14.1f} {base[True]:>13.1f}   <- validation, crosstable, ranking by points")
+    total = {False: 0.0, True: 0.0}
+    for rule in args.rules:
+        spec = parse_rule(rule, codes)
+        cost = {e: median_ms([spec], e) - base[e] for e in (False, True)}
+        for e in cost:
+            total[e] += cost[e]
+        print(f"{rule:>10} {cost[False]:>14.1f} {cost[True]:>13.1f}")
+    print(f"{'sum':>10} {total[False] + base[False]:>14.1f} {total[True] + base[True]:>13.1f}   "
+          "(rules alone share nothing; in one request BH-family rules share the opponent rounds)")
 
 
 # ---------------------------------------------------------------- report
@@ -372,6 +446,7 @@ def machine() -> dict:
         "platform": platform.platform(),
         "cpu": cpu,
         "nproc": usable,
+        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "packages": versions,
     }
 
@@ -404,9 +479,13 @@ def fmt(value, spec: str = ".1f") -> str:
 def print_report(report: dict) -> None:
     m = report["machine"]
     print(f"Machine: {m['cpu']}, {m['nproc']} CPUs, {m['implementation']} {m['python']}, {m['platform']}")
+    if m.get("loadavg"):
+        print(f"Load average before / after: {' '.join(f'{x:.2f}' for x in m['loadavg'])} / "
+              f"{' '.join(f'{x:.2f}' for x in report['loadavg_after'])}")
     print(f"Rules ({len(report['rules'])}): {' '.join(report['rules'])}; seed {report['seed']}")
     if report["engine"]:
-        print("\nEngine in-process (compute_standings; generation excluded; fresh process per row)")
+        gc_note = "; cyclic GC DISABLED during timed calls (diagnostic)" if report["gc_off"] else ""
+        print(f"\nEngine in-process (compute_standings; generation excluded; fresh process per row{gc_note})")
         head = (f"{'size':>10} {'explain':>7} {'n':>3} {'median ms':>10} {'min ms':>9} {'max ms':>9} "
                 f"{'peak RSS MB':>11} {'compute RSS MB':>14} {'tracemalloc MB':>14} {'gen s':>6}")
         print(head)
@@ -421,16 +500,18 @@ def print_report(report: dict) -> None:
     if report["http"]:
         print(f"\nHTTP end to end (uvicorn on 127.0.0.1, keep-alive httpx client, {report['requests']} requests each)")
         head = (f"{'size':>10} {'explain':>7} {'req KB':>7} {'resp KB':>8} {'median ms':>10} {'p95 ms':>8} "
-                f"{'min ms':>7} {'in-proc ms':>10} {'engine ms':>9} {'overhead ms':>11}")
+                f"{'min ms':>7} {'in-proc ms':>10} {'decode':>7} {'engine':>7} {'encode':>7} {'overhead ms':>11}")
         print(head)
         print("-" * len(head))
         for r in report["http"]:
             print(f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['request_kb']:>7.0f} "
                   f"{r['response_kb']:>8.0f} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
-                  f"{r['inprocess_median_ms']:>10.2f} {r['engine_median_ms']:>9.2f} "
+                  f"{r['inprocess_median_ms']:>10.2f} {r['decode_median_ms']:>7.2f} {r['engine_median_ms']:>7.2f} "
+                  f"{r['encode_median_ms']:>7.2f} "
                   f"{r['http_overhead_median_ms']:>11.2f}")
-        print("  in-proc: decode + convert + compute + convert + encode in this process (median); "
-              "engine: compute_standings alone; overhead = HTTP median - in-proc median")
+        print("  in-proc: the handler's work in this process, median ms: decode (JSON -> model + rules), "
+              "engine (compute_standings),\n  encode (standings_to_wire + JSON); "
+              "overhead = HTTP median - in-proc median (server, client, loopback)")
     if report["targets"]:
         print("\nSPEC section 4 targets")
         for t in report["targets"]:
@@ -454,11 +535,17 @@ def main() -> None:
     p.add_argument("--skip-http", action="store_true")
     p.add_argument("--no-tracemalloc", dest="tracemalloc", action="store_false",
                    help="skip the extra tracemalloc run")
+    p.add_argument("--gc-off", action="store_true",
+                   help="diagnostic: disable the cyclic garbage collector during each timed engine call "
+                        "(and --profile); shows how much of the time is GC")
     p.add_argument("--quick", action="store_true", help="3 repeats, 1 large repeat, 10 requests")
     p.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
+    p.add_argument("--output", type=Path, metavar="PATH", help="also write the results as JSON to PATH")
     p.add_argument("--profile", type=parse_size, metavar="SIZE",
                    help="instead of benchmarking, cProfile one size with explain off and on")
     p.add_argument("--profile-top", type=int, default=25)
+    p.add_argument("--per-rule", type=parse_size, metavar="SIZE",
+                   help="instead of benchmarking, time each rule alone at one size")
     p.add_argument("--worker-timeout", type=float, default=900.0)
     # internal: the engine worker subprocess
     p.add_argument("--worker-engine", action="store_true", help=argparse.SUPPRESS)
@@ -472,10 +559,14 @@ def main() -> None:
     if args.profile:
         run_profile(args)
         return
+    if args.per_rule:
+        run_per_rule(args)
+        return
     if args.quick:
         args.repeats, args.large_repeats, args.requests, args.http_warmup = 3, 1, 10, 2
 
     report = {"machine": machine(), "rules": args.rules, "seed": args.seed, "requests": args.requests,
+              "gc_off": args.gc_off,
               "engine": [], "http": []}
     if not args.skip_engine:
         for size in args.sizes:
@@ -488,7 +579,10 @@ def main() -> None:
     if not args.skip_http:
         report["http"] = run_http(args)
     report["targets"] = verdicts(report["engine"], report["http"])
+    report["loadavg_after"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
 
+    if args.output:
+        args.output.write_text(json.dumps(report, indent=2) + "\n")
     if args.json:
         print(json.dumps(report, indent=2))
     else:

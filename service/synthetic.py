@@ -46,6 +46,19 @@ LOOKAHEAD = 6  # how far down the list a player looks for an opponent not yet me
 _W, _B = Color.WHITE, Color.BLACK
 
 
+def _wants(balance: int, streak: int) -> int:
+    """Colour wish: +2 must have white, +1 would like white, 0 none, -1 / -2 the same for black."""
+    if balance <= -2 or streak <= -2:
+        return 2
+    if balance >= 2 or streak >= 2:
+        return -2
+    if balance < 0 or (balance == 0 and streak < 0):
+        return 1
+    if balance > 0 or (balance == 0 and streak > 0):
+        return -1
+    return 0
+
+
 def _rating(rng: random.Random) -> int:
     return max(1000, min(2800, int(rng.gauss(1800, 300))))
 
@@ -60,6 +73,7 @@ def swiss_tournament(
     forfeit_rate: float = 0.01,
     withdraw_rate: float = 0.03,
     unrated_rate: float = 0.0,
+    system: System | None = System.SWISS,
     name: str | None = None,
 ) -> Tournament:
     """A consistent `rounds`-round Swiss for `players` players (ids 1..players).
@@ -68,7 +82,8 @@ def swiss_tournament(
     per pairing, `withdraw_rate` per player over the whole event; `draw_rate` is
     the draw probability between equally rated players. `unrated_rate` is the
     share of players without a rating (rating-based rules are then dropped
-    unless the request supplies `unrated_rating`).
+    unless the request supplies `unrated_rating`). `system=None` leaves the
+    system out, for the engine to infer.
     """
     if players < 1 or rounds < 1:
         raise ValueError("need at least one player and one round")
@@ -85,7 +100,7 @@ def swiss_tournament(
     had_bye = [False] * n
     met: list[set[int]] = [set() for _ in range(n)]
     balance = [0] * n  # whites minus blacks
-    last_color: list[Color | None] = [None] * n
+    streak = [0] * n  # +k: the last k games with white, -k: with black
     results: list[list[RoundResult]] = [[] for _ in range(n)]
     pow10 = 10.0 ** (1 / 400)
 
@@ -119,25 +134,32 @@ def swiss_tournament(
                 j += 1
             first_free = j
             seen_a = met[a]
+            wa = _wants(balance[a], streak[a])
             limit = min(len(active), i + 1 + LOOKAHEAD)
-            while j < limit and (used[j] or active[j] in seen_a):
+            # Within the window: a new opponent with a compatible colour wish, else a new opponent.
+            new_opponent = -1
+            while j < limit:
+                if not used[j] and active[j] not in seen_a:
+                    if wa * _wants(balance[active[j]], streak[active[j]]) <= 0:
+                        break
+                    if new_opponent < 0:
+                        new_opponent = j
                 j += 1
             if j >= limit:
-                j = first_free
+                j = new_opponent if new_opponent >= 0 else first_free
             used[j] = True
             b = active[j]
             seen_a.add(b)
             met[b].add(a)
 
-            # Colours: whoever is owed white gets it.
-            if balance[a] != balance[b]:
-                a_white = balance[a] < balance[b]
-            elif last_color[a] is not last_color[b] and last_color[a] is not None:
-                a_white = last_color[a] is _B
-            elif last_color[b] is not None:
-                a_white = last_color[b] is _W
+            # Colours: each gets their wish if compatible; else the stronger wish, else the higher-placed.
+            wb = _wants(balance[b], streak[b])
+            if wa == wb:
+                a_white = wa > 0 if wa else (rnd + i) % 2 == 0
+            elif wa * wb > 0:
+                a_white = wa > 0 if abs(wa) > abs(wb) else wb < 0
             else:
-                a_white = (rnd + i) % 2 == 0
+                a_white = wa > wb
             white, black = (a, b) if a_white else (b, a)
 
             if rng.random() < forfeit_rate:
@@ -169,8 +191,8 @@ def swiss_tournament(
             results[black].append(RoundResult(rnd, bk, white + 1, _B))
             balance[white] += 1
             balance[black] -= 1
-            last_color[white] = _W
-            last_color[black] = _B
+            streak[white] = streak[white] + 1 if streak[white] > 0 else 1
+            streak[black] = streak[black] - 1 if streak[black] < 0 else -1
 
     return Tournament(
         players=tuple(
@@ -179,7 +201,7 @@ def swiss_tournament(
             for p in range(n)
         ),
         rounds=rounds,
-        system=System.SWISS,
+        system=system,
         name=name if name is not None else f"Synthetic Swiss {players}x{rounds} seed {seed}",
     )
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
 from ..modifiers import apply_cuts, cut_label
-from ..rounding import round_half_up
+from ..rounding import mean_note, round_half_up
 from ..rules import RuleSpec
 
 
@@ -66,6 +66,7 @@ def average_of_opponents_buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """Mean of the Buchholz of the opponents met over the board, to 2 decimals (8.4)."""
     table = ctx.table
     bh = ctx.cached("plain-bh", lambda: buchholz(ctx.quiet(), RuleSpec("BH")).values)
+    notes: list[str | None] = []
     values: list[int | None] = []
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
     for p in range(table.size):
@@ -74,11 +75,10 @@ def average_of_opponents_buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:
             for r, (q, kind) in enumerate(zip(table.opponents[p], table.kinds[p]))
             if kind.is_played
         ]
-        if contributions:
-            mean = Fraction(sum(c.value for c in contributions), len(contributions) * table.scale)
-            values.append(round_half_up(mean * 100))
-        else:
-            values.append(None)
+        total = Fraction(sum(c.value for c in contributions), table.scale)
+        values.append(round_half_up(total * 100 / len(contributions)) if contributions else None)
         if all_contributions is not None:
             all_contributions.append(contributions)
-    return RuleOutcome(spec, values, 100, all_contributions, contribution_scale=table.scale)
+            notes.append(mean_note(total, len(contributions), "mean Buchholz of the opponents, to 2 decimals"))
+    return RuleOutcome(spec, values, 100, all_contributions, contribution_scale=table.scale,
+                       notes=notes if ctx.explain else None)

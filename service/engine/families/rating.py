@@ -15,7 +15,7 @@ from ..context import Context
 from ..contributions import Contribution, RuleOutcome
 from ..model import ResultKind
 from ..modifiers import apply_cuts, cut_label
-from ..rounding import round_half_up
+from ..rounding import mean_note, round_half_up
 from ..rules import RuleSpec
 
 # B.02 8.1(a): rating difference dp for a percentage score p = 50..100 (below 50: -dp(100-p)).
@@ -70,6 +70,7 @@ def _mean(values: list[int]) -> int | None:
 def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """ARO (10.1), with Cut or Median on the opponents' ratings (14)."""
     table, ratings = ctx.table, ctx.ratings
+    notes: list[str | None] = []
     low = spec.cut or spec.median
     high = spec.median
     values: list[int | None] = []
@@ -80,10 +81,12 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
             for rnd, q, _ in _played(ctx, p)
         ]
         apply_cuts(contributions, low, high, cut_label(low, high))
-        values.append(_mean([c.value for c in contributions if not c.cut]))
+        kept = [c.value for c in contributions if not c.cut]
+        values.append(_mean(kept))
         if all_contributions is not None:
             all_contributions.append(contributions)
-    return RuleOutcome(spec, values, 1, all_contributions)
+            notes.append(mean_note(Fraction(sum(kept)), len(kept), "mean rating of the opponents"))
+    return RuleOutcome(spec, values, 1, all_contributions, notes=notes if ctx.explain else None)
 
 
 def _plain_aro(ctx: Context) -> list[int | None]:
@@ -144,20 +147,51 @@ def perfect_performance(opp_ratings: list[int], scored: Fraction) -> int:
     return low
 
 
-def _rating_outcome(ctx: Context, spec: RuleSpec, values: list[int | None]) -> RuleOutcome:
-    return RuleOutcome(spec, values, 1, None)
+def _games_as_contributions(ctx: Context, p: int) -> list[Contribution]:
+    """The games a performance is measured on: opponent's rating and the standard result."""
+    table, ratings = ctx.table, ctx.ratings
+    return [
+        Contribution(rnd, "game", ratings[q], ratings[q], opponent=table.ids[q],
+                     note=f"scored {halves / 2:g}")
+        for rnd, q, halves in _played(ctx, p)
+    ]
+
+
+def _rating_outcome(ctx: Context, spec: RuleSpec, values: list[int | None], describe) -> RuleOutcome:
+    outcome = RuleOutcome(spec, values, 1, None)
+    if ctx.explain:
+        outcome.contributions = [_games_as_contributions(ctx, p) for p in range(ctx.table.size)]
+        outcome.notes = [None if values[p] is None else describe(p) for p in range(ctx.table.size)]
+    return outcome
 
 
 def tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
-    return _rating_outcome(ctx, spec, _tpr_values(ctx))
+    aro, values = _plain_aro(ctx), _tpr_values(ctx)
+
+    def describe(p: int) -> str:
+        games = _played(ctx, p)
+        percent = round_half_up(Fraction(100 * sum(h for _, _, h in games), 2 * len(games)))
+        return (f"ARO {aro[p]} + dp {rating_difference(percent)} for {percent} % "
+                f"over {len(games)} game(s) (C.07 10.2)")
+
+    return _rating_outcome(ctx, spec, values, describe)
 
 
 def perfect_tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
-    return _rating_outcome(ctx, spec, _ptp_values(ctx))
+    values = _ptp_values(ctx)
+
+    def describe(p: int) -> str:
+        games = _played(ctx, p)
+        scored = sum(h for _, _, h in games) / 2
+        return (f"the lowest rating whose expected score against these opponents reaches "
+                f"{scored:g} from {len(games)} game(s) (C.07 10.3)")
+
+    return _rating_outcome(ctx, spec, values, describe)
 
 
 def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: list[int | None]) -> RuleOutcome:
     table = ctx.table
+    notes: list[str | None] = []
     values: list[int | None] = []
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
     for p in range(table.size):
@@ -169,7 +203,9 @@ def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: list[int | N
         values.append(_mean([c.value for c in contributions]))
         if all_contributions is not None:
             all_contributions.append(contributions)
-    return RuleOutcome(spec, values, 1, all_contributions)
+            notes.append(mean_note(Fraction(sum(c.value for c in contributions)), len(contributions),
+                                   f"mean {spec.code[1:]} of the opponents"))
+    return RuleOutcome(spec, values, 1, all_contributions, notes=notes if ctx.explain else None)
 
 
 def average_performance_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
