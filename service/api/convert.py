@@ -6,7 +6,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ..engine import model as m
-from ..engine.contributions import RuleOutcome
+from ..engine.contributions import Contribution, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, valid_codes
 from ..engine.rules import RuleSpec, build_rule, parse_rule
@@ -79,8 +79,9 @@ def rules_from_wire(items: list[str | s.RuleObject]) -> list[RuleSpec]:
 
 
 def _number(units: int | None, scale: int) -> float | None:
-    # Exact: scales are products of 2s and 5s, so the shortest repr is the decimal itself.
-    return None if units is None else float(Fraction(units, scale))
+    # Exact: scales are products of 2s and 5s, and int / int is correctly rounded, so the
+    # shortest repr of the float is the decimal itself.
+    return None if units is None else units / scale
 
 
 def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
@@ -98,25 +99,30 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _breakdown(outcome: RuleOutcome, p: int) -> s.RuleBreakdown:
+def _contribution(c: Contribution, scale: int, seen: dict[int, s.ContributionOut]) -> s.ContributionOut:
+    # Rules of one family share their uncut contributions; convert each object once.
+    out = seen.get(id(c))
+    if out is None:
+        out = seen[id(c)] = s.ContributionOut(
+            round=c.round,
+            kind=c.kind,
+            opponent=c.opponent,
+            value=c.value / scale,  # int / int is correctly rounded: exact for these decimals
+            unplayed=c.unplayed.value if c.unplayed else None,
+            note=c.note,
+            cut=c.cut_reason is not None,
+            cut_reason=c.cut_reason,
+        )
+    return out
+
+
+def _breakdown(outcome: RuleOutcome, p: int, seen: dict[int, s.ContributionOut]) -> s.RuleBreakdown:
     scale = outcome.contribution_scale or outcome.scale
     contributions = outcome.contributions[p] if outcome.contributions is not None else []
     return s.RuleBreakdown(
         value=_number(outcome.values[p], outcome.scale),
         note=outcome.notes[p] if outcome.notes else None,
-        contributions=[
-            s.ContributionOut(
-                round=c.round,
-                kind=c.kind,
-                opponent=c.opponent,
-                value=float(Fraction(c.value, scale)),
-                unplayed=c.unplayed.value if c.unplayed else None,
-                note=c.note,
-                cut=c.cut,
-                cut_reason=c.cut_reason,
-            )
-            for c in contributions
-        ],
+        contributions=[_contribution(c, scale, seen) for c in contributions],
     )
 
 
@@ -124,16 +130,17 @@ def standings_to_wire(result: Standings, explain: bool) -> s.StandingsResponse:
     table = result.table
     outcomes = result.outcomes
     rows = []
+    seen: dict[int, s.ContributionOut] = {}
     for row in result.rows:
         p = row.player
         rows.append(s.Standing(
             rank=row.rank,
             id=table.ids[p],
             name=table.names[p],
-            points=float(Fraction(table.scores[p], table.scale)),
+            points=table.scores[p] / table.scale,
             values=[_number(o.values[p], o.scale) for o in outcomes],
             decided_by=row.decided_by,
-            breakdown={o.spec.canonical: _breakdown(o, p) for o in outcomes} if explain else None,
+            breakdown={o.spec.canonical: _breakdown(o, p, seen) for o in outcomes} if explain else None,
         ))
     return s.StandingsResponse(
         regulations=result.regulations.value,

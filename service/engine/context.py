@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .crosstable import Crosstable
 from .model import Regulations
-from .unplayed import Pairing, adjusted_scores, opponent_rounds
+from .unplayed import OpponentRounds, adjusted_scores, opponent_rounds
 
 
 @dataclass(slots=True)
@@ -31,7 +31,7 @@ class Context:
     def adjusted(self) -> list[int]:
         return self.cached("adjusted", lambda: adjusted_scores(self.table))
 
-    def opponent_rounds(self, forfeits_played: bool) -> list[list[Pairing]]:
+    def opponent_rounds(self, forfeits_played: bool) -> OpponentRounds:
         return self.cached(
             ("rounds", forfeits_played),
             lambda: opponent_rounds(self.table, self.adjusted(), self.regulations, forfeits_played),

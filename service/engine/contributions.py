@@ -28,6 +28,11 @@ class Contribution:
     def cut(self) -> bool:
         return self.cut_reason is not None
 
+    def marked_cut(self, reason: str) -> "Contribution":
+        """A copy marked as cut (dataclasses.replace is several times slower)."""
+        return Contribution(self.round, self.kind, self.value, self.key, self.vur, self.opponent,
+                            self.unplayed, self.note, reason)
+
 
 @dataclass(slots=True)
 class RuleOutcome:

@@ -86,15 +86,21 @@ def infer_system(tournament: Tournament) -> System:
 
 
 def build_crosstable(tournament: Tournament, after_round: int | None = None) -> Crosstable:
-    """Validate the tournament and normalise it; raise on any contradiction."""
-    issues: list[Issue] = []
+    """Validate the tournament and normalise it; raise on any contradiction.
+
+    One pass files every result under its round, a second checks each pairing
+    from both sides; both are written for speed, as they touch every result.
+    """
     rounds = tournament.rounds
     if after_round is not None and not 1 <= after_round <= rounds:
         raise InvalidRequest([Issue(("after_round",), f"after_round must be between 1 and {rounds}")])
     played_rounds = after_round or rounds
+    players = tournament.players
+    n = len(players)
 
+    issues: list[Issue] = []
     index: dict[int, int] = {}
-    for i, player in enumerate(tournament.players):
+    for i, player in enumerate(players):
         if player.id in index:
             issues.append(Issue(("players", i, "id"), f"duplicate player id {player.id}"))
         else:
@@ -102,74 +108,96 @@ def build_crosstable(tournament: Tournament, after_round: int | None = None) -> 
     if issues:
         raise InconsistentCrosstable(issues)
 
-    entries: list[dict[int, tuple[int, RoundResult]]] = []
-    for i, player in enumerate(tournament.players):
-        by_round: dict[int, tuple[int, RoundResult]] = {}
+    grid: list[list[RoundResult | None]] = [[None] * rounds for _ in range(n)]
+    overrides: list[Fraction] = []
+    for i, player in enumerate(players):
+        row = grid[i]
         for j, res in enumerate(player.results):
-            where = ("players", i, "results", j)
-            if not 1 <= res.round <= rounds:
-                issues.append(Issue(where + ("round",), f"round {res.round} outside 1..{rounds}"))
+            rnd = res.round
+            if not 1 <= rnd <= rounds:
+                issues.append(Issue(("players", i, "results", j, "round"), f"round {rnd} outside 1..{rounds}"))
                 continue
-            if res.round in by_round:
-                issues.append(Issue(where + ("round",), f"player {player.id} has two results for round {res.round}"))
+            if row[rnd - 1] is not None:
+                issues.append(Issue(("players", i, "results", j, "round"),
+                                    f"player {player.id} has two results for round {rnd}"))
                 continue
-            by_round[res.round] = (j, res)
-            _check_entry_shape(player, res, where, index, issues)
-        entries.append(by_round)
+            row[rnd - 1] = res
+            if res.result.has_opponent:
+                opponent = res.opponent
+                if opponent is None or opponent == player.id or opponent not in index:
+                    _check_entry_shape(player, res, ("players", i, "results", j), index, issues)
+            elif res.opponent is not None or res.color is not None:
+                _check_entry_shape(player, res, ("players", i, "results", j), index, issues)
+            if res.points is not None:
+                overrides.append(res.points)
     if issues:
         raise InconsistentCrosstable(issues)
 
-    for i, player in enumerate(tournament.players):
-        for rnd, (j, res) in entries[i].items():
-            if res.opponent is None:
+    for i, row in enumerate(grid):
+        pid = players[i].id
+        for r, res in enumerate(row):
+            if res is None or res.opponent is None:
                 continue
-            _check_pairing(tournament, entries, index, i, j, res, issues)
+            k = index[res.opponent]
+            other = grid[k][r]
+            if other is None or other.opponent != pid or (
+                    i < k and (other.result not in COMPLEMENT[res.result] or
+                               (res.color is not None and res.color is other.color))):
+                _check_pairing(tournament, index, i, res, other, issues)
     if issues:
         raise InconsistentCrosstable(issues)
 
     scoring = tournament.scoring
-    values = [scoring.points_for(k) for k in ResultKind]
-    values += [r.points for p in tournament.players for r in p.results if r.points is not None]
-    scale = _fraction_scale(values)
-
-    n = len(tournament.players)
-    kinds = [[ResultKind.ABSENT] * played_rounds for _ in range(n)]
-    opponents = [[NO_OPPONENT] * played_rounds for _ in range(n)]
-    colors: list[list[Color | None]] = [[None] * played_rounds for _ in range(n)]
-    absent_units = int(scoring.absent * scale)
-    points = [[absent_units] * played_rounds for _ in range(n)]
-    unit_cache = {k: int(scoring.points_for(k) * scale) for k in ResultKind}
-    for i in range(n):
-        for rnd, (_, res) in entries[i].items():
-            if rnd > played_rounds:
+    scale = _fraction_scale([scoring.points_for(k) for k in ResultKind] + overrides)
+    units = {k: int(scoring.points_for(k) * scale) for k in ResultKind}
+    absent, absent_units = ResultKind.ABSENT, units[ResultKind.ABSENT]
+    kinds, opponents, colors, points = [], [], [], []
+    for row in grid:
+        k_row = [absent] * played_rounds
+        o_row = [NO_OPPONENT] * played_rounds
+        c_row: list[Color | None] = [None] * played_rounds
+        p_row = [absent_units] * played_rounds
+        for r in range(played_rounds):
+            res = row[r]
+            if res is None:
                 continue
-            r = rnd - 1
-            kinds[i][r] = res.result
-            opponents[i][r] = index[res.opponent] if res.opponent is not None else NO_OPPONENT
-            colors[i][r] = res.color
-            points[i][r] = int(res.points * scale) if res.points is not None else unit_cache[res.result]
+            kind = k_row[r] = res.result
+            if res.opponent is not None:
+                o_row[r] = index[res.opponent]
+            c_row[r] = res.color
+            p_row[r] = units[kind] if res.points is None else int(res.points * scale)
+        kinds.append(k_row)
+        opponents.append(o_row)
+        colors.append(c_row)
+        points.append(p_row)
 
     system = tournament.system
     inferred = system is None
     if system is None:
         system = infer_system(tournament)
     return Crosstable(
-        ids=[p.id for p in tournament.players],
-        names=[p.name for p in tournament.players],
-        ratings=[p.rating if p.rating else None for p in tournament.players],
+        ids=[p.id for p in players],
+        names=[p.name for p in players],
+        ratings=[p.rating if p.rating else None for p in players],
         rounds=rounds,
         played_rounds=played_rounds,
         system=system,
         system_inferred=inferred,
         scale=scale,
-        win=int(scoring.win * scale),
-        draw=int(scoring.draw * scale),
+        win=units[ResultKind.WIN],
+        draw=units[ResultKind.DRAW],
         kinds=kinds,
         opponents=opponents,
         colors=colors,
         points=points,
         scores=[sum(row) for row in points],
     )
+
+
+def _where(tournament: Tournament, i: int, res: RoundResult) -> tuple:
+    """The path of a result entry, found again only when it is reported."""
+    j = next(j for j, entry in enumerate(tournament.players[i].results) if entry is res)
+    return ("players", i, "results", j)
 
 
 def _check_entry_shape(player: Player, res: RoundResult, where, index, issues: list[Issue]) -> None:
@@ -187,29 +215,26 @@ def _check_entry_shape(player: Player, res: RoundResult, where, index, issues: l
             issues.append(Issue(where + ("color",), f"result {res.result.value!r} has no game, so no colour"))
 
 
-def _check_pairing(tournament, entries, index, i, j, res: RoundResult, issues: list[Issue]) -> None:
+def _check_pairing(tournament: Tournament, index, i: int, res: RoundResult, other: RoundResult | None,
+                   issues: list[Issue]) -> None:
+    """Report what is wrong with one pairing, seen from player `i`."""
     player = tournament.players[i]
-    where = ("players", i, "results", j)
-    k = index[res.opponent]
-    other = entries[k].get(res.round)
-    if other is None or other[1].opponent != player.id:
+    where = _where(tournament, i, res)
+    if other is None or other.opponent != player.id:
         said = "nothing" if other is None else (
-            f"opponent {other[1].opponent}" if other[1].opponent is not None else repr(other[1].result.value))
+            f"opponent {other.opponent}" if other.opponent is not None else repr(other.result.value))
         issues.append(Issue(where + ("opponent",),
                             f"player {player.id} played {res.opponent} in round {res.round}, "
                             f"but player {res.opponent} has {said} in that round"))
         return
-    if i > k:
-        return  # each pairing is checked once, from its first player
-    oj, ores = other
-    owhere = ("players", k, "results", oj)
-    if res.color is not None and ores.color is not None and res.color == ores.color:
+    k = index[res.opponent]
+    owhere = _where(tournament, k, other)
+    if res.color is not None and res.color is other.color:
         issues.append(Issue(owhere + ("color",),
                             f"players {player.id} and {res.opponent} both have colour {res.color.value!r} in round {res.round}"))
-    if ores.result not in COMPLEMENT[res.result]:
-        if res.points is None or ores.points is None:
-            missing = where if res.points is None else owhere
-            issues.append(Issue(missing + ("result",),
-                                f"round {res.round}: {res.result.value!r} for {player.id} against "
-                                f"{ores.result.value!r} for {res.opponent} is not complementary; "
-                                f"give 'points' on both entries for an unusual result"))
+    if other.result not in COMPLEMENT[res.result] and (res.points is None or other.points is None):
+        missing = where if res.points is None else owhere
+        issues.append(Issue(missing + ("result",),
+                            f"round {res.round}: {res.result.value!r} for {player.id} against "
+                            f"{other.result.value!r} for {res.opponent} is not complementary; "
+                            f"give 'points' on both entries for an unusual result"))

@@ -26,52 +26,39 @@ class ResultKind(enum.Enum):
     ZERO_BYE = "zero_bye"
     ABSENT = "absent"
 
-    @property
-    def is_played(self) -> bool:
-        """A game played over the board."""
-        return self in _PLAYED
+    def __init__(self, value: str) -> None:
+        # Plain attributes, not properties over sets: these are read in every hot loop,
+        # and an Enum's hash is computed in Python.
+        self.is_played = value in ("win", "draw", "loss")  # a game played over the board
+        # paired against a scheduled opponent, played or forfeited
+        self.has_opponent = self.is_played or value in ("forfeit_win", "forfeit_loss")
+        # C.07 16.2: half- and zero-point byes, absences and forfeit losses are voluntary
+        # unplayed rounds (VUR); the pairing-allocated bye, forfeit wins and full-point byes are not.
+        self.is_voluntary_unplayed = value in ("half_bye", "zero_bye", "absent", "forfeit_loss")
+        # scored as a win, played or not (C.07 7.2)
+        self.counts_as_win = value in ("win", "forfeit_win", "pairing_bye", "full_bye")
 
-    @property
-    def has_opponent(self) -> bool:
-        """Paired against a scheduled opponent (played or forfeited)."""
-        return self in _WITH_OPPONENT
+    # Members are singletons compared by identity: hash them by identity too, in C,
+    # instead of Enum's hash of the name computed in Python (a hot dictionary key).
+    __hash__ = object.__hash__
 
-    @property
-    def is_voluntary_unplayed(self) -> bool:
-        """A voluntary unplayed round, VUR (C.07 16.2)."""
-        return self in _VOLUNTARY_UNPLAYED
-
-    @property
-    def counts_as_win(self) -> bool:
-        """Scored as a win, played or not (C.07 7.2: WIN)."""
-        return self in _WINS
-
-
-_PLAYED = frozenset({ResultKind.WIN, ResultKind.DRAW, ResultKind.LOSS})
-_WITH_OPPONENT = _PLAYED | {ResultKind.FORFEIT_WIN, ResultKind.FORFEIT_LOSS}
-# C.07 16.2: half- and zero-point byes, absences and forfeit losses are voluntary;
-# the pairing-allocated bye, forfeit wins and full-point byes are not.
-_VOLUNTARY_UNPLAYED = frozenset(
-    {ResultKind.HALF_BYE, ResultKind.ZERO_BYE, ResultKind.ABSENT, ResultKind.FORFEIT_LOSS}
-)
-_WINS = frozenset(
-    {ResultKind.WIN, ResultKind.FORFEIT_WIN, ResultKind.PAIRING_BYE, ResultKind.FULL_BYE}
-)
 
 # Results that must be paired with the complementary result on the opponent's side.
-COMPLEMENT: dict[ResultKind, frozenset[ResultKind]] = {
-    ResultKind.WIN: frozenset({ResultKind.LOSS}),
-    ResultKind.LOSS: frozenset({ResultKind.WIN}),
-    ResultKind.DRAW: frozenset({ResultKind.DRAW}),
-    ResultKind.FORFEIT_WIN: frozenset({ResultKind.FORFEIT_LOSS}),
+COMPLEMENT: dict[ResultKind, tuple[ResultKind, ...]] = {
+    ResultKind.WIN: (ResultKind.LOSS,),
+    ResultKind.LOSS: (ResultKind.WIN,),
+    ResultKind.DRAW: (ResultKind.DRAW,),
+    ResultKind.FORFEIT_WIN: (ResultKind.FORFEIT_LOSS,),
     # A double forfeit is a forfeit loss on both sides.
-    ResultKind.FORFEIT_LOSS: frozenset({ResultKind.FORFEIT_WIN, ResultKind.FORFEIT_LOSS}),
+    ResultKind.FORFEIT_LOSS: (ResultKind.FORFEIT_WIN, ResultKind.FORFEIT_LOSS),
 }
 
 
 class Color(enum.Enum):
     WHITE = "w"
     BLACK = "b"
+
+    __hash__ = object.__hash__
 
 
 class System(enum.Enum):

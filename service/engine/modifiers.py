@@ -1,4 +1,10 @@
-"""Cut and Median for every family (C.07 14, 16.5)."""
+"""Cut and Median for every family (C.07 14, 16.5).
+
+The selection works on plain parallel lists (significance keys, contribution
+values, VUR flags) so that values can be computed without building a
+Contribution per round; the breakdown marks the same selection on its
+Contribution objects.
+"""
 
 from __future__ import annotations
 
@@ -6,46 +12,84 @@ from collections.abc import Sequence
 
 from .contributions import Contribution
 
-REASON_VUR_FIRST = "unplayed rounds are cut first (16.5)"
-REASON_VUR_SMALLER = "least significant value; the unplayed round contributes less, so it stays (16.5)"
-REASON_LOWEST = "least significant value ({label})"
-REASON_HIGHEST = "most significant value ({label})"
+VUR_FIRST = "unplayed rounds are cut first (16.5)"
+VUR_SMALLER = "least significant value; the unplayed round contributes less, so it stays (16.5)"
+LOWEST = "least significant value ({label})"
+HIGHEST = "most significant value ({label})"
 
 
-def _low_order(c: Contribution) -> tuple[int, int]:
-    return (c.key, c.value)
+def cut_label(low: int, high: int) -> str:
+    return f"Median-{high}" if high else f"Cut-{low}"
 
 
-def apply_cuts(contributions: Sequence[Contribution], low: int, high: int, label: str) -> int:
-    """Mark `low` least and `high` most significant contributions as cut; return the sum of the rest.
+def select_cuts(keys: Sequence[int], values: Sequence[int], vurs: Sequence[bool] | None,
+                low: int, high: int) -> list[tuple[int, str]]:
+    """Which positions a Cut/Median removes, and why (reason templates take the label).
 
     C.07 16.5: at the low end a voluntary unplayed round is cut before anything else,
     unless its contribution is smaller than that of the least significant one (a forfeit
     loss adds 0 to Sonneborn-Berger): then the larger of the two goes, so that an
     unplayed round never helps. On equal contributions the unplayed round is cut.
     The upper cut of a Median takes the most significant values, unplayed or not.
+    Significance is the key (the opponent's score), then the value. Low cuts come first.
     """
-    remaining = list(contributions)
-    for _ in range(min(low, len(remaining))):
-        least = min(remaining, key=_low_order)
-        vurs = [c for c in remaining if c.vur]
-        victim = least
-        reason = REASON_LOWEST.format(label=label)
-        if vurs:
-            vur = min(vurs, key=_low_order)
-            if vur.value >= least.value:
-                victim = vur
-                reason = REASON_VUR_FIRST
-            else:
-                reason = REASON_VUR_SMALLER
-        victim.cut_reason = reason
-        remaining.remove(victim)
-    for _ in range(min(high, len(remaining))):
-        top = max(remaining, key=_low_order)
-        top.cut_reason = REASON_HIGHEST.format(label=label)
-        remaining.remove(top)
-    return sum(c.value for c in remaining)
+    n = len(keys)
+    # Least significant first; equal entries stay in round order.
+    order = sorted(range(n), key=lambda i: (keys[i], values[i]))
+    alive = [True] * n
+    cuts: list[tuple[int, str]] = []
+    for _ in range(min(low, n)):
+        least = next(i for i in order if alive[i])
+        vur = next((i for i in order if alive[i] and vurs[i]), None) if vurs else None
+        if vur is None:
+            victim, reason = least, LOWEST
+        elif values[vur] >= values[least]:
+            victim, reason = vur, VUR_FIRST
+        else:
+            victim, reason = least, VUR_SMALLER
+        alive[victim] = False
+        cuts.append((victim, reason))
+    for _ in range(min(high, n - len(cuts))):
+        top = next(i for i in reversed(order) if alive[i])
+        alive[top] = False
+        cuts.append((top, HIGHEST))
+    return cuts
 
 
-def cut_label(low: int, high: int) -> str:
-    return f"Median-{high}" if high else f"Cut-{low}"
+def cut_total(keys: Sequence[int], values: Sequence[int], vurs: Sequence[bool] | None,
+              low: int, high: int) -> int:
+    """The sum after Cut/Median; the same selection as `select_cuts`, faster without VURs."""
+    total = sum(values)
+    if not low and not high:
+        return total
+    if vurs and any(vurs):
+        return total - sum(values[i] for i, _ in select_cuts(keys, values, vurs, low, high))
+    n = len(values)
+    if n <= low + high:
+        return 0
+    ordered = sorted(values) if values is keys else [v for _, v in sorted(zip(keys, values))]
+    return total - sum(ordered[:low]) - (sum(ordered[n - high:]) if high else 0)
+
+
+def with_cuts(contributions: list[Contribution], cuts: list[tuple[int, str]], label: str) -> list[Contribution]:
+    """A copy of the list with the cut entries replaced by marked copies.
+
+    The uncut entries are shared, so that rules over the same contributions (BH,
+    BH/C1, BH/M1…) build each contribution once.
+    """
+    marked = contributions[:]
+    for i, reason in cuts:
+        marked[i] = marked[i].marked_cut(reason.format(label=label))
+    return marked
+
+
+def apply_cuts(contributions: Sequence[Contribution], low: int, high: int, label: str) -> int:
+    """Mark the cut contributions in place (with their reason); return the sum of the rest."""
+    keys = [c.key for c in contributions]
+    values = [c.value for c in contributions]
+    vurs = [c.vur for c in contributions]
+    cuts = select_cuts(keys, values, vurs, low, high)
+    for i, reason in cuts:
+        contributions[i].cut_reason = reason.format(label=label)
+    cut = {i for i, _ in cuts}
+    return sum(v for i, v in enumerate(values) if i not in cut)

@@ -43,7 +43,7 @@ def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str]) -> t
     """Return the final tie groups in standing order and one outcome per rule."""
     table = ctx.table
     scores = table.scores
-    groups = refine([list(range(table.size))], lambda p: (-scores[p],))
+    groups = refine([list(range(table.size))], [-s for s in scores].__getitem__)
     outcomes: list[RuleOutcome] = []
     for spec in specs:
         entry = TIEBREAKS[spec.code]
@@ -54,7 +54,8 @@ def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str]) -> t
         else:
             outcome = entry.compute(ctx, spec)
         outcomes.append(outcome)
-        groups = refine(groups, lambda p, o=outcome: sort_key(o, p))
+        keys = [sort_key(outcome, p) for p in range(table.size)]
+        groups = refine(groups, keys.__getitem__)
     # Players equal on everything share a rank; list them by start number.
     groups = [sorted(g, key=lambda p: table.ids[p]) for g in groups]
     return groups, outcomes

@@ -41,59 +41,82 @@ def adjusted_scores(table: Crosstable) -> list[int]:
 
 
 @dataclass(slots=True)
-class Pairing:
-    """One round of a player as the opponent-score tie-breaks see it."""
+class OpponentRounds:
+    """Per player, aligned lists of the rounds that feed Buchholz, Sonneborn-Berger, Fore Buchholz.
 
-    round: int  # 1-based
-    opponent: int  # index, or NO_OPPONENT for a dummy
-    opponent_score: int  # the opponent's adjusted score, or the dummy's (capped) score
-    points: int  # what the player scored in that round
-    vur: bool
-    kind: str  # game, forfeit, dummy
-    unplayed: ResultKind | None
-    note: str | None
+    A counted round is a game (or, in a round robin or with the P modifier, a
+    forfeit) against a real opponent, or in a Swiss an own unplayed round against
+    a dummy opponent (C.07 16.4), whose opponent index is NO_OPPONENT.
+    """
+
+    rounds: list[list[int]]  # 0-based round of each counted round
+    opponents: list[list[int]]
+    scores: list[list[int]]  # the opponent's adjusted score, or the dummy's (capped) score
+    points: list[list[int]]  # what the player scored in that round
+    vurs: list[list[bool]]  # voluntary unplayed rounds, cut first (16.5)
+    any_vur: list[bool]
+    dummies: dict[tuple[int, int], tuple[str, int, int]]  # (player, round) -> (article, own score, cap)
 
 
 def opponent_rounds(
     table: Crosstable, adjusted: list[int], regulations: Regulations, forfeits_played: bool
-) -> list[list[Pairing]]:
-    """Per player, the rounds that feed Buchholz, Sonneborn-Berger and Fore Buchholz."""
+) -> OpponentRounds:
     round_robin = table.system is System.ROUND_ROBIN
+    counts_forfeits = round_robin or forfeits_played
     half_of_rounds = table.draw * table.played_rounds  # C.07 16.4.2: draw points × rounds
     capped = regulations is Regulations.FIDE_2026
-    result: list[list[Pairing]] = []
+    all_rounds = list(range(table.played_rounds))
+    result = OpponentRounds([], [], [], [], [], [], {})
+    dummies = result.dummies
     for p in range(table.size):
-        kinds, opps, points = table.kinds[p], table.opponents[p], table.points[p]
+        kinds, opps = table.kinds[p], table.opponents[p]
         own = table.scores[p]
-        rows: list[Pairing] = []
+        scores: list[int] = []
+        vurs: list[bool] = []
+        skipped = False
         for r, kind in enumerate(kinds):
             q = opps[r]
-            if q != NO_OPPONENT and (kind.is_played or round_robin or forfeits_played):
-                rows.append(Pairing(r + 1, q, adjusted[q], points[r], False,
-                                    "game" if kind.is_played else "forfeit", None, None))
+            if q != NO_OPPONENT and (kind.is_played or (counts_forfeits and kind.has_opponent)):
+                scores.append(adjusted[q])
+                vurs.append(False)
                 continue
             if round_robin:
-                continue  # the idle round of an odd round robin is no game
-            # C.07 16.4: a dummy opponent with the player's own score.
-            dummy = own
-            note = f"dummy opponent with the player's own score {_fmt(own, table.scale)} (16.4)"
-            if capped and q != NO_OPPONENT:
-                cap = adjusted[q]  # C.07 16.4.1: forfeits, at the scheduled opponent's score
+                skipped = True  # the idle round of an odd round robin is no game
+                continue
+            # C.07 16.4: a dummy opponent with the player's own score ...
+            dummy, article = own, "16.4"
+            if capped:
+                # ... capped at the scheduled opponent's score for a forfeit (16.4.1),
+                # at 50 % of the rounds for a bye or an absence (16.4.2).
+                cap, cap_article = (adjusted[q], "16.4.1") if q != NO_OPPONENT else (half_of_rounds, "16.4.2")
                 if own > cap:
-                    dummy = cap
-                    note = (f"own score {_fmt(own, table.scale)} capped at {_fmt(cap, table.scale)}, "
-                            f"the scheduled opponent's score (16.4.1)")
-            elif capped:
-                cap = half_of_rounds  # C.07 16.4.2: byes and absences, at 50 %
-                if own > cap:
-                    dummy = cap
-                    note = f"own score {_fmt(own, table.scale)} capped at {_fmt(cap, table.scale)} (16.4.2)"
-            rows.append(Pairing(r + 1, NO_OPPONENT, dummy, points[r], kind.is_voluntary_unplayed,
-                                "dummy", kind, note))
-        result.append(rows)
+                    dummy, article = cap, cap_article
+            dummies[(p, r)] = (article, own, dummy)
+            scores.append(dummy)
+            vurs.append(kind.is_voluntary_unplayed)
+        if skipped:
+            counted = [r for r in all_rounds if opps[r] != NO_OPPONENT]
+            result.rounds.append(counted)
+            result.points.append([table.points[p][r] for r in counted])
+            result.opponents.append([opps[r] for r in counted])
+        else:
+            result.rounds.append(all_rounds)
+            result.points.append(table.points[p])
+            result.opponents.append(opps)
+        result.scores.append(scores)
+        result.vurs.append(vurs)
+        result.any_vur.append(True in vurs)
     return result
 
 
+def dummy_note(article: str, own: int, dummy: int, scale: int, scheduled: int | None = None) -> str:
+    if article == "16.4.1":
+        return (f"own score {_fmt(own, scale)} capped at {_fmt(dummy, scale)}, the score of the "
+                f"scheduled opponent {scheduled} (16.4.1)")
+    if article == "16.4.2":
+        return f"own score {_fmt(own, scale)} capped at {_fmt(dummy, scale)} (16.4.2)"
+    return f"dummy opponent with the player's own score {_fmt(own, scale)} (16.4)"
+
+
 def _fmt(units: int, scale: int) -> str:
-    value = units / scale
-    return f"{value:g}"
+    return f"{units / scale:g}"

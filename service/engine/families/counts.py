@@ -31,6 +31,9 @@ def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
     for p in range(table.size):
         kinds, colors, opps = table.kinds[p], table.colors[p], table.opponents[p]
+        if all_contributions is None:
+            values.append(sum(map(test, kinds, colors)))
+            continue
         rounds = [r for r in range(table.played_rounds) if test(kinds[r], colors[r])]
         values.append(len(rounds))
         if all_contributions is not None:

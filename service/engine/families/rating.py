@@ -14,7 +14,7 @@ from fractions import Fraction
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
 from ..model import ResultKind
-from ..modifiers import apply_cuts, cut_label
+from ..modifiers import apply_cuts, cut_label, cut_total
 from ..rounding import mean_note, round_half_up
 from ..rules import RuleSpec
 
@@ -55,11 +55,14 @@ _STANDARD_HALVES = {ResultKind.WIN: 2, ResultKind.DRAW: 1, ResultKind.LOSS: 0}
 
 def _played(ctx: Context, p: int) -> list[tuple[int, int, int]]:
     """(round, opponent index, standard half points) of each game played over the board."""
+    return ctx.cached("played-games", lambda: _all_played(ctx))[p]
+
+
+def _all_played(ctx: Context) -> list[list[tuple[int, int, int]]]:
     table = ctx.table
     return [
-        (r + 1, q, _STANDARD_HALVES[kind])
-        for r, (kind, q) in enumerate(zip(table.kinds[p], table.opponents[p]))
-        if kind.is_played
+        [(r + 1, q, _STANDARD_HALVES[kind]) for r, (kind, q) in enumerate(zip(kinds, opps)) if kind.is_played]
+        for kinds, opps in zip(table.kinds, table.opponents)
     ]
 
 
@@ -76,16 +79,17 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     values: list[int | None] = []
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
     for p in range(table.size):
-        contributions = [
-            Contribution(rnd, "game", ratings[q], ratings[q], opponent=table.ids[q])
-            for rnd, q, _ in _played(ctx, p)
-        ]
-        apply_cuts(contributions, low, high, cut_label(low, high))
-        kept = [c.value for c in contributions if not c.cut]
-        values.append(_mean(kept))
+        games = _played(ctx, p)
+        opponent_ratings = [ratings[q] for _, q, _ in games]
+        kept = len(games) - min(len(games), low + high)
+        total = cut_total(opponent_ratings, opponent_ratings, None, low, high)
+        values.append(round_half_up(Fraction(total, kept)) if kept else None)
         if all_contributions is not None:
+            contributions = [Contribution(rnd, "game", ratings[q], ratings[q], opponent=table.ids[q])
+                             for rnd, q, _ in games]
+            apply_cuts(contributions, low, high, cut_label(low, high))
             all_contributions.append(contributions)
-            notes.append(mean_note(Fraction(sum(kept)), len(kept), "mean rating of the opponents"))
+            notes.append(mean_note(Fraction(total), kept, "mean rating of the opponents"))
     return RuleOutcome(spec, values, 1, all_contributions, notes=notes if ctx.explain else None)
 
 
