@@ -96,9 +96,9 @@ class Scoring:
         return getattr(self, kind.value)  # field names are the result kinds' values
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen __init__ costs several times more per result
 class RoundResult:
-    """One entry of a player's results as submitted."""
+    """One entry of a player's results as submitted; treated as immutable."""
 
     round: int
     result: ResultKind
