@@ -11,16 +11,10 @@ from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
 
-from ..engine import compute_standings
-from ..engine.errors import InvalidRequest, Issue
-from ..engine.model import Regulations
-from ..engine.registry import TIEBREAKS, valid_codes
-from ..engine.rules import parse_rule
-from ..engine.standings import Warning
-from ..formats.trf import parse_trf
+from ..engine.registry import TIEBREAKS
 from . import schemas as s
-from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .errors import PROBLEM_JSON
+from .pipeline import request_size, run_standings
 
 # Requests bigger than this (players × rounds) run in a worker thread, so that
 # one large tournament does not stall health checks and small requests.
@@ -77,38 +71,9 @@ async def decode_json(request: Request, decoder: msgspec.json.Decoder):
 )
 async def standings(request: Request) -> s.StandingsResponse:
     body: s.StandingsRequest = await decode_json(request, _standings_decoder)
-    return await _run_standings(body)
-
-
-async def _run_standings(body: s.StandingsRequest) -> s.StandingsResponse:
-    warnings: list[Warning] = []
-    rule_items = body.tiebreaks
-    if body.trf is not None:
-        document = parse_trf(body.trf)
-        tournament = document.tournament
-        warnings += [Warning("trf-line-ignored", f"line {w.line}, column {w.column}: {w.message}", None)
-                     for w in document.warnings]
-        if rule_items is None and document.tiebreaks:
-            rule_items = document.tiebreaks
-            warnings.append(Warning("tiebreaks-from-trf", "rule list taken from the TRF's record 202/212", None))
-    else:
-        tournament = tournament_from_wire(body.tournament)
-    specs = rules_from_wire(rule_items or [])
-    if not specs:
-        warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank",
-                                "C.07 4.1"))
-    regulations = None if body.regulations == "auto" else Regulations(body.regulations)
-
-    def compute():
-        result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating,
-                                   body.explain)
-        result.warnings[:0] = warnings
-        return standings_to_wire(result, body.explain)
-
-    size = len(tournament.players) * tournament.rounds
-    if size > THREAD_THRESHOLD:
-        return await anyio.to_thread.run_sync(compute)
-    return compute()
+    if request_size(body) > THREAD_THRESHOLD:
+        return await anyio.to_thread.run_sync(run_standings, body)
+    return run_standings(body)
 
 
 @get("/v1/tiebreaks", operation_id="listTiebreaks", summary="The tie-break catalogue")
