@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv openapi openapi-check bench clean
+.PHONY: run test venv openapi openapi-check bench fuzz load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,17 @@ openapi-check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
+
+# Many examples per operation (schemathesis) and random consistent crosstables over HTTP;
+# `make test` runs the same tests with 15 examples each. FUZZ_EXAMPLES=… to change.
+FUZZ_EXAMPLES ?= 1000
+fuzz: $(STAMP)
+	TIEBREAK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TIEBREAK_ACCESS_LOG=0 $(BIN)/python -m pytest -q -p no:logging \
+		--hypothesis-show-statistics tests/ops/test_fuzz.py
+
+# Throughput and latency of a real 2-worker uvicorn on loopback (see docs/load.md).
+load: $(STAMP)
+	$(BIN)/python scripts/load.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

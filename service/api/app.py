@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import msgspec
 from litestar import Litestar
+from litestar.datastructures import ResponseHeader, State
 from litestar.openapi import OpenAPIConfig
 
 from .errors import EXCEPTION_HANDLERS
 from .limits import LIMITS, Limits
+from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware, configure_logging
+from .batch import BATCH_ROUTES
+from .compare import COMPARE_ROUTES, CompareRequest
 from .routes import ROUTES
 from .schemas import StandingsRequest
+from .schemas_io import BatchItem, BatchResult, TrfConvertRequest
+from .trf_routes import TRF_ROUTES
 
-REQUEST_MODELS = [StandingsRequest]
+# BatchResult: the schema of each NDJSON line of the batch response, documented by hand in batch.py.
+REQUEST_MODELS = [StandingsRequest, TrfConvertRequest, BatchItem, BatchResult, CompareRequest]
 
 
 def _request_components() -> dict:
@@ -19,9 +26,18 @@ def _request_components() -> dict:
     return components
 
 
-def create_app(limits: Limits = LIMITS) -> Litestar:
+def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litestar:
+    ops = ops or OpsConfig()
+    configure_logging(ops.log_level)
     app = Litestar(
-        route_handlers=ROUTES,
+        route_handlers=[*ROUTES, *COMPARE_ROUTES, *TRF_ROUTES, *BATCH_ROUTES, *OPS_ROUTES],
+        compression_config=ops.compression(),
+        cors_config=ops.cors(),
+        state=State({"limits": limits, "ops": ops}),
+        response_headers=[ResponseHeader(
+            name="X-Request-ID", documentation_only=True, required=True,
+            description="The request's X-Request-ID when it was a token of 1-128 characters [A-Za-z0-9._:-], "
+                        "else a new id; also in the access log line of the request")],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=limits.max_body_bytes,
         openapi_config=OpenAPIConfig(
@@ -35,6 +51,8 @@ def create_app(limits: Limits = LIMITS) -> Litestar:
     # Request bodies are decoded by msgspec itself (strict), so their documented
     # schemas are msgspec's own; litestar builds the rest of the document.
     app.openapi_schema.components.schemas.update(_request_components())
+    # Outside routing and exception handling: request ids, access log, metrics and API keys for every response.
+    app.asgi_handler = OpsMiddleware(app.asgi_handler, ops)
     return app
 
 

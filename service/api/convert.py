@@ -8,7 +8,7 @@ from fractions import Fraction
 from ..engine import model as m
 from ..engine.contributions import Contribution, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
-from ..engine.registry import TIEBREAKS, display_name, valid_codes
+from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.rules import RuleSpec, build_rule, parse_rule
 from ..engine.standings import Standings
 from . import schemas as s
@@ -55,18 +55,22 @@ def tournament_from_wire(t: s.Tournament) -> m.Tournament:
     )
 
 
-def rules_from_wire(items: list[str | s.RuleObject]) -> list[RuleSpec]:
-    codes = valid_codes()
+def rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulations | None = None) -> list[RuleSpec]:
+    """The rule list, parsed under one rule set (its codes and aliases), or any when None."""
+    codes = valid_codes(regulations)
     specs = []
     for i, item in enumerate(items):
         path = ("tiebreaks", i)
         if isinstance(item, str):
-            specs.append(parse_rule(item, codes, path))
+            specs.append(parse_spec(item, regulations, path))
             continue
         code = item.code.strip().upper()
         if code not in codes:
-            specs.append(parse_rule(item.code, codes, path))  # raises with the list of valid codes
-            continue
+            named = parse_spec(item.code, regulations, path)  # an alias, or a 400 with the valid codes
+            if item.modifiers is None or named != RuleSpec(named.code):
+                specs.append(named)
+                continue
+            code = named.code  # {"code": "Solkoff", "modifiers": {...}}
         mods = item.modifiers or s.Modifiers()
         letters = [f"C{mods.cut}"] * bool(mods.cut) + [f"M{mods.median}"] * bool(mods.median)
         letters += [f"L{mods.limit}"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
@@ -87,7 +91,7 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
         spec=spec.canonical,
         code=spec.code,
         name=display_name(spec),
-        article=f"C.07 {entry.article}",
+        article=entry.citation,
         modifiers=s.ModifiersOut(cut=spec.cut, median=spec.median, limit=spec.limit,
                                  forfeits_played=spec.forfeits_played),
         lower_is_better=outcome.lower_is_better,
@@ -122,12 +126,28 @@ def _breakdown(outcome: RuleOutcome, p: int, seen: dict[int, s.ContributionOut])
     )
 
 
-def standings_to_wire(result: Standings, explain: bool) -> s.StandingsResponse:
+def select_rows(result: Standings, top: int | None = None, player: int | None = None) -> list:
+    """The standings rows a client asked for: the first `top`, and/or the row of `player`."""
+    if top is None and player is None:
+        return result.rows
+    rows = result.rows[:top] if top is not None else []
+    if player is not None:
+        ids = result.table.ids
+        mine = next((row for row in result.rows if ids[row.player] == player), None)
+        if mine is None:
+            raise InvalidRequest([Issue(("player",), f"no player with id {player} in the tournament")])
+        if mine not in rows:
+            rows = [*rows, mine]
+    return rows
+
+
+def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
+                      player: int | None = None) -> s.StandingsResponse:
     table = result.table
     outcomes = result.outcomes
     rows = []
     seen: dict[int, s.ContributionOut] = {}
-    for row in result.rows:
+    for row in select_rows(result, top, player):
         p = row.player
         rows.append(s.Standing(
             rank=row.rank,
@@ -147,6 +167,7 @@ def standings_to_wire(result: Standings, explain: bool) -> s.StandingsResponse:
         tiebreaks=[tiebreak_to_wire(o) for o in outcomes],
         standings=rows,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
+        total_players=len(result.rows),
     )
 
 

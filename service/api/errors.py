@@ -11,6 +11,7 @@ from litestar.exceptions import HTTPException, ValidationException
 
 from ..engine.errors import InconsistentCrosstable, InvalidRequest, format_path
 from ..formats.trf import TrfError
+from .limits import LIMITS, LimitExceeded, name_schema_limit
 from .schemas import Problem, ProblemItem
 
 PROBLEM_JSON = "application/problem+json"
@@ -43,6 +44,11 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "") -> Response[Probl
     path = (m["path"] or "").lstrip(".") if m else ""
     if root:
         path = f"{root}.{path}" if path else root
+    message, limit = name_schema_limit(path, message)
+    if limit is not None:
+        from .metrics import LIMIT_REJECTIONS
+
+        LIMIT_REJECTIONS.labels(limit).inc()
     # msgspec.ValidationError subclasses DecodeError: test for it first.
     detail = ("the request does not match the schema" if isinstance(exc, msgspec.ValidationError)
               else "the request body is not valid JSON")
@@ -78,8 +84,22 @@ def handle_validation(_: Request, exc: ValidationException) -> Response[Problem]
     return problem(400, exc.detail, items)
 
 
-def handle_http(_: Request, exc: HTTPException) -> Response[Problem]:
+def handle_limit(_: Request, exc: LimitExceeded) -> Response[Problem]:
+    from .metrics import LIMIT_REJECTIONS
+
+    LIMIT_REJECTIONS.labels(exc.limit).inc()
+    return problem(exc.status, f"the request exceeds a limit: {exc.limit}",
+                   [ProblemItem(path=exc.path, message=exc.message)],
+                   title="Compute deadline exceeded" if exc.limit == "compute_deadline_s" else None)
+
+
+def handle_http(request: Request, exc: HTTPException) -> Response[Problem]:
     status = exc.status_code
+    if status == 413:
+        # litestar's body-size check (Content-Length, or the bytes actually received)
+        limits = getattr(request.app.state, "limits", LIMITS)
+        return handle_limit(request, LimitExceeded("max_body_bytes", "body", "the request body is too large",
+                                                   413, limits))
     detail = exc.detail or _TITLES.get(status, "error")
     response = problem(status, detail)
     if exc.headers:
@@ -93,6 +113,7 @@ def handle_unexpected(request: Request, exc: Exception) -> Response[Problem]:
 
 
 EXCEPTION_HANDLERS = {
+    LimitExceeded: handle_limit,
     InconsistentCrosstable: handle_inconsistent,
     InvalidRequest: handle_invalid_request,
     TrfError: handle_trf,

@@ -1,14 +1,43 @@
-"""Bounds on what one request may ask for; each can be set from the environment."""
+"""Bounds on what one request may ask for; each can be set from the environment.
+
+Every limit has a name (the `Limits` field) and an environment variable; a request
+that exceeds one is refused with a problem+json 4xx whose `errors` entry names
+both, e.g. `limit max_players = 50000 (TIEBREAK_MAX_PLAYERS)`.
+
+The list lengths and number ranges are also part of the msgspec schemas (read
+from the environment when the service starts), so decoding stops at the first
+element past a limit; `check_standings` re-checks them against the limits of the
+running app (`create_app(limits)`), which may be lower.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import time
 from dataclasses import dataclass
 
 
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return int(value) if value else default
+
+
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return float(value) if value else default
+
+
+ENV = {
+    "max_body_bytes": "TIEBREAK_MAX_BODY_BYTES",
+    "max_players": "TIEBREAK_MAX_PLAYERS",
+    "max_rounds": "TIEBREAK_MAX_ROUNDS",
+    "max_rules": "TIEBREAK_MAX_RULES",
+    "max_trf_chars": "TIEBREAK_MAX_TRF_CHARS",
+    "max_batch_items": "TIEBREAK_MAX_BATCH_ITEMS",
+    "compute_deadline_s": "TIEBREAK_COMPUTE_DEADLINE_S",
+    "compute_threads": "TIEBREAK_COMPUTE_THREADS",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,9 +47,94 @@ class Limits:
     max_rounds: int = _env_int("TIEBREAK_MAX_ROUNDS", 100)
     max_rules: int = _env_int("TIEBREAK_MAX_RULES", 40)
     max_trf_chars: int = _env_int("TIEBREAK_MAX_TRF_CHARS", 16 * 1024 * 1024)
+    max_batch_items: int = _env_int("TIEBREAK_MAX_BATCH_ITEMS", 10_000)
+    # Wall-clock seconds one standings computation may take (reading the input,
+    # the engine, building the response); past it the request is answered 422.
+    compute_deadline_s: float = _env_float("TIEBREAK_COMPUTE_DEADLINE_S", 20.0)
+    # Large requests run in worker threads; at most this many at once per process.
+    compute_threads: int = _env_int("TIEBREAK_COMPUTE_THREADS", 2)
     max_player_id: int = 1_000_000
     max_rating: int = 4000
     max_points_per_round: int = 100
 
+    def describe(self, name: str) -> str:
+        env = ENV.get(name)
+        return f"limit {name} = {getattr(self, name)}" + (f" ({env})" if env else "")
+
 
 LIMITS = Limits()
+
+
+class LimitExceeded(Exception):
+    """A request asks for more than a limit allows; errors.py makes it a problem+json 4xx."""
+
+    def __init__(self, limit: str, path: str, message: str, status: int = 400, limits: Limits = LIMITS):
+        self.limit = limit
+        self.path = path
+        self.status = status
+        self.message = f"{message}; {limits.describe(limit)}"
+        super().__init__(self.message)
+
+
+def check_standings(body, limits: Limits, root: str = "") -> None:
+    """Check a decoded standings request against `limits` (the schema may allow more)."""
+    prefix = f"{root}." if root else ""
+    rules = body.tiebreaks or []
+    if len(rules) > limits.max_rules:
+        raise LimitExceeded("max_rules", f"{prefix}tiebreaks", f"{len(rules)} rules", limits=limits)
+    if body.trf is not None and len(body.trf) > limits.max_trf_chars:
+        raise LimitExceeded("max_trf_chars", f"{prefix}trf", f"{len(body.trf)} characters", 413, limits)
+    if body.after_round is not None and body.after_round > limits.max_rounds:
+        raise LimitExceeded("max_rounds", f"{prefix}after_round", f"round {body.after_round}", limits=limits)
+    if body.tournament is not None:
+        check_tournament(len(body.tournament.players), body.tournament.rounds, limits, f"{prefix}tournament")
+
+
+def check_tournament(players: int, rounds: int, limits: Limits, path: str = "tournament") -> None:
+    """Players and rounds of a tournament, from JSON or read from TRF text."""
+    if players > limits.max_players:
+        raise LimitExceeded("max_players", f"{path}.players", f"{players} players", limits=limits)
+    if rounds > limits.max_rounds:
+        raise LimitExceeded("max_rounds", f"{path}.rounds", f"{rounds} rounds", limits=limits)
+
+
+class Deadline:
+    """A point in time past which a computation is abandoned at its next stage."""
+
+    def __init__(self, limits: Limits = LIMITS):
+        self.limits = limits
+        self.at = time.monotonic() + limits.compute_deadline_s
+
+    def check(self, stage: str) -> None:
+        if time.monotonic() > self.at:
+            raise deadline_exceeded(self.limits, stage)
+
+
+def deadline_exceeded(limits: Limits, stage: str = "") -> LimitExceeded:
+    where = f" (stopped {stage})" if stage else ""
+    return LimitExceeded("compute_deadline_s", "", f"the computation took longer than allowed{where}",
+                         422, limits)
+
+
+# msgspec's own bound errors ("Expected `array` of length <= 50000 - at `$.tournament.players`")
+# gain the name of the limit they come from.
+_SCHEMA_LIMITS = (
+    (re.compile(r"(^|\.)players$"), "length", "max_players"),
+    (re.compile(r"(^|\.)results$"), "length", "max_rounds"),
+    (re.compile(r"(^|\.)tiebreaks$"), "length", "max_rules"),
+    (re.compile(r"(^|\.)trf$"), "length", "max_trf_chars"),
+    (re.compile(r"(^|\.)items$"), "length", "max_batch_items"),
+    (re.compile(r"(^|\.)(rounds|round|after_round)$"), "<=", "max_rounds"),
+    (re.compile(r"(^|\.)(id|opponent|player)$"), "<=", "max_player_id"),
+)
+
+
+def name_schema_limit(path: str, message: str, limits: Limits = LIMITS) -> tuple[str, str | None]:
+    """The message with the limit it comes from named, and that limit's name (or None)."""
+    if "<=" not in message:
+        return message, None
+    bare = re.sub(r"\[\d+\]", "", path)
+    for pattern, kind, limit in _SCHEMA_LIMITS:
+        if pattern.search(bare) and (kind != "length" or "length" in message):
+            return f"{message}; {limits.describe(limit)}", limit
+    return message, None

@@ -3,11 +3,16 @@ batch re-ranking and the command line. No HTTP here."""
 
 from __future__ import annotations
 
+import time
+
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.rules import RuleSpec
-from ..engine.standings import Warning
+from ..engine.presets import preset, preset_specs
+from ..engine.standings import Warning, resolve_regulations
 from ..formats.trf import parse_trf
 from . import schemas as s
+from .limits import Deadline, Limits, check_tournament
+from .metrics import ENGINE_SECONDS
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 
 
@@ -25,20 +30,46 @@ def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], list[
             warnings.append(Warning("tiebreaks-from-trf", "rule list taken from the TRF's record 202/212", None))
     else:
         tournament = tournament_from_wire(body.tournament)
-    specs = rules_from_wire(rule_items or [])
+    regulations = applied_regulations(body.regulations, body.preset, tournament)
+    if body.preset is not None:
+        specs = preset_specs(body.preset, regulations)
+    else:
+        specs = rules_from_wire(rule_items or [], regulations)
     if not specs:
         warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank",
                                 "C.07 4.1"))
     return tournament, specs, warnings
 
 
-def run_standings(body: s.StandingsRequest) -> s.StandingsResponse:
-    """Compute one standings request (synchronously; callers choose the thread)."""
+def applied_regulations(requested: str, preset_name: str | None, tournament: Tournament) -> Regulations:
+    """The rule set a request is computed under: the one asked for; `auto` is `uscf` with a
+    US Chess preset, else fide-2026 or fide-2024 by the start date."""
+    chosen = None if requested == "auto" else Regulations(requested)
+    if chosen is None and preset_name is not None and preset(preset_name).regulations == {Regulations.USCF}:
+        chosen = Regulations.USCF
+    return resolve_regulations(chosen, tournament)
+
+
+def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
+                  deadline: Deadline | None = None) -> s.StandingsResponse:
+    """Compute one standings request (synchronously; callers choose the thread).
+
+    With `limits`, a TRF's players and rounds are checked once read; with `deadline`,
+    the work stops between its stages (read, rank, convert) once the deadline passed.
+    """
     tournament, specs, warnings = prepare(body)
-    regulations = None if body.regulations == "auto" else Regulations(body.regulations)
+    if limits is not None and body.trf is not None:
+        check_tournament(len(tournament.players), tournament.rounds, limits, "trf")
+    if deadline is not None:
+        deadline.check("after reading the input")
+    regulations = applied_regulations(body.regulations, body.preset, tournament)
+    started = time.perf_counter()
     result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, body.explain)
+    ENGINE_SECONDS.observe(time.perf_counter() - started)
+    if deadline is not None:
+        deadline.check("after ranking")
     result.warnings[:0] = warnings
-    return standings_to_wire(result, body.explain)
+    return standings_to_wire(result, body.explain, body.top, body.player)
 
 
 def request_size(body: s.StandingsRequest) -> int:

@@ -11,10 +11,11 @@ from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
 
-from ..engine.registry import TIEBREAKS
 from . import schemas as s
+from .catalogue_routes import CATALOGUE_ROUTES
 from .errors import PROBLEM_JSON
 from .pipeline import request_size, run_standings
+from .ops import compute_bounded
 
 # Requests bigger than this (players × rounds) run in a worker thread, so that
 # one large tournament does not stall health checks and small requests.
@@ -30,9 +31,10 @@ def _problem_spec(description: str) -> ResponseSpec:
 
 PROBLEMS = {
     400: _problem_spec("Malformed or invalid input; `errors` names each field"),
+    401: _problem_spec("API-key authentication is on (TIEBREAK_API_KEYS) and no accepted key was sent"),
     413: _problem_spec("Request body too large"),
     415: _problem_spec("The body is not application/json"),
-    422: _problem_spec("The crosstable contradicts itself"),
+    422: _problem_spec("The crosstable contradicts itself, or the compute deadline passed"),
 }
 
 
@@ -71,25 +73,7 @@ async def decode_json(request: Request, decoder: msgspec.json.Decoder):
 )
 async def standings(request: Request) -> s.StandingsResponse:
     body: s.StandingsRequest = await decode_json(request, _standings_decoder)
-    if request_size(body) > THREAD_THRESHOLD:
-        return await anyio.to_thread.run_sync(run_standings, body)
-    return run_standings(body)
-
-
-@get("/v1/tiebreaks", operation_id="listTiebreaks", summary="The tie-break catalogue")
-async def tiebreaks() -> list[s.CatalogueEntry]:
-    return [
-        s.CatalogueEntry(
-            code=t.code,
-            name=t.name,
-            article=f"C.07 {t.article}",
-            description=t.description,
-            modifiers=sorted(t.modifiers),
-            regulations=sorted(r.value for r in t.regulations),
-            lower_is_better=t.needs_groups,
-        )
-        for t in TIEBREAKS.values()
-    ]
+    return await compute_bounded(request, run_standings, body, request_size(body), THREAD_THRESHOLD)
 
 
 @get("/healthz", operation_id="health", summary="Liveness")
@@ -102,4 +86,4 @@ async def readyz() -> s.Health:
     return s.Health(status="ok")
 
 
-ROUTES = [standings, tiebreaks, healthz, readyz]
+ROUTES = [standings, *CATALOGUE_ROUTES, healthz, readyz]

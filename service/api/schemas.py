@@ -34,7 +34,10 @@ ResultName = Literal[
 ]
 ColorName = Literal["w", "b"]
 SystemName = Literal["swiss", "round_robin"]
-RegulationsName = Literal["auto", "fide-2026", "fide-2024"]
+RegulationsName = Literal["auto", "fide-2026", "fide-2024", "uscf"]
+AppliedRegulations = Literal["fide-2026", "fide-2024", "uscf"]
+PresetName = Annotated[str, Meta(min_length=1, max_length=60, examples=["uscf-default"],
+                                 description="A named rule list of GET /v1/presets, instead of `tiebreaks`")]
 
 PlayerId = Annotated[int, Meta(ge=1, le=LIMITS.max_player_id, description="Start number")]
 RoundNumber = Annotated[int, Meta(ge=1, le=LIMITS.max_rounds)]
@@ -106,14 +109,24 @@ class StandingsRequest(Strict):
     tournament: Tournament | None = None
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
     tiebreaks: Annotated[list[RuleText | RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
+    preset: PresetName | None = None
     regulations: RegulationsName = "auto"
     after_round: RoundNumber | None = None
     unrated_rating: Rating | None = None
     explain: bool = True
+    # For small clients: only the first `top` rows of the standings and/or the row of
+    # `player` (a start number). Everyone is still ranked; only the rows returned are
+    # converted, breakdowns included.
+    top: Annotated[int, Meta(ge=1, le=LIMITS.max_players,
+                             description="Return only the first N rows of the standings")] | None = None
+    player: Annotated[int, Meta(ge=1, le=LIMITS.max_player_id,
+                                description="Return only this player's row (with `top`: also this row)")] | None = None
 
     def __post_init__(self) -> None:
         if (self.tournament is None) == (self.trf is None):
             raise ValueError("give exactly one of `tournament` and `trf`")
+        if self.preset is not None and self.tiebreaks is not None:
+            raise ValueError("give either `tiebreaks` or `preset`, not both")
 
 
 # ---- responses ----
@@ -171,7 +184,7 @@ class WarningOut(Out):
 
 
 class StandingsResponse(Out):
-    regulations: Literal["fide-2026", "fide-2024"]
+    regulations: AppliedRegulations
     system: SystemName
     system_inferred: bool
     rounds: int
@@ -179,16 +192,27 @@ class StandingsResponse(Out):
     tiebreaks: list[TiebreakOut]
     standings: list[Standing]
     warnings: list[WarningOut]
+    total_players: int = 0  # players ranked; more than len(standings) when `top`/`player` chose rows
 
 
 class CatalogueEntry(Out):
     code: str
     name: str
-    article: str
+    article: str  # "C.07 8.1", "US Chess 34E1"
     description: str
     modifiers: list[str]
-    regulations: list[str]
+    regulations: list[str]  # the rule sets that accept the code
     lower_is_better: bool
+    aliases: list[str]  # spellings accepted for the plain rule (case-insensitive)
+    rating_based: bool  # dropped when unrated players take part, unless `unrated_rating` is given
+
+
+class PresetOut(Out):
+    name: str
+    origin: str
+    description: str
+    regulations: list[str]  # the rule sets it is a list for
+    tiebreaks: list[str]  # canonical specs, in order
 
 
 class Health(Out):

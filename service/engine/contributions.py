@@ -46,3 +46,6 @@ class RuleOutcome:
     dropped_reason: str | None = None
     contribution_scale: int | None = None  # when contributions use other units than the value
     notes: list[str | None] | None = None  # per player: how the value was formed (averages, places)
+    # Rules computed inside tie groups (DE, RBT): the groups the rule could not separate
+    # because their members did not all meet (reported as an informational warning).
+    unresolved: list[list[int]] | None = None

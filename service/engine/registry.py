@@ -7,18 +7,20 @@ from dataclasses import dataclass
 
 from .context import Context
 from .contributions import RuleOutcome
-from .families import buchholz, counts, direct_encounter, koya, progressive, rating, sonneborn_berger
+from .errors import Issue, Path, UnknownTiebreak
+from .families import buchholz, counts, direct_encounter, koya, progressive, rating, sonneborn_berger, uscf
 from .model import Regulations
-from .rules import RuleSpec
+from .rules import FIDE_ALIASES, USCF_ALIASES, RuleSpec, code_of, normalise, parse_rule
 
 FIDE = frozenset({Regulations.FIDE_2026, Regulations.FIDE_2024})
+USCF = frozenset({Regulations.USCF})
 
 
 @dataclass(frozen=True, slots=True)
 class Tiebreak:
     code: str
     name: str
-    article: str  # FIDE C.07 article
+    article: str  # the article of the rule set's text: FIDE C.07 "8.1", US Chess rule "34E1"
     modifiers: frozenset[str]  # modifier letters it takes: C, M, L, P
     compute: Callable[..., RuleOutcome]
     description: str
@@ -26,6 +28,18 @@ class Tiebreak:
     needs_groups: bool = False  # computed inside the groups tied on earlier rules (DE)
     rating_based: bool = False  # dropped when unrated players take part (C.07 10)
     opponent_scores: bool = False  # Buchholz family: not for round robins (note to C.07 8)
+    lower_is_better: bool = False  # DE's value is a place
+
+    @property
+    def citation(self) -> str:
+        """The article as cited in responses: "C.07 8.1", "US Chess 34E1"."""
+        return f"US Chess {self.article}" if Regulations.USCF in self.regulations else f"C.07 {self.article}"
+
+    @property
+    def aliases(self) -> list[str]:
+        """The spellings (SPEC 3.3) that name this rule without modifiers."""
+        table = USCF_ALIASES if Regulations.USCF in self.regulations else FIDE_ALIASES
+        return sorted(alias for alias, spec in table.items() if spec == self.code)
 
 
 _ENTRIES = (
@@ -43,7 +57,7 @@ _ENTRIES = (
              "Sum of the running score after each round; a cut removes the first rounds."),
     Tiebreak("DE", "Direct encounter", "6", frozenset("P"), direct_encounter.direct_encounter,
              "Place inside the group tied on all earlier rules by the games between them; 0 when it does not separate.",
-             needs_groups=True),
+             needs_groups=True, lower_is_better=True),
     Tiebreak("KS", "Koya system", "9.2", frozenset("LP"), koya.koya,
              "Points scored against opponents who finished with at least the limit (50 %) of the maximum score."),
     Tiebreak("BH", "Buchholz", "8.1", frozenset("CMP"), buchholz.buchholz,
@@ -66,6 +80,37 @@ _ENTRIES = (
     Tiebreak("APPO", "Average perfect performance of opponents", "10.6", frozenset(),
              rating.average_perfect_performance_of_opponents, "Mean PTP of the opponents met over the board.",
              rating_based=True),
+    # US Chess rule 34E (Official Rules of Chess, 7th edition). Unplayed games: the opponents'
+    # adjusted scores count each of their unplayed games as a draw; the player's own unplayed
+    # games count as opponents with adjusted score 0 (34E1).
+    Tiebreak("MM", "Modified Median", "34E1", frozenset(), uscf.modified_median,
+             "Sum of the opponents' adjusted scores; a plus score drops the lowest, a minus score the highest, "
+             "an even score both (two of each in events of nine or more rounds).", USCF),
+    Tiebreak("MED", "Median (Harkness)", "34E1", frozenset(), uscf.median,
+             "Sum of the opponents' adjusted scores without the highest and the lowest "
+             "(two of each in events of nine or more rounds).", USCF),
+    Tiebreak("SOLK", "Solkoff", "34E2", frozenset(), uscf.solkoff,
+             "Sum of the opponents' adjusted scores, nothing dropped.", USCF),
+    Tiebreak("CUM", "Cumulative", "34E3", frozenset(), uscf.cumulative,
+             "Sum of the running score after each round, minus one point for each unplayed win "
+             "(forfeit win, full-point bye).", USCF),
+    Tiebreak("RBT", "Result between tied players", "34E4", frozenset(), uscf.result_between_tied_players,
+             "Inside the group tied on all earlier rules: wins minus losses in the games between them.",
+             USCF, needs_groups=True),
+    Tiebreak("BLK", "Most blacks", "34E5", frozenset(), counts.count_rounds,
+             "Games played over the board with the black pieces.", USCF),
+    Tiebreak("KASH", "Kashdan", "34E7", frozenset(), uscf.kashdan,
+             "4 points for a win, 2 for a draw, 1 for a loss, 0 for an unplayed game.", USCF),
+    Tiebreak("SBUS", "Sonneborn-Berger (US Chess)", "34E8", frozenset(), uscf.sonneborn_berger,
+             "Adjusted scores of the opponents beaten plus half the adjusted scores of those drawn.", USCF),
+    Tiebreak("OCUM", "Cumulative of opposition", "34E9", frozenset(), uscf.cumulative_of_opposition,
+             "Sum of the opponents' cumulative scores (34E3).", USCF),
+    Tiebreak("AROUS", "Average rating of opposition", "34E10", frozenset(), rating.average_rating_of_opponents,
+             "Mean rating of the opponents met over the board, rounded to a whole number.", USCF,
+             rating_based=True),
+    Tiebreak("OPERF", "Opposition performance", "34E11", frozenset(), uscf.opposition_performance,
+             "Mean of the opponents' performance ratings (their opposition's average + 400 × (wins − losses) / "
+             "games), rounded to a whole number.", USCF, rating_based=True),
 )
 
 TIEBREAKS: dict[str, Tiebreak] = {t.code: t for t in _ENTRIES}
@@ -91,3 +136,39 @@ def display_name(spec: RuleSpec) -> str:
     if spec.forfeits_played:
         name += ", forfeits as played"
     return name
+
+
+def rule_sets_of(code: str) -> list[str]:
+    return sorted(r.value for r in TIEBREAKS[code].regulations)
+
+
+def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> RuleSpec:
+    """A rule string under one rule set: its aliases first, its codes only.
+
+    A code or alias of another rule set is a 400 that names the rule set applied,
+    the rule sets the rule belongs to, and the valid codes.
+    """
+    codes = valid_codes(regulations)
+    if regulations is None:
+        return parse_rule(text, codes, path)
+    own, other = (USCF_ALIASES, FIDE_ALIASES) if regulations is Regulations.USCF else (FIDE_ALIASES, USCF_ALIASES)
+    code = code_of(normalise(text, own, other))
+    if code is not None and code not in codes:
+        listing = ", ".join(sorted(codes))
+        if code in TIEBREAKS:
+            message = (f"{text!r} is {code}, a rule of {', '.join(rule_sets_of(code))}, not of "
+                       f"{regulations.value}; valid codes under {regulations.value}: {listing}")
+        else:
+            message = f"unknown tie-break {text!r}; valid codes under {regulations.value}: {listing}"
+        raise UnknownTiebreak([Issue(path, message)])
+    return parse_rule(text, codes, path, own, other)
+
+
+def check_rule_set(specs: list[RuleSpec], regulations: Regulations, root: str = "tiebreaks") -> None:
+    """Every rule must belong to the rule set applied (specs built without `parse_spec`)."""
+    codes = valid_codes(regulations)
+    for i, spec in enumerate(specs):
+        if spec.code not in codes:
+            raise UnknownTiebreak([Issue((root, i), (
+                f"{spec} is a rule of {', '.join(rule_sets_of(spec.code))}, not of {regulations.value}; "
+                f"valid codes under {regulations.value}: {', '.join(sorted(codes))}"))])

@@ -41,7 +41,9 @@ class RuleSpec:
 
 
 # Common spellings of whole specs, matched after lower-casing and squeezing blanks.
-_ALIASES = {
+# One table per family of rule sets: the same word names different rules ("Cumulative"
+# is C.07 7.5's progressive score under FIDE, US Chess 34E3 under uscf).
+FIDE_ALIASES = {
     "buchholz": "BH",
     "buchholz cut 1": "BH/C1",
     "buchholz cut-1": "BH/C1",
@@ -56,11 +58,42 @@ _ALIASES = {
     "sonneborn berger": "SB",
     "progressive": "PS",
     "progressive score": "PS",
+    "cumulative": "PS",  # C.07 7.5: the progressive (cumulative) score
+    "cumulative score": "PS",
     "direct encounter": "DE",
     "koya": "KS",
     "fore buchholz": "FB",
     "rep": "GE",
     "points": "PTS",
+    "number of wins": "WIN",
+    "most wins": "WIN",
+    "games with black": "BPG",
+    "average rating of opponents": "ARO",
+    "performance rating": "TPR",
+}
+
+USCF_ALIASES = {
+    "modified median": "MM",  # US Chess 34E1
+    "modified-median": "MM",
+    "median": "MED",  # US Chess 34E1, the unmodified Median
+    "harkness": "MED",
+    "median (harkness)": "MED",
+    "solkoff": "SOLK",  # US Chess 34E2
+    "cumulative": "CUM",  # US Chess 34E3
+    "cumulative score": "CUM",
+    "result between tied players": "RBT",  # US Chess 34E4
+    "head to head": "RBT",
+    "head-to-head": "RBT",
+    "most blacks": "BLK",  # US Chess 34E5
+    "kashdan": "KASH",  # US Chess 34E7
+    "sonneborn-berger": "SBUS",  # US Chess 34E8
+    "sonneborn berger": "SBUS",
+    "cumulative of opposition": "OCUM",  # US Chess 34E9
+    "opposition cumulative": "OCUM",
+    "opponents cumulative": "OCUM",
+    "opponents' cumulative": "OCUM",
+    "average rating of opposition": "AROUS",  # US Chess 34E10
+    "opposition performance": "OPERF",  # US Chess 34E11
 }
 
 _SPEC = re.compile(r"^([A-Z]+)((?:/[A-Z][0-9]*)*)$")
@@ -68,9 +101,14 @@ _GLUED = re.compile(r"^(BH|FB|SB|ARO|PS)(C|M)([0-9]+)$")  # BHC1, ARO C1 squeeze
 _DASHED = re.compile(r"^([A-Z]+)-([CMLP][0-9]*)$")  # BH-C1, KS-L40
 
 
-def _normalise(text: str) -> str:
+def normalise(text: str, aliases: dict[str, str] = FIDE_ALIASES,
+              fallback: dict[str, str] | None = USCF_ALIASES) -> str:
+    """The spec string a user's spelling stands for: an alias of `aliases`, else of
+    `fallback` (the other rule sets' names, so that the error can say whose rule it is),
+    else the text upper-cased with the glued and dashed forms (BHC1, BH-C1) restored."""
     squeezed = " ".join(text.strip().split())
-    alias = _ALIASES.get(squeezed.lower())
+    key = squeezed.lower()
+    alias = aliases.get(key) or (fallback or {}).get(key)
     if alias:
         return alias
     upper = squeezed.upper().replace(" ", "")
@@ -81,9 +119,16 @@ def _normalise(text: str) -> str:
     return upper
 
 
-def parse_rule(text: str, valid_codes: dict[str, frozenset[str]], path: Path = ()) -> RuleSpec:
+def code_of(norm: str) -> str | None:
+    """The code of a normalised spec, or None when it is not of the spec form."""
+    m = _SPEC.match(norm)
+    return m[1] if m else None
+
+
+def parse_rule(text: str, valid_codes: dict[str, frozenset[str]], path: Path = (),
+               aliases: dict[str, str] = FIDE_ALIASES, fallback: dict[str, str] | None = USCF_ALIASES) -> RuleSpec:
     """Parse a rule spec string. `valid_codes` maps each code to the modifier letters it takes."""
-    norm = _normalise(text)
+    norm = normalise(text, aliases, fallback)
     m = _SPEC.match(norm)
     if not m or m[1] not in valid_codes:
         raise UnknownTiebreak(

@@ -6,21 +6,16 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from .checks import Warning, group_checks, round_checks, rule_list_checks
 from .context import Context
 from .contributions import RuleOutcome
 from .crosstable import Crosstable, build_crosstable
-from .errors import InvalidRequest, Issue
-from .model import FIDE_2026_START, Regulations, System, Tournament
+from .model import FIDE_2026_START, Regulations, Tournament
 from .ranking import rank, sort_key
-from .registry import TIEBREAKS
+from .registry import TIEBREAKS, check_rule_set
 from .rules import RuleSpec
 
-
-@dataclass(frozen=True, slots=True)
-class Warning:
-    code: str
-    message: str
-    rule: str | None = None  # the regulation article
+__all__ = ["Standings", "StandingRow", "Warning", "compute_standings", "resolve_regulations"]
 
 
 @dataclass(slots=True)
@@ -80,11 +75,11 @@ def compute_standings(
 
 def _compute(tournament, specs, regulations, after_round, unrated_rating, explain) -> Standings:
     applied = resolve_regulations(regulations, tournament)
-    for i, spec in enumerate(specs):
-        if applied not in TIEBREAKS[spec.code].regulations:
-            raise InvalidRequest([Issue(("tiebreaks", i), f"{spec} is not a rule of {applied.value}")])
+    check_rule_set(specs, applied)
     table = build_crosstable(tournament, after_round)
-    warnings: list[Warning] = []
+    warnings: list[Warning] = rule_list_checks(specs, table, applied)
+    warnings += round_checks(table, after_round, applied)
+    rating_article = "US Chess 34E10" if applied is Regulations.USCF else "C.07 10"
 
     ratings = list(table.ratings)
     unrated = [table.ids[p] for p, r in enumerate(ratings) if r is None]
@@ -98,22 +93,16 @@ def _compute(tournament, specs, regulations, after_round, unrated_rating, explai
                 dropped[spec] = reason
             warnings.append(Warning(
                 "rating-tiebreak-dropped",
-                f"{', '.join(map(str, rating_specs))} dropped: {reason}", "C.07 10"))
+                f"{', '.join(map(str, rating_specs))} dropped: {reason}", rating_article))
         else:
             ratings = [unrated_rating if r is None else r for r in ratings]
             warnings.append(Warning(
                 "unrated-rating-used",
-                f"{len(unrated)} unrated player(s) count as rated {unrated_rating}", "C.07 10"))
-    if table.system is System.ROUND_ROBIN:
-        bh_family = [s for s in specs if TIEBREAKS[s.code].opponent_scores]
-        if bh_family:
-            warnings.append(Warning(
-                "buchholz-in-round-robin",
-                f"{', '.join(map(str, bh_family))} should not be used in a round robin",
-                "C.07 8, note"))
+                f"{len(unrated)} unrated player(s) count as rated {unrated_rating}", rating_article))
 
     ctx = Context(table, applied, explain, ratings)
     groups, outcomes = rank(ctx, specs, dropped)
+    warnings += group_checks(outcomes, table)
     rows = _rows(table, groups, outcomes, specs)
     return Standings(table, applied, specs, outcomes, rows, warnings)
 

@@ -21,6 +21,8 @@ ROUND_TESTS: dict[str, RoundTest] = {
     "BPG": lambda kind, color: kind.is_played and color is Color.BLACK,  # 7.4
     "BWG": lambda kind, color: kind is ResultKind.WIN and color is Color.BLACK,  # 7.4
     "GE": lambda kind, color: kind.is_played or kind in _ELECTED_UNPLAYED,  # 7.6
+    # US Chess 34E5: most blacks; only games played over the board count.
+    "BLK": lambda kind, color: kind.is_played and color is Color.BLACK,
 }
 
 

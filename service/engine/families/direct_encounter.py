@@ -23,6 +23,7 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
         [[] for _ in range(table.size)] if ctx.explain else None
     )
     notes: list[str | None] = [None] * table.size
+    unresolved: list[list[int]] = []
     for group in groups:
         if len(group) < 2:
             continue
@@ -42,9 +43,12 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
         for p in group:
             values[p] = places[p] if separated else NOT_SEPARATED
             notes[p] = _note(everyone_met, separated)
+        if not everyone_met and not separated:
+            unresolved.append(group)
     outcome = RuleOutcome(spec, values, 1, all_contributions, lower_is_better=True,
                           contribution_scale=table.scale)
     outcome.notes = notes
+    outcome.unresolved = unresolved
     return outcome
 
 

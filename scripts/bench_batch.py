@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Batch re-ranking throughput: `tiebreak batch` with 1 and 2 jobs, and `POST /v1/standings/batch`.
+
+    .venv/bin/python scripts/bench_batch.py                    # 1,000 files of 40 players x 9 rounds
+    .venv/bin/python scripts/bench_batch.py --files 200 --players 30 --rounds 7
+
+The files are synthetic Swiss tournaments (service.synthetic, seeded), written as
+TRF by the service's own writer into a temporary folder before any clock starts.
+
+CLI: `tiebreak batch FOLDER -t BH/C1 BH SB --out /dev/null --jobs N`, timed from
+process start to exit (interpreter start-up included, as a user sees it).
+
+HTTP: a real uvicorn process on a free 127.0.0.1 port; the files' TRF texts as one
+NDJSON body, streamed back and read to the end. The server's peak RSS (VmHWM) is
+read after a batch of N items and after one of 10 x N items: flat memory means the
+second is not ten times the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+RULES = ["BH/C1", "BH", "SB"]
+
+
+def write_files(folder: Path, count: int, players: int, rounds: int) -> list[str]:
+    from service.formats.trf_writer import write_trf
+    from service.synthetic import swiss_tournament
+
+    texts = []
+    for seed in range(count):
+        text = write_trf(swiss_tournament(players, rounds, seed=seed), tiebreaks=RULES).text
+        (folder / f"t{seed:05d}.trf").write_text(text)
+        texts.append(text)
+    return texts
+
+
+def time_cli(folder: Path, jobs: int) -> float:
+    started = time.perf_counter()
+    result = subprocess.run([sys.executable, "-m", "service.cli", "batch", str(folder), "-t", *RULES,
+                             "--out", os.devnull, "--jobs", str(jobs), "--no-progress"],
+                            cwd=ROOT, capture_output=True, text=True)
+    elapsed = time.perf_counter() - started
+    if result.returncode != 0:
+        raise RuntimeError(result.stderr)
+    return elapsed
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def peak_rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def time_endpoint(texts: list[str], repeat_for_memory: int) -> dict:
+    import httpx
+
+    port = free_port()
+    with tempfile.TemporaryFile() as log:
+        server = subprocess.Popen([sys.executable, "-m", "uvicorn", "service.api.app:app", "--port", str(port),
+                                   "--log-level", "warning"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            with httpx.Client(timeout=600) as client:
+                for _ in range(100):
+                    try:
+                        if client.get(f"{base}/healthz").status_code == 200:
+                            break
+                    except httpx.TransportError:
+                        time.sleep(0.1)
+
+                def run(items: list[str]) -> tuple[float, int]:
+                    body = b"".join(json.dumps({"id": i, "trf": t, "tiebreaks": RULES, "explain": False}).encode()
+                                    + b"\n" for i, t in enumerate(items))
+                    started = time.perf_counter()
+                    lines = 0
+                    with client.stream("POST", f"{base}/v1/standings/batch", content=body,
+                                       headers={"content-type": "application/x-ndjson"}) as response:
+                        for line in response.iter_lines():
+                            lines += bool(line) and json.loads(line)["status"] == 200
+                    return time.perf_counter() - started, lines
+
+                run(texts[:20])  # warm up
+                elapsed, ok = run(texts)
+                rss_n = peak_rss_mib(server.pid)
+                elapsed_big, ok_big = run(texts * repeat_for_memory)
+                rss_big = peak_rss_mib(server.pid)
+        finally:
+            server.send_signal(signal.SIGINT)
+            server.wait(timeout=30)
+    return {"seconds": elapsed, "ok": ok, "peak_rss_mib": rss_n, "items_big": len(texts) * repeat_for_memory,
+            "seconds_big": elapsed_big, "ok_big": ok_big, "peak_rss_mib_big": rss_big}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--memory-repeat", type=int, default=10)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        print(f"writing {args.files} TRF files ({args.players} players x {args.rounds} rounds)...", file=sys.stderr)
+        texts = write_files(folder, args.files, args.players, args.rounds)
+        print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+        print(f"files: {args.files} synthetic Swiss TRF, {args.players} players x {args.rounds} rounds, "
+              f"rules {' '.join(RULES)}")
+        for jobs in (1, 2):
+            seconds = time_cli(folder, jobs)
+            print(f"tiebreak batch --jobs {jobs}: {seconds:.2f} s, {args.files / seconds:.0f} files/s")
+        result = time_endpoint(texts, args.memory_repeat)
+        print(f"POST /v1/standings/batch (NDJSON, {args.files} items): {result['seconds']:.2f} s, "
+              f"{args.files / result['seconds']:.0f} items/s, {result['ok']} ok; server peak RSS "
+              f"{result['peak_rss_mib']:.0f} MiB")
+        print(f"POST /v1/standings/batch (NDJSON, {result['items_big']} items): {result['seconds_big']:.2f} s, "
+              f"{result['items_big'] / result['seconds_big']:.0f} items/s, {result['ok_big']} ok; server peak RSS "
+              f"{result['peak_rss_mib_big']:.0f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""POST /v1/compare: one crosstable under several named rule lists, side by side.
+
+For each list the full standings; in the summary who is first under each list,
+and which players change rank between the lists, by how much.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import anyio.to_thread
+import msgspec
+from litestar import Request, post
+from msgspec import Meta
+
+from ..engine import Tournament, compute_standings
+from ..engine.errors import InvalidRequest, Issue
+from ..engine.presets import preset_specs
+from ..engine.standings import Standings, Warning
+from ..formats.trf import parse_trf
+from . import schemas as s
+from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from .limits import LIMITS
+from .pipeline import applied_regulations
+from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
+
+MAX_LISTS = 10
+
+
+class RuleList(s.Strict, kw_only=True):
+    """One named rule list: `tiebreaks` or `preset`, optionally under its own rule set."""
+
+    name: Annotated[str, Meta(min_length=1, max_length=60, examples=["Cut-1 first"])]
+    tiebreaks: Annotated[list[s.RuleText | s.RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
+    preset: s.PresetName | None = None
+    regulations: s.RegulationsName | None = None  # default: the request's `regulations`
+
+    def __post_init__(self) -> None:
+        if (self.tiebreaks is None) == (self.preset is None):
+            raise ValueError("give exactly one of `tiebreaks` and `preset` for each list")
+
+
+class CompareRequest(s.Strict, kw_only=True):
+    tournament: s.Tournament | None = None
+    trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
+    lists: Annotated[list[RuleList], Meta(min_length=1, max_length=MAX_LISTS)]
+    regulations: s.RegulationsName = "auto"
+    after_round: s.RoundNumber | None = None
+    unrated_rating: s.Rating | None = None
+    explain: bool = False  # per-player breakdowns in every list's standings
+
+    def __post_init__(self) -> None:
+        if (self.tournament is None) == (self.trf is None):
+            raise ValueError("give exactly one of `tournament` and `trf`")
+        names = [item.name for item in self.lists]
+        if len(set(names)) != len(names):
+            raise ValueError("the lists' names must differ")
+
+
+class ListResult(s.Out):
+    name: str
+    first: list[int]  # ids ranked first (more than one when they are equal on everything)
+    standings: s.StandingsResponse
+
+
+class Champion(s.Out):
+    rule_list: str  # the list's name
+    ids: list[int]
+    names: list[str]
+
+
+class RankMove(s.Out):
+    id: int
+    name: str
+    ranks: dict[str, int]  # list name -> rank
+    best: int
+    worst: int
+    spread: int  # worst − best: how far the player moves between the lists
+
+
+class ListChange(s.Out):
+    """A player whose rank under `list` differs from the rank under the first list."""
+
+    id: int
+    name: str
+    rank: int
+    baseline_rank: int
+    change: int  # positive: places gained against the first list
+
+
+class ListSummary(s.Out):
+    name: str
+    first: list[int]
+    changes: list[ListChange]  # against the first list; empty for the first list itself
+
+
+class CompareSummary(s.Out):
+    champions: list[Champion]
+    same_champion: bool
+    lists: list[ListSummary]
+    moves: list[RankMove]  # players whose rank is not the same under every list, biggest moves first
+
+
+class CompareResponse(s.Out):
+    regulations: list[s.AppliedRegulations]  # per list, in order
+    lists: list[ListResult]
+    summary: CompareSummary
+
+
+def _tournament(body: CompareRequest) -> tuple[Tournament, list[Warning]]:
+    if body.trf is None:
+        return tournament_from_wire(body.tournament), []
+    document = parse_trf(body.trf)
+    warnings = [Warning("trf-line-ignored", f"line {w.line}, column {w.column}: {w.message}", None)
+                for w in document.warnings]
+    return document.tournament, warnings
+
+
+def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
+    """The error of one list, its paths rooted at that list (`lists[2].tiebreaks[0]`)."""
+    issues = [Issue(("lists", i, *issue.path), issue.message)
+              if issue.path and issue.path[0] in ("tiebreaks", "preset") else issue
+              for issue in exc.issues]
+    return type(exc)(issues)
+
+
+def run_compare(body: CompareRequest) -> CompareResponse:
+    tournament, read_warnings = _tournament(body)
+    results: list[Standings] = []
+    for i, item in enumerate(body.lists):
+        try:
+            regulations = applied_regulations(item.regulations or body.regulations, item.preset, tournament)
+            if item.preset is not None:
+                specs = preset_specs(item.preset, regulations)
+            else:
+                specs = rules_from_wire(item.tiebreaks, regulations)
+            result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating,
+                                       body.explain)
+        except InvalidRequest as exc:
+            raise _under_list(i, exc) from None
+        result.warnings[:0] = read_warnings
+        results.append(result)
+    return _response(body, results)
+
+
+def _response(body: CompareRequest, results: list[Standings]) -> CompareResponse:
+    names = [item.name for item in body.lists]
+    table = results[0].table
+    ranks = [{row.player: row.rank for row in result.rows} for result in results]
+    firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
+    lists_out = [ListResult(name=name, first=first, standings=standings_to_wire(result, body.explain))
+                 for name, first, result in zip(names, firsts, results)]
+    champions = [Champion(rule_list=name, ids=first, names=[table.names[table.ids.index(pid)] for pid in first])
+                 for name, first in zip(names, firsts)]
+    summaries = []
+    for name, first, rank in zip(names, firsts, ranks):
+        changes = [
+            ListChange(id=table.ids[p], name=table.names[p], rank=rank[p], baseline_rank=ranks[0][p],
+                       change=ranks[0][p] - rank[p])
+            for p in sorted(rank, key=lambda p: (rank[p], table.ids[p]))
+            if rank[p] != ranks[0][p]
+        ]
+        summaries.append(ListSummary(name=name, first=first, changes=changes))
+    moves = []
+    for p in range(table.size):
+        per_list = [rank[p] for rank in ranks]
+        best, worst = min(per_list), max(per_list)
+        if best != worst:
+            moves.append(RankMove(id=table.ids[p], name=table.names[p], ranks=dict(zip(names, per_list)),
+                                  best=best, worst=worst, spread=worst - best))
+    moves.sort(key=lambda m: (-m.spread, m.best, m.id))
+    return CompareResponse(
+        regulations=[result.regulations.value for result in results],
+        lists=lists_out,
+        summary=CompareSummary(champions=champions, same_champion=all(f == firsts[0] for f in firsts),
+                               lists=summaries, moves=moves),
+    )
+
+
+_decoder = msgspec.json.Decoder(CompareRequest)
+
+
+def _size(body: CompareRequest) -> int:
+    base = len(body.tournament.players) * body.tournament.rounds if body.tournament else len(body.trf or "") // 100
+    return base * len(body.lists)
+
+
+@post(
+    "/v1/compare",
+    operation_id="compareRuleLists",
+    summary="One crosstable under several named rule lists: who wins under each, who moves",
+    status_code=200,
+    operation_class=request_body_operation("CompareRequest"),
+    responses=PROBLEMS,
+)
+async def compare(request: Request) -> CompareResponse:
+    body: CompareRequest = await decode_json(request, _decoder)
+    if _size(body) > THREAD_THRESHOLD:
+        return await anyio.to_thread.run_sync(run_compare, body)
+    return run_compare(body)
+
+
+COMPARE_ROUTES = [compare]

@@ -1,0 +1,53 @@
+"""Prometheus metrics of the service (prometheus_client).
+
+One registry per process. With several uvicorn workers in one container set
+`PROMETHEUS_MULTIPROC_DIR` to an empty writable directory (`tiebreak serve`
+empties it at start); `/metrics` then adds up every worker's values. On
+Kubernetes the manifests run one worker per pod and scale by replicas, so
+every scrape sees exactly one process.
+"""
+
+from __future__ import annotations
+
+import os
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
+
+CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
+MEDIA_TYPE = "text/plain; version=0.0.4"  # litestar adds "; charset=utf-8"
+MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+REQUESTS = Counter(
+    "tiebreak_http_requests", "HTTP requests answered, by route template, method and status",
+    ["route", "method", "status"])
+LATENCY = Histogram(
+    "tiebreak_http_request_duration_seconds",
+    "Time from the request's arrival to the last byte of the response, by route, method and status",
+    ["route", "method", "status"], buckets=LATENCY_BUCKETS)
+IN_FLIGHT = Gauge(
+    "tiebreak_http_requests_in_flight", "Requests being handled now",
+    multiprocess_mode="livesum")
+ENGINE_SECONDS = Histogram(
+    "tiebreak_engine_seconds", "Engine time (compute_standings) per standings computation",
+    buckets=LATENCY_BUCKETS)
+BATCH_ITEMS = Counter(
+    "tiebreak_batch_items", "Items of batch requests, by outcome (ok or error)", ["outcome"])
+LIMIT_REJECTIONS = Counter(
+    "tiebreak_limit_rejections", "Requests refused by a limit, by the limit's name", ["limit"])
+
+
+def count_batch_item(ok: bool) -> None:
+    BATCH_ITEMS.labels("ok" if ok else "error").inc()
+
+
+def render() -> bytes:
+    if MULTIPROCESS:
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry)
+    return generate_latest()

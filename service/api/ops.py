@@ -1,0 +1,297 @@
+"""What an operator needs around the API: request ids, JSON logs, metrics, API keys,
+CORS and gzip, each configured from the environment.
+
+`OpsMiddleware` wraps the whole litestar application (routing and its exception
+handling included), so every response, 404s and problem+json errors too, carries
+`X-Request-ID`, is counted in `/metrics` and is logged as one JSON line.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hmac
+import json
+import logging
+import os
+import re
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+
+import anyio
+import msgspec
+from litestar import Response, get
+from litestar.config.compression import CompressionConfig
+from litestar.config.cors import CORSConfig
+
+from . import metrics
+from .limits import Deadline, check_standings, deadline_exceeded
+from .schemas import Problem, ProblemItem
+
+
+def _env_list(name: str) -> tuple[str, ...]:
+    return tuple(v.strip() for v in os.environ.get(name, "").split(",") if v.strip())
+
+
+@dataclass(frozen=True)
+class OpsConfig:
+    # Comma-separated origins allowed to call the API from a browser ("*" for any); empty: CORS off.
+    cors_origins: tuple[str, ...] = field(default_factory=lambda: _env_list("TIEBREAK_CORS_ORIGINS"))
+    # Comma-separated accepted API keys; empty: authentication off (the default).
+    api_keys: tuple[str, ...] = field(default_factory=lambda: _env_list("TIEBREAK_API_KEYS"))
+    # Responses at least this large are gzip-compressed for clients that accept it; 0: never.
+    gzip_min_bytes: int = field(default_factory=lambda: int(os.environ.get("TIEBREAK_GZIP_MIN_BYTES", "1024")))
+    gzip_level: int = field(default_factory=lambda: int(os.environ.get("TIEBREAK_GZIP_LEVEL", "5")))
+    access_log: bool = field(default_factory=lambda: os.environ.get("TIEBREAK_ACCESS_LOG", "1") not in ("0", "false"))
+    log_level: str = field(default_factory=lambda: os.environ.get("TIEBREAK_LOG_LEVEL", "INFO").upper())
+
+    def compression(self) -> CompressionConfig | None:
+        if self.gzip_min_bytes <= 0:
+            return None
+        return CompressionConfig(backend="gzip", minimum_size=self.gzip_min_bytes,
+                                 gzip_compress_level=self.gzip_level)
+
+    def cors(self) -> CORSConfig | None:
+        if not self.cors_origins:
+            return None
+        return CORSConfig(
+            allow_origins=list(self.cors_origins),
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["content-type", "x-api-key", "authorization", "x-request-id"],
+            expose_headers=["x-request-id"],
+            max_age=600,
+        )
+
+
+# ---- request ids and JSON logs ----
+
+REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+_VALID_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
+
+
+def request_id_from(value: str | None) -> str:
+    """The client's X-Request-ID when it is a sane token, else a fresh one."""
+    if value and _VALID_ID.match(value):
+        return value
+    return uuid.uuid4().hex
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, request_id and any `extra` fields."""
+
+    _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName",
+                                                                                "color_message"}
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        request_id = REQUEST_ID.get()
+        if request_id:
+            entry["request_id"] = request_id
+        for key, value in vars(record).items():
+            if key not in self._STANDARD and not key.startswith("_"):
+                entry[key] = value
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str)
+
+
+JsonFormatter.converter = time.gmtime
+
+
+def configure_logging(level: str = "INFO") -> None:
+    """JSON lines on stderr for the service's loggers and uvicorn's (idempotent)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    handler.set_name("tiebreak-json")
+    for name in ("service", "uvicorn", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        if not any(h.get_name() == "tiebreak-json" for h in logger.handlers):
+            for h in list(logger.handlers):
+                logger.removeHandler(h)
+            logger.addHandler(handler)
+        logger.setLevel(level)
+        logger.propagate = False
+    # The middleware writes the access log (with the request id); uvicorn's would repeat it.
+    logging.getLogger("uvicorn.access").disabled = True
+
+
+access_log = logging.getLogger("service.access")
+
+
+def uvicorn_log_config() -> dict:
+    """uvicorn's `log_config`: the same JSON lines from the first message on."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": "service.api.ops.JsonFormatter"}},
+        "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
+        "loggers": {
+            "uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+            "uvicorn.error": {"level": "INFO"},
+            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+        },
+    }
+
+
+# ---- the middleware ----
+
+# Reachable without an API key: probes, the scraper and the API's own description.
+PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema")
+_PROBLEM_401 = msgspec.json.encode(Problem(
+    type="about:blank", title="Unauthorized", status=401,
+    detail="an API key is required: send it as `X-API-Key: <key>` or `Authorization: Bearer <key>`",
+    errors=[ProblemItem(path="header:X-API-Key", message="missing or not accepted")],
+))
+
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def _header(scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+class OpsMiddleware:
+    def __init__(self, app, config: OpsConfig):
+        self.app = app
+        self.config = config
+        self.keys = tuple(k.encode() for k in config.api_keys)
+
+    def _authorised(self, scope) -> bool:
+        path = scope.get("path", "")
+        if path in PUBLIC_PATHS or path.startswith("/schema"):
+            return True
+        if scope.get("method") == "OPTIONS" and self.config.cors_origins:
+            return True  # CORS preflight requests carry no credentials
+        key = _header(scope, b"x-api-key")
+        if key is None:
+            auth = _header(scope, b"authorization") or ""
+            if auth[:7].lower() == "bearer ":
+                key = auth[7:].strip()
+        if not key:
+            return False
+        given = key.encode()
+        return any(hmac.compare_digest(given, k) for k in self.keys)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = request_id_from(_header(scope, b"x-request-id"))
+        token = REQUEST_ID.set(request_id)
+        started = time.perf_counter()
+        state = {"status": 0, "bytes": 0}  # 0: the client left before a response
+        raw_id = request_id.encode()
+
+        async def send_wrapper(message):
+            if message["type"] == "http.response.start":
+                state["status"] = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", raw_id)]
+            elif message["type"] == "http.response.body":
+                state["bytes"] += len(message.get("body", b""))
+            await send(message)
+
+        metrics.IN_FLIGHT.inc()
+        try:
+            if self.keys and not self._authorised(scope):
+                await send_wrapper({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"application/problem+json"),
+                    (b"content-length", str(len(_PROBLEM_401)).encode()),
+                    (b"www-authenticate", b'ApiKey header="X-API-Key", Bearer'),
+                ]})
+                await send_wrapper({"type": "http.response.body", "body": _PROBLEM_401})
+            else:
+                await self.app(scope, receive, send_wrapper)
+        finally:
+            metrics.IN_FLIGHT.dec()
+            elapsed = time.perf_counter() - started
+            route = scope.get("path_template") or "unmatched"
+            method = scope.get("method", "")
+            if method not in _METHODS:
+                method = "OTHER"  # any token is a valid method: keep the label set bounded
+            status = str(state["status"])
+            metrics.REQUESTS.labels(route, method, status).inc()
+            metrics.LATENCY.labels(route, method, status).observe(elapsed)
+            if self.config.access_log:
+                access_log.info("request", extra={
+                    "method": method, "path": scope.get("path", ""), "route": route,
+                    "status": state["status"], "duration_ms": round(elapsed * 1000, 3),
+                    "response_bytes": state["bytes"],
+                })
+            REQUEST_ID.reset(token)
+
+
+# ---- /metrics ----
+
+@get("/metrics", operation_id="metrics", summary="Prometheus metrics (text exposition format 0.0.4)",
+     media_type=metrics.MEDIA_TYPE, include_in_schema=True, sync_to_thread=False)
+def metrics_endpoint() -> Response[bytes]:
+    return Response(metrics.render(), media_type=metrics.MEDIA_TYPE)
+
+
+OPS_ROUTES = [metrics_endpoint]
+
+
+# ---- bounded computation ----
+
+def _limiter(app, limits) -> anyio.CapacityLimiter:
+    limiter = app.state.get("compute_limiter")
+    if limiter is None:
+        limiter = app.state["compute_limiter"] = anyio.CapacityLimiter(max(1, limits.compute_threads))
+    return limiter
+
+
+async def compute_bounded(request, fn, body, size: int, thread_threshold: int):
+    """Run `fn(body, limits, deadline)` within the app's limits and compute deadline.
+
+    Small requests run inline (they take milliseconds) and are checked against the
+    deadline between stages. Large ones run in a worker thread, at most
+    `compute_threads` at once; their caller is answered when the deadline passes,
+    and the abandoned thread stops at its next stage.
+    """
+    limits = request.app.state.limits
+    check_standings(body, limits)
+    deadline = Deadline(limits)
+    if size <= thread_threshold:
+        return fn(body, limits, deadline)
+    try:
+        with anyio.fail_after(limits.compute_deadline_s):
+            return await anyio.to_thread.run_sync(fn, body, limits, deadline, abandon_on_cancel=True,
+                                                  limiter=_limiter(request.app, limits))
+    except TimeoutError:
+        raise deadline_exceeded(limits, "waiting for the computation") from None
+
+
+# ---- the server ----
+
+def run_server(host: str, port: int, workers: int = 1) -> None:
+    """uvicorn as `tiebreak serve` (and the container) starts it: JSON logs, graceful shutdown.
+
+    On SIGTERM uvicorn stops accepting connections, lets the requests in flight finish
+    (at most TIEBREAK_GRACEFUL_TIMEOUT_S seconds, default 25: under Kubernetes' default
+    30 s grace period) and exits 0.
+    """
+    import pathlib
+
+    import uvicorn
+
+    multiproc = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if multiproc:  # the metric files of an earlier run would be added to this one's
+        directory = pathlib.Path(multiproc)
+        directory.mkdir(parents=True, exist_ok=True)
+        for stale in directory.glob("*.db"):
+            stale.unlink()
+    uvicorn.run(
+        "service.api.app:app", host=host, port=port, workers=workers,
+        log_config=uvicorn_log_config(), access_log=False,
+        timeout_graceful_shutdown=float(os.environ.get("TIEBREAK_GRACEFUL_TIMEOUT_S", "25")),
+    )

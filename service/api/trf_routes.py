@@ -1,0 +1,70 @@
+"""`POST /v1/trf`: TRF text to the JSON tournament, and a JSON tournament to TRF text.
+
+The direction follows the input field (`trf` or `tournament`), and both directions
+answer JSON (see docs/trf.md), so one strict schema validates every request.
+"""
+
+from __future__ import annotations
+
+import anyio.to_thread
+import msgspec
+from litestar import Request, post
+
+from ..engine import Regulations, compute_standings
+from ..engine.errors import InvalidRequest, Issue
+from ..formats.trf import parse_trf
+from ..formats.trf_writer import standings_columns, write_trf
+from . import schemas as s
+from .convert import rules_from_wire, tournament_from_wire, tournament_to_wire
+from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
+from .schemas_io import TrfConvertRequest, TrfConvertResponse
+
+_convert_decoder = msgspec.json.Decoder(TrfConvertRequest)
+THREAD_THRESHOLD_CHARS = 100 * THREAD_THRESHOLD  # a TRF player line is about 100 characters per 10 rounds
+
+
+def read_to_wire(text: str) -> TrfConvertResponse:
+    document = parse_trf(text)
+    wire = tournament_to_wire(document.tournament)
+    try:  # what the TRF held must also be a valid JSON tournament (ratings, rounds, names within limits)
+        msgspec.convert(msgspec.to_builtins(wire), s.Tournament)
+    except msgspec.ValidationError as exc:
+        raise InvalidRequest([Issue(("trf",), f"read from the TRF, the tournament is not valid: {exc}")]) from None
+    warnings = [s.WarningOut(code="trf-line-ignored", message=f"line {w.line}, column {w.column}: {w.message}",
+                             rule=None) for w in document.warnings]
+    return TrfConvertResponse(tournament=wire, tiebreaks=document.tiebreaks, trf=None, warnings=warnings)
+
+
+def write_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
+    tournament = tournament_from_wire(body.tournament)
+    specs = rules_from_wire(body.tiebreaks or [])
+    regulations = None if body.regulations == "auto" else Regulations(body.regulations)
+    standings = compute_standings(tournament, specs, regulations, None, body.unrated_rating, explain=False)
+    points, ranks = standings_columns(standings)
+    rule_names = [spec.canonical for spec in specs]
+    output = write_trf(tournament, points, ranks, rule_names)
+    warnings = [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in standings.warnings]
+    warnings += [s.WarningOut(code="trf-not-carried", message=m, rule=None) for m in output.warnings]
+    return TrfConvertResponse(tournament=None, tiebreaks=rule_names, trf=output.text, warnings=warnings)
+
+
+@post(
+    "/v1/trf",
+    operation_id="convertTrf",
+    summary="Read TRF text into the JSON tournament (`trf`), or write a JSON tournament as TRF (`tournament`)",
+    status_code=200,
+    operation_class=request_body_operation("TrfConvertRequest"),
+    responses=PROBLEMS,
+)
+async def convert_trf(request: Request) -> TrfConvertResponse:
+    body: TrfConvertRequest = await decode_json(request, _convert_decoder)
+    if body.trf is not None:
+        if len(body.trf) > THREAD_THRESHOLD_CHARS:
+            return await anyio.to_thread.run_sync(read_to_wire, body.trf)
+        return read_to_wire(body.trf)
+    if len(body.tournament.players) * body.tournament.rounds > THREAD_THRESHOLD:
+        return await anyio.to_thread.run_sync(write_from_wire, body)
+    return write_from_wire(body)
+
+
+TRF_ROUTES = [convert_trf]

@@ -1,0 +1,63 @@
+"""docs/rules.md, written from the registry and the presets (the same source as the engine
+and GET /v1/tiebreaks, so the page cannot drift; a test compares it).
+
+    python -m service.engine.catalogue_doc docs/rules.md
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .model import Regulations
+from .presets import PRESETS
+from .registry import TIEBREAKS
+
+_HEADER = """# Tie-break rules
+
+Generated from the engine's registry by `python -m service.engine.catalogue_doc docs/rules.md`;
+`GET /v1/tiebreaks` and `GET /v1/presets` answer the same. A code is accepted only under the
+rule sets listed for it; aliases are matched case-insensitively, and the response echoes the
+canonical spec; whole specs are accepted in their common spellings too (`Buchholz Cut 1`, `BH-C1`,
+`BHC1`, `Median-1` are `BH/C1`, `BH/C1`, `BH/C1`, `BH/M1`). Modifiers: `Cn` cut the n least significant values, `Mn` median (n at each
+end), `Ln` Koya limit in percent, `P` forfeits count as played games.
+"""
+
+
+def _table(regulations: set[Regulations]) -> list[str]:
+    lines = ["| code | name | article | modifiers | aliases | what it is |", "|---|---|---|---|---|---|"]
+    for t in TIEBREAKS.values():
+        if not t.regulations & regulations:
+            continue
+        mods = " ".join(sorted(t.modifiers)) or "–"
+        aliases = ", ".join(f"`{a}`" for a in t.aliases) or "–"
+        extra = " Rating-based: dropped when unrated players take part, unless `unrated_rating` is given." \
+            if t.rating_based else ""
+        extra += " Lower is better." if t.lower_is_better else ""
+        lines.append(f"| `{t.code}` | {t.name} | {t.citation} | {mods} | {aliases} | {t.description}{extra} |")
+    return lines
+
+
+def render() -> str:
+    out = [_HEADER, "## FIDE (`fide-2026`, `fide-2024`, and `auto`)", "", *_table({Regulations.FIDE_2026}), "",
+           "## US Chess (`uscf`)", "",
+           "Rule 34E of the US Chess Federation's Official Rules of Chess (7th edition). Opponents' scores are",
+           "adjusted (each of their unplayed games counts as a draw) and the player's own unplayed games count",
+           "as opponents with adjusted score 0 (34E1); see docs/arbiters.md.", "",
+           *_table({Regulations.USCF}), "", "## Presets", "",
+           "FIDE publishes no default order (C.07 4.1); these are conveniences, each with its origin.", "",
+           "| preset | rules | rule sets | origin |", "|---|---|---|---|"]
+    for p in PRESETS.values():
+        sets = ", ".join(sorted(r.value for r in p.regulations))
+        out.append(f"| `{p.name}` | {', '.join(f'`{r}`' for r in p.rules)} | {sets} | {p.origin} |")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    Path(argv[0]).write_text(render(), encoding="utf-8")
+    print(f"wrote {argv[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

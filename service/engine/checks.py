@@ -1,0 +1,109 @@
+"""Rule-list checks: what an arbiter should know about the rule list and the request.
+
+Each check returns warnings with the article they rest on. They never change a
+number: the standings are computed as asked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .contributions import RuleOutcome
+from .crosstable import Crosstable
+from .model import Regulations, ResultKind, System
+from .registry import TIEBREAKS
+from .rules import RuleSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Warning:
+    code: str
+    message: str
+    rule: str | None = None  # the regulation article
+
+
+def _same_rule(spec: RuleSpec) -> RuleSpec:
+    """Specs that compute the same values compare equal (KS and KS/L50 are one rule)."""
+    if spec.code == "KS" and spec.limit == 50:
+        return RuleSpec("KS", spec.cut, spec.median, None, spec.forfeits_played)
+    return spec
+
+
+def rule_list_checks(specs: list[RuleSpec], table: Crosstable, regulations: Regulations) -> list[Warning]:
+    """Checks of the rule list itself, before anything is computed."""
+    warnings: list[Warning] = []
+    fide = regulations is not Regulations.USCF
+    if table.system is System.ROUND_ROBIN and fide:
+        bh_family = [s for s in specs if TIEBREAKS[s.code].opponent_scores]
+        if bh_family:
+            warnings.append(Warning(
+                "buchholz-in-round-robin",
+                f"{', '.join(map(str, bh_family))} should not be used in a round robin",
+                "C.07 8, note"))
+    seen: dict[RuleSpec, int] = {}
+    article = "C.07 4.1" if fide else "US Chess 34E"
+    for i, spec in enumerate(specs):
+        same = _same_rule(spec)
+        if spec.code == "PTS":
+            warnings.append(Warning(
+                "redundant-tiebreak",
+                f"tiebreaks[{i}] {spec}: the standings are ordered by points first, so PTS cannot separate anyone",
+                article))
+        elif same in seen:
+            warnings.append(Warning(
+                "duplicate-tiebreak",
+                f"tiebreaks[{i}] {spec} repeats tiebreaks[{seen[same]}]: players it would separate were already "
+                f"separated by the first one, so it cannot separate anyone",
+                article))
+        else:
+            seen[same] = i
+    return warnings
+
+
+def last_round_with_results(table: Crosstable) -> int:
+    """The last round (1-based) in which anyone has a result other than absent; 0 if none.
+
+    Scans backwards from the last round counted and stops at the first round with
+    a result, so a finished tournament costs one column.
+    """
+    absent = ResultKind.ABSENT
+    for r in range(table.played_rounds - 1, -1, -1):
+        for kinds in table.kinds:
+            if kinds[r] is not absent:
+                return r + 1
+    return 0
+
+
+def round_checks(table: Crosstable, after_round: int | None, regulations: Regulations) -> list[Warning]:
+    """Rounds counted that nobody has a result for: every player is absent in them."""
+    last = last_round_with_results(table)
+    if last >= table.played_rounds:
+        return []
+    article = "US Chess 34E1" if regulations is Regulations.USCF else "C.07 16"
+    missing = f"{last + 1}" if last + 1 == table.played_rounds else f"{last + 1}-{table.played_rounds}"
+    if after_round is not None:
+        return [Warning(
+            "after-round-beyond-results",
+            f"after_round is {after_round} but the last round with results is {last}: round(s) {missing} count "
+            f"as unplayed for every player", article)]
+    return [Warning(
+        "rounds-without-results",
+        f"no results for round(s) {missing} of {table.rounds}: they count as unplayed for every player; "
+        f"give after_round {last} for standings after the last round played", article)]
+
+
+def group_checks(outcomes: list[RuleOutcome], table: Crosstable) -> list[Warning]:
+    """Informational: tie groups that DE (or US Chess RBT) could not separate because
+    their members did not all meet; one warning per group."""
+    warnings: list[Warning] = []
+    for outcome in outcomes:
+        if not outcome.unresolved:
+            continue
+        entry = TIEBREAKS[outcome.spec.code]
+        for group in outcome.unresolved:
+            ids = ", ".join(str(table.ids[p]) for p in sorted(group, key=table.ids.__getitem__))
+            warnings.append(Warning(
+                "direct-encounter-not-applicable",
+                f"{outcome.spec}: players {ids} are tied but did not all meet, and the games they did play "
+                f"do not separate them; the next rule decides", entry.citation))
+    return warnings

@@ -1,0 +1,136 @@
+"""`POST /v1/standings/batch`: NDJSON out in input order, bad items as error lines, disconnect stops work."""
+
+import json
+from pathlib import Path
+
+import anyio
+import pytest
+
+from service.api import batch
+from service.api.app import app
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
+ALEKHINE = (FIXTURES / "worked-a-alekhine-memorial.trf").read_text()
+NDJSON = "application/x-ndjson"
+
+
+def lines_of(response) -> list[dict]:
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith(NDJSON)
+    return [json.loads(line) for line in response.text.splitlines()]
+
+
+MIXED = [
+    {"id": "good-trf", "trf": ALEKHINE, "tiebreaks": ["BH"], "explain": False},
+    {"id": "broken-trf", "trf": "001  xx"},
+    {"id": 3, "trf": ALEKHINE, "tiebreaks": ["NOPE"]},
+    {"id": "contradiction", "tournament": {"rounds": 1, "players": [
+        {"id": 1, "results": [{"round": 1, "opponent": 2, "result": "win"}]}, {"id": 2}]}},
+    {"id": "unknown-field", "trf": ALEKHINE, "tiebreak": ["BH"]},
+    {"trf": ALEKHINE, "tiebreaks": ["SB"], "explain": False},
+]
+
+
+def check_mixed(results: list[dict]) -> None:
+    assert [r["index"] for r in results] == list(range(len(MIXED)))
+    assert [r["id"] for r in results] == ["good-trf", "broken-trf", 3, "contradiction", "unknown-field", None]
+    assert [r["status"] for r in results] == [200, 400, 400, 422, 400, 200]
+    assert results[0]["result"]["standings"][1]["values"] == [14.5] and results[0]["error"] is None
+    assert results[1]["error"]["errors"][0]["path"] == "trf:1:5" and results[1]["result"] is None
+    assert "unknown tie-break" in results[2]["error"]["detail"]
+    assert "unknown field `tiebreak`" in results[4]["error"]["errors"][0]["message"]
+    assert results[5]["result"]["standings"][1]["values"] == [9.75]
+
+
+def test_a_json_array_with_good_and_bad_items(client):
+    check_mixed(lines_of(client.post("/v1/standings/batch", json=MIXED)))
+
+
+def test_ndjson_with_good_and_bad_items_and_a_line_that_is_not_json(client):
+    body = "\n".join(json.dumps(item) for item in MIXED[:3]) + "\n{not json\r\n\n" + json.dumps(MIXED[5]) + "\n"
+    results = lines_of(client.post("/v1/standings/batch", content=body.encode(), headers={"content-type": NDJSON}))
+    assert [r["status"] for r in results] == [200, 400, 400, 400, 200]
+    assert results[3]["id"] is None and results[3]["error"]["detail"] == "the request body is not valid JSON"
+    assert results[4]["index"] == 4
+
+
+def test_an_empty_batch_is_an_empty_stream(client):
+    assert lines_of(client.post("/v1/standings/batch", json=[])) == []
+
+
+@pytest.mark.parametrize("content, media, status", [
+    (b"{}", "application/json", 400),           # not an array
+    (b"[1, 2]", "application/json", 400),       # items must be objects
+    (b"[{", "application/json", 400),           # not JSON
+    (b"[]", "text/plain", 415),
+])
+def test_a_body_that_is_no_batch_at_all_is_a_problem(client, content, media, status):
+    response = client.post("/v1/standings/batch", content=content, headers={"content-type": media})
+    assert response.status_code == status
+    assert response.headers["content-type"] == "application/problem+json"
+
+
+def test_too_many_items_is_refused_before_any_work(client):
+    limit = app.state.limits.max_batch_items
+    response = client.post("/v1/standings/batch", content=b"{}\n" * (limit + 1), headers={"content-type": NDJSON})
+    assert response.status_code == 400
+    assert "max_batch_items" in response.json()["errors"][0]["message"]
+
+
+def test_ten_thousand_items_stream_in_order(client):
+    small = {"tournament": {"rounds": 1, "players": [
+        {"id": 1, "results": [{"round": 1, "opponent": 2, "color": "w", "result": "win"}]},
+        {"id": 2, "results": [{"round": 1, "opponent": 1, "color": "b", "result": "loss"}]}]},
+        "tiebreaks": ["SB"], "explain": False}
+    body = b"".join(json.dumps({**small, "id": i}).encode() + b"\n" for i in range(10_000))
+    with client.stream("POST", "/v1/standings/batch", content=body, headers={"content-type": NDJSON}) as response:
+        count = 0
+        for count, line in enumerate(response.iter_lines(), start=1):
+            item = json.loads(line)
+            assert item["id"] == item["index"] == count - 1 and item["status"] == 200
+    assert count == 10_000
+
+
+def test_a_client_disconnect_stops_the_work(monkeypatch):
+    """The real app over raw ASGI: the client goes away after the first line; no further item is computed."""
+    started = []
+    original = batch.run_item
+
+    def counting_run_item(*args):
+        started.append(args[0])
+        return original(*args)
+
+    monkeypatch.setattr(batch, "run_item", counting_run_item)
+    items = 300
+    body = b"".join(json.dumps({"id": i, "trf": ALEKHINE, "tiebreaks": ["BH", "SB"]}).encode() + b"\n"
+                    for i in range(items))
+    first_line_sent = anyio.Event()
+    sent_lines = []
+
+    async def receive():
+        if not sent_lines and not first_line_sent.is_set() and not getattr(receive, "done", False):
+            receive.done = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        await first_line_sent.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        if message["type"] == "http.response.body" and message.get("body"):
+            sent_lines.append(message["body"])
+            first_line_sent.set()
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": "/v1/standings/batch", "raw_path": b"/v1/standings/batch", "query_string": b"", "root_path": "",
+        "headers": [(b"content-type", NDJSON.encode()), (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80), "state": {},
+    }
+
+    async def main():
+        with anyio.fail_after(30):
+            await app(scope, receive, send)
+        await anyio.sleep(0.2)  # nothing keeps running in the background
+
+    anyio.run(main)
+    assert 1 <= len(sent_lines) < 5
+    assert len(started) < 5, f"{len(started)} of {items} items were started after the client left"

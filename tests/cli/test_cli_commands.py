@@ -1,0 +1,116 @@
+"""The `tiebreak` command line run as a user runs it: golden output, explain, batch, errors."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "conformance_fide"
+GOLDEN = Path(__file__).parent / "golden"
+ALEKHINE = FIXTURES / "worked-a-alekhine-memorial.trf"
+HALF_POINT_BYE = FIXTURES / "worked-c-hpb-2026.trf"
+
+
+def tiebreak(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "service.cli", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("args, golden", [
+    (["standings", ALEKHINE, "-t", "BH/C1", "BH", "SB", "ARO"], "alekhine-standings.txt"),
+    (["standings", ALEKHINE, "-t", "BH/C1", "BH", "SB", "ARO", "--format", "csv"], "alekhine-standings.csv"),
+    (["explain", HALF_POINT_BYE, "-p", "1", "-t", "BH/C1", "BH"], "hpb-2026-explain-1.txt"),
+])
+def test_golden_output_of_the_worked_examples(args, golden):
+    result = tiebreak(*args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == (GOLDEN / golden).read_text()
+
+
+def test_standings_of_a_json_tournament_and_of_a_json_request(tmp_path):
+    tournament = json.loads(tiebreak("standings", ALEKHINE, "--format", "json").stdout)
+    converted = subprocess.run(
+        [sys.executable, "-c", "import sys, msgspec; from service.formats.trf import read_trf; "
+         "from service.api.convert import tournament_to_wire; "
+         "sys.stdout.buffer.write(msgspec.json.encode(tournament_to_wire(read_trf(open(sys.argv[1], 'rb').read())"
+         ".tournament)))", str(ALEKHINE)], cwd=ROOT, capture_output=True)
+    (tmp_path / "t.json").write_bytes(converted.stdout)
+    (tmp_path / "r.json").write_text(json.dumps({"tournament": json.loads(converted.stdout), "tiebreaks": ["SB"]}))
+    from_tournament = tiebreak("standings", tmp_path / "t.json", "-t", "SB", "--format", "json")
+    from_request = tiebreak("standings", tmp_path / "r.json", "--format", "json")
+    assert from_tournament.returncode == from_request.returncode == 0, from_tournament.stderr + from_request.stderr
+    assert json.loads(from_tournament.stdout)["standings"] == json.loads(from_request.stdout)["standings"]
+    assert tournament["standings"][1]["name"] == "Kasparov"
+
+
+def test_the_rule_list_of_the_file_is_used_when_none_is_given(tmp_path):
+    path = tmp_path / "with-202.trf"
+    path.write_text("202 SB, BH\n" + ALEKHINE.read_text())
+    result = tiebreak("standings", path)
+    assert result.stdout.splitlines()[0].split()[4:6] == ["SB", "BH"]
+
+
+def test_after_round(tmp_path):
+    result = tiebreak("standings", ALEKHINE, "-t", "BH", "--after-round", "2")
+    assert result.returncode == 0 and "after round 2" in result.stdout
+
+
+def test_a_latin1_file_reads_with_its_accents(tmp_path):
+    path = tmp_path / "latin1.trf"
+    path.write_bytes(ALEKHINE.read_text().replace("Tal       ", "Tàl Müller").encode("cp1252"))
+    result = tiebreak("standings", path, "-t", "BH")
+    assert result.returncode == 0, result.stderr
+    assert "Tàl Müller" in result.stdout and "Windows-1252" in result.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["standings", ALEKHINE, "-t", "NOPE"], "unknown tie-break"),
+    (["standings", "missing.trf"], "No such file"),
+    (["explain", ALEKHINE, "-p", "99"], "no player with id 99"),
+    (["standings", FIXTURES / "swiss-0005.json"], "unknown field `id`"),  # an expected-values file, no tournament
+])
+def test_errors_go_to_stderr_with_a_non_zero_exit(args, words, tmp_path):
+    result = tiebreak(*args)
+    assert result.returncode == 1 and result.stdout == ""
+    assert words in result.stderr
+
+
+def test_a_broken_trf_names_file_line_and_column(tmp_path):
+    path = tmp_path / "broken.trf"
+    path.write_text(ALEKHINE.read_text().replace(" 5 w 1", " 5 x 1", 1))
+    result = tiebreak("standings", path)
+    assert result.returncode == 1 and "broken.trf: line" in result.stderr and "column 97" in result.stderr
+
+
+def test_batch_over_the_conformance_folder_with_two_jobs(tmp_path):
+    out = tmp_path / "results.ndjson"
+    result = tiebreak("batch", FIXTURES, "-t", "BH/C1", "BH", "SB", "--out", out, "--jobs", "2", "--progress")
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 67 and all(line["status"] == 200 for line in lines)
+    assert [line["index"] for line in lines] == list(range(67))
+    assert [Path(line["id"]).name for line in lines] == sorted(p.name for p in FIXTURES.glob("*.trf"))
+    assert "67/67 files" in result.stderr and "67 ranked, 0 failed" in result.stderr
+    kasparov = next(line for line in lines if line["id"].endswith("worked-a-alekhine-memorial.trf"))
+    assert kasparov["result"]["standings"][1]["values"] == [12.5, 14.5, 9.75]
+
+
+def test_batch_with_bad_files_reports_them_and_fails(tmp_path):
+    (tmp_path / "good.trf").write_text(ALEKHINE.read_text())
+    (tmp_path / "broken.trf").write_text("001  xx\n")
+    (tmp_path / "contradiction.trf").write_text(ALEKHINE.read_text().replace(" 5 w 1", " 5 w =", 1))
+    result = tiebreak("batch", tmp_path / "*.trf", "-t", "BH", "--jobs", "2")
+    assert result.returncode == 1
+    lines = {Path(r["id"]).name: r for r in map(json.loads, result.stdout.splitlines())}
+    assert {name: r["status"] for name, r in lines.items()} == {
+        "broken.trf": 400, "contradiction.trf": 422, "good.trf": 200}
+    assert "1 ranked, 2 failed" in result.stderr
+    assert "failed: " in result.stderr and "broken.trf: the TRF text cannot be read" in result.stderr
+
+
+def test_batch_with_a_pattern_that_matches_nothing_fails(tmp_path):
+    result = tiebreak("batch", tmp_path / "*.trf")
+    assert result.returncode == 1 and "no file matches" in result.stderr

@@ -1,0 +1,126 @@
+"""The TRF writer: JSON -> TRF -> JSON is the identity on what TRF carries; points and rank are filled in."""
+
+from dataclasses import replace
+from datetime import date
+from fractions import Fraction
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.api import schemas as s
+from service.api.convert import tournament_from_wire, tournament_to_wire
+from service.engine import ResultKind, RoundResult, Scoring, System, compute_standings
+from service.engine.errors import InvalidRequest
+from service.engine.registry import valid_codes
+from service.engine.rules import parse_rule
+from service.formats.trf import read_trf
+from service.formats.trf_writer import standings_columns, write_trf
+from tests.formats.trf_lines import player
+from tests.strategies import swiss_tournaments
+
+CONFORMANCE = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
+SCORINGS = [
+    Scoring(),
+    Scoring(win=Fraction(3), forfeit_win=Fraction(3), full_bye=Fraction(3), pairing_bye=Fraction(3),
+            draw=Fraction(1), half_bye=Fraction(1)),
+    Scoring(win=Fraction(2), forfeit_win=Fraction(2), full_bye=Fraction(2), pairing_bye=Fraction(3, 2),
+            draw=Fraction(1), half_bye=Fraction(1)),
+]
+NAME_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz ,.-'ÄÖÜäöüßéèçñŠšŽžØøÅåŁł"
+
+
+def without_points_overrides(tournament):
+    """TRF has no per-game points: turn the strategy's 0-0 into a double forfeit and ½-0 into a draw."""
+    kinds = {(p.id, r.round): r.result for p in tournament.players for r in p.results}
+    players = []
+    for p in tournament.players:
+        results = []
+        for r in p.results:
+            if r.points is not None:
+                other = kinds[(r.opponent, r.round)]
+                kind = ResultKind.DRAW if ResultKind.DRAW in (r.result, other) else ResultKind.FORFEIT_LOSS
+                r = RoundResult(r.round, kind, r.opponent, r.color, None, r.rated)
+            results.append(r)
+        players.append(replace(p, results=tuple(results)))
+    return replace(tournament, players=tuple(players))
+
+
+@st.composite
+def wire_tournaments(draw) -> bytes:
+    """A consistent tournament as the JSON API takes it, within what TRF can carry."""
+    tournament = without_points_overrides(draw(swiss_tournaments(max_players=12, max_rounds=7)).tournament)
+    unrated_even_rounds = draw(st.booleans())
+    names = st.text(NAME_CHARACTERS, max_size=33).map(str.strip)
+    players = []
+    for p in tournament.players:
+        results = tuple(replace(r, rated=not (unrated_even_rounds and r.round % 2 == 0 and r.result.is_played))
+                        for r in p.results)
+        players.append(replace(p, name=draw(names), results=results))
+    tournament = replace(
+        tournament,
+        players=tuple(players),
+        name=draw(st.text(NAME_CHARACTERS, max_size=60).map(str.strip)),
+        start_date=draw(st.none() | st.dates(date(1990, 1, 1), date(2040, 12, 31))),
+        system=draw(st.sampled_from([None, System.SWISS, System.ROUND_ROBIN])),
+        rounds=tournament.rounds + draw(st.integers(0, 2)),
+        scoring=draw(st.sampled_from(SCORINGS)),
+    )
+    return msgspec.json.encode(tournament_to_wire(tournament))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(wire_tournaments(), st.lists(st.sampled_from(["BH/C1", "BH", "SB", "WIN", "PS"]), max_size=3, unique=True))
+def test_json_to_trf_to_json_is_the_identity(json_tournament, rules):
+    wire = msgspec.json.decode(json_tournament, type=s.Tournament)
+    tournament = tournament_from_wire(wire)
+    standings = compute_standings(tournament, [parse_rule(r, valid_codes()) for r in rules])
+    points, ranks = standings_columns(standings)
+    output = write_trf(tournament, points, ranks, rules)
+    assert output.warnings == []
+    document = read_trf(output.text.encode("utf-8"))
+    assert document.warnings == [] and document.tiebreaks == rules
+    assert tournament_to_wire(document.tournament) == wire
+
+
+@pytest.mark.parametrize("path", sorted(CONFORMANCE.glob("*.trf"))[:20], ids=lambda p: p.stem)
+def test_conformance_files_survive_a_write_and_a_read(path):
+    tournament = read_trf(path.read_bytes()).tournament
+    assert read_trf(write_trf(tournament).text).tournament == tournament
+
+
+def test_points_and_rank_after_tiebreaks_are_written_in_their_columns():
+    tournament = read_trf((CONFORMANCE / "worked-a-alekhine-memorial.trf").read_bytes()).tournament
+    standings = compute_standings(tournament, [parse_rule("BH", valid_codes())])
+    points, ranks = standings_columns(standings)
+    lines = {int(line[4:8]): line for line in write_trf(tournament, points, ranks, ["BH"]).text.splitlines()
+             if line.startswith("001")}
+    # Kasparov (2) and Tal (3) both have 3.5; Buchholz 14.5 to 11.5 puts Kasparov second.
+    assert (lines[2][80:84], lines[2][85:89]) == (" 3.5", "   2")
+    assert (lines[3][80:84], lines[3][85:89]) == (" 3.5", "   3")
+
+
+def test_what_trf_cannot_carry_is_a_warning():
+    tournament = read_trf(("\n".join([
+        player(1, "A", None, [(2, "w", "0")]), player(2, "B", None, [(1, "b", "0")])]) + "\n").encode())
+    first, second = tournament.tournament.players
+    first = replace(first, name="A" * 40, results=(replace(first.results[0], points=Fraction(0)),))
+    output = write_trf(replace(tournament.tournament, players=(first, second)))
+    assert any("name cut to 33" in w for w in output.warnings)
+    assert any("points override" in w for w in output.warnings)
+
+
+def test_scoring_that_record_162_cannot_hold_is_a_warning():
+    tournament = read_trf(player(1, "A", None, [(0, "-", "U")]) + "\n").tournament
+    output = write_trf(replace(tournament, scoring=Scoring(win=Fraction(3), forfeit_win=Fraction(1))))
+    assert any("162" in w for w in output.warnings)
+    assert "162  W 3.0" in output.text
+
+
+def test_a_start_number_above_9999_cannot_be_written():
+    tournament = read_trf(player(1, "A") + "\n").tournament
+    with pytest.raises(InvalidRequest) as error:
+        write_trf(replace(tournament, players=(replace(tournament.players[0], id=10_000),)))
+    assert error.value.issues[0].path == ("tournament", "players", 0, "id")

@@ -1,0 +1,126 @@
+"""Every limit: a problem+json 4xx whose errors name the limit and its environment variable."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+from service.api.app import app, create_app
+from service.api.limits import ENV, LIMITS, Limits
+from service.synthetic import swiss_wire
+
+SMALL = Limits(max_body_bytes=20_000, max_players=20, max_rounds=7, max_rules=3, max_trf_chars=2_000,
+               compute_deadline_s=LIMITS.compute_deadline_s)
+
+
+@pytest.fixture(scope="module")
+def small():
+    with TestClient(create_app(SMALL)) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def default():
+    with TestClient(app) as c:
+        yield c
+
+
+def assert_names_limit(response, status: int, limit: str, path: str | None = None):
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    problem = response.json()
+    assert problem["status"] == status
+    messages = " ".join(e["message"] for e in problem["errors"])
+    assert f"limit {limit} = " in messages, problem
+    assert ENV.get(limit, "") in messages
+    if path is not None:
+        assert [e["path"] for e in problem["errors"]] == [path]
+
+
+def body(players=8, rounds=5, **extra):
+    return {"tournament": swiss_wire(players, rounds, seed=2), "tiebreaks": ["BH"], **extra}
+
+
+def test_body_size_413(small):
+    payload = msgspec.json.encode(body(60, 7))
+    assert len(payload) > SMALL.max_body_bytes
+    assert_names_limit(small.post("/v1/standings", content=payload, headers={"content-type": "application/json"}),
+                       413, "max_body_bytes", "body")
+
+
+def test_body_size_413_without_content_length(small):
+    def chunks():
+        for _ in range(30):
+            yield b" " * 5000
+        yield b"{}"
+    response = small.post("/v1/standings", content=chunks(), headers={"content-type": "application/json"})
+    assert_names_limit(response, 413, "max_body_bytes")
+
+
+def test_players_rounds_rules_and_trf_of_the_app(small):
+    assert_names_limit(small.post("/v1/standings", json=body(21, 5)), 400, "max_players", "tournament.players")
+    assert_names_limit(small.post("/v1/standings", json=body(8, 8)), 400, "max_rounds", "tournament.rounds")
+    assert_names_limit(small.post("/v1/standings", json={**body(), "tiebreaks": ["BH", "SB", "DE", "WIN"]}),
+                       400, "max_rules", "tiebreaks")
+    assert_names_limit(small.post("/v1/standings", json={**body(), "after_round": 8}), 400, "max_rounds",
+                       "after_round")
+    assert_names_limit(small.post("/v1/standings", json={"trf": "012 x\n" * 400}), 413, "max_trf_chars", "trf")
+    assert small.post("/v1/standings", json=body(20, 7)).status_code == 200
+
+
+def test_trf_players_are_checked_once_read(small):
+    from pathlib import Path
+    trf = (Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide" /
+           "worked-a-alekhine-memorial.trf").read_text()
+    tight = Limits(max_players=3, max_trf_chars=len(trf) + 1)
+    with TestClient(create_app(tight)) as c:
+        assert_names_limit(c.post("/v1/standings", json={"trf": trf}), 400, "max_players", "trf.players")
+
+
+def test_schema_bounds_name_their_limit(default):
+    """Past the limits the service started with, msgspec stops decoding; the error still names the limit."""
+    rules = ["BH"] * (LIMITS.max_rules + 1)
+    assert_names_limit(default.post("/v1/standings", json={**body(), "tiebreaks": rules}), 400, "max_rules",
+                       "tiebreaks")
+    t = body()
+    t["tournament"]["rounds"] = LIMITS.max_rounds + 1
+    assert_names_limit(default.post("/v1/standings", json=t), 400, "max_rounds", "tournament.rounds")
+    players = [{"id": i + 1} for i in range(LIMITS.max_players + 1)]
+    response = default.post("/v1/standings", json={"tournament": {"rounds": 1, "players": players}})
+    assert_names_limit(response, 400, "max_players", "tournament.players")
+    t = body()
+    t["tournament"]["players"][0]["id"] = LIMITS.max_player_id + 1
+    assert_names_limit(default.post("/v1/standings", json=t), 400, "max_player_id", "tournament.players[0].id")
+
+
+def test_compute_deadline_is_a_422_naming_it():
+    quick = Limits(compute_deadline_s=0.02)
+    large = body(2200, 11)  # above the worker-thread threshold (players x rounds > 20,000)
+    large["tiebreaks"] = ["BH/C1", "BH", "SB", "ARO"]
+    with TestClient(create_app(quick)) as c:
+        response = c.post("/v1/standings", json=large)
+        assert_names_limit(response, 422, "compute_deadline_s", "")
+        assert response.json()["title"] == "Compute deadline exceeded"
+        # the service is still answering
+        assert c.get("/healthz").status_code == 200
+
+
+def test_compute_deadline_also_stops_small_requests_between_stages():
+    with TestClient(create_app(Limits(compute_deadline_s=0.0))) as c:
+        assert_names_limit(c.post("/v1/standings", json=body(30, 7)), 422, "compute_deadline_s")
+
+
+def test_limits_read_from_the_environment(monkeypatch):
+    import importlib
+
+    import service.api.limits as module
+    monkeypatch.setenv("TIEBREAK_MAX_PLAYERS", "77")
+    monkeypatch.setenv("TIEBREAK_COMPUTE_DEADLINE_S", "1.5")
+    try:
+        reloaded = importlib.reload(module)
+        assert reloaded.Limits().max_players == 77 and reloaded.Limits().compute_deadline_s == 1.5
+    finally:
+        monkeypatch.delenv("TIEBREAK_MAX_PLAYERS")
+        monkeypatch.delenv("TIEBREAK_COMPUTE_DEADLINE_S")
+        importlib.reload(module)

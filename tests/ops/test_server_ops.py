@@ -1,0 +1,111 @@
+"""`tiebreak serve` as the container starts it, as a real process on a loopback port:
+graceful shutdown, JSON logs with request ids, metrics added up over two workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import msgspec
+import pytest
+
+from service.synthetic import swiss_wire
+from tests.api.test_real_server import free_port
+from tests.ops.test_ops_api import metric
+
+ROOT = Path(__file__).resolve().parents[2]
+TIEBREAK = Path(sys.executable).parent / "tiebreak"
+
+
+def start(workers: int, extra_env: dict | None = None):
+    port = free_port()
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": str(workers), "PYTHONUNBUFFERED": "1",
+           **(extra_env or {})}
+    process = subprocess.Popen([str(TIEBREAK), "serve"], cwd=ROOT, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
+                return process, base
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail(f"tiebreak serve did not start: {process.stderr.read().decode()[-2000:]}")
+        time.sleep(0.1)
+
+
+@pytest.mark.server
+def test_sigterm_lets_the_request_in_flight_finish_then_exits():
+    process, base = start(1)
+    body = msgspec.json.encode({"tournament": swiss_wire(3000, 11, seed=4), "tiebreaks": ["BH/C1", "BH", "SB", "PS"]})
+    outcome = {}
+
+    def slow_request():
+        try:
+            r = httpx.post(f"{base}/v1/standings", content=body, timeout=120,
+                           headers={"content-type": "application/json", "x-request-id": "in-flight-1"})
+            outcome["status"], outcome["rows"] = r.status_code, len(r.json()["standings"])
+        except Exception as exc:  # noqa: BLE001 - reported below
+            outcome["error"] = repr(exc)
+        outcome["done"] = time.monotonic()
+
+    try:
+        worker = threading.Thread(target=slow_request)
+        worker.start()
+        time.sleep(0.5)  # the body (about 2 MB) is sent; the computation takes well over a second
+        assert "done" not in outcome, "the request finished before the signal: make it larger"
+        signalled = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        worker.join(timeout=120)
+        # uvicorn re-raises the signal it caught once it has shut down (a single-process
+        # server then ends "by SIGTERM"); with workers its supervisor exits 0.
+        assert process.wait(timeout=60) in (0, -signal.SIGTERM)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert outcome.get("status") == 200 and outcome["rows"] == 3000, outcome
+    assert outcome["done"] > signalled
+    log = process.stderr.read().decode()
+    lines = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    served = [e for e in lines if e.get("request_id") == "in-flight-1"]
+    assert served and served[0]["status"] == 200 and served[0]["route"] == "/v1/standings"
+
+
+@pytest.mark.server
+def test_two_workers_json_logs_and_metrics_over_both(tmp_path):
+    metrics_dir = tmp_path / "metrics"
+    metrics_dir.mkdir()
+    (metrics_dir / "counter_stale.db").write_bytes(b"left over from an earlier run")
+    process, base = start(2, {"PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)})
+    try:
+        body = {"tournament": swiss_wire(30, 5, seed=1), "tiebreaks": ["BH", "SB"], "explain": False}
+        n = 40
+        with httpx.Client(base_url=base, timeout=30) as client:
+            for i in range(n):
+                # a new connection each time, so both workers get some
+                r = httpx.post(f"{base}/v1/standings", json=body, headers={"x-request-id": f"multi-{i}"})
+                assert r.status_code == 200 and r.headers["x-request-id"] == f"multi-{i}"
+            text = client.get("/metrics").text
+        assert metric(text, "tiebreak_http_requests_total", route="/v1/standings", method="POST", status="200") == n
+        assert metric(text, "tiebreak_engine_seconds_count") == n
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+    lines = [json.loads(line) for line in process.stderr.read().decode().splitlines() if line.strip()]
+    access = [e for e in lines if e["logger"] == "service.access" and e.get("request_id", "").startswith("multi-")]
+    assert len(access) == n
+    assert {e["status"] for e in access} == {200}
+    # uvicorn's own messages are JSON lines too, and they came from two worker processes
+    assert all({"time", "level", "logger", "message"} <= e.keys() for e in lines)
+    started = [e for e in lines if "Started server process" in e["message"]]
+    assert len(started) == 2
