@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/uvicorn service.api.app:app --host $(HOST) --port $(PORT)
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/tiebreak serve   # the container's entry point: JSON logs, graceful shutdown
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

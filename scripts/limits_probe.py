@@ -5,7 +5,9 @@
 Every body is about TIEBREAK_MAX_BODY_BYTES (32 MiB by default). The largest valid
 request is decoded in full; each hostile one must be refused no slower than a small
 multiple of that (the compute deadline, 20 s by default, is the bound it is compared
-with). Decoding runs in-process with the same strict msgspec decoder the handler uses.
+with). Decoding runs in-process as the handler does it: a pre-scan that counts the
+players and rules of bodies over 1 MiB (`service.api.limits.prescan`), then the same
+strict msgspec decoder.
 """
 
 from __future__ import annotations
@@ -20,18 +22,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from service.api import schemas as s  # noqa: E402
-from service.api.limits import LIMITS  # noqa: E402
+from service.api.limits import LIMITS, LimitExceeded, prescan  # noqa: E402
 from service.synthetic import swiss_wire  # noqa: E402
 
 DECODER = msgspec.json.Decoder(s.StandingsRequest)
 
 
 def timed(body: bytes) -> tuple[float, str]:
+    """What the handler does: the pre-scan of large bodies, then the strict decode."""
     started = time.perf_counter()
     try:
+        prescan(body, LIMITS)
         DECODER.decode(body)
         outcome = "decoded"
-    except msgspec.MsgspecError as exc:
+    except (msgspec.MsgspecError, LimitExceeded) as exc:
         outcome = "refused: " + str(exc)[:90]
     return time.perf_counter() - started, outcome
 
@@ -51,6 +55,8 @@ def main() -> int:
         "one huge integer (rounds)": b'{"tournament":{"rounds":' + b"9" * pad + b',"players":[]}}',
         "too many players (ids only)": (b'{"tournament":{"rounds":1,"players":['
                                         + b",".join([b'{"id":1}'] * (pad // 9)) + b"]}}"),
+        "one player, too many results": (b'{"tournament":{"rounds":1,"players":[{"id":1,"results":['
+                                         + b",".join([b'{"round":1,"result":"win"}'] * (pad // 27)) + b"]}]}}"),
         "too many rules": b'{"trf":"x","tiebreaks":[' + b",".join([b'"BH"'] * (pad // 5)) + b"]}",
         "unknown fields": b'{"tournament":{"rounds":1,"players":[{"id":1,' + b'"x":0,' * (pad // 6) + b'"y":0}]}}',
         "NaN / Infinity": b'{"tournament":{"rounds":1,"players":[{"id":1,"rating":NaN}]}}' + b" " * pad,

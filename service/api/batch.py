@@ -104,8 +104,24 @@ def run_item(index: int, raw: bytes, request: Request, limits: Limits) -> bytes:
     return _encoder.encode(line) + b"\n"
 
 
+def _array_items(body: bytes) -> tuple[int, Iterator[bytes]]:
+    """The items of a JSON array body; each must at least be an object (what the OpenAPI schema says)."""
+    raws = _array_decoder.decode(body)
+    for i, raw in enumerate(raws):
+        if not bytes(raw).startswith(b"{"):
+            raise InvalidRequest([Issue(("items", i), "each item of the array must be a JSON object")])
+    return len(raws), (bytes(r) for r in raws)
+
+
+def _error_line(index: int, request: Request, exc: Exception) -> bytes:
+    problem = problem_of(request, exc)
+    count_batch_item(False)
+    return _encoder.encode(BatchResult(index=index, id=None, status=problem.status, result=None,
+                                       error=problem)) + b"\n"
+
+
 def ndjson_items(body: bytes) -> Iterator[bytes]:
-    """The non-blank lines of an NDJSON body (LF or CR LF)."""
+    """The non-blank lines of an NDJSON body (LF or CR LF), one at a time."""
     start = 0
     while start < len(body):
         end = body.find(b"\n", start)
@@ -117,15 +133,14 @@ def ndjson_items(body: bytes) -> Iterator[bytes]:
         start = end + 1
 
 
-def _count_items(body: bytes, ndjson: bool) -> tuple[int, Iterator[bytes]]:
-    if ndjson:
-        count = sum(1 for _ in ndjson_items(body))
-        return count, ndjson_items(body)
-    raws = _array_decoder.decode(body)
-    for i, raw in enumerate(raws):
-        if not bytes(raw).startswith(b"{"):
-            raise InvalidRequest([Issue(("items", i), "each item of the array must be a JSON object")])
-    return len(raws), (bytes(r) for r in raws)
+async def _ndjson_results(body: bytes, request: Request, limits: Limits) -> AsyncIterator[bytes]:
+    for index, line in enumerate(ndjson_items(body)):
+        if index == limits.max_batch_items:  # counted on the way: lines are not split up front
+            yield _error_line(index, request, LimitExceeded(
+                "max_batch_items", "items", f"more than {limits.max_batch_items} items; the rest is not read",
+                400, limits))
+            return
+        yield await anyio.to_thread.run_sync(run_item, index, line, request, limits)
 
 
 async def _results(items: Iterator[bytes], request: Request, limits: Limits) -> AsyncIterator[bytes]:
@@ -148,7 +163,13 @@ async def standings_batch(request: Request) -> Stream:
     if not ndjson and media != "application/json":
         raise HTTPException(status_code=415, detail=f"send a JSON array (application/json) or NDJSON ({NDJSON})")
     limits: Limits = request.app.state.limits
-    count, items = _count_items(await request.body(), ndjson)
+    # The whole body is read first (within the body limit): HTTP clients commonly send
+    # all of it before reading any response, so reading it while streaming could stall
+    # both sides once the socket buffers fill. The results are never held.
+    body = await request.body()
+    if ndjson:
+        return Stream(_ndjson_results(body, request, limits), media_type=NDJSON)
+    count, items = _array_items(body)
     if count > limits.max_batch_items:
         raise LimitExceeded("max_batch_items", "items", f"{count} items", 400, limits)  # the schema's maxItems
     return Stream(_results(items, request, limits), media_type=NDJSON)

@@ -139,6 +139,9 @@ def run_compare(body: CompareRequest) -> CompareResponse:
         except InvalidRequest as exc:
             raise _under_list(i, exc) from None
         result.warnings[:0] = read_warnings
+        if not specs:
+            result.warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points "
+                                           "share a rank", "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
         results.append(result)
     return _response(body, results)
 

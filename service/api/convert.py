@@ -9,7 +9,7 @@ from ..engine import model as m
 from ..engine.contributions import Contribution, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
-from ..engine.rules import RuleSpec, build_rule, parse_rule
+from ..engine.rules import RuleSpec, build_rule
 from ..engine.standings import Standings
 from . import schemas as s
 

@@ -17,6 +17,8 @@ import re
 import time
 from dataclasses import dataclass
 
+import msgspec
+
 
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
@@ -138,3 +140,41 @@ def name_schema_limit(path: str, message: str, limits: Limits = LIMITS) -> tuple
         if pattern.search(bare) and (kind != "length" or "length" in message):
             return f"{message}; {limits.describe(limit)}", limit
     return message, None
+
+
+# ---- a cheap look at large bodies before the strict decode ----
+
+class _TournamentShape(msgspec.Struct):
+    players: list[msgspec.Raw] = []
+
+
+class _RequestShape(msgspec.Struct):
+    tournament: _TournamentShape | None = None
+    tiebreaks: list[msgspec.Raw] | None = None
+
+
+_shape_decoder = msgspec.json.Decoder(_RequestShape)
+PRESCAN_BYTES = 1024 * 1024
+
+
+def prescan(data: bytes, limits: Limits) -> None:
+    """Count players and rules of a large body without building them.
+
+    msgspec checks a list's length only once the whole list is built, so 32 MiB of
+    `{"id":1},` would build 3.7 million players (seconds) before being refused.
+    Skipping over the elements (msgspec.Raw) costs a fraction of that. A body whose
+    JSON is malformed is refused here; one of another shape is left to the strict
+    decoder, which names the field.
+    """
+    if len(data) <= PRESCAN_BYTES:
+        return
+    try:
+        shape = _shape_decoder.decode(data)
+    except msgspec.ValidationError:
+        return
+    rules = shape.tiebreaks or []
+    if len(rules) > limits.max_rules:
+        raise LimitExceeded("max_rules", "tiebreaks", f"{len(rules)} rules", limits=limits)
+    if shape.tournament is not None and len(shape.tournament.players) > limits.max_players:
+        raise LimitExceeded("max_players", "tournament.players", f"{len(shape.tournament.players)} players",
+                            limits=limits)

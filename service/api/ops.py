@@ -203,11 +203,16 @@ class OpsMiddleware:
         metrics.IN_FLIGHT.inc()
         try:
             if self.keys and not self._authorised(scope):
-                await send_wrapper({"type": "http.response.start", "status": 401, "headers": [
+                headers = [
                     (b"content-type", b"application/problem+json"),
                     (b"content-length", str(len(_PROBLEM_401)).encode()),
                     (b"www-authenticate", b'ApiKey header="X-API-Key", Bearer'),
-                ]})
+                ]
+                origin = _header(scope, b"origin")
+                if origin and ("*" in self.config.cors_origins or origin in self.config.cors_origins):
+                    # so that a browser script can read why it was refused
+                    headers += [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
+                await send_wrapper({"type": "http.response.start", "status": 401, "headers": headers})
                 await send_wrapper({"type": "http.response.body", "body": _PROBLEM_401})
             else:
                 await self.app(scope, receive, send_wrapper)

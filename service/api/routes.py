@@ -16,6 +16,7 @@ from .catalogue_routes import CATALOGUE_ROUTES
 from .errors import PROBLEM_JSON
 from .pipeline import request_size, run_standings
 from .ops import compute_bounded
+from .limits import prescan
 
 # Requests bigger than this (players × rounds) run in a worker thread, so that
 # one large tournament does not stall health checks and small requests.
@@ -60,7 +61,9 @@ async def decode_json(request: Request, decoder: msgspec.json.Decoder):
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media != "application/json" and not media.endswith("+json"):
         raise HTTPException(status_code=415, detail="send the body as application/json")
-    return decoder.decode(await request.body())
+    data = await request.body()
+    prescan(data, request.app.state.limits)  # large bodies: count players and rules before building them
+    return decoder.decode(data)
 
 
 @post(

@@ -172,7 +172,7 @@ def _decode_strictly(data: bytes, codec: str, line_offset: int) -> str:
         line = data.count(b"\n", 0, exc.start) + 1 + line_offset
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise TrfError(line, column, f"byte {data[exc.start]:#04x} is not valid {codec}") from None
-    except UnicodeError as exc:  # e.g. a stateful codec that rejects the whole input
+    except (UnicodeError, LookupError) as exc:  # a codec that rejects the whole input, or is no text encoding
         raise TrfError(1, 1, f"cannot decode as {codec}: {exc}") from None
 
 
@@ -253,6 +253,9 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
             reading.warnings.append(TrfWarning(
                 lineno, 1, f"record {record} ({TEAM_RECORDS[record]}) is a team record: individual "
                            f"results come from the 001 lines, so it changes no individual score"))
+    elif record.startswith("XX"):  # pairing-program extensions (XXS scoring, XXC colour, ...)
+        reading.warnings.append(TrfWarning(lineno, 1, f"extension record {record} is not read; give its "
+                                                      f"information as TRF-26 records (142, 162) instead"))
     elif record in QUIET_RECORDS or (_NRS_RECORD.fullmatch(record) and line[3:4] == " "):
         pass  # known records standings do not need; NRS: national ratings (TRF-26)
     else:

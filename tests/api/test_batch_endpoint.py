@@ -3,11 +3,15 @@
 import json
 from pathlib import Path
 
+from dataclasses import replace
+
 import anyio
 import pytest
+from litestar.testing import TestClient
 
 from service.api import batch
-from service.api.app import app
+from service.api.app import app, create_app
+from service.api.limits import LIMITS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
 ALEKHINE = (FIXTURES / "worked-a-alekhine-memorial.trf").read_text()
@@ -70,11 +74,32 @@ def test_a_body_that_is_no_batch_at_all_is_a_problem(client, content, media, sta
     assert response.headers["content-type"] == "application/problem+json"
 
 
-def test_too_many_items_is_refused_before_any_work(client):
-    limit = app.state.limits.max_batch_items
-    response = client.post("/v1/standings/batch", content=b"{}\n" * (limit + 1), headers={"content-type": NDJSON})
+@pytest.fixture(scope="module")
+def client_with_three_items_at_most():
+    with TestClient(create_app(replace(LIMITS, max_batch_items=3, max_body_bytes=4000))) as client:
+        yield client
+
+
+def test_a_json_array_with_too_many_items_is_refused_before_any_work(client_with_three_items_at_most):
+    response = client_with_three_items_at_most.post("/v1/standings/batch", json=[{}] * 4)
     assert response.status_code == 400
     assert "max_batch_items" in response.json()["errors"][0]["message"]
+
+
+def test_ndjson_with_too_many_items_ends_with_an_error_line(client_with_three_items_at_most):
+    body = "".join(json.dumps(MIXED[0]) + "\n" for _ in range(5)).encode()
+    results = lines_of(client_with_three_items_at_most.post("/v1/standings/batch", content=body,
+                                                            headers={"content-type": NDJSON}))
+    assert [r["status"] for r in results] == [200, 200, 200, 400]
+    assert "max_batch_items" in results[3]["error"]["errors"][0]["message"]
+
+
+def test_a_body_over_the_body_limit_is_refused_before_any_work(client_with_three_items_at_most):
+    small = json.dumps({"id": "small", "tournament": {"rounds": 1, "players": [{"id": 1}]}}).encode()
+    response = client_with_three_items_at_most.post("/v1/standings/batch", content=(small + b"\n") * 60,
+                                                    headers={"content-type": NDJSON})
+    assert response.status_code == 413
+    assert response.headers["content-type"] == "application/problem+json"
 
 
 def test_ten_thousand_items_stream_in_order(client):
@@ -91,7 +116,8 @@ def test_ten_thousand_items_stream_in_order(client):
     assert count == 10_000
 
 
-def test_a_client_disconnect_stops_the_work(monkeypatch):
+@pytest.mark.parametrize("chunk_size", [None, 4096], ids=["body-in-one-message", "body-in-chunks"])
+def test_a_client_disconnect_stops_the_work(monkeypatch, chunk_size):
     """The real app over raw ASGI: the client goes away after the first line; no further item is computed."""
     started = []
     original = batch.run_item
@@ -106,11 +132,13 @@ def test_a_client_disconnect_stops_the_work(monkeypatch):
                     for i in range(items))
     first_line_sent = anyio.Event()
     sent_lines = []
+    size = chunk_size or len(body)
+    chunks = [body[i:i + size] for i in range(0, len(body), size)]
 
     async def receive():
-        if not sent_lines and not first_line_sent.is_set() and not getattr(receive, "done", False):
-            receive.done = True
-            return {"type": "http.request", "body": body, "more_body": False}
+        if chunks and not first_line_sent.is_set():
+            chunk = chunks.pop(0)
+            return {"type": "http.request", "body": chunk, "more_body": bool(chunks)}
         await first_line_sent.wait()
         return {"type": "http.disconnect"}
 

@@ -8,7 +8,15 @@ at ochess.org/tiebreaks; see tests/engine/test_uscf.py for the sources.
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from litestar.testing import TestClient
+
+from service.api.app import app
+from service.api.convert import tournament_to_wire
+from tests.strategies import swiss_tournaments
 
 
 def game(rnd, opp, color, result):
@@ -126,3 +134,27 @@ def test_arbiters_example(client):
     assert hugo["US Chess"]["values"] == [11.0, 11.0]
     bye = next(c for c in hugo["US Chess"]["breakdown"]["MM"]["contributions"] if c["round"] == 3)
     assert bye["value"] == 0 and bye["cut"] and "plus score" in bye["cut_reason"]
+
+
+# ---- random crosstables under uscf and through /v1/compare: always a 200 -----------------
+
+RANDOM_RULES = ["MM", "SOLK", "CUM", "OCUM", "MED", "SBUS", "KASH", "BLK", "RBT", "AROUS", "OPERF"]
+CLIENT = TestClient(app)  # no lifespan hooks to run; one client for every example
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(drawn=swiss_tournaments(), explain=st.booleans())
+def test_random_crosstables_under_uscf_and_compare(drawn, explain):
+    tournament = msgspec.to_builtins(tournament_to_wire(drawn.tournament))
+    response = CLIENT.post("/v1/standings", json={
+        "tournament": tournament, "regulations": "uscf", "tiebreaks": RANDOM_RULES, "explain": explain,
+        "unrated_rating": 1500})
+    assert response.status_code == 200, response.text
+    assert len(response.json()["standings"]) == len(drawn.tournament.players)
+    response = CLIENT.post("/v1/compare", json={"tournament": tournament, "explain": explain, "lists": [
+        {"name": "fide", "preset": "club-swiss-5-7"}, {"name": "us", "preset": "uscf-default"},
+        {"name": "us-all", "tiebreaks": RANDOM_RULES, "regulations": "uscf"}]})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert [c["rule_list"] for c in body["summary"]["champions"]] == ["fide", "us", "us-all"]
+    assert body["regulations"][1:] == ["uscf", "uscf"]

@@ -260,6 +260,17 @@ def test_bytes_that_break_the_declared_encoding_are_located():
     assert (error.value.line, error.value.column) == (3, 8)
 
 
+@pytest.mark.parametrize("codec", ["rot13", "base64", "utf-16", "idna"])
+def test_a_declared_codec_that_is_no_text_encoding_is_a_trf_error(codec):
+    with pytest.raises(TrfError):
+        read_trf(f"### encoding: {codec}\n".encode() + b"\xff\xfe012 x\n" + NAMED.encode())
+
+
+def test_pairing_program_extension_records_are_reported():
+    document = parse_trf(trf(*SMALL, "XXS WW=1 BW=1 WD=0.5"))
+    assert "XXS" in document.warnings[0].message
+
+
 @pytest.mark.parametrize("newline", ["\r\n", "\r"])
 def test_windows_and_old_mac_line_ends_read_the_same(newline):
     assert parse_trf(trf(*SMALL, newline=newline)).tournament == parse_trf(trf(*SMALL)).tournament

@@ -111,16 +111,43 @@ def test_compute_deadline_also_stops_small_requests_between_stages():
         assert_names_limit(c.post("/v1/standings", json=body(30, 7)), 422, "compute_deadline_s")
 
 
-def test_limits_read_from_the_environment(monkeypatch):
-    import importlib
+def test_limits_read_from_the_environment():
+    """In a fresh interpreter (reloading the module here would split its exception class in two)."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "TIEBREAK_MAX_PLAYERS": "77", "TIEBREAK_COMPUTE_DEADLINE_S": "1.5",
+           "TIEBREAK_MAX_BATCH_ITEMS": "9"}
+    out = subprocess.run([sys.executable, "-c", "from service.api.limits import LIMITS as L; "
+                          "print(L.max_players, L.compute_deadline_s, L.max_batch_items, L.max_rules)"],
+                         env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["77", "1.5", "9", str(LIMITS.max_rules)]
 
-    import service.api.limits as module
-    monkeypatch.setenv("TIEBREAK_MAX_PLAYERS", "77")
-    monkeypatch.setenv("TIEBREAK_COMPUTE_DEADLINE_S", "1.5")
-    try:
-        reloaded = importlib.reload(module)
-        assert reloaded.Limits().max_players == 77 and reloaded.Limits().compute_deadline_s == 1.5
-    finally:
-        monkeypatch.delenv("TIEBREAK_MAX_PLAYERS")
-        monkeypatch.delenv("TIEBREAK_COMPUTE_DEADLINE_S")
-        importlib.reload(module)
+
+def test_batch_items():
+    with TestClient(create_app(Limits(max_batch_items=2))) as c:
+        items = [body(), body(), body()]
+        assert_names_limit(c.post("/v1/standings/batch", json=items), 400, "max_batch_items", "items")
+        ndjson = b"".join(msgspec.json.encode(i) + b"\n" for i in items)
+        # NDJSON is streamed: the items within the limit are answered, then one error line names it
+        response = c.post("/v1/standings/batch", content=ndjson, headers={"content-type": "application/x-ndjson"})
+        lines = [msgspec.json.decode(line) for line in response.content.splitlines()]
+        assert [line["status"] for line in lines] == [200, 200, 400]
+        assert "limit max_batch_items = 2 (TIEBREAK_MAX_BATCH_ITEMS)" in lines[-1]["error"]["errors"][0]["message"]
+        assert c.post("/v1/standings/batch", json=items[:2]).status_code == 200
+
+
+def test_large_bodies_are_counted_before_they_are_built(default):
+    """Over 1 MiB, players and rules are counted (msgspec.Raw) before the strict decode builds them."""
+    from service.api.limits import PRESCAN_BYTES
+    n = PRESCAN_BYTES // 9 + 1
+    players = b'{"tournament":{"rounds":1,"players":[' + b",".join([b'{"id":1}'] * n) + b"]}}"
+    response = default.post("/v1/standings", content=players, headers={"content-type": "application/json"})
+    assert_names_limit(response, 400, "max_players", "tournament.players")
+    assert response.json()["errors"][0]["message"].startswith(f"{n} players; ")
+    rules = b'{"trf":"x","tiebreaks":[' + b",".join([b'"BH"'] * (PRESCAN_BYTES // 5 + 1)) + b"]}"
+    response = default.post("/v1/standings", content=rules, headers={"content-type": "application/json"})
+    assert_names_limit(response, 400, "max_rules", "tiebreaks")
+    malformed = players[:-3]
+    response = default.post("/v1/standings", content=malformed, headers={"content-type": "application/json"})
+    assert response.status_code == 400 and response.json()["detail"] == "the request body is not valid JSON"

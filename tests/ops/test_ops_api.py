@@ -188,6 +188,11 @@ def test_cors_allows_configured_origins_only():
         assert "x-request-id" in response.headers["access-control-expose-headers"].lower()
         other = c.post("/v1/standings", json=BODY, headers={"Origin": "https://evil.example", "X-API-Key": "k"})
         assert "access-control-allow-origin" not in other.headers
+        refused = c.post("/v1/standings", json=BODY, headers={"Origin": "https://app.example"})
+        assert refused.status_code == 401
+        assert refused.headers["access-control-allow-origin"] == "https://app.example"
+        refused = c.post("/v1/standings", json=BODY, headers={"Origin": "https://evil.example"})
+        assert refused.status_code == 401 and "access-control-allow-origin" not in refused.headers
 
 
 # ---- gzip ----
