@@ -13,7 +13,7 @@ from ..formats.trf import parse_trf
 from . import schemas as s
 from .limits import Deadline, Limits, check_tournament
 from .metrics import ENGINE_SECONDS
-from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
 
 
 def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], list[Warning]]:
@@ -64,7 +64,16 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
         deadline.check("after reading the input")
     regulations = applied_regulations(body.regulations, body.preset, tournament)
     started = time.perf_counter()
-    result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, body.explain)
+    explain: bool | frozenset[int] = body.explain
+    if body.explain and (body.top is not None or body.player is not None):
+        # Breakdowns only for the rows returned. Alone, `player` names them; with `top`
+        # a first pass without breakdowns (the cheap one) finds who the first N are.
+        if body.top is None:
+            explain = frozenset({body.player})
+        else:
+            ranked = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, False)
+            explain = frozenset(ranked.table.ids[row.player] for row in select_rows(ranked, body.top, body.player))
+    result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, explain)
     ENGINE_SECONDS.observe(time.perf_counter() - started)
     if deadline is not None:
         deadline.check("after ranking")

@@ -20,6 +20,12 @@ class Context:
     explain: bool
     ratings: list[int | None]  # unrated players already given `unrated_rating`, if any
     _cache: dict = field(default_factory=dict)
+    # With `explain`: the players (indices) whose contributions are built; None for all.
+    # Values are always computed for everyone: the ranking needs them.
+    explained: frozenset[int] | None = None
+
+    def explains(self, p: int) -> bool:
+        return self.explain and (self.explained is None or p in self.explained)
 
     def cached(self, key, compute):
         try:
@@ -43,4 +49,4 @@ class Context:
 
     def for_table(self, table: Crosstable) -> "Context":
         """A context over a modified table (Fore Buchholz), sharing nothing cached."""
-        return Context(table, self.regulations, self.explain, self.ratings)
+        return Context(table, self.regulations, self.explain, self.ratings, explained=self.explained)

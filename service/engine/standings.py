@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Collection
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -67,8 +68,13 @@ def compute_standings(
     regulations: Regulations | None = None,
     after_round: int | None = None,
     unrated_rating: int | None = None,
-    explain: bool = True,
+    explain: bool | Collection[int] = True,
 ) -> Standings:
+    """Rank the tournament by points and then the rules in order.
+
+    `explain`: True builds every player's contributions, False none, and a
+    collection of player ids builds only theirs (values are computed for all).
+    """
     with _cyclic_gc_paused():
         return _compute(tournament, specs, regulations, after_round, unrated_rating, explain)
 
@@ -100,7 +106,12 @@ def _compute(tournament, specs, regulations, after_round, unrated_rating, explai
                 "unrated-rating-used",
                 f"{len(unrated)} unrated player(s) count as rated {unrated_rating}", rating_article))
 
-    ctx = Context(table, applied, explain, ratings)
+    explained = None
+    if not isinstance(explain, bool):
+        wanted = set(explain)
+        explained = frozenset(p for p, pid in enumerate(table.ids) if pid in wanted)
+        explain = True
+    ctx = Context(table, applied, explain, ratings, explained=explained)
     groups, outcomes = rank(ctx, specs, dropped)
     warnings += group_checks(outcomes, table)
     rows = _rows(table, groups, outcomes, specs)

@@ -30,12 +30,13 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
     outcome = RuleOutcome(spec, values, scale)
     if ctx.explain:
         base = ctx.cached(("opponent-contributions", spec.forfeits_played, weight_by_result),
-                          lambda: [_contributions(ctx, rounds, p, weight_by_result) for p in range(table.size)])
+                          lambda: [_contributions(ctx, rounds, p, weight_by_result) if ctx.explains(p) else []
+                                   for p in range(table.size)])
         if low or high:
             label = cut_label(low, high)
             outcome.contributions = [
                 with_cuts(rows, select_cuts([c.key for c in rows], [c.value for c in rows],
-                                            rounds.vurs[p], low, high), label)
+                                            rounds.vurs[p], low, high), label) if rows else rows
                 for p, rows in enumerate(base)
             ]
         else:
@@ -95,9 +96,10 @@ def average_of_opponents_buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         total = sum(bh[q] for _, q in opponents)
         values.append(round_half_up(Fraction(100 * total, len(opponents) * table.scale)) if opponents else None)
         if all_contributions is not None:
+            explained = ctx.explains(p)
             all_contributions.append([Contribution(r + 1, "opponent_value", bh[q], bh[q], opponent=table.ids[q])
-                                      for r, q in opponents])
+                                      for r, q in opponents] if explained else [])
             notes.append(mean_note(Fraction(total, table.scale), len(opponents),
-                                   "mean Buchholz of the opponents, to 2 decimals"))
+                                   "mean Buchholz of the opponents, to 2 decimals") if explained else None)
     return RuleOutcome(spec, values, 100, all_contributions, contribution_scale=table.scale,
                        notes=notes if ctx.explain else None)

@@ -33,8 +33,10 @@ def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
     for p in range(table.size):
         kinds, colors, opps = table.kinds[p], table.colors[p], table.opponents[p]
-        if all_contributions is None:
+        if not ctx.explains(p):
             values.append(sum(map(test, kinds, colors)))
+            if all_contributions is not None:
+                all_contributions.append([])
             continue
         rounds = [r for r in range(table.played_rounds) if test(kinds[r], colors[r])]
         values.append(len(rounds))
@@ -55,7 +57,7 @@ def points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         all_contributions = [
             [Contribution(r + 1, table.kinds[p][r].value, table.points[p][r], r,
                           opponent=table.ids[q] if (q := table.opponents[p][r]) >= 0 else None)
-             for r in range(table.played_rounds)]
+             for r in range(table.played_rounds)] if ctx.explains(p) else []
             for p in range(table.size)
         ]
     return RuleOutcome(spec, list(table.scores), table.scale, all_contributions)

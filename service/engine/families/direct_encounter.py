@@ -34,7 +34,7 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
                 kind = table.kinds[p][r]
                 if q in members and (kind.is_played or (counts_forfeits and kind.has_opponent)):
                     against[p][q] = against[p].get(q, 0) + table.points[p][r]
-                    if all_contributions is not None:
+                    if all_contributions is not None and ctx.explains(p):
                         all_contributions[p].append(
                             Contribution(r + 1, "encounter", table.points[p][r], r, opponent=table.ids[q]))
         places = _places(group, against, table.win)

@@ -23,12 +23,14 @@ def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
     scores = table.scores  # the opponents' final scores at face value
     for p in range(table.size):
-        contributions = [
-            Contribution(r + 1, kind.value, pts, scores[q], opponent=table.ids[q])
+        counted = [
+            (r, kind, q, pts)
             for r, (kind, q, pts) in enumerate(zip(table.kinds[p], table.opponents[p], table.points[p]))
             if q != NO_OPPONENT and scores[q] * 100 >= limit * maxima[q]
         ]
-        values.append(sum(c.value for c in contributions))
+        values.append(sum(pts for *_, pts in counted))
         if all_contributions is not None:
-            all_contributions.append(contributions)
+            all_contributions.append([
+                Contribution(r + 1, kind.value, pts, scores[q], opponent=table.ids[q]) for r, kind, q, pts in counted
+            ] if ctx.explains(p) else [])
     return RuleOutcome(spec, values, table.scale, all_contributions)

@@ -6,7 +6,7 @@ from itertools import accumulate
 
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
-from ..modifiers import apply_cuts, cut_label
+from ..modifiers import apply_cuts, cut_label, cut_total
 from ..rules import RuleSpec
 
 
@@ -18,8 +18,11 @@ def progressive(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
     for p in range(table.size):
         running = list(accumulate(table.points[p]))
-        if not low and not ctx.explain:
-            values.append(sum(running))
+        if not ctx.explains(p):
+            # C.07 14: for the progressive score the least significant values are the first rounds.
+            values.append(cut_total(range(len(running)), running, None, low, high))
+            if all_contributions is not None:
+                all_contributions.append([])
             continue
         # C.07 14: for the progressive score the least significant values are the first rounds.
         contributions = [Contribution(r + 1, "running_score", v, r) for r, v in enumerate(running)]

@@ -84,12 +84,17 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         kept = len(games) - min(len(games), low + high)
         total = cut_total(opponent_ratings, opponent_ratings, None, low, high)
         values.append(round_half_up(Fraction(total, kept)) if kept else None)
-        if all_contributions is not None:
-            contributions = [Contribution(rnd, "game", ratings[q], ratings[q], opponent=table.ids[q])
-                             for rnd, q, _ in games]
-            apply_cuts(contributions, low, high, cut_label(low, high))
-            all_contributions.append(contributions)
-            notes.append(mean_note(Fraction(total), kept, "mean rating of the opponents"))
+        if all_contributions is None:
+            continue
+        if not ctx.explains(p):
+            all_contributions.append([])
+            notes.append(None)
+            continue
+        contributions = [Contribution(rnd, "game", ratings[q], ratings[q], opponent=table.ids[q])
+                         for rnd, q, _ in games]
+        apply_cuts(contributions, low, high, cut_label(low, high))
+        all_contributions.append(contributions)
+        notes.append(mean_note(Fraction(total), kept, "mean rating of the opponents"))
     return RuleOutcome(spec, values, 1, all_contributions, notes=notes if ctx.explain else None)
 
 
@@ -164,8 +169,9 @@ def _games_as_contributions(ctx: Context, p: int) -> list[Contribution]:
 def _rating_outcome(ctx: Context, spec: RuleSpec, values: list[int | None], describe) -> RuleOutcome:
     outcome = RuleOutcome(spec, values, 1, None)
     if ctx.explain:
-        outcome.contributions = [_games_as_contributions(ctx, p) for p in range(ctx.table.size)]
-        outcome.notes = [None if values[p] is None else describe(p) for p in range(ctx.table.size)]
+        players = range(ctx.table.size)
+        outcome.contributions = [_games_as_contributions(ctx, p) if ctx.explains(p) else [] for p in players]
+        outcome.notes = [describe(p) if values[p] is not None and ctx.explains(p) else None for p in players]
     return outcome
 
 
@@ -199,16 +205,18 @@ def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: list[int | N
     values: list[int | None] = []
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
     for p in range(table.size):
-        contributions = [
-            Contribution(rnd, "opponent_value", per_player[q], per_player[q], opponent=table.ids[q])
-            for rnd, q, _ in _played(ctx, p)
-            if per_player[q] is not None
-        ]
-        values.append(_mean([c.value for c in contributions]))
-        if all_contributions is not None:
-            all_contributions.append(contributions)
-            notes.append(mean_note(Fraction(sum(c.value for c in contributions)), len(contributions),
-                                   f"mean {spec.code[1:]} of the opponents"))
+        counted = [(rnd, q) for rnd, q, _ in _played(ctx, p) if per_player[q] is not None]
+        total = sum(per_player[q] for _, q in counted)
+        values.append(round_half_up(Fraction(total, len(counted))) if counted else None)
+        if all_contributions is None:
+            continue
+        if not ctx.explains(p):
+            all_contributions.append([])
+            notes.append(None)
+            continue
+        all_contributions.append([Contribution(rnd, "opponent_value", per_player[q], per_player[q],
+                                               opponent=table.ids[q]) for rnd, q in counted])
+        notes.append(mean_note(Fraction(total), len(counted), f"mean {spec.code[1:]} of the opponents"))
     return RuleOutcome(spec, values, 1, all_contributions, notes=notes if ctx.explain else None)
 
 

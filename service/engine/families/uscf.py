@@ -128,13 +128,16 @@ def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleO
             why = ""
         else:
             low, high, why = _drops(ctx, p, modified)
-        if not ctx.explain:
+        if not ctx.explains(p):
             if low or high:
                 ordered = sorted(keys)
                 kept = ordered[low: len(ordered) - high] if len(ordered) > low + high else []
                 values.append(sum(kept))
             else:
                 values.append(sum(keys))
+            if all_contributions is not None:
+                all_contributions.append([])
+                notes.append(None)
             continue
         rows = _opposition_contributions(ctx, p)
         dropped = set()
@@ -196,6 +199,9 @@ def cumulative(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     if ctx.explain:
         outcome.contributions = []
         for p in range(table.size):
+            if not ctx.explains(p):
+                outcome.contributions.append([])
+                continue
             kinds = table.kinds[p]
             rows = [Contribution(r + 1, "running_score", v, r) for r, v in enumerate(accumulate(table.points[p]))]
             rows += [
@@ -217,7 +223,7 @@ def cumulative_of_opposition(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         kinds, opps = table.kinds[p], table.opponents[p]
         values.append(sum(cum[q] for kind, q in zip(kinds, opps) if kind.is_played))
         if all_contributions is not None:
-            all_contributions.append([
+            all_contributions.append([] if not ctx.explains(p) else [
                 Contribution(r + 1, "opponent_value", cum[q], cum[q], opponent=table.ids[q],
                              note="the opponent's cumulative score (US Chess 34E3)")
                 if kind.is_played else
@@ -235,10 +241,10 @@ def kashdan(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     values: list[int | None] = []
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    for kinds, opps in zip(table.kinds, table.opponents):
+    for p, (kinds, opps) in enumerate(zip(table.kinds, table.opponents)):
         values.append(sum(KASHDAN.get(kind, 0) for kind in kinds))
         if all_contributions is not None:
-            all_contributions.append([
+            all_contributions.append([] if not ctx.explains(p) else [
                 Contribution(r + 1, kind.value, KASHDAN.get(kind, 0), r,
                              opponent=table.ids[q] if q != NO_OPPONENT else None,
                              unplayed=None if kind.is_played else kind)
@@ -262,7 +268,7 @@ def sonneborn_berger(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     if ctx.explain:
         outcome.contributions = []
         for p in range(table.size):
-            rows = _opposition_contributions(ctx, p)
+            rows = _opposition_contributions(ctx, p) if ctx.explains(p) else []
             for row, pts in zip(rows, table.points[p]):
                 row.value = row.key * pts
             outcome.contributions.append(rows)
@@ -297,7 +303,7 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
                     met[p].add(q)
                     step = 1 if kind is ResultKind.WIN else -1 if kind is ResultKind.LOSS else 0
                     balance += step
-                    if all_contributions is not None:
+                    if all_contributions is not None and ctx.explains(p):
                         all_contributions[p].append(
                             Contribution(r + 1, "encounter", step, r, opponent=table.ids[q], note=kind.value))
             values[p] = balance
@@ -346,11 +352,13 @@ def opposition_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         total = sum(perf[q] for _, q in counted)
         values.append(round_half_up(Fraction(total, len(counted))) if counted else None)
         if all_contributions is not None:
+            explained = ctx.explains(p)
             all_contributions.append([
                 Contribution(rnd, "opponent_value", perf[q], perf[q], opponent=table.ids[q],
                              note="the opponent's performance: their opposition's average + "
                                   "400 × (wins − losses) / games")
                 for rnd, q in counted
-            ])
-            notes.append(mean_note(Fraction(total), len(counted), "mean performance of the opponents"))
+            ] if explained else [])
+            notes.append(mean_note(Fraction(total), len(counted), "mean performance of the opponents")
+                         if explained else None)
     return RuleOutcome(spec, values, 1, all_contributions, notes=notes)

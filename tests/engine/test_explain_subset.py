@@ -1,0 +1,39 @@
+"""Breakdowns for chosen players only: the same contributions, built for fewer players."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.engine import Regulations, compute_standings
+from service.engine.registry import valid_codes
+from service.engine.rules import parse_rule
+from tests.strategies import swiss_tournaments
+
+FIDE = ["BH/C1", "BH", "BH/M1", "SB/C1", "FB", "AOB", "DE", "PS/C1", "KS", "WIN", "ARO/C1", "TPR", "APRO"]
+USCF = ["MM", "SOLK", "CUM", "OCUM", "KASH", "SBUS", "BLK", "RBT", "AROUS", "OPERF"]
+
+
+def breakdowns(result, ids):
+    index = {pid: p for p, pid in enumerate(result.table.ids)}
+    return {
+        pid: [(o.contributions[index[pid]], o.notes[index[pid]] if o.notes else None) for o in result.outcomes]
+        for pid in ids
+    }
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(drawn=swiss_tournaments(), data=st.data(), uscf=st.booleans())
+def test_chosen_players_get_the_full_breakdown_and_the_others_none(drawn, data, uscf):
+    t = drawn.tournament
+    regulations = Regulations.USCF if uscf else Regulations.FIDE_2026
+    specs = [parse_rule(r, valid_codes(regulations)) for r in (USCF if uscf else FIDE)]
+    ids = [p.id for p in t.players]
+    chosen = data.draw(st.sets(st.sampled_from(ids), max_size=3))
+    full = compute_standings(t, specs, regulations, unrated_rating=1500, explain=True)
+    some = compute_standings(t, specs, regulations, unrated_rating=1500, explain=chosen)
+    # Values and ranks do not depend on whose breakdown is built.
+    assert [o.values for o in some.outcomes] == [o.values for o in full.outcomes]
+    assert [(r.player, r.rank) for r in some.rows] == [(r.player, r.rank) for r in full.rows]
+    assert breakdowns(some, chosen) == breakdowns(full, chosen)
+    others = set(ids) - chosen
+    for per_rule in breakdowns(some, others).values():
+        assert all(rows == [] for rows, _ in per_rule)  # (a DE note costs nothing and may stay)
