@@ -16,8 +16,8 @@ from .metrics import ENGINE_SECONDS
 from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
 
 
-def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], list[Warning]]:
-    """The tournament and rule list a request asks for, with the warnings reading them gave."""
+def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regulations, list[Warning]]:
+    """The tournament, rule list and rule set a request asks for, with the warnings reading them gave."""
     warnings: list[Warning] = []
     rule_items = body.tiebreaks
     if body.trf is not None:
@@ -38,7 +38,7 @@ def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], list[
     if not specs:
         warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank",
                                 "C.07 4.1"))
-    return tournament, specs, warnings
+    return tournament, specs, regulations, warnings
 
 
 def applied_regulations(requested: str, preset_name: str | None, tournament: Tournament) -> Regulations:
@@ -57,12 +57,11 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
     With `limits`, a TRF's players and rounds are checked once read; with `deadline`,
     the work stops between its stages (read, rank, convert) once the deadline passed.
     """
-    tournament, specs, warnings = prepare(body)
+    tournament, specs, regulations, warnings = prepare(body)
     if limits is not None and body.trf is not None:
         check_tournament(len(tournament.players), tournament.rounds, limits, "trf")
     if deadline is not None:
         deadline.check("after reading the input")
-    regulations = applied_regulations(body.regulations, body.preset, tournament)
     started = time.perf_counter()
     explain: bool | frozenset[int] = body.explain
     if body.explain and (body.top is not None or body.player is not None):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import anyio.to_thread
 import msgspec
 from litestar import Request, get, post
 from litestar.exceptions import HTTPException

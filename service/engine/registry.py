@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .context import Context
 from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
 from .families import buchholz, counts, direct_encounter, koya, progressive, rating, sonneborn_berger, uscf

@@ -66,8 +66,9 @@ def _all_played(ctx: Context) -> list[list[tuple[int, int, int]]]:
     ]
 
 
-def _mean(values: list[int]) -> int | None:
-    return round_half_up(Fraction(sum(values), len(values))) if values else None
+def _percent_score(games: list[tuple[int, int, int]]) -> int:
+    """The standard score over the board in whole percent, halves up (C.07 10.2)."""
+    return round_half_up(Fraction(100 * sum(h for _, _, h in games), 2 * len(games)))
 
 
 def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
@@ -112,9 +113,7 @@ def _tpr_values(ctx: Context) -> list[int | None]:
             if not games:
                 values.append(None)
                 continue
-            halves = sum(h for _, _, h in games)
-            percent = round_half_up(Fraction(100 * halves, 2 * len(games)))
-            values.append(aro[p] + rating_difference(percent))  # C.07 10.2
+            values.append(aro[p] + rating_difference(_percent_score(games)))  # C.07 10.2
         return values
 
     return ctx.cached("tpr", compute)
@@ -180,7 +179,7 @@ def tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def describe(p: int) -> str:
         games = _played(ctx, p)
-        percent = round_half_up(Fraction(100 * sum(h for _, _, h in games), 2 * len(games)))
+        percent = _percent_score(games)
         return (f"ARO {aro[p]} + dp {rating_difference(percent)} for {percent} % "
                 f"over {len(games)} game(s) (C.07 10.2)")
 
