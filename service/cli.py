@@ -29,12 +29,13 @@ import msgspec
 from .api import schemas as s
 from .api.pipeline import run_standings
 from .api.schemas_io import BatchResult
+from .api.wire import WireDecoder
 from .engine.errors import TiebreakError
 from .formats.trf import TrfError, decode_trf
 
 REGULATIONS = typing.get_args(s.RegulationsName)
-_request_decoder = msgspec.json.Decoder(s.StandingsRequest)
-_tournament_decoder = msgspec.json.Decoder(s.Tournament)
+_request_decoder = WireDecoder(s.StandingsRequest)
+_tournament_decoder = WireDecoder(s.Tournament)
 
 
 @dataclass(frozen=True, slots=True)

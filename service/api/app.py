@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import msgspec
 from litestar import Litestar
 from litestar.datastructures import ResponseHeader, State
 from litestar.openapi import OpenAPIConfig
@@ -10,49 +9,73 @@ from litestar.openapi import OpenAPIConfig
 from .errors import EXCEPTION_HANDLERS
 from .limits import LIMITS, Limits
 from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware, configure_logging
+from ..version import __version__
+from . import schemas as s
 from .batch import BATCH_ROUTES
-from .compare import COMPARE_ROUTES, CompareRequest
+from .compare import COMPARE_ROUTES, CompareRequest, CompareResponse
+from .openapi import SCHEMA_PATH, render_plugins, static_routes
 from .routes import ROUTES
-from .schemas import StandingsRequest
-from .schemas_io import BatchItem, BatchResult, TrfConvertRequest
+from .schemas_io import BatchItem, BatchResult, TrfConvertRequest, TrfConvertResponse
 from .trf_routes import TRF_ROUTES
 
-# BatchResult: the schema of each NDJSON line of the batch response, documented by hand in batch.py.
-REQUEST_MODELS = [StandingsRequest, TrfConvertRequest, BatchItem, BatchResult, CompareRequest]
+# Every struct a handler decodes or encodes: the document's component schemas are msgspec's
+# own for these (and what they contain). BatchResult: one NDJSON line of the batch response.
+DOCUMENTED_MODELS = [
+    s.StandingsRequest, TrfConvertRequest, BatchItem, CompareRequest,
+    s.StandingsResponse, BatchResult, CompareResponse, TrfConvertResponse,
+    s.CatalogueEntry, s.PresetOut, s.VersionInfo, s.Health, s.Problem,
+]
+VERSION_HEADER = "Tiebreak-Version"
 
 
-def _request_components() -> dict:
-    _, components = msgspec.json.schema_components(REQUEST_MODELS, ref_template="#/components/schemas/{name}")
-    return components
+class VersionHeader:
+    """Names the service version in every response (errors, 401s and 404s included)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.header = (VERSION_HEADER.lower().encode(), __version__.encode())
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_version(message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), self.header]
+            await send(message)
+
+        await self.app(scope, receive, send_with_version)
 
 
 def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litestar:
     ops = ops or OpsConfig()
     configure_logging(ops.log_level)
     app = Litestar(
-        route_handlers=[*ROUTES, *COMPARE_ROUTES, *TRF_ROUTES, *BATCH_ROUTES, *OPS_ROUTES],
+        route_handlers=[*ROUTES, *COMPARE_ROUTES, *TRF_ROUTES, *BATCH_ROUTES, *OPS_ROUTES, *static_routes()],
         compression_config=ops.compression(),
         cors_config=ops.cors(),
-        state=State({"limits": limits, "ops": ops}),
+        state=State({"limits": limits, "ops": ops, "documented_models": DOCUMENTED_MODELS}),
         response_headers=[ResponseHeader(
             name="X-Request-ID", documentation_only=True, required=True,
             description="The request's X-Request-ID when it was a token of 1-128 characters [A-Za-z0-9._:-], "
-                        "else a new id; also in the access log line of the request")],
+                        "else a new id; also in the access log line of the request"),
+            ResponseHeader(name=VERSION_HEADER, documentation_only=True, required=True,
+                           description="The service version that answered (as `GET /v1/version`)")],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=limits.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Chess tie-break service",
-            version="1.0.0",
+            version=__version__,
             description="Ranked standings under FIDE C.07 with every contribution explained.",
             use_handler_docstrings=False,
+            path=SCHEMA_PATH,
+            render_plugins=render_plugins(),
         ),
         debug=False,
     )
-    # Request bodies are decoded by msgspec itself (strict), so their documented
-    # schemas are msgspec's own; litestar builds the rest of the document.
-    app.openapi_schema.components.schemas.update(_request_components())
     # Outside routing and exception handling: request ids, access log, metrics and API keys for every response.
-    app.asgi_handler = OpsMiddleware(app.asgi_handler, ops)
+    app.asgi_handler = VersionHeader(OpsMiddleware(app.asgi_handler, ops))
     return app
 
 

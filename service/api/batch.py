@@ -19,30 +19,32 @@ from litestar.exceptions import HTTPException
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Operation, RequestBody, Schema
 from litestar.response import Stream
 
-from ..engine.errors import InvalidRequest, Issue
+from ..engine.errors import Issue
 from . import schemas as s
-from .errors import EXCEPTION_HANDLERS, handle_unexpected, msgspec_problem
+from .errors import EXCEPTION_HANDLERS, ShapeError, handle_unexpected, msgspec_problem
 from .limits import LIMITS, Deadline, LimitExceeded, Limits, check_standings
 from .pipeline import run_standings
 from .metrics import count_batch_item
 from .routes import PROBLEMS
-from .schemas_io import BatchItem, BatchResult
+from .schemas_io import BatchItem, BatchResult, ItemId
+from .wire import WireDecoder
 
 NDJSON = "application/x-ndjson"
 NDJSON_ALIASES = frozenset({NDJSON, "application/ndjson", "application/jsonl", "application/x-jsonlines"})
 
-_item_decoder = msgspec.json.Decoder(BatchItem)
+_item_decoder = WireDecoder(BatchItem)
 _array_decoder = msgspec.json.Decoder(list[msgspec.Raw])
 _encoder = msgspec.json.Encoder()
 
 
 class _IdOnly(msgspec.Struct):
-    """Just the `id` of an item that failed to decode, if it has a readable one."""
+    """Just the `id` of an item that failed to decode, if it has one that BatchResult's
+    schema allows; an id outside it (too long, too large, a float) is not echoed."""
 
-    id: str | int | None = None
+    id: ItemId | None = None
 
 
-_id_decoder = msgspec.json.Decoder(_IdOnly)
+_id_decoder = WireDecoder(_IdOnly)
 
 
 @dataclass
@@ -109,7 +111,7 @@ def _array_items(body: bytes) -> tuple[int, Iterator[bytes]]:
     raws = _array_decoder.decode(body)
     for i, raw in enumerate(raws):
         if not bytes(raw).startswith(b"{"):
-            raise InvalidRequest([Issue(("items", i), "each item of the array must be a JSON object")])
+            raise ShapeError([Issue(("items", i), "each item of the array must be a JSON object")])
     return len(raws), (bytes(r) for r in raws)
 
 

@@ -6,7 +6,7 @@ and which players change rank between the lists, by how much.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 import anyio.to_thread
 import msgspec
@@ -21,7 +21,9 @@ from ..formats.trf import parse_trf
 from . import schemas as s
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .limits import LIMITS
+from .schema_rules import ExactlyOne
 from .pipeline import applied_regulations
+from .wire import WireDecoder
 from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
 
 MAX_LISTS = 10
@@ -29,6 +31,9 @@ MAX_LISTS = 10
 
 class RuleList(s.Strict, kw_only=True):
     """One named rule list: `tiebreaks` or `preset`, optionally under its own rule set."""
+
+    schema_rules: ClassVar = (ExactlyOne(("tiebreaks", "preset"), titles={"tiebreaks": "A rule list",
+                                                                           "preset": "A preset"}),)
 
     name: Annotated[str, Meta(min_length=1, max_length=60, examples=["Cut-1 first"])]
     tiebreaks: Annotated[list[s.RuleText | s.RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
@@ -41,6 +46,9 @@ class RuleList(s.Strict, kw_only=True):
 
 
 class CompareRequest(s.Strict, kw_only=True):
+    schema_rules: ClassVar = (
+        ExactlyOne(("tournament", "trf"), titles={"tournament": "A JSON tournament", "trf": "TRF text"}),)
+
     tournament: s.Tournament | None = None
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
     lists: Annotated[list[RuleList], Meta(min_length=1, max_length=MAX_LISTS)]
@@ -52,9 +60,7 @@ class CompareRequest(s.Strict, kw_only=True):
     def __post_init__(self) -> None:
         if (self.tournament is None) == (self.trf is None):
             raise ValueError("give exactly one of `tournament` and `trf`")
-        names = [item.name for item in self.lists]
-        if len(set(names)) != len(names):
-            raise ValueError("the lists' names must differ")
+        # Distinct names are checked in run_compare (a 422): JSON Schema cannot say "unique by name".
 
 
 class ListResult(s.Out):
@@ -124,7 +130,17 @@ def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
     return type(exc)(issues)
 
 
+def _check_names(lists: list[RuleList]) -> None:
+    seen: set[str] = set()
+    for i, item in enumerate(lists):
+        if item.name in seen:
+            raise InvalidRequest([Issue(("lists", i, "name"), f"the lists' names must differ: {item.name!r} is "
+                                                              "used twice")])
+        seen.add(item.name)
+
+
 def run_compare(body: CompareRequest) -> CompareResponse:
+    _check_names(body.lists)
     tournament, read_warnings = _tournament(body)
     results: list[Standings] = []
     for i, item in enumerate(body.lists):
@@ -180,7 +196,7 @@ def _response(body: CompareRequest, results: list[Standings]) -> CompareResponse
     )
 
 
-_decoder = msgspec.json.Decoder(CompareRequest)
+_decoder = WireDecoder(CompareRequest)
 
 
 def _size(body: CompareRequest) -> int:

@@ -55,8 +55,17 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "") -> Response[Probl
     return problem(400, detail, [ProblemItem(path=path, message=message)])
 
 
+class ShapeError(InvalidRequest):
+    """The body does not have the shape the OpenAPI document describes (found outside msgspec)."""
+
+
+# 400 means "the body does not match the OpenAPI document" (msgspec's errors and ShapeError);
+# a body that matches but whose content cannot be computed (a rule unknown under the rule
+# set, unreadable TRF text, a `player` not in the event, a crosstable that contradicts
+# itself) is a 422. So a client can validate against the document and meet 400 never.
 def handle_invalid_request(_: Request, exc: InvalidRequest) -> Response[Problem]:
-    return problem(400, str(exc), [ProblemItem(path=format_path(i.path), message=i.message) for i in exc.issues])
+    status = 400 if isinstance(exc, ShapeError) else 422
+    return problem(status, str(exc), [ProblemItem(path=format_path(i.path), message=i.message) for i in exc.issues])
 
 
 def handle_inconsistent(_: Request, exc: InconsistentCrosstable) -> Response[Problem]:
@@ -68,7 +77,7 @@ def handle_inconsistent(_: Request, exc: InconsistentCrosstable) -> Response[Pro
 
 
 def handle_trf(_: Request, exc: TrfError) -> Response[Problem]:
-    return problem(400, f"the TRF text cannot be read: {exc}",
+    return problem(422, f"the TRF text cannot be read: {exc}",
                    [ProblemItem(path=f"trf:{exc.line}:{exc.column}", message=exc.message)])
 
 

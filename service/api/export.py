@@ -13,8 +13,10 @@ from pathlib import Path
 
 def document() -> str:
     from .app import create_app
+    from .openapi import finished_document
+    from .ops import OpsConfig
 
-    schema = create_app().openapi_schema.to_schema()
+    schema = finished_document(create_app(ops=OpsConfig(api_keys=())))  # the default deployment: keys off
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 

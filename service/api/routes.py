@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 
 import msgspec
@@ -10,18 +11,20 @@ from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
 
+from ..version import __version__
 from . import schemas as s
 from .catalogue_routes import CATALOGUE_ROUTES
 from .errors import PROBLEM_JSON
 from .pipeline import request_size, run_standings
 from .ops import compute_bounded
 from .limits import prescan
+from .wire import WireDecoder
 
 # Requests bigger than this (players × rounds) run in a worker thread, so that
 # one large tournament does not stall health checks and small requests.
 THREAD_THRESHOLD = 20_000
 
-_standings_decoder = msgspec.json.Decoder(s.StandingsRequest)
+_standings_decoder = WireDecoder(s.StandingsRequest)
 
 
 def _problem_spec(description: str) -> ResponseSpec:
@@ -56,7 +59,7 @@ def request_body_operation(component: str) -> type[Operation]:
     return WithBody
 
 
-async def decode_json(request: Request, decoder: msgspec.json.Decoder):
+async def decode_json(request: Request, decoder: WireDecoder):
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media != "application/json" and not media.endswith("+json"):
         raise HTTPException(status_code=415, detail="send the body as application/json")
@@ -78,6 +81,16 @@ async def standings(request: Request) -> s.StandingsResponse:
     return await compute_bounded(request, run_standings, body, request_size(body), THREAD_THRESHOLD)
 
 
+_VERSION = s.VersionInfo(service=__version__, api="v1", regulations=list(typing.get_args(s.AppliedRegulations)))
+
+
+@get("/v1/version", operation_id="version", summary="The service version and the rule sets it computes",
+     description="The same version is in the `Tiebreak-Version` header of every response and in every batch "
+                 "line, so a stored result can be traced to the release that computed it.")
+async def version() -> s.VersionInfo:
+    return _VERSION
+
+
 @get("/healthz", operation_id="health", summary="Liveness")
 async def healthz() -> s.Health:
     return s.Health(status="ok")
@@ -88,4 +101,4 @@ async def readyz() -> s.Health:
     return s.Health(status="ok")
 
 
-ROUTES = [standings, *CATALOGUE_ROUTES, healthz, readyz]
+ROUTES = [standings, *CATALOGUE_ROUTES, version, healthz, readyz]

@@ -8,12 +8,13 @@ engine's to find (422).
 from __future__ import annotations
 
 import datetime
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
 
 from .limits import LIMITS
+from .schema_rules import AtMostOne, ExactlyOne
 
 
 class Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
@@ -106,6 +107,11 @@ RuleText = Annotated[str, Meta(min_length=1, max_length=60, examples=["BH/C1"])]
 
 
 class StandingsRequest(Strict):
+    schema_rules: ClassVar = (
+        ExactlyOne(("tournament", "trf"), titles={"tournament": "A JSON tournament", "trf": "TRF text"}),
+        AtMostOne(("tiebreaks", "preset")),
+    )
+
     tournament: Tournament | None = None
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
     tiebreaks: Annotated[list[RuleText | RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
@@ -217,6 +223,17 @@ class PresetOut(Out):
 
 class Health(Out):
     status: Literal["ok"]
+
+
+class VersionInfo(Out):
+    """What answers: the service release, the API generation and the rule sets it computes."""
+
+    service: Annotated[str, Meta(description="The service release (the `Tiebreak-Version` header of every "
+                                             "response and the `version` of every batch line)",
+                                 examples=["0.1.0"])]
+    api: Annotated[Literal["v1"], Meta(description="The API generation: the path prefix of its operations")]
+    regulations: Annotated[list[AppliedRegulations], Meta(
+        description="The rule sets `regulations` may name (besides `auto`)")]
 
 
 class ProblemItem(Out):

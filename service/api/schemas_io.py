@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from msgspec import Meta
 
 from . import schemas as s
 from .limits import LIMITS
+from ..version import __version__
+from .schema_rules import ExactlyOne
 
 ItemId = Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53), le=2**53)]
 
@@ -15,6 +17,10 @@ ItemId = Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53),
 class TrfConvertRequest(s.Strict):
     """Exactly one of `trf` (read it: the JSON tournament comes back) and `tournament`
     (write it: TRF text comes back, ranked by `tiebreaks` when given)."""
+
+    schema_rules: ClassVar = (ExactlyOne(
+        ("trf", "tournament"), titles={"trf": "Read TRF text", "tournament": "Write a tournament as TRF"},
+        excludes={"trf": ("tiebreaks", "regulations", "unrated_rating")}),)
 
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
     tournament: s.Tournament | None = None
@@ -55,3 +61,5 @@ class BatchResult(s.Out):
     status: int
     result: s.StandingsResponse | None
     error: s.Problem | None
+    version: Annotated[str, Meta(description="The service version that computed the line (always present)",
+                                 examples=["0.1.0"])] = __version__

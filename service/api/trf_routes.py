@@ -17,9 +17,10 @@ from ..formats.trf_writer import standings_columns, write_trf
 from . import schemas as s
 from .convert import rules_from_wire, tournament_from_wire, tournament_to_wire
 from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
+from .wire import WireDecoder
 from .schemas_io import TrfConvertRequest, TrfConvertResponse
 
-_convert_decoder = msgspec.json.Decoder(TrfConvertRequest)
+_convert_decoder = WireDecoder(TrfConvertRequest)
 THREAD_THRESHOLD_CHARS = 100 * THREAD_THRESHOLD  # a TRF player line is about 100 characters per 10 rounds
 
 

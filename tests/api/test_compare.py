@@ -85,16 +85,15 @@ def test_lists_under_different_rule_sets_side_by_side(client):
     ({"lists": [{"name": "a", "preset": "uscf-default", "regulations": "fide-2024"}]}, "lists[0].preset"),
     ({"lists": [{"name": "a", "preset": "no-such-preset"}]}, "lists[0].preset"),
 ])
-def test_a_bad_list_is_a_400_naming_the_list(client, payload, path):
+def test_a_bad_list_is_a_422_naming_the_list(client, payload, path):
     response = client.post("/v1/compare", json={"trf": TRF, **payload})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.headers["content-type"].startswith("application/problem+json")
     assert response.json()["errors"][0]["path"] == path
 
 
 @pytest.mark.parametrize("payload", [
     {"lists": []},
-    {"lists": [{"name": "a", "tiebreaks": ["BH"]}, {"name": "a", "tiebreaks": ["SB"]}]},
     {"lists": [{"name": "a", "tiebreaks": ["BH"], "preset": "school"}]},
     {"lists": [{"name": "a"}]},
     {"lists": [{"name": "a", "tiebreaks": ["BH"]}], "unknown": 1},
@@ -103,3 +102,11 @@ def test_malformed_compare_requests(client, payload):
     response = client.post("/v1/compare", json={"trf": TRF, **payload})
     assert response.status_code == 400
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+def test_two_lists_of_the_same_name_are_a_422_naming_the_second(client):
+    # JSON Schema cannot say "unique by name", so the document accepts the body and the server answers 422
+    lists = [{"name": "a", "tiebreaks": ["BH"]}, {"name": "a", "tiebreaks": ["SB"]}]
+    response = client.post("/v1/compare", json={"trf": TRF, "lists": lists})
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["path"] == "lists[1].name"

@@ -55,7 +55,7 @@ def test_uscf_preset_selects_uscf_under_auto(client):
 ])
 def test_preset_errors(client, payload, message):
     response = client.post("/v1/standings", json={"trf": TRF, **payload})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.json()["errors"][0]["path"] == "preset"
     assert message in response.json()["errors"][0]["message"]
 

@@ -132,7 +132,7 @@ class TestBadInput:
         assert_problem(client.get("/v1/standings"), 405)
 
     def test_unknown_code_lists_the_valid_ones(self, client):
-        body = assert_problem(self.post(client, {"tournament": two_player_tournament(), "tiebreaks": ["BH", "XYZ"]}), 400)
+        body = assert_problem(self.post(client, {"tournament": two_player_tournament(), "tiebreaks": ["BH", "XYZ"]}), 422)
         assert body["errors"][0]["path"] == "tiebreaks[1]"
         assert "SB" in body["errors"][0]["message"] and "BH" in body["errors"][0]["message"]
 
@@ -170,7 +170,7 @@ class TestBadInput:
 
     def test_more_than_two_decimals_is_refused(self, client):
         body = assert_problem(self.post(client, {"tournament": two_player_tournament(scoring={"draw": 0.333}),
-                                                 "tiebreaks": ["BH"]}), 400)
+                                                 "tiebreaks": ["BH"]}), 422)
         assert body["errors"][0]["path"] == "tournament.scoring.draw"
 
     def test_too_many_players(self, client):
@@ -228,7 +228,7 @@ class TestContradictions:
     def test_after_round_beyond_the_tournament(self, client):
         response = client.post("/v1/standings", json={"tournament": two_player_tournament(), "tiebreaks": [],
                                                       "after_round": 3})
-        body = assert_problem(response, 400)
+        body = assert_problem(response, 422)
         assert body["errors"][0]["path"] == "after_round"
 
 

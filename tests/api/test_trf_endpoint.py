@@ -58,14 +58,14 @@ def test_writing_reports_what_trf_cannot_carry(client):
 
 
 @pytest.mark.parametrize("body, status, path", [
-    ({"trf": trf(player(1, "A", None, [(2, "x", "1")]))}, 400, "trf:1:97"),
+    ({"trf": trf(player(1, "A", None, [(2, "x", "1")]))}, 422, "trf:1:97"),
     ({}, 400, ""),
     ({"trf": "001    1", "tournament": {"rounds": 1, "players": [{"id": 1}]}}, 400, ""),
     ({"trf": trf(*SMALL), "tiebreaks": ["BH"]}, 400, ""),
-    ({"tournament": {"rounds": 1, "players": [{"id": 10000}]}}, 400, "tournament.players[0].id"),
+    ({"tournament": {"rounds": 1, "players": [{"id": 10000}]}}, 422, "tournament.players[0].id"),
     ({"tournament": {"rounds": 1, "players": [{"id": 1, "results": [
         {"round": 1, "opponent": 2, "result": "win"}]}, {"id": 2}]}}, 422, None),
-    ({"trf": trf(player(1, "A", 4500))}, 400, "trf"),
+    ({"trf": trf(player(1, "A", 4500))}, 422, "trf"),
 ])
 def test_conversion_errors_are_problems(client, body, status, path):
     response = client.post("/v1/trf", json=body)
@@ -102,5 +102,5 @@ def test_scoring_record_162_reaches_the_standings(client):
 
 def test_a_broken_trf_in_standings_is_located(client):
     response = client.post("/v1/standings", json={"trf": trf(*SMALL, "240 H 001    7")})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.json()["errors"][0]["path"] == f"trf:{len(SMALL) + 1}:14"

@@ -65,20 +65,20 @@ def test_uscf_breakdown_shows_adjusted_scores_and_own_unplayed_rounds(client):
     assert sum(1 for c in mm["contributions"] if c.get("cut")) == 2
 
 
-def test_fide_code_under_uscf_is_a_400_naming_the_rule_set(client):
+def test_fide_code_under_uscf_is_a_422_naming_the_rule_set(client):
     response = client.post("/v1/standings", json={
         "tournament": withdrawn_opponent_tournament(), "regulations": "uscf", "tiebreaks": ["MM", "BH/C1"]})
-    assert response.status_code == 400
+    assert response.status_code == 422
     error = response.json()["errors"][0]
     assert error["path"] == "tiebreaks[1]"
     assert "uscf" in error["message"] and "fide-2026" in error["message"] and "SOLK" in error["message"]
 
 
 @pytest.mark.parametrize("alias", ["Solkoff", "Modified Median", "Harkness", "MM"])
-def test_uscf_rule_under_fide_is_a_400(client, alias):
+def test_uscf_rule_under_fide_is_a_422(client, alias):
     response = client.post("/v1/standings", json={
         "tournament": withdrawn_opponent_tournament(), "regulations": "fide-2026", "tiebreaks": [alias]})
-    assert response.status_code == 400
+    assert response.status_code == 422
     message = response.json()["errors"][0]["message"]
     assert "uscf" in message and "fide-2026" in message and "BH" in message
 

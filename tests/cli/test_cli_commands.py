@@ -106,7 +106,7 @@ def test_batch_with_bad_files_reports_them_and_fails(tmp_path):
     assert result.returncode == 1
     lines = {Path(r["id"]).name: r for r in map(json.loads, result.stdout.splitlines())}
     assert {name: r["status"] for name, r in lines.items()} == {
-        "broken.trf": 400, "contradiction.trf": 422, "good.trf": 200}
+        "broken.trf": 422, "contradiction.trf": 422, "good.trf": 200}
     assert "1 ranked, 2 failed" in result.stderr
     assert "failed: " in result.stderr and "broken.trf: the TRF text cannot be read" in result.stderr
 

@@ -56,10 +56,10 @@ def test_top_and_player_together():
     assert outside == FULL["standings"][:3] + [FULL["standings"][30]]
 
 
-def test_unknown_player_is_a_400_naming_the_field():
+def test_unknown_player_is_a_422_naming_the_field():
     response = CLIENT.post("/v1/standings", json={"tournament": TOURNAMENT, "tiebreaks": RULES,
                                                   "player": max(IDS) + 1})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.json()["errors"][0]["path"] == "player"
 
 
