@@ -81,7 +81,7 @@ def component_schemas(models) -> dict[str, dict]:
         rules = getattr(info.cls, "schema_rules", ())
         if rules:
             defaults = {f.name: f.default for f in info.fields if f.default is not msgspec.NODEFAULT}
-            components[name].update(rules_schema(rules, defaults))
+            components[name].update(rules_schema(rules, components[name]["properties"], defaults))
     return components
 
 
@@ -144,17 +144,24 @@ class FinishedSwagger(_Finished, SwaggerRenderPlugin):
     pass
 
 
-_FAVICON = f"<link rel='icon' type='image/png' href='{STATIC_PATH}/swagger-ui/favicon-32x32.png'>"
+# Nothing leaves the server: ReDoc's sidebar would fetch Redocly's logo from their CDN (it hides
+# itself when that fails), so the pages carry a Content-Security-Policy that allows this origin
+# only (inline scripts: litestar's pages start the UIs inline; blob: workers: ReDoc's search).
+# litestar puts `favicon` first in <head>, before any script, so the policy covers everything.
+DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+               "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'")
+_HEAD = (f"<meta http-equiv='Content-Security-Policy' content=\"{DOCS_POLICY}\">"
+         f"<link rel='icon' type='image/png' href='{STATIC_PATH}/swagger-ui/favicon-32x32.png'>")
 
 
 def render_plugins() -> list[OpenAPIRenderPlugin]:
     swagger = f"{STATIC_PATH}/swagger-ui"
     return [
         FinishedRedoc(path=["/", "/redoc"], js_url=f"{STATIC_PATH}/redoc/redoc.standalone.js",
-                      google_fonts=False, favicon=_FAVICON),
+                      google_fonts=False, favicon=_HEAD),
         FinishedSwagger(path="/swagger", js_url=f"{swagger}/swagger-ui-bundle.js",
                         css_url=f"{swagger}/swagger-ui.css",
-                        standalone_preset_js_url=f"{swagger}/swagger-ui-standalone-preset.js", favicon=_FAVICON),
+                        standalone_preset_js_url=f"{swagger}/swagger-ui-standalone-preset.js", favicon=_HEAD),
         FinishedJson(),
         FinishedYaml(),
     ]

@@ -13,7 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-_NOT_NULL = {"not": {"type": "null"}}
+_NULL = {"type": "null"}
+
+
+def given(schema: dict) -> dict:
+    """The schema of a field when it is given: its `anyOf` without the null member."""
+    members = [m for m in schema.get("anyOf", ()) if m != _NULL]
+    if not members:
+        return {"not": _NULL}
+    given_schema = members[0] if len(members) == 1 else {"anyOf": members}
+    if "description" in schema:
+        given_schema = {**given_schema, "description": schema["description"]}
+    return given_schema
 
 
 @dataclass(frozen=True)
@@ -25,14 +36,15 @@ class ExactlyOne:
     titles: dict[str, str] = field(default_factory=dict)
     excludes: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
-    def schema(self, defaults: dict[str, object]) -> dict:
+    def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
         branches = []
         for name in self.names:
             # the others absent or null: each branch stands alone (with `excludes`, both could not match)
-            properties = {name: _NOT_NULL, **{other: {"type": "null"} for other in self.names if other != name}}
+            branch_properties = {name: given(properties[name]),
+                                 **{other: _NULL for other in self.names if other != name}}
             for other in self.excludes.get(name, ()):
-                properties[other] = {"const": defaults.get(other)}
-            branch = {"required": [name], "properties": properties}
+                branch_properties[other] = {"const": defaults.get(other)}
+            branch = {"required": [name], "properties": branch_properties}
             if name in self.titles:
                 branch = {"title": self.titles[name], **branch}
             branches.append(branch)
@@ -45,13 +57,24 @@ class AtMostOne:
 
     names: tuple[str, ...]
 
-    def schema(self, defaults: dict[str, object]) -> dict:
-        return {"not": {"required": list(self.names), "properties": {n: _NOT_NULL for n in self.names}}}
+    def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
+        return {"not": {"required": list(self.names), "properties": {n: {"not": _NULL} for n in self.names}}}
 
 
-def rules_schema(rules, defaults: dict[str, object]) -> dict:
-    """The JSON Schema keywords that express `rules` (merged into the struct's object schema)."""
-    parts = [rule.schema(defaults) for rule in rules]
-    if len(parts) == 1:
-        return parts[0]
-    return {"allOf": parts}
+def rules_schema(rules, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
+    """The JSON Schema keywords that express `rules`, to merge into the struct's object schema.
+
+    Side by side (`oneOf` and `not` beside `properties`) where the keywords differ: documentation
+    tools show the properties with each `oneOf` branch then; `allOf` only when two rules need
+    the same keyword."""
+    merged: dict = {}
+    extra: list[dict] = []
+    for rule in rules:
+        part = rule.schema(properties, defaults)
+        if merged.keys() & part.keys():
+            extra.append(part)
+        else:
+            merged.update(part)
+    if extra:
+        merged["allOf"] = extra
+    return merged

@@ -5,7 +5,8 @@ from pathlib import Path
 
 from service.api.export import document
 
-COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
+ROOT = Path(__file__).resolve().parents[2]
+COMMITTED = ROOT / "openapi" / "openapi.json"
 
 
 def test_committed_openapi_matches_the_app():
