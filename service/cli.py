@@ -32,6 +32,7 @@ from .api.schemas_io import BatchResult
 from .api.wire import WireDecoder
 from .engine.errors import TiebreakError
 from .formats.trf import TrfError, decode_trf
+from .version import __version__
 
 REGULATIONS = typing.get_args(s.RegulationsName)
 _request_decoder = WireDecoder(s.StandingsRequest)
@@ -321,6 +322,8 @@ def _rule_options(p: argparse.ArgumentParser) -> None:
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="tiebreak", description="Chess tie-break standings (FIDE C.07)")
+    root.add_argument("--version", action="version", version=f"tiebreak {__version__}",
+                      help="the service version (as GET /v1/version) and exit")
     sub = root.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("standings", help="rank a TRF or JSON tournament")
@@ -340,7 +343,8 @@ def parser() -> argparse.ArgumentParser:
     _rule_options(p)
     p.add_argument("--out", default="-", help="NDJSON output file (default: stdout)")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
-    p.add_argument("--explain", action="store_true", help="include every player's breakdown")
+    p.add_argument("--explain", action=argparse.BooleanOptionalAction, default=True,
+                   help="every player's breakdown in the lines (default, as in the API; --no-explain: without)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(run=batch)

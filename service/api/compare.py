@@ -55,7 +55,7 @@ class CompareRequest(s.Strict, kw_only=True):
     regulations: s.RegulationsName = "auto"
     after_round: s.RoundNumber | None = None
     unrated_rating: s.Rating | None = None
-    explain: bool = False  # per-player breakdowns in every list's standings
+    explain: bool = True  # per-player breakdowns in every list's standings (the default of every endpoint)
 
     def __post_init__(self) -> None:
         if (self.tournament is None) == (self.trf is None):

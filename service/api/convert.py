@@ -126,28 +126,43 @@ def _breakdown(outcome: RuleOutcome, p: int, seen: dict[int, s.ContributionOut])
     )
 
 
-def select_rows(result: Standings, top: int | None = None, player: int | None = None) -> list:
-    """The standings rows a client asked for: the first `top`, and/or the row of `player`."""
-    if top is None and player is None:
+def player_ids(player: int | list[int] | None) -> list[int]:
+    """The ids `player` names (one id or a list of them)."""
+    if player is None:
+        return []
+    return [player] if isinstance(player, int) else list(player)
+
+
+def select_rows(result: Standings, top: int | None = None, player: int | list[int] | None = None,
+                offset: int = 0) -> list:
+    """The standings rows a client asked for: a page (`offset`, then `top` rows, or to the end)
+    and/or the rows of the players named, in standings order, each row once."""
+    if top is None and player is None and not offset:
         return result.rows
-    rows = result.rows[:top] if top is not None else []
-    if player is not None:
+    paged = top is not None or offset > 0
+    rows = result.rows[offset:offset + top if top is not None else None] if paged else []
+    wanted = player_ids(player)
+    if wanted:
         ids = result.table.ids
-        mine = next((row for row in result.rows if ids[row.player] == player), None)
-        if mine is None:
-            raise InvalidRequest([Issue(("player",), f"no player with id {player} in the tournament")])
-        if mine not in rows:
-            rows = [*rows, mine]
+        known = set(ids)
+        for i, pid in enumerate(wanted):
+            if pid not in known:
+                path = ("player",) if isinstance(player, int) else ("player", i)
+                raise InvalidRequest([Issue(path, f"no player with id {pid} in the tournament")])
+        shown = {row.player for row in rows}
+        wanted_set = set(wanted)
+        # after the page, in standings order (a player ranked above the page too)
+        rows = [*rows, *(row for row in result.rows if ids[row.player] in wanted_set and row.player not in shown)]
     return rows
 
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
-                      player: int | None = None) -> s.StandingsResponse:
+                      player: int | list[int] | None = None, offset: int = 0) -> s.StandingsResponse:
     table = result.table
     outcomes = result.outcomes
     rows = []
     seen: dict[int, s.ContributionOut] = {}
-    for row in select_rows(result, top, player):
+    for row in select_rows(result, top, player, offset):
         p = row.player
         rows.append(s.Standing(
             rank=row.rank,

@@ -56,9 +56,9 @@ REQUEST_EXAMPLES: dict[str, dict[str, dict[str, dict]]] = {
                                {"tournament": TOURNAMENT, "tiebreaks": ["BH/C1", "BH", "SB"]}),
         "trf": _example("TRF text ranked by a preset",
                         {"trf": TRF, "preset": "fide-swiss-traditional"}),
-        "page": _example("A page of the standings without breakdowns, plus one player's row",
-                         {"tournament": TOURNAMENT, "preset": "club-swiss-5-7", "top": 2, "explain": False,
-                          "player": 5}),
+        "page": _example("The second page of two rows, without breakdowns, plus the rows of players 1 and 5",
+                         {"tournament": TOURNAMENT, "preset": "club-swiss-5-7", "offset": 2, "top": 2,
+                          "player": [1, 5], "explain": False}),
     }},
     "compareRuleLists": {"application/json": {
         "two-lists": _example("The same event under a preset and under Sonneborn-Berger first", {

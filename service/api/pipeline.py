@@ -13,7 +13,7 @@ from ..formats.trf import parse_trf
 from . import schemas as s
 from .limits import Deadline, Limits, check_tournament
 from .metrics import ENGINE_SECONDS
-from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
+from .convert import player_ids, rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
 
 
 def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regulations, list[Warning]]:
@@ -64,20 +64,24 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
         deadline.check("after reading the input")
     started = time.perf_counter()
     explain: bool | frozenset[int] = body.explain
-    if body.explain and (body.top is not None or body.player is not None):
-        # Breakdowns only for the rows returned. Alone, `player` names them; with `top`
-        # a first pass without breakdowns (the cheap one) finds who the first N are.
-        if body.top is None:
-            explain = frozenset({body.player})
+    paged = body.top is not None or body.offset > 0
+    whole_list = not body.offset and (body.top is None or body.top >= len(tournament.players))
+    if body.explain and (paged or body.player is not None) and not (paged and whole_list):
+        # Breakdowns only for the rows returned. Players alone name them: one pass. A page
+        # needs the ranking first: a pass without breakdowns (the cheap one) finds who is
+        # on it, then one pass builds the breakdowns of the page and the players together.
+        if not paged:
+            explain = frozenset(player_ids(body.player))
         else:
             ranked = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, False)
-            explain = frozenset(ranked.table.ids[row.player] for row in select_rows(ranked, body.top, body.player))
+            explain = frozenset(ranked.table.ids[row.player]
+                                for row in select_rows(ranked, body.top, body.player, body.offset))
     result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, explain)
     ENGINE_SECONDS.observe(time.perf_counter() - started)
     if deadline is not None:
         deadline.check("after ranking")
     result.warnings[:0] = warnings
-    return standings_to_wire(result, body.explain, body.top, body.player)
+    return standings_to_wire(result, body.explain, body.top, body.player, body.offset)
 
 
 def request_size(body: s.StandingsRequest) -> int:

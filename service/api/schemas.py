@@ -104,6 +104,10 @@ class RuleObject(Strict):
 
 
 RuleText = Annotated[str, Meta(min_length=1, max_length=60, examples=["BH/C1"])]
+PlayerSelection = Annotated[
+    PlayerId | Annotated[list[PlayerId], Meta(min_length=1, max_length=LIMITS.max_players)],
+    Meta(description="Return only these players' rows (one start number or a list); with `top`/`offset`, "
+                     "after the page, in standings order")]
 
 
 class StandingsRequest(Strict):
@@ -124,9 +128,10 @@ class StandingsRequest(Strict):
     # `player` (a start number). Everyone is still ranked; only the rows returned are
     # converted, breakdowns included.
     top: Annotated[int, Meta(ge=1, le=LIMITS.max_players,
-                             description="Return only the first N rows of the standings")] | None = None
-    player: Annotated[int, Meta(ge=1, le=LIMITS.max_player_id,
-                                description="Return only this player's row (with `top`: also this row)")] | None = None
+                             description="Return only N rows of the standings (from `offset`)")] | None = None
+    offset: Annotated[int, Meta(ge=0, le=LIMITS.max_players, description=(
+        "Skip this many rows of the standings first: with `top`, a page (`offset` 20, `top` 20: rows 21-40)"))] = 0
+    player: PlayerSelection | None = None
 
     def __post_init__(self) -> None:
         if (self.tournament is None) == (self.trf is None):

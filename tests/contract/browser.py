@@ -102,9 +102,9 @@ class Browser:
     def navigate(self, url: str) -> None:
         self.call("Page.navigate", session=True, url=url)
 
-    def evaluate(self, expression: str):
-        result = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True,
-                           awaitPromise=True)
+    def evaluate(self, expression: str, timeout: float = 30):
+        result = self.call("Runtime.evaluate", session=True, timeout=timeout, expression=expression,
+                           returnByValue=True, awaitPromise=True)
         if "exceptionDetails" in result:
             raise BrowserError(f"{expression[:80]}: {result['exceptionDetails']}")
         return result["result"].get("value")

@@ -212,3 +212,22 @@ def test_every_response_names_the_service_version(client):
                                                 "regulations": ["fide-2026", "fide-2024", "uscf"]}
     assert DOCUMENT["info"]["version"] == __version__
 
+
+
+def test_explain_has_one_default_on_every_endpoint_and_the_command_line():
+    from service.cli import parser
+
+    for component in ("StandingsRequest", "BatchItem", "CompareRequest"):
+        assert COMPONENTS["schemas"][component]["properties"]["explain"]["default"] is True, component
+    assert parser().parse_args(["batch", "events/"]).explain is True
+    assert parser().parse_args(["batch", "events/", "--no-explain"]).explain is False
+
+
+def test_the_command_line_names_the_version():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    tiebreak = Path(sys.executable).parent / "tiebreak"
+    result = subprocess.run([str(tiebreak), "--version"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.strip() == f"tiebreak {__version__}"
