@@ -155,6 +155,10 @@ async def _results(items: Iterator[bytes], request: Request, limits: Limits) -> 
     "/v1/standings/batch",
     operation_id="computeStandingsBatch",
     summary="Standings for many tournaments; streams one NDJSON result line per item, in input order",
+    description="A JSON array or NDJSON of standings requests, each with an optional `id`. The answer is "
+                "NDJSON (`application/x-ndjson`): one BatchResult per item, sent as soon as it is computed, "
+                "in input order, with the item's standings (`status` 200) or its problem (the status a "
+                "single request would get). A bad item never fails the batch.",
     status_code=200,
     operation_class=BatchOperation,
     responses={code: spec for code, spec in PROBLEMS.items() if code != 422},  # item errors are lines

@@ -208,6 +208,9 @@ def _size(body: CompareRequest) -> int:
     "/v1/compare",
     operation_id="compareRuleLists",
     summary="One crosstable under several named rule lists: who wins under each, who moves",
+    description="The same event ranked under up to 10 named lists (rule lists or presets, each under its own "
+                "rule set if wished), side by side: each list's full standings, who is first under each, "
+                "and every player whose rank is not the same under all of them, biggest moves first.",
     status_code=200,
     operation_class=request_body_operation("CompareRequest"),
     responses=PROBLEMS,

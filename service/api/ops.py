@@ -238,6 +238,8 @@ class OpsMiddleware:
 # ---- /metrics ----
 
 @get("/metrics", operation_id="metrics", summary="Prometheus metrics (text exposition format 0.0.4)",
+     description="Requests, latency, in-flight requests, engine time, limit rejections and batch items, "
+                 "for a Prometheus scraper (no API key); docs/operations.md lists them.",
      media_type=metrics.MEDIA_TYPE, include_in_schema=True, sync_to_thread=False)
 def metrics_endpoint() -> Response[bytes]:
     return Response(metrics.render(), media_type=metrics.MEDIA_TYPE)

@@ -33,11 +33,14 @@ def _problem_spec(description: str) -> ResponseSpec:
 
 
 PROBLEMS = {
-    400: _problem_spec("Malformed or invalid input; `errors` names each field"),
+    400: _problem_spec("The body is not JSON or does not match this document's schema; `errors` names each "
+                       "field"),
     401: _problem_spec("API-key authentication is on (TIEBREAK_API_KEYS) and no accepted key was sent"),
     413: _problem_spec("Request body too large"),
     415: _problem_spec("The body is not application/json"),
-    422: _problem_spec("The crosstable contradicts itself, or the compute deadline passed"),
+    422: _problem_spec("The body matches the schema but cannot be computed: a crosstable that contradicts "
+                       "itself, a rule or preset unknown under the rule set, TRF text that cannot be read, "
+                       "a `player` not in the event; or the compute deadline passed"),
 }
 
 
@@ -72,6 +75,11 @@ async def decode_json(request: Request, decoder: WireDecoder):
     "/v1/standings",
     operation_id="computeStandings",
     summary="Ranked standings with a per-player breakdown of every tie-break",
+    description="The tournament (JSON, or TRF text) ranked by points and then by each rule of `tiebreaks` "
+                "(or of a `preset`) in order, under the rule set of `regulations`. Each row gives the "
+                "player's values, the rule that separated them from the next row (`decided_by`) and, with "
+                "`explain` (the default), every contribution each rule summed, cut or not and why. "
+                "`offset`, `top` and `player` return only some rows; everyone is still ranked.",
     status_code=200,
     operation_class=request_body_operation("StandingsRequest"),
     responses=PROBLEMS,
@@ -91,12 +99,14 @@ async def version() -> s.VersionInfo:
     return _VERSION
 
 
-@get("/healthz", operation_id="health", summary="Liveness")
+@get("/healthz", operation_id="health", summary="Liveness",
+     description="200 while the process answers; for load balancers and Kubernetes probes (no API key).")
 async def healthz() -> s.Health:
     return s.Health(status="ok")
 
 
-@get("/readyz", operation_id="ready", summary="Readiness")
+@get("/readyz", operation_id="ready", summary="Readiness",
+     description="200 when the service takes requests; for Kubernetes readiness probes (no API key).")
 async def readyz() -> s.Health:
     return s.Health(status="ok")
 

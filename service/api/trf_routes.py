@@ -53,6 +53,9 @@ def write_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
     "/v1/trf",
     operation_id="convertTrf",
     summary="Read TRF text into the JSON tournament (`trf`), or write a JSON tournament as TRF (`tournament`)",
+    description="The field given decides the direction; both answers are JSON. Reading reports every line it "
+                "could not use as a warning (line and column); writing ranks the tournament by `tiebreaks` "
+                "for the points and rank columns and warns about what TRF cannot carry.",
     status_code=200,
     operation_class=request_body_operation("TrfConvertRequest"),
     responses=PROBLEMS,

@@ -19,11 +19,9 @@ from schemathesis.config import SchemathesisConfig
 from service.api.app import app
 from tests.contract.test_openapi_drift import COMMITTED, ROOT
 
-CONFIG = SchemathesisConfig.from_path(ROOT / "schemathesis.toml")
-
-
 def load_schema():
-    schema = schemathesis.openapi.from_path(COMMITTED, config=CONFIG)
+    """The committed document with the repository's schemathesis.toml (each call its own copy)."""
+    schema = schemathesis.openapi.from_path(COMMITTED, config=SchemathesisConfig.from_path(ROOT / "schemathesis.toml"))
     schema.app = app
     return schema
 
