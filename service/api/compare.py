@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Annotated, ClassVar
 
 import anyio.to_thread
-import msgspec
 from litestar import Request, post
 from msgspec import Meta
 
@@ -20,7 +19,6 @@ from ..engine.standings import Standings, Warning
 from ..formats.trf import parse_trf
 from . import schemas as s
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
-from .limits import LIMITS
 from .schema_rules import ExactlyOne
 from .pipeline import applied_regulations
 from .wire import WireDecoder
@@ -29,16 +27,21 @@ from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operat
 MAX_LISTS = 10
 
 
+doc = s.doc
+
+
 class RuleList(s.Strict, kw_only=True):
     """One named rule list: `tiebreaks` or `preset`, optionally under its own rule set."""
 
     schema_rules: ClassVar = (ExactlyOne(("tiebreaks", "preset"), titles={"tiebreaks": "A rule list",
                                                                            "preset": "A preset"}),)
 
-    name: Annotated[str, Meta(min_length=1, max_length=60, examples=["Cut-1 first"])]
-    tiebreaks: Annotated[list[s.RuleText | s.RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
-    preset: s.PresetName | None = None
-    regulations: s.RegulationsName | None = None  # default: the request's `regulations`
+    name: Annotated[str, Meta(min_length=1, max_length=60, examples=["Cut-1 first"]), doc(
+        "The list's name, unique in the request; it names the list in the answer")]
+    tiebreaks: Annotated[s.RuleItems | None, doc(s.TIEBREAKS_DOC)] = None
+    preset: Annotated[s.PresetName | None, doc("A named rule list of GET /v1/presets, instead of `tiebreaks`")] = None
+    regulations: Annotated[s.RegulationsName | None, doc(
+        "This list's rule set; null: the request's `regulations`")] = None
 
     def __post_init__(self) -> None:
         if (self.tiebreaks is None) == (self.preset is None):
@@ -46,16 +49,19 @@ class RuleList(s.Strict, kw_only=True):
 
 
 class CompareRequest(s.Strict, kw_only=True):
+    """One tournament (JSON or TRF) and up to 10 named rule lists to rank it by, side by side."""
+
     schema_rules: ClassVar = (
         ExactlyOne(("tournament", "trf"), titles={"tournament": "A JSON tournament", "trf": "TRF text"}),)
 
-    tournament: s.Tournament | None = None
-    trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
-    lists: Annotated[list[RuleList], Meta(min_length=1, max_length=MAX_LISTS)]
-    regulations: s.RegulationsName = "auto"
-    after_round: s.RoundNumber | None = None
-    unrated_rating: s.Rating | None = None
-    explain: bool = True  # per-player breakdowns in every list's standings (the default of every endpoint)
+    tournament: Annotated[s.Tournament | None, doc("The crosstable as JSON (or give `trf`)")] = None
+    trf: Annotated[s.TrfText | None, doc("FIDE TRF-16/TRF-26 text instead of `tournament`")] = None
+    lists: Annotated[list[RuleList], Meta(min_length=1, max_length=MAX_LISTS), doc(
+        "The rule lists; the first is the baseline of `changes`")]
+    regulations: Annotated[s.RegulationsName, doc(s.REGULATIONS_DOC + "; a list may name its own")] = "auto"
+    after_round: Annotated[s.RoundNumber | None, doc(s.AFTER_ROUND_DOC)] = None
+    unrated_rating: Annotated[s.Rating | None, doc(s.UNRATED_DOC)] = None
+    explain: Annotated[bool, doc(s.EXPLAIN_DOC)] = True
 
     def __post_init__(self) -> None:
         if (self.tournament is None) == (self.trf is None):
@@ -64,53 +70,66 @@ class CompareRequest(s.Strict, kw_only=True):
 
 
 class ListResult(s.Out):
-    name: str
-    first: list[int]  # ids ranked first (more than one when they are equal on everything)
-    standings: s.StandingsResponse
+    """The standings under one list."""
+
+    name: Annotated[str, doc("The list's name")]
+    first: Annotated[list[int], doc("Start numbers ranked first (more than one when equal on everything)")]
+    standings: Annotated[s.StandingsResponse, doc("The full standings under this list")]
 
 
 class Champion(s.Out):
-    rule_list: str  # the list's name
-    ids: list[int]
-    names: list[str]
+    """Who is first under one list."""
+
+    rule_list: Annotated[str, doc("The list's name")]
+    ids: Annotated[list[int], doc("Their start numbers")]
+    names: Annotated[list[str], doc("Their names")]
 
 
 class RankMove(s.Out):
-    id: int
-    name: str
-    ranks: dict[str, int]  # list name -> rank
-    best: int
-    worst: int
-    spread: int  # worst − best: how far the player moves between the lists
+    """A player whose rank is not the same under every list."""
+
+    id: Annotated[int, doc("The start number")]
+    name: Annotated[str, doc("The player's name")]
+    ranks: Annotated[dict[str, int], doc("The rank under each list, by the list's name")]
+    best: Annotated[int, doc("The best rank under any list")]
+    worst: Annotated[int, doc("The worst rank under any list")]
+    spread: Annotated[int, doc("worst − best: how far the player moves between the lists")]
 
 
 class ListChange(s.Out):
     """A player whose rank under `list` differs from the rank under the first list."""
 
-    id: int
-    name: str
-    rank: int
-    baseline_rank: int
-    change: int  # positive: places gained against the first list
+    id: Annotated[int, doc("The start number")]
+    name: Annotated[str, doc("The player's name")]
+    rank: Annotated[int, doc("The rank under this list")]
+    baseline_rank: Annotated[int, doc("The rank under the first list")]
+    change: Annotated[int, doc("Places gained against the first list (negative: lost)")]
 
 
 class ListSummary(s.Out):
-    name: str
-    first: list[int]
-    changes: list[ListChange]  # against the first list; empty for the first list itself
+    """One list in short: who is first and who moved against the first list."""
+
+    name: Annotated[str, doc("The list's name")]
+    first: Annotated[list[int], doc("Start numbers ranked first")]
+    changes: Annotated[list[ListChange], doc("Against the first list; empty for the first list itself")]
 
 
 class CompareSummary(s.Out):
-    champions: list[Champion]
-    same_champion: bool
-    lists: list[ListSummary]
-    moves: list[RankMove]  # players whose rank is not the same under every list, biggest moves first
+    """What changes between the lists."""
+
+    champions: Annotated[list[Champion], doc("Who is first under each list")]
+    same_champion: Annotated[bool, doc("True when every list has the same first place")]
+    lists: Annotated[list[ListSummary], doc("Each list in short")]
+    moves: Annotated[list[RankMove], doc(
+        "Players whose rank is not the same under every list, biggest moves first")]
 
 
 class CompareResponse(s.Out):
-    regulations: list[s.AppliedRegulations]  # per list, in order
-    lists: list[ListResult]
-    summary: CompareSummary
+    """The tournament under each list, and what changes between them."""
+
+    regulations: Annotated[list[s.AppliedRegulations], doc("The rule set applied, per list, in order")]
+    lists: Annotated[list[ListResult], doc("Each list's standings, in order")]
+    summary: Annotated[CompareSummary, doc("Champions and moves")]
 
 
 def _tournament(body: CompareRequest) -> tuple[Tournament, list[Warning]]:

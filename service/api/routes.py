@@ -5,7 +5,6 @@ from __future__ import annotations
 import typing
 from dataclasses import dataclass
 
-import msgspec
 from litestar import Request, get, post
 from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec

@@ -1,8 +1,11 @@
 """The wire format of API v1: msgspec structs for every request and response.
 
-Shape errors (wrong types, out-of-range numbers, unknown fields) are caught here
-and become 400s; contradictions inside a well-formed crosstable are the
-engine's to find (422).
+Shape errors (wrong types, out-of-range numbers, unknown fields) are caught here and
+become 400s: the OpenAPI document is generated from these structs, so a 400 is always
+one the document predicts. A body of the right shape that cannot be computed (a
+crosstable that contradicts itself, a rule unknown under the rule set) is the engine's
+to find, a 422. Every field carries its description (`doc`), which is what the OpenAPI
+document and the docs pages show.
 """
 
 from __future__ import annotations
@@ -15,6 +18,11 @@ from msgspec import Meta
 
 from .limits import LIMITS
 from .schema_rules import AtMostOne, ExactlyOne
+
+
+def doc(text: str) -> Meta:
+    """A field's description for the OpenAPI document."""
+    return Meta(description=text)
 
 
 class Strict(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
@@ -46,64 +54,94 @@ Points = Annotated[float, Meta(ge=0, le=LIMITS.max_points_per_round,
                                description="Points; at most two decimals (0.5, 0.25, 3)")]
 Rating = Annotated[int, Meta(ge=0, le=LIMITS.max_rating, description="0 or absent: unrated")]
 ShortText = Annotated[str, Meta(max_length=200)]
+TrfText = Annotated[str, Meta(max_length=LIMITS.max_trf_chars)]
+
+REGULATIONS_DOC = ("The rule set: `fide-2026`, `fide-2024` (FIDE C.07 as in force before 2026-03-01), "
+                   "`uscf` (US Chess rule 34), or `auto`: `uscf` with a US Chess preset, else FIDE by "
+                   "the start date (2026 when unknown)")
+TIEBREAKS_DOC = ("The rules after points, in order: strings (`BH/C1`, `KS/L40`, aliases such as "
+                 "`Buchholz Cut 1`) or objects; the catalogue is GET /v1/tiebreaks")
+EXPLAIN_DOC = ("Include every player's breakdown: each contribution each rule summed, cut or not and "
+               "why (default true on every endpoint)")
+AFTER_ROUND_DOC = "Standings after this round: later rounds are not counted"
+UNRATED_DOC = ("The rating unrated players count as; without it the rating-based rules are dropped "
+               "when an unrated player takes part (C.07 10)")
 
 
 class Scoring(Strict):
     """Points per result; every rule that uses 'points for a draw' uses `draw`."""
 
-    win: Points = 1.0
-    draw: Points = 0.5
-    loss: Points = 0.0
-    forfeit_win: Points = 1.0
-    forfeit_loss: Points = 0.0
-    pairing_bye: Points = 1.0
-    full_bye: Points = 1.0
-    half_bye: Points = 0.5
-    zero_bye: Points = 0.0
-    absent: Points = 0.0
+    win: Annotated[Points, doc("A game won over the board")] = 1.0
+    draw: Annotated[Points, doc("A game drawn; also what the rules count as a draw (16.3, 16.4)")] = 0.5
+    loss: Annotated[Points, doc("A game lost over the board")] = 0.0
+    forfeit_win: Annotated[Points, doc("A game won by forfeit")] = 1.0
+    forfeit_loss: Annotated[Points, doc("A game lost by forfeit")] = 0.0
+    pairing_bye: Annotated[Points, doc("The pairing-allocated bye (PAB)")] = 1.0
+    full_bye: Annotated[Points, doc("A full-point bye the player asked for")] = 1.0
+    half_bye: Annotated[Points, doc("A half-point bye the player asked for")] = 0.5
+    zero_bye: Annotated[Points, doc("A zero-point bye the player asked for")] = 0.0
+    absent: Annotated[Points, doc("A round without a result (not paired, withdrawn)")] = 0.0
 
 
 class RoundResult(Strict):
-    round: RoundNumber
-    result: ResultName
-    opponent: PlayerId | None = None
-    color: ColorName | None = None
-    points: Points | None = msgspec.field(
-        default=None)  # overrides the scoring for unusual results (0-0, ½-0)
-    rated: bool = True
+    """One round of one player: a game (with `opponent`) or an unplayed round (without)."""
+
+    round: Annotated[RoundNumber, doc("The round, from 1")]
+    result: Annotated[ResultName, doc(
+        "What the round gave: `win` `draw` `loss` over the board, `forfeit_win` `forfeit_loss`, "
+        "`pairing_bye`, `full_bye` `half_bye` `zero_bye` (asked for), `absent`")]
+    opponent: Annotated[PlayerId | None, doc(
+        "The opponent's start number; with a forfeit, the scheduled opponent; none for byes and absences")] = None
+    color: Annotated[ColorName | None, doc("The player's colour: `w` or `b`")] = None
+    points: Annotated[Points | None, doc(
+        "Points instead of the scoring's, for an arbiter's decision (0-0, ½-0); needed on both sides of "
+        "the game")] = None
+    rated: Annotated[bool, doc("False for a game played but not rated (TRF W/D/L); changes no tie-break")] = True
 
 
 class Player(Strict):
-    id: PlayerId
-    name: ShortText = ""
-    rating: Rating | None = None
-    results: Annotated[list[RoundResult], Meta(max_length=LIMITS.max_rounds)] = []
+    """A player: start number, name, rating and the results round by round."""
+
+    id: Annotated[PlayerId, doc("The start number (pairing number), unique in the tournament")]
+    name: Annotated[ShortText, doc("The name as it should appear in the standings")] = ""
+    rating: Annotated[Rating | None, doc("The rating used by the rating-based rules; 0 or null: unrated")] = None
+    results: Annotated[list[RoundResult], Meta(max_length=LIMITS.max_rounds), doc(
+        "The player's rounds, in any order; a round not listed is `absent`")] = []
 
 
 class Tournament(Strict):
-    players: Annotated[list[Player], Meta(min_length=1, max_length=LIMITS.max_players)]
-    rounds: RoundNumber
-    name: ShortText = ""
-    start_date: datetime.date | None = None
-    system: SystemName | None = None
-    scoring: Scoring | None = None
+    """The crosstable: players with their results, the number of rounds and the scoring."""
+
+    players: Annotated[list[Player], Meta(min_length=1, max_length=LIMITS.max_players), doc(
+        "Every player; both sides of a game must agree on pairing, colour and result")]
+    rounds: Annotated[RoundNumber, doc("Rounds scheduled")]
+    name: Annotated[ShortText, doc("The event's name")] = ""
+    start_date: Annotated[datetime.date | None, doc(
+        "First day (YYYY-MM-DD); decides the FIDE edition under `regulations: auto`")] = None
+    system: Annotated[SystemName | None, doc(
+        "`swiss` or `round_robin`; inferred when absent (and `system_inferred` says so)")] = None
+    scoring: Annotated[Scoring | None, doc("Points per result; absent: 1-½-0 with byes as usual")] = None
 
 
 class Modifiers(Strict):
-    cut: Annotated[int, Meta(ge=0, le=10)] = 0
-    median: Annotated[int, Meta(ge=0, le=10)] = 0
-    limit: Annotated[int, Meta(ge=0, le=100)] | None = None
-    forfeits_played: bool = False
+    """A rule's modifiers (C.07 14-16): cuts, medians, the Koya limit, forfeits counted as played."""
+
+    cut: Annotated[int, Meta(ge=0, le=10), doc("Cut-n: the n least significant contributions dropped")] = 0
+    median: Annotated[int, Meta(ge=0, le=10), doc("Median-n: the n lowest and the n highest dropped")] = 0
+    limit: Annotated[Annotated[int, Meta(ge=0, le=100)] | None, doc(
+        "The Koya limit in percent of the maximum score (default 50)")] = None
+    forfeits_played: Annotated[bool, doc("P: forfeits count as games played (not cut first)")] = False
 
 
 class RuleObject(Strict):
     """The object form of a rule; the same shape as `tiebreaks[]` in the response."""
 
-    code: Annotated[str, Meta(min_length=1, max_length=40)]
-    modifiers: Modifiers | None = None
+    code: Annotated[str, Meta(min_length=1, max_length=40), doc("A code of GET /v1/tiebreaks, or an alias")]
+    modifiers: Annotated[Modifiers | None, doc("Cut, median, limit, forfeits played; none: the plain rule")] = None
 
 
 RuleText = Annotated[str, Meta(min_length=1, max_length=60, examples=["BH/C1"])]
+RuleItems = Annotated[list[RuleText | RuleObject], Meta(max_length=LIMITS.max_rules)]
 PlayerSelection = Annotated[
     PlayerId | Annotated[list[PlayerId], Meta(min_length=1, max_length=LIMITS.max_players)],
     Meta(description="Return only these players' rows (one start number or a list); with `top`/`offset`, "
@@ -111,27 +149,31 @@ PlayerSelection = Annotated[
 
 
 class StandingsRequest(Strict):
+    """A tournament (JSON or TRF) and the rules to rank it by; `offset`, `top` and `player`
+    choose the rows returned (everyone is still ranked)."""
+
     schema_rules: ClassVar = (
         ExactlyOne(("tournament", "trf"), titles={"tournament": "A JSON tournament", "trf": "TRF text"}),
         AtMostOne(("tiebreaks", "preset")),
     )
 
-    tournament: Tournament | None = None
-    trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
-    tiebreaks: Annotated[list[RuleText | RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
-    preset: PresetName | None = None
-    regulations: RegulationsName = "auto"
-    after_round: RoundNumber | None = None
-    unrated_rating: Rating | None = None
-    explain: bool = True
-    # For small clients: only the first `top` rows of the standings and/or the row of
-    # `player` (a start number). Everyone is still ranked; only the rows returned are
-    # converted, breakdowns included.
-    top: Annotated[int, Meta(ge=1, le=LIMITS.max_players,
-                             description="Return only N rows of the standings (from `offset`)")] | None = None
-    offset: Annotated[int, Meta(ge=0, le=LIMITS.max_players, description=(
-        "Skip this many rows of the standings first: with `top`, a page (`offset` 20, `top` 20: rows 21-40)"))] = 0
-    player: PlayerSelection | None = None
+    tournament: Annotated[Tournament | None, doc("The crosstable as JSON (or give `trf`)")] = None
+    trf: Annotated[TrfText | None, doc(
+        "FIDE TRF-16/TRF-26 text instead of `tournament`; its record 202 gives the rules when neither "
+        "`tiebreaks` nor `preset` is given")] = None
+    tiebreaks: Annotated[RuleItems | None, doc(TIEBREAKS_DOC)] = None
+    preset: Annotated[PresetName | None, doc("A named rule list of GET /v1/presets, instead of `tiebreaks`")] = None
+    regulations: Annotated[RegulationsName, doc(REGULATIONS_DOC)] = "auto"
+    after_round: Annotated[RoundNumber | None, doc(AFTER_ROUND_DOC)] = None
+    unrated_rating: Annotated[Rating | None, doc(UNRATED_DOC)] = None
+    explain: Annotated[bool, doc(EXPLAIN_DOC)] = True
+    top: Annotated[Annotated[int, Meta(ge=1, le=LIMITS.max_players)] | None, doc(
+        "Return only N rows of the standings (from `offset`)")] = None
+    offset: Annotated[int, Meta(ge=0, le=LIMITS.max_players), doc(
+        "Skip this many rows of the standings first: with `top`, a page (`offset` 20, `top` 20: rows 21-40)")] = 0
+    player: Annotated[PlayerSelection | None, doc(
+        "Return only these players' rows (one start number or a list); with `top`/`offset`, after the page, "
+        "in standings order")] = None
 
     def __post_init__(self) -> None:
         if (self.tournament is None) == (self.trf is None):
@@ -143,91 +185,118 @@ class StandingsRequest(Strict):
 # ---- responses ----
 
 class ModifiersOut(Out):
-    cut: int
-    median: int
-    limit: int | None
-    forfeits_played: bool
+    """A rule's modifiers, as applied."""
+
+    cut: Annotated[int, doc("Contributions cut at the low end (Cut-n)")]
+    median: Annotated[int, doc("Contributions cut at both ends (Median-n)")]
+    limit: Annotated[int | None, doc("The Koya limit in percent, or null")]
+    forfeits_played: Annotated[bool, doc("Forfeits counted as games played (P)")]
 
 
 class TiebreakOut(Out):
-    spec: str
-    code: str
-    name: str
-    article: str
-    modifiers: ModifiersOut
-    lower_is_better: bool
-    dropped: str | None  # why the rule was dropped (C.07 10), or null
+    """One rule of the list, as the service understood it."""
+
+    spec: Annotated[str, doc("The canonical spelling (`BH/C1`), the key of `breakdown`")]
+    code: Annotated[str, doc("The rule's code")]
+    name: Annotated[str, doc("The rule's name with its modifiers (`Buchholz Cut-1`)")]
+    article: Annotated[str, doc("The article it implements (`C.07 8.1`, `US Chess 34E1`)")]
+    modifiers: Annotated[ModifiersOut, doc("The modifiers applied")]
+    lower_is_better: Annotated[bool, doc("True when a lower value ranks higher (DE places, TPN)")]
+    dropped: Annotated[str | None, doc(
+        "Why the rule was dropped (rating-based rules with unrated players, C.07 10), or null")]
 
 
 class ContributionOut(Out, omit_defaults=True):
     """One value a rule summed; the optional fields appear only when they say something."""
 
-    round: int | None
-    kind: str
-    opponent: int | None
-    value: float
-    unplayed: ResultName | None = None
-    note: str | None = None
-    cut: bool = False
-    cut_reason: str | None = None
+    round: Annotated[int | None, doc("The round it comes from; null for values not tied to a round")]
+    kind: Annotated[str, doc(
+        "What it is: `game` (an opponent met), `forfeit` (a forfeit counted against its scheduled opponent), "
+        "`dummy` (a dummy opponent for an own unplayed round, C.07 16.4), `unplayed` (an own unplayed round "
+        "counted as 0), `running_score` (PS), `encounter` (DE), `rating`, `opponent_value`")]
+    opponent: Annotated[int | None, doc("The opponent's start number, when there is one")]
+    value: Annotated[float, doc("What it adds to the rule's value (before any cut)")]
+    unplayed: Annotated[ResultName | None, doc("For an unplayed round: which kind")] = None
+    note: Annotated[str | None, doc("How the value was found (a cap, an adjusted score), with the article")] = None
+    cut: Annotated[bool, doc("True when a Cut or Median removed it; present only then")] = False
+    cut_reason: Annotated[str | None, doc("Why it was the one cut (C.07 16.5)")] = None
 
 
 class RuleBreakdown(Out):
-    value: float | None
-    note: str | None
-    contributions: list[ContributionOut]
+    """One rule's value for one player and the contributions it summed."""
+
+    value: Annotated[float | None, doc("The rule's value (as in `values`); null when the rule was dropped")]
+    note: Annotated[str | None, doc("How the value was found when it is not a plain sum (a mean, a place)")]
+    contributions: Annotated[list[ContributionOut], doc("Every contribution, cut ones included")]
 
 
 class Standing(Out):
-    rank: int
-    id: int
-    name: str
-    points: float
-    values: list[float | None]
-    decided_by: str | None
-    breakdown: dict[str, RuleBreakdown] | None
+    """One row of the standings."""
+
+    rank: Annotated[int, doc("The place; players equal on points and every rule share it")]
+    id: Annotated[int, doc("The start number")]
+    name: Annotated[str, doc("The player's name")]
+    points: Annotated[float, doc("The score")]
+    values: Annotated[list[float | None], doc("The value of each rule, in the order of `tiebreaks`")]
+    decided_by: Annotated[str | None, doc(
+        "What separated the player from the next row: `PTS`, a rule's spec, or null when equal on everything "
+        "(and for the last row)")]
+    breakdown: Annotated[dict[str, RuleBreakdown] | None, doc(
+        "Per rule spec, the value and its contributions; null without `explain`")]
 
 
 class WarningOut(Out):
-    code: str
-    message: str
-    rule: str | None
+    """Something the client should know: the result is computed all the same."""
+
+    code: Annotated[str, doc("A stable identifier (`rating-tiebreak-dropped`, `trf-line-ignored`, …)")]
+    message: Annotated[str, doc("What happened, in English")]
+    rule: Annotated[str | None, doc("The article it follows from, or null")]
 
 
 class StandingsResponse(Out):
-    regulations: AppliedRegulations
-    system: SystemName
-    system_inferred: bool
-    rounds: int
-    after_round: int | None
-    tiebreaks: list[TiebreakOut]
-    standings: list[Standing]
-    warnings: list[WarningOut]
-    total_players: int = 0  # players ranked; more than len(standings) when `top`/`player` chose rows
+    """The ranked standings and how they were computed."""
+
+    regulations: Annotated[AppliedRegulations, doc("The rule set applied")]
+    system: Annotated[SystemName, doc("The system, given or inferred")]
+    system_inferred: Annotated[bool, doc("True when `system` was inferred from the crosstable")]
+    rounds: Annotated[int, doc("Rounds scheduled")]
+    after_round: Annotated[int | None, doc("The last round counted, when not every round is; else null")]
+    tiebreaks: Annotated[list[TiebreakOut], doc("The rules applied, in order")]
+    standings: Annotated[list[Standing], doc("The rows, best first (only those asked for with `top`/`offset`/"
+                                             "`player`)")]
+    warnings: Annotated[list[WarningOut], doc("Everything worth knowing about the input and the rules")]
+    total_players: Annotated[int, doc(
+        "Players ranked; more than the rows returned when `top`/`offset`/`player` chose rows")] = 0
 
 
 class CatalogueEntry(Out):
-    code: str
-    name: str
-    article: str  # "C.07 8.1", "US Chess 34E1"
-    description: str
-    modifiers: list[str]
-    regulations: list[str]  # the rule sets that accept the code
-    lower_is_better: bool
-    aliases: list[str]  # spellings accepted for the plain rule (case-insensitive)
-    rating_based: bool  # dropped when unrated players take part, unless `unrated_rating` is given
+    """A rule the service computes (GET /v1/tiebreaks)."""
+
+    code: Annotated[str, doc("The code to use in `tiebreaks`")]
+    name: Annotated[str, doc("The rule's name")]
+    article: Annotated[str, doc("The article it implements (`C.07 8.1`, `US Chess 34E1`)")]
+    description: Annotated[str, doc("What it measures")]
+    modifiers: Annotated[list[str], doc("The modifier letters it takes (C, M, L, P)")]
+    regulations: Annotated[list[str], doc("The rule sets that accept the code")]
+    lower_is_better: Annotated[bool, doc("True when a lower value ranks higher")]
+    aliases: Annotated[list[str], doc("Spellings accepted for the plain rule (case-insensitive)")]
+    rating_based: Annotated[bool, doc("Dropped when unrated players take part, unless `unrated_rating` is given")]
 
 
 class PresetOut(Out):
-    name: str
-    origin: str
-    description: str
-    regulations: list[str]  # the rule sets it is a list for
-    tiebreaks: list[str]  # canonical specs, in order
+    """A named rule list (GET /v1/presets)."""
+
+    name: Annotated[str, doc("The name to send as `preset`")]
+    origin: Annotated[str, doc("Where the list comes from")]
+    description: Annotated[str, doc("What it is for")]
+    regulations: Annotated[list[str], doc("The rule sets it is a list for")]
+    tiebreaks: Annotated[list[str], doc("Its rules, canonical specs, in order")]
 
 
 class Health(Out):
-    status: Literal["ok"]
+    """The answer of the probes."""
+
+    status: Annotated[Literal["ok"], doc("`ok`")]
 
 
 class VersionInfo(Out):
@@ -242,15 +311,19 @@ class VersionInfo(Out):
 
 
 class ProblemItem(Out):
-    path: str
-    message: str
+    """One thing wrong with the request."""
+
+    path: Annotated[str, doc(
+        "Where: a field path (`tournament.players[3].results[2].opponent`), `trf:LINE:COLUMN`, or "
+        "`header:X-API-Key`")]
+    message: Annotated[str, doc("What is wrong there")]
 
 
 class Problem(Out):
     """RFC 9457 problem details."""
 
-    type: str
-    title: str
-    status: int
-    detail: str
-    errors: list[ProblemItem]
+    type: Annotated[str, doc("`about:blank`: the status says what kind of problem it is")]
+    title: Annotated[str, doc("The status's name (`Bad Request`, `Unprocessable Content`, …)")]
+    status: Annotated[int, doc("The HTTP status")]
+    detail: Annotated[str, doc("What went wrong, in one sentence")]
+    errors: Annotated[list[ProblemItem], doc("Each problem with its place")]

@@ -7,11 +7,11 @@ from typing import Annotated, ClassVar
 from msgspec import Meta
 
 from . import schemas as s
-from .limits import LIMITS
 from ..version import __version__
 from .schema_rules import ExactlyOne
 
 ItemId = Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53), le=2**53)]
+doc = s.doc
 
 
 class TrfConvertRequest(s.Strict):
@@ -22,11 +22,13 @@ class TrfConvertRequest(s.Strict):
         ("trf", "tournament"), titles={"trf": "Read TRF text", "tournament": "Write a tournament as TRF"},
         excludes={"trf": ("tiebreaks", "regulations", "unrated_rating")}),)
 
-    trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
-    tournament: s.Tournament | None = None
-    tiebreaks: Annotated[list[s.RuleText | s.RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
-    regulations: s.RegulationsName = "auto"
-    unrated_rating: s.Rating | None = None
+    trf: Annotated[s.TrfText | None, doc("TRF-16/TRF-26 text to read into the JSON tournament")] = None
+    tournament: Annotated[s.Tournament | None, doc("A JSON tournament to write as TRF")] = None
+    tiebreaks: Annotated[s.RuleItems | None, doc(
+        "Writing: the rules that rank the tournament for the points and rank columns, written to record 202")] = None
+    regulations: Annotated[s.RegulationsName, doc("Writing: the rule set of `tiebreaks` (" +
+                                                  s.REGULATIONS_DOC[len("The rule set: "):] + ")")] = "auto"
+    unrated_rating: Annotated[s.Rating | None, doc("Writing: " + s.UNRATED_DOC)] = None
 
     def __post_init__(self) -> None:
         if (self.tournament is None) == (self.trf is None):
@@ -41,25 +43,28 @@ class TrfConvertResponse(s.Out):
     """Reading: `tournament` and `tiebreaks` (record 202) are set, `trf` is null.
     Writing: `trf` is set, `tournament` is null and `tiebreaks` echoes the rules written to 202."""
 
-    tournament: s.Tournament | None
-    tiebreaks: list[str]
-    trf: str | None
-    warnings: list[s.WarningOut]
+    tournament: Annotated[s.Tournament | None, doc("Reading: the tournament read, as POST /v1/standings takes it")]
+    tiebreaks: Annotated[list[str], doc("Reading: the TRF's rule list (record 202); writing: the rules written")]
+    trf: Annotated[str | None, doc("Writing: the TRF text")]
+    warnings: Annotated[list[s.WarningOut], doc(
+        "Reading: every line not used (`trf-line-ignored`, with line and column); writing: what TRF cannot "
+        "carry (`trf-not-carried`) and the ranking's warnings")]
 
 
 class BatchItem(s.StandingsRequest):
     """One standings request of a batch, with the caller's `id` echoed in its result line."""
 
-    id: ItemId | None = None
+    id: Annotated[ItemId | None, doc("The caller's name for the item, echoed in its result line")] = None
 
 
 class BatchResult(s.Out):
     """One line of the batch response: the item's standings (`status` 200) or its problem."""
 
-    index: int  # 0-based position of the item in the request
-    id: ItemId | None
-    status: int
-    result: s.StandingsResponse | None
-    error: s.Problem | None
+    index: Annotated[int, doc("The item's 0-based position in the request")]
+    id: Annotated[ItemId | None, doc(
+        "The item's `id`; null when it had none, could not be read, or its id is outside this schema")]
+    status: Annotated[int, doc("200, or the status the item would get as a single POST /v1/standings")]
+    result: Annotated[s.StandingsResponse | None, doc("The standings, when `status` is 200")]
+    error: Annotated[s.Problem | None, doc("The problem, when `status` is not 200")]
     version: Annotated[str, Meta(description="The service version that computed the line (always present)",
                                  examples=["0.1.0"])] = __version__
