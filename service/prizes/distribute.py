@@ -388,7 +388,7 @@ class _PrizeGroupRun:
         elif rule is TieRule.LOWEST_RATING:
             method = "lowest_rating"
             why = (f"{self._tied_text(i)}; {what} is not shared: it goes to the lowest-rated eligible player "
-                   f"({self.standings[i].rating})") if self.tied[i] else f"alone on {points(self.standings[i].points)}: {what}"
+                   f"({self.standings[i].rating}) without a larger prize") if self.tied[i] else f"alone on {points(self.standings[i].points)}: {what}"
         elif rule is TieRule.TIEBREAK:
             method = "tiebreak"
             why = (f"{self._tied_text(i)}; {what} is not shared: it goes by the standings order (tie-break)"
@@ -413,9 +413,14 @@ class _PrizeGroupRun:
             _Part(list(members), list(prizes))
         for part in main.split_off:
             category = part.prizes[0].category
-            note = (f"the {len(part.members)} eligible for {category} divide just its prize(s) "
-                    f"{self._listing(part.prizes)} → {money(part.per_head)} each, more than the "
-                    f"{money(part.full_share)} each of the whole pool (US Chess 32B3)")
+            who = names([self.standings[i].label for i in part.members])
+            if len(part.members) == 1:
+                note = (f"{who}, the only one of them eligible for {category}, takes just {self._listing(part.prizes)}"
+                        f": more than the {money(part.full_share)} each of the whole pool (US Chess 32B3)")
+            else:
+                note = (f"{who}, the only ones of them eligible for {category}, divide just "
+                        f"{self._listing(part.prizes)} → {money(part.per_head)} each: more than the "
+                        f"{money(part.full_share)} each of the whole pool (US Chess 32B3)")
             exact = [part.per_head] * len(part.members)
             whys = [f"{self._tied_text(i)}; {brought}; {note}" for i in part.members]
             self._record(part.members, exact, part.prizes, own, "class_prize", note, whys)
@@ -424,8 +429,10 @@ class _PrizeGroupRun:
         total = Fraction(self._sum(main.prizes))
         share_text = ""
         if main.split_off:
-            gone = names([self.standings[i].label for part in main.split_off for i in part.members])
-            share_text = (f"; {gone} take(s) only the restricted prize(s) they alone can win (US Chess 32B3); "
+            gone = [self.standings[i].label for part in main.split_off for i in part.members]
+            restricted = names(sorted({part.prizes[0].category for part in main.split_off}))
+            share_text = (f"; {names(gone)} {'takes' if len(gone) == 1 else 'take'} only the {restricted} "
+                          f"prize{'s' if len(gone) > 1 else ''} instead (US Chess 32B3); "
                           f"the other {len(main.members)} share {self._listing(main.prizes)}"
                           + (f" = {money(self._sum(main.prizes))}" if len(main.prizes) > 1 else ""))
         elif len(members) == len(group):
