@@ -13,7 +13,7 @@ from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, RequestB
 
 from .. import prizes as pz
 from . import schemas as s
-from .errors import problem
+from .errors import msgspec_problem, problem
 from .limits import Deadline, deadline_exceeded
 from .prizes_pipeline import check_prizes, request_size, run_prizes
 from .routes import PROBLEMS, THREAD_THRESHOLD, _problem_spec, decode_json
@@ -54,6 +54,24 @@ class PrizesOperation(Operation):
                                                          value=EXAMPLE)})})
 
 
+_DECIMAL_TEXT = {
+    "hort_keep": "not a part between 0 and 1: write a decimal string such as \"0.5\"",
+    "amount": "not an amount: write a non-negative decimal string such as \"150\" or \"99.50\" (at most 6 decimals)",
+    "unit": "not a currency unit: write a positive decimal string such as \"0.01\" or \"1\"",
+}
+
+
+def _schema_problem(exc: msgspec.ValidationError) -> Response[s.Problem]:
+    """The 400 of a body that does not match the schema; a decimal string that does not match
+    its pattern is said in words rather than as the regular expression."""
+    response = msgspec_problem(exc)
+    item = response.content.errors[0]
+    field = item.path.rsplit(".", 1)[-1]
+    if "matching regex" in item.message and field in _DECIMAL_TEXT:
+        return problem(400, response.content.detail, [s.ProblemItem(path=item.path, message=_DECIMAL_TEXT[field])])
+    return response
+
+
 def _problem_of(exc: pz.PrizeInputError) -> Response[s.Problem]:
     detail = ("the standings contradict themselves" if exc.status == 422
               else "the prizes cannot be distributed as given")
@@ -70,7 +88,10 @@ def _problem_of(exc: pz.PrizeInputError) -> Response[s.Problem]:
     responses=RESPONSES,
 )
 async def prizes(request: Request) -> PrizesResponse:
-    body: PrizeRequest = await decode_json(request, _decoder)
+    try:
+        body: PrizeRequest = await decode_json(request, _decoder)
+    except msgspec.ValidationError as exc:
+        return _schema_problem(exc)
     limits = request.app.state.limits
     check_prizes(body, limits)
     deadline = Deadline(limits)
