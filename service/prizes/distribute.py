@@ -39,7 +39,7 @@ from decimal import Decimal
 from fractions import Fraction
 from itertools import groupby, islice
 
-from .matching import CategoryMatching, feasible
+from .matching import CategoryMatching
 from .model import (OVERALL, Category, Distribution, Kind, Notice, PlayerAward, Pool, Prize, PrizeGroup,
                     PrizeRequest, Share, Sharing, TieRule, Unawarded)
 from .payment import pay_exactly, quantized
@@ -47,6 +47,11 @@ from .text import money, names, ordinal, percent, points
 from .validation import validate
 
 _NO_BOUND = 10**9
+# Beyond these, explanations say how many rather than listing them all (a pool of
+# thousands of players on 0 points would otherwise repeat every name in every share).
+LISTED_PLAYERS = 8
+LISTED_PRIZES = 8
+SHARED_WITH_LISTED = 100  # a larger pool's shares name no partners: the pool lists its players
 
 
 def distribute(request: PrizeRequest) -> Distribution:
@@ -77,11 +82,13 @@ class _Ledger:
         total = sum((p.amount for p in prizes), Decimal(0))
         self.pools.append(Pool(pool_id, prize_group, pool_points, tuple(ids), tuple(p.id for p in prizes),
                                quantized(total, self.unit), method, note))
+        listed = len(ids) <= SHARED_WITH_LISTED
         for i, brought, amount, why in paid:
             award = self.awards.setdefault(i, PlayerAward(standings[i]))
             own_items = items.get(i, ())
+            partners = tuple(x for x in ids if x != standings[i].id) if listed else ()
             award.shares.append(Share(standings[i].id, brought.id if brought else None, pool_id, amount,
-                                      tuple(x for x in ids if x != standings[i].id), why, own_items))
+                                      partners, why, own_items))
             award.total += amount
             award.items.extend(own_items)
 
@@ -109,6 +116,7 @@ class _Plan:
     members: list[int]  # standings indices, in order
     signature: dict[int, frozenset[str]]  # member -> open categories they are eligible for
     chosen: list[Prize]  # in priority order
+    matching: CategoryMatching  # the chosen prizes assigned to members' signatures
     holder: dict[int, Prize] = field(default_factory=dict)  # member -> the prize they brought in
 
 
@@ -119,6 +127,7 @@ class _Part:
     members: list[int]
     prizes: list[Prize]
     split_off: list[_Part] = field(default_factory=list)  # class-prize parts taken out of the main pool
+    category: str | None = None  # for a class-prize part: the restricted category its players share
     per_head: Fraction | None = None  # for a class-prize part: what each gets
     full_share: Fraction | None = None  # for a class-prize part: what the full pool would have given
 
@@ -148,14 +157,12 @@ class _PrizeGroupRun:
                 self.items_only.setdefault(prize.category, []).append(prize)
         used = set(self.available) | set(self.items_only)
         self.eligible = {name: [self.categories[name].admits(e) for e in self.standings] for name in used}
-        # the other players on the same points, for the explanations
+        # the players on the same points, for the explanations
         self.score_group: list[int] = []
-        self.tied: dict[int, list[int]] = {}
+        self.score_groups: list[list[int]] = []
         for number, (_, rows) in enumerate(groupby(range(len(self.standings)), key=lambda i: self.standings[i].points)):
-            rows = list(rows)
-            for i in rows:
-                self.score_group.append(number)
-                self.tied[i] = [j for j in rows if j != i]
+            self.score_groups.append(list(rows))
+            self.score_group += [number] * len(self.score_groups[-1])
 
     # ---- orderings ----
 
@@ -244,7 +251,7 @@ class _PrizeGroupRun:
             chosen.append(prize)
         if not chosen:
             return None
-        plan = _Plan(members, signature, chosen)
+        plan = _Plan(members, signature, chosen, matching)
         self._bringers(plan)
         return plan
 
@@ -255,18 +262,12 @@ class _PrizeGroupRun:
         remaining: dict[str, deque[Prize]] = {}
         for prize in plan.chosen:
             remaining.setdefault(prize.category, deque()).append(prize)
-        signature = plan.signature
-        supply = Counter(signature[i] for i in plan.members if signature[i])
-        demand = Counter(p.category for p in plan.chosen)
+        signature, matching = plan.signature, plan.matching
 
         def take(i: int, category: str) -> bool:
-            supply[signature[i]] -= 1
-            demand[category] -= 1
-            if feasible(supply, demand.items()):
+            if matching.commit(signature[i], category):
                 plan.holder[i] = remaining[category].popleft()
                 return True
-            supply[signature[i]] += 1
-            demand[category] += 1
             return False
 
         for prize in plan.chosen:
@@ -277,19 +278,21 @@ class _PrizeGroupRun:
                     if take(i, prize.category):
                         break
         for i in plan.members:
+            if not any(remaining.values()):
+                break
             if i in plan.holder or not signature[i]:
                 continue
             options = sorted((c for c in signature[i] if remaining.get(c)), key=lambda c: self.key(remaining[c][0]))
             if not any(take(i, c) for c in options):
-                supply[signature[i]] -= 1  # holds nothing; the others hold the rest
+                matching.release(signature[i])  # holds nothing; the others hold the rest
 
     def _whole_and_pooled(self, plan: _Plan) -> tuple[list[tuple[int, Prize]], list[Prize], list[int]]:
         whole = sorted(((i, p) for i, p in plan.holder.items() if self.tie_rule(p) is not TieRule.SHARE),
                        key=lambda pair: pair[0])
         holders = {i for i, _ in whole}
         pooled = [p for p in plan.chosen if self.tie_rule(p) is TieRule.SHARE]
-        members = [i for i in plan.members
-                   if i not in holders and any(p.category in plan.signature[i] for p in pooled)]
+        pooled_categories = {p.category for p in pooled}
+        members = [i for i in plan.members if i not in holders and not plan.signature[i].isdisjoint(pooled_categories)]
         return whole, pooled, members
 
     def _refused_whole_prize(self, plan: _Plan) -> Prize | None:
@@ -299,8 +302,9 @@ class _PrizeGroupRun:
         if not whole or not pooled or self.rules.sharing is Sharing.NONE:
             return None
         total = Fraction(sum(p.amount for p in pooled))
+        pooled_categories = {p.category for p in pooled}
         for i, prize in sorted(whole, key=lambda pair: self.key(pair[1])):
-            if any(p.category in plan.signature[i] for p in pooled) and total / (len(members) + 1) > prize.amount:
+            if not plan.signature[i].isdisjoint(pooled_categories) and total / (len(members) + 1) > prize.amount:
                 return prize
         return None
 
@@ -348,15 +352,30 @@ class _PrizeGroupRun:
 
     # ---- the payments and their explanations ----
 
+    def _is_tied(self, i: int) -> bool:
+        return len(self.score_groups[self.score_group[i]]) > 1
+
     def _tied_text(self, i: int) -> str:
-        tied = self.tied[i]
         at = points(self.standings[i].points)
-        if not tied:
+        if not self._is_tied(i):
             return f"alone on {at}"
-        return f"tied on {at} with {names([self.standings[j].label for j in tied])}"
+        group = self.score_groups[self.score_group[i]]
+        return f"tied on {at} with {self._names([j for j in group[:LISTED_PLAYERS + 1] if j != i], len(group) - 1)}"
+
+    def _names(self, rows: list[int], count: int | None = None) -> str:
+        """The players' names, the first few of `count` (default: all of `rows`)."""
+        count = len(rows) if count is None else count
+        if count > LISTED_PLAYERS:
+            shown = [self.standings[j].label for j in rows[:LISTED_PLAYERS - 1]]
+            return f"{', '.join(shown)} and {count - len(shown):,} others"
+        return names([self.standings[j].label for j in rows])
 
     def _listing(self, prizes: list[Prize]) -> str:
-        return " + ".join(f"{self.labels[p.id]} {money(p.amount)}" for p in prizes)
+        shown = prizes if len(prizes) <= LISTED_PRIZES else prizes[:LISTED_PRIZES - 2]
+        text = " + ".join(f"{self.labels[p.id]} {money(p.amount)}" for p in shown)
+        if len(shown) < len(prizes):
+            text += f" + {len(prizes) - len(shown)} more prizes"
+        return text
 
     def _sum(self, prizes: list[Prize]) -> Decimal:
         return sum((p.amount for p in prizes), Decimal(0))
@@ -382,17 +401,17 @@ class _PrizeGroupRun:
         what = f"{self.labels[prize.id]} {money(prize.amount)}"
         if self.rules.sharing is Sharing.NONE:
             method = "none"
-            tied = self.tied[i]
+            tied = self._is_tied(i)
             why = (f"{ordinal(i + 1)} in the standings: {what}" if not tied else
                    f"{self._tied_text(i)}; no sharing, the standings order decides: {what}")
         elif rule is TieRule.LOWEST_RATING:
             method = "lowest_rating"
             why = (f"{self._tied_text(i)}; {what} is not shared: it goes to the lowest-rated eligible player "
-                   f"({self.standings[i].rating}) without a larger prize") if self.tied[i] else f"alone on {points(self.standings[i].points)}: {what}"
+                   f"({self.standings[i].rating}) without a larger prize") if self._is_tied(i) else f"alone on {points(self.standings[i].points)}: {what}"
         elif rule is TieRule.TIEBREAK:
             method = "tiebreak"
             why = (f"{self._tied_text(i)}; {what} is not shared: it goes by the standings order (tie-break)"
-                   if self.tied[i] else f"alone on {points(self.standings[i].points)}: {what}")
+                   if self._is_tied(i) else f"alone on {points(self.standings[i].points)}: {what}")
         else:
             method = self.rules.sharing.value
             why = f"{self._tied_text(i)}: {what}"
@@ -405,15 +424,15 @@ class _PrizeGroupRun:
             brought += f" = {money(self._sum(prizes))}"
         if len(members) == 1:
             i = members[0]
-            text = (f"{self._tied_text(i)}; {brought}; the only one eligible" if self.tied[i]
+            text = (f"{self._tied_text(i)}; {brought}; the only one eligible" if self._is_tied(i)
                     else f"alone on {points(self.standings[i].points)}: {self._listing(prizes)}")
             self._record(members, [Fraction(self._sum(prizes))], prizes, own, "pool", text, [text])
             return
         main = self._class_prize_parts(members, prizes, signature) if self.rules.one_cash_prize else \
             _Part(list(members), list(prizes))
         for part in main.split_off:
-            category = part.prizes[0].category
-            who = names([self.standings[i].label for i in part.members])
+            category = part.category
+            who = self._names(part.members)
             if len(part.members) == 1:
                 note = (f"{who}, the only one of them eligible for {category}, takes just {self._listing(part.prizes)}"
                         f": more than the {money(part.full_share)} each of the whole pool (US Chess 32B3)")
@@ -429,9 +448,9 @@ class _PrizeGroupRun:
         total = Fraction(self._sum(main.prizes))
         share_text = ""
         if main.split_off:
-            gone = [self.standings[i].label for part in main.split_off for i in part.members]
-            restricted = names(sorted({part.prizes[0].category for part in main.split_off}))
-            share_text = (f"; {names(gone)} {'takes' if len(gone) == 1 else 'take'} only the {restricted} "
+            gone = [i for part in main.split_off for i in part.members]
+            restricted = names(sorted({part.category for part in main.split_off}))
+            share_text = (f"; {self._names(gone)} {'takes' if len(gone) == 1 else 'take'} only the {restricted} "
                           f"prize{'s' if len(gone) > 1 else ''} instead (US Chess 32B3); "
                           f"the other {len(main.members)} share {self._listing(main.prizes)}"
                           + (f" = {money(self._sum(main.prizes))}" if len(main.prizes) > 1 else ""))
@@ -451,7 +470,7 @@ class _PrizeGroupRun:
                          f"without the tie (US Chess 32B3)")
             elif capped:
                 rest = total - sum(capped.values())
-                text += (f"; after the cap of {names([self.standings[j].label for j in capped])}, "
+                text += (f"; after the cap of {self._names(list(capped))}, "
                          f"{money(rest)} / {len(main.members) - len(capped)} → {money(share)} each")
             else:
                 text += f" → {money(share)} each"
@@ -465,27 +484,32 @@ class _PrizeGroupRun:
     def _class_prize_parts(self, members: list[int], prizes: list[Prize],
                            signature: dict[int, frozenset[str]]) -> _Part:
         """US Chess 32B3: tied players eligible for a restricted prize that others in the tie cannot
-        win divide just that category's prizes when that gives them more than the whole pool."""
+        win divide just the prizes only they can win, when that gives them more than the whole pool
+        (the group that gains most first; inside it, the same again)."""
         main = _Part(list(members), list(prizes))
         while len(main.members) > 1:
             share = Fraction(self._sum(main.prizes)) / len(main.members)
+            in_pool = {p.category for p in main.prizes}
+            eligible = {c: frozenset(i for i in main.members if c in signature[i]) for c in in_pool}
             best: _Part | None = None
-            categories = sorted({p.category for p in main.prizes},
-                                key=lambda c: self.key(next(p for p in main.prizes if p.category == c)))
-            for category in categories:
-                if not self.categories[category].restricted:
+            for category in sorted(in_pool, key=lambda c: self.key(next(p for p in main.prizes if p.category == c))):
+                group = eligible[category]
+                if not self.categories[category].restricted or len(group) == len(main.members):
                     continue
-                eligible = [i for i in main.members if category in signature[i]]
-                if len(eligible) == len(main.members):
-                    continue
-                own_prizes = [p for p in main.prizes if p.category == category]
-                per_head = Fraction(self._sum(own_prizes)) / len(eligible)
+                # the prizes nobody outside this group could win (this category's, and any narrower)
+                only_theirs = [p for p in main.prizes if eligible[p.category] <= group]
+                per_head = Fraction(self._sum(only_theirs)) / len(group)
                 if per_head > share and (best is None or per_head > best.per_head):
-                    best = _Part(eligible, own_prizes, per_head=per_head, full_share=share)
+                    best = _Part([i for i in main.members if i in group], only_theirs, category=category,
+                                 per_head=per_head, full_share=share)
             if best is None:
                 break
-            main.split_off.append(best)
-            main.members = [i for i in main.members if i not in best.members]
+            inner = self._class_prize_parts(best.members, best.prizes, signature)
+            main.split_off.append(_Part(inner.members, inner.prizes, category=best.category,
+                                        per_head=Fraction(self._sum(inner.prizes)) / len(inner.members),
+                                        full_share=share))
+            main.split_off += inner.split_off
+            main.members = [i for i in main.members if i not in set(best.members)]
             main.prizes = [p for p in main.prizes if p not in best.prizes]
         return main
 
@@ -512,7 +536,7 @@ class _PrizeGroupRun:
             shares = {i: s + extra for i, s in shares.items()}
             capped = {}
             self.ledger.warnings.append(Notice("cap-lifted", (
-                f"the caps of {names([self.standings[i].label for i in members])} would leave {money(remaining)} "
+                f"the caps of {self._names(members)} would leave {money(remaining)} "
                 f"of their pool unpaid; it is shared equally on top of the caps")))
         return [shares[i] for i in members], capped
 
@@ -525,7 +549,7 @@ class _PrizeGroupRun:
         for i in members:
             kept = keep * Fraction(own[i].amount) if i in own else Fraction(0)
             exact.append(kept + each)
-            if len(members) == 1 and not self.tied[i]:
+            if len(members) == 1 and not self._is_tied(i):
                 whys.append(f"alone on {points(self.standings[i].points)}: {self._listing(prizes)}")
                 continue
             mine = (f"keeps {percent(keep)} of {self.labels[own[i].id]} ({money(own[i].amount)} → {money(kept)})"

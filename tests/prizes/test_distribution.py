@@ -164,6 +164,20 @@ def test_a_prize_left_over_when_its_players_won_more():
     assert [w.code for w in result.warnings] == ["prizes-unawarded"]
 
 
+def test_the_32b3_exception_with_nested_under_prizes():
+    # X (2100), A (1300) and B (1700) tie on 4 for 3rd 60, U1800 90 and U1400 80: one prize each,
+    # 230 / 3 = 76.67. A and B, the only ones under 1800, could split the prizes only they can win
+    # (U1800 and the narrower U1400): 170 / 2 = 85 each; A alone could take U1400: 80. The group
+    # that gains most goes first: A and B take 85 each, X keeps 3rd, 60. Inside A and B, A alone
+    # would get 80 < 85, so they stay together.
+    standings = [entrant(1, 4, 2100, name="X"), entrant(2, 4, 1300, name="A"), entrant(3, 4, 1700, name="B")]
+    prizes = [prize("3", "60"), prize("u1800", "90", "u1800"), prize("u1400", "80", "u1400")]
+    result = distribute(request(standings, prizes, {"u1800": {"rating_below": 1800}, "u1400": {"rating_below": 1400}}))
+    assert totals(result) == {1: D("60.00"), 2: D("85.00"), 3: D("85.00")}
+    assert [(p.method, p.players, p.prizes) for p in result.pools] == [
+        ("class_prize", (2, 3), ("u1800", "u1400")), ("pool", (1,), ("3",))]
+
+
 def test_hort_keeping_nothing_is_pooling_and_keeping_everything_is_the_standings_order():
     standings = [entrant(1, 5), entrant(2, 5), entrant(3, 5), entrant(4, 4)]
     prizes = [prize("1", "600"), prize("2", "300"), prize("3", "90"), prize("4", "10")]

@@ -20,6 +20,7 @@ from service.prizes import Category, Entrant, Prize, PrizeGroup, PrizeRequest, R
 
 CATEGORY_FILTERS = {
     "u1800": {"rating_below": 1800},
+    "u1400": {"rating_below": 1400},  # inside u1800: nested restricted categories
     "band": {"rating_at_least": 1600, "rating_below": 2000},
     "junior": {"tags": frozenset({"junior"})},
     "women": {"sex": "f"},
@@ -41,7 +42,7 @@ def prize_requests(draw, sharing=None, ties=True, distinct_amounts=False, rated=
         standings.append(Entrant(
             id=i + 1, points=Decimal(half) / 2, name=f"P{i + 1}", rating=None if unrated else rating,
             sex=draw(st.sampled_from(["f", "m"])), tags=frozenset({"junior"}) if draw(st.booleans()) else frozenset()))
-    names = draw(st.lists(st.sampled_from(sorted(CATEGORY_FILTERS)), unique=True, max_size=4))
+    names = draw(st.lists(st.sampled_from(sorted(CATEGORY_FILTERS)), unique=True, max_size=5))
     categories = {name: Category(name, tie_rule=draw(st.sampled_from(tie_rules)), **CATEGORY_FILTERS[name])
                   for name in names}
     unit = draw(st.sampled_from(UNITS))
