@@ -577,8 +577,10 @@ class _PrizeGroupRun:
                     self.ledger.item_prize(i, prize, (
                         f"{self.labels[prize.id]} ({', '.join(prize.items) or 'no items'}): the "
                         f"{ordinal(k + 1)} player eligible for {name} in the standings order"))
+                elif not eligible:
+                    self._unawarded(prize, f"nobody in the standings is eligible for category {name!r}")
                 else:
-                    self._unawarded(prize, f"fewer than {k + 1} players are eligible for {name}")
+                    self._unawarded(prize, f"only {len(eligible)} player(s) are eligible for category {name!r}")
 
     def _leftovers(self) -> None:
         nobody = [name for name, flags in self.eligible.items() if not any(flags)]
