@@ -322,10 +322,10 @@ def load_prize_request(standings_path: Path, prizes_path: Path, options: Options
 def prizes_text(response) -> str:
     """Who gets what, with the reason, the way an organiser reads it out."""
     unit = f"{response.currency} " if response.currency else ""
+    computed = response.computed_standings
     lines = [f"Prizes: {unit}{response.total_paid} paid of {response.total_announced} announced"
-             + (f" (standings computed under {response.computed_standings.regulations}"
-                f"{': ' + ', '.join(response.computed_standings.tiebreaks) if response.computed_standings.tiebreaks else ''})"
-                if response.computed_standings else "")]
+             + (f" (standings computed under {computed.regulations}"
+                f"{': ' + ', '.join(computed.tiebreaks) if computed.tiebreaks else ''})" if computed else "")]
     header = ["Id", "Name", "Pts", "Total", "Items"]
     rows = [[str(p.id), p.name[:28], _number(p.points), p.total, ", ".join(p.items)] for p in response.players]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]

@@ -13,6 +13,8 @@ from decimal import Decimal
 import msgspec
 
 from .. import prizes as pz
+from ..prizes.errors import Path
+from ..prizes.payment import quantized
 from ..engine.errors import InconsistentCrosstable, InvalidRequest, Issue
 from ..formats.trf import parse_trf
 from . import schemas as s
@@ -70,14 +72,14 @@ def run_prizes(body: w.PrizeRequest, limits: Limits | None = None,
 
 # ---- wire -> prize package ----
 
-def _points(value: float, path: pz.errors.Path) -> Decimal:
+def _points(value: float, path: Path) -> Decimal:
     exact = Decimal(repr(value))
     if exact.as_tuple().exponent < -MAX_POINT_DECIMALS:
         raise pz.PrizeInputError([pz.Problem(path, f"{value} has more than {MAX_POINT_DECIMALS} decimals")])
     return exact
 
 
-def _entrant(row: w.StandingRow, path: pz.errors.Path) -> pz.Entrant:
+def _entrant(row: w.StandingRow, path: Path) -> pz.Entrant:
     return pz.Entrant(id=row.id, points=_points(row.points, (*path, "points")), name=row.name,
                       rating=row.rating or None, birth_date=row.birth_date, sex=row.sex, federation=row.federation,
                       tags=frozenset(row.tags))
@@ -130,7 +132,7 @@ def _category(name: str, c: w.CategoryIn) -> pz.Category:
                        tie_rule=pz.TieRule(c.tie_rule))
 
 
-def _prizes(prizes: list[w.PrizeIn], root: pz.errors.Path) -> tuple[pz.Prize, ...]:
+def _prizes(prizes: list[w.PrizeIn], root: Path) -> tuple[pz.Prize, ...]:
     return tuple(pz.Prize(id=p.id, amount=pz.parse_amount(p.amount, (*root, i, "amount")), category=p.category,
                           name=p.name, items=tuple(p.items), path=(*root, i)) for i, p in enumerate(prizes))
 
@@ -167,7 +169,7 @@ def _response(result: pz.Distribution, computed: w.ComputedStandingsOut | None) 
     pools = [w.PoolOut(id=p.id, prize_group=p.prize_group, points=float(p.points), players=list(p.players),
                        prizes=list(p.prizes), sum=str(p.total), method=p.method, note=p.note) for p in result.pools]
     unawarded = [w.UnawardedOut(prize=u.prize.id, prize_group=u.prize_group, name=u.prize.name,
-                                category=u.prize.category, amount=str(pz.payment.quantized(u.prize.amount, unit)),
+                                category=u.prize.category, amount=str(quantized(u.prize.amount, unit)),
                                 items=list(u.prize.items), reason=u.reason) for u in result.unawarded]
     warnings = [s.WarningOut(code=n.code, message=n.message, rule=None) for n in result.warnings]
     return w.PrizesResponse(currency=result.rules.currency, unit=str(unit), total_announced=str(result.total_announced),

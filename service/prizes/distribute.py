@@ -272,8 +272,8 @@ class _PrizeGroupRun:
 
         for prize in plan.chosen:
             if self.tie_rule(prize) is TieRule.LOWEST_RATING:
-                candidates = sorted((i for i in plan.members if i not in plan.holder and prize.category in signature[i]),
-                                    key=self.rating_order)
+                candidates = sorted((i for i in plan.members
+                                     if i not in plan.holder and prize.category in signature[i]), key=self.rating_order)
                 for i in candidates:
                     if take(i, prize.category):
                         break
@@ -313,11 +313,11 @@ class _PrizeGroupRun:
     def _pay_plan(self, plan: _Plan) -> None:
         if self.rules.sharing is Sharing.NONE:  # a group of one: the prize it brought in
             for i, prize in sorted(plan.holder.items()):
-                self._pay_whole(i, prize, plan.members)
+                self._pay_whole(i, prize)
             return
         whole, pooled, members = self._whole_and_pooled(plan)
         for i, prize in whole:
-            self._pay_whole(i, prize, plan.members)
+            self._pay_whole(i, prize)
         if not pooled:
             return
         own = {i: plan.holder[i] for i in members if i in plan.holder}
@@ -343,7 +343,7 @@ class _PrizeGroupRun:
             holder = dict(zip(order, chosen))
             if self.rules.sharing is Sharing.NONE or rule is not TieRule.SHARE:
                 for i in sorted(holder):
-                    self._pay_whole(i, holder[i], members)
+                    self._pay_whole(i, holder[i])
             elif self.rules.sharing is Sharing.HORT:
                 self._pay_hort(members, eligible, chosen, holder)
             else:
@@ -396,25 +396,25 @@ class _PrizeGroupRun:
         self.ledger.pool(self.group.id, self.standings[paid_members[0]].points, rows, prizes, method, note,
                          self._items(own))
 
-    def _pay_whole(self, i: int, prize: Prize, group: list[int]) -> None:
-        rule = self.tie_rule(prize)
+    def _alone_text(self, i: int, what: str) -> str:
+        return f"alone on {points(self.standings[i].points)}: {what}"
+
+    def _pay_whole(self, i: int, prize: Prize) -> None:
+        """A prize paid whole to one player: no sharing at all, or a category that is not shared."""
         what = f"{self.labels[prize.id]} {money(prize.amount)}"
         if self.rules.sharing is Sharing.NONE:
             method = "none"
-            tied = self._is_tied(i)
-            why = (f"{ordinal(i + 1)} in the standings: {what}" if not tied else
-                   f"{self._tied_text(i)}; no sharing, the standings order decides: {what}")
-        elif rule is TieRule.LOWEST_RATING:
+            why = (f"{self._tied_text(i)}; no sharing, the standings order decides: {what}" if self._is_tied(i)
+                   else f"{ordinal(i + 1)} in the standings: {what}")
+        elif self.tie_rule(prize) is TieRule.LOWEST_RATING:
             method = "lowest_rating"
             why = (f"{self._tied_text(i)}; {what} is not shared: it goes to the lowest-rated eligible player "
-                   f"({self.standings[i].rating}) without a larger prize") if self._is_tied(i) else f"alone on {points(self.standings[i].points)}: {what}"
-        elif rule is TieRule.TIEBREAK:
+                   f"({self.standings[i].rating}) without a larger prize" if self._is_tied(i)
+                   else self._alone_text(i, what))
+        else:
             method = "tiebreak"
             why = (f"{self._tied_text(i)}; {what} is not shared: it goes by the standings order (tie-break)"
-                   if self._is_tied(i) else f"alone on {points(self.standings[i].points)}: {what}")
-        else:
-            method = self.rules.sharing.value
-            why = f"{self._tied_text(i)}: {what}"
+                   if self._is_tied(i) else self._alone_text(i, what))
         self._record([i], [Fraction(prize.amount)], [prize], {i: prize}, method, why, [why])
 
     def _pay_pool(self, group: list[int], members: list[int], prizes: list[Prize], own: dict[int, Prize],
@@ -425,7 +425,7 @@ class _PrizeGroupRun:
         if len(members) == 1:
             i = members[0]
             text = (f"{self._tied_text(i)}; {brought}; the only one eligible" if self._is_tied(i)
-                    else f"alone on {points(self.standings[i].points)}: {self._listing(prizes)}")
+                    else self._alone_text(i, self._listing(prizes)))
             self._record(members, [Fraction(self._sum(prizes))], prizes, own, "pool", text, [text])
             return
         main = self._class_prize_parts(members, prizes, signature) if self.rules.one_cash_prize else \
@@ -550,7 +550,7 @@ class _PrizeGroupRun:
             kept = keep * Fraction(own[i].amount) if i in own else Fraction(0)
             exact.append(kept + each)
             if len(members) == 1 and not self._is_tied(i):
-                whys.append(f"alone on {points(self.standings[i].points)}: {self._listing(prizes)}")
+                whys.append(self._alone_text(i, self._listing(prizes)))
                 continue
             mine = (f"keeps {percent(keep)} of {self.labels[own[i].id]} ({money(own[i].amount)} → {money(kept)})"
                     if i in own else "brought no prize in, keeps nothing")

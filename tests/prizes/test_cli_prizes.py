@@ -12,8 +12,8 @@ from .conftest import FIXTURES, load
 
 ROOT = Path(__file__).resolve().parents[2]
 ALEKHINE = ROOT / "tests" / "fixtures" / "conformance_fide" / "worked-a-alekhine-memorial.trf"
-PRIZES = {"prizes": [{"id": "1", "amount": "500", "items": ["Trophy"]}, {"id": "2", "amount": "300", "items": ["Medal"]},
-                     {"id": "3", "amount": "100"}],
+PRIZES = {"prizes": [{"id": "1", "amount": "500", "items": ["Trophy"]},
+                     {"id": "2", "amount": "300", "items": ["Medal"]}, {"id": "3", "amount": "100"}],
           "rules": {"currency": "EUR"}}
 
 

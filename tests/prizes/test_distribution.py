@@ -117,7 +117,8 @@ def test_a_prize_that_is_not_shared_is_left_to_lower_groups_when_the_pool_pays_m
     # A (junior) and B tie on 4 for 2nd overall 180; A could take the junior prize 60 whole,
     # but a share of the pool is 90 (one cash prize each: the larger), so A and B share 180
     # and the junior prize goes down to C, the next junior.
-    standings = [entrant(1, 5), entrant(2, 4, tags=frozenset({"junior"})), entrant(3, 4), entrant(4, 2, tags=frozenset({"junior"}))]
+    junior = frozenset({"junior"})
+    standings = [entrant(1, 5), entrant(2, 4, tags=junior), entrant(3, 4), entrant(4, 2, tags=junior)]
     prizes = [prize("1", "500"), prize("2", "180"), prize("junior", "60", "junior")]
     result = distribute(request(standings, prizes, {"junior": {"tags": ["junior"], "tie_rule": "tiebreak"}}))
     assert totals(result) == {1: D("500.00"), 2: D("90.00"), 3: D("90.00"), 4: D("60.00")}
