@@ -14,12 +14,49 @@ from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, RequestB
 from .. import prizes as pz
 from . import schemas as s
 from .errors import msgspec_problem, problem
-from .limits import Deadline, deadline_exceeded
+from .limits import PRESCAN_BYTES, Deadline, LimitExceeded, Limits, deadline_exceeded
 from .prizes_pipeline import check_prizes, request_size, run_prizes
 from .routes import PROBLEMS, THREAD_THRESHOLD, _problem_spec, decode_json
 from .schemas_prizes import PrizeRequest, PrizesResponse
 
 _decoder = msgspec.json.Decoder(PrizeRequest)
+
+
+class _Players(msgspec.Struct):
+    players: list[msgspec.Raw] = []
+
+
+class _Inner(msgspec.Struct):
+    tournament: _Players | None = None
+
+
+class _Shape(msgspec.Struct):
+    standings: list[msgspec.Raw] | None = None
+    prizes: list[msgspec.Raw] | None = None
+    standings_request: _Inner | None = None
+
+
+_shape_decoder = msgspec.json.Decoder(_Shape)
+
+
+def _prescan(data: bytes, limits: Limits) -> None:
+    """Count the rows, prizes and crosstable players of a large body before building them
+    (as limits.prescan does for standings requests): msgspec checks a list's length only
+    once the list is built."""
+    if len(data) <= PRESCAN_BYTES:
+        return
+    try:
+        shape = _shape_decoder.decode(data)
+    except msgspec.MsgspecError:
+        return  # malformed or of another shape: the strict decoder names the field
+    counts = [("max_players", "standings", shape.standings, limits.max_players),
+              ("max_prizes", "prizes", shape.prizes, limits.max_prizes)]
+    if shape.standings_request is not None and shape.standings_request.tournament is not None:
+        counts.append(("max_players", "standings_request.tournament.players",
+                       shape.standings_request.tournament.players, limits.max_players))
+    for limit, path, items, bound in counts:
+        if items is not None and len(items) > bound:
+            raise LimitExceeded(limit, path, f"{len(items)} {path.rsplit('.', 1)[-1]}", limits=limits)
 
 RESPONSES = {**PROBLEMS, 422: _problem_spec(
     "The standings are out of order or name a player twice, the crosstable of `standings_request` "
@@ -88,6 +125,7 @@ def _problem_of(exc: pz.PrizeInputError) -> Response[s.Problem]:
     responses=RESPONSES,
 )
 async def prizes(request: Request) -> PrizesResponse:
+    _prescan(await request.body(), request.app.state.limits)
     try:
         body: PrizeRequest = await decode_json(request, _decoder)
     except msgspec.ValidationError as exc:

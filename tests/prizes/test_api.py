@@ -210,3 +210,13 @@ def test_amounts_are_exact_decimals_never_floats(client):
     result = post(client, body).json()
     assert result["total_paid"] == "0.30"
     assert sorted(Decimal(p["total"]) for p in result["players"]) == [Decimal("0.10")] * 3
+
+
+def test_a_large_body_is_refused_before_its_rows_are_built(small):
+    # Over 1 MiB: the rows are counted without being decoded (limits.prescan's way).
+    rows = b",".join(b'{"id":%d,"points":1,"name":"%s"}' % (i % 1000 + 1, b"x" * 60) for i in range(12_000))
+    body = b'{"standings":[' + rows + b'],"prizes":[{"id":"1","amount":"1"}]}'
+    assert len(body) > 1024 * 1024
+    response = small.post("/v1/prizes", content=body, headers={"content-type": "application/json"})
+    errors = problem(response, 400)
+    assert errors == {"standings": "12000 standings; limit max_players = 3 (TIEBREAK_MAX_PLAYERS)"}
