@@ -29,7 +29,7 @@ def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regul
             rule_items = document.tiebreaks
             warnings.append(Warning("tiebreaks-from-trf", "rule list taken from the TRF's record 202/212", None))
     else:
-        tournament = tournament_from_wire(body.tournament)
+        tournament = tournament_from_wire(body.tournament, columns=True)
     regulations = applied_regulations(body.regulations, body.preset, tournament)
     if body.preset is not None:
         specs = preset_specs(body.preset, regulations)
@@ -63,16 +63,10 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
     if deadline is not None:
         deadline.check("after reading the input")
     started = time.perf_counter()
-    explain: bool | frozenset[int] = body.explain
-    if body.explain and (body.top is not None or body.player is not None):
-        # Breakdowns only for the rows returned. Alone, `player` names them; with `top`
-        # a first pass without breakdowns (the cheap one) finds who the first N are.
-        if body.top is None:
-            explain = frozenset({body.player})
-        else:
-            ranked = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, False)
-            explain = frozenset(ranked.table.ids[row.player] for row in select_rows(ranked, body.top, body.player))
-    result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, explain)
+    result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, False)
+    if body.explain:
+        # Breakdowns only for the rows returned, from the same engine pass.
+        result.explain(row.player for row in select_rows(result, body.top, body.player))
     ENGINE_SECONDS.observe(time.perf_counter() - started)
     if deadline is not None:
         deadline.check("after ranking")
