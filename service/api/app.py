@@ -14,6 +14,8 @@ from . import schemas as s
 from .batch import BATCH_ROUTES
 from .compare import COMPARE_ROUTES, CompareRequest, CompareResponse
 from .openapi import SCHEMA_PATH, render_plugins, static_routes
+from .prizes_routes import PRIZE_ROUTES
+from .schemas_prizes import PrizeRequest, PrizesResponse
 from .routes import ROUTES
 from .schemas_io import BatchItem, BatchResult, TrfConvertRequest, TrfConvertResponse
 from .trf_routes import TRF_ROUTES
@@ -21,8 +23,8 @@ from .trf_routes import TRF_ROUTES
 # Every struct a handler decodes or encodes: the document's component schemas are msgspec's
 # own for these (and what they contain). BatchResult: one NDJSON line of the batch response.
 DOCUMENTED_MODELS = [
-    s.StandingsRequest, TrfConvertRequest, BatchItem, CompareRequest,
-    s.StandingsResponse, BatchResult, CompareResponse, TrfConvertResponse,
+    s.StandingsRequest, TrfConvertRequest, BatchItem, CompareRequest, PrizeRequest,
+    s.StandingsResponse, BatchResult, CompareResponse, TrfConvertResponse, PrizesResponse,
     s.CatalogueEntry, s.PresetOut, s.VersionInfo, s.Health, s.Problem,
 ]
 VERSION_HEADER = "Tiebreak-Version"
@@ -52,7 +54,8 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
     ops = ops or OpsConfig()
     configure_logging(ops.log_level)
     app = Litestar(
-        route_handlers=[*ROUTES, *COMPARE_ROUTES, *TRF_ROUTES, *BATCH_ROUTES, *OPS_ROUTES, *static_routes()],
+        route_handlers=[*ROUTES, *COMPARE_ROUTES, *PRIZE_ROUTES, *TRF_ROUTES, *BATCH_ROUTES, *OPS_ROUTES,
+                        *static_routes()],
         compression_config=ops.compression(),
         cors_config=ops.cors(),
         state=State({"limits": limits, "ops": ops, "documented_models": DOCUMENTED_MODELS}),

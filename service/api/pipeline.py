@@ -8,12 +8,12 @@ import time
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
-from ..engine.standings import Warning, resolve_regulations
+from ..engine.standings import Warning, edition_warnings, resolve_regulations
 from ..formats.trf import parse_trf
 from . import schemas as s
 from .limits import Deadline, Limits, check_tournament
 from .metrics import ENGINE_SECONDS
-from .convert import player_ids, rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
+from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
 
 
 def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regulations, list[Warning]]:
@@ -29,8 +29,9 @@ def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regul
             rule_items = document.tiebreaks
             warnings.append(Warning("tiebreaks-from-trf", "rule list taken from the TRF's record 202/212", None))
     else:
-        tournament = tournament_from_wire(body.tournament)
+        tournament = tournament_from_wire(body.tournament, columns=True)
     regulations = applied_regulations(body.regulations, body.preset, tournament)
+    warnings += regulation_warnings(body.regulations, regulations, tournament)
     if body.preset is not None:
         specs = preset_specs(body.preset, regulations)
     else:
@@ -43,11 +44,19 @@ def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regul
 
 def applied_regulations(requested: str, preset_name: str | None, tournament: Tournament) -> Regulations:
     """The rule set a request is computed under: the one asked for; `auto` is `uscf` with a
-    US Chess preset, else fide-2026 or fide-2024 by the start date."""
-    chosen = None if requested == "auto" else Regulations(requested)
+    US Chess preset, else fide-2026 or fide-2024 by the start date; `auto-historic` also
+    gives fide-2009 to events that started before 1 April 2024."""
+    chosen = None if requested.startswith("auto") else Regulations(requested)
     if chosen is None and preset_name is not None and preset(preset_name).regulations == {Regulations.USCF}:
         chosen = Regulations.USCF
-    return resolve_regulations(chosen, tournament)
+    return resolve_regulations(chosen, tournament, historic=requested == "auto-historic")
+
+
+def regulation_warnings(requested: str, applied: Regulations, tournament: Tournament) -> list[Warning]:
+    """What `auto` / `auto-historic` should tell about the edition they chose."""
+    if not requested.startswith("auto") or applied is Regulations.USCF:
+        return []
+    return edition_warnings(None, applied, tournament, historic=requested == "auto-historic")
 
 
 def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
@@ -63,20 +72,10 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
     if deadline is not None:
         deadline.check("after reading the input")
     started = time.perf_counter()
-    explain: bool | frozenset[int] = body.explain
-    paged = body.top is not None or body.offset > 0
-    whole_list = not body.offset and (body.top is None or body.top >= len(tournament.players))
-    if body.explain and (paged or body.player is not None) and not (paged and whole_list):
-        # Breakdowns only for the rows returned. Players alone name them: one pass. A page
-        # needs the ranking first: a pass without breakdowns (the cheap one) finds who is
-        # on it, then one pass builds the breakdowns of the page and the players together.
-        if not paged:
-            explain = frozenset(player_ids(body.player))
-        else:
-            ranked = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, False)
-            explain = frozenset(ranked.table.ids[row.player]
-                                for row in select_rows(ranked, body.top, body.player, body.offset))
-    result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, explain)
+    result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, False)
+    if body.explain:
+        # Breakdowns only for the rows returned (the page and the players), from the same engine pass.
+        result.explain(row.player for row in select_rows(result, body.top, body.player, body.offset))
     ENGINE_SECONDS.observe(time.perf_counter() - started)
     if deadline is not None:
         deadline.check("after ranking")

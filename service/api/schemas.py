@@ -43,8 +43,8 @@ ResultName = Literal[
 ]
 ColorName = Literal["w", "b"]
 SystemName = Literal["swiss", "round_robin"]
-RegulationsName = Literal["auto", "fide-2026", "fide-2024", "uscf"]
-AppliedRegulations = Literal["fide-2026", "fide-2024", "uscf"]
+RegulationsName = Literal["auto", "auto-historic", "fide-2026", "fide-2024", "fide-2009", "uscf"]
+AppliedRegulations = Literal["fide-2026", "fide-2024", "fide-2009", "uscf"]
 PresetName = Annotated[str, Meta(min_length=1, max_length=60, examples=["uscf-default"],
                                  description="A named rule list of GET /v1/presets, instead of `tiebreaks`")]
 
@@ -56,9 +56,10 @@ Rating = Annotated[int, Meta(ge=0, le=LIMITS.max_rating, description="0 or absen
 ShortText = Annotated[str, Meta(max_length=200)]
 TrfText = Annotated[str, Meta(max_length=LIMITS.max_trf_chars)]
 
-REGULATIONS_DOC = ("The rule set: `fide-2026`, `fide-2024` (FIDE C.07 as in force before 2026-03-01), "
-                   "`uscf` (US Chess rule 34), or `auto`: `uscf` with a US Chess preset, else FIDE by "
-                   "the start date (2026 when unknown)")
+REGULATIONS_DOC = ("The rule set: `fide-2026`, `fide-2024` (FIDE C.07 before 2026-03-01), `fide-2009` "
+                   "(before 2024-04-01), `uscf` (US Chess rule 34), or `auto`: `uscf` with a US Chess "
+                   "preset, else fide-2026 or, for a start before 2026-03-01, fide-2024; `auto-historic`: "
+                   "as `auto`, but fide-2009 for a start before 2024-04-01 (archives)")
 TIEBREAKS_DOC = ("The rules after points, in order: strings (`BH/C1`, `KS/L40`, aliases such as "
                  "`Buchholz Cut 1`) or objects; the catalogue is GET /v1/tiebreaks")
 EXPLAIN_DOC = ("Include every player's breakdown: each contribution each rule summed, cut or not and "
@@ -207,19 +208,37 @@ class TiebreakOut(Out):
 
 
 class ContributionOut(Out, omit_defaults=True):
-    """One value a rule summed; the optional fields appear only when they say something."""
+    """One value a rule summed; the optional fields appear only when they say something.
+
+    Scores and values are in points of the event's scoring. `opponent` is the player met,
+    or for a forfeit and its dummy the scheduled opponent.
+    """
 
     round: Annotated[int | None, doc("The round it comes from; null for values not tied to a round")]
     kind: Annotated[str, doc(
         "What it is: `game` (an opponent met), `forfeit` (a forfeit counted against its scheduled opponent), "
         "`dummy` (a dummy opponent for an own unplayed round, C.07 16.4), `unplayed` (an own unplayed round "
         "counted as 0), `running_score` (PS), `encounter` (DE), `rating`, `opponent_value`")]
-    opponent: Annotated[int | None, doc("The opponent's start number, when there is one")]
+    opponent: Annotated[int | None, doc(
+        "The opponent's start number: the player met, or for a forfeit and its dummy the scheduled opponent")]
     value: Annotated[float, doc("What it adds to the rule's value (before any cut)")]
     unplayed: Annotated[ResultName | None, doc("For an unplayed round: which kind")] = None
     note: Annotated[str | None, doc("How the value was found (a cap, an adjusted score), with the article")] = None
     cut: Annotated[bool, doc("True when a Cut or Median removed it; present only then")] = False
     cut_reason: Annotated[str | None, doc("Why it was the one cut (C.07 16.5)")] = None
+    cut_code: Annotated[str | None, doc(
+        "Why it was cut, as a code: `vur-cut-first`, `least-significant`, `most-significant`, "
+        "`dropped-lowest`, …")] = None
+    opponent_score: Annotated[float | None, doc("The opponent's score at face value")] = None
+    counted_score: Annotated[float | None, doc(
+        "What is counted for the opponent when it differs from the face value (C.07 16.3, US Chess 34E1)")] = None
+    result: Annotated[float | None, doc("Sonneborn-Berger: the points the player scored in the round")] = None
+    own_score: Annotated[float | None, doc("A dummy opponent: the player's own score (C.07 16.4)")] = None
+    capped_at: Annotated[float | None, doc("A dummy opponent: the cap applied (16.4.1, 16.4.2)")] = None
+    article: Annotated[str | None, doc("The article that set the value (16.3, 16.4, 16.4.1, 16.4.2)")] = None
+    reason_code: Annotated[str | None, doc(
+        "How a dummy's value was found: `dummy-own-score`, `dummy-capped-at-opponent`, "
+        "`dummy-capped-at-half`")] = None
 
 
 class RuleBreakdown(Out):
@@ -228,6 +247,17 @@ class RuleBreakdown(Out):
     value: Annotated[float | None, doc("The rule's value (as in `values`); null when the rule was dropped")]
     note: Annotated[str | None, doc("How the value was found when it is not a plain sum (a mean, a place)")]
     contributions: Annotated[list[ContributionOut], doc("Every contribution, cut ones included")]
+    position: Annotated[int, doc("The rule's index in `tiebreaks` (and in the row's `values`)")] = 0
+    spec: Annotated[str, doc("The rule's canonical spec")] = ""
+    total_before_cut: Annotated[float | None, doc(
+        "The sum of every contribution, when the rule cuts")] = None
+
+
+class OpponentName(Out):
+    """A player a breakdown mentions, to label it."""
+
+    id: Annotated[int, doc("The start number")]
+    name: Annotated[str, doc("The player's name")]
 
 
 class Standing(Out):
@@ -242,7 +272,10 @@ class Standing(Out):
         "What separated the player from the next row: `PTS`, a rule's spec, or null when equal on everything "
         "(and for the last row)")]
     breakdown: Annotated[dict[str, RuleBreakdown] | None, doc(
-        "Per rule spec, the value and its contributions; null without `explain`")]
+        "Per rule, by canonical spec (a rule listed again later is keyed `<spec>#<position + 1>`): the value "
+        "and its contributions; null without `explain`")]
+    opponents: Annotated[list[OpponentName] | None, doc(
+        "With breakdowns: the names of the players the breakdown mentions")] = None
 
 
 class WarningOut(Out):

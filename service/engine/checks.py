@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .contributions import RuleOutcome
-from .crosstable import Crosstable
-from .model import Regulations, ResultKind, System
+from .model import Regulations, System
+from .table import ABSENT, Table
 from .registry import TIEBREAKS
 from .rules import RuleSpec
 
@@ -29,7 +31,7 @@ def _same_rule(spec: RuleSpec) -> RuleSpec:
     return spec
 
 
-def rule_list_checks(specs: list[RuleSpec], table: Crosstable, regulations: Regulations) -> list[Warning]:
+def rule_list_checks(specs: list[RuleSpec], table: Table, regulations: Regulations) -> list[Warning]:
     """Checks of the rule list itself, before anything is computed."""
     warnings: list[Warning] = []
     fide = regulations is not Regulations.USCF
@@ -60,21 +62,13 @@ def rule_list_checks(specs: list[RuleSpec], table: Crosstable, regulations: Regu
     return warnings
 
 
-def last_round_with_results(table: Crosstable) -> int:
-    """The last round (1-based) in which anyone has a result other than absent; 0 if none.
-
-    Scans backwards from the last round counted and stops at the first round with
-    a result, so a finished tournament costs one column.
-    """
-    absent = ResultKind.ABSENT
-    for r in range(table.played_rounds - 1, -1, -1):
-        for kinds in table.kinds:
-            if kinds[r] is not absent:
-                return r + 1
-    return 0
+def last_round_with_results(table: Table) -> int:
+    """The last round (1-based) in which anyone has a result other than absent; 0 if none."""
+    rounds_with_results = (table.kind != ABSENT).any(axis=0)
+    return int(np.flatnonzero(rounds_with_results)[-1]) + 1 if rounds_with_results.any() else 0
 
 
-def round_checks(table: Crosstable, after_round: int | None, regulations: Regulations) -> list[Warning]:
+def round_checks(table: Table, after_round: int | None, regulations: Regulations) -> list[Warning]:
     """Rounds counted that nobody has a result for: every player is absent in them."""
     last = last_round_with_results(table)
     if last >= table.played_rounds:
@@ -92,7 +86,7 @@ def round_checks(table: Crosstable, after_round: int | None, regulations: Regula
         f"give after_round {last} for standings after the last round played", article)]
 
 
-def group_checks(outcomes: list[RuleOutcome], table: Crosstable) -> list[Warning]:
+def group_checks(outcomes: list[RuleOutcome], table: Table) -> list[Warning]:
     """Informational: tie groups that DE (or US Chess RBT) could not separate because
     their members did not all meet; one warning per group."""
     warnings: list[Warning] = []

@@ -31,7 +31,7 @@ IDS = [row["id"] for row in ROWS]
 
 
 def without_breakdown(rows: list[dict]) -> list[dict]:
-    return [{**row, "breakdown": None} for row in rows]
+    return [{**row, "breakdown": None, "opponents": None} for row in rows]
 
 
 @pytest.mark.parametrize("size", [1, 7, 10, 30])
@@ -94,17 +94,28 @@ def test_a_batch_item_pages_too():
     assert json.loads(lines[0])["result"]["standings"] == ROWS[5:10] + ROWS[:1]
 
 
-@pytest.mark.parametrize("selection, passes", [
-    ({"explain": False, "offset": 10, "top": 5, "player": [1, 2]}, 1),  # no breakdowns: the ranking is all
-    ({"player": [1, 2, 3]}, 1),                                       # players alone: their breakdowns only
-    ({"top": 100}, 1),                                                # a page that is the whole list
-    ({"offset": 10, "top": 5, "player": [1]}, 2),                      # a page with breakdowns: rank, then build
+@pytest.mark.parametrize("selection", [
+    {"explain": False, "offset": 10, "top": 5, "player": [1, 2]},
+    {"player": [1, 2, 3]},
+    {"top": 100},
+    {"offset": 10, "top": 5, "player": [1]},
 ])
-def test_engine_passes_per_request(monkeypatch, selection, passes):
-    calls = []
-    real = pipeline.compute_standings
-    monkeypatch.setattr(pipeline, "compute_standings", lambda *a, **k: calls.append(a[-1]) or real(*a, **k))
-    standings(**selection)
-    assert len(calls) == passes
-    if selection.get("explain", True) and passes == 1 and "player" in selection and "top" not in selection:
-        assert calls[0] == frozenset(selection["player"])  # breakdowns of the players only
+def test_one_engine_pass_builds_the_breakdowns_of_the_rows_returned_only(monkeypatch, selection):
+    from service.engine.standings import Standings
+
+    passes, explained = [], []
+    real_compute, real_explain = pipeline.compute_standings, Standings.explain
+    monkeypatch.setattr(pipeline, "compute_standings", lambda *a, **k: passes.append(a) or real_compute(*a, **k))
+
+    def explain(self, players):
+        players = list(players)
+        explained.append([self.table.ids[p] for p in players])
+        return real_explain(self, players)
+
+    monkeypatch.setattr(Standings, "explain", explain)
+    rows = standings(**selection)["standings"]
+    assert len(passes) == 1
+    if selection.get("explain", True):
+        assert explained == [[row["id"] for row in rows]]  # the page and the players, nobody else
+    else:
+        assert explained == []

@@ -17,22 +17,25 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
-    """The base URL of a uvicorn started for the block, stopped after it."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "service.api.app:app", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "TIEBREAK_ACCESS_LOG": "0", **(env or {})},
-    )
+    """The base URL of a uvicorn started for the block, stopped after it.
+
+    The listening socket is bound here and handed to uvicorn (`--fd`): a port chosen and
+    released before the server binds it could be taken by another process meanwhile."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(128)
+    port = listener.getsockname()[1]
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "service.api.app:app", "--fd", str(listener.fileno()),
+             "--log-level", "warning"],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(listener.fileno(),),
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "TIEBREAK_ACCESS_LOG": "0", **(env or {})},
+        )
+    finally:
+        listener.close()  # the server has its own copy
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

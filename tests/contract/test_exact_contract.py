@@ -41,7 +41,7 @@ def struct_of(component: str):
     from service.api.app import DOCUMENTED_MODELS
     from service.api.compare import RuleList
 
-    return {m.__name__: m for m in [*DOCUMENTED_MODELS, RuleList]}[component]
+    return {m.__name__: m for m in [*DOCUMENTED_MODELS, RuleList]}[component]  # RuleList: inside CompareRequest
 
 
 def server_accepts(component: str, body) -> bool:
@@ -73,6 +73,11 @@ CASES = [
     ("RuleList", {"name": "a"}, RULES),
     ("TrfConvertRequest", {}, {**SOURCES, "tiebreaks": [ABSENT, None, ["BH"]],
                                "regulations": [ABSENT, "auto", "uscf"], "unrated_rating": [ABSENT, None, 1400]}),
+    ("PrizeRequest", {}, {"standings": [ABSENT, None, [{"id": 1, "points": 1}]],
+                          "standings_request": [ABSENT, None, {"trf": TRF}],
+                          "players": [ABSENT, None, [{"id": 1}]],
+                          "prizes": [ABSENT, None, [{"id": "1", "amount": "10"}]],
+                          "prize_groups": [ABSENT, None, [{"id": "main", "prizes": []}]]}),
 ]
 
 
@@ -212,8 +217,13 @@ def test_every_response_names_the_service_version(client):
     for response in (client.get("/v1/version"), client.get("/v1/nowhere"), client.get("/healthz"),
                      client.post("/v1/standings", content=b"{", headers={"content-type": "application/json"})):
         assert response.headers["tiebreak-version"] == __version__
+    from typing import get_args
+
+    from service.api.schemas import AppliedRegulations
+
     assert client.get("/v1/version").json() == {"service": __version__, "api": "v1",
-                                                "regulations": ["fide-2026", "fide-2024", "uscf"]}
+                                                "regulations": list(get_args(AppliedRegulations))}
+    assert {"fide-2026", "fide-2024", "uscf"} <= set(get_args(AppliedRegulations))
     assert DOCUMENT["info"]["version"] == __version__
 
 
