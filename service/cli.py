@@ -64,8 +64,8 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
     else:
         text, _, trf_warnings = decode_trf(data)
         fields["trf"] = text
-        warnings = [s.WarningOut(code="trf-line-ignored", message=f"line {w.line}, column {w.column}: {w.message}",
-                                 rule=None) for w in trf_warnings]
+        warnings = [s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
+                    for w in trf_warnings]
     if options.tiebreaks is not None:
         fields["tiebreaks"] = list(options.tiebreaks)
     for name in ("regulations", "after_round", "unrated_rating"):

@@ -111,8 +111,7 @@ def _tournament(body: CompareRequest) -> tuple[Tournament, list[Warning]]:
     if body.trf is None:
         return tournament_from_wire(body.tournament), []
     document = parse_trf(body.trf)
-    warnings = [Warning("trf-line-ignored", f"line {w.line}, column {w.column}: {w.message}", None)
-                for w in document.warnings]
+    warnings = [Warning(w.code, f"line {w.line}, column {w.column}: {w.message}", None) for w in document.warnings]
     return document.tournament, warnings
 
 

@@ -11,6 +11,7 @@ from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.rules import RuleSpec, build_rule
 from ..engine.standings import Standings
+from ..formats.trf import TrfHeader, scoring_with_defaults
 from . import schemas as s
 
 MAX_DECIMALS = 2
@@ -27,12 +28,30 @@ def exact(value: float, path: Path) -> Fraction:
     return Fraction(d)
 
 
+def scoring_from_wire(scoring: s.Scoring | None) -> m.Scoring:
+    """The whole scoring: what is not given follows win, draw and loss, as TRF record 162 does."""
+    if scoring is None:
+        return m.Scoring()
+    return scoring_with_defaults({
+        name: exact(value, ("tournament", "scoring", name))
+        for name in s.Scoring.__struct_fields__ if (value := getattr(scoring, name)) is not None
+    })
+
+
+def _check_keys(players: list[s.Player]) -> None:
+    seen: dict[str, int] = {}
+    for i, p in enumerate(players):
+        if p.key is None:
+            continue
+        if p.key in seen:
+            raise InvalidRequest([Issue(("tournament", "players", i, "key"),
+                                        f"key {p.key!r} is already the key of players[{seen[p.key]}]")])
+        seen[p.key] = i
+
+
 def tournament_from_wire(t: s.Tournament) -> m.Tournament:
-    scoring = m.Scoring()
-    if t.scoring is not None:
-        scoring = m.Scoring(**{
-            name: exact(getattr(t.scoring, name), ("tournament", "scoring", name)) for name in s.Scoring.__struct_fields__
-        })
+    scoring = scoring_from_wire(t.scoring)
+    _check_keys(t.players)
     round_result, kinds, colors = m.RoundResult, _KINDS, _COLORS
     players = []
     for i, p in enumerate(t.players):
@@ -44,7 +63,8 @@ def tournament_from_wire(t: s.Tournament) -> m.Tournament:
             # positional: this loop runs once per result of the tournament
             results.append(round_result(r.round, kinds[r.result], r.opponent,
                                         colors[r.color] if r.color else None, points, r.rated))
-        players.append(m.Player(p.id, p.name, p.rating or None, tuple(results)))
+        players.append(m.Player(p.id, p.name, p.rating or None, tuple(results), p.fide_id, p.federation, p.title,
+                                p.sex, p.birth_date, p.key))
     return m.Tournament(
         players=tuple(players),
         rounds=t.rounds,
@@ -99,7 +119,8 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _contribution(c: Contribution, scale: int, seen: dict[int, s.ContributionOut]) -> s.ContributionOut:
+def _contribution(c: Contribution, scale: int, seen: dict[int, s.ContributionOut],
+                  keys: dict[int, str]) -> s.ContributionOut:
     # Rules of one family share their uncut contributions; convert each object once.
     out = seen.get(id(c))
     if out is None:
@@ -107,6 +128,7 @@ def _contribution(c: Contribution, scale: int, seen: dict[int, s.ContributionOut
             round=c.round,
             kind=c.kind,
             opponent=c.opponent,
+            opponent_key=keys.get(c.opponent) if c.opponent is not None else None,
             value=c.value / scale,  # int / int is correctly rounded: exact for these decimals
             unplayed=c.unplayed.value if c.unplayed else None,
             note=c.note,
@@ -116,14 +138,19 @@ def _contribution(c: Contribution, scale: int, seen: dict[int, s.ContributionOut
     return out
 
 
-def _breakdown(outcome: RuleOutcome, p: int, seen: dict[int, s.ContributionOut]) -> s.RuleBreakdown:
+def _breakdown(outcome: RuleOutcome, p: int, seen: dict[int, s.ContributionOut],
+               keys: dict[int, str]) -> s.RuleBreakdown:
     scale = outcome.contribution_scale or outcome.scale
     contributions = outcome.contributions[p] if outcome.contributions is not None else []
     return s.RuleBreakdown(
         value=_number(outcome.values[p], outcome.scale),
         note=outcome.notes[p] if outcome.notes else None,
-        contributions=[_contribution(c, scale, seen) for c in contributions],
+        contributions=[_contribution(c, scale, seen, keys) for c in contributions],
     )
+
+
+def scoring_to_wire(scoring: m.Scoring) -> s.ScoringOut:
+    return s.ScoringOut(**{name: float(scoring.points_for(m.ResultKind(name))) for name in s.ScoringOut.__struct_fields__})
 
 
 def select_rows(result: Standings, top: int | None = None, player: int | None = None) -> list:
@@ -142,13 +169,17 @@ def select_rows(result: Standings, top: int | None = None, player: int | None = 
 
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
-                      player: int | None = None) -> s.StandingsResponse:
+                      player: int | None = None, tournament: m.Tournament | None = None) -> s.StandingsResponse:
+    """The response; `tournament` (the one ranked) brings the scoring and the players' identities."""
     table = result.table
     outcomes = result.outcomes
     rows = []
     seen: dict[int, s.ContributionOut] = {}
+    players = {p.id: p for p in tournament.players} if tournament is not None else {}
+    keys = {pid: p.key for pid, p in players.items() if p.key is not None}
     for row in select_rows(result, top, player):
         p = row.player
+        who = players.get(table.ids[p])
         rows.append(s.Standing(
             rank=row.rank,
             id=table.ids[p],
@@ -156,7 +187,9 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             points=table.scores[p] / table.scale,
             values=[_number(o.values[p], o.scale) for o in outcomes],
             decided_by=row.decided_by,
-            breakdown={o.spec.canonical: _breakdown(o, p, seen) for o in outcomes} if explain else None,
+            breakdown={o.spec.canonical: _breakdown(o, p, seen, keys) for o in outcomes} if explain else None,
+            **({} if who is None else {"key": who.key, "fide_id": who.fide_id, "federation": who.federation,
+                                       "title": who.title, "sex": who.sex, "birth_date": who.birth_date}),
         ))
     return s.StandingsResponse(
         regulations=result.regulations.value,
@@ -164,6 +197,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         system_inferred=table.system_inferred,
         rounds=table.rounds,
         after_round=table.played_rounds if table.played_rounds != table.rounds else None,
+        scoring=scoring_to_wire(tournament.scoring if tournament is not None else m.Scoring()),
         tiebreaks=[tiebreak_to_wire(o) for o in outcomes],
         standings=rows,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
@@ -171,8 +205,9 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     )
 
 
-def tournament_to_wire(t: m.Tournament) -> s.Tournament:
-    """The engine's tournament as the JSON API's (used for TRF input and tests)."""
+def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.Tournament:
+    """The engine's tournament as the JSON API's (TRF input, tests); `header` adds what a TRF header carried."""
+    header = header or TrfHeader()
     return s.Tournament(
         name=t.name,
         start_date=t.start_date,
@@ -196,7 +231,28 @@ def tournament_to_wire(t: m.Tournament) -> s.Tournament:
                     )
                     for r in p.results
                 ],
+                fide_id=p.fide_id, federation=p.federation, title=p.title, sex=p.sex, birth_date=p.birth_date,
+                key=p.key,
             )
             for p in t.players
         ],
+        city=header.city,
+        federation=header.federation,
+        end_date=header.end_date,
+        tournament_type=header.tournament_type,
+        chief_arbiter=header.chief_arbiter,
+        deputy_arbiters=list(header.deputy_arbiters),
+        time_control=header.time_control,
+        round_dates=[d for d in header.round_dates if d is not None],
+        initial_colour=header.initial_colour,
+        trf_records=list(header.other_records),
+    )
+
+
+def header_from_wire(t: s.Tournament) -> TrfHeader:
+    """What the JSON tournament carries for a TRF header (the writer's input)."""
+    return TrfHeader(
+        city=t.city, federation=t.federation, end_date=t.end_date, tournament_type=t.tournament_type,
+        chief_arbiter=t.chief_arbiter, deputy_arbiters=list(t.deputy_arbiters), time_control=t.time_control,
+        round_dates=list(t.round_dates), initial_colour=t.initial_colour, other_records=list(t.trf_records),
     )

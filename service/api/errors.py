@@ -12,7 +12,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from ..engine.errors import InconsistentCrosstable, InvalidRequest, format_path
 from ..formats.trf import TrfError
 from .limits import LIMITS, LimitExceeded, name_schema_limit
-from .schemas import Problem, ProblemItem
+from .schemas import Problem, ProblemItem, WarningOut
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("service.errors")
@@ -25,14 +25,25 @@ _TITLES = {
 _MSGSPEC_PATH = re.compile(r"^(?P<message>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 
 
+class TrfCrosstableError(InconsistentCrosstable):
+    """A crosstable read from TRF that contradicts itself: its errors located at `trf:LINE:COLUMN`,
+    with the warnings the reader gave (a line skipped as unknown is often the cause)."""
+
+    def __init__(self, issues, located: list[tuple[str, str]], warnings):
+        super().__init__(issues)
+        self.located = located
+        self.warnings = warnings
+
+
 def problem(status: int, detail: str, errors: list[ProblemItem] | None = None,
-            title: str | None = None) -> Response[Problem]:
+            title: str | None = None, warnings: list[WarningOut] | None = None) -> Response[Problem]:
     body = Problem(
         type="about:blank",
         title=title or _TITLES.get(status, "Error"),
         status=status,
         detail=detail,
         errors=errors or [],
+        warnings=warnings or [],
     )
     return Response(body, status_code=status, media_type=PROBLEM_JSON)
 
@@ -60,16 +71,22 @@ def handle_invalid_request(_: Request, exc: InvalidRequest) -> Response[Problem]
 
 
 def handle_inconsistent(_: Request, exc: InconsistentCrosstable) -> Response[Problem]:
+    detail = f"the crosstable contradicts itself ({len(exc.issues)} problem(s))"
+    if isinstance(exc, TrfCrosstableError):
+        return problem(422, detail + " (paths are trf:LINE:COLUMN of the TRF text)",
+                       [ProblemItem(path=path, message=message) for path, message in exc.located],
+                       warnings=[WarningOut(code=w.code, message=w.message, rule=w.rule) for w in exc.warnings])
     return problem(
-        422,
-        f"the crosstable contradicts itself ({len(exc.issues)} problem(s))",
+        422, detail,
         [ProblemItem(path=format_path(i.path, "tournament"), message=i.message) for i in exc.issues],
     )
 
 
 def handle_trf(_: Request, exc: TrfError) -> Response[Problem]:
+    warnings = [WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
+                for w in getattr(exc, "warnings", [])]
     return problem(400, f"the TRF text cannot be read: {exc}",
-                   [ProblemItem(path=f"trf:{exc.line}:{exc.column}", message=exc.message)])
+                   [ProblemItem(path=f"trf:{exc.line}:{exc.column}", message=exc.message)], warnings=warnings)
 
 
 def handle_msgspec(_: Request, exc: msgspec.MsgspecError) -> Response[Problem]:

@@ -30,8 +30,8 @@ def read_to_wire(text: str) -> TrfConvertResponse:
         msgspec.convert(msgspec.to_builtins(wire), s.Tournament)
     except msgspec.ValidationError as exc:
         raise InvalidRequest([Issue(("trf",), f"read from the TRF, the tournament is not valid: {exc}")]) from None
-    warnings = [s.WarningOut(code="trf-line-ignored", message=f"line {w.line}, column {w.column}: {w.message}",
-                             rule=None) for w in document.warnings]
+    warnings = [s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
+                for w in document.warnings]
     return TrfConvertResponse(tournament=wire, tiebreaks=document.tiebreaks, trf=None, warnings=warnings)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .contributions import RuleOutcome
 from .crosstable import Crosstable
-from .model import Regulations, ResultKind, System
+from .model import Regulations, ResultKind, System, Tournament
 from .registry import TIEBREAKS
 from .rules import RuleSpec
 
@@ -72,6 +72,26 @@ def last_round_with_results(table: Crosstable) -> int:
             if kinds[r] is not absent:
                 return r + 1
     return 0
+
+
+def last_round_played(tournament: Tournament) -> int:
+    """The last round in which any game has a result (played or forfeited); 0 if none.
+
+    Byes alone do not make a round played: byes requested for later rounds are often
+    entered in advance. This is the default `after_round` of a tournament in progress."""
+    return max((r.round for p in tournament.players for r in p.results if r.result.has_opponent), default=0)
+
+
+def after_round_default(tournament: Tournament) -> tuple[int | None, Warning | None]:
+    """`after_round` for a request that gives none: the last round played when results stop
+    before the last scheduled round (a tournament in progress), with a warning saying so."""
+    last = last_round_played(tournament)
+    if not 0 < last < tournament.rounds:
+        return None, None
+    return last, Warning(
+        "after-round-defaulted",
+        f"results reach round {last} of {tournament.rounds}: standings after round {last}, the rounds "
+        f"after it are not counted as absences; give after_round to choose another round")
 
 
 def round_checks(table: Crosstable, after_round: int | None, regulations: Regulations) -> list[Warning]:

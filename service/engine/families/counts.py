@@ -29,23 +29,27 @@ ROUND_TESTS: dict[str, RoundTest] = {
 def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     test = ROUND_TESTS[spec.code]
+    win = table.win
     values: list[int | None] = []
     all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
     for p in range(table.size):
         kinds, colors, opps = table.kinds[p], table.colors[p], table.opponents[p]
-        if not ctx.explains(p):
-            values.append(sum(map(test, kinds, colors)))
-            if all_contributions is not None:
-                all_contributions.append([])
+        if spec.code == "WIN":
+            # C.07 7.2: rounds where the player scored as many points as a win, played or not,
+            # so a pairing-allocated bye worth less than a win (e.g. 0 points) is no win.
+            counted = [kind.counts_as_win and points == win for kind, points in zip(kinds, table.points[p])]
+        else:
+            counted = list(map(test, kinds, colors))
+        values.append(sum(counted))
+        if all_contributions is None:
             continue
-        rounds = [r for r in range(table.played_rounds) if test(kinds[r], colors[r])]
-        values.append(len(rounds))
-        if all_contributions is not None:
-            all_contributions.append([
-                Contribution(r + 1, kinds[r].value, 1, r,
-                             opponent=table.ids[opps[r]] if opps[r] >= 0 else None)
-                for r in rounds
-            ])
+        if not ctx.explains(p):
+            all_contributions.append([])
+            continue
+        all_contributions.append([
+            Contribution(r + 1, kinds[r].value, 1, r, opponent=table.ids[opps[r]] if opps[r] >= 0 else None)
+            for r in range(table.played_rounds) if counted[r]
+        ])
     return RuleOutcome(spec, values, 1, all_contributions)
 
 
