@@ -39,6 +39,9 @@ ENV = {
     "max_batch_items": "TIEBREAK_MAX_BATCH_ITEMS",
     "compute_deadline_s": "TIEBREAK_COMPUTE_DEADLINE_S",
     "compute_threads": "TIEBREAK_COMPUTE_THREADS",
+    "max_player_id": "TIEBREAK_MAX_PLAYER_ID",
+    "max_rating": "TIEBREAK_MAX_RATING",
+    "max_points_per_round": "TIEBREAK_MAX_POINTS_PER_ROUND",
 }
 
 
@@ -55,9 +58,9 @@ class Limits:
     compute_deadline_s: float = _env_float("TIEBREAK_COMPUTE_DEADLINE_S", 20.0)
     # Large requests run in worker threads; at most this many at once per process.
     compute_threads: int = _env_int("TIEBREAK_COMPUTE_THREADS", 2)
-    max_player_id: int = 1_000_000
-    max_rating: int = 4000
-    max_points_per_round: int = 100
+    max_player_id: int = _env_int("TIEBREAK_MAX_PLAYER_ID", 1_000_000)  # start numbers; FIDE IDs go in fide_id
+    max_rating: int = _env_int("TIEBREAK_MAX_RATING", 4000)
+    max_points_per_round: int = _env_int("TIEBREAK_MAX_POINTS_PER_ROUND", 100)
 
     def describe(self, name: str) -> str:
         env = ENV.get(name)
@@ -128,6 +131,9 @@ _SCHEMA_LIMITS = (
     (re.compile(r"(^|\.)items$"), "length", "max_batch_items"),
     (re.compile(r"(^|\.)(rounds|round|after_round)$"), "<=", "max_rounds"),
     (re.compile(r"(^|\.)(id|opponent|player)$"), "<=", "max_player_id"),
+    (re.compile(r"(^|\.)(rating|unrated_rating)$"), "<=", "max_rating"),
+    (re.compile(r"(^|\.)(win|draw|loss|forfeit_win|forfeit_loss|pairing_bye|full_bye|half_bye|zero_bye|absent|points)$"),
+     "<=", "max_points_per_round"),
 )
 
 

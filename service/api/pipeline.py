@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..engine import Regulations, Tournament, compute_standings
-from ..engine.checks import after_round_default
+from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
 from ..engine.errors import InconsistentCrosstable, InvalidRequest
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
@@ -127,6 +127,8 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
     if deadline is not None:
         deadline.check("after reading the input")
     after_round = default_after_round(tournament, body.after_round, warnings)
+    covered = after_round or tournament.rounds
+    warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
     started = time.perf_counter()
     explain: bool | frozenset[int] = body.explain
     try:

@@ -120,10 +120,44 @@ def group_checks(outcomes: list[RuleOutcome], table: Crosstable) -> list[Warning
         if not outcome.unresolved:
             continue
         entry = TIEBREAKS[outcome.spec.code]
-        for group in outcome.unresolved:
-            ids = ", ".join(str(table.ids[p]) for p in sorted(group, key=table.ids.__getitem__))
-            warnings.append(Warning(
-                "direct-encounter-not-applicable",
-                f"{outcome.spec}: players {ids} are tied but did not all meet, and the games they did play "
-                f"do not separate them; the next rule decides", entry.citation))
+        # One warning per rule, every group in it: a large Swiss has many such groups.
+        groups = sorted((sorted(table.ids[p] for p in group) for group in outcome.unresolved), key=lambda g: g[0])
+        listing = "; ".join(f"players {', '.join(map(str, ids))}" for ids in groups)
+        warnings.append(Warning(
+            "direct-encounter-not-applicable",
+            f"{outcome.spec}: {len(groups)} tie group(s) did not all meet, and the games they did play do not "
+            f"separate them; the next rule decides: {listing}", entry.citation))
     return warnings
+
+
+# Rules whose value is a list of per-round contributions that a Cut or Median shortens.
+_PER_ROUND = frozenset({"BH", "FB", "SB", "ARO", "PS"})
+
+
+def modifier_checks(specs: list[RuleSpec], played_rounds: int) -> list[Warning]:
+    """A Cut or Median that removes as many values as there are rounds leaves nothing to compare."""
+    warnings = []
+    for i, spec in enumerate(specs):
+        removed = spec.cut + 2 * spec.median
+        if spec.code in _PER_ROUND and removed and removed >= played_rounds:
+            warnings.append(Warning(
+                "cut-removes-every-round",
+                f"tiebreaks[{i}] {spec} removes {removed} value(s) but the standings cover {played_rounds} "
+                f"round(s): every player's value is 0, so it separates nobody", "C.07 14"))
+    return warnings
+
+
+def pairing_bye_checks(tournament: Tournament, played_rounds: int) -> list[Warning]:
+    """More than one pairing-allocated bye in a round: a pairing gives at most one (an odd player out),
+    so the others are most likely full- or half-point byes entered as the wrong kind."""
+    per_round: dict[int, list[int]] = {}
+    for player in tournament.players:
+        for r in player.results:
+            if r.result is ResultKind.PAIRING_BYE and r.round <= played_rounds:
+                per_round.setdefault(r.round, []).append(player.id)
+    return [Warning(
+        "several-pairing-byes",
+        f"round {rnd} has {len(ids)} pairing-allocated byes (players {', '.join(map(str, sorted(ids)))}); a pairing "
+        f"gives at most one, so the others are probably full_bye or half_bye (which count differently in 16.2)",
+        "C.07 16.2")
+        for rnd, ids in sorted(per_round.items()) if len(ids) > 1]
