@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv openapi openapi-check bench fuzz load clean
+.PHONY: run test venv openapi openapi-check bench conformance fuzz load clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ openapi-check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py
+
+# Per conformance corpus: cases agreeing / total (scripts/conformance.py -v lists disagreements).
+conformance: $(STAMP)
+	$(BIN)/python scripts/conformance.py
 
 # Many examples per operation (schemathesis) and random consistent crosstables over HTTP;
 # `make test` runs the same tests with 15 examples each. FUZZ_EXAMPLES=… to change.

@@ -1,4 +1,8 @@
-"""Load the FIDE conformance cases (tests/fixtures/conformance_fide) and compare."""
+"""Load the FIDE conformance corpora (tests/fixtures/conformance_*) and compare.
+
+Each corpus is a folder of `<id>.trf` + `<id>.json` cases in the format of its README,
+copied from ../shared/conformance/ so that the suite is complete without it.
+"""
 
 from __future__ import annotations
 
@@ -13,21 +17,34 @@ from service.engine.registry import valid_codes
 from service.engine.rules import parse_rule
 from service.formats.trf import parse_trf
 
-CASES_DIR = Path(__file__).parent / "fixtures" / "conformance_fide"
+FIXTURES = Path(__file__).parent / "fixtures"
+# corpus name (its folder under ../shared/conformance/) -> the copy the tests read
+CORPORA = {
+    "fide": FIXTURES / "conformance_fide",
+    "fide-edge": FIXTURES / "conformance_fide_edge",
+}
+CASES_DIR = CORPORA["fide"]
 
 
 @dataclass
 class Case:
     id: str
     data: dict
+    folder: Path = CASES_DIR
 
     @property
     def trf_text(self) -> str:
-        return (CASES_DIR / self.data["trf"]).read_text(encoding="utf-8")
+        return (self.folder / self.data["trf"]).read_text(encoding="utf-8")
 
 
-def load_cases() -> list[Case]:
-    return [Case(p.stem, json.loads(p.read_text())) for p in sorted(CASES_DIR.glob("*.json"))]
+def load_cases(folder: Path = CASES_DIR) -> list[Case]:
+    return [Case(p.stem, json.loads(p.read_text()), folder) for p in sorted(folder.glob("*.json"))]
+
+
+def all_cases() -> list[Case]:
+    """Every case of every individual corpus, ids prefixed by the corpus."""
+    return [Case(f"{name}/{case.id}", case.data, case.folder)
+            for name, folder in CORPORA.items() for case in load_cases(folder)]
 
 
 def unrated_rating(flags: str) -> int | None:

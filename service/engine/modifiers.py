@@ -26,10 +26,11 @@ def select_cuts(keys: Sequence[int], values: Sequence[int], vurs: Sequence[bool]
                 low: int, high: int) -> list[tuple[int, str]]:
     """Which positions a Cut/Median removes, and why (reason templates take the label).
 
-    C.07 16.5: at the low end a voluntary unplayed round is cut before anything else,
-    unless its contribution is smaller than that of the least significant one (a forfeit
-    loss adds 0 to Sonneborn-Berger): then the larger of the two goes, so that an
-    unplayed round never helps. On equal contributions the unplayed round is cut.
+    C.07 16.5.1/16.5.2: at the low end the lowest contribution coming from a voluntary
+    unplayed round is compared with the least significant value, and the higher of the
+    two is cut (the unplayed round on equal values), so that an unplayed round never
+    helps. For Buchholz the contribution is the key, so the unplayed round always goes
+    first; for Sonneborn-Berger a forfeit loss contributes 0 and may stay.
     The upper cut of a Median takes the most significant values, unplayed or not.
     Significance is the key (the opponent's score), then the value. Low cuts come first.
     """
@@ -40,7 +41,9 @@ def select_cuts(keys: Sequence[int], values: Sequence[int], vurs: Sequence[bool]
     cuts: list[tuple[int, str]] = []
     for _ in range(min(low, n)):
         least = next(i for i in order if alive[i])
-        vur = next((i for i in order if alive[i] and vurs[i]), None) if vurs else None
+        # 16.5.1: the lowest *contribution* among the VURs (for Sonneborn-Berger a forfeit
+        # loss contributes 0 whatever its dummy's score), then the least significant one
+        vur = min((i for i in order if alive[i] and vurs[i]), key=values.__getitem__, default=None) if vurs else None
         if vur is None:
             victim, reason = least, LOWEST
         elif values[vur] >= values[least]:

@@ -12,31 +12,42 @@ from .crosstable import NO_OPPONENT, Crosstable
 from .model import Regulations, ResultKind, System
 
 
-# Voluntary unplayed rounds in which the player was not paired. A forfeit loss is
-# voluntary too, but the player was paired that round and it counts at face value.
+# Voluntary unplayed rounds without a scheduled opponent (byes and absences): after the
+# player's last round that is not a VUR they count as a draw for the opponents (C.07 16.3).
 NOT_PAIRED_VOLUNTARY = frozenset({ResultKind.HALF_BYE, ResultKind.ZERO_BYE, ResultKind.ABSENT})
+
+
+def last_non_vur_round(kinds) -> int:
+    """The 0-based index of the last round that is not a voluntary unplayed round, or -1.
+
+    C.07 16.2: a forfeit loss (a double forfeit too) is a VUR, so it does not end
+    the run of unplayed rounds after a player's last game; a game, a forfeit win, a
+    full-point bye or the pairing-allocated bye does.
+    """
+    for r in range(len(kinds) - 1, -1, -1):
+        if not kinds[r].is_voluntary_unplayed:
+            return r
+    return -1
 
 
 def adjusted_scores(table: Crosstable) -> list[int]:
     """Each player's score as their opponents count it (C.07 16.3).
 
-    Face value, forfeit and bye points included, except that byes and absences
-    after the player's last round that was neither (withdrawal, a closing bye)
-    count as a draw each. A closing forfeit loss stays at face value.
-    In a round robin the score counts at face value.
+    Face value, forfeit and bye points included, except that the byes and absences
+    after the player's last round that is not a VUR (16.2.5: followed only by VURs,
+    or in the last round) count as a draw each; forfeit losses in that run keep
+    their face value (16.2.4). In a round robin the score counts at face value.
     """
     if table.system is System.ROUND_ROBIN:
         return list(table.scores)
     adjusted = []
     draw = table.draw
-    for kinds, points in zip(table.kinds, table.points):
-        last_real = -1
-        for r in range(len(kinds) - 1, -1, -1):
-            if kinds[r] not in NOT_PAIRED_VOLUNTARY:
-                last_real = r
-                break
-        trailing = len(kinds) - 1 - last_real
-        adjusted.append(sum(points[: last_real + 1]) + trailing * draw)  # C.07 16.3
+    for kinds, points, score in zip(table.kinds, table.points, table.scores):
+        boundary = last_non_vur_round(kinds)
+        for r in range(boundary + 1, len(kinds)):
+            if kinds[r] in NOT_PAIRED_VOLUNTARY:
+                score += draw - points[r]  # C.07 16.3: counts as a draw
+        adjusted.append(score)
     return adjusted
 
 

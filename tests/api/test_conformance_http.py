@@ -1,4 +1,4 @@
-"""The conformance set again, through the real ASGI app and the JSON wire format."""
+"""The conformance corpora again, through the real ASGI app and the JSON wire format."""
 
 from dataclasses import replace
 from decimal import Decimal
@@ -9,9 +9,9 @@ import pytest
 from service.api.convert import tournament_to_wire
 from service.engine.model import System
 from service.formats.trf import parse_trf
-from tests.conformance import load_cases, unrated_rating
+from tests.conformance import all_cases, unrated_rating
 
-CASES = load_cases()
+CASES = all_cases()
 
 
 def as_decimal(value):

@@ -65,3 +65,33 @@ def points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
             for p in range(table.size)
         ]
     return RuleOutcome(spec, list(table.scores), table.scale, all_contributions)
+
+
+def standard_points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """Standard points (C.07 7.7, 2026): per round 1 when the round scored more than a draw,
+    ½ for a draw, 0 otherwise — a 1-½-0 score for events with other scoring (3-1-0).
+
+    Every round counts as it was scored, byes and forfeits included. Values in half points.
+    """
+    table = ctx.table
+    draw = table.draw
+    values: list[int | None] = []
+    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
+    for p in range(table.size):
+        halves = [2 if pts > draw else 1 if pts == draw else 0 for pts in table.points[p]]
+        values.append(sum(halves))
+        if all_contributions is not None:
+            kinds, opps = table.kinds[p], table.opponents[p]
+            all_contributions.append([
+                Contribution(r + 1, kinds[r].value, h, r, opponent=table.ids[opps[r]] if opps[r] >= 0 else None)
+                for r, h in enumerate(halves)
+            ] if ctx.explains(p) else [])
+    return RuleOutcome(spec, values, 2, all_contributions)
+
+
+def pairing_number(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """The tournament pairing number (C.07 2026), lower is better: a last resort that always separates."""
+    table = ctx.table
+    notes = [f"pairing number {pid}" if ctx.explains(p) else None for p, pid in enumerate(table.ids)]
+    return RuleOutcome(spec, list(table.ids), 1, [[] for _ in table.ids] if ctx.explain else None,
+                       lower_is_better=True, notes=notes if ctx.explain else None)

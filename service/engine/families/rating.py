@@ -227,3 +227,16 @@ def average_performance_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcom
 def average_perfect_performance_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """APPO (10.6): mean of the opponents' PTP."""
     return _average_of_opponents(ctx, spec, _ptp_values(ctx))
+
+
+def own_rating(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """RTNG (C.07 2026): the participant's own rating; unrated players count `unrated_rating`
+    (the rule is dropped like the other rating rules when there is none, C.07 10)."""
+    table, ratings = ctx.table, ctx.ratings
+    notes = None
+    if ctx.explain:
+        notes = [(f"own rating {ratings[p]}" if table.ratings[p] is not None
+                  else f"unrated, counted as {ratings[p]}") if ctx.explains(p) else None
+                 for p in range(table.size)]
+    return RuleOutcome(spec, list(ratings), 1, [[] for _ in range(table.size)] if ctx.explain else None,
+                       notes=notes)

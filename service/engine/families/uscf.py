@@ -18,7 +18,7 @@ from itertools import accumulate
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
 from ..crosstable import NO_OPPONENT, Crosstable
-from ..model import ResultKind
+from ..model import ResultKind, System
 from ..modifiers import HIGHEST, select_cuts
 from ..rounding import mean_note, round_half_up
 from ..rules import RuleSpec
@@ -41,17 +41,34 @@ def _fmt(units: int, scale: int) -> str:
 
 # ---- adjusted scores (34E1) -----------------------------------------------------------
 
+def counted_rounds(table: Crosstable) -> list[list[int]]:
+    """Per player, the 0-based rounds that count as games, played or not.
+
+    In a round robin the idle round of an odd field (no scheduled opponent) is no game at
+    all: it gives no ½ to the adjusted score and no 0-opponent to the medians or SB.
+    """
+    every = list(range(table.played_rounds))
+    if table.system is not System.ROUND_ROBIN:
+        return [every] * table.size
+    return [[r for r in every if opps[r] != NO_OPPONENT] for opps in table.opponents]
+
+
 def adjusted_scores(table: Crosstable) -> list[int]:
     """Every player's score as opponents count it: unplayed games count as a draw each (34E1)."""
     draw = table.draw
+    idle_free = counted_rounds(table)
     return [
-        sum(pts if kind.is_played else draw for kind, pts in zip(kinds, points))
-        for kinds, points in zip(table.kinds, table.points)
+        sum(points) + sum(draw - points[r] for r in rounds if not kinds[r].is_played)
+        for kinds, points, rounds in zip(table.kinds, table.points, idle_free)
     ]
 
 
 def _adjusted(ctx: Context) -> list[int]:
     return ctx.cached("uscf-adjusted", lambda: adjusted_scores(ctx.table))
+
+
+def _counted(ctx: Context) -> list[list[int]]:
+    return ctx.cached("uscf-counted-rounds", lambda: counted_rounds(ctx.table))
 
 
 def _adjusted_note(ctx: Context, q: int) -> str | None:
@@ -60,28 +77,29 @@ def _adjusted_note(ctx: Context, q: int) -> str | None:
     adjusted = _adjusted(ctx)[q]
     if adjusted == table.scores[q]:
         return None
-    unplayed = sum(1 for kind in table.kinds[q] if not kind.is_played)
+    unplayed = sum(1 for r in _counted(ctx)[q] if not table.kinds[q][r].is_played)
     return (f"adjusted score {_fmt(adjusted, table.scale)} (score {_fmt(table.scores[q], table.scale)}; "
             f"{unplayed} unplayed game(s) counted as draws, US Chess 34E1)")
 
 
 def _opposition(ctx: Context) -> list[list[int]]:
-    """Per player, per round: the opponent's adjusted score, 0 for an own unplayed round (34E1)."""
+    """Per player, per counted round: the opponent's adjusted score, 0 for an own unplayed round (34E1)."""
     def compute() -> list[list[int]]:
         table, adjusted = ctx.table, _adjusted(ctx)
         return [
-            [adjusted[q] if kind.is_played else 0 for kind, q in zip(kinds, opps)]
-            for kinds, opps in zip(table.kinds, table.opponents)
+            [adjusted[opps[r]] if kinds[r].is_played else 0 for r in rounds]
+            for kinds, opps, rounds in zip(table.kinds, table.opponents, _counted(ctx))
         ]
     return ctx.cached("uscf-opposition", compute)
 
 
 def _opposition_contributions(ctx: Context, p: int) -> list[Contribution]:
-    """One contribution per round: the opponent's adjusted score, or 0 for an unplayed round."""
+    """One contribution per counted round: the opponent's adjusted score, or 0 for an unplayed round."""
     table = ctx.table
     notes = ctx.cached("uscf-adjusted-notes", dict)
     rows = []
-    for r, (kind, q, key) in enumerate(zip(table.kinds[p], table.opponents[p], _opposition(ctx)[p])):
+    for r, key in zip(_counted(ctx)[p], _opposition(ctx)[p]):
+        kind, q = table.kinds[p][r], table.opponents[p][r]
         if kind.is_played:
             if q not in notes:
                 notes[q] = _adjusted_note(ctx, q)
@@ -100,8 +118,9 @@ def _drops(ctx: Context, p: int, modified: bool) -> tuple[int, int, str]:
     n = 2 if table.played_rounds >= MANY_ROUNDS else 1  # 34E1: two of each in 9+ rounds
     if not modified:
         return n, n, "Median"
-    # 34E1: an even score is exactly half the maximum possible score.
-    twice, maximum = 2 * table.scores[p], table.win * table.played_rounds
+    # 34E1: an even score is exactly half the maximum possible score (over the games the
+    # player was scheduled to play: a round robin's idle round is none).
+    twice, maximum = 2 * table.scores[p], table.win * len(_counted(ctx)[p])
     if twice > maximum:
         return n, 0, "plus score"
     if twice < maximum:
@@ -262,15 +281,16 @@ def sonneborn_berger(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     opposition = _opposition(ctx)
     values: list[int | None] = [
-        sum(k * pts for k, pts in zip(keys, points)) for keys, points in zip(opposition, table.points)
+        sum(k * points[r] for k, r in zip(keys, rounds))
+        for keys, points, rounds in zip(opposition, table.points, _counted(ctx))
     ]
     outcome = RuleOutcome(spec, values, table.scale * table.scale)
     if ctx.explain:
         outcome.contributions = []
         for p in range(table.size):
             rows = _opposition_contributions(ctx, p) if ctx.explains(p) else []
-            for row, pts in zip(rows, table.points[p]):
-                row.value = row.key * pts
+            for row in rows:
+                row.value = row.key * table.points[p][row.round - 1]
             outcome.contributions.append(rows)
     return outcome
 
