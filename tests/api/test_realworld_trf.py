@@ -23,8 +23,6 @@ MISSING = f"the real-world TRF corpus is not at {FOLDER} (it lives in ../shared,
 # Cases that disagree with the reference for a reason other than reading the file. Strict: when the
 # cause is fixed they pass, and the marker must go.
 KNOWN = {
-    "crete-team-cup-2024.trf": "engine: issue 8 (C.07 16.3: an absence followed only by a forfeit loss "
-                               "counts as a draw in the opponents' Buchholz; player 41 here)",
     "gros-2010-javafo-sample.trf": "reference: it reads '0000 - =' as a played draw (GE counts it, no VUR cut); "
                                    "9 players have it in round 3, so it is the half-point bye the service reads, "
                                    "and the -echecs copy of the same event, which writes 'H', agrees exactly",
