@@ -12,10 +12,10 @@ UV_VERSION := 0.13.9
 .PHONY: run test venv run-venv openapi openapi-check bench conformance fuzz load lock clean
 
 run-venv:
-	@$(PYTHON) scripts/venv.py run
+	@$(PYTHON) scripts/make_venv.py run
 
 venv:
-	@$(PYTHON) scripts/venv.py test
+	@$(PYTHON) scripts/make_venv.py test
 
 run: run-venv
 	HOST=$(HOST) PORT=$(PORT) TIEBREAK_LOG_FORMAT=$(LOG_FORMAT) $(BIN)/tiebreak serve   # graceful shutdown on Ctrl-C

@@ -1,4 +1,4 @@
-"""scripts/venv.py, the bootstrap of `make run` and `make test`: an unsupported .venv is found and named."""
+"""scripts/make_venv.py, the bootstrap of `make run` and `make test`: an unsupported .venv is found and named."""
 
 import importlib.util
 import os
@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("venv_script", ROOT / "scripts" / "venv.py")
+spec = importlib.util.spec_from_file_location("venv_script", ROOT / "scripts" / "make_venv.py")
 venv_script = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(venv_script)
 
@@ -38,4 +38,4 @@ def test_the_running_venv_is_supported():
 
 def test_the_locks_exist_for_both_targets():
     assert all(path.is_file() for path in venv_script.LOCKS.values())
-    assert os.access(ROOT / "scripts" / "venv.py", os.R_OK)
+    assert os.access(ROOT / "scripts" / "make_venv.py", os.R_OK)
