@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import logging
 import re
-import typing
 
 import msgspec
 from litestar import Request, Response

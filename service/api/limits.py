@@ -125,7 +125,8 @@ def deadline_exceeded(limits: Limits, stage: str = "") -> LimitExceeded:
 # gain the name of the limit they come from.
 _SCHEMA_LIMITS = (
     (re.compile(r"(^|\.)players$"), "length", "max_players"),
-    (re.compile(r"(^|\.)results$"), "length", "max_rounds"),
+    (re.compile(r"(^|\.)top$"), "<=", "max_players"),
+    (re.compile(r"(^|\.)(results|round_dates)$"), "length", "max_rounds"),
     (re.compile(r"(^|\.)tiebreaks$"), "length", "max_rules"),
     (re.compile(r"(^|\.)trf$"), "length", "max_trf_chars"),
     (re.compile(r"(^|\.)items$"), "length", "max_batch_items"),

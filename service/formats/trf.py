@@ -595,9 +595,8 @@ def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int)
         if not _ASCII_DIGITS.fullmatch(opponent_text):
             raise TrfError(lineno, first, f"round {rnd}: opponent {opponent_text!r} is not a start number")
         opponent = int(opponent_text)
-    if code == NOT_PLAYED or (opponent and code == " "):
-        if opponent or code == NOT_PLAYED:  # paired (or marked) but no result yet: not played
-            reading.not_played.setdefault(rnd, []).append((lineno, result_column))
+    if code == NOT_PLAYED or (opponent and code == " "):  # paired (or marked) but no result yet: not played
+        reading.not_played.setdefault(rnd, []).append((lineno, result_column))
         return None
     if opponent:
         if code not in RESULTS_WITH_OPPONENT:
@@ -606,7 +605,7 @@ def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int)
         kind, rated = RESULTS_WITH_OPPONENT[code]
         return RoundResult(rnd, kind, opponent, colour, None, rated)
     if code in OLD_BYE_SPELLINGS:
-        kind, letter = OLD_BYE_SPELLINGS[code]
+        kind = OLD_BYE_SPELLINGS[code][0]
         reading.old_byes.setdefault(code, []).append((lineno, result_column))
         return RoundResult(rnd, kind)
     if code not in RESULTS_WITHOUT_OPPONENT:
@@ -687,8 +686,8 @@ def _note_lenient_readings(reading: _Reading) -> None:
     for what, where in reading.not_carried.items():
         (line, value), more = where[0], len(where) - 1
         reading.warnings.append(TrfWarning(
-            line, 1, f"{what} ({value!r}" + (f", and {more} more line(s)" if more else "") + "): not carried into "
-                     f"the JSON tournament", "trf-not-carried"))
+            line, 1, f"{what} ({value!r}" + (f", and {more} more line(s)" if more else "")
+                     + "): not carried into the JSON tournament", "trf-not-carried"))
 
 
 def _resolve_dates(reading: _Reading) -> date | None:
