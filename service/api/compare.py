@@ -109,7 +109,7 @@ class CompareResponse(s.Out):
 
 def _tournament(body: CompareRequest) -> tuple[Tournament, list[Warning]]:
     if body.trf is None:
-        return tournament_from_wire(body.tournament), []
+        return tournament_from_wire(body.tournament, columns=True), []
     document = parse_trf(body.trf)
     warnings = [Warning(w.code, f"line {w.line}, column {w.column}: {w.message}", None) for w in document.warnings]
     return document.tournament, warnings

@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
+import numpy as np
+
 from ..engine import model as m
 from ..engine.contributions import Contribution, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
@@ -49,29 +51,72 @@ def _check_keys(players: list[s.Player]) -> None:
         seen[p.key] = i
 
 
-def tournament_from_wire(t: s.Tournament) -> m.Tournament:
+def _player(p: s.Player, results: tuple[m.RoundResult, ...] = ()) -> m.Player:
+    return m.Player(p.id, p.name, p.rating or None, results, p.fide_id, p.federation, p.title, p.sex,
+                    p.birth_date, p.key)
+
+
+def tournament_from_wire(t: s.Tournament, columns: bool = False) -> m.Tournament:
+    """The engine's tournament. With `columns` the results go straight into the engine's
+    columns (no RoundResult per result: the fast path of the standings endpoints); without,
+    every player carries its RoundResult objects (for the TRF writer)."""
     scoring = scoring_from_wire(t.scoring)
     _check_keys(t.players)
-    round_result, kinds, colors = m.RoundResult, _KINDS, _COLORS
-    players = []
-    for i, p in enumerate(t.players):
-        results = []
-        for j, r in enumerate(p.results):
-            points = r.points
-            if points is not None:
-                points = exact(points, ("tournament", "players", i, "results", j, "points"))
-            # positional: this loop runs once per result of the tournament
-            results.append(round_result(r.round, kinds[r.result], r.opponent,
-                                        colors[r.color] if r.color else None, points, r.rated))
-        players.append(m.Player(p.id, p.name, p.rating or None, tuple(results), p.fide_id, p.federation, p.title,
-                                p.sex, p.birth_date, p.key))
+    if columns:
+        players = tuple(_player(p) for p in t.players)
+        result_columns = columns_from_wire(t)
+    else:
+        players = tuple(_player(p, _results_from_wire(p, i)) for i, p in enumerate(t.players))
+        result_columns = None
     return m.Tournament(
-        players=tuple(players),
+        players=players,
         rounds=t.rounds,
         system=m.System(t.system) if t.system else None,
         scoring=scoring,
         name=t.name,
         start_date=t.start_date,
+        columns=result_columns,
+    )
+
+
+def _results_from_wire(p: s.Player, i: int) -> tuple[m.RoundResult, ...]:
+    round_result, kinds, colors = m.RoundResult, _KINDS, _COLORS
+    results = []
+    for j, r in enumerate(p.results):
+        points = r.points
+        if points is not None:
+            points = exact(points, ("tournament", "players", i, "results", j, "points"))
+        # positional: this loop runs once per result of the tournament
+        results.append(round_result(r.round, kinds[r.result], r.opponent,
+                                    colors[r.color] if r.color else None, points, r.rated))
+    return tuple(results)
+
+
+_KIND_CODES = {k.value: k.code for k in m.ResultKind}
+_COLOR_CODES = {None: 0, "w": 1, "b": 2}
+
+
+def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
+    """Every result of the wire tournament as the engine's flat columns: one pass per column."""
+    players = t.players
+    results = [r for p in players for r in p.results]
+    n = len(results)
+    kinds, colors = _KIND_CODES, _COLOR_CODES
+    points = {}
+    overrides = [i for i, r in enumerate(results) if r.points is not None]
+    if overrides:
+        offsets = np.cumsum([0] + [len(p.results) for p in players])
+        for flat in overrides:
+            i = int(np.searchsorted(offsets, flat, side="right")) - 1
+            points[flat] = exact(results[flat].points, ("tournament", "players", i, "results", flat - int(offsets[i]),
+                                                        "points"))
+    return m.ResultColumns(
+        counts=np.fromiter((len(p.results) for p in players), np.int64, len(players)),
+        round=np.fromiter([r.round for r in results], np.int64, n),
+        kind=np.fromiter([kinds[r.result] for r in results], np.int8, n),
+        opponent=np.fromiter([r.opponent or 0 for r in results], np.int64, n),
+        color=np.fromiter([colors[r.color] for r in results], np.int8, n),
+        points=points,
     )
 
 
@@ -119,7 +164,11 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _contribution(c: Contribution, scale: int, seen: dict[int, s.ContributionOut],
+def _points(units: int | None, scale: int) -> float | None:
+    return None if units is None else units / scale
+
+
+def _contribution(c: Contribution, scale: int, points_scale: int, seen: dict[int, s.ContributionOut],
                   keys: dict[int, str]) -> s.ContributionOut:
     # Rules of one family share their uncut contributions; convert each object once.
     out = seen.get(id(c))
@@ -134,19 +183,49 @@ def _contribution(c: Contribution, scale: int, seen: dict[int, s.ContributionOut
             note=c.note,
             cut=c.cut_reason is not None,
             cut_reason=c.cut_reason,
+            cut_code=c.cut_code,
+            opponent_score=_points(c.opponent_score, points_scale),
+            counted_score=_points(c.counted_score, points_scale),
+            result=_points(c.result, points_scale),
+            own_score=_points(c.own_score, points_scale),
+            capped_at=_points(c.capped_at, points_scale),
+            article=c.article,
+            reason_code=c.reason_code,
         )
     return out
 
 
-def _breakdown(outcome: RuleOutcome, p: int, seen: dict[int, s.ContributionOut],
-               keys: dict[int, str]) -> s.RuleBreakdown:
+def _breakdown(outcome: RuleOutcome, position: int, p: int, points_scale: int,
+               seen: dict[int, s.ContributionOut], keys: dict[int, str]) -> s.RuleBreakdown:
     scale = outcome.contribution_scale or outcome.scale
-    contributions = outcome.contributions[p] if outcome.contributions is not None else []
+    contributions = outcome.contributions.get(p, []) if outcome.contributions is not None else []
+    before = outcome.totals_before_cut.get(p) if outcome.totals_before_cut else None
     return s.RuleBreakdown(
         value=_number(outcome.values[p], outcome.scale),
-        note=outcome.notes[p] if outcome.notes else None,
-        contributions=[_contribution(c, scale, seen, keys) for c in contributions],
+        note=outcome.notes.get(p) if outcome.notes else None,
+        contributions=[_contribution(c, scale, points_scale, seen, keys) for c in contributions],
+        position=position,
+        spec=outcome.spec.canonical,
+        total_before_cut=None if before is None else before / scale,
     )
+
+
+def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
+    """The breakdown's key of each rule: its spec, or "<spec>#<position>" when listed again."""
+    seen: set[str] = set()
+    keys = []
+    for i, o in enumerate(outcomes):
+        spec = o.spec.canonical
+        keys.append(spec if spec not in seen else f"{spec}#{i + 1}")
+        seen.add(spec)
+    return keys
+
+
+def _opponents(table, index: dict[int, int], breakdown: dict[str, s.RuleBreakdown],
+               player_keys: dict[int, str]) -> list[s.OpponentName]:
+    """The names (and the client's keys) of the players a row's breakdown mentions."""
+    mentioned = {c.opponent for b in breakdown.values() for c in b.contributions if c.opponent is not None}
+    return [s.OpponentName(id=i, name=table.names[index[i]], key=player_keys.get(i)) for i in sorted(mentioned)]
 
 
 def scoring_to_wire(scoring: m.Scoring) -> s.ScoringOut:
@@ -174,11 +253,18 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     table = result.table
     outcomes = result.outcomes
     rows = []
-    seen: dict[int, s.ContributionOut] = {}
+    keys = _breakdown_keys(outcomes)
+    index = table.index_of_id() if explain else {}
     players = {p.id: p for p in tournament.players} if tournament is not None else {}
-    keys = {pid: p.key for pid, p in players.items() if p.key is not None}
+    player_keys = {pid: p.key for pid, p in players.items() if p.key is not None}
     for row in select_rows(result, top, player):
         p = row.player
+        breakdown = opponents = None
+        if explain:
+            seen: dict[int, s.ContributionOut] = {}
+            breakdown = {key: _breakdown(o, i, p, table.scale, seen, player_keys)
+                         for i, (key, o) in enumerate(zip(keys, outcomes))}
+            opponents = _opponents(table, index, breakdown, player_keys)
         who = players.get(table.ids[p])
         rows.append(s.Standing(
             rank=row.rank,
@@ -187,7 +273,8 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             points=table.scores[p] / table.scale,
             values=[_number(o.values[p], o.scale) for o in outcomes],
             decided_by=row.decided_by,
-            breakdown={o.spec.canonical: _breakdown(o, p, seen, keys) for o in outcomes} if explain else None,
+            breakdown=breakdown,
+            opponents=opponents,
             **({} if who is None else {"key": who.key, "fide_id": who.fide_id, "federation": who.federation,
                                        "title": who.title, "sex": who.sex, "birth_date": who.birth_date}),
         ))

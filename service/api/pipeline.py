@@ -36,7 +36,7 @@ def trf_warning(w: TrfWarning) -> Warning:
 def read_input(tournament: s.Tournament | None, trf: str | None) -> Input:
     """The engine's tournament from a request's `tournament` or `trf` (exactly one is given)."""
     if trf is None:
-        return Input(tournament_from_wire(tournament))
+        return Input(tournament_from_wire(tournament, columns=True))  # results straight into the engine's columns
     document = parse_trf(trf)
     return Input(document.tournament, [trf_warning(w) for w in document.warnings], document)
 
@@ -130,22 +130,15 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
     covered = after_round or tournament.rounds
     warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
     started = time.perf_counter()
-    explain: bool | frozenset[int] = body.explain
     try:
-        if body.explain and (body.top is not None or body.player is not None):
-            # Breakdowns only for the rows returned. Alone, `player` names them; with `top`
-            # a first pass without breakdowns (the cheap one) finds who the first N are.
-            if body.top is None:
-                explain = frozenset({body.player})
-            else:
-                ranked = compute_standings(tournament, specs, regulations, after_round, body.unrated_rating, False)
-                explain = frozenset(ranked.table.ids[row.player]
-                                    for row in select_rows(ranked, body.top, body.player))
-        result = compute_standings(tournament, specs, regulations, after_round, body.unrated_rating, explain)
+        result = compute_standings(tournament, specs, regulations, after_round, body.unrated_rating, False)
     except InconsistentCrosstable as exc:
         if source.trf is None:
             raise
         raise located(exc, source.trf.source, warnings) from None
+    if body.explain:
+        # Breakdowns only for the rows returned, from the same engine pass.
+        result.explain(row.player for row in select_rows(result, body.top, body.player))
     ENGINE_SECONDS.observe(time.perf_counter() - started)
     if deadline is not None:
         deadline.check("after ranking")

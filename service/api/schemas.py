@@ -196,7 +196,11 @@ class TiebreakOut(Out):
 
 
 class ContributionOut(Out, omit_defaults=True):
-    """One value a rule summed; the optional fields appear only when they say something."""
+    """One value a rule summed; the optional fields appear only when they say something.
+
+    Scores and values are in points of the event's scoring. `opponent` is the player met,
+    or for a forfeit and its dummy the scheduled opponent.
+    """
 
     round: int | None
     kind: str
@@ -207,12 +211,29 @@ class ContributionOut(Out, omit_defaults=True):
     note: str | None = None
     cut: bool = False
     cut_reason: str | None = None
+    cut_code: str | None = None  # vur-cut-first, least-significant, most-significant, dropped-lowest, ...
+    opponent_score: float | None = None  # the opponent's score at face value
+    counted_score: float | None = None  # what is counted for the opponent when it differs (C.07 16.3, US Chess 34E1)
+    result: float | None = None  # Sonneborn-Berger: the points scored in the round
+    own_score: float | None = None  # a dummy opponent: the player's own score (C.07 16.4)
+    capped_at: float | None = None  # a dummy opponent: the cap applied (16.4.1, 16.4.2)
+    article: str | None = None  # the article that set the value (16.3, 16.4, 16.4.1, 16.4.2)
+    reason_code: str | None = None  # dummy-own-score, dummy-capped-at-opponent, dummy-capped-at-half
 
 
 class RuleBreakdown(Out):
     value: float | None
     note: str | None
     contributions: list[ContributionOut]
+    position: int = 0  # the rule's index in `tiebreaks` (and in the row's `values`)
+    spec: str = ""  # the rule's canonical spec
+    total_before_cut: float | None = None  # the sum of every contribution, when the rule cuts
+
+
+class OpponentName(Out, omit_defaults=True):
+    id: int
+    name: str
+    key: str | None = None  # the client's key for this player, when the request gave one
 
 
 class Standing(Out, omit_defaults=True):
@@ -224,7 +245,10 @@ class Standing(Out, omit_defaults=True):
     points: float
     values: list[float | None]
     decided_by: str | None
+    # By canonical spec; a rule listed again later is keyed "<spec>#<position + 1>".
     breakdown: dict[str, RuleBreakdown] | None
+    # With breakdowns: the names of the players the breakdown mentions, to label them (null without).
+    opponents: list[OpponentName] | None
     key: str | None = None
     fide_id: int | None = None
     federation: str | None = None

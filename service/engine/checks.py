@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .contributions import RuleOutcome
-from .crosstable import Crosstable
 from .model import Regulations, ResultKind, System, Tournament
+from .table import ABSENT, Table
 from .registry import TIEBREAKS
 from .rules import RuleSpec
 
@@ -29,7 +31,7 @@ def _same_rule(spec: RuleSpec) -> RuleSpec:
     return spec
 
 
-def rule_list_checks(specs: list[RuleSpec], table: Crosstable, regulations: Regulations) -> list[Warning]:
+def rule_list_checks(specs: list[RuleSpec], table: Table, regulations: Regulations) -> list[Warning]:
     """Checks of the rule list itself, before anything is computed."""
     warnings: list[Warning] = []
     fide = regulations is not Regulations.USCF
@@ -60,18 +62,14 @@ def rule_list_checks(specs: list[RuleSpec], table: Crosstable, regulations: Regu
     return warnings
 
 
-def last_round_with_results(table: Crosstable) -> int:
-    """The last round (1-based) in which anyone has a result other than absent; 0 if none.
+def last_round_with_results(table: Table) -> int:
+    """The last round (1-based) in which anyone has a result other than absent; 0 if none."""
+    rounds_with_results = (table.kind != ABSENT).any(axis=0)
+    return int(np.flatnonzero(rounds_with_results)[-1]) + 1 if rounds_with_results.any() else 0
 
-    Scans backwards from the last round counted and stops at the first round with
-    a result, so a finished tournament costs one column.
-    """
-    absent = ResultKind.ABSENT
-    for r in range(table.played_rounds - 1, -1, -1):
-        for kinds in table.kinds:
-            if kinds[r] is not absent:
-                return r + 1
-    return 0
+
+_WITH_OPPONENT = [k.code for k in ResultKind if k.has_opponent]  # a game, played or forfeited
+_PAIRING_BYE = ResultKind.PAIRING_BYE.code
 
 
 def last_round_played(tournament: Tournament) -> int:
@@ -79,13 +77,15 @@ def last_round_played(tournament: Tournament) -> int:
 
     Byes alone do not make a round played: byes requested for later rounds are often
     entered in advance. This is the default `after_round` of a tournament in progress."""
-    return max((r.round for p in tournament.players for r in p.results if r.result.has_opponent), default=0)
+    columns = tournament.result_columns()
+    rounds = np.asarray(columns.round, dtype=np.int64)[np.isin(np.asarray(columns.kind), _WITH_OPPONENT)]
+    return int(rounds.max()) if rounds.size else 0
 
 
 def after_round_default(tournament: Tournament) -> tuple[int | None, Warning | None]:
     """`after_round` for a request that gives none: the last round played when results stop
     before the last scheduled round (a tournament in progress), with a warning saying so."""
-    last = last_round_played(tournament)
+    last = int(last_round_played(tournament))
     if not 0 < last < tournament.rounds:
         return None, None
     return last, Warning(
@@ -94,7 +94,7 @@ def after_round_default(tournament: Tournament) -> tuple[int | None, Warning | N
         f"after it are not counted as absences; give after_round to choose another round")
 
 
-def round_checks(table: Crosstable, after_round: int | None, regulations: Regulations) -> list[Warning]:
+def round_checks(table: Table, after_round: int | None, regulations: Regulations) -> list[Warning]:
     """Rounds counted that nobody has a result for: every player is absent in them."""
     last = last_round_with_results(table)
     if last >= table.played_rounds:
@@ -112,9 +112,9 @@ def round_checks(table: Crosstable, after_round: int | None, regulations: Regula
         f"give after_round {last} for standings after the last round played", article)]
 
 
-def group_checks(outcomes: list[RuleOutcome], table: Crosstable) -> list[Warning]:
+def group_checks(outcomes: list[RuleOutcome], table: Table) -> list[Warning]:
     """Informational: tie groups that DE (or US Chess RBT) could not separate because
-    their members did not all meet; one warning per group."""
+    their members did not all meet; one warning per rule, naming every group."""
     warnings: list[Warning] = []
     for outcome in outcomes:
         if not outcome.unresolved:
@@ -150,11 +150,14 @@ def modifier_checks(specs: list[RuleSpec], played_rounds: int) -> list[Warning]:
 def pairing_bye_checks(tournament: Tournament, played_rounds: int) -> list[Warning]:
     """More than one pairing-allocated bye in a round: a pairing gives at most one (an odd player out),
     so the others are most likely full- or half-point byes entered as the wrong kind."""
+    columns = tournament.result_columns()
+    rounds = np.asarray(columns.round, dtype=np.int64)
+    byes = np.flatnonzero((np.asarray(columns.kind) == _PAIRING_BYE) & (rounds <= played_rounds))
     per_round: dict[int, list[int]] = {}
-    for player in tournament.players:
-        for r in player.results:
-            if r.result is ResultKind.PAIRING_BYE and r.round <= played_rounds:
-                per_round.setdefault(r.round, []).append(player.id)
+    if byes.size:
+        owners = np.searchsorted(np.cumsum(np.asarray(columns.counts, dtype=np.int64)), byes, side="right")
+        for flat, owner in zip(byes.tolist(), owners.tolist()):
+            per_round.setdefault(int(rounds[flat]), []).append(tournament.players[owner].id)
     return [Warning(
         "several-pairing-byes",
         f"round {rnd} has {len(ids)} pairing-allocated byes (players {', '.join(map(str, sorted(ids)))}); a pairing "

@@ -7,6 +7,7 @@ are adapters that build these objects; the engine never sees their formats.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -27,6 +28,8 @@ class ResultKind(enum.Enum):
     ABSENT = "absent"
 
     def __init__(self, value: str) -> None:
+        # The integer code of the kind in the engine's columns (declaration order).
+        self.code = len(type(self).__members__)
         # Plain attributes, not properties over sets: these are read in every hot loop,
         # and an Enum's hash is computed in Python.
         self.is_played = value in ("win", "draw", "loss")  # a game played over the board
@@ -124,6 +127,42 @@ class Player:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultColumns:
+    """Every result of a tournament as flat columns, in player order, one entry per result.
+
+    What an adapter (the JSON API, a TRF reader) can hand the engine instead of one
+    RoundResult object per result: the engine builds its table from these columns.
+    Player i's results are the `counts[i]` entries after those of players 0..i-1.
+    """
+
+    counts: Sequence[int]
+    round: Sequence[int]
+    kind: Sequence[int]  # ResultKind.code
+    opponent: Sequence[int]  # the opponent's id, 0 for none
+    color: Sequence[int]  # 0 none, 1 white, 2 black
+    points: Mapping[int, Fraction] = field(default_factory=dict)  # flat index -> override
+
+
+COLOR_CODES = {None: 0, Color.WHITE: 1, Color.BLACK: 2}
+
+
+def result_columns(players: Sequence[Player]) -> ResultColumns:
+    """The columns of the players' RoundResult objects."""
+    counts, rounds, kinds, opponents, colors, points = [], [], [], [], [], {}
+    codes = COLOR_CODES
+    for player in players:
+        counts.append(len(player.results))
+        for r in player.results:
+            if r.points is not None:
+                points[len(rounds)] = r.points
+            rounds.append(r.round)
+            kinds.append(r.result.code)
+            opponents.append(r.opponent or 0)
+            colors.append(codes[r.color])
+    return ResultColumns(counts, rounds, kinds, opponents, colors, points)
+
+
+@dataclass(frozen=True, slots=True)
 class Tournament:
     players: tuple[Player, ...]
     rounds: int
@@ -131,3 +170,9 @@ class Tournament:
     scoring: Scoring = field(default_factory=Scoring)
     name: str = ""
     start_date: date | None = None
+    # The results as columns; when given, the players' own `results` are not read
+    # (the JSON API's fast path builds these straight from the wire).
+    columns: ResultColumns | None = None
+
+    def result_columns(self) -> ResultColumns:
+        return self.columns if self.columns is not None else result_columns(self.players)

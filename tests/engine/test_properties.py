@@ -130,7 +130,7 @@ def test_the_breakdown_adds_up_to_the_value(drawn, regulations):
         if outcome.spec.code not in SUMMED:
             continue
         scale = outcome.contribution_scale or outcome.scale
-        for p, rows in enumerate(outcome.contributions):
+        for p, rows in outcome.contributions.items():
             kept = sum(Fraction(c.value, scale) for c in rows if not c.cut)
             assert kept == Fraction(outcome.values[p], outcome.scale), (outcome.spec.canonical, p)
             cut = sum(1 for c in rows if c.cut)

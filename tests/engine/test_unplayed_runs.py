@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from service.engine import Regulations, Scoring
-from service.engine.crosstable import build_crosstable
+from service.engine.table import build_crosstable
 from service.engine.unplayed import adjusted_scores
 from tests.builders import F, contributions, contribution_scale, crosstable, standings, values
 

@@ -7,10 +7,13 @@ Lower is better.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
 from ..model import System
 from ..rules import RuleSpec
+from ..table import HAS_OPPONENT, IS_PLAYED
 
 NOT_SEPARATED = 0
 
@@ -21,11 +24,10 @@ Mutual = dict[int, dict[int, int]]
 def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> RuleOutcome:
     table = ctx.table
     counts_forfeits = spec.forfeits_played or table.system is System.ROUND_ROBIN
+    counts = HAS_OPPONENT if counts_forfeits else IS_PLAYED
     values: list[int | None] = [NOT_SEPARATED] * table.size
-    all_contributions: list[list[Contribution]] | None = (
-        [[] for _ in range(table.size)] if ctx.explain else None
-    )
-    notes: list[str | None] = [None] * table.size
+    encounters: dict[int, list[Contribution]] = {}
+    notes: dict[int, str | None] = {}
     unresolved: list[list[int]] = []
     for group in groups:
         if len(group) < 2:
@@ -33,13 +35,13 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
         members = set(group)
         against: Mutual = {p: {} for p in group}
         for p in group:
-            for r, q in enumerate(table.opponents[p]):
-                kind = table.kinds[p][r]
-                if q in members and (kind.is_played or (counts_forfeits and kind.has_opponent)):
-                    against[p][q] = against[p].get(q, 0) + table.points[p][r]
-                    if all_contributions is not None and ctx.explains(p):
-                        all_contributions[p].append(
-                            Contribution(r + 1, "encounter", table.points[p][r], r, opponent=table.ids[q]))
+            counted = counts[table.kind[p]].tolist()
+            points = table.pts[p].tolist()
+            for r, q in enumerate(table.opp[p].tolist()):
+                if q in members and counted[r]:
+                    against[p][q] = against[p].get(q, 0) + points[r]
+                    encounters.setdefault(p, []).append(
+                        Contribution(r + 1, "encounter", points[r], r, opponent=table.ids[q]))
         steps: dict[int, str] = {}
         places = place_group(group, against, table.win, 1, steps, _Namer(table.ids, table.scale))
         separated = len(set(places.values())) > 1
@@ -48,9 +50,10 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
             notes[p] = steps[p] if separated else _not_separated_note(group, against)
         if not separated and not _all_met(group, against):
             unresolved.append(group)
-    outcome = RuleOutcome(spec, values, 1, all_contributions, lower_is_better=True,
-                          contribution_scale=table.scale)
-    outcome.notes = notes
+    outcome = RuleOutcome.of(spec, np.asarray(values, dtype=np.int64), 1, lower_is_better=True,
+                             contribution_scale=table.scale)
+    outcome.explain_row = lambda p: encounters.get(p, [])
+    outcome.note_row = notes.get
     outcome.unresolved = unresolved
     return outcome
 
