@@ -125,6 +125,7 @@ def test_identities_come_back_in_every_row_and_breakdown(client):
     assert rows[3]["key"] == "cy" and "fide_id" not in rows[3] and "key" not in rows[2]
     ben = rows[2]["breakdown"]["BH"]["contributions"]
     assert [c.get("opponent_key") for c in ben] == ["9b2f-ann", None, "9b2f-ann"]
+    assert {"id": 1, "name": "Ann", "key": "9b2f-ann"} in rows[2]["opponents"]
 
 
 def test_a_fide_id_above_a_million_is_data_not_a_start_number(client):
@@ -245,3 +246,13 @@ def test_several_pairing_byes_in_one_round_warn(client):
     t["players"][3]["results"][0] = {"round": 1, "result": "pairing_bye"}
     [warning] = [w for w in post(client, {"tournament": t}).json()["warnings"] if w["code"] == "several-pairing-byes"]
     assert "round 1 has 2 pairing-allocated byes (players 3, 4)" in warning["message"]
+
+
+# ---- C.07 7.2: WIN counts rounds scored as a win
+
+def test_a_pairing_bye_worth_less_than_a_win_is_not_a_win(client):
+    # Cy: pairing bye in round 1, draw, full-point bye in round 3.
+    usual = post(client, {"tournament": results(), "tiebreaks": ["WIN"]}).json()
+    nothing_for_the_bye = post(client, {"tournament": results(scoring={"pairing_bye": 0}), "tiebreaks": ["WIN"]}).json()
+    cy = lambda data: next(r for r in data["standings"] if r["id"] == 3)["values"]  # noqa: E731
+    assert cy(usual) == [2.0] and cy(nothing_for_the_bye) == [1.0]
