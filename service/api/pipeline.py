@@ -11,7 +11,7 @@ from ..engine.checks import after_round_default, modifier_checks, pairing_bye_ch
 from ..engine.errors import InconsistentCrosstable, InvalidRequest
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
-from ..engine.standings import Warning, resolve_regulations
+from ..engine.standings import Warning, edition_warnings, resolve_regulations
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from . import schemas as s
 from .errors import TrfCrosstableError
@@ -76,6 +76,7 @@ def prepare_input(body: s.StandingsRequest) -> tuple[Input, list[RuleSpec], Regu
     source = read_input(body.tournament, body.trf)
     warnings = source.warnings
     regulations = applied_regulations(body.regulations, body.preset, source.tournament)
+    warnings += regulation_warnings(body.regulations, regulations, source.tournament)
     if body.preset is not None:
         specs = preset_specs(body.preset, regulations)
     elif body.tiebreaks is None and source.trf is not None and source.trf.tiebreaks:
@@ -106,11 +107,19 @@ def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list
 
 def applied_regulations(requested: str, preset_name: str | None, tournament: Tournament) -> Regulations:
     """The rule set a request is computed under: the one asked for; `auto` is `uscf` with a
-    US Chess preset, else fide-2026 or fide-2024 by the start date."""
-    chosen = None if requested == "auto" else Regulations(requested)
+    US Chess preset, else fide-2026 or fide-2024 by the start date; `auto-historic` also
+    gives fide-2009 to events that started before 1 April 2024."""
+    chosen = None if requested.startswith("auto") else Regulations(requested)
     if chosen is None and preset_name is not None and preset(preset_name).regulations == {Regulations.USCF}:
         chosen = Regulations.USCF
-    return resolve_regulations(chosen, tournament)
+    return resolve_regulations(chosen, tournament, historic=requested == "auto-historic")
+
+
+def regulation_warnings(requested: str, applied: Regulations, tournament: Tournament) -> list[Warning]:
+    """What `auto` / `auto-historic` should tell about the edition they chose."""
+    if not requested.startswith("auto") or applied is Regulations.USCF:
+        return []
+    return edition_warnings(None, applied, tournament, historic=requested == "auto-historic")
 
 
 def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
