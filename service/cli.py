@@ -116,7 +116,7 @@ def table_text(response: s.StandingsResponse) -> str:
     return "\n".join(lines + footer)
 
 
-def print_warnings(response: s.StandingsResponse) -> None:
+def print_warnings(response) -> None:
     """Warnings go to stderr in every format, so that stdout stays the table, CSV or JSON alone."""
     for w in response.warnings:
         print(f"tiebreak: warning: {w.message}" + (f" ({w.rule})" if w.rule else ""), file=sys.stderr)
@@ -375,7 +375,6 @@ def prizes_text(response) -> str:
     if response.unawarded:
         lines += ["", "Unawarded:"]
         lines += [f"  {u.name or u.prize} ({u.category}, {u.amount}): {u.reason}" for u in response.unawarded]
-    lines += [f"warning: {w.message}" for w in response.warnings]
     return "\n".join(lines)
 
 
@@ -384,6 +383,7 @@ def prizes(args: argparse.Namespace) -> int:
 
     body = load_prize_request(Path(args.file), Path(args.prizes), _options(args, explain=False))
     response = run_prizes(body)
+    print_warnings(response)
     if args.format == "json":
         sys.stdout.write(json_text(response))
     else:
@@ -472,7 +472,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--prizes", required=True, metavar="PRIZES.json",
                    help="categories, prizes (or prize_groups) and rules, as in POST /v1/prizes")
     _rule_options(p)
-    p.add_argument("--format", default="text", choices=["text", "json"])
+    p.add_argument("--format", default="text", choices=["text", "json"],
+                   help="text (default: each player's shares and why) or json (the API's response)")
     p.set_defaults(run=prizes)
 
     p = sub.add_parser("serve", help="start the HTTP service")
