@@ -55,3 +55,20 @@ def test_the_virtual_opponent_in_the_breakdown(client):
     virtual = next(c for c in one["breakdown"]["BH"]["contributions"] if c["round"] == 2)
     assert virtual["kind"] == "virtual" and virtual["value"] == 2.0
     assert virtual["article"] == "C.02 13.15.2" and virtual["reason_code"] == "virtual-opponent"
+
+
+def test_compare_shows_one_event_under_three_editions(client):
+    # The 2026 worked example (SPEC 2.2): Hugo 4½ with a half-point bye in round 3.
+    from pathlib import Path
+    trf = (Path(__file__).parent.parent / "fixtures" / "conformance_fide" / "worked-c-hpb-2026.trf").read_text()
+    response = client.post("/v1/compare", json={"trf": trf, "lists": [
+        {"name": "2009", "regulations": "fide-2009", "tiebreaks": ["BH"]},
+        {"name": "2024", "regulations": "fide-2024", "tiebreaks": ["BH"]},
+        {"name": "2026", "regulations": "fide-2026", "tiebreaks": ["BH"]},
+    ]})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["regulations"] == ["fide-2009", "fide-2024", "fide-2026"]
+    hugo = [next(r for r in lst["standings"]["standings"] if r["id"] == 1)["values"] for lst in body["lists"]]
+    # docs/arbiters.md: virtual opponent 3½ (14.5), uncapped dummy 4½ (15.5), capped 2½ (13.5)
+    assert hugo == [[14.5], [15.5], [13.5]]
