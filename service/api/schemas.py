@@ -70,18 +70,24 @@ UNRATED_DOC = ("The rating unrated players count as; without it the rating-based
 
 
 class Scoring(Strict):
-    """Points per result; every rule that uses 'points for a draw' uses `draw`."""
+    """Points per result; every rule that uses 'points for a draw' uses `draw`.
 
-    win: Annotated[Points, doc("A game won over the board")] = 1.0
-    draw: Annotated[Points, doc("A game drawn; also what the rules count as a draw (16.3, 16.4)")] = 0.5
-    loss: Annotated[Points, doc("A game lost over the board")] = 0.0
-    forfeit_win: Annotated[Points, doc("A game won by forfeit")] = 1.0
-    forfeit_loss: Annotated[Points, doc("A game lost by forfeit")] = 0.0
-    pairing_bye: Annotated[Points, doc("The pairing-allocated bye (PAB)")] = 1.0
-    full_bye: Annotated[Points, doc("A full-point bye the player asked for")] = 1.0
-    half_bye: Annotated[Points, doc("A half-point bye the player asked for")] = 0.5
-    zero_bye: Annotated[Points, doc("A zero-point bye the player asked for")] = 0.0
-    absent: Annotated[Points, doc("A round without a result (not paired, withdrawn)")] = 0.0
+    What is not given follows `win`, `draw` and `loss` as TRF record 162 does: forfeit win,
+    full-point bye and pairing-allocated bye score a win; a half-point bye a draw; a zero-point
+    bye, forfeit loss and absence a loss. `win`, `draw`, `loss` default to 1, 0.5, 0. The
+    response's `scoring` echoes every value used."""
+
+    win: Annotated[Points | None, doc("A game won over the board (default 1)")] = None
+    draw: Annotated[Points | None, doc(
+        "A game drawn (default 0.5); also what the rules count as a draw (16.3, 16.4)")] = None
+    loss: Annotated[Points | None, doc("A game lost over the board (default 0)")] = None
+    forfeit_win: Annotated[Points | None, doc("A game won by forfeit (default: `win`)")] = None
+    forfeit_loss: Annotated[Points | None, doc("A game lost by forfeit (default: `loss`)")] = None
+    pairing_bye: Annotated[Points | None, doc("The pairing-allocated bye, PAB (default: `win`)")] = None
+    full_bye: Annotated[Points | None, doc("A full-point bye the player asked for (default: `win`)")] = None
+    half_bye: Annotated[Points | None, doc("A half-point bye the player asked for (default: `draw`)")] = None
+    zero_bye: Annotated[Points | None, doc("A zero-point bye the player asked for (default: `loss`)")] = None
+    absent: Annotated[Points | None, doc("A round without a result: not paired, withdrawn (default: `loss`)")] = None
 
 
 class RoundResult(Strict):
@@ -100,28 +106,68 @@ class RoundResult(Strict):
     rated: Annotated[bool, doc("False for a game played but not rated (TRF W/D/L); changes no tie-break")] = True
 
 
+FideId = Annotated[int, Meta(ge=1, le=99_999_999_999, description="FIDE ID (TRF columns 58-68); not the start number")]
+Federation = Annotated[str, Meta(min_length=1, max_length=3, examples=["NOR"],
+                                 description="Federation code (TRF columns 54-56)")]
+Title = Annotated[str, Meta(min_length=1, max_length=3, examples=["GM"], description="Title: GM IM WGM FM WIM CM WFM WCM")]
+SexName = Literal["m", "f"]
+BirthDate = Annotated[str, Meta(pattern=r"^[0-9]{4}(-[0-9]{2}-[0-9]{2})?$", examples=["2008-04-02"],
+                                description="YYYY-MM-DD, or YYYY when only the year is known")]
+PlayerKey = Annotated[str, Meta(min_length=1, max_length=100, examples=["3f2b9c1e-6a7d-4e0b-9d1f-2c8a5b7e4f10"],
+                                description="The client's own identifier (e.g. a UUID), echoed in every row and "
+                                            "breakdown that names the player; unique in the tournament")]
+
+
 class Player(Strict):
-    """A player: start number, name, rating and the results round by round."""
+    """A player: start number, name, rating, the results round by round, and the identity
+    fields the standings do not use but echo in the rows (written to TRF, except `key`)."""
 
     id: Annotated[PlayerId, doc("The start number (pairing number), unique in the tournament")]
     name: Annotated[ShortText, doc("The name as it should appear in the standings")] = ""
     rating: Annotated[Rating | None, doc("The rating used by the rating-based rules; 0 or null: unrated")] = None
     results: Annotated[list[RoundResult], Meta(max_length=LIMITS.max_rounds), doc(
         "The player's rounds, in any order; a round not listed is `absent`")] = []
+    fide_id: Annotated[FideId | None, doc("FIDE ID (TRF columns 58-68); not the start number")] = None
+    federation: Annotated[Federation | None, doc("Federation code (TRF columns 54-56)")] = None
+    title: Annotated[Title | None, doc("Title: GM IM WGM FM WIM CM WFM WCM")] = None
+    sex: Annotated[SexName | None, doc("`m` or `f`")] = None
+    birth_date: Annotated[BirthDate | None, doc("YYYY-MM-DD, or YYYY when only the year is known")] = None
+    key: Annotated[PlayerKey | None, doc(
+        "The client's own identifier (e.g. a UUID), echoed in every row and breakdown that names the player; "
+        "unique in the tournament")] = None
+
+
+HeaderText = Annotated[str, Meta(max_length=200)]
+TrfRecordLine = Annotated[str, Meta(pattern=r"^[0-9A-Z]{3}( [^\x00-\x1f\x7f]*)?$", max_length=400,
+                                    examples=["192 FIDE_DUTCH_2026_BAKU"])]
 
 
 class Tournament(Strict):
-    """The crosstable: players with their results, the number of rounds and the scoring."""
+    """The crosstable: players with their results, the number of rounds and the scoring; and
+    what a TRF header carries beyond the standings (written back by POST /v1/trf; docs/trf.md)."""
 
     players: Annotated[list[Player], Meta(min_length=1, max_length=LIMITS.max_players), doc(
         "Every player; both sides of a game must agree on pairing, colour and result")]
     rounds: Annotated[RoundNumber, doc("Rounds scheduled")]
-    name: Annotated[ShortText, doc("The event's name")] = ""
+    name: Annotated[ShortText, doc("The event's name (TRF 012)")] = ""
     start_date: Annotated[datetime.date | None, doc(
-        "First day (YYYY-MM-DD); decides the FIDE edition under `regulations: auto`")] = None
+        "First day (YYYY-MM-DD, TRF 042); decides the FIDE edition under `regulations: auto`")] = None
     system: Annotated[SystemName | None, doc(
         "`swiss` or `round_robin`; inferred when absent (and `system_inferred` says so)")] = None
     scoring: Annotated[Scoring | None, doc("Points per result; absent: 1-½-0 with byes as usual")] = None
+    city: Annotated[HeaderText, doc("TRF 022")] = ""
+    federation: Annotated[HeaderText, doc("The organising federation (TRF 032)")] = ""
+    end_date: Annotated[datetime.date | None, doc("Last day (TRF 052)")] = None
+    tournament_type: Annotated[HeaderText, doc(
+        "TRF 092 as written, e.g. \"Individual: Swiss-System\"")] = ""
+    chief_arbiter: Annotated[HeaderText, doc("TRF 102")] = ""
+    deputy_arbiters: Annotated[list[HeaderText], Meta(max_length=20), doc("TRF 112, one per entry")] = []
+    time_control: Annotated[HeaderText, doc("TRF 122")] = ""
+    round_dates: Annotated[list[datetime.date], Meta(max_length=LIMITS.max_rounds), doc(
+        "The dates of the rounds (TRF 132)")] = []
+    initial_colour: Annotated[ColorName | None, doc("The colour of the first player in round 1 (TRF 152)")] = None
+    trf_records: Annotated[list[TrfRecordLine], Meta(max_length=1000), doc(
+        "Other header records, verbatim")] = []
 
 
 class Modifiers(Strict):
@@ -222,6 +268,7 @@ class ContributionOut(Out, omit_defaults=True):
     opponent: Annotated[int | None, doc(
         "The opponent's start number: the player met, or for a forfeit and its dummy the scheduled opponent")]
     value: Annotated[float, doc("What it adds to the rule's value (before any cut)")]
+    opponent_key: Annotated[str | None, doc("The opponent's `key`, when the request gave one")] = None
     unplayed: Annotated[ResultName | None, doc("For an unplayed round: which kind")] = None
     note: Annotated[str | None, doc("How the value was found (a cap, an adjusted score), with the article")] = None
     cut: Annotated[bool, doc("True when a Cut or Median removed it; present only then")] = False
@@ -253,15 +300,16 @@ class RuleBreakdown(Out):
         "The sum of every contribution, when the rule cuts")] = None
 
 
-class OpponentName(Out):
+class OpponentName(Out, omit_defaults=True):
     """A player a breakdown mentions, to label it."""
 
     id: Annotated[int, doc("The start number")]
     name: Annotated[str, doc("The player's name")]
+    key: Annotated[str | None, doc("The client's key for this player, when the request gave one")] = None
 
 
-class Standing(Out):
-    """One row of the standings."""
+class Standing(Out, omit_defaults=True):
+    """One row; the identity fields after `opponents` appear when the request gave them."""
 
     rank: Annotated[int, doc("The place; players equal on points and every rule share it")]
     id: Annotated[int, doc("The start number")]
@@ -275,7 +323,13 @@ class Standing(Out):
         "Per rule, by canonical spec (a rule listed again later is keyed `<spec>#<position + 1>`): the value "
         "and its contributions; null without `explain`")]
     opponents: Annotated[list[OpponentName] | None, doc(
-        "With breakdowns: the names of the players the breakdown mentions")] = None
+        "With breakdowns: the names of the players the breakdown mentions, to label them (null without)")]
+    key: Annotated[str | None, doc("The player's `key`, when the request gave one")] = None
+    fide_id: Annotated[int | None, doc("The player's FIDE ID, when given")] = None
+    federation: Annotated[str | None, doc("The player's federation, when given")] = None
+    title: Annotated[str | None, doc("The player's title, when given")] = None
+    sex: Annotated[SexName | None, doc("The player's sex, when given")] = None
+    birth_date: Annotated[str | None, doc("The player's birth date, when given")] = None
 
 
 class WarningOut(Out):
@@ -286,6 +340,21 @@ class WarningOut(Out):
     rule: Annotated[str | None, doc("The article it follows from, or null")]
 
 
+class ScoringOut(Out):
+    """Every value of the scoring the standings were computed with."""
+
+    win: Annotated[float, doc("A game won")]
+    draw: Annotated[float, doc("A game drawn")]
+    loss: Annotated[float, doc("A game lost")]
+    forfeit_win: Annotated[float, doc("A game won by forfeit")]
+    forfeit_loss: Annotated[float, doc("A game lost by forfeit")]
+    pairing_bye: Annotated[float, doc("The pairing-allocated bye")]
+    full_bye: Annotated[float, doc("A full-point bye")]
+    half_bye: Annotated[float, doc("A half-point bye")]
+    zero_bye: Annotated[float, doc("A zero-point bye")]
+    absent: Annotated[float, doc("A round without a result")]
+
+
 class StandingsResponse(Out):
     """The ranked standings and how they were computed."""
 
@@ -293,7 +362,9 @@ class StandingsResponse(Out):
     system: Annotated[SystemName, doc("The system, given or inferred")]
     system_inferred: Annotated[bool, doc("True when `system` was inferred from the crosstable")]
     rounds: Annotated[int, doc("Rounds scheduled")]
-    after_round: Annotated[int | None, doc("The last round counted, when not every round is; else null")]
+    after_round: Annotated[int | None, doc(
+        "The last round counted, when not every round is (given, or defaulted with a warning); else null")]
+    scoring: Annotated[ScoringOut, doc("Every value of the scoring used")]
     tiebreaks: Annotated[list[TiebreakOut], doc("The rules applied, in order")]
     standings: Annotated[list[Standing], doc("The rows, best first (only those asked for with `top`/`offset`/"
                                              "`player`)")]
@@ -352,11 +423,14 @@ class ProblemItem(Out):
     message: Annotated[str, doc("What is wrong there")]
 
 
-class Problem(Out):
-    """RFC 9457 problem details."""
+class Problem(Out, omit_defaults=True):
+    """RFC 9457 problem details; `warnings` (an extension member) appears only when reading the
+    input gave some, e.g. the TRF reader's notes beside a crosstable error."""
 
     type: Annotated[str, doc("`about:blank`: the status says what kind of problem it is")]
     title: Annotated[str, doc("The status's name (`Bad Request`, `Unprocessable Content`, …)")]
     status: Annotated[int, doc("The HTTP status")]
     detail: Annotated[str, doc("What went wrong, in one sentence")]
     errors: Annotated[list[ProblemItem], doc("Each problem with its place")]
+    warnings: Annotated[list[WarningOut], doc(
+        "What reading the input noted (e.g. TRF lines skipped), when it helps explain the error")] = []

@@ -104,3 +104,12 @@ def test_a_broken_trf_in_standings_is_located(client):
     response = client.post("/v1/standings", json={"trf": trf(*SMALL, "240 H 001    7")})
     assert response.status_code == 422
     assert response.json()["errors"][0]["path"] == f"trf:{len(SMALL) + 1}:14"
+
+
+@pytest.mark.parametrize("regulations", ["auto", "auto-historic", "fide-2009", "uscf"])
+def test_writing_takes_every_rule_set_name(client, regulations):
+    # `auto-historic` once reached Regulations() unresolved: a 500 (found by tests/contract)
+    tiebreaks = ["SOLK"] if regulations == "uscf" else ["BH"]
+    response = client.post("/v1/trf", json={"tournament": {"rounds": 1, "players": [{"id": 1}, {"id": 2}]},
+                                            "regulations": regulations, "tiebreaks": tiebreaks})
+    assert response.status_code == 200, response.text
