@@ -50,17 +50,18 @@ def groups_of(keys: list[np.ndarray]) -> list[list[int]]:
     return [members[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
-def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str]) -> tuple[np.ndarray, np.ndarray,
-                                                                                    list[np.ndarray], list[RuleOutcome]]:
+def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str],
+         registry=TIEBREAKS) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
     """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
 
-    Players equal on everything share a rank and are listed by start number.
+    Players equal on everything share a rank and are listed by start number. `registry`:
+    the catalogue the codes are looked up in (team events have their own).
     """
     table = ctx.table
     keys = [-table.score]
     outcomes: list[RuleOutcome] = []
     for spec in specs:
-        entry = TIEBREAKS[spec.code]
+        entry = registry[spec.code]
         if spec in dropped:
             outcome = RuleOutcome(spec, [None] * table.size, dropped_reason=dropped[spec])
         elif entry.needs_groups:
