@@ -3,6 +3,7 @@
     tiebreak standings FILE.trf|FILE.json [-t BH/C1 BH ...] [--format table|json|csv]
     tiebreak explain FILE -p ID [-t ...]
     tiebreak batch PATHS... [-t ...] --out results.ndjson --jobs N
+    tiebreak prizes STANDINGS_OR_TOURNAMENT --prizes prizes.json [-t ...] [--format text|json]
     tiebreak serve [--host H] [--port P]
 
 A JSON file is a tournament (the API's `tournament`) or a whole standings request
@@ -289,6 +290,70 @@ class _BatchStatus(msgspec.Struct):
     error: _ProblemDetail | None
 
 
+# ---------------------------------------------------------------- prizes
+
+def load_prize_request(standings_path: Path, prizes_path: Path, options: Options):
+    """A POST /v1/prizes body: the standings from the first file (rows in final order, a
+    standings response, or a tournament/TRF/standings request ranked first), the prizes,
+    categories and rules from the second."""
+    from .api.schemas_prizes import PrizeRequest, StandingRow
+
+    prize_part = msgspec.json.decode(prizes_path.read_bytes().removeprefix(b"\xef\xbb\xbf"))
+    if not isinstance(prize_part, dict):
+        raise ValueError(f"{prizes_path}: expected an object with `prizes` (or `prize_groups`), `categories`, `rules`")
+    if "standings" in prize_part or "standings_request" in prize_part:
+        raise ValueError(f"{prizes_path}: the standings come from {standings_path}, not from the prizes file")
+    body = dict(prize_part)
+    data = standings_path.read_bytes().removeprefix(b"\xef\xbb\xbf")
+    as_object = msgspec.json.decode(data) if standings_path.suffix.lower() == ".json" else None
+    rows = as_object if isinstance(as_object, list) else (
+        as_object.get("standings") if isinstance(as_object, dict) else None)
+    if rows is not None:
+        # rows of a prize request, or of a standings response (its values and breakdowns are not needed)
+        fields = StandingRow.__struct_fields__
+        body["standings"] = [{k: v for k, v in row.items() if k in fields} if isinstance(row, dict) else row
+                             for row in rows]
+    else:
+        request, _ = load_request(standings_path, options)
+        body["standings_request"] = msgspec.to_builtins(msgspec.structs.replace(request, explain=False))
+    return msgspec.json.decode(msgspec.json.encode(body), type=PrizeRequest)
+
+
+def prizes_text(response) -> str:
+    """Who gets what, with the reason, the way an organiser reads it out."""
+    unit = f"{response.currency} " if response.currency else ""
+    computed = response.computed_standings
+    lines = [f"Prizes: {unit}{response.total_paid} paid of {response.total_announced} announced"
+             + (f" (standings computed under {computed.regulations}"
+                f"{': ' + ', '.join(computed.tiebreaks) if computed.tiebreaks else ''})" if computed else "")]
+    header = ["Id", "Name", "Pts", "Total", "Items"]
+    rows = [[str(p.id), p.name[:28], _number(p.points), p.total, ", ".join(p.items)] for p in response.players]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines += [""] + ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+    lines += ["", "Why:"]
+    for p in response.players:
+        for share in p.prizes:
+            lines.append(f"  {p.name or 'Player'} ({p.id}): {share.share}"
+                         + (f" + {', '.join(share.items)}" if share.items else "") + f" - {share.why}")
+    if response.unawarded:
+        lines += ["", "Unawarded:"]
+        lines += [f"  {u.name or u.prize} ({u.category}, {u.amount}): {u.reason}" for u in response.unawarded]
+    lines += [f"warning: {w.message}" for w in response.warnings]
+    return "\n".join(lines)
+
+
+def prizes(args: argparse.Namespace) -> int:
+    from .api.prizes_pipeline import run_prizes
+
+    body = load_prize_request(Path(args.file), Path(args.prizes), _options(args, explain=False))
+    response = run_prizes(body)
+    if args.format == "json":
+        sys.stdout.write(json_text(response))
+    else:
+        print(prizes_text(response))
+    return 0
+
+
 # ---------------------------------------------------------------- serve
 
 def serve(args: argparse.Namespace) -> int:
@@ -343,6 +408,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(run=batch)
+
+    p = sub.add_parser("prizes", help="prize money for tied players, with the reason for every share")
+    p.add_argument("file", metavar="STANDINGS_OR_TOURNAMENT",
+                   help="final standings (.json rows or a standings response) or a TRF/JSON tournament to rank first")
+    p.add_argument("--prizes", required=True, metavar="PRIZES.json",
+                   help="categories, prizes (or prize_groups) and rules, as in POST /v1/prizes")
+    _rule_options(p)
+    p.add_argument("--format", default="text", choices=["text", "json"])
+    p.set_defaults(run=prizes)
 
     p = sub.add_parser("serve", help="start the HTTP service")
     p.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))

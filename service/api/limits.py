@@ -39,6 +39,8 @@ ENV = {
     "max_batch_items": "TIEBREAK_MAX_BATCH_ITEMS",
     "compute_deadline_s": "TIEBREAK_COMPUTE_DEADLINE_S",
     "compute_threads": "TIEBREAK_COMPUTE_THREADS",
+    "max_prizes": "TIEBREAK_MAX_PRIZES",
+    "max_prize_categories": "TIEBREAK_MAX_PRIZE_CATEGORIES",
 }
 
 
@@ -55,6 +57,10 @@ class Limits:
     compute_deadline_s: float = _env_float("TIEBREAK_COMPUTE_DEADLINE_S", 20.0)
     # Large requests run in worker threads; at most this many at once per process.
     compute_threads: int = _env_int("TIEBREAK_COMPUTE_THREADS", 2)
+    # POST /v1/prizes: prizes over all prize groups, and categories.
+    max_prizes: int = _env_int("TIEBREAK_MAX_PRIZES", 1000)
+    max_prize_categories: int = _env_int("TIEBREAK_MAX_PRIZE_CATEGORIES", 100)
+    max_prize_items: int = 20  # non-cash items (trophies, titles) of one prize
     max_player_id: int = 1_000_000
     max_rating: int = 4000
     max_points_per_round: int = 100
@@ -125,7 +131,11 @@ _SCHEMA_LIMITS = (
     (re.compile(r"(^|\.)results$"), "length", "max_rounds"),
     (re.compile(r"(^|\.)tiebreaks$"), "length", "max_rules"),
     (re.compile(r"(^|\.)trf$"), "length", "max_trf_chars"),
+    (re.compile(r"(^|\.)prizes\.items$"), "length", "max_prize_items"),
     (re.compile(r"(^|\.)items$"), "length", "max_batch_items"),
+    (re.compile(r"(^|\.)standings$"), "length", "max_players"),
+    (re.compile(r"(^|\.)prizes$"), "length", "max_prizes"),
+    (re.compile(r"^categories$"), "length", "max_prize_categories"),
     (re.compile(r"(^|\.)(rounds|round|after_round)$"), "<=", "max_rounds"),
     (re.compile(r"(^|\.)(id|opponent|player)$"), "<=", "max_player_id"),
 )

@@ -8,7 +8,7 @@ import time
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
-from ..engine.standings import Warning, resolve_regulations
+from ..engine.standings import Warning, edition_warnings, resolve_regulations
 from ..formats.trf import parse_trf
 from . import schemas as s
 from .limits import Deadline, Limits, check_tournament
@@ -31,6 +31,7 @@ def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regul
     else:
         tournament = tournament_from_wire(body.tournament, columns=True)
     regulations = applied_regulations(body.regulations, body.preset, tournament)
+    warnings += regulation_warnings(body.regulations, regulations, tournament)
     if body.preset is not None:
         specs = preset_specs(body.preset, regulations)
     else:
@@ -43,11 +44,19 @@ def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regul
 
 def applied_regulations(requested: str, preset_name: str | None, tournament: Tournament) -> Regulations:
     """The rule set a request is computed under: the one asked for; `auto` is `uscf` with a
-    US Chess preset, else fide-2026 or fide-2024 by the start date."""
-    chosen = None if requested == "auto" else Regulations(requested)
+    US Chess preset, else fide-2026 or fide-2024 by the start date; `auto-historic` also
+    gives fide-2009 to events that started before 1 April 2024."""
+    chosen = None if requested.startswith("auto") else Regulations(requested)
     if chosen is None and preset_name is not None and preset(preset_name).regulations == {Regulations.USCF}:
         chosen = Regulations.USCF
-    return resolve_regulations(chosen, tournament)
+    return resolve_regulations(chosen, tournament, historic=requested == "auto-historic")
+
+
+def regulation_warnings(requested: str, applied: Regulations, tournament: Tournament) -> list[Warning]:
+    """What `auto` / `auto-historic` should tell about the edition they chose."""
+    if not requested.startswith("auto") or applied is Regulations.USCF:
+        return []
+    return edition_warnings(None, applied, tournament, historic=requested == "auto-historic")
 
 
 def run_standings(body: s.StandingsRequest, limits: Limits | None = None,

@@ -34,8 +34,8 @@ ResultName = Literal[
 ]
 ColorName = Literal["w", "b"]
 SystemName = Literal["swiss", "round_robin"]
-RegulationsName = Literal["auto", "fide-2026", "fide-2024", "uscf"]
-AppliedRegulations = Literal["fide-2026", "fide-2024", "uscf"]
+RegulationsName = Literal["auto", "auto-historic", "fide-2026", "fide-2024", "fide-2009", "uscf"]
+AppliedRegulations = Literal["fide-2026", "fide-2024", "fide-2009", "uscf"]
 PresetName = Annotated[str, Meta(min_length=1, max_length=60, examples=["uscf-default"],
                                  description="A named rule list of GET /v1/presets, instead of `tiebreaks`")]
 

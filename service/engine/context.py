@@ -13,7 +13,7 @@ import numpy as np
 
 from .model import Regulations
 from .table import Table
-from .unplayed import OpponentColumns, adjusted_scores, closing_run, opponent_columns
+from .unplayed import OpponentColumns, adjusted_scores, counted_as_draw, opponent_columns, policy_of
 
 
 @dataclass(slots=True)
@@ -31,11 +31,12 @@ class Context:
             value = self._cache[key] = compute()
             return value
 
-    def closing_run(self) -> np.ndarray:
-        return self.cached("closing-run", lambda: closing_run(self.table))
+    def counted_as_draw(self) -> np.ndarray:
+        """The rounds the opponents count as a draw, by the edition's policy (C.07 16.3, C.02 13.15)."""
+        return self.cached("counted-as-draw", lambda: counted_as_draw(self.table, policy_of(self.regulations)))
 
     def adjusted(self) -> np.ndarray:
-        return self.cached("adjusted", lambda: adjusted_scores(self.table, self.closing_run()))
+        return self.cached("adjusted", lambda: adjusted_scores(self.table, self.counted_as_draw()))
 
     def opponent_columns(self, forfeits_played: bool) -> OpponentColumns:
         return self.cached(

@@ -74,10 +74,13 @@ class Regulations(enum.Enum):
 
     FIDE_2026 = "fide-2026"  # C.07 as applied from 1 March 2026: capped dummy opponent
     FIDE_2024 = "fide-2024"  # C.07 as applied before 1 March 2026: uncapped dummy
+    FIDE_2009 = "fide-2009"  # before C.07 (C.02 13.15, from the 2009 Congress): the virtual opponent
     USCF = "uscf"
 
 
 FIDE_2026_START = date(2026, 3, 1)
+# C.07 applied to all FIDE-rated events from 1 April 2024 (to FIDE championships from 1 September 2023).
+FIDE_2024_START = date(2024, 4, 1)
 
 
 @dataclass(frozen=True, slots=True)

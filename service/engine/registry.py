@@ -11,7 +11,7 @@ from .families import buchholz, counts, direct_encounter, koya, progressive, rat
 from .model import Regulations
 from .rules import FIDE_ALIASES, USCF_ALIASES, RuleSpec, code_of, normalise, parse_rule
 
-FIDE = frozenset({Regulations.FIDE_2026, Regulations.FIDE_2024})
+FIDE = frozenset({Regulations.FIDE_2026, Regulations.FIDE_2024, Regulations.FIDE_2009})
 USCF = frozenset({Regulations.USCF})
 
 

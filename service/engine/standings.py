@@ -12,13 +12,13 @@ import numpy as np
 from .checks import Warning, group_checks, round_checks, rule_list_checks
 from .context import Context
 from .contributions import RuleOutcome
-from .model import FIDE_2026_START, Regulations, Tournament
+from .model import FIDE_2024_START, FIDE_2026_START, Regulations, Tournament
 from .ranking import rank
 from .registry import TIEBREAKS, check_rule_set
 from .rules import RuleSpec
 from .table import Table, build_table
 
-__all__ = ["Standings", "StandingRow", "Warning", "compute_standings", "resolve_regulations"]
+__all__ = ["Standings", "StandingRow", "Warning", "compute_standings", "edition_warnings", "resolve_regulations"]
 
 
 @dataclass(slots=True)
@@ -56,13 +56,37 @@ class Standings:
                     outcome.totals_before_cut[p] = sum(c.value for c in outcome.contributions[p])
 
 
-def resolve_regulations(requested: Regulations | None, tournament: Tournament) -> Regulations:
-    """`None` is `auto`: fide-2026 unless the start date is known and before 1 March 2026."""
+def resolve_regulations(requested: Regulations | None, tournament: Tournament, historic: bool = False) -> Regulations:
+    """`None` is `auto`: fide-2026 unless the start date is known and before 1 March 2026,
+    then fide-2024. With `historic` (`auto-historic`, for archives) a start before
+    1 April 2024 gives fide-2009, the rule of the time."""
     if requested is not None:
         return requested
-    if tournament.start_date is not None and tournament.start_date < FIDE_2026_START:
+    start = tournament.start_date
+    if start is not None and historic and start < FIDE_2024_START:
+        return Regulations.FIDE_2009
+    if start is not None and start < FIDE_2026_START:
         return Regulations.FIDE_2024
     return Regulations.FIDE_2026
+
+
+def edition_warnings(requested: Regulations | None, applied: Regulations, tournament: Tournament,
+                     historic: bool = False) -> list[Warning]:
+    """What an arbiter should know about the edition `auto` or `auto-historic` chose."""
+    start = tournament.start_date
+    if requested is not None or start is None or start >= FIDE_2024_START:
+        return []
+    if historic:
+        return [Warning("fide-2009-applied",
+                        f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated "
+                        f"events (1 April 2024): ranked with the rule of the time, the virtual opponent "
+                        f"(fide-2009); C.07 applied to FIDE championships from 1 September 2023",
+                        "C.02 13.15")]
+    return [Warning("pre-2024-event",
+                    f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated events "
+                    f"(1 April 2024): it was ranked then with the virtual opponent; "
+                    f"regulations \"auto-historic\" (or \"fide-2009\") reproduces that; "
+                    f"{applied.value} was applied", "C.07 1")]
 
 
 @contextmanager

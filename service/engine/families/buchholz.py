@@ -13,7 +13,7 @@ from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason
 from ..rounding import mean_note, round_half_up_div
 from ..rules import RuleSpec
 from ..table import IS_PLAYED, KINDS, NO_OPPONENT
-from ..unplayed import DUMMY_ARTICLES, DUMMY_REASONS, OWN_SCORE, dummy_note
+from ..unplayed import DUMMY_ARTICLES, DUMMY_REASONS, OWN_SCORE, VIRTUAL, dummy_note, policy_of, virtual_note
 
 
 def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> RuleOutcome:
@@ -47,6 +47,7 @@ def _contributions(ctx: Context, columns, value: np.ndarray, p: int, weight_by_r
     """One player's counted rounds as contributions, before any cut."""
     table = ctx.table
     adjusted = ctx.adjusted()
+    policy = policy_of(ctx.regulations)
     notes = ctx.cached("adjustment-notes", dict)
     own = int(table.score[p])
     ids = table.ids
@@ -61,6 +62,11 @@ def _contributions(ctx: Context, columns, value: np.ndarray, p: int, weight_by_r
         if dummies[r]:
             how = hows[r]
             scheduled = ids[q] if q != NO_OPPONENT else None
+            if how == VIRTUAL:
+                rows.append(Contribution(r + 1, "virtual", values[r], key, False, scheduled, kind,
+                                         virtual_note(table, p, r, key), result=result,
+                                         article=DUMMY_ARTICLES[how], reason_code=DUMMY_REASONS[how]))
+                continue
             rows.append(Contribution(r + 1, "dummy", values[r], key, vurs[r], scheduled, kind,
                                      dummy_note(how, own, key, table.scale, scheduled), result=result, own_score=own,
                                      capped_at=key if how != OWN_SCORE else None, article=DUMMY_ARTICLES[how],
@@ -68,9 +74,9 @@ def _contributions(ctx: Context, columns, value: np.ndarray, p: int, weight_by_r
             continue
         face = table.scores[q]
         if q not in notes:
-            notes[q] = adjustment_note(table, ctx.closing_run(), q, face, int(adjusted[q]))
+            notes[q] = adjustment_note(table, ctx.counted_as_draw(), q, face, int(adjusted[q]), policy.article)
         note = notes[q]
-        article = None if note is None else "16.3"
+        article = None if note is None else policy.article
         if ctx.fore_buchholz and r == last:
             note = "the last round counted as a draw (8.3)" + (f"; {note}" if note else "")
         rows.append(Contribution(r + 1, "game" if kind.is_played else "forfeit", values[r], key, opponent=ids[q],
@@ -90,14 +96,13 @@ def with_cuts(rows: list[Contribution], reasons: np.ndarray, label: str) -> list
     return marked
 
 
-def adjustment_note(table, run: np.ndarray, q: int, face: int, counted: int) -> str | None:
-    """Why an opponent counts other than at face value (C.07 16.3); None when they do not."""
+def adjustment_note(table, run: np.ndarray, q: int, face: int, counted: int, article: str = "16.3") -> str | None:
+    """Why an opponent counts other than at face value; None when they do not."""
     if counted == face:
         return None
-    closing = int(run[q].sum())
-    scale = table.scale
-    return (f"{face / scale:g} + {closing} closing bye(s)/absence(s) counted as draws (16.3) = "
-            f"{counted / scale:g}")
+    rounds = int(run[q].sum())
+    what = "closing bye(s)/absence(s)" if article == "16.3" else "round(s) without a game"
+    return f"{face / table.scale:g} + {rounds} {what} counted as draws ({article}) = {counted / table.scale:g}"
 
 
 def buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:
