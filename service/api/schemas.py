@@ -108,6 +108,8 @@ RuleText = Annotated[str, Meta(min_length=1, max_length=60, examples=["BH/C1"])]
 class StandingsRequest(Strict):
     tournament: Tournament | None = None
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
+    # A team event (SPEC 3.7), instead of `tournament` or `trf`; a TRF with team records is one too.
+    team_tournament: schemas_teams.TeamTournament | None = None
     tiebreaks: Annotated[list[RuleText | RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
     preset: PresetName | None = None
     regulations: RegulationsName = "auto"
@@ -123,8 +125,8 @@ class StandingsRequest(Strict):
                                 description="Return only this player's row (with `top`: also this row)")] | None = None
 
     def __post_init__(self) -> None:
-        if (self.tournament is None) == (self.trf is None):
-            raise ValueError("give exactly one of `tournament` and `trf`")
+        if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
+            raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
         if self.preset is not None and self.tiebreaks is not None:
             raise ValueError("give either `tiebreaks` or `preset`, not both")
 
@@ -198,6 +200,9 @@ class Standing(Out):
     breakdown: dict[str, RuleBreakdown] | None
     # With breakdowns: the names of the players the breakdown mentions, to label them.
     opponents: list[OpponentName] | None = None
+    # Team events: the row is a team; `points` is its primary score, these are both scores.
+    match_points: float | None = None
+    game_points: float | None = None
 
 
 class WarningOut(Out):
@@ -216,6 +221,9 @@ class StandingsResponse(Out):
     standings: list[Standing]
     warnings: list[WarningOut]
     total_players: int = 0  # players ranked; more than len(standings) when `top`/`player` chose rows
+    # Team events: boards per match, and the score the standings are ordered by first (MP or GP).
+    team_size: int | None = None
+    primary_score: Literal["MP", "GP"] | None = None
 
 
 class CatalogueEntry(Out):
@@ -255,3 +263,7 @@ class Problem(Out):
     status: int
     detail: str
     errors: list[ProblemItem]
+
+
+# Team events (SPEC 3.7) have their own module; imported last, as it builds on the structs above.
+from . import schemas_teams  # noqa: E402
