@@ -22,6 +22,10 @@ from . import schemas as s
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .limits import LIMITS
 from .pipeline import applied_regulations
+from . import schemas_teams
+from ..engine.teams.standings import TeamStandings, compute_team_standings
+from .convert_teams import team_standings_to_wire
+from .pipeline_teams import is_team_request, read_team_event, team_regulations, team_request_size, team_specs
 from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
 
 MAX_LISTS = 10
@@ -43,6 +47,8 @@ class RuleList(s.Strict, kw_only=True):
 class CompareRequest(s.Strict, kw_only=True):
     tournament: s.Tournament | None = None
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
+    # A team event (SPEC 3.7) instead; a TRF with team records is one too.
+    team_tournament: schemas_teams.TeamTournament | None = None
     lists: Annotated[list[RuleList], Meta(min_length=1, max_length=MAX_LISTS)]
     regulations: s.RegulationsName = "auto"
     after_round: s.RoundNumber | None = None
@@ -50,8 +56,8 @@ class CompareRequest(s.Strict, kw_only=True):
     explain: bool = False  # per-player breakdowns in every list's standings
 
     def __post_init__(self) -> None:
-        if (self.tournament is None) == (self.trf is None):
-            raise ValueError("give exactly one of `tournament` and `trf`")
+        if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
+            raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
         names = [item.name for item in self.lists]
         if len(set(names)) != len(names):
             raise ValueError("the lists' names must differ")
@@ -125,6 +131,8 @@ def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
 
 
 def run_compare(body: CompareRequest) -> CompareResponse:
+    if is_team_request(body):
+        return _response(body, _team_results(body))
     tournament, read_warnings = _tournament(body)
     results: list[Standings] = []
     for i, item in enumerate(body.lists):
@@ -146,12 +154,30 @@ def run_compare(body: CompareRequest) -> CompareResponse:
     return _response(body, results)
 
 
+def _team_results(body: CompareRequest) -> list[Standings]:
+    """A team event under each list (SPEC 3.7)."""
+    event, _, read_warnings = read_team_event(body)
+    results: list[Standings] = []
+    for i, item in enumerate(body.lists):
+        try:
+            regulations = team_regulations(item.regulations or body.regulations, event)
+            specs = team_specs(item.tiebreaks, item.preset, regulations)
+            result = compute_team_standings(event, specs, regulations, body.after_round, body.explain)
+        except InvalidRequest as exc:
+            raise _under_list(i, exc) from None
+        result.warnings[:0] = read_warnings
+        results.append(result)
+    return results
+
+
 def _response(body: CompareRequest, results: list[Standings]) -> CompareResponse:
     names = [item.name for item in body.lists]
     table = results[0].table
     ranks = [{row.player: row.rank for row in result.rows} for result in results]
     firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
-    lists_out = [ListResult(name=name, first=first, standings=standings_to_wire(result, body.explain))
+    lists_out = [ListResult(name=name, first=first, standings=(
+                    team_standings_to_wire(result, body.explain) if isinstance(result, TeamStandings)
+                    else standings_to_wire(result, body.explain)))
                  for name, first, result in zip(names, firsts, results)]
     champions = [Champion(rule_list=name, ids=first, names=[table.names[table.ids.index(pid)] for pid in first])
                  for name, first in zip(names, firsts)]
@@ -184,6 +210,8 @@ _decoder = msgspec.json.Decoder(CompareRequest)
 
 
 def _size(body: CompareRequest) -> int:
+    if body.team_tournament is not None:
+        return team_request_size(body) * len(body.lists)
     base = len(body.tournament.players) * body.tournament.rounds if body.tournament else len(body.trf or "") // 100
     return base * len(body.lists)
 

@@ -63,7 +63,8 @@ def handle_inconsistent(_: Request, exc: InconsistentCrosstable) -> Response[Pro
     return problem(
         422,
         f"the crosstable contradicts itself ({len(exc.issues)} problem(s))",
-        [ProblemItem(path=format_path(i.path, "tournament"), message=i.message) for i in exc.issues],
+        [ProblemItem(path=format_path(i.path, getattr(exc, "root", "tournament")), message=i.message)
+         for i in exc.issues],
     )
 
 

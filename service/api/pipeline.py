@@ -14,6 +14,7 @@ from . import schemas as s
 from .limits import Deadline, Limits, check_tournament
 from .metrics import ENGINE_SECONDS
 from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
+from .pipeline_teams import is_team_request, run_team_standings, team_request_size
 
 
 def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regulations, list[Warning]]:
@@ -66,6 +67,8 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
     With `limits`, a TRF's players and rounds are checked once read; with `deadline`,
     the work stops between its stages (read, rank, convert) once the deadline passed.
     """
+    if is_team_request(body):  # a team event (SPEC 3.7): its own reading and engine entry point
+        return run_team_standings(body, limits, deadline)
     tournament, specs, regulations, warnings = prepare(body)
     if limits is not None and body.trf is not None:
         check_tournament(len(tournament.players), tournament.rounds, limits, "trf")
@@ -87,4 +90,6 @@ def request_size(body: s.StandingsRequest) -> int:
     """A cheap measure of the work a request asks for (players × rounds, or TRF length)."""
     if body.tournament is not None:
         return len(body.tournament.players) * body.tournament.rounds
+    if body.team_tournament is not None:
+        return team_request_size(body)
     return len(body.trf or "") // 100

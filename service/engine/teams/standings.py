@@ -6,7 +6,7 @@ rule in order, the group rules inside the groups the earlier rules leave.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from ..checks import Warning, round_checks
@@ -25,12 +25,24 @@ __all__ = ["TeamStandings", "compute_team_standings", "primary_score", "resolve_
 EDE_CHAINS_WITH_BOARDS = frozenset({"EDEC", "EDET", "EDEB", "EDEBT", "EDEBB"})
 
 
+# The individual families name a round's contribution by what a player had; a team had a match.
+TEAM_KINDS = {"game": "match", "forfeit": "forfeited_match"}
+
+
 @dataclass(slots=True)
 class TeamStandings(Standings):
     """Standings whose rows are teams; `table` is the primary score's table."""
 
     tables: TeamTables | None = None
     primary: Score = Score.MP
+
+    def explain(self, players: Iterable[int]) -> None:
+        players = list(players)
+        Standings.explain(self, players)
+        for outcome in self.outcomes:
+            for p in players:
+                for c in (outcome.contributions or {}).get(p, ()):
+                    c.kind = TEAM_KINDS.get(c.kind, c.kind)
 
 
 def primary_score(event: TeamTournament, specs: list[RuleSpec]) -> Score:
