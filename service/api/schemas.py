@@ -236,6 +236,8 @@ class CatalogueEntry(Out):
     lower_is_better: bool
     aliases: list[str]  # spellings accepted for the plain rule (case-insensitive)
     rating_based: bool  # dropped when unrated players take part, unless `unrated_rating` is given
+    # The events the code ranks: individual tournaments, team events (SPEC 2.5), or both.
+    events: list[Literal["individual", "team"]] = msgspec.field(default_factory=lambda: ["individual"])
 
 
 class PresetOut(Out):
@@ -244,6 +246,7 @@ class PresetOut(Out):
     description: str
     regulations: list[str]  # the rule sets it is a list for
     tiebreaks: list[str]  # canonical specs, in order
+    event: Literal["individual", "team"] = "individual"  # team presets rank team events (SPEC 3.6, 3.7)
 
 
 class Health(Out):

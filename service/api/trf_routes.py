@@ -17,13 +17,17 @@ from ..formats.trf_writer import standings_columns, write_trf
 from . import schemas as s
 from .convert import rules_from_wire, tournament_from_wire, tournament_to_wire
 from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
+from .pipeline_teams import team_request_size
 from .schemas_io import TrfConvertRequest, TrfConvertResponse
+from .trf_teams_routes import is_team_trf, read_team_to_wire, write_team_from_wire
 
 _convert_decoder = msgspec.json.Decoder(TrfConvertRequest)
 THREAD_THRESHOLD_CHARS = 100 * THREAD_THRESHOLD  # a TRF player line is about 100 characters per 10 rounds
 
 
 def read_to_wire(text: str) -> TrfConvertResponse:
+    if is_team_trf(text):
+        return read_team_to_wire(text)
     document = parse_trf(text)
     wire = tournament_to_wire(document.tournament)
     try:  # what the TRF held must also be a valid JSON tournament (ratings, rounds, names within limits)
@@ -36,6 +40,8 @@ def read_to_wire(text: str) -> TrfConvertResponse:
 
 
 def write_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
+    if body.team_tournament is not None:
+        return write_team_from_wire(body)
     tournament = tournament_from_wire(body.tournament)
     specs = rules_from_wire(body.tiebreaks or [])
     regulations = None if body.regulations == "auto" else Regulations(body.regulations)
@@ -62,7 +68,9 @@ async def convert_trf(request: Request) -> TrfConvertResponse:
         if len(body.trf) > THREAD_THRESHOLD_CHARS:
             return await anyio.to_thread.run_sync(read_to_wire, body.trf)
         return read_to_wire(body.trf)
-    if len(body.tournament.players) * body.tournament.rounds > THREAD_THRESHOLD:
+    size = team_request_size(body) if body.team_tournament is not None else \
+        len(body.tournament.players) * body.tournament.rounds
+    if size > THREAD_THRESHOLD:
         return await anyio.to_thread.run_sync(write_from_wire, body)
     return write_from_wire(body)
 

@@ -10,8 +10,9 @@ from .registry import FIDE, parse_team_rule
 
 TEAM_PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset("olympiad", ("PTS", "EMGSB/C1", "MPvGP", "BH:MP/C1"),
-           "the tie-breaks of the FIDE Chess Olympiad (Budapest 2024): the Olympiad Sonneborn-Berger without the "
-           "lowest-scoring opponent, game points, then the opponents' match points without the lowest",
+           "the tie-break order of the FIDE Chess Olympiad regulations (Chennai 2022, Budapest 2024): the Olympiad "
+           "Sonneborn-Berger without the lowest-scoring opponent, game points, then the opponents' match points "
+           "without the lowest",
            "Match points; EMGSB Cut-1; game points; Buchholz on match points Cut-1.", FIDE),
     Preset("team-swiss", ("PTS", "MPvGP", "BH:MP/C1", "EMGSB"),
            "custom of team Swiss events ranked on match points: game points first, then the opposition's "

@@ -85,7 +85,7 @@ _ENTRIES = (
     TeamRule("STD", "Standard points", "7.7", frozenset(), f.standard_points,
              "Per match 1 won, ½ drawn, 0 lost, by its match points.", takes_score=True, team_only=False),
     TeamRule("TPN", "Team pairing number", "", frozenset(), f.pairing_number,
-             "The team pairing number, lower is better: a last resort that always separates.",
+             "The team pairing number: a last resort that always separates.",
              team_only=False, lower_is_better=True),
     *(TeamRule(code, name, "13.2", frozenset("CP"), f.extended_sonneborn_berger, description)
       for code, name, description in (
@@ -122,8 +122,9 @@ _ENTRIES = (
              "score achievable ÷ the highest secondary score of one match, rounded down; `/K<n>` sets it), to two "
              "decimals; `/P` forfeits as played, `/F` Fore Buchholz.", opponent_scores=True),
     TeamRule("BC", "Board count", "12.1", frozenset(), f.board_count,
-             "Σ board number × game points on that board over the event; lower is better. A knock-out rule: in "
-             "a Swiss use it inside an EDE chain (EDEC, EDEBT, EDEBB).", lower_is_better=True),
+             "Σ board number × game points on that board over the event (with equal game points, the points made "
+             "on higher boards count less). A knock-out rule: in a Swiss use it inside an EDE chain (EDEC, EDEBT, "
+             "EDEBB).", lower_is_better=True),
     TeamRule("TBR", "Top-board result", "12.2", frozenset(), f.board_elimination,
              "Inside the group tied on all earlier rules: game points on board 1 over the event, then board 2, ...; "
              "the place in the group.", needs_groups=True, lower_is_better=True),
@@ -143,7 +144,6 @@ TEAM_ALIASES = {
     **FIDE_ALIASES,
     "match points": "PTS:MP",
     "game points": "PTS:GP",
-    "board points": "PTS:GP",
     "mpvgp": "MPVGP",
     "board count": "BC",
     "top board result": "TBR",
@@ -161,9 +161,9 @@ _PARSE_CODES = {("MPVGP" if t.code == "MPvGP" else t.code): t.modifiers for t in
 
 
 def team_aliases(code: str) -> list[str]:
+    """The spellings that name this rule without modifiers or reference score."""
     return sorted(alias for alias, spec in TEAM_ALIASES.items()
-                  if spec.split(":")[0].split("/")[0] in (code, code.upper()) and "/" not in spec
-                  and (":" not in spec or code == "PTS"))
+                  if spec in (code, code.upper()) and alias != code.lower())
 
 
 def parse_team_rule(text: str, regulations: Regulations | None, path: Path = ()) -> RuleSpec:
