@@ -56,7 +56,9 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "") -> Response[Probl
 
 
 def handle_invalid_request(_: Request, exc: InvalidRequest) -> Response[Problem]:
-    return problem(400, str(exc), [ProblemItem(path=format_path(i.path), message=i.message) for i in exc.issues])
+    root = getattr(exc, "root", "")  # a team event's paths are under `team_tournament`
+    return problem(400, str(exc), [ProblemItem(path=format_path(i.path, root), message=i.message)
+                                   for i in exc.issues])
 
 
 def handle_inconsistent(_: Request, exc: InconsistentCrosstable) -> Response[Problem]:

@@ -33,6 +33,12 @@ BOARD_NONE, BOARD_GAME, BOARD_FORFEIT, BOARD_MATCH_FORFEIT, BOARD_BYE = 0, 1, 2,
 BOARD_HOW = ("no game", "game", "forfeited board", "forfeited match", "bye")
 
 
+class InvalidTeamEvent(InvalidRequest):
+    """A team event that cannot be computed as given (a team size the colours do not fit)."""
+
+    root = "team_tournament"
+
+
 class InconsistentTeamEvent(InconsistentCrosstable):
     """The team event contradicts itself (a team paired twice in a round, a player on two teams)."""
 
@@ -97,7 +103,7 @@ def _check_structure(event: TeamTournament) -> None:
         issues.append(Issue(("board_colours",), f"board_colours must be {event.team_size} letters W or B "
                                                 f"(one per board), found {event.board_colours!r}"))
     if issues:
-        raise InvalidRequest(issues)
+        raise InvalidTeamEvent(issues)
 
 
 def _check_pairings(event: TeamTournament, team_of_player: dict[int, int], index: dict[int, int]) -> None:
