@@ -404,6 +404,13 @@ class _Reader:
                                                  f"{result.opponent}, who is "
                                                  f"{'on the same team' if other else 'on no team'}")
                         opponents.setdefault(team_id, set()).add(other)
+            for (r, team_id), (line, _) in lineups.items():  # 300 names the pairing, whatever sits on the boards
+                if r == rnd:
+                    other = _number_at(line, 13, 15, "scheduled opponent", low=1)
+                    if other not in by_id:
+                        raise TrfError(line.number, 13, f"record 300: no team has pairing number {other}")
+                    opponents.setdefault(team_id, set()).add(other)
+                    opponents.setdefault(other, set()).add(team_id)
             for team_id, others in opponents.items():
                 if len(others) > 1:
                     raise TrfError(1, 1, f"round {rnd}: the players of team {team_id} meet players of teams "
