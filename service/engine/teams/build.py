@@ -215,25 +215,17 @@ def _check_teams(event: TeamTournament) -> tuple[dict[int, int], dict[int, int]]
     return index, team_of_player
 
 
-def _board_points(board: Board, scoring, home_is_white: bool) -> tuple[Fraction, Fraction, bool]:
-    """(home's, away's) game points on the board and whether it was played over the board."""
-    s = scoring
-    if board.points is not None:
-        white, black = board.points
-        played = board.result.played if board.result is not None else (board.white is not None
-                                                                        and board.black is not None)
-    else:
-        result = board.result
-        white, black = {
-            BoardResult.WHITE_WINS: (s.game_win, s.game_loss),
-            BoardResult.BLACK_WINS: (s.game_loss, s.game_win),
-            BoardResult.DRAW: (s.game_draw, s.game_draw),
-            BoardResult.WHITE_FORFEIT_WIN: (s.game_win, s.game_loss),
-            BoardResult.BLACK_FORFEIT_WIN: (s.game_loss, s.game_win),
-            BoardResult.DOUBLE_FORFEIT: (s.game_loss, s.game_loss),
-        }[result]
-        played = result.played
-    return (white, black, played) if home_is_white else (black, white, played)
+def _board_units(scoring, units) -> dict[BoardResult, tuple[int, int, bool]]:
+    """Per board result: white's and black's game points in units, and whether it was played."""
+    win, draw, loss = units(scoring.game_win), units(scoring.game_draw), units(scoring.game_loss)
+    return {
+        BoardResult.WHITE_WINS: (win, loss, True),
+        BoardResult.BLACK_WINS: (loss, win, True),
+        BoardResult.DRAW: (draw, draw, True),
+        BoardResult.WHITE_FORFEIT_WIN: (win, loss, False),
+        BoardResult.BLACK_FORFEIT_WIN: (loss, win, False),
+        BoardResult.DOUBLE_FORFEIT: (loss, loss, False),
+    }
 
 
 def build_team_tables(event: TeamTournament, after_round: int | None = None) -> TeamTables:
@@ -248,6 +240,8 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
     n, size, s = len(event.teams), event.team_size, event.scoring
     scale = _scale(event)
     units = lambda value: int(Fraction(value) * scale)  # noqa: E731 - exact: scale clears every denominator
+    by_result = _board_units(s, units)
+    match_win, match_draw, match_loss = units(s.match_win), units(s.match_draw), units(s.match_loss)
     warnings: list[tuple[str, str]] = []
 
     kind = np.full((n, rounds), ResultKind.ABSENT.code, dtype=np.int8)
@@ -275,21 +269,30 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
                 board_pts[t, r, :] = units(s.game_win if won else s.game_loss)
                 board_how[t, r, :] = BOARD_MATCH_FORFEIT
             continue
-        home_points = away_points = Fraction(0)
+        home_points = away_points = 0
         any_played = False
         listed = set()
         for board in match.boards:
-            home_is_white = (board.white is not None and team_of_player[board.white] == match.home) or (
-                board.black is not None and team_of_player[board.black] == match.away)
-            if board.white is None and board.black is None:
+            white, black = board.white, board.black
+            if white is not None:
+                home_is_white = team_of_player[white] == match.home
+            elif black is not None:
+                home_is_white = team_of_player[black] == match.away
+            else:
                 home_is_white = _home_colour(event, board.board) == "W"
-            mine, theirs, played = _board_points(board, s, home_is_white)
+            if board.points is None:
+                white_units, black_units, played = by_result[board.result]
+            else:  # an arbiter's decision
+                white_units, black_units = units(board.points[0]), units(board.points[1])
+                played = board.result.played if board.result is not None else (white is not None
+                                                                                and black is not None)
+            mine, theirs = (white_units, black_units) if home_is_white else (black_units, white_units)
             home_points += mine
             away_points += theirs
             any_played = any_played or played
             b = board.board - 1
             listed.add(b)
-            board_pts[h, r, b], board_pts[a, r, b] = units(mine), units(theirs)
+            board_pts[h, r, b], board_pts[a, r, b] = mine, theirs
             board_how[h, r, b] = board_how[a, r, b] = BOARD_GAME if played else BOARD_FORFEIT
             home_player, away_player = (board.white, board.black) if home_is_white else (board.black, board.white)
             board_player[h, r, b], board_player[a, r, b] = home_player or 0, away_player or 0
@@ -297,30 +300,30 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
             missing = ", ".join(str(b + 1) for b in range(size) if b not in listed)
             warnings.append(("team-board-missing", f"round {match.round}, teams {match.home}-{match.away}: "
                                                    f"board(s) {missing} not given; they count 0-0"))
-        gp[h, r], gp[a, r] = units(home_points), units(away_points)
+        gp[h, r], gp[a, r] = home_points, away_points
         if home_points > away_points:
-            outcome = (s.match_win, s.match_loss)
+            outcome = (match_win, match_loss)
         elif home_points < away_points:
-            outcome = (s.match_loss, s.match_win)
+            outcome = (match_loss, match_win)
         else:
-            outcome = (s.match_draw, s.match_draw)
-        if match.game_points is not None and (home_points, away_points) != tuple(match.game_points):
+            outcome = (match_draw, match_draw)
+        if match.game_points is not None and (home_points, away_points) != tuple(map(units, match.game_points)):
             declared = match.game_points
             mismatched.append(Issue(("matches", k, "game_points"), (
                 f"the match result {float(declared[0]):g}-{float(declared[1]):g} disagrees with its boards, "
-                f"which add up to {float(home_points):g}-{float(away_points):g}")))
+                f"which add up to {home_points / scale:g}-{away_points / scale:g}")))
         if any_played:
             kind[h, r], kind[a, r] = _played_kind(home_points, away_points), _played_kind(away_points, home_points)
-        elif home_points == away_points == 0:
+        elif all(b.result is BoardResult.DOUBLE_FORFEIT and b.points is None for b in match.boards):
             # no game over the board and nothing scored: a double forfeit (C.07 16.2: VUR for both)
-            outcome = (s.match_loss, s.match_loss)
+            outcome = (match_loss, match_loss)
             kind[h, r] = kind[a, r] = ResultKind.FORFEIT_LOSS.code
         else:
             # no game over the board: the match was won (or shared) by forfeits; the side with
             # fewer game points forfeited it
             kind[h, r] = (ResultKind.FORFEIT_LOSS if home_points < away_points else ResultKind.FORFEIT_WIN).code
             kind[a, r] = (ResultKind.FORFEIT_LOSS if away_points < home_points else ResultKind.FORFEIT_WIN).code
-        mp[h, r], mp[a, r] = units(outcome[0]), units(outcome[1])
+        mp[h, r], mp[a, r] = outcome
     for k, bye in enumerate(event.byes):
         t, r = index[bye.team], bye.round - 1
         kind[t, r] = bye.kind.code
@@ -364,7 +367,7 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
     return TeamTables(event, mp_table, gp_table, boards, warnings)
 
 
-def _played_kind(mine: Fraction, theirs: Fraction) -> int:
+def _played_kind(mine: int, theirs: int) -> int:
     if mine > theirs:
         return ResultKind.WIN.code
     return ResultKind.DRAW.code if mine == theirs else ResultKind.LOSS.code
