@@ -37,7 +37,31 @@ def main() -> int:
             else:
                 agree += 1
         print(f"{name:<16} {agree:>4} / {len(cases):<4} cases agree")
+    disagreeing += team_corpus(args.verbose)
     return 1 if disagreeing else 0
+
+
+def team_corpus(verbose: bool) -> int:
+    """The team corpus, from its TRF-26 files and from its JSON bodies; the disagreeing count."""
+    from tests.conformance_teams import event_from_json, event_from_trf, load_team_cases, team_mismatches
+
+    cases = load_team_cases()
+    disagreeing = 0
+    for source, read in (("trf", event_from_trf), ("json", event_from_json)):
+        agree = 0
+        for case in cases:
+            try:
+                problems = team_mismatches(case, read(case))
+            except Exception as error:  # a case the service refuses disagrees; say why
+                problems = [f"{case.id}: {type(error).__name__}: {error}"]
+            if problems:
+                disagreeing += 1
+                if verbose:
+                    print("\n".join(f"  {p}" for p in problems[:10]))
+            else:
+                agree += 1
+        print(f"{'fide-team/' + source:<16} {agree:>4} / {len(cases):<4} cases agree")
+    return disagreeing
 
 
 if __name__ == "__main__":
