@@ -21,7 +21,7 @@ from ..formats.trf import parse_trf
 from . import schemas as s
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .limits import LIMITS
-from .pipeline import applied_regulations
+from .pipeline import applied_regulations, default_after_round
 from . import schemas_teams
 from ..engine.teams.standings import TeamStandings, compute_team_standings
 from .convert_teams import team_standings_to_wire
@@ -117,8 +117,7 @@ def _tournament(body: CompareRequest) -> tuple[Tournament, list[Warning]]:
     if body.trf is None:
         return tournament_from_wire(body.tournament, columns=True), []
     document = parse_trf(body.trf)
-    warnings = [Warning("trf-line-ignored", f"line {w.line}, column {w.column}: {w.message}", None)
-                for w in document.warnings]
+    warnings = [Warning(w.code, f"line {w.line}, column {w.column}: {w.message}", None) for w in document.warnings]
     return document.tournament, warnings
 
 
@@ -132,8 +131,9 @@ def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
 
 def run_compare(body: CompareRequest) -> CompareResponse:
     if is_team_request(body):
-        return _response(body, _team_results(body))
+        return _response(body, _team_results(body), None)
     tournament, read_warnings = _tournament(body)
+    after_round = default_after_round(tournament, body.after_round, read_warnings)  # as for standings
     results: list[Standings] = []
     for i, item in enumerate(body.lists):
         try:
@@ -142,7 +142,7 @@ def run_compare(body: CompareRequest) -> CompareResponse:
                 specs = preset_specs(item.preset, regulations)
             else:
                 specs = rules_from_wire(item.tiebreaks, regulations)
-            result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating,
+            result = compute_standings(tournament, specs, regulations, after_round, body.unrated_rating,
                                        body.explain)
         except InvalidRequest as exc:
             raise _under_list(i, exc) from None
@@ -151,7 +151,7 @@ def run_compare(body: CompareRequest) -> CompareResponse:
             result.warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points "
                                            "share a rank", "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
         results.append(result)
-    return _response(body, results)
+    return _response(body, results, tournament)
 
 
 def _team_results(body: CompareRequest) -> list[Standings]:
@@ -170,14 +170,14 @@ def _team_results(body: CompareRequest) -> list[Standings]:
     return results
 
 
-def _response(body: CompareRequest, results: list[Standings]) -> CompareResponse:
+def _response(body: CompareRequest, results: list[Standings], tournament: Tournament | None) -> CompareResponse:
     names = [item.name for item in body.lists]
     table = results[0].table
     ranks = [{row.player: row.rank for row in result.rows} for result in results]
     firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
     lists_out = [ListResult(name=name, first=first, standings=(
                     team_standings_to_wire(result, body.explain) if isinstance(result, TeamStandings)
-                    else standings_to_wire(result, body.explain)))
+                    else standings_to_wire(result, body.explain, tournament=tournament)))
                  for name, first, result in zip(names, firsts, results)]
     champions = [Champion(rule_list=name, ids=first, names=[table.names[table.ids.index(pid)] for pid in first])
                  for name, first in zip(names, firsts)]

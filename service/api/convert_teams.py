@@ -115,6 +115,14 @@ def team_rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulat
     return specs
 
 
+def match_scoring_to_wire(scoring: tm.TeamScoring) -> s.ScoringOut:
+    """The response's `scoring` for a team event: the match points of each kind of round (a forfeited
+    match counts as won or lost, a full-/half-/zero-point bye as a match won, drawn, lost)."""
+    win, draw, loss = float(scoring.match_win), float(scoring.match_draw), float(scoring.match_loss)
+    return s.ScoringOut(win=win, draw=draw, loss=loss, forfeit_win=win, forfeit_loss=loss,
+                        pairing_bye=float(scoring.pab_match), full_bye=win, half_bye=draw, zero_bye=loss, absent=loss)
+
+
 def team_tiebreak_to_wire(outcome) -> s.TiebreakOut:
     spec = outcome.spec
     entry = TEAM_TIEBREAKS[spec.code]
@@ -139,9 +147,9 @@ def team_standings_to_wire(result: TeamStandings, explain: bool, top: int | None
         breakdown = opponents = None
         if explain:
             seen: dict[int, s.ContributionOut] = {}
-            breakdown = {key: _breakdown(o, i, p, table.scale, seen)
+            breakdown = {key: _breakdown(o, i, p, table.scale, seen, {})
                          for i, (key, o) in enumerate(zip(keys, result.outcomes))}
-            opponents = _opponents(table, index, breakdown)
+            opponents = _opponents(table, index, breakdown, {})
         rows.append(s.Standing(
             rank=row.rank, id=table.ids[p], name=table.names[p], points=table.scores[p] / table.scale,
             values=[_number(o.values[p], o.scale) for o in result.outcomes], decided_by=row.decided_by,
@@ -150,6 +158,7 @@ def team_standings_to_wire(result: TeamStandings, explain: bool, top: int | None
     return s.StandingsResponse(
         regulations=result.regulations.value, system=table.system.value, system_inferred=table.system_inferred,
         rounds=table.rounds, after_round=table.played_rounds if table.played_rounds != table.rounds else None,
+        scoring=match_scoring_to_wire(result.tables.event.scoring),
         tiebreaks=[team_tiebreak_to_wire(o) for o in result.outcomes], standings=rows,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
         total_players=len(result.rows), team_size=result.tables.event.team_size,

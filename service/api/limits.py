@@ -39,6 +39,9 @@ ENV = {
     "max_batch_items": "TIEBREAK_MAX_BATCH_ITEMS",
     "compute_deadline_s": "TIEBREAK_COMPUTE_DEADLINE_S",
     "compute_threads": "TIEBREAK_COMPUTE_THREADS",
+    "max_player_id": "TIEBREAK_MAX_PLAYER_ID",
+    "max_rating": "TIEBREAK_MAX_RATING",
+    "max_points_per_round": "TIEBREAK_MAX_POINTS_PER_ROUND",
     "max_prizes": "TIEBREAK_MAX_PRIZES",
     "max_prize_categories": "TIEBREAK_MAX_PRIZE_CATEGORIES",
 }
@@ -61,9 +64,9 @@ class Limits:
     max_prizes: int = _env_int("TIEBREAK_MAX_PRIZES", 1000)
     max_prize_categories: int = _env_int("TIEBREAK_MAX_PRIZE_CATEGORIES", 100)
     max_prize_items: int = 20  # non-cash items (trophies, titles) of one prize
-    max_player_id: int = 1_000_000
-    max_rating: int = 4000
-    max_points_per_round: int = 100
+    max_player_id: int = _env_int("TIEBREAK_MAX_PLAYER_ID", 1_000_000)  # start numbers; FIDE IDs go in fide_id
+    max_rating: int = _env_int("TIEBREAK_MAX_RATING", 4000)
+    max_points_per_round: int = _env_int("TIEBREAK_MAX_POINTS_PER_ROUND", 100)
 
     def describe(self, name: str) -> str:
         env = ENV.get(name)
@@ -128,7 +131,8 @@ def deadline_exceeded(limits: Limits, stage: str = "") -> LimitExceeded:
 # gain the name of the limit they come from.
 _SCHEMA_LIMITS = (
     (re.compile(r"(^|\.)players$"), "length", "max_players"),
-    (re.compile(r"(^|\.)results$"), "length", "max_rounds"),
+    (re.compile(r"(^|\.)top$"), "<=", "max_players"),
+    (re.compile(r"(^|\.)(results|round_dates)$"), "length", "max_rounds"),
     (re.compile(r"(^|\.)tiebreaks$"), "length", "max_rules"),
     (re.compile(r"(^|\.)trf$"), "length", "max_trf_chars"),
     (re.compile(r"(^|\.)prizes\.items$"), "length", "max_prize_items"),
@@ -138,6 +142,9 @@ _SCHEMA_LIMITS = (
     (re.compile(r"^categories$"), "length", "max_prize_categories"),
     (re.compile(r"(^|\.)(rounds|round|after_round)$"), "<=", "max_rounds"),
     (re.compile(r"(^|\.)(id|opponent|player)$"), "<=", "max_player_id"),
+    (re.compile(r"(^|\.)(rating|unrated_rating)$"), "<=", "max_rating"),
+    (re.compile(r"(^|\.)(win|draw|loss|forfeit_win|forfeit_loss|pairing_bye|full_bye|half_bye|zero_bye|absent|points)$"),
+     "<=", "max_points_per_round"),
 )
 
 

@@ -120,6 +120,13 @@ class Player:
     name: str = ""
     rating: int | None = None  # None or 0: unrated
     results: tuple[RoundResult, ...] = ()
+    # Identity the engine never reads: carried from the input to every row that names the player.
+    fide_id: int | None = None
+    federation: str | None = None
+    title: str | None = None
+    sex: str | None = None  # "m" or "f"
+    birth_date: str | None = None  # "YYYY-MM-DD", or "YYYY" when only the year is known
+    key: str | None = None  # the client's own opaque identifier (e.g. a UUID)
 
 
 @dataclass(frozen=True, slots=True)

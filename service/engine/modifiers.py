@@ -63,14 +63,59 @@ def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, coun
     Sonneborn-Berger a forfeit loss contributes 0 and may stay. The upper cut of a Median
     takes the most significant values (highest key, then value, the latest round),
     unplayed or not. Low cuts come first.
+
+    Rows without a voluntary unplayed round are sorted once; only the rows with one go
+    through the cut-by-cut comparison.
     """
     if not (low or high):
         return None
     reasons = np.zeros(key.shape, dtype=np.int8)
+    with_vur = vur.any(axis=1) if vur is not None else None
+    if with_vur is None or not with_vur.any():
+        _sorted_cuts(reasons, key, value, counted, low, high)
+        return reasons
+    plain = ~with_vur
+    if plain.any():
+        part = np.zeros((int(plain.sum()), key.shape[1]), dtype=np.int8)
+        _sorted_cuts(part, key[plain], value[plain], counted[plain], low, high)
+        reasons[plain] = part
+    part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
+    _stepwise_cuts(part, key[with_vur], value[with_vur], vur[with_vur], counted[with_vur], low, high)
+    reasons[with_vur] = part
+    return reasons
+
+
+def _sorted_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, counted: np.ndarray,
+                 low: int, high: int) -> None:
+    """Cuts without unplayed rounds to prefer: one stable sort of each row by (key, value)."""
+    if not key.size:
+        return
+    if value is key:
+        significance = key
+    else:
+        span = int(value.max()) + 1 if value.size else 1
+        if int(np.abs(key).max()) * span >= 2 ** 62 or int(value.min()) < 0:
+            _stepwise_cuts(reasons, key, value, None, counted, low, high)
+            return
+        significance = key * span + value
+    significance = np.where(counted, significance, _BIG)  # entries not counted sort last
+    order = np.argsort(significance, axis=1, kind="stable")  # equal entries keep round order
+    count = counted.sum(axis=1)
+    rows = np.arange(key.shape[0])
+    for j in range(min(low, key.shape[1])):
+        hit = count > j
+        reasons[rows[hit], order[hit, j]] = LOWEST
+    for j in range(high):
+        at = count - 1 - j  # the most significant alive entries, the latest round first
+        hit = at >= low
+        reasons[rows[hit], order[rows[hit], at[hit]]] = HIGHEST
+
+
+def _stepwise_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, vur: np.ndarray | None,
+                   counted: np.ndarray, low: int, high: int) -> None:
+    """Cut by cut, comparing the lowest unplayed-round contribution with the least significant value."""
     alive = counted.copy()
     rows = np.arange(key.shape[0])
-    if vur is not None and not vur.any():
-        vur = None
     for _ in range(low):
         some = alive.any(axis=1)
         least = _first_min(alive, key, value)
@@ -92,7 +137,6 @@ def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, coun
         hit = rows[some]
         reasons[hit, top[some]] = HIGHEST
         alive[hit, top[some]] = False
-    return reasons
 
 
 def kept_total(value: np.ndarray, counted: np.ndarray, reasons: np.ndarray | None) -> np.ndarray:

@@ -42,33 +42,50 @@ def _starts(keys: list[np.ndarray], order: np.ndarray) -> np.ndarray:
     return starts
 
 
-def groups_of(keys: list[np.ndarray]) -> list[list[int]]:
-    """The tie groups the keys leave, in standing order."""
-    order = _order(keys)
-    bounds = np.flatnonzero(_starts(keys, order)).tolist() + [len(order)]
+def tie_groups(order: np.ndarray, starts: np.ndarray) -> list[list[int]]:
+    """The groups of two or more players that `starts` leaves tied, in standing order."""
+    bounds = np.flatnonzero(starts)
+    sizes = np.diff(np.append(bounds, len(order)))
     members = order.tolist()
-    return [members[a:b] for a, b in zip(bounds, bounds[1:])]
+    return [members[a:a + size] for a, size in zip(bounds[sizes > 1].tolist(), sizes[sizes > 1].tolist())]
+
+
+def _dense(order: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per player, the index of its tie group in standing order (all earlier keys in one column)."""
+    group = np.empty(len(order), dtype=np.int64)
+    group[order] = np.cumsum(starts) - 1
+    return group
 
 
 def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str],
          registry=TIEBREAKS) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
     """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
 
-    Players equal on everything share a rank and are listed by start number. `registry`:
-    the catalogue the codes are looked up in (team events have their own).
+    Players equal on everything share a rank and are listed by start number. A rule that
+    needs the groups sorts only the keys since the last such rule, behind the group index
+    the earlier ones left; the final sort does the same. `registry`: the catalogue the
+    codes are looked up in (team events have their own).
     """
     table = ctx.table
     keys = [-table.score]
+    pending = [-table.score]  # the keys since the last refinement, most significant first
+    group: np.ndarray | None = None  # every key before `pending`, as one dense column
     outcomes: list[RuleOutcome] = []
     for spec in specs:
         entry = registry[spec.code]
         if spec in dropped:
             outcome = RuleOutcome(spec, [None] * table.size, dropped_reason=dropped[spec])
         elif entry.needs_groups:
-            outcome = entry.compute(ctx, spec, [g for g in groups_of(keys) if len(g) > 1])
+            so_far = ([group] if group is not None else []) + pending
+            order = _order(so_far)
+            starts = _starts(so_far, order)
+            group, pending = _dense(order, starts), []
+            outcome = entry.compute(ctx, spec, tie_groups(order, starts))
         else:
             outcome = entry.compute(ctx, spec)
         outcomes.append(outcome)
         keys.append(sort_keys(outcome))
-    order = _order(keys + [np.asarray(table.ids, dtype=np.int64)])
-    return order, _starts(keys, order), keys, outcomes
+        pending.append(keys[-1])
+    final = ([group] if group is not None else []) + pending
+    order = _order(final + [np.asarray(table.ids, dtype=np.int64)])
+    return order, _starts(final, order), keys, outcomes

@@ -9,7 +9,7 @@ from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
 from .families import buchholz, counts, direct_encounter, koya, progressive, rating, sonneborn_berger, uscf
 from .model import Regulations
-from .rules import FIDE_ALIASES, USCF_ALIASES, RuleSpec, code_of, normalise, parse_rule
+from .rules import FIDE_ALIASES, USCF_ALIASES, RuleSpec, code_of, normalise, parse_rule, suggest, unknown_message
 
 FIDE = frozenset({Regulations.FIDE_2026, Regulations.FIDE_2024, Regulations.FIDE_2009})
 USCF = frozenset({Regulations.USCF})
@@ -153,6 +153,15 @@ def rule_sets_of(code: str) -> list[str]:
     return sorted(r.value for r in TIEBREAKS[code].regulations)
 
 
+# The nearest rule of the other family, suggested when a rule is used under the wrong rule set.
+EQUIVALENTS = {
+    Regulations.USCF: {"ARO": "AROUS", "SB": "SBUS", "BH": "SOLK", "PS": "CUM", "DE": "RBT", "BPG": "BLK"},
+    Regulations.FIDE_2026: {"AROUS": "ARO", "SBUS": "SB", "SOLK": "BH", "CUM": "PS", "RBT": "DE", "BLK": "BPG",
+                            "MED": "BH/M1"},
+}
+EQUIVALENTS[Regulations.FIDE_2024] = EQUIVALENTS[Regulations.FIDE_2026]
+
+
 def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> RuleSpec:
     """A rule string under one rule set: its aliases first, its codes only.
 
@@ -167,10 +176,13 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
     if code is not None and code not in codes:
         listing = ", ".join(sorted(codes))
         if code in TIEBREAKS:
+            near = EQUIVALENTS.get(regulations, {}).get(code)
+            hint = (f"; did you mean {near!r} ({TIEBREAKS[near.split('/')[0]].name}, "
+                    f"{TIEBREAKS[near.split('/')[0]].citation})?" if near else "")
             message = (f"{text!r} is {code}, a rule of {', '.join(rule_sets_of(code))}, not of "
-                       f"{regulations.value}; valid codes under {regulations.value}: {listing}")
+                       f"{regulations.value}{hint} Valid codes under {regulations.value}: {listing}")
         else:
-            message = f"unknown tie-break {text!r}; valid codes under {regulations.value}: {listing}"
+            message = unknown_message(text, suggest(text, codes, own), f"valid codes under {regulations.value}", codes)
         raise UnknownTiebreak([Issue(path, message)])
     return parse_rule(text, codes, path, own, other)
 

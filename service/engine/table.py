@@ -132,12 +132,7 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     color = np.asarray(cols.color, dtype=np.int8)
     where = _Locator(owner, offsets)
 
-    # Ids to indices: sorted ids and where each sits.
-    order = np.argsort(id_array, kind="stable")
-    sorted_ids = id_array[order]
-    slot = np.searchsorted(sorted_ids, opponent_id)
-    known = (slot < n) & (sorted_ids[np.minimum(slot, n - 1)] == opponent_id) if n else np.zeros(len(rnd), bool)
-    opponent = np.where(known, order[np.minimum(slot, max(n - 1, 0))], NO_OPPONENT)
+    opponent, known = _indices_of(id_array, opponent_id)
 
     # Pass 1: every entry on its own.
     issues: list[tuple[int, int, Issue]] = []
@@ -222,6 +217,29 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     )
 
 
+def _indices_of(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The table index of each wanted id (NO_OPPONENT where unknown), and which are known.
+
+    Start numbers are usually dense (1..n): then a lookup array answers each in one step;
+    otherwise a binary search in the sorted ids.
+    """
+    n = len(ids)
+    if not n or not len(wanted):
+        return np.full(len(wanted), NO_OPPONENT, dtype=np.int64), np.zeros(len(wanted), dtype=bool)
+    top = int(ids.max())
+    if int(ids.min()) >= 0 and top <= 8 * n + 1024:
+        lookup = np.full(top + 2, NO_OPPONENT, dtype=np.int64)
+        lookup[ids[::-1]] = np.arange(n - 1, -1, -1)  # with duplicate ids (refused later) the first wins
+        inside = (wanted >= 0) & (wanted <= top)
+        index = np.where(inside, lookup[np.where(inside, wanted, top + 1)], NO_OPPONENT)
+        return index, index != NO_OPPONENT
+    order = np.argsort(ids, kind="stable")
+    sorted_ids = ids[order]
+    slot = np.minimum(np.searchsorted(sorted_ids, wanted), n - 1)
+    known = sorted_ids[slot] == wanted
+    return np.where(known, order[slot], NO_OPPONENT), known
+
+
 class _Locator:
     """The request path of a flat result entry: ("players", i, "results", j, field)."""
 
@@ -257,16 +275,27 @@ def _shape_issues(ids, p: int, kind: ResultKind, opponent: int, color: int, know
 
 
 def _check_pairings(ids, kind, opp, color, entry, has_points, where) -> None:
-    """Each pairing seen from both sides: the same opponents, complementary results, colours."""
-    p, r = np.nonzero(opp != NO_OPPONENT)
-    if not len(p):
+    """Each pairing seen from both sides: the same opponents, complementary results, colours.
+
+    Works on the flattened grid: each paired cell and the cell of its opponent in the same
+    round, gathered once.
+    """
+    rounds = opp.shape[1]
+    flat_opp, flat_kind, flat_color = opp.ravel(), kind.ravel(), color.ravel()
+    cells = np.flatnonzero(flat_opp != NO_OPPONENT)
+    if not len(cells):
         return
-    q = opp[p, r]
-    mismatch = opp[q, r] != p
+    p, r = np.divmod(cells, rounds)
+    q = flat_opp[cells]
+    other = q * rounds + r
+    mismatch = flat_opp[other] != p
     first = (p < q) & ~mismatch
-    clash = first & (color[p, r] != 0) & (color[p, r] == color[q, r])
+    mine_color = flat_color[cells]
+    clash = first & (mine_color != 0) & (mine_color == flat_color[other])
     # an unusual result needs `points` on both entries (an arbiter's decision must be explicit)
-    unusual = first & ~COMPLEMENTARY[kind[p, r], kind[q, r]] & ~(has_points[entry[p, r]] & has_points[entry[q, r]])
+    flat_entry = entry.ravel()
+    unusual = first & ~COMPLEMENTARY[flat_kind[cells], flat_kind[other]] & ~(
+        has_points[flat_entry[cells]] & has_points[flat_entry[other]])
     bad = np.flatnonzero(mismatch | clash | unusual)
     if not len(bad):
         return

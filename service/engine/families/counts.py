@@ -19,7 +19,9 @@ RoundTest = Callable[[Table], np.ndarray]  # the rounds a count counts, as a boo
 _ELECTED_UNPLAYED = np.isin(np.arange(len(KINDS)), [PAIRING_BYE, FORFEIT_WIN, FULL_BYE])
 
 ROUND_TESTS: dict[str, RoundTest] = {
-    "WIN": lambda t: COUNTS_AS_WIN[t.kind],  # 7.2: wins, unplayed ones included
+    # 7.2: rounds where the player scored as many points as a win, played or not: unplayed wins
+    # count, but a pairing-allocated bye worth less than a win (e.g. 0 points) does not.
+    "WIN": lambda t: COUNTS_AS_WIN[t.kind] & (t.pts == t.win),
     "WON": lambda t: t.kind == WIN,  # 7.3: games won over the board
     "BPG": lambda t: IS_PLAYED[t.kind] & (t.color == BLACK),  # 7.4
     "BWG": lambda t: (t.kind == WIN) & (t.color == BLACK),  # 7.4
