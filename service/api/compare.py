@@ -25,7 +25,9 @@ from .pipeline import applied_regulations, default_after_round
 from . import schemas_teams
 from ..engine.teams.standings import TeamStandings, compute_team_standings
 from .convert_teams import team_standings_to_wire
-from .pipeline_teams import is_team_request, read_team_event, team_regulations, team_request_size, team_specs
+from .pipeline_teams import (
+    is_team_request, read_team_event, team_after_round, team_regulations, team_request_size, team_specs,
+)
 from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
 
 MAX_LISTS = 10
@@ -157,12 +159,13 @@ def run_compare(body: CompareRequest) -> CompareResponse:
 def _team_results(body: CompareRequest) -> list[Standings]:
     """A team event under each list (SPEC 3.7)."""
     event, _, read_warnings = read_team_event(body)
+    after_round = team_after_round(event, body.after_round, read_warnings)  # as for standings
     results: list[Standings] = []
     for i, item in enumerate(body.lists):
         try:
             regulations = team_regulations(item.regulations or body.regulations, event)
             specs = team_specs(item.tiebreaks, item.preset, regulations)
-            result = compute_team_standings(event, specs, regulations, body.after_round, body.explain)
+            result = compute_team_standings(event, specs, regulations, after_round, body.explain)
         except InvalidRequest as exc:
             raise _under_list(i, exc) from None
         result.warnings[:0] = read_warnings

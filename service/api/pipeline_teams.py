@@ -70,8 +70,23 @@ def check_team_event(event: TeamTournament, limits: Limits, path: str) -> None:
         raise LimitExceeded("max_rounds", f"{path}.rounds", f"{event.rounds} rounds", limits=limits)
 
 
-def compute_team(body, event: TeamTournament, specs, regulations) -> TeamStandings:
-    result = compute_team_standings(event, specs, regulations, body.after_round, False)
+def team_after_round(event: TeamTournament, after_round: int | None, warnings: list[Warning]) -> int | None:
+    """As for individuals: without `after_round`, the last round with a match (played or forfeited)
+    when matches stop before the last scheduled round, with a warning; byes alone do not count."""
+    if after_round is not None:
+        return after_round
+    last = max((m.round for m in event.matches), default=0)
+    if not 0 < last < event.rounds:
+        return None
+    warnings.append(Warning("after-round-defaulted", (
+        f"matches reach round {last} of {event.rounds}: standings after round {last}, the rounds after it are "
+        f"not counted as absences; give after_round to choose another round")))
+    return last
+
+
+def compute_team(body, event: TeamTournament, specs, regulations, warnings: list[Warning]) -> TeamStandings:
+    after_round = team_after_round(event, body.after_round, warnings)
+    result = compute_team_standings(event, specs, regulations, after_round, False)
     if body.explain:
         result.explain(row.player for row in select_rows(result, body.top, body.player))
     return result
@@ -85,7 +100,7 @@ def run_team_standings(body: s.StandingsRequest, limits: Limits | None = None,
     if deadline is not None:
         deadline.check("after reading the input")
     started = time.perf_counter()
-    result = compute_team(body, event, specs, regulations)
+    result = compute_team(body, event, specs, regulations, warnings)
     ENGINE_SECONDS.observe(time.perf_counter() - started)
     if deadline is not None:
         deadline.check("after ranking")

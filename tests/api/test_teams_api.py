@@ -267,3 +267,14 @@ def test_every_team_request_validates_against_the_schema(client):
     assert "team_tournament" in schema["components"]["schemas"]["StandingsRequest"]["properties"]
     body = msgspec.json.decode(json.dumps(CASE["tswiss-0004"].body))
     assert standings(client, body)["standings"]
+
+
+def test_a_team_event_in_progress_is_ranked_after_its_last_round_with_matches(client):
+    body = CASE["tworked-0001"].body
+    body["team_tournament"]["rounds"] = 3
+    out = standings(client, body)
+    assert out["after_round"] == 1
+    assert any(w["code"] == "after-round-defaulted" for w in out["warnings"])
+    body["after_round"] = 3
+    out = standings(client, body)
+    assert out["after_round"] is None and any(w["code"] == "after-round-beyond-results" for w in out["warnings"])
