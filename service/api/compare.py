@@ -26,7 +26,7 @@ from . import schemas_teams
 from ..engine.teams.standings import TeamStandings, compute_team_standings
 from .convert_teams import team_standings_to_wire
 from .pipeline_teams import (
-    is_team_request, read_team_event, team_after_round, team_regulations, team_request_size, team_specs,
+    NotATeamEvent, individual_after_all, is_team_request, read_team_event, team_after_round, team_regulations, team_request_size, team_specs,
 )
 from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
 
@@ -50,7 +50,8 @@ class CompareRequest(s.Strict, kw_only=True):
     tournament: s.Tournament | None = None
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
     # A team event (SPEC 3.7) instead; a TRF with team records is one too.
-    team_tournament: schemas_teams.TeamTournament | None = None
+    team_tournament: Annotated[schemas_teams.TeamTournament, Meta(
+        description="A team event (SPEC 3.7), instead of `tournament` or `trf`")] | None = None
     lists: Annotated[list[RuleList], Meta(min_length=1, max_length=MAX_LISTS)]
     regulations: s.RegulationsName = "auto"
     after_round: s.RoundNumber | None = None
@@ -132,9 +133,15 @@ def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
 
 
 def run_compare(body: CompareRequest) -> CompareResponse:
+    not_teams = None
     if is_team_request(body):
-        return _response(body, _team_results(body), None)
+        try:
+            return _response(body, _team_results(body), None)
+        except NotATeamEvent as exc:  # team records over individual pairings: an individual event
+            not_teams = individual_after_all(exc)
     tournament, read_warnings = _tournament(body)
+    if not_teams is not None:
+        read_warnings.insert(0, not_teams)
     after_round = default_after_round(tournament, body.after_round, read_warnings)  # as for standings
     results: list[Standings] = []
     for i, item in enumerate(body.lists):

@@ -18,7 +18,7 @@ from .errors import TrfCrosstableError
 from .limits import Deadline, Limits, check_tournament
 from .metrics import ENGINE_SECONDS
 from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
-from .pipeline_teams import is_team_request, run_team_standings, team_request_size
+from .pipeline_teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings, team_request_size
 
 
 @dataclass(slots=True)
@@ -130,10 +130,16 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
     With `limits`, a TRF's players and rounds are checked once read; with `deadline`,
     the work stops between its stages (read, rank, convert) once the deadline passed.
     """
+    not_teams = None
     if is_team_request(body):  # a team event (SPEC 3.7): its own reading and engine entry point
-        return run_team_standings(body, limits, deadline)
+        try:
+            return run_team_standings(body, limits, deadline)
+        except NotATeamEvent as exc:  # team records over individual pairings: an individual event
+            not_teams = individual_after_all(exc)
     source, specs, regulations = prepare_input(body)
     tournament, warnings = source.tournament, source.warnings
+    if not_teams is not None:
+        warnings.insert(0, not_teams)
     if limits is not None and body.trf is not None:
         check_tournament(len(tournament.players), tournament.rounds, limits, "trf")
     if deadline is not None:

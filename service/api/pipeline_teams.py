@@ -11,7 +11,7 @@ from ..engine.standings import Warning
 from ..engine.teams.model import TeamTournament
 from ..engine.teams.presets import team_preset_specs
 from ..engine.teams.standings import TeamStandings, compute_team_standings, resolve_team_regulations
-from ..formats.trf_teams import is_team_trf, parse_team_trf
+from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
 from . import schemas as s
 from .convert import select_rows
 from .convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
@@ -24,13 +24,19 @@ def is_team_request(body) -> bool:
     return getattr(body, "team_tournament", None) is not None or (body.trf is not None and is_team_trf(body.trf))
 
 
+def individual_after_all(exc: NotATeamEvent) -> Warning:
+    """The warning of a TRF whose team records do not describe matches: ranked as an individual event."""
+    return Warning("trf-team-records-ignored", (
+        f"line {exc.line}, column {exc.column}: {exc.message}: the pairings are not matches between the teams of "
+        f"the team records, so the event is ranked as an individual tournament"), None)
+
+
 def read_team_event(body) -> tuple[TeamTournament, list[str], list[Warning]]:
     """The event of a request, the rule list its TRF carries (202/212), the warnings reading gave."""
     if body.trf is None:
         return team_tournament_from_wire(body.team_tournament), [], []
     document = parse_team_trf(body.trf)
-    warnings = [Warning("trf-line-ignored", f"line {w.line}, column {w.column}: {w.message}", None)
-                for w in document.warnings]
+    warnings = [Warning(w.code, f"line {w.line}, column {w.column}: {w.message}", None) for w in document.warnings]
     return document.event, document.tiebreaks, warnings
 
 

@@ -156,7 +156,8 @@ class StandingsRequest(Strict):
     tournament: Tournament | None = None
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
     # A team event (SPEC 3.7), instead of `tournament` or `trf`; a TRF with team records is one too.
-    team_tournament: schemas_teams.TeamTournament | None = None
+    team_tournament: Annotated[schemas_teams.TeamTournament, Meta(
+        description="A team event (SPEC 3.7), instead of `tournament` or `trf`")] | None = None
     tiebreaks: Annotated[list[RuleText | RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
     preset: PresetName | None = None
     regulations: RegulationsName = "auto"
@@ -258,8 +259,8 @@ class Standing(Out, omit_defaults=True):
     sex: SexName | None = None
     birth_date: str | None = None
     # Team events: the row is a team; `points` is its primary score, these are both scores.
-    match_points: float | None = None
-    game_points: float | None = None
+    match_points: Annotated[float, Meta(description="Team events: the team's match points")] | None = None
+    game_points: Annotated[float, Meta(description="Team events: the team's game points")] | None = None
 
 
 class WarningOut(Out):
@@ -295,8 +296,10 @@ class StandingsResponse(Out):
     warnings: list[WarningOut]
     total_players: int = 0  # players ranked; more than len(standings) when `top`/`player` chose rows
     # Team events: boards per match, and the score the standings are ordered by first (MP or GP).
-    team_size: int | None = None
-    primary_score: Literal["MP", "GP"] | None = None
+    team_size: Annotated[int, Meta(description="Team events: boards per match (null otherwise)")] | None = None
+    primary_score: Annotated[Literal["MP", "GP"], Meta(
+        description="Team events: the score the standings are ordered by first, match (MP) or game points (GP)")] \
+        | None = None
 
 
 class CatalogueEntry(Out):
@@ -310,7 +313,9 @@ class CatalogueEntry(Out):
     aliases: list[str]  # spellings accepted for the plain rule (case-insensitive)
     rating_based: bool  # dropped when unrated players take part, unless `unrated_rating` is given
     # The events the code ranks: individual tournaments, team events (SPEC 2.5), or both.
-    events: list[Literal["individual", "team"]] = msgspec.field(default_factory=lambda: ["individual"])
+    events: Annotated[list[Literal["individual", "team"]], Meta(
+        description="The events the code ranks: individual tournaments, team events, or both")] = msgspec.field(
+        default_factory=lambda: ["individual"])
 
 
 class PresetOut(Out):
@@ -319,7 +324,8 @@ class PresetOut(Out):
     description: str
     regulations: list[str]  # the rule sets it is a list for
     tiebreaks: list[str]  # canonical specs, in order
-    event: Literal["individual", "team"] = "individual"  # team presets rank team events (SPEC 3.6, 3.7)
+    event: Annotated[Literal["individual", "team"], Meta(
+        description="The events the preset ranks: individual tournaments or team events")] = "individual"
 
 
 class Health(Out):

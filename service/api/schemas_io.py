@@ -20,7 +20,8 @@ class TrfConvertRequest(s.Strict):
 
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
     tournament: s.Tournament | None = None
-    team_tournament: schemas_teams.TeamTournament | None = None
+    team_tournament: Annotated[schemas_teams.TeamTournament, Meta(
+        description="Reading a TRF with team records: the team event")] | None = None
     tiebreaks: Annotated[list[s.RuleText | s.RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
     regulations: s.RegulationsName = "auto"
     unrated_rating: s.Rating | None = None
@@ -43,7 +44,8 @@ class TrfConvertResponse(s.Out):
     tiebreaks: list[str]
     trf: str | None
     warnings: list[s.WarningOut]
-    team_tournament: schemas_teams.TeamTournament | None = None
+    team_tournament: Annotated[schemas_teams.TeamTournament, Meta(
+        description="Reading a TRF with team records: the team event")] | None = None
 
 
 class BatchItem(s.StandingsRequest):

@@ -98,7 +98,7 @@ class TeamBoard(s.Strict):
 class TeamMatch(s.Strict):
     """One match: the two teams, and its boards or a whole-match forfeit."""
 
-    round: s.RoundNumber
+    round: Annotated[s.RoundNumber, Meta(description="The round of the match")]
     home: Annotated[TeamId, Meta(description="The first-named team (board_colours gives its colour per board)")]
     away: Annotated[TeamId, Meta(description="The second-named team")]
     boards: Annotated[list[TeamBoard], Meta(max_length=MAX_TEAM_SIZE,
@@ -116,7 +116,7 @@ class TeamMatch(s.Strict):
 class TeamBye(s.Strict):
     """A round a team did not play: the pairing-allocated bye, or a requested bye (TRF-26 records 320, 240)."""
 
-    round: s.RoundNumber
+    round: Annotated[s.RoundNumber, Meta(description="The round of the bye")]
     team: TeamId
     type: Annotated[TeamByeName, Meta(description="pairing_bye, full_bye, half_bye or zero_bye")]
 
@@ -126,7 +126,7 @@ class TeamTournament(s.Strict):
     in which a team has neither a match nor a bye counts as an absence."""
 
     teams: Annotated[list[Team], Meta(min_length=1, max_length=LIMITS.max_players, description="The teams")]
-    rounds: s.RoundNumber
+    rounds: Annotated[s.RoundNumber, Meta(description="Scheduled rounds")]
     team_size: Annotated[int, Meta(ge=1, le=MAX_TEAM_SIZE, description="Boards per match")]
     matches: Annotated[list[TeamMatch], Meta(max_length=LIMITS.max_players * LIMITS.max_rounds,
                                              description="The matches of every round")] = []

@@ -26,8 +26,14 @@ THREAD_THRESHOLD_CHARS = 100 * THREAD_THRESHOLD  # a TRF player line is about 10
 
 
 def read_to_wire(text: str) -> TrfConvertResponse:
-    if is_team_trf(text):
-        return read_team_to_wire(text)
+    """The JSON tournament of the player lines; for a team event also `team_tournament` (docs/teams.md)."""
+    individual = _read_individual(text)
+    if not is_team_trf(text):
+        return individual
+    return read_team_to_wire(text, individual)
+
+
+def _read_individual(text: str) -> TrfConvertResponse:
     document = parse_trf(text)
     wire = tournament_to_wire(document.tournament, document.header)
     try:  # what the TRF held must also be a valid JSON tournament (ratings, rounds, names within limits)

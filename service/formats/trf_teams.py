@@ -40,8 +40,14 @@ _NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 _MATCH_SCORE_ITEM = re.compile(r"(TW|TD|TL|W|D|L)\s*(-?[0-9]+(?:\.[0-9]+)?)", re.I)
 _FORFEITS = {"+-": MatchForfeit.HOME_WINS, "-+": MatchForfeit.AWAY_WINS, "--": MatchForfeit.DOUBLE,
              "10": MatchForfeit.HOME_WINS, "01": MatchForfeit.AWAY_WINS, "00": MatchForfeit.DOUBLE}
+_INFORMATIVE = re.compile(r"^80[12]\s+(\d+)\s+\S+\s+(-?\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)(?:\s|$)")
 _BYES_240 = {"F": ResultKind.FULL_BYE, "H": ResultKind.HALF_BYE, "Z": ResultKind.ZERO_BYE}
 PRESENT = "present"  # a "0000 - +" entry: a board (or a whole match) won by forfeit, nobody on the other side
+
+
+class NotATeamEvent(TrfError):
+    """The file has team records, but its pairings are not matches between teams (teammates meet,
+    a team meets several teams in a round): an individual event with team groupings."""
 
 
 @dataclass(slots=True)
@@ -56,12 +62,6 @@ class TeamTrfDocument:
 class _Line:
     number: int
     text: str
-
-
-@dataclass(slots=True)
-class _Teams:
-    records: list[_Line] = field(default_factory=list)  # in file order
-    other: dict[str, list[_Line]] = field(default_factory=dict)
 
 
 def is_team_trf(text: str) -> bool:
@@ -181,9 +181,9 @@ class _Reader:
         byes, pab = self._byes(teams)
         if pab is not None:
             scoring = replace(scoring, pab_match=pab[0], pab_game=pab[1])
-        last_listed = max([r for r, *_ in forfeits] + [b.round for b in byes] + [0])
+        last_listed = max([r for r, *_ in forfeits] + [b.round for b, _ in byes] + [0])
         rounds = max(tournament.rounds, last_listed)
-        matches = self._matches(teams, team_of, team_size, colours, lineups, forfeits, byes, rounds)
+        matches, byes = self._matches(teams, team_of, team_size, colours, lineups, forfeits, byes, rounds)
         event = TeamTournament(
             teams=tuple(teams), rounds=rounds, team_size=team_size, matches=tuple(matches), byes=tuple(byes),
             system=system, scoring=scoring, board_colours=colours, primary=primary, name=tournament.name,
@@ -232,8 +232,8 @@ class _Reader:
         if not teams:
             raise TrfError(1, 1, "no team records (310 or 013) found")
         for pid, player in self.players.items():
-            if pid not in seen_players and player.results:
-                raise TrfError(1, 1, f"player {pid} has results but is on no team (records 310)")
+            if pid not in seen_players and any(r.opponent for r in player.results):
+                raise NotATeamEvent(self._line_of(pid), 1, f"player {pid} has games but is on no team (records 310)")
         return teams, totals
 
     def _colours(self) -> str | None:
@@ -251,8 +251,7 @@ class _Reader:
         rounds: dict[tuple[int, int], int] = {}
         for player in self.players.values():
             for result in player.results:
-                if result.opponent or (player.id, result.round) in self.present or \
-                        result.result is ResultKind.ABSENT:
+                if result.opponent or (player.id, result.round) in self.present:
                     key = (team_of.get(player.id, 0), result.round)
                     rounds[key] = rounds.get(key, 0) + 1
                     widest = max(widest, rounds[key])
@@ -300,7 +299,8 @@ class _Reader:
             rnd = _number_at(line, 5, 7, "round", low=1)
             team = _number_at(line, 9, 11, "team", low=1)
             if team not in ids:
-                raise TrfError(line.number, 9, f"record 300: no team has pairing number {team}")
+                self.warn(line.number, 9, f"record 300: no team has pairing number {team}; skipped")
+                continue
             players = []
             column = 17
             while column <= len(line.text):
@@ -320,15 +320,18 @@ class _Reader:
             rnd = _number_at(line, 8, 10, "round", low=1)
             home = _number_at(line, 12, 14, "team", low=1)
             away = _number_at(line, 16, 18, "team", low=1)
-            for team, column in ((home, 12), (away, 16)):
-                if team not in ids:
-                    raise TrfError(line.number, column, f"record 330: no team has pairing number {team}")
+            unknown = [(team, column) for team, column in ((home, 12), (away, 16)) if team not in ids]
+            if unknown:
+                self.warn(line.number, unknown[0][1], f"record 330: no team has pairing number {unknown[0][0]}; "
+                                                      f"skipped")
+                continue
             out.append((rnd, home, away, _FORFEITS[code], line))
         return out
 
-    def _byes(self, teams: list[Team]) -> tuple[list[TeamBye], tuple[Fraction, Fraction] | None]:
+    def _byes(self, teams: list[Team]) -> tuple[list[tuple[TeamBye, _Line]], tuple[Fraction, Fraction] | None]:
+        """The byes of 320 and 240 with their lines; a team number nobody has is skipped with a warning."""
         ids = {t.id for t in teams}
-        byes: list[TeamBye] = []
+        byes: list[tuple[TeamBye, _Line]] = []
         pab = None
         for line in self.lines.get("320", []):
             values = (_points_at(line, 5, 8, "match points"), _points_at(line, 10, 13, "game points"))
@@ -344,8 +347,9 @@ class _Reader:
                 team = _number_at(line, column, column + 2, "team", allow_blank=True)
                 if team:
                     if team not in ids:
-                        raise TrfError(line.number, column, f"record 320: no team has pairing number {team}")
-                    byes.append(TeamBye(rnd, team, ResultKind.PAIRING_BYE))
+                        self.warn(line.number, column, f"record 320: no team has pairing number {team}; skipped")
+                    else:
+                        byes.append((TeamBye(rnd, team, ResultKind.PAIRING_BYE), line))
                 column += 4
         for line in self.lines.get("240", []):
             kind = line.text[4:5].upper()
@@ -358,8 +362,9 @@ class _Reader:
             for m in re.finditer(r"\S+", rest):
                 column = 11 + m.start()
                 if not m[0].isdigit() or int(m[0]) not in ids:
-                    raise TrfError(line.number, column, f"record 240: no team has pairing number {m[0]}")
-                byes.append(TeamBye(rnd, int(m[0]), _BYES_240[kind]))
+                    self.warn(line.number, column, f"record 240: no team has pairing number {m[0]}; skipped")
+                    continue
+                byes.append((TeamBye(rnd, int(m[0]), _BYES_240[kind]), line))
         return byes, pab
 
     def _tiebreaks(self) -> list[str]:
@@ -389,70 +394,96 @@ class _Reader:
                 out.append((member.id, result))
         return out
 
-    def _matches(self, teams, team_of, team_size, colours, lineups, forfeits, byes, rounds) -> list[Match]:
+    def _matches(self, teams, team_of, team_size, colours, lineups, forfeits, byes, rounds):
+        """The matches of every round, and the byes that agree with them (a record that contradicts
+        the player lines is skipped with a warning: the 001 lines are the results)."""
         by_id = {t.id: t for t in teams}
         matches: list[Match] = []
+        kept_byes: list[TeamBye] = []
         for rnd in range(1, rounds + 1):
             entries = {t.id: self._entries(t, rnd) for t in teams}
-            opponents: dict[int, set[int]] = {}
+            linked: dict[int, set[int]] = {}
             for team_id, items in entries.items():
                 for pid, result in items:
                     if result is not None and result.opponent:
                         other = team_of.get(result.opponent)
                         if other is None or other == team_id:
-                            raise TrfError(self._line_of(pid), self._column(rnd), f"round {rnd}: player {pid} (team {team_id}) is paired with player "
-                                                 f"{result.opponent}, who is "
-                                                 f"{'on the same team' if other else 'on no team'}")
-                        opponents.setdefault(team_id, set()).add(other)
-            for (r, team_id), (line, _) in lineups.items():  # 300 names the pairing, whatever sits on the boards
-                if r == rnd:
-                    other = _number_at(line, 13, 15, "scheduled opponent", low=1)
-                    if other not in by_id:
-                        raise TrfError(line.number, 13, f"record 300: no team has pairing number {other}")
-                    opponents.setdefault(team_id, set()).add(other)
-                    opponents.setdefault(other, set()).add(team_id)
-            for team_id, others in opponents.items():
+                            raise NotATeamEvent(self._line_of(pid), self._column(rnd), (
+                                f"round {rnd}: player {pid} (team {team_id}) is paired with player {result.opponent}, "
+                                f"who is {'on the same team' if other else 'on no team'}"))
+                        back = next((r for r in self.players[result.opponent].results if r.round == rnd), None)
+                        if back is None or back.opponent != pid:
+                            said = (f"player {back.opponent}" if back is not None and back.opponent
+                                    else "no game" if back is None else back.result.value)
+                            raise TrfError(self._line_of(pid), self._column(rnd), (
+                                f"round {rnd}: player {pid} is paired with player {result.opponent}, whose line says "
+                                f"{said} in that round"))
+                        linked.setdefault(team_id, set()).add(other)
+            for team_id, others in linked.items():
                 if len(others) > 1:
-                    raise TrfError(1, 1, f"round {rnd}: the players of team {team_id} meet players of teams "
-                                         f"{', '.join(map(str, sorted(others)))}")
-            forfeited = {(home, away): (forfeit, line) for r, home, away, forfeit, line in forfeits if r == rnd}
-            paired = set()
-            for (home, away), (forfeit, line) in forfeited.items():
-                for team_id in (home, away):
-                    if team_id in opponents:
-                        raise TrfError(line.number, 12, f"record 330: team {team_id} is recorded as forfeiting round "
-                                                        f"{rnd}, but its players have games in that round")
-                    paired.add(team_id)
-                matches.append(Match(rnd, home, away, forfeit=forfeit))
-            for bye in byes:
-                if bye.round == rnd and (bye.team in opponents or bye.team in paired):
-                    raise TrfError(1, 1, f"round {rnd}: team {bye.team} has a bye (record 240/320) and a match")
-            done = set()
-            for team_id in sorted(opponents):
-                other = next(iter(opponents[team_id]))
-                if (team_id, other) in done or (other, team_id) in done:
+                    pid = next(pid for pid, r in entries[team_id] if r is not None and r.opponent)
+                    raise NotATeamEvent(self._line_of(pid), self._column(rnd), (
+                        f"round {rnd}: the players of team {team_id} meet players of teams "
+                        f"{', '.join(map(str, sorted(others)))}"))
+            paired: set[int] = set()
+            for r, home, away, forfeit, line in forfeits:
+                if r != rnd:
                     continue
-                done.add((team_id, other))
+                if home in linked or away in linked or home in paired or away in paired:
+                    self.warn(line.number, 1, f"record 330 skipped: teams {home} and {away} have games (or another "
+                                              f"match) in round {rnd}")
+                    continue
+                paired |= {home, away}
+                matches.append(Match(rnd, home, away, forfeit=forfeit))
+            done: set[frozenset[int]] = set()
+            for team_id in sorted(linked):
+                other = next(iter(linked[team_id]))
+                if frozenset((team_id, other)) in done:
+                    continue
+                done.add(frozenset((team_id, other)))
                 matches.append(self._match(rnd, by_id[team_id], by_id[other], entries, team_size, colours, lineups))
                 paired |= {team_id, other}
             for team_id, items in entries.items():
-                if team_id in paired:
+                if team_id in paired or not any(result is None for _, result in items):
                     continue
-                if any(result is None for _, result in items):
-                    raise TrfError(1, 1, f"round {rnd}: players of team {team_id} won by forfeit (0000 - +) but no "
-                                         f"record 330 names the match")
-        return matches
+                # boards won by forfeit with nobody opposite and no game: a line-up of empty seats (300)
+                named = [(line, key) for key, (line, _) in lineups.items() if key[0] == rnd and team_id in (
+                    key[1], _number_at(line, 13, 15, "scheduled opponent", low=1))]
+                other = None
+                for line, (_, team) in named:
+                    candidate = _number_at(line, 13, 15, "scheduled opponent", low=1) if team == team_id else team
+                    if candidate in by_id and candidate not in paired:
+                        other = candidate
+                        break
+                if other is None:
+                    pid = next(pid for pid, r in items if r is None)
+                    raise TrfError(self._line_of(pid), self._column(rnd), (
+                        f"round {rnd}: players of team {team_id} won by forfeit (0000 - +) but no record 330 or 300 "
+                        f"names the opponent"))
+                matches.append(self._match(rnd, by_id[team_id], by_id[other], entries, team_size, colours, lineups))
+                paired |= {team_id, other}
+            for bye, line in byes:
+                if bye.round != rnd:
+                    continue
+                if bye.team in paired:
+                    self.warn(line.number, 1, f"record {line.text[:3]}: team {bye.team} already has a match or a bye "
+                                              f"in round {rnd}; this bye is skipped")
+                    continue
+                paired.add(bye.team)
+                kept_byes.append(bye)
+        return matches, kept_byes
 
     def _match(self, rnd, team_a: Team, team_b: Team, entries, team_size, colours, lineups) -> Match:
         sides = []
         for team in (team_a, team_b):
             results = dict(entries[team.id])
             given = lineups.get((rnd, team.id))
+            if given is not None and any(pid and pid not in results for pid in given[1]):
+                missing = next(pid for pid in given[1] if pid and pid not in results)
+                self.warn(given[0].number, 17, f"record 300 skipped: player {missing} has no game in round {rnd}")
+                given = None
             if given is not None:
-                line, lineup = given
-                for pid in lineup:
-                    if pid and pid not in results:
-                        raise TrfError(line.number, 17, f"record 300: player {pid} has no game in round {rnd}")
+                lineup = given[1]
             else:  # roster order: a reserve who plays moves up
                 lineup = [pid for pid, result in entries[team.id] if result is None or result.opponent]
             sides.append((lineup, results))
@@ -472,12 +503,11 @@ class _Reader:
                     continue
                 paired_with = result.opponent if result is not None else 0
                 if (paired_with or 0) != partner:
-                    raise TrfError(self._line_of(player), self._column(rnd),
-                                   f"round {rnd}: player {player} sits at board {b + 1} facing "
-                                   f"{'player ' + str(partner) if partner else 'an empty seat'}, but is paired with "
-                                   f"{'player ' + str(paired_with) if paired_with else 'nobody'}; give the line-up "
-                                   f"with record 300")
+                    return self._match_by_pairings(rnd, team_a, team_b, la, ra, lb, rb, team_size, colours, player)
             seats.append((b + 1, pa, a, pb, bb))
+        return self._match_from_seats(rnd, team_a, team_b, seats, colours)
+
+    def _match_from_seats(self, rnd, team_a, team_b, seats, colours) -> Match:
         home_is_a = self._home_is_first(seats, colours)
         home, away = (team_a, team_b) if home_is_a else (team_b, team_a)
         out = []
@@ -494,6 +524,32 @@ class _Reader:
             white, wr, black, br = (pa, a, pb, bb) if a_white else (pb, bb, pa, a)
             out.append(_board(number, white or None, black or None, wr, br))
         return Match(rnd, home.id, away.id, tuple(out))
+
+    def _match_by_pairings(self, rnd, team_a, team_b, la, ra, lb, rb, team_size, colours, culprit) -> Match:
+        """Boards when the line-ups are not in roster order and no 300 record says so: team a's players
+        in its order, each facing the player it is paired with; the other side's unpaired players
+        (a board won against an empty seat) after them."""
+        self.warn(self._line_of(culprit), self._column(rnd), (
+            f"round {rnd}: the players of teams {team_a.id} and {team_b.id} do not face each other board by board "
+            f"in roster order and no record 300 gives the line-up; boards taken in team {team_a.id}'s order"))
+        seats = []
+        placed_b = set()
+        for pa in la:
+            a = ra.get(pa)
+            pb = a.opponent if a is not None and a.opponent else 0
+            if pb and pb not in rb:
+                raise TrfError(self._line_of(pa), self._column(rnd), f"round {rnd}: player {pa} is paired with "
+                                                                     f"{pb}, who has no entry in that round")
+            placed_b.add(pb)
+            seats.append((len(seats) + 1, pa, a, pb, rb.get(pb) if pb else None))
+        for pb in lb:
+            if pb not in placed_b:
+                seats.append((len(seats) + 1, 0, None, pb, rb.get(pb)))
+        if len(seats) > team_size:
+            raise TrfError(self._line_of(culprit), self._column(rnd), (
+                f"round {rnd}: teams {team_a.id} and {team_b.id} play on {len(seats)} boards, more than the team size "
+                f"{team_size}; give the line-ups with record 300"))
+        return self._match_from_seats(rnd, team_a, team_b, seats, colours)
 
     @staticmethod
     def _home_is_first(seats, colours: str | None) -> bool:
@@ -540,13 +596,14 @@ class _Reader:
             check(line, team, mp, gp, "in columns 55-67")
         for record in ("801", "802"):
             for line in self.lines.get(record, []):
-                try:
-                    team = _number_at(line, 5, 7, "team pairing number", low=1)
-                    mp, gp = _points_at(line, 15, 20, "match points"), _points_at(line, 22, 27, "game points")
-                except TrfError as exc:
-                    self.warn(line.number, exc.column, f"record {record} not read: {exc.message}")
+                # team number, nickname, match points, game points: read as fields, whose widths vary
+                # between the programs that write them (801 per round: opponent, colour, board results)
+                m = _INFORMATIVE.match(line.text)
+                if m is None:
+                    self.warn(line.number, 5, f"record {record} not read: expected the team number, its nickname, "
+                                              f"match points and game points")
                     continue
-                check(line, team, mp, gp, f"in record {record}")
+                check(line, int(m[1]), Fraction(Decimal(m[2])), Fraction(Decimal(m[3])), f"in record {record}")
 
 
 def _board(number: int, white: int | None, black: int | None, wr: RoundResult | None,

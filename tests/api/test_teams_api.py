@@ -235,7 +235,8 @@ def test_trf_both_ways(client):
     read = client.post("/v1/trf", json={"trf": case.trf_text})
     assert read.status_code == 200, read.text
     out = read.json()
-    assert out["tournament"] is None and out["team_tournament"]["team_size"] == 4
+    assert out["team_tournament"]["team_size"] == 4
+    assert len(out["tournament"]["players"]) == 60  # the player lines, as an individual crosstable
     assert len(out["team_tournament"]["matches"]) == 42
     unoccupied = [b for m in out["team_tournament"]["matches"] for b in m["boards"] if b["white"] is None or
                   b["black"] is None]
@@ -253,7 +254,7 @@ def test_catalogue_and_presets_list_the_team_rules(client):
     catalogue = {e["code"]: e for e in client.get("/v1/tiebreaks").json()}
     assert catalogue["EMGSB"]["events"] == ["team"] and catalogue["EMGSB"]["article"] == "C.07 13.2"
     assert catalogue["BH"]["events"] == ["individual", "team"]
-    assert catalogue["BPG"]["events"] == ["individual"]
+    assert catalogue["MM"]["events"] == ["individual"]
     for code in ("MPvGP", "ESB", "EMMSB", "EGMSB", "EGGSB", "EDE", "EDEC", "EDET", "EDEB", "EDEBT", "EDEBB", "BC",
                  "TBR", "BBE", "SSSC"):
         assert code in catalogue
@@ -278,3 +279,18 @@ def test_a_team_event_in_progress_is_ranked_after_its_last_round_with_matches(cl
     body["after_round"] = 3
     out = standings(client, body)
     assert out["after_round"] is None and any(w["code"] == "after-round-beyond-results" for w in out["warnings"])
+
+
+def test_team_records_over_individual_pairings_leave_an_individual_event(client):
+    # an open with team records for a team prize: teammates meet, so the pairings are no team matches
+    lines = ["012 Club open", "142 1",
+             "001    1      A                                 2000                             1.0    1     2 w 1",
+             "001    2      B                                 1900                             0.0    2     1 b 0",
+             "310   1 Club                             CLB             0.0    0.0   1     1    2"]
+    text = "\n".join(lines) + "\n"
+    out = standings(client, {"trf": text, "tiebreaks": ["BH"]})
+    assert out["team_size"] is None and [r["id"] for r in out["standings"]] == [1, 2]
+    assert out["warnings"][0]["code"] == "trf-team-records-ignored"
+    assert "line 3, column 92" in out["warnings"][0]["message"]
+    read = client.post("/v1/trf", json={"trf": text}).json()
+    assert read["team_tournament"] is None and read["warnings"][0]["code"] == "trf-team-records-ignored"

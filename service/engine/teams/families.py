@@ -53,8 +53,9 @@ def on_reference(rule: Callable[..., RuleOutcome]) -> Callable[..., RuleOutcome]
 
 
 def no_team_meaning(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
-    """Rating rules (C.07 10) have no team meaning: always dropped with a warning, never computed."""
-    return RuleOutcome(spec, [None] * ctx.table.size, dropped_reason="rating-based rules have no team meaning")
+    """Rating rules (C.07 10) and colour counts have no team meaning: always dropped with a warning
+    (the ranking never calls this; it stands for completeness)."""
+    return RuleOutcome(spec, [None] * ctx.table.size, dropped_reason="no team meaning")
 
 
 # ---------------------------------------------------------------- counts of matches

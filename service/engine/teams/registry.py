@@ -38,6 +38,7 @@ class TeamRule:
     opponent_scores: bool = False  # the Buchholz family: not for round robins (note to C.07 8)
     lower_is_better: bool = False
     regulations: frozenset[Regulations] = FIDE
+    dropped_why: str | None = None  # a rule with no team meaning: accepted, always dropped with this reason
 
     @property
     def citation(self) -> str:
@@ -132,8 +133,13 @@ _ENTRIES = (
              "Inside the group tied on all earlier rules: game points on all boards but the last, then all but the "
              "last two, ...; the place in the group.", needs_groups=True, lower_is_better=True),
     *(TeamRule(code, TIEBREAKS[code].name, TIEBREAKS[code].article, TIEBREAKS[code].modifiers, f.no_team_meaning,
-               "A rating rule: no team meaning; always dropped with a warning.", team_only=False, rating_based=True)
+               "A rating rule: no team meaning; always dropped with a warning.", team_only=False, rating_based=True,
+               dropped_why="rating-based rules have no team meaning (C.07 10)")
       for code in ("ARO", "TPR", "PTP", "APRO", "APPO", "RTNG")),
+    *(TeamRule(code, TIEBREAKS[code].name, TIEBREAKS[code].article, TIEBREAKS[code].modifiers, f.no_team_meaning,
+               "Colours belong to the boards, not to a team: no team meaning; always dropped with a warning.",
+               team_only=False, dropped_why="colours belong to the boards, not to a team")
+      for code in ("BPG", "BWG")),
 )
 
 TEAM_TIEBREAKS: dict[str, TeamRule] = {t.code: t for t in _ENTRIES}

@@ -89,6 +89,11 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
         warnings.append(Warning("rating-tiebreak-dropped",
                                 f"{', '.join(map(str, rating))} dropped: rating-based rules have no team meaning",
                                 "C.07 10"))
+    other = [s for s in specs if TEAM_TIEBREAKS[s.code].dropped_why and not TEAM_TIEBREAKS[s.code].rating_based]
+    if other:
+        warnings.append(Warning("tiebreak-not-for-teams",
+                                f"{', '.join(map(str, other))} dropped: {TEAM_TIEBREAKS[other[0].code].dropped_why}",
+                                TEAM_TIEBREAKS[other[0].code].citation))
     seen: dict[RuleSpec, int] = {}
     for i, spec in enumerate(specs):
         same = RuleSpec(spec.code, spec.cut, spec.median, spec.limit, spec.forfeits_played,
@@ -141,8 +146,7 @@ def compute_team_standings(
         warnings = [Warning(code, message, None) for code, message in tables.warnings]
         warnings += team_rule_list_checks(specs, ctx)
         warnings += round_checks(ctx.table, after_round, applied)
-        dropped = {s: "rating-based rules have no team meaning (C.07 10)" for s in specs
-                   if TEAM_TIEBREAKS[s.code].rating_based}
+        dropped = {s: TEAM_TIEBREAKS[s.code].dropped_why for s in specs if TEAM_TIEBREAKS[s.code].dropped_why}
         order, starts, keys, outcomes = rank(ctx, specs, dropped, TEAM_TIEBREAKS)
         warnings += _group_checks(outcomes, ctx)
         rows = _rows(ctx.table, order, starts, keys, outcomes)
