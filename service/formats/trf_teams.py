@@ -23,7 +23,7 @@ other's opponents, or the file is refused with the line and the round.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
@@ -107,10 +107,9 @@ def parse_team_trf(text: str) -> TeamTrfDocument:
         else:
             individual.append(line)
     document = parse_trf("\n".join(individual))
-    reader = _Reader(document, team_lines, present)
-    reader.player_line = {int(line[4:8]): number for number, line in enumerate(lines, start=1)
-                          if line[:3] == "001" and line[4:8].strip().isdigit()}
-    return reader.read()
+    player_line = {int(line[4:8]): number for number, line in enumerate(lines, start=1)
+                   if line[:3] == "001" and line[4:8].strip().isdigit()}
+    return _Reader(document, team_lines, present, player_line).read()
 
 
 def _mark_present(line: str, number: int, present: set[tuple[int, int]]) -> str:
@@ -155,13 +154,14 @@ def _points_at(line: _Line, first: int, last: int, what: str) -> Fraction | None
 
 
 class _Reader:
-    def __init__(self, document, team_lines: dict[str, list[_Line]], present: set[tuple[int, int]]):
+    def __init__(self, document, team_lines: dict[str, list[_Line]], present: set[tuple[int, int]],
+                 player_line: dict[int, int]):
         self.document = document
         self.lines = team_lines
-        self.present = present
+        self.present = present  # (player, round) of "0000 - +"
         self.warnings: list[TrfWarning] = list(document.warnings)
         self.players = {p.id: p for p in document.tournament.players}
-        self.player_line: dict[int, int] = {}
+        self.player_line = player_line  # start number -> line number
 
     def warn(self, line: int, column: int, message: str) -> None:
         self.warnings.append(TrfWarning(line, column, message))
@@ -170,10 +170,10 @@ class _Reader:
 
     def read(self) -> TeamTrfDocument:
         tournament = self.document.tournament
-        teams, rank_columns = self._teams()
+        teams, totals = self._teams()
         team_of = {member.id: team.id for team in teams for member in team.players}
         colours = self._colours()
-        team_size = len(colours) if colours else self._widest_lineup(team_of, teams)
+        team_size = len(colours) if colours else self._widest_lineup(team_of)
         system, primary = self._type(tournament.system)
         scoring = self._scoring(tournament.scoring)
         lineups = self._lineups(teams)
@@ -188,7 +188,7 @@ class _Reader:
             teams=tuple(teams), rounds=rounds, team_size=team_size, matches=tuple(matches), byes=tuple(byes),
             system=system, scoring=scoring, board_colours=colours, primary=primary, name=tournament.name,
             start_date=tournament.start_date)
-        self._cross_check(event, rank_columns)
+        self._cross_check(event, totals)
         return TeamTrfDocument(event, self.warnings, self._tiebreaks())
 
     def _teams(self) -> tuple[list[Team], dict[int, tuple[_Line, Fraction | None, Fraction | None]]]:
@@ -245,7 +245,7 @@ class _Reader:
             raise TrfError(line.number, 5, f"record 352: the colour sequence {colours!r} is not made of W and B")
         return colours
 
-    def _widest_lineup(self, team_of: dict[int, int], teams: list[Team]) -> int:
+    def _widest_lineup(self, team_of: dict[int, int]) -> int:
         """Without 352: the most boards a team used in a round."""
         widest = 1
         rounds: dict[tuple[int, int], int] = {}

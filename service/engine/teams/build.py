@@ -21,9 +21,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import InconsistentCrosstable, Issue, InvalidRequest, format_path
-from ..model import ResultKind, System
+from ..model import ResultKind
 from ..table import NO_OPPONENT, Table, infer_system
-from .model import TEAM_BYES, Board, BoardResult, MatchForfeit, Score, TeamTournament
+from .model import TEAM_BYES, BoardResult, MatchForfeit, Score, TeamTournament
 
 MAX_ISSUES = 100
 HOME, AWAY = 1, 2  # the side as the table's colour column: home is the first-named team
