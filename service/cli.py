@@ -332,6 +332,91 @@ class _BatchStatus(msgspec.Struct):
     error: _ProblemDetail | None
 
 
+# ---------------------------------------------------------------- check
+
+def check_file_line(job: tuple[int, str]) -> bytes:
+    """One archived file to one NDJSON line of `tiebreak check` (`id` is the path)."""
+    from .api.check import check_line
+    from .formats.trf import decode_trf
+
+    index, path = job
+    try:
+        text = decode_trf(read_input(Path(path)))[0]
+    except (OSError, UnicodeError) as exc:
+        from .api.check import CheckLine
+        return msgspec.json.encode(CheckLine(index=index, id=path, status=400, result=None,
+                                             error=_problem(exc))) + b"\n"
+    return check_line(index, path, text, _problem)
+
+
+class _CheckVerdict(msgspec.Struct):
+    status: str
+
+
+class _CheckDisagreement(msgspec.Struct):
+    player: int
+    field: str
+    file: str
+    computed: str
+
+
+class _CheckReportView(msgspec.Struct):
+    status: str
+    disagreements: list[_CheckDisagreement] = []
+
+
+class _CheckStatus(msgspec.Struct):
+    id: str
+    status: int
+    result: _CheckReportView | None = None
+    error: _ProblemDetail | None = None
+
+
+def check(args: argparse.Namespace) -> int:
+    """Check archived TRF files: points and ranks as written against what the service computes
+    under the edition of each file's date (`auto-historic`)."""
+    paths = expand_paths(args.paths)
+    jobs = [(i, str(p)) for i, p in enumerate(paths)]
+    progress = Progress(len(jobs), args.progress if args.progress is not None else sys.stderr.isatty())
+    out = sys.stdout.buffer if args.out == "-" else open(args.out, "wb")
+    counts = {"consistent": 0, "inconsistent": 0, "unreadable": 0}
+    notes: list[str] = []
+    started = time.perf_counter()
+    try:
+        if args.jobs > 1 and len(jobs) > 1:
+            with multiprocessing.get_context("fork" if os.name == "posix" else "spawn").Pool(args.jobs) as pool:
+                lines = pool.imap(check_file_line, jobs, chunksize=8)
+                _write_check_lines(lines, out, progress, counts, notes)
+        else:
+            _write_check_lines(map(check_file_line, jobs), out, progress, counts, notes)
+    finally:
+        if out is not sys.stdout.buffer:
+            out.close()
+    elapsed = time.perf_counter() - started
+    print(f"tiebreak check: {len(jobs)} files in {elapsed:.2f} s, {counts['consistent']} consistent, "
+          f"{counts['inconsistent']} inconsistent, {counts['unreadable']} unreadable", file=sys.stderr)
+    for note in notes:
+        print(f"  {note}", file=sys.stderr)
+    return 1 if counts["inconsistent"] or counts["unreadable"] else 0
+
+
+def _write_check_lines(lines, out, progress: Progress, counts: dict[str, int], notes: list[str]) -> None:
+    for line in lines:
+        out.write(line)
+        verdict = msgspec.json.decode(line, type=_CheckStatus)
+        if verdict.result is None:
+            counts["unreadable"] += 1
+            notes.append(f"unreadable: {verdict.id}: {_failure_text(verdict.error)}")
+        else:
+            counts[verdict.result.status] += 1
+            if verdict.result.status == "inconsistent":
+                first = verdict.result.disagreements[0]
+                more = len(verdict.result.disagreements) - 1
+                notes.append(f"inconsistent: {verdict.id}: player {first.player} {first.field} {first.file} in the "
+                             f"file, {first.computed} computed" + (f" (+{more} more)" if more else ""))
+        progress.step(verdict.result is None or verdict.result.status != "consistent")
+
+
 # ---------------------------------------------------------------- prizes
 
 def load_prize_request(standings_path: Path, prizes_path: Path, options: Options):
@@ -470,6 +555,16 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(run=batch)
+
+    p = sub.add_parser("check", help="check archived TRF files: points and ranks as written against the "
+                                     "standings under the edition of each file's date")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, folders (their .trf files), glob patterns, or - for one file on standard input")
+    p.add_argument("--out", default="-", help="NDJSON output file, one report per file (default: stdout)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.set_defaults(run=check)
 
     p = sub.add_parser("prizes", help="prize money for tied players, with the reason for every share")
     p.add_argument("file", metavar="STANDINGS_OR_TOURNAMENT",

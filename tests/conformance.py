@@ -93,3 +93,56 @@ def mismatches(case: Case, explain: bool = False) -> list[str]:
         if rank_of[row["start_no"]] != row["rank"]:
             problems.append(f"{case.id} player {row['start_no']}: rank expected {row['rank']}, got {rank_of[row['start_no']]}")
     return problems
+
+
+# ---- the real-world exports, read in place (they belong to their authors: never copied) ----
+
+REALWORLD = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "realworld-trf"
+
+
+def realworld_runs() -> list[tuple[str, dict, dict]]:
+    """(id, case, run) of every run in ../shared/conformance/realworld-trf/expected that the
+    independent reference could read; empty when the folder is absent."""
+    if not REALWORLD.is_dir():
+        return []
+    runs = []
+    for path in sorted((REALWORLD / "expected").glob("*.json")):
+        case = json.loads(path.read_text())
+        for run in case["runs"]:
+            if run["reference"]["ok"]:
+                runs.append((f"{case['file']}-{run['name']}", case, run))
+    return runs
+
+
+def realworld_mismatches(case: dict, run: dict) -> list[str] | None:
+    """A run of a real-world file through the standings pipeline, against the reference; None for a
+    file ranked as a team event (its rows are teams; the reference ranked its players)."""
+    import msgspec
+
+    from service.api import schemas as s
+    from service.api.pipeline import run_standings
+    from service.formats.trf import decode_trf
+
+    text, _, _ = decode_trf((REALWORLD / case["file"]).read_bytes())
+    body = {"trf": text, "tiebreaks": [t for t in run["tiebreaks"] if t != "PTS"], "explain": False}
+    if run["unrated_rating"] is not None:
+        body["unrated_rating"] = run["unrated_rating"]
+    result = run_standings(msgspec.convert(body, s.StandingsRequest))
+    if result.team_size is not None:
+        return None
+    got = {row.id: row for row in result.standings}
+    problems = []
+    if result.regulations != case["regulations"]:
+        problems.append(f"{case['file']}: regulations {result.regulations}, expected {case['regulations']}")
+    for expected in run["reference"]["expected"]:
+        row = got.get(expected["id"])
+        if row is None:
+            problems.append(f"{case['file']} player {expected['id']}: missing")
+            continue
+        mine = [row.points, *row.values]
+        want = [None if v is None else Decimal(v) for v in expected["values"]]
+        have = [None if v is None else Decimal(repr(v)) for v in mine]
+        if have != want or row.rank != expected["rank"]:
+            problems.append(f"{case['file']} {run['name']} player {expected['id']}: expected {expected['values']} "
+                            f"rank {expected['rank']}, got {[str(v) for v in have]} rank {row.rank}")
+    return problems

@@ -11,7 +11,7 @@ from ..engine.checks import after_round_default, modifier_checks, pairing_bye_ch
 from ..engine.errors import InconsistentCrosstable, InvalidRequest
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
-from ..engine.standings import Warning, edition_warnings, resolve_regulations
+from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from . import schemas as s
 from .errors import TrfCrosstableError
@@ -129,7 +129,14 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
 
     With `limits`, a TRF's players and rounds are checked once read; with `deadline`,
     the work stops between its stages (read, rank, convert) once the deadline passed.
+    The cyclic garbage collector is paused throughout: the breakdowns are millions of
+    small objects without a cycle, which it would otherwise rescan again and again.
     """
+    with cyclic_gc_paused():
+        return _run_standings(body, limits, deadline)
+
+
+def _run_standings(body: s.StandingsRequest, limits: Limits | None, deadline: Deadline | None) -> s.StandingsResponse:
     not_teams = None
     if is_team_request(body):  # a team event (SPEC 3.7): its own reading and engine entry point
         try:

@@ -187,6 +187,10 @@ class TrfDocument:
     encoding: str = "utf-8"
     header: TrfHeader = field(default_factory=TrfHeader)
     source: TrfSource = field(default_factory=TrfSource)
+    # Per player (tournament order): what the file itself says, columns 81-84 and 86-89 as
+    # written, for checking an archive against what the service computes.
+    points_written: list[str] = field(default_factory=list)
+    ranks_written: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- bytes -> text
@@ -269,6 +273,7 @@ class _Reading:
     player_lines: dict[int, int] = field(default_factory=dict)  # start number -> line
     result_columns: list[list[tuple[int, int]]] = field(default_factory=list)
     points_columns: list[tuple[int, str]] = field(default_factory=list)  # per player: line, text of 81-84
+    rank_columns: list[str] = field(default_factory=list)  # per player: text of 86-89
     byes: list[tuple[int, int, int, int, ResultKind]] = field(default_factory=list)  # line, col, id, round, kind
     team_records_seen: set[str] = field(default_factory=set)
     old_byes: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # code -> where
@@ -571,6 +576,7 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     reading.player_lines[number] = lineno
     reading.result_columns.append(columns)
     reading.points_columns.append((lineno, POINTS.of(line)))
+    reading.rank_columns.append(RANK.of(line))
     reading.players.append(Player(id=number, name=NAME.of(line).strip(), rating=rating or None,
                                   results=tuple(results), **_read_identity(reading, line, lineno, number)))
 
@@ -788,4 +794,6 @@ def _finish(reading: _Reading) -> TrfDocument:
     tournament = Tournament(players=tuple(reading.players), rounds=rounds, system=system,
                             scoring=reading.scoring, name=reading.name, start_date=start)
     source = TrfSource([reading.player_lines[p.id] for p in reading.players], reading.result_columns)
-    return TrfDocument(tournament, reading.warnings, tiebreaks, header=reading.header, source=source)
+    return TrfDocument(tournament, reading.warnings, tiebreaks, header=reading.header, source=source,
+                       points_written=[text for _, text in reading.points_columns],
+                       ranks_written=list(reading.rank_columns))

@@ -14,7 +14,7 @@ from ..errors import Issue, UnknownTiebreak
 from ..model import FIDE_2026_START, Regulations, System
 from ..ranking import rank
 from ..rules import RuleSpec
-from ..standings import Standings, _cyclic_gc_paused, _rows
+from ..standings import Standings, _rows, cyclic_gc_paused
 from .build import TeamTables, build_team_tables
 from .context import TeamContext
 from .model import Score, TeamTournament
@@ -137,7 +137,7 @@ def compute_team_standings(
     `explain` as for `compute_standings`: True every team's breakdown, False none, a
     collection of team ids only theirs.
     """
-    with _cyclic_gc_paused():
+    with cyclic_gc_paused():
         applied = resolve_team_regulations(regulations, event)
         check_team_rule_set(specs)
         tables = build_team_tables(event, after_round)
