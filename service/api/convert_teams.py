@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import msgspec
+
 from ..engine import model as m
 from ..engine.errors import Path
 from ..engine.rules import RuleSpec, build_rule
@@ -12,7 +14,7 @@ from ..engine.teams.registry import TEAM_TIEBREAKS, parse_team_rule, team_displa
 from ..engine.teams.standings import TeamStandings
 from . import schemas as s
 from . import schemas_teams as st
-from .convert import _breakdown, _breakdown_keys, _number, _opponents, exact, select_rows
+from .convert import exact, standings_to_wire
 
 ROOT = "team_tournament"
 _BYES = {k.value: k for k in tm.TEAM_BYES}
@@ -136,30 +138,12 @@ def team_tiebreak_to_wire(outcome) -> s.TiebreakOut:
 def team_standings_to_wire(result: TeamStandings, explain: bool, top: int | None = None,
                            player: int | None = None) -> s.StandingsResponse:
     """Rows are teams (`id` the team number) with their match and game points beside `points`
-    (the primary score)."""
-    table = result.table
+    (the primary score); the response says the team size and the primary score."""
+    response = standings_to_wire(result, explain, top, player, tiebreak_out=team_tiebreak_to_wire)
     mp, gp = result.tables.mp, result.tables.gp
-    keys = _breakdown_keys(result.outcomes)
-    index = table.index_of_id() if explain else {}
-    rows = []
-    for row in select_rows(result, top, player):
-        p = row.player
-        breakdown = opponents = None
-        if explain:
-            seen: dict[int, s.ContributionOut] = {}
-            breakdown = {key: _breakdown(o, i, p, table.scale, seen, {})
-                         for i, (key, o) in enumerate(zip(keys, result.outcomes))}
-            opponents = _opponents(table, index, breakdown, {})
-        rows.append(s.Standing(
-            rank=row.rank, id=table.ids[p], name=table.names[p], points=table.scores[p] / table.scale,
-            values=[_number(o.values[p], o.scale) for o in result.outcomes], decided_by=row.decided_by,
-            breakdown=breakdown, opponents=opponents,
-            match_points=mp.scores[p] / mp.scale, game_points=gp.scores[p] / gp.scale))
-    return s.StandingsResponse(
-        regulations=result.regulations.value, system=table.system.value, system_inferred=table.system_inferred,
-        rounds=table.rounds, after_round=table.played_rounds if table.played_rounds != table.rounds else None,
-        scoring=match_scoring_to_wire(result.tables.event.scoring),
-        tiebreaks=[team_tiebreak_to_wire(o) for o in result.outcomes], standings=rows,
-        warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
-        total_players=len(result.rows), team_size=result.tables.event.team_size,
-        primary_score=result.primary.value)
+    index = mp.index_of_id()
+    rows = [msgspec.structs.replace(row, match_points=mp.scores[index[row.id]] / mp.scale,
+                                    game_points=gp.scores[index[row.id]] / gp.scale)
+            for row in response.standings]
+    return msgspec.structs.replace(response, standings=rows, scoring=match_scoring_to_wire(result.tables.event.scoring),
+                                   team_size=result.tables.event.team_size, primary_score=result.primary.value)

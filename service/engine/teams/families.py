@@ -126,13 +126,15 @@ def extended_sonneborn_berger(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     outcome = RuleOutcome.of(spec, kept_total(value, columns.counted, reasons), table.scale * table.scale)
     label = cut_label(low, high)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = buchholz._contributions(fctx, columns, value, p, True)
-        for c in rows:
-            c.result = int(scored[p, c.round - 1])  # what the team scored, on the second-named score
-        return rows if reasons is None else with_cuts(rows, reasons[p], label)
+    def explain_rows(players: list[int]) -> list[list[Contribution]]:
+        out = []
+        for p, rows in zip(players, buchholz._contributions(fctx, columns, value, players, True)):
+            for c in rows:
+                c.result = int(scored[p, c.round - 1])  # what the team scored, on the second-named score
+            out.append(rows if reasons is None else with_cuts(rows, reasons[p].tolist(), label))
+        return out
 
-    outcome.explain_row = explain_row
+    outcome.explain_rows = explain_rows
     outcome.note_row = lambda p: (f"opponent's {first.value} × the team's {second.value} in the match "
                                   f"(C.07 13.2)")
     return outcome
@@ -160,7 +162,7 @@ def score_strength(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     scale = prim.table.scale
     hundredths = round_half_up_div(100 * (secondary * factor + bh.column), factor * scale)
     outcome = RuleOutcome.of(spec, hundredths, 100, contribution_scale=scale)
-    outcome.explain_row = bh.explain_row
+    outcome.explain_row, outcome.explain_rows = bh.explain_row, bh.explain_rows
     rule = "Fore Buchholz" if spec.fore else "Buchholz"
 
     def note_row(p: int) -> str:
