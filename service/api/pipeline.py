@@ -138,7 +138,7 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
 
 def _run_standings(body: s.StandingsRequest, limits: Limits | None, deadline: Deadline | None) -> s.StandingsResponse:
     not_teams = None
-    if is_team_request(body):  # a team event (SPEC 3.7): its own reading and engine entry point
+    if body.participants == "auto" and is_team_request(body):  # a team event (SPEC 3.7): its own entry point
         try:
             return run_team_standings(body, limits, deadline)
         except NotATeamEvent as exc:  # team records over individual pairings: an individual event

@@ -171,10 +171,17 @@ class StandingsRequest(Strict):
                              description="Return only the first N rows of the standings")] | None = None
     player: Annotated[int, Meta(ge=1, le=LIMITS.max_player_id,
                                 description="Return only this player's row (with `top`: also this row)")] | None = None
+    # Who is ranked: the teams of a team event (`auto`), or, for a TRF with team records,
+    # its players one by one (`players`: individual standings, e.g. for board prizes).
+    participants: Annotated[Literal["auto", "players"], Meta(
+        description="`auto`: teams for a team event, players otherwise; `players`: rank the players of a "
+                    "TRF with team records individually (its team records are skipped with a warning)")] = "auto"
 
     def __post_init__(self) -> None:
         if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
             raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
+        if self.participants == "players" and self.team_tournament is not None:
+            raise ValueError("`participants: players` ranks the players of a TRF; a `team_tournament` ranks teams")
         if self.preset is not None and self.tiebreaks is not None:
             raise ValueError("give either `tiebreaks` or `preset`, not both")
 
