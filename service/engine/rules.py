@@ -245,3 +245,22 @@ def build_rule(
     if cut and median:
         raise InvalidRequest([Issue(path, f"{original!r}: use either Cut or Median, not both")])
     return RuleSpec(code, cut=cut, median=median, limit=limit, forfeits_played=played, factor=factor, fore=fore)
+
+
+def modifiers_text(spec: RuleSpec) -> str:
+    """The modifiers of a spec in words, as a rule's display name ends: " Cut-1", ", forfeits as played"."""
+    text = ""
+    if spec.cut:
+        text += f" Cut-{spec.cut}"
+    if spec.median:
+        text += f" Median-{spec.median}"
+    if spec.limit is not None:
+        text += f" (limit {spec.limit} %)"
+    if spec.factor is not None:
+        text += f", factor {spec.factor}"
+    if spec.forfeits_played:
+        text += ", forfeits as played"
+    if spec.fore:
+        text += ", Fore Buchholz"
+    return text
+

@@ -16,7 +16,7 @@ from ..errors import InvalidRequest, Issue, Path, UnknownTiebreak
 from ..families import buchholz, direct_encounter, koya, progressive, sonneborn_berger
 from ..model import Regulations
 from ..registry import TIEBREAKS
-from ..rules import FIDE_ALIASES, RuleSpec, parse_rule
+from ..rules import FIDE_ALIASES, RuleSpec, modifiers_text, parse_rule
 from . import families as f
 
 FIDE = frozenset({Regulations.FIDE_2026, Regulations.FIDE_2024})
@@ -203,16 +203,4 @@ def team_display_name(spec: RuleSpec) -> str:
     name = TEAM_TIEBREAKS[spec.code].name
     if spec.score:
         name += f" ({'match' if spec.score == 'MP' else 'game'} points)"
-    if spec.cut:
-        name += f" Cut-{spec.cut}"
-    if spec.median:
-        name += f" Median-{spec.median}"
-    if spec.limit is not None:
-        name += f" (limit {spec.limit} %)"
-    if spec.factor is not None:
-        name += f", factor {spec.factor}"
-    if spec.forfeits_played:
-        name += ", forfeits as played"
-    if spec.fore:
-        name += ", Fore Buchholz"
-    return name
+    return name + modifiers_text(spec)
