@@ -6,23 +6,26 @@ and which players change rank between the lists, by how much.
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from typing import Annotated
 
-import anyio.to_thread
 import msgspec
-from litestar import Request, post
+from litestar import Request, Response, post
 from msgspec import Meta
 
-from ..engine import Tournament, compute_standings
+from ..engine import Regulations, Tournament, compute_standings
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.presets import preset_specs
+from ..engine.rules import RuleSpec
 from ..engine.standings import Standings, Warning
-from ..formats.trf import parse_trf
 from . import schemas as s
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
-from .limits import LIMITS
-from .pipeline import applied_regulations
-from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
+from .cost import Counts
+from .gate import NO_COMPRESSION, answer_request
+from .limits import LIMITS, Limits
+from .pipeline import applied_regulations, read_trf_checked, trf_warnings
+from .routes import PROBLEMS, request_body_operation
 
 MAX_LISTS = 10
 
@@ -107,13 +110,11 @@ class CompareResponse(s.Out):
     summary: CompareSummary
 
 
-def _tournament(body: CompareRequest) -> tuple[Tournament, list[Warning]]:
+def _tournament(body: CompareRequest, limits: Limits | None) -> tuple[Tournament, list[Warning]]:
     if body.trf is None:
         return tournament_from_wire(body.tournament), []
-    document = parse_trf(body.trf)
-    warnings = [Warning("trf-line-ignored", f"line {w.line}, column {w.column}: {w.message}", None)
-                for w in document.warnings]
-    return document.tournament, warnings
+    document = read_trf_checked(body.trf, limits)
+    return document.tournament, trf_warnings(document)
 
 
 def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
@@ -124,9 +125,21 @@ def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
     return type(exc)(issues)
 
 
-def run_compare(body: CompareRequest) -> CompareResponse:
-    tournament, read_warnings = _tournament(body)
-    results: list[Standings] = []
+@dataclass
+class ComparePlan:
+    """A compare request read and checked, priced by `counts`, not yet computed."""
+
+    body: CompareRequest
+    tournament: Tournament
+    read_warnings: list[Warning]
+    lists: list[tuple[list[RuleSpec], Regulations]]
+    counts: Counts
+    engine_seconds: float = 0.0
+
+
+def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0) -> ComparePlan:
+    tournament, read_warnings = _tournament(body, limits)
+    lists = []
     for i, item in enumerate(body.lists):
         try:
             regulations = applied_regulations(item.regulations or body.regulations, item.preset, tournament)
@@ -134,16 +147,37 @@ def run_compare(body: CompareRequest) -> CompareResponse:
                 specs = preset_specs(item.preset, regulations)
             else:
                 specs = rules_from_wire(item.tiebreaks, regulations)
-            result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating,
+        except InvalidRequest as exc:
+            raise _under_list(i, exc) from None
+        lists.append((specs, regulations))
+    players = len(tournament.players)
+    rules = sum(max(1, len(specs)) for specs, _ in lists)
+    counts = Counts(players=players, rounds=body.after_round or tournament.rounds, rule_passes=rules,
+                    explained_rules=players * rules if body.explain else 0, body_bytes=body_bytes)
+    return ComparePlan(body, tournament, read_warnings, lists, counts)
+
+
+def compute_compare(plan: ComparePlan) -> CompareResponse:
+    body = plan.body
+    results: list[Standings] = []
+    started = time.perf_counter()
+    for i, (specs, regulations) in enumerate(plan.lists):
+        try:
+            result = compute_standings(plan.tournament, specs, regulations, body.after_round, body.unrated_rating,
                                        body.explain)
         except InvalidRequest as exc:
             raise _under_list(i, exc) from None
-        result.warnings[:0] = read_warnings
+        result.warnings[:0] = plan.read_warnings
         if not specs:
             result.warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points "
                                            "share a rank", "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
         results.append(result)
+    plan.engine_seconds = time.perf_counter() - started
     return _response(body, results)
+
+
+def run_compare(body: CompareRequest, limits: Limits | None = None) -> CompareResponse:
+    return compute_compare(plan_compare(body, limits))
 
 
 def _response(body: CompareRequest, results: list[Standings]) -> CompareResponse:
@@ -183,11 +217,6 @@ def _response(body: CompareRequest, results: list[Standings]) -> CompareResponse
 _decoder = msgspec.json.Decoder(CompareRequest)
 
 
-def _size(body: CompareRequest) -> int:
-    base = len(body.tournament.players) * body.tournament.rounds if body.tournament else len(body.trf or "") // 100
-    return base * len(body.lists)
-
-
 @post(
     "/v1/compare",
     operation_id="compareRuleLists",
@@ -195,12 +224,11 @@ def _size(body: CompareRequest) -> int:
     status_code=200,
     operation_class=request_body_operation("CompareRequest"),
     responses=PROBLEMS,
+    opt=NO_COMPRESSION,
 )
-async def compare(request: Request) -> CompareResponse:
-    body: CompareRequest = await decode_json(request, _decoder)
-    if _size(body) > THREAD_THRESHOLD:
-        return await anyio.to_thread.run_sync(run_compare, body)
-    return run_compare(body)
+async def compare(request: Request) -> Response[CompareResponse]:
+    # decoded, priced and computed by the compute gate (service/api/work.py `compare`)
+    return await answer_request(request, "compare")
 
 
 COMPARE_ROUTES = [compare]

@@ -6,25 +6,25 @@ answer JSON (see docs/trf.md), so one strict schema validates every request.
 
 from __future__ import annotations
 
-import anyio.to_thread
 import msgspec
-from litestar import Request, post
+from litestar import Request, Response, post
 
 from ..engine import Regulations, compute_standings
 from ..engine.errors import InvalidRequest, Issue
-from ..formats.trf import parse_trf
 from ..formats.trf_writer import standings_columns, write_trf
 from . import schemas as s
 from .convert import rules_from_wire, tournament_from_wire, tournament_to_wire
-from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
+from .gate import NO_COMPRESSION, answer_request
+from .limits import Limits
+from .pipeline import capped_warnings, read_trf_checked
+from .routes import PROBLEMS, request_body_operation
 from .schemas_io import TrfConvertRequest, TrfConvertResponse
 
 _convert_decoder = msgspec.json.Decoder(TrfConvertRequest)
-THREAD_THRESHOLD_CHARS = 100 * THREAD_THRESHOLD  # a TRF player line is about 100 characters per 10 rounds
 
 
-def read_to_wire(text: str) -> TrfConvertResponse:
-    document = parse_trf(text)
+def read_to_wire(text: str, limits: Limits | None = None) -> TrfConvertResponse:
+    document = read_trf_checked(text, limits)
     wire = tournament_to_wire(document.tournament)
     try:  # what the TRF held must also be a valid JSON tournament (ratings, rounds, names within limits)
         msgspec.convert(msgspec.to_builtins(wire), s.Tournament)
@@ -32,10 +32,13 @@ def read_to_wire(text: str) -> TrfConvertResponse:
         raise InvalidRequest([Issue(("trf",), f"read from the TRF, the tournament is not valid: {exc}")]) from None
     warnings = [s.WarningOut(code="trf-line-ignored", message=f"line {w.line}, column {w.column}: {w.message}",
                              rule=None) for w in document.warnings]
+    if document.warnings_omitted:
+        warnings.append(s.WarningOut(code="trf-warnings-omitted", message=f"{document.warnings_omitted} more lines "
+                                     f"ignored (only the first {len(document.warnings)} are listed)", rule=None))
     return TrfConvertResponse(tournament=wire, tiebreaks=document.tiebreaks, trf=None, warnings=warnings)
 
 
-def write_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
+def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> TrfConvertResponse:
     tournament = tournament_from_wire(body.tournament)
     specs = rules_from_wire(body.tiebreaks or [])
     regulations = None if body.regulations == "auto" else Regulations(body.regulations)
@@ -45,7 +48,8 @@ def write_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
     output = write_trf(tournament, points, ranks, rule_names)
     warnings = [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in standings.warnings]
     warnings += [s.WarningOut(code="trf-not-carried", message=m, rule=None) for m in output.warnings]
-    return TrfConvertResponse(tournament=None, tiebreaks=rule_names, trf=output.text, warnings=warnings)
+    return TrfConvertResponse(tournament=None, tiebreaks=rule_names, trf=output.text,
+                              warnings=capped_warnings(warnings, limits))
 
 
 @post(
@@ -55,16 +59,11 @@ def write_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
     status_code=200,
     operation_class=request_body_operation("TrfConvertRequest"),
     responses=PROBLEMS,
+    opt=NO_COMPRESSION,
 )
-async def convert_trf(request: Request) -> TrfConvertResponse:
-    body: TrfConvertRequest = await decode_json(request, _convert_decoder)
-    if body.trf is not None:
-        if len(body.trf) > THREAD_THRESHOLD_CHARS:
-            return await anyio.to_thread.run_sync(read_to_wire, body.trf)
-        return read_to_wire(body.trf)
-    if len(body.tournament.players) * body.tournament.rounds > THREAD_THRESHOLD:
-        return await anyio.to_thread.run_sync(write_from_wire, body)
-    return write_from_wire(body)
+async def convert_trf(request: Request) -> Response[TrfConvertResponse]:
+    # decoded, priced and computed by the compute gate (service/api/work.py `trf`)
+    return await answer_request(request, "trf")
 
 
 TRF_ROUTES = [convert_trf]

@@ -128,6 +128,23 @@ class TrfDocument:
     warnings: list[TrfWarning]
     tiebreaks: list[str]  # from record 202 (or 212 without its PTS)
     encoding: str = "utf-8"
+    warnings_omitted: int = 0  # warnings past `parse_trf(max_warnings=...)`, counted but not kept
+
+
+class _CappedWarnings(list):
+    """A warning list that keeps the first `cap` and only counts the rest: a file of two
+    million unknown lines must not become two million warning objects."""
+
+    def __init__(self, cap: int | None):
+        super().__init__()
+        self.cap = cap
+        self.omitted = 0
+
+    def append(self, warning: TrfWarning) -> None:
+        if self.cap is not None and len(self) >= self.cap:
+            self.omitted += 1
+        else:
+            super().append(warning)
 
 
 # ---------------------------------------------------------------- bytes -> text
@@ -208,11 +225,14 @@ class _Reading:
     team_records_seen: set[str] = field(default_factory=set)
 
 
-def parse_trf(text: str) -> TrfDocument:
-    """Read TRF text. Raises TrfError (line, column) for a line that cannot be read."""
+def parse_trf(text: str, max_warnings: int | None = None) -> TrfDocument:
+    """Read TRF text. Raises TrfError (line, column) for a line that cannot be read.
+
+    With `max_warnings`, only that many warnings are kept; `warnings_omitted` counts the rest.
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
-    reading = _Reading()
+    reading = _Reading(warnings=_CappedWarnings(max_warnings))
     # Records end with CR (TRF-26 remark 1), LF or CR LF: all read the same.
     for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         line = raw.rstrip()
@@ -445,4 +465,5 @@ def _finish(reading: _Reading) -> TrfDocument:
         tiebreaks = [t for t in reading.tiebreaks_212 or [] if t.upper() != "PTS"]
     tournament = Tournament(players=tuple(reading.players), rounds=rounds, system=reading.system,
                             scoring=reading.scoring, name=reading.name, start_date=reading.start)
-    return TrfDocument(tournament, reading.warnings, tiebreaks)
+    omitted = getattr(reading.warnings, "omitted", 0)
+    return TrfDocument(tournament, list(reading.warnings), tiebreaks, warnings_omitted=omitted)

@@ -1,0 +1,100 @@
+"""A compute worker process: `python -m service.api.worker`, started and killed by the gate.
+
+It reads jobs from stdin and writes answers to stdout, one at a time, each a
+frame of an 8-byte big-endian length and a msgpack `Job` / `Answer`
+(service/api/work.py). It never decides when to stop: the gate kills it with
+SIGKILL when the deadline passes or the client leaves, and starts another.
+
+Its data segment is capped (RLIMIT_DATA, `--memory-mib`), so a computation the
+cost model priced too low ends in a MemoryError (answered 413) instead of the
+kernel's OOM killer taking the whole pod; the worker then exits, so that the next
+job starts in a fresh process. It asks the kernel to kill it when its parent dies
+(Linux), so that no computation outlives the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import struct
+import sys
+
+FRAME = struct.Struct(">Q")
+
+
+def _die_with_parent() -> None:
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the closed stdin ends the worker instead
+        pass
+
+
+def _cap_memory(mib: int) -> None:
+    if mib <= 0:
+        return
+    try:
+        import resource
+
+        limit = mib * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def read_frame(stream) -> bytes | None:
+    head = stream.read(FRAME.size)
+    if len(head) < FRAME.size:
+        return None
+    (size,) = FRAME.unpack(head)
+    data = stream.read(size)
+    if len(data) < size:
+        return None
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m service.api.worker")
+    parser.add_argument("--memory-mib", type=int, default=0, help="data segment cap (0: none)")
+    args = parser.parse_args(argv)
+    _die_with_parent()
+    # Answers go to the pipe the gate reads; anything printed by accident goes to stderr.
+    channel = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    jobs = sys.stdin.buffer
+
+    import msgspec
+
+    from .ops import configure_logging
+    from .work import Answer, Job, execute
+
+    configure_logging(os.environ.get("TIEBREAK_LOG_LEVEL", "INFO").upper())
+    job_decoder = msgspec.msgpack.Decoder(Job)
+    answer_encoder = msgspec.msgpack.Encoder()
+    _cap_memory(args.memory_mib)
+    while True:
+        frame = read_frame(jobs)
+        if frame is None:
+            return 0  # the gate closed the pipe: shut down
+        try:
+            answer = execute(job_decoder.decode(frame))
+        except MemoryError:  # even building the problem failed: say so with what is left
+            answer = Answer(413, b'{"type":"about:blank","title":"Content Too Large","status":413,'
+                                 b'"detail":"the request exceeds a limit: max_memory_mib","errors":[]}',
+                            "application/problem+json", limit="max_memory_mib", memory_exhausted=True)
+        exhausted = answer.memory_exhausted
+        data = answer_encoder.encode(answer)
+        channel.write(FRAME.pack(len(data)))
+        channel.write(data)
+        channel.flush()
+        del answer, data, frame
+        if exhausted:
+            return 0  # a fresh process for the next job: this heap may be fragmented near the cap
+
+
+if __name__ == "__main__":
+    sys.exit(main())
