@@ -25,7 +25,7 @@ from litestar.response import Stream
 
 from ..engine.errors import InvalidRequest, Issue
 from . import schemas as s
-from .gate import NO_COMPRESSION, accepts_gzip, gate_of, job_for, read_body
+from .gate import INLINE_BODY_BYTES, NO_COMPRESSION, accepts_gzip, gate_of, job_for, read_body
 from .limits import LIMITS, Deadline, LimitExceeded, Limits, Unavailable, json_depth_exceeds
 from .metrics import count_batch_item
 from .routes import PROBLEMS
@@ -91,7 +91,7 @@ def _array_items(body: bytes, limits: Limits) -> tuple[int, Iterator[bytes]]:
     for i, raw in enumerate(raws):
         if not bytes(raw).startswith(b"{"):
             raise InvalidRequest([Issue(("items", i), "each item of the array must be a JSON object")])
-    return len(raws), (bytes(r) for r in raws)
+    return len(raws), iter([bytes(r) for r in raws])
 
 
 def _error_line(index: int, exc: Exception) -> bytes:
@@ -178,7 +178,10 @@ async def standings_batch(request: Request) -> Stream:
         raise Unavailable("saturated", "the service is at capacity; retry shortly", 1)
     if ndjson:
         return _stream(_ndjson_results(body, request, limits), request)
-    count, items = _array_items(body, limits)
+    if len(body) > INLINE_BODY_BYTES:  # splitting a large array: off the event loop
+        count, items = await anyio.to_thread.run_sync(_array_items, body, limits)
+    else:
+        count, items = _array_items(body, limits)
     if count > limits.max_batch_items:
         raise LimitExceeded("max_batch_items", "items", f"{count} items", 400, limits)  # the schema's maxItems
     return _stream(_results(items, request, limits), request)

@@ -133,7 +133,16 @@ class WorkerProcess:
             sys.executable, "-m", "service.api.worker", "--memory-mib", str(memory_mib),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
         metrics.WORKER_STARTS.inc()
-        return cls(process)
+        worker = cls(process)
+        try:
+            (ready,) = FRAME.unpack(await process.stdout.readexactly(FRAME.size))  # imports done
+        except BaseException:
+            worker.kill()
+            raise
+        if ready != 0:
+            worker.kill()
+            raise RuntimeError("a compute worker did not start properly")
+        return worker
 
     @property
     def alive(self) -> bool:
@@ -174,6 +183,8 @@ class Pool:
         self.limits = limits
         self.lane = Lane("pool", limits.compute_workers, limits.compute_queue)
         self.idle: list[WorkerProcess] = []
+        self.running: set[WorkerProcess] = set()  # computing a job now
+        self.starting: list[asyncio.Task] = []  # replacements being started
         self.memory_mib = int(limits.max_memory_mib * WORKER_MEMORY_HEADROOM)
         self.reaping: set[asyncio.Task] = set()
         self.closed = False
@@ -187,13 +198,35 @@ class Pool:
             worker = self.idle.pop()
             if worker.alive:
                 return worker
+        if self.starting:  # a replacement is on its way: take it rather than start another
+            return await self.starting.pop()
         return await WorkerProcess.start(self.memory_mib)
+
+    def _start_replacement(self) -> None:
+        """Start a worker in the background; the next job takes it (idle once ready)."""
+        task = asyncio.get_running_loop().create_task(WorkerProcess.start(self.memory_mib))
+        self.starting.append(task)
+
+        def ready(done: asyncio.Task) -> None:
+            if done in self.starting:  # nobody took it while it started
+                self.starting.remove(done)
+                if not done.cancelled() and done.exception() is None:
+                    worker = done.result()
+                    if self.closed:
+                        worker.kill()
+                    else:
+                        self.idle.append(worker)
+            elif not done.cancelled() and done.exception() is not None:
+                log.error("could not start a compute worker", exc_info=done.exception())
+
+        task.add_done_callback(ready)
 
     async def run(self, job: work.Job, deadline: Deadline, shed: bool) -> work.Answer:
         await self.lane.acquire(deadline, shed)
         worker: WorkerProcess | None = None
         try:
             worker = await self._worker()
+            self.running.add(worker)
             answer = await asyncio.wait_for(worker.call(job), max(0.001, deadline.remaining()))
         except asyncio.TimeoutError:
             self._kill(worker, "deadline")
@@ -209,6 +242,7 @@ class Pool:
         if answer.memory_exhausted:
             self._kill(worker, "memory")  # it exits by itself; reap it and start afresh
         else:
+            self.running.discard(worker)
             self.idle.append(worker)
             self.lane.release()
         return answer
@@ -218,25 +252,30 @@ class Pool:
         if worker is None:
             self.lane.release()
             return
+        self.running.discard(worker)
         if reason != "memory":
             metrics.KILLED.labels(reason).inc()
         worker.kill()
+        if not self.closed:
+            self._start_replacement()  # importing meanwhile: the next job need not wait for it
         task = asyncio.get_running_loop().create_task(self._reap(worker))
         self.reaping.add(task)
         task.add_done_callback(self.reaping.discard)
 
     async def _reap(self, worker: WorkerProcess) -> None:
         try:
-            await worker.process.wait()
-            if not self.closed:
-                self.idle.append(await WorkerProcess.start(self.memory_mib))
-        except Exception:  # noqa: BLE001 - a failed start is retried by the next job
-            log.exception("could not start a compute worker")
+            await worker.process.wait()  # the slot is free once the process is really gone
         finally:
             self.lane.release()
 
     async def close(self) -> None:
         self.closed = True
+        for task in list(self.starting):
+            try:
+                self.idle.append(await task)
+            except Exception:  # noqa: BLE001 - it did not start: nothing to stop
+                pass
+        self.starting.clear()
         for worker in self.idle:
             await worker.stop()
         self.idle.clear()

@@ -137,17 +137,14 @@ def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None) -> s.Sta
     ENGINE_SECONDS.observe(plan.engine_seconds)
     if deadline is not None:
         deadline.check("after ranking")
-    result.warnings[:0] = plan.warnings
-    response = standings_to_wire(result, body.explain, body.top, body.player)
-    if plan.limits is not None and len(response.warnings) > plan.limits.max_warnings:
-        response = _replace_warnings(response, capped_warnings(response.warnings, plan.limits))
-    return response
-
-
-def _replace_warnings(response: s.StandingsResponse, warnings: list[s.WarningOut]) -> s.StandingsResponse:
-    import msgspec
-
-    return msgspec.structs.replace(response, warnings=warnings)
+    engine_warnings = result.warnings
+    if plan.limits is not None and len(engine_warnings) > plan.limits.max_warnings:
+        kept = plan.limits.max_warnings
+        engine_warnings = [*engine_warnings[:kept], Warning(
+            "warnings-omitted", f"{len(engine_warnings) - kept} more warnings omitted; limit max_warnings = "
+                                f"{kept} (TIEBREAK_MAX_WARNINGS)", None)]
+    result.warnings = [*plan.warnings, *engine_warnings]  # what reading gave is capped by the reader
+    return standings_to_wire(result, body.explain, body.top, body.player)
 
 
 def run_standings(body: s.StandingsRequest, limits: Limits | None = None,

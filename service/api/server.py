@@ -74,6 +74,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.guard = GuardedHttpToolsProtocol.limits
         self.awaiting_headers = True
         self.header_bytes = 0
+        self.refused = False  # answered 408/431 and closing: the parser's callbacks are ignored
         self.read_timer: asyncio.TimerHandle | None = None
         # Connections waiting for a complete request, oldest first (shared by the server's connections).
         waiting = getattr(self.server_state, "tiebreak_waiting", None)
@@ -104,6 +105,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self.transport.close()
 
     def _refuse(self, status: int, message: str) -> None:
+        self.refused = True
         if not self.transport.is_closing():
             self.transport.write(_plain_response(status, message))
             self.transport.close()
@@ -134,6 +136,8 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return
         if self.awaiting_headers:
             self.header_bytes += len(data)
         super().data_received(data)
@@ -150,12 +154,23 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self.awaiting_headers = False
         self.waiting.pop(self, None)
+        size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
+        if size > self.guard.max_header_bytes:  # they arrived in one read: refused here, before any task
+            self._disarm()
+            self._refuse(431, f"the request line and headers exceed {self.guard.max_header_bytes} bytes "
+                              f"(TIEBREAK_MAX_HEADER_BYTES)")
+            return
         super().on_headers_complete()
         self._arm(self.guard.body_timeout_s, self._body_timeout)
 
+    def on_body(self, body: bytes) -> None:
+        if not self.refused:
+            super().on_body(body)
+
     def on_message_complete(self) -> None:
         self._disarm()
-        super().on_message_complete()
+        if not self.refused:
+            super().on_message_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()

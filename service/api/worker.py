@@ -2,7 +2,7 @@
 
 It reads jobs from stdin and writes answers to stdout, one at a time, each a
 frame of an 8-byte big-endian length and a msgpack `Job` / `Answer`
-(service/api/work.py). It never decides when to stop: the gate kills it with
+(service/api/work.py); an empty frame first says it is ready (imports done). It never decides when to stop: the gate kills it with
 SIGKILL when the deadline passes or the client leaves, and starts another.
 
 Its data segment is capped (RLIMIT_DATA, `--memory-mib`), so a computation the
@@ -76,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     job_decoder = msgspec.msgpack.Decoder(Job)
     answer_encoder = msgspec.msgpack.Encoder()
     _cap_memory(args.memory_mib)
+    channel.write(FRAME.pack(0))  # ready: an empty frame once everything is imported
+    channel.flush()
     while True:
         frame = read_frame(jobs)
         if frame is None:
