@@ -40,7 +40,7 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, InternalServerException
 
-from . import metrics, work
+from . import cost, metrics, work
 from .limits import Deadline, Limits, Unavailable, deadline_exceeded
 from .worker import FRAME
 
@@ -52,8 +52,9 @@ log = logging.getLogger("service.gate")
 NO_COMPRESSION = {"skip_compression": True}
 COMPRESSION_OPT_KEY = "skip_compression"
 
-# Bodies up to this size are decoded and priced on the loop (a few milliseconds at
-# most); larger ones go to a worker unread, which decodes and prices them there.
+# Bodies up to this size (and whose decoding the cost model prices under the inline
+# budget: about 140 KiB by default) are decoded and priced on the loop; larger ones go
+# to a worker unread, which decodes and prices them there.
 INLINE_BODY_BYTES = 256 * 1024
 # Headroom of a worker's data segment over the cost model's memory ceiling.
 WORKER_MEMORY_HEADROOM = 1.25
@@ -299,6 +300,10 @@ class Gate:
         self.loop = loop
         self.inline = Lane("inline", 1, limits.inline_queue)
         self.pool = Pool(limits)
+        # A body whose decoding alone the cost model prices over the inline budget goes to a
+        # worker unread: reading it on the loop would only find out it belongs there.
+        self.inline_body_bytes = min(INLINE_BODY_BYTES, int(limits.inline_max_cost_ms / 1000
+                                                              / cost.SECONDS_PER_BODY_BYTE))
 
     def saturated(self) -> bool:
         """No room for one more pooled request: what /readyz reports as not ready."""
@@ -309,8 +314,11 @@ class Gate:
 
         `wait`: queue however long the queue is (batch items of a stream already admitted).
         """
+        early = work.refuse_early(job)  # over a limit by its shape alone: no slot, no worker
+        if early is not None:
+            return early
         inline = self.inline
-        if len(job.body) <= INLINE_BODY_BYTES and (wait or not inline.full()):
+        if len(job.body) <= self.inline_body_bytes and (wait or not inline.full()):
             await inline.acquire(deadline, shed=False)
             try:
                 # Yield once while holding the slot: requests that arrived meanwhile queue

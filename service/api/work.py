@@ -249,6 +249,76 @@ def _prepare_trf(job: Job) -> Task:
     return Task(cost, lambda: encoded(write_from_wire(body, limits), job), job)
 
 
+# ---- refusing early: the price from the body's shape ----
+
+class _TournamentShape(msgspec.Struct):
+    players: list[msgspec.Raw] = []
+    rounds: int = 1
+
+
+class _StandingsShape(msgspec.Struct):
+    tournament: _TournamentShape | None = None
+    tiebreaks: list[msgspec.Raw] | None = None
+    explain: bool = True
+    top: int | None = None
+    player: int | None = None
+    after_round: int | None = None
+
+
+class _ListShape(msgspec.Struct):
+    tiebreaks: list[msgspec.Raw] | None = None
+
+
+class _CompareShape(msgspec.Struct):
+    tournament: _TournamentShape | None = None
+    lists: list[_ListShape] = []
+    explain: bool = False
+    after_round: int | None = None
+
+
+_SHAPES = {"standings": msgspec.json.Decoder(_StandingsShape), "item": msgspec.json.Decoder(_StandingsShape),
+           "compare": msgspec.json.Decoder(_CompareShape)}
+SHAPE_BYTES = 1024 * 1024
+
+
+def _shape_counts(job: Job) -> Counts | None:
+    try:
+        shape = _SHAPES[job.kind].decode(job.body)
+    except (msgspec.MsgspecError, RecursionError):
+        return None  # the strict decoder says what is wrong
+    if shape.tournament is None:
+        return None  # TRF text: its size is known only once read
+    players = len(shape.tournament.players)
+    rounds = max(1, min(shape.after_round or shape.tournament.rounds, shape.tournament.rounds))
+    if job.kind == "compare":
+        rules = sum(max(1, len(item.tiebreaks or [])) for item in shape.lists) or 1
+        explained = players * rules if shape.explain else 0
+    else:
+        rules = max(1, len(shape.tiebreaks or []))
+        rows = 0 if not shape.explain else players if shape.top is None and shape.player is None else min(
+            players, (shape.top or 0) + (shape.player is not None))
+        explained = rows * len(shape.tiebreaks or [])
+    return Counts(players=players, rounds=rounds, rule_passes=rules, explained_rules=explained,
+                  body_bytes=len(job.body))
+
+
+def refuse_early(job: Job) -> Answer | None:
+    """For a JSON body up to 1 MiB: the answer when its nesting or its price is over a limit, found
+    without building it (msgspec skips the players as raw JSON; about 1 ms for 600 KB). The counts
+    are those the full reading gives (a preset counts as one rule: a lower bound), so nothing the
+    full check would admit is refused here."""
+    if job.kind not in _SHAPES or len(job.body) > SHAPE_BYTES:
+        return None
+    try:
+        check_json_depth(job.body, job.limits)
+        counts = _shape_counts(job)
+        if counts is not None:
+            check_cost(counts, job.limits)
+    except Exception as exc:  # noqa: BLE001 - the limit's problem+json (or the item's line)
+        return failure(exc, job.index, job.kind, job.body)
+    return None
+
+
 _PREPARE = {"standings": _prepare_standings, "compare": _prepare_compare, "trf": _prepare_trf,
             "item": _prepare_item}
 
