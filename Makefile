@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test venv openapi openapi-check bench fuzz load clean
+.PHONY: run test venv openapi openapi-check bench fuzz load hostile calibrate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,9 +38,18 @@ fuzz: $(STAMP)
 	TIEBREAK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TIEBREAK_ACCESS_LOG=0 $(BIN)/python -m pytest -q -p no:logging \
 		--hypothesis-show-statistics tests/ops/test_fuzz.py
 
-# Throughput and latency of a real 2-worker uvicorn on loopback (see docs/load.md).
+# Throughput, latency and shedding of a real server on loopback, at 1x and 2x its capacity (docs/load.md).
 load: $(STAMP)
 	$(BIN)/python scripts/load.py
+
+# Every hostile case of issue 10 against a real server on loopback, bounds asserted (docs/operations.md);
+# `make test` runs the same cases at smaller sizes (tests/ops/test_hostile.py).
+hostile: $(STAMP)
+	$(BIN)/python scripts/hostile.py
+
+# Re-measure the cost model's constants (service/api/cost.py) on the current engine.
+calibrate: $(STAMP)
+	$(BIN)/python scripts/calibrate_cost.py --check
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -293,7 +293,17 @@ def run_case(name: str, description: str, body, root: Path, env: dict, log: Path
         with Watch(server, outcome) as watch:
             time.sleep(0.3)  # a few probes of the idle server first
             done = threading.Event()
-            runner = threading.Thread(target=lambda: (body(server, outcome), done.set()), daemon=True)
+
+            def run_body() -> None:
+                try:
+                    body(server, outcome)
+                except Exception as exc:  # noqa: BLE001 - e.g. the connection reset by a server stopped for memory
+                    outcome.notes.append(f"the client got {type(exc).__name__}: {exc}")
+                    outcome.check("every request got an answer", False)
+                finally:
+                    done.set()
+
+            runner = threading.Thread(target=run_body, daemon=True)
             runner.start()
             if not done.wait(budget):
                 outcome.stopped = outcome.stopped or f"over the case's budget of {budget:.0f} s: stopped"
@@ -605,9 +615,52 @@ def case_overload(quick: bool):
     return "overload", f"open-loop arrivals at twice the measured capacity for {seconds_each} s", body, {}
 
 
+def largest_admitted(rounds: int, rules: int, explain: bool, bytes_per_player: float) -> int:
+    """The most players the default ceilings admit for this shape (the cost model's own arithmetic)."""
+    from service.api.cost import Counts, estimate
+    from service.api.limits import LIMITS
+
+    def admitted(players: int) -> bool:
+        e = estimate(Counts(players=players, rounds=rounds, rule_passes=rules,
+                            explained_rules=players * rules if explain else 0,
+                            body_bytes=int(players * bytes_per_player)))
+        return e.seconds <= LIMITS.max_cost_s and e.memory_mib <= LIMITS.max_memory_mib
+
+    low, high = 1, LIMITS.max_players
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if admitted(middle) else (low, middle - 1)
+    return int(low * 0.98)  # a margin for the body's exact size
+
+
+def case_largest(quick: bool):
+    from service.synthetic import swiss_wire
+
+    per_synthetic_player = len(encode(swiss_wire(1000, 11, seed=1))) / 1000
+    shapes = [(100, 40, True, False)] if quick else [
+        (11, 12, False, True), (11, 12, True, True), (100, 20, False, False), (100, 40, True, False)]
+
+    def body(server: Server, outcome: Outcome) -> None:
+        for rounds, rules, explain, synthetic in shapes:
+            players = largest_admitted(rounds, rules, explain, per_synthetic_player if synthetic else 12)
+            tournament = swiss_wire(players, rounds, seed=1) if synthetic else empty_event(players, rounds, True)
+            data = encode({"tournament": tournament, "tiebreaks": RULES_40[:rules], "explain": explain,
+                           "unrated_rating": 1400})
+            del tournament
+            before = outcome.peak_rss
+            status, answer, _, seconds = post(server.port, "/v1/standings", data, **{"accept-encoding": "gzip"})
+            record(outcome, status, seconds, answer, players=players, rounds=rounds, rules=rules, explain=explain,
+                   results="synthetic" if synthetic else "none", request_mb=round(len(data) / 2**20, 1),
+                   peak_rss_so_far_mib=round(max(before, outcome.peak_rss) / 2**20))
+            outcome.check(f"{players} × {rounds} × {rules} rules{' with breakdowns' if explain else ''}: "
+                          f"answered 200 within the deadline", status == 200 and seconds < 20)
+
+    return "largest", "the largest request each shape admits under the default ceilings, one at a time", body, {}
+
+
 CASES = {"trf-202-rules": case_trf_rules, "waves": case_waves, "kill": case_kill, "no-results": case_no_results,
          "compare": case_compare, "nesting": case_nesting, "huge-answers": case_huge_answers,
-         "headers": case_headers, "overload": case_overload}
+         "headers": case_headers, "overload": case_overload, "largest": case_largest}
 
 
 def _raise_fd_limit() -> None:

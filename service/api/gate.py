@@ -349,19 +349,23 @@ class Gate:
 
 
 def gate_of(app, create: bool = True) -> Gate | None:
-    """The app's gate on the running event loop (a test client runs each app on a loop of its own)."""
+    """The app's gate on the running event loop: one per loop, since worker pipes belong to a loop
+    (`tiebreak serve` has one; each test client runs the app on a loop of its own)."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         loop = None
-    gate = app.state.get("gate")
-    if gate is not None and gate.loop is loop:
+    gates: dict = app.state.get("gates")
+    if gates is None:
+        gates = app.state["gates"] = {}
+    gate = gates.get(loop)
+    if gate is not None or not create:
         return gate
-    if not create:
-        return None
-    if gate is not None:
-        gate.pool.abandon()
-    gate = app.state["gate"] = Gate(app.state.limits, loop)
+    for other, stale in list(gates.items()):  # loops closed without a lifespan shutdown
+        if other is not None and other.is_closed():
+            stale.pool.abandon()
+            del gates[other]
+    gate = gates[loop] = Gate(app.state.limits, loop)
     return gate
 
 
@@ -373,9 +377,10 @@ async def start_gate(app) -> None:
 
 
 async def stop_gate(app) -> None:
-    gate = app.state.get("gate")
+    gate = gate_of(app, create=False)
     if gate is not None:
         await gate.close()
+        app.state.gates.pop(gate.loop, None)
 
 
 # ---- admission of whole requests (the middleware) ----

@@ -44,6 +44,12 @@ def _env_int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
+# Every variable `tiebreak serve` reads besides HOST, PORT, WORKERS and the app's own (limits.ENV, ops.py).
+SERVER_ENV = ("TIEBREAK_HEADER_TIMEOUT_S", "TIEBREAK_BODY_TIMEOUT_S", "TIEBREAK_MAX_HEADER_BYTES",
+              "TIEBREAK_MAX_CONNECTIONS", "TIEBREAK_KEEPALIVE_TIMEOUT_S", "TIEBREAK_BACKLOG",
+              "TIEBREAK_GRACEFUL_TIMEOUT_S", "TIEBREAK_ADMIN_PORT")
+
+
 class ConnectionLimits:
     """Read from the environment once per process (uvicorn builds one protocol object per connection)."""
 

@@ -216,8 +216,7 @@ def _prepare_compare(job: Job) -> Task:
     cost = check_cost(plan.counts, limits)
 
     def compute() -> Answer:
-        response = compute_compare(plan)
-        return encoded(response, job, engine_seconds=plan.engine_seconds)
+        return encoded(compute_compare(plan), job)  # tiebreak_engine_seconds counts standings only
 
     return Task(cost, compute, job)
 
