@@ -10,7 +10,8 @@ Each case starts its own server (`python -m service.cli serve`, 127.0.0.1, a fre
 port; the shipped defaults unless the case says otherwise), and while it runs:
 
 - a separate process probes `GET /healthz` every 50 ms on a new connection (as the
-  kubelet does) and records each latency;
+  kubelet does) and records each latency (it raises its own priority, nice -5, when
+  allowed: its scheduling on a shared machine is not the server's latency);
 - the server's process tree (the server and its compute workers) is sampled every
   50 ms from /proc: resident memory (summed) and CPU time;
 - after the case's last answer, the tree's CPU use is watched until it stays under
@@ -209,6 +210,7 @@ class Outcome:
     checks: list[tuple[str, bool]] = field(default_factory=list)
     peak_rss: int = 0
     health: list[float | None] = field(default_factory=list)
+    health_series: list[list] = field(default_factory=list)  # [seconds since the case began, latency]
     idle_after_s: float | None = None
     wall_s: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -225,7 +227,11 @@ class Outcome:
             "answers": self.answers, "peak_rss_mib": round(self.peak_rss / 2**20, 1),
             "healthz": {"probes": len(self.health), "failed": sum(h is None for h in self.health),
                         "max_ms": round(max(latencies) * 1000, 1) if latencies else None,
-                        "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None},
+                        "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
+                        "p99_ms": round(sorted(latencies)[int(0.99 * (len(latencies) - 1))] * 1000, 1)
+                        if latencies else None,
+                        "over_100_ms": sum(h > 0.1 for h in latencies)},
+            "healthz_series": self.health_series,
             "idle_after_s": None if self.idle_after_s is None else round(self.idle_after_s, 2),
             "checks": [{"check": c, "ok": ok} for c, ok in self.checks], "notes": self.notes,
             "stopped": self.stopped,
@@ -281,7 +287,8 @@ class Watch:
         self.thread.join()
         self.prober.terminate()
         out, _ = self.prober.communicate(timeout=10)
-        self.outcome.health = [json.loads(line)[1] for line in out.splitlines() if line.startswith("[")]
+        self.outcome.health_series = [json.loads(line) for line in out.splitlines() if line.startswith("[")]
+        self.outcome.health = [latency for _, latency in self.outcome.health_series]
 
 
 def run_case(name: str, description: str, body, root: Path, env: dict, log: Path, budget: float,
@@ -480,7 +487,7 @@ def case_nesting(quick: bool):
 def case_huge_answers(quick: bool):
     small = encode({"tournament": empty_event(220, 100), "tiebreaks": RULES_40})
     lines = 200_000 if quick else 2_000_000
-    text = trf_text(["999 not a record"] * lines)
+    text = trf_text(["999 x"] * lines)  # 2 million lines: 14 MB of JSON
 
     def body(server: Server, outcome: Outcome) -> None:
         status, answer, _, seconds = post(server.port, "/v1/standings", small)
@@ -509,7 +516,10 @@ def case_headers(quick: bool):
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
         started = time.monotonic()
         sock.settimeout(timeout + 10)
-        closed = sock.recv(1) == b""
+        try:
+            closed = sock.recv(1) == b""
+        except OSError:  # still open when the client gave up
+            closed = False
         record(outcome, 0, time.monotonic() - started, b"", what="one half-sent header: closed after")
         outcome.check(f"a half-sent header is closed after the {timeout} s header timeout",
                       closed and time.monotonic() - started < timeout + 3)
@@ -531,7 +541,11 @@ def case_headers(quick: bool):
                       fds <= 2048 + 100)
         status, _, _, seconds = get(server.port, "/healthz")
         outcome.check("a new client is answered meanwhile", status == 200 and seconds < 1)
-        for s in sockets:
+        # The clients go away as they came. (Closing 2,048 connections in one instant costs the
+        # server's loop 0.2-0.5 s on the 2-core test machine: a proxy restart, not this case.)
+        closing = time.monotonic()
+        for i, s in enumerate(sockets):
+            time.sleep(max(0.0, closing + i / OPEN_RATE / 4 - time.monotonic()))
             s.close()
         sock = socket.create_connection(("127.0.0.1", server.port))
         started = time.monotonic()
@@ -689,7 +703,8 @@ def format_outcome(outcome: Outcome) -> str:
     health = s["healthz"]
     lines = [f"== {s['case']}: {s['description']}",
              f"   wall {s['wall_s']} s, peak memory {s['peak_rss_mib']} MiB, /healthz {health['probes']} probes "
-             f"max {health['max_ms']} ms p50 {health['p50_ms']} ms failed {health['failed']}, "
+             f"max {health['max_ms']} ms p99 {health['p99_ms']} ms p50 {health['p50_ms']} ms "
+             f"(over 100 ms: {health['over_100_ms']}) failed {health['failed']}, "
              f"idle {s['idle_after_s']} s after the last answer" + (f"  [{s['stopped']}]" if s["stopped"] else "")]
     for answer in s["answers"]:
         lines.append("   answer " + ", ".join(f"{k}={v}" for k, v in answer.items()))
@@ -712,6 +727,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write the outcomes to this file")
     args = parser.parse_args(argv)
     if args.poll:
+        try:  # the probe's own scheduling on a shared machine is not the server's latency
+            os.nice(-5)
+        except OSError:
+            pass
         try:
             poll_health(args.poll, 0.05)
         except (KeyboardInterrupt, BrokenPipeError):

@@ -314,11 +314,13 @@ class Gate:
 
         `wait`: queue however long the queue is (batch items of a stream already admitted).
         """
-        early = work.refuse_early(job)  # over a limit by its shape alone: no slot, no worker
-        if early is not None:
+        early = work.price_early(job)
+        if isinstance(early, work.Answer):  # over a limit by its shape alone: no slot, no worker
             return early
+        # Priced over the inline budget by its shape: straight to a worker, unread here.
+        costly = early is not None and early.seconds * 1000 > self.limits.inline_max_cost_ms
         inline = self.inline
-        if len(job.body) <= self.inline_body_bytes and (wait or not inline.full()):
+        if not costly and len(job.body) <= self.inline_body_bytes and (wait or not inline.full()):
             await inline.acquire(deadline, shed=False)
             try:
                 # Yield once while holding the slot: requests that arrived meanwhile queue
@@ -374,6 +376,12 @@ async def start_gate(app) -> None:
     gate = gate_of(app)
     if app.state.ops.prestart_workers:
         await gate.start()
+        # Everything imported so far lives as long as the process: out of the cyclic collector's
+        # reach, so that a full collection (thousands of connections open) stays short.
+        import gc
+
+        gc.collect()
+        gc.freeze()
 
 
 async def stop_gate(app) -> None:

@@ -301,21 +301,20 @@ def _shape_counts(job: Job) -> Counts | None:
                   body_bytes=len(job.body))
 
 
-def refuse_early(job: Job) -> Answer | None:
-    """For a JSON body up to 1 MiB: the answer when its nesting or its price is over a limit, found
-    without building it (msgspec skips the players as raw JSON; about 1 ms for 600 KB). The counts
-    are those the full reading gives (a preset counts as one rule: a lower bound), so nothing the
-    full check would admit is refused here."""
+def price_early(job: Job) -> Answer | Estimate | None:
+    """For a JSON body up to 1 MiB, before building it (msgspec skips the players as raw JSON;
+    about 1 ms for 600 KB): the answer when its nesting or its price is over a limit, else the
+    price when its shape tells it, else None. The counts are those the full reading gives (a
+    preset counts as one rule), so the price is a lower bound: nothing the full check would admit
+    is refused here, and a request priced over the inline budget here is over it after reading."""
     if job.kind not in _SHAPES or len(job.body) > SHAPE_BYTES:
         return None
     try:
         check_json_depth(job.body, job.limits)
         counts = _shape_counts(job)
-        if counts is not None:
-            check_cost(counts, job.limits)
+        return None if counts is None else check_cost(counts, job.limits)
     except Exception as exc:  # noqa: BLE001 - the limit's problem+json (or the item's line)
         return failure(exc, job.index, job.kind, job.body)
-    return None
 
 
 _PREPARE = {"standings": _prepare_standings, "compare": _prepare_compare, "trf": _prepare_trf,
