@@ -84,24 +84,52 @@ def ms(value: float | None) -> float | None:
     return None if value is None else round(value * 1000, 1)
 
 
-HEADERS = {"content-type": "application/json", "accept-encoding": "gzip"}
+HEADERS = {"content-type": "application/json", "accept-encoding": "identity"}
 
 
-async def closed_loop(base: str, body: bytes, concurrency: int, seconds: float) -> float:
-    """Throughput (answers 200 per second) of `concurrency` clients in a closed loop."""
-    done = 0
-    stop_at = time.monotonic() + seconds
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
-        async def one():
-            nonlocal done
-            while time.monotonic() < stop_at:
-                response = await client.post("/v1/standings", content=body, headers=HEADERS)
-                await response.aread()
-                done += response.status_code == 200
-        began = time.perf_counter()
-        await asyncio.gather(*(one() for _ in range(concurrency)))
-        return done / (time.perf_counter() - began)
+class RawClient:
+    """A minimal HTTP/1.1 keep-alive client on asyncio streams: the request bytes are built once,
+    and an answer is read by its Content-Length. httpx costs several times more CPU per request,
+    and on a 2-core machine the load client's CPU is the server's."""
+
+    def __init__(self, port: int, body: bytes):
+        self.port = port
+        self.request = (b"POST /v1/standings HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+                        + f"accept-encoding: {HEADERS['accept-encoding']}\r\ncontent-length: {len(body)}\r\n\r\n".encode()
+                        + body)
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def post(self) -> int:
+        if self.idle:
+            reader, writer = self.idle.pop()
+        else:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 20)
+        try:
+            writer.write(self.request)
+            head = await reader.readuntil(b"\r\n\r\n")
+            status = int(head[9:12])
+            length = 0
+            close = False
+            for line in head.split(b"\r\n")[1:]:
+                name, _, value = line.partition(b":")
+                name = name.strip().lower()
+                if name == b"content-length":
+                    length = int(value)
+                elif name == b"connection" and value.strip().lower() == b"close":
+                    close = True
+            await reader.readexactly(length)
+        except BaseException:
+            writer.close()
+            raise
+        if close:
+            writer.close()
+        else:
+            self.idle.append((reader, writer))
+        return status
+
+    def close(self) -> None:
+        for _, writer in self.idle:
+            writer.close()
 
 
 async def open_loop(base: str, body: bytes, rate: float, seconds: float) -> dict:
@@ -110,49 +138,48 @@ async def open_loop(base: str, body: bytes, rate: float, seconds: float) -> dict
     errors = 0
     in_flight = peak = 0
     readiness: list[int] = []
-    limits = httpx.Limits(max_connections=1024, max_keepalive_connections=256)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=120) as client:
+    client = RawClient(int(base.rsplit(":", 1)[1]), body)
 
-        async def one():
-            nonlocal errors, in_flight, peak
-            in_flight += 1
-            peak = max(peak, in_flight)
-            started = time.perf_counter()
-            try:
-                response = await client.post("/v1/standings", content=body, headers=HEADERS)
-                await response.aread()
-                statuses[response.status_code] = statuses.get(response.status_code, 0) + 1
-                if response.status_code == 200:
-                    latencies.append(time.perf_counter() - started)
-            except httpx.HTTPError:
-                errors += 1
-            finally:
-                in_flight -= 1
+    async def one():
+        nonlocal errors, in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        started = time.perf_counter()
+        try:
+            status = await client.post()
+            statuses[status] = statuses.get(status, 0) + 1
+            if status == 200:
+                latencies.append(time.perf_counter() - started)
+        except (OSError, asyncio.IncompleteReadError, ValueError):
+            errors += 1
+        finally:
+            in_flight -= 1
 
-        async def ready_probe():
-            async with httpx.AsyncClient(base_url=base, timeout=5) as probe:
-                while True:
-                    try:
-                        readiness.append((await probe.get("/readyz")).status_code)
-                    except httpx.HTTPError:
-                        readiness.append(0)
-                    await asyncio.sleep(0.2)
+    async def ready_probe():
+        async with httpx.AsyncClient(base_url=base, timeout=5) as probe:
+            while True:
+                try:
+                    readiness.append((await probe.get("/readyz")).status_code)
+                except httpx.HTTPError:
+                    readiness.append(0)
+                await asyncio.sleep(0.2)
 
-        prober = asyncio.create_task(ready_probe())
-        tasks = []
-        began = time.perf_counter()
-        n = 0
-        while time.perf_counter() - began < seconds:
-            due = began + n / rate
-            await asyncio.sleep(max(0.0, due - time.perf_counter()))
-            tasks.append(asyncio.create_task(one()))
-            n += 1
-        await asyncio.gather(*tasks)
-        wall = time.perf_counter() - began
-        prober.cancel()
+    prober = asyncio.create_task(ready_probe())
+    tasks = []
+    began = time.perf_counter()
+    n = 0
+    while time.perf_counter() - began < seconds:
+        due = began + n / rate
+        await asyncio.sleep(max(0.0, due - time.perf_counter()))
+        tasks.append(asyncio.create_task(one()))
+        n += 1
+    await asyncio.gather(*tasks)
+    wall = time.perf_counter() - began
+    prober.cancel()
+    client.close()
     sent = len(tasks)
     ok = statuses.get(200, 0)
-    return {"offered_rps": round(rate, 1), "sent": sent, "seconds": round(wall, 1),
+    return {"offered_rps": round(rate, 1), "sent": sent, "sent_rps": round(sent / seconds, 1), "seconds": round(wall, 1),
             "ok": ok, "ok_rps": round(ok / wall, 1), "shed_503": statuses.get(503, 0),
             "shed_share": round(statuses.get(503, 0) / max(1, sent), 3),
             "other_status": {k: v for k, v in statuses.items() if k not in (200, 503)}, "errors": errors,
@@ -160,6 +187,22 @@ async def open_loop(base: str, body: bytes, rate: float, seconds: float) -> dict
             "p99_ms": ms(percentile(latencies, 0.99)), "max_ms": ms(max(latencies, default=None)),
             "peak_in_flight": peak, "readyz_not_ready_share": round(sum(r != 200 for r in readiness)
                                                                     / max(1, len(readiness)), 2)}
+
+
+async def closed_loop_raw(base: str, body: bytes, concurrency: int, seconds: float) -> float:
+    client = RawClient(int(base.rsplit(":", 1)[1]), body)
+    done = 0
+    stop_at = time.monotonic() + seconds
+
+    async def one():
+        nonlocal done
+        while time.monotonic() < stop_at:
+            done += await client.post() == 200
+
+    began = time.perf_counter()
+    await asyncio.gather(*(one() for _ in range(concurrency)))
+    client.close()
+    return done / (time.perf_counter() - began)
 
 
 def health_prober(port: int) -> subprocess.Popen:
@@ -184,8 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--multiples", nargs="*", type=float, default=[1.0, 2.0], help="of the capacity")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each open-loop step")
     parser.add_argument("--quick", action="store_true", help="smoke run: 4 s steps, 2 s capacity runs")
+    parser.add_argument("--gzip", action="store_true", help="ask for gzipped answers (the client then spends "
+                        "CPU on the same cores decompressing them)")
     parser.add_argument("--json", help="write the results to this file as JSON")
     args = parser.parse_args(argv)
+    if args.gzip:
+        HEADERS["accept-encoding"] = "gzip"
     capacity_seconds = 2.0 if args.quick else 5.0
     if args.quick:
         args.seconds = 4.0
@@ -200,8 +247,8 @@ def main(argv: list[str] | None = None) -> int:
                                         "explain": args.explain == "true"})
             response = httpx.post(f"{base}/v1/standings", content=body, headers=HEADERS, timeout=60)
             assert response.status_code == 200, response.text[:500]
-            asyncio.run(closed_loop(base, body, 2, 1.0))  # warm-up
-            capacity = max(asyncio.run(closed_loop(base, body, c, capacity_seconds)) for c in (1, 2, 4))
+            asyncio.run(closed_loop_raw(base, body, 2, 1.0))  # warm-up
+            capacity = max(asyncio.run(closed_loop_raw(base, body, c, capacity_seconds)) for c in (1, 2, 4))
             print(f"{size:>7}  capacity {capacity:.1f} req/s (closed loop, best of 1, 2, 4 clients)", flush=True)
             for multiple in args.multiples:
                 prober = health_prober(port)
@@ -211,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
                            request_kb=round(len(body) / 1024), response_kb=round(len(response.content) / 1024))
                 results.append(row)
                 failed |= bool(row["errors"] or row["other_status"])
-                print(f"{size:>7}  {multiple:g}x = {row['offered_rps']:>6.1f} req/s offered: {row['ok_rps']:>6.1f} ok/s, "
+                print(f"{size:>7}  {multiple:g}x = {row['offered_rps']:>6.1f} req/s offered ({row['sent_rps']} sent): "
+                      f"{row['ok_rps']:>6.1f} ok/s, "
                       f"503 {row['shed_share'] * 100:4.1f} %, accepted p50 {row['p50_ms']} ms p99 {row['p99_ms']} ms, "
                       f"peak in flight {row['peak_in_flight']}, not ready {row['readyz_not_ready_share'] * 100:.0f} %, "
                       f"/healthz max {row['healthz_max_ms']} ms, errors {row['errors']} {row['other_status'] or ''}",

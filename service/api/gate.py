@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import gzip
 import logging
 import os
 import signal
@@ -322,18 +323,24 @@ class Gate:
         inline = self.inline
         if not costly and len(job.body) <= self.inline_body_bytes and (wait or not inline.full()):
             await inline.acquire(deadline, shed=False)
+            released = False
             try:
                 # Yield once while holding the slot: requests that arrived meanwhile queue
                 # behind it, and probes and I/O run before the computation starts.
                 await asyncio.sleep(0)
-                prepared = work.prepare(job)
+                gzip_min = job.gzip_min_bytes
+                prepared = work.prepare(msgspec.structs.replace(job, gzip_min_bytes=0))
                 if isinstance(prepared, work.Answer):
                     return prepared
                 if prepared.estimate.seconds * 1000 <= self.limits.inline_max_cost_ms:
                     metrics.COMPUTED.labels("inline").inc()
-                    return prepared.finish()
+                    answer = prepared.finish()
+                    inline.release()  # compressing does not need the loop: zlib lets go of the GIL
+                    released = True
+                    return await gzipped(answer, gzip_min, job.gzip_level)
             finally:
-                inline.release()
+                if not released:
+                    inline.release()
         answer = await self.pool.run(job, deadline, shed=not wait)
         metrics.COMPUTED.labels("pool").inc()
         # Counted here: the worker's own counters never reach /metrics.
@@ -348,6 +355,20 @@ class Gate:
 
     async def close(self) -> None:
         await self.pool.close()
+
+
+GZIP_IN_THREAD_BYTES = 32 * 1024
+
+
+async def gzipped(answer: work.Answer, minimum: int, level: int) -> work.Answer:
+    """An inline answer gzipped when the client accepts it, larger ones in a thread."""
+    if not minimum or len(answer.body) < minimum or answer.status != 200 or answer.media_type != work.JSON:
+        return answer
+    if len(answer.body) < GZIP_IN_THREAD_BYTES:
+        data = gzip.compress(answer.body, level, mtime=0)
+    else:
+        data = await asyncio.to_thread(gzip.compress, answer.body, level, mtime=0)
+    return msgspec.structs.replace(answer, body=data, gzipped=True)
 
 
 def gate_of(app, create: bool = True) -> Gate | None:
