@@ -6,16 +6,20 @@
 
 ARG PYTHON_VERSION=3.11
 
-# ---- build: install the package and its dependencies from pyproject.toml into a venv ----
+# ---- build: the locked dependencies (hashes checked), then the package, into a venv ----
 FROM python:${PYTHON_VERSION}-slim AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
 RUN python -m venv /opt/venv
+# The lock first: its layer is cached until requirements/run.txt changes (`make lock`).
+COPY requirements/run.txt ./requirements/run.txt
+RUN /opt/venv/bin/pip install --require-hashes -r requirements/run.txt
 COPY pyproject.toml README.md ./
 COPY service ./service
-# A regular (not editable) install: the runtime stage needs only /opt/venv.
-RUN /opt/venv/bin/pip install .
+# A regular (not editable) install of the package alone: every dependency, and the build
+# backend, came from the lock above.
+RUN /opt/venv/bin/pip install --no-deps --no-build-isolation .
 
 # ---- runtime: the venv, a non-root user, nothing else ----
 FROM python:${PYTHON_VERSION}-slim AS runtime

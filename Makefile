@@ -1,55 +1,70 @@
-# Two commands matter: `make run` and `make test`. Both bootstrap .venv on first use.
+# Two commands matter: `make run` and `make test`. Both bootstrap .venv on first use, from the
+# committed locks (requirements/run.txt, requirements/test.txt; `make lock` refreshes them).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-STAMP := $(VENV)/.installed
+# `make run` logs readable lines for a terminal; the container (tiebreak serve) logs JSON.
+LOG_FORMAT ?= text
+UV_VERSION := 0.13.9
 
-.PHONY: run test venv openapi openapi-check bench fuzz load hostile calibrate clean
+.PHONY: run test venv run-venv openapi openapi-check bench conformance fuzz load hostile calibrate lock clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+run-venv:
+	@$(PYTHON) scripts/make_venv.py run
 
-venv: $(STAMP)
+venv:
+	@$(PYTHON) scripts/make_venv.py test
 
-run: $(STAMP)
-	HOST=$(HOST) PORT=$(PORT) $(BIN)/tiebreak serve   # the container's entry point: JSON logs, graceful shutdown
+run: run-venv
+	HOST=$(HOST) PORT=$(PORT) TIEBREAK_LOG_FORMAT=$(LOG_FORMAT) $(BIN)/tiebreak serve   # graceful shutdown on Ctrl-C
 
-test: $(STAMP)
+test: venv
 	$(BIN)/python -m pytest -q
 
-openapi: $(STAMP)
+openapi: run-venv
 	$(BIN)/python -m service.api.export openapi/openapi.json
 
-openapi-check: $(STAMP)
+openapi-check: run-venv
 	$(BIN)/python -m service.api.export --check openapi/openapi.json
 
-bench: $(STAMP)
+# Re-resolve the locks from pyproject.toml (newest versions allowed there), with hashes, for every
+# platform and Python 3.11+. The run lock takes the test lock's versions, so they never disagree.
+lock:
+	$(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/python -m pip install --quiet uv==$(UV_VERSION)
+	.venv-lock/bin/uv pip compile pyproject.toml requirements/build.in --extra test --universal \
+		--python-version 3.11 --generate-hashes --quiet -o requirements/test.txt
+	.venv-lock/bin/uv pip compile pyproject.toml requirements/build.in --universal \
+		--python-version 3.11 --generate-hashes --quiet -c requirements/test.txt -o requirements/run.txt
+
+bench: venv
 	$(BIN)/python scripts/bench.py
+
+# Per conformance corpus: cases agreeing / total (scripts/conformance.py -v lists disagreements).
+conformance: venv
+	$(BIN)/python scripts/conformance.py
 
 # Many examples per operation (schemathesis) and random consistent crosstables over HTTP;
 # `make test` runs the same tests with 15 examples each. FUZZ_EXAMPLES=… to change.
 FUZZ_EXAMPLES ?= 1000
-fuzz: $(STAMP)
+fuzz: venv
 	TIEBREAK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TIEBREAK_ACCESS_LOG=0 $(BIN)/python -m pytest -q -p no:logging \
 		--hypothesis-show-statistics tests/ops/test_fuzz.py
 
 # Throughput, latency and shedding of a real server on loopback, at 1x and 2x its capacity (docs/load.md).
-load: $(STAMP)
+load: venv
 	$(BIN)/python scripts/load.py
 
 # Every hostile case of issue 10 against a real server on loopback, bounds asserted (docs/operations.md);
 # `make test` runs the same cases at smaller sizes (tests/ops/test_hostile.py).
-hostile: $(STAMP)
+hostile: venv
 	$(BIN)/python scripts/hostile.py
 
 # Re-measure the cost model's constants (service/api/cost.py) on the current engine.
-calibrate: $(STAMP)
+calibrate: venv
 	$(BIN)/python scripts/calibrate_cost.py --check
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .venv-lock .pytest_cache .hypothesis

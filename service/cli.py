@@ -1,8 +1,9 @@
 """The `tiebreak` command line: the service's standings without a server, and the server.
 
-    tiebreak standings FILE.trf|FILE.json [-t BH/C1 BH ...] [--format table|json|csv]
+    tiebreak standings FILE.trf|FILE.json|- [-t BH/C1 BH ...] [--format table|json|csv]
     tiebreak explain FILE -p ID [-t ...]
     tiebreak batch PATHS... [-t ...] --out results.ndjson --jobs N
+    tiebreak prizes STANDINGS_OR_TOURNAMENT --prizes prizes.json [-t ...] [--format text|json]
     tiebreak serve [--host H] [--port P]
 
 A JSON file is a tournament (the API's `tournament`) or a whole standings request
@@ -48,12 +49,26 @@ class Options:
     explain: bool = True
 
 
+STDIN = "-"  # a file argument of "-" is the standard input
+
+
+def read_input(path: Path) -> bytes:
+    return sys.stdin.buffer.read() if str(path) == STDIN else path.read_bytes()
+
+
+def _is_json(path: Path, data: bytes) -> bool:
+    """A `.json` file, or standard input that starts like a JSON object (else it is TRF)."""
+    if str(path) == STDIN:
+        return data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+    return path.suffix.lower() == ".json"
+
+
 def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list[s.WarningOut]]:
-    """A standings request for one file, and the warnings reading its bytes gave (encoding)."""
-    data = path.read_bytes()
+    """A standings request for one file (or "-": standard input), and the warnings reading its bytes gave."""
+    data = read_input(path)
     fields: dict = {}
     warnings: list[s.WarningOut] = []
-    if path.suffix.lower() == ".json":
+    if _is_json(path, data):
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         as_object = msgspec.json.decode(data)
@@ -64,8 +79,8 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
     else:
         text, _, trf_warnings = decode_trf(data)
         fields["trf"] = text
-        warnings = [s.WarningOut(code="trf-line-ignored", message=f"line {w.line}, column {w.column}: {w.message}",
-                                 rule=None) for w in trf_warnings]
+        warnings = [s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
+                    for w in trf_warnings]
     if options.tiebreaks is not None:
         fields["tiebreaks"] = list(options.tiebreaks)
     for name in ("regulations", "after_round", "unrated_rating"):
@@ -98,8 +113,13 @@ def table_text(response: s.StandingsResponse) -> str:
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]]
     footer = [f"regulations: {response.regulations}, system: {response.system}"
               + (f", after round {response.after_round}" if response.after_round else "")]
-    footer += [f"warning: {w.message}" for w in response.warnings]
     return "\n".join(lines + footer)
+
+
+def print_warnings(response) -> None:
+    """Warnings go to stderr in every format, so that stdout stays the table, CSV or JSON alone."""
+    for w in response.warnings:
+        print(f"tiebreak: warning: {w.message}" + (f" ({w.rule})" if w.rule else ""), file=sys.stderr)
 
 
 def csv_text(response: s.StandingsResponse) -> str:
@@ -118,6 +138,7 @@ def json_text(value) -> str:
 
 def standings(args: argparse.Namespace) -> int:
     response = rank_file(Path(args.file), _options(args, explain=args.format == "json"))
+    print_warnings(response)
     if args.format == "json":
         sys.stdout.write(json_text(response))
     elif args.format == "csv":
@@ -156,8 +177,7 @@ def explain_text(response: s.StandingsResponse, player_id: int) -> str:
             lines.append(f"  {breakdown.note}")
         for c in breakdown.contributions:
             lines.append("  " + _contribution_text(c, names))
-    warnings = [f"warning: {w.message}" + (f" ({w.rule})" if w.rule else "") for w in response.warnings]
-    return "\n".join(lines + ([""] + warnings if warnings else []))
+    return "\n".join(lines)
 
 
 def _contribution_text(c: s.ContributionOut, names: dict[int, str]) -> str:
@@ -178,6 +198,7 @@ def explain(args: argparse.Namespace) -> int:
     response = rank_file(Path(args.file), _options(args, explain=True))
     if not any(row.id == args.player for row in response.standings):
         raise LookupError(f"no player with id {args.player} in {args.file}")
+    print_warnings(response)
     print(explain_text(response, args.player))
     return 0
 
@@ -189,7 +210,9 @@ def expand_paths(patterns: list[str]) -> list[Path]:
     found: list[Path] = []
     for pattern in patterns:
         path = Path(pattern)
-        if path.is_dir():
+        if pattern == STDIN:
+            found.append(path)
+        elif path.is_dir():
             found += sorted(p for p in path.rglob("*") if p.suffix.lower() == ".trf" and p.is_file())
         elif path.exists():
             found.append(path)
@@ -269,24 +292,188 @@ def batch(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _failure_text(error: "_ProblemDetail") -> str:
+    """The problem's detail, and its first error's path and message (where in the file, and what)."""
+    if not error.errors:
+        return error.detail
+    first = error.errors[0]
+    more = f" (+{len(error.errors) - 1} more)" if len(error.errors) > 1 else ""
+    return f"{error.detail} -- {first.path or 'body'}: {first.message}{more}"
+
+
 def _write_lines(lines, out, progress: Progress, failures: list[tuple[str, str]]) -> None:
     for line in lines:
         out.write(line)
         result = msgspec.json.decode(line, type=_BatchStatus)
         failed = result.status != 200
         if failed:
-            failures.append((result.id, result.error.detail))
+            failures.append((result.id, _failure_text(result.error)))
         progress.step(failed)
+
+
+class _ProblemItem(msgspec.Struct):
+    path: str
+    message: str
 
 
 class _ProblemDetail(msgspec.Struct):
     detail: str
+    errors: list[_ProblemItem] = []
 
 
 class _BatchStatus(msgspec.Struct):
     id: str
     status: int
     error: _ProblemDetail | None
+
+
+# ---------------------------------------------------------------- check
+
+def check_file_line(job: tuple[int, str]) -> bytes:
+    """One archived file to one NDJSON line of `tiebreak check` (`id` is the path)."""
+    from .api.check import check_line
+    from .formats.trf import decode_trf
+
+    index, path = job
+    try:
+        text = decode_trf(read_input(Path(path)))[0]
+    except (OSError, UnicodeError) as exc:
+        from .api.check import CheckLine
+        return msgspec.json.encode(CheckLine(index=index, id=path, status=400, result=None,
+                                             error=_problem(exc))) + b"\n"
+    return check_line(index, path, text, _problem)
+
+
+class _CheckVerdict(msgspec.Struct):
+    status: str
+
+
+class _CheckDisagreement(msgspec.Struct):
+    player: int
+    field: str
+    file: str
+    computed: str
+
+
+class _CheckReportView(msgspec.Struct):
+    status: str
+    disagreements: list[_CheckDisagreement] = []
+
+
+class _CheckStatus(msgspec.Struct):
+    id: str
+    status: int
+    result: _CheckReportView | None = None
+    error: _ProblemDetail | None = None
+
+
+def check(args: argparse.Namespace) -> int:
+    """Check archived TRF files: points and ranks as written against what the service computes
+    under the edition of each file's date (`auto-historic`)."""
+    paths = expand_paths(args.paths)
+    jobs = [(i, str(p)) for i, p in enumerate(paths)]
+    progress = Progress(len(jobs), args.progress if args.progress is not None else sys.stderr.isatty())
+    out = sys.stdout.buffer if args.out == "-" else open(args.out, "wb")
+    counts = {"consistent": 0, "inconsistent": 0, "unreadable": 0}
+    notes: list[str] = []
+    started = time.perf_counter()
+    try:
+        if args.jobs > 1 and len(jobs) > 1:
+            with multiprocessing.get_context("fork" if os.name == "posix" else "spawn").Pool(args.jobs) as pool:
+                lines = pool.imap(check_file_line, jobs, chunksize=8)
+                _write_check_lines(lines, out, progress, counts, notes)
+        else:
+            _write_check_lines(map(check_file_line, jobs), out, progress, counts, notes)
+    finally:
+        if out is not sys.stdout.buffer:
+            out.close()
+    elapsed = time.perf_counter() - started
+    print(f"tiebreak check: {len(jobs)} files in {elapsed:.2f} s, {counts['consistent']} consistent, "
+          f"{counts['inconsistent']} inconsistent, {counts['unreadable']} unreadable", file=sys.stderr)
+    for note in notes:
+        print(f"  {note}", file=sys.stderr)
+    return 1 if counts["inconsistent"] or counts["unreadable"] else 0
+
+
+def _write_check_lines(lines, out, progress: Progress, counts: dict[str, int], notes: list[str]) -> None:
+    for line in lines:
+        out.write(line)
+        verdict = msgspec.json.decode(line, type=_CheckStatus)
+        if verdict.result is None:
+            counts["unreadable"] += 1
+            notes.append(f"unreadable: {verdict.id}: {_failure_text(verdict.error)}")
+        else:
+            counts[verdict.result.status] += 1
+            if verdict.result.status == "inconsistent":
+                first = verdict.result.disagreements[0]
+                more = len(verdict.result.disagreements) - 1
+                notes.append(f"inconsistent: {verdict.id}: player {first.player} {first.field} {first.file} in the "
+                             f"file, {first.computed} computed" + (f" (+{more} more)" if more else ""))
+        progress.step(verdict.result is None or verdict.result.status != "consistent")
+
+
+# ---------------------------------------------------------------- prizes
+
+def load_prize_request(standings_path: Path, prizes_path: Path, options: Options):
+    """A POST /v1/prizes body: the standings from the first file (rows in final order, a
+    standings response, or a tournament/TRF/standings request ranked first), the prizes,
+    categories and rules from the second."""
+    from .api.schemas_prizes import PrizeRequest, StandingRow
+
+    prize_part = msgspec.json.decode(prizes_path.read_bytes().removeprefix(b"\xef\xbb\xbf"))
+    if not isinstance(prize_part, dict):
+        raise ValueError(f"{prizes_path}: expected an object with `prizes` (or `prize_groups`), `categories`, `rules`")
+    if "standings" in prize_part or "standings_request" in prize_part:
+        raise ValueError(f"{prizes_path}: the standings come from {standings_path}, not from the prizes file")
+    body = dict(prize_part)
+    data = standings_path.read_bytes().removeprefix(b"\xef\xbb\xbf")
+    as_object = msgspec.json.decode(data) if standings_path.suffix.lower() == ".json" else None
+    rows = as_object if isinstance(as_object, list) else (
+        as_object.get("standings") if isinstance(as_object, dict) else None)
+    if rows is not None:
+        # rows of a prize request, or of a standings response (its values and breakdowns are not needed)
+        fields = StandingRow.__struct_fields__
+        body["standings"] = [{k: v for k, v in row.items() if k in fields} if isinstance(row, dict) else row
+                             for row in rows]
+    else:
+        request, _ = load_request(standings_path, options)
+        body["standings_request"] = msgspec.to_builtins(msgspec.structs.replace(request, explain=False))
+    return msgspec.json.decode(msgspec.json.encode(body), type=PrizeRequest)
+
+
+def prizes_text(response) -> str:
+    """Who gets what, with the reason, the way an organiser reads it out."""
+    unit = f"{response.currency} " if response.currency else ""
+    computed = response.computed_standings
+    lines = [f"Prizes: {unit}{response.total_paid} paid of {response.total_announced} announced"
+             + (f" (standings computed under {computed.regulations}"
+                f"{': ' + ', '.join(computed.tiebreaks) if computed.tiebreaks else ''})" if computed else "")]
+    header = ["Id", "Name", "Pts", "Total", "Items"]
+    rows = [[str(p.id), p.name[:28], _number(p.points), p.total, ", ".join(p.items)] for p in response.players]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines += [""] + ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+    lines += ["", "Why:"]
+    for p in response.players:
+        for share in p.prizes:
+            lines.append(f"  {p.name or 'Player'} ({p.id}): {share.share}"
+                         + (f" + {', '.join(share.items)}" if share.items else "") + f" - {share.why}")
+    if response.unawarded:
+        lines += ["", "Unawarded:"]
+        lines += [f"  {u.name or u.prize} ({u.category}, {u.amount}): {u.reason}" for u in response.unawarded]
+    return "\n".join(lines)
+
+
+def prizes(args: argparse.Namespace) -> int:
+    from .api.prizes_pipeline import run_prizes
+
+    body = load_prize_request(Path(args.file), Path(args.prizes), _options(args, explain=False))
+    response = run_prizes(body)
+    print_warnings(response)
+    if args.format == "json":
+        sys.stdout.write(json_text(response))
+    else:
+        print(prizes_text(response))
+    return 0
 
 
 # ---------------------------------------------------------------- serve
@@ -312,32 +499,52 @@ def _options(args: argparse.Namespace, explain: bool) -> Options:
     )
 
 
+FILE_HELP = ("a TRF file (TRF-16/TRF-26), a .json tournament or standings request, or - for standard input "
+             "(JSON when it starts with {, else TRF)")
+
+
 def _rule_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-t", "--tiebreaks", nargs="*", metavar="RULE",
                    help="rules in order, e.g. BH/C1 BH SB (default: the file's own list, TRF record 202)")
-    p.add_argument("--regulations", choices=REGULATIONS, help="default: the file's, else auto")
-    p.add_argument("--after-round", type=int, metavar="N", help="standings after round N")
+    p.add_argument("--regulations", choices=REGULATIONS,
+                   help="rule set (default: the file's, else auto: by the start date)")
+    p.add_argument("--after-round", type=int, metavar="N",
+                   help="standings after round N (default: the last round with a game result)")
     p.add_argument("--unrated-rating", type=int, metavar="R", help="rating that unrated players count as")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version("tiebreak-service")
+    except PackageNotFoundError:  # run from a source tree without installing
+        return "unknown"
 
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="tiebreak", description="Chess tie-break standings (FIDE C.07)")
+    root.add_argument("--version", action="version", version=f"tiebreak {version()}",
+                      help="print the version and exit")
     sub = root.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("standings", help="rank a TRF or JSON tournament")
-    p.add_argument("file")
+    p.add_argument("file", help=FILE_HELP)
     _rule_options(p)
-    p.add_argument("--format", default="table", choices=["table", "json", "csv"])
+    p.add_argument("--format", default="table", choices=["table", "json", "csv"],
+                   help="table (default), json (the API's response, with breakdowns) or csv; warnings go to stderr")
     p.set_defaults(run=standings)
 
     p = sub.add_parser("explain", help="one player's breakdown, rule by rule")
-    p.add_argument("file")
+    p.add_argument("file", help=FILE_HELP)
     p.add_argument("-p", "--player", type=int, required=True, metavar="ID", help="the player's start number")
     _rule_options(p)
     p.set_defaults(run=explain)
 
     p = sub.add_parser("batch", help="re-rank many files into one NDJSON file")
-    p.add_argument("paths", nargs="+", metavar="PATH", help="files, folders (their .trf files) or glob patterns")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, folders (their .trf files), glob patterns, or - for one file on standard input")
     _rule_options(p)
     p.add_argument("--out", default="-", help="NDJSON output file (default: stdout)")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
@@ -346,15 +553,42 @@ def parser() -> argparse.ArgumentParser:
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(run=batch)
 
+    p = sub.add_parser("check", help="check archived TRF files: points and ranks as written against the "
+                                     "standings under the edition of each file's date")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, folders (their .trf files), glob patterns, or - for one file on standard input")
+    p.add_argument("--out", default="-", help="NDJSON output file, one report per file (default: stdout)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.set_defaults(run=check)
+
+    p = sub.add_parser("prizes", help="prize money for tied players, with the reason for every share")
+    p.add_argument("file", metavar="STANDINGS_OR_TOURNAMENT",
+                   help="final standings (.json rows or a standings response) or a TRF/JSON tournament to rank first")
+    p.add_argument("--prizes", required=True, metavar="PRIZES.json",
+                   help="categories, prizes (or prize_groups) and rules, as in POST /v1/prizes")
+    _rule_options(p)
+    p.add_argument("--format", default="text", choices=["text", "json"],
+                   help="text (default: each player's shares and why) or json (the API's response)")
+    p.set_defaults(run=prizes)
+
     p = sub.add_parser("serve", help="start the HTTP service")
-    p.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    p.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-    p.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "1")))
+    p.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"),
+                   help="address to listen on (default: $HOST, else 127.0.0.1)")
+    p.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")),
+                   help="port (default: $PORT, else 8000)")
+    p.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "1")),
+                   help="worker processes (default: $WORKERS, else 1)")
     p.add_argument("--admin-port", type=int, default=None, metavar="PORT",
                    help="serve /metrics and the API description only on this port (TIEBREAK_ADMIN_PORT); "
                         "the other limits and timeouts are environment variables (docs/operations.md)")
     p.set_defaults(run=serve)
     return root
+
+
+# The exit status of a command killed by SIGPIPE, which is what `| head` does to cat or grep.
+CLOSED_PIPE = 128 + 13
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -364,6 +598,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.run(args)
+    except BrokenPipeError:
+        # The reader went away (`tiebreak standings x.trf | head`): stop quietly. Point stdout at
+        # /dev/null so that the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_PIPE
     except TrfError as exc:
         print(f"tiebreak: {getattr(args, 'file', '')}: {exc}", file=sys.stderr)
     except (TiebreakError, msgspec.MsgspecError, OSError, LookupError, ValueError) as exc:

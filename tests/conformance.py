@@ -1,4 +1,8 @@
-"""Load the FIDE conformance cases (tests/fixtures/conformance_fide) and compare."""
+"""Load the FIDE conformance corpora (tests/fixtures/conformance_*) and compare.
+
+Each corpus is a folder of `<id>.trf` + `<id>.json` cases in the format of its README,
+copied from ../shared/conformance/ so that the suite is complete without it.
+"""
 
 from __future__ import annotations
 
@@ -13,21 +17,34 @@ from service.engine.registry import valid_codes
 from service.engine.rules import parse_rule
 from service.formats.trf import parse_trf
 
-CASES_DIR = Path(__file__).parent / "fixtures" / "conformance_fide"
+FIXTURES = Path(__file__).parent / "fixtures"
+# corpus name (its folder under ../shared/conformance/) -> the copy the tests read
+CORPORA = {
+    "fide": FIXTURES / "conformance_fide",
+    "fide-edge": FIXTURES / "conformance_fide_edge",
+}
+CASES_DIR = CORPORA["fide"]
 
 
 @dataclass
 class Case:
     id: str
     data: dict
+    folder: Path = CASES_DIR
 
     @property
     def trf_text(self) -> str:
-        return (CASES_DIR / self.data["trf"]).read_text(encoding="utf-8")
+        return (self.folder / self.data["trf"]).read_text(encoding="utf-8")
 
 
-def load_cases() -> list[Case]:
-    return [Case(p.stem, json.loads(p.read_text())) for p in sorted(CASES_DIR.glob("*.json"))]
+def load_cases(folder: Path = CASES_DIR) -> list[Case]:
+    return [Case(p.stem, json.loads(p.read_text()), folder) for p in sorted(folder.glob("*.json"))]
+
+
+def all_cases() -> list[Case]:
+    """Every case of every individual corpus, ids prefixed by the corpus."""
+    return [Case(f"{name}/{case.id}", case.data, case.folder)
+            for name, folder in CORPORA.items() for case in load_cases(folder)]
 
 
 def unrated_rating(flags: str) -> int | None:
@@ -75,4 +92,54 @@ def mismatches(case: Case, explain: bool = False) -> list[str]:
                                 f"{None if got is None else float(got)}")
         if rank_of[row["start_no"]] != row["rank"]:
             problems.append(f"{case.id} player {row['start_no']}: rank expected {row['rank']}, got {rank_of[row['start_no']]}")
+    return problems
+
+
+# ---- the real-world exports, read in place (they belong to their authors: never copied) ----
+
+REALWORLD = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "realworld-trf"
+
+
+def realworld_runs() -> list[tuple[str, dict, dict]]:
+    """(id, case, run) of every run in ../shared/conformance/realworld-trf/expected that the
+    independent reference could read; empty when the folder is absent."""
+    if not REALWORLD.is_dir():
+        return []
+    runs = []
+    for path in sorted((REALWORLD / "expected").glob("*.json")):
+        case = json.loads(path.read_text())
+        for run in case["runs"]:
+            if run["reference"]["ok"]:
+                runs.append((f"{case['file']}-{run['name']}", case, run))
+    return runs
+
+
+def realworld_mismatches(case: dict, run: dict) -> list[str]:
+    """A run of a real-world file through the standings pipeline, against the reference."""
+    import msgspec
+
+    from service.api import schemas as s
+    from service.api.pipeline import run_standings
+    from service.formats.trf import decode_trf
+
+    text, _, _ = decode_trf((REALWORLD / case["file"]).read_bytes())
+    body = {"trf": text, "tiebreaks": [t for t in run["tiebreaks"] if t != "PTS"], "explain": False}
+    if run["unrated_rating"] is not None:
+        body["unrated_rating"] = run["unrated_rating"]
+    result = run_standings(msgspec.convert(body, s.StandingsRequest))
+    got = {row.id: row for row in result.standings}
+    problems = []
+    if result.regulations != case["regulations"]:
+        problems.append(f"{case['file']}: regulations {result.regulations}, expected {case['regulations']}")
+    for expected in run["reference"]["expected"]:
+        row = got.get(expected["id"])
+        if row is None:
+            problems.append(f"{case['file']} player {expected['id']}: missing")
+            continue
+        mine = [row.points, *row.values]
+        want = [None if v is None else Decimal(v) for v in expected["values"]]
+        have = [None if v is None else Decimal(repr(v)) for v in mine]
+        if have != want or row.rank != expected["rank"]:
+            problems.append(f"{case['file']} {run['name']} player {expected['id']}: expected {expected['values']} "
+                            f"rank {expected['rank']}, got {[str(v) for v in have]} rank {row.rank}")
     return problems

@@ -13,13 +13,14 @@ from .limits import LIMITS, Limits
 from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware, configure_logging
 from .batch import BATCH_ROUTES
 from .compare import COMPARE_ROUTES, CompareRequest
+from .prizes_routes import PRIZE_ROUTES, PrizeRequest
 from .routes import ROUTES
 from .schemas import StandingsRequest
 from .schemas_io import BatchItem, BatchResult, TrfConvertRequest
 from .trf_routes import TRF_ROUTES
 
 # BatchResult: the schema of each NDJSON line of the batch response, documented by hand in batch.py.
-REQUEST_MODELS = [StandingsRequest, TrfConvertRequest, BatchItem, BatchResult, CompareRequest]
+REQUEST_MODELS = [StandingsRequest, TrfConvertRequest, BatchItem, BatchResult, CompareRequest, PrizeRequest]
 
 
 def _request_components() -> dict:
@@ -32,7 +33,7 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
     configure_logging(ops.log_level)
     admission = Admission(limits)
     app = Litestar(
-        route_handlers=[*ROUTES, *COMPARE_ROUTES, *TRF_ROUTES, *BATCH_ROUTES, *OPS_ROUTES],
+        route_handlers=[*ROUTES, *COMPARE_ROUTES, *PRIZE_ROUTES, *TRF_ROUTES, *BATCH_ROUTES, *OPS_ROUTES],
         compression_config=ops.compression(),
         cors_config=ops.cors(),
         state=State({"limits": limits, "ops": ops, "admission": admission}),

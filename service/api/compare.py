@@ -24,7 +24,7 @@ from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .cost import Counts
 from .gate import NO_COMPRESSION, answer_request
 from .limits import LIMITS, Limits
-from .pipeline import applied_regulations, read_trf_checked, trf_warnings
+from .pipeline import applied_regulations, default_after_round, read_trf_checked, trf_warnings
 from .routes import PROBLEMS, request_body_operation
 
 MAX_LISTS = 10
@@ -112,7 +112,7 @@ class CompareResponse(s.Out):
 
 def _tournament(body: CompareRequest, limits: Limits | None) -> tuple[Tournament, list[Warning]]:
     if body.trf is None:
-        return tournament_from_wire(body.tournament), []
+        return tournament_from_wire(body.tournament, columns=True), []
     document = read_trf_checked(body.trf, limits)
     return document.tournament, trf_warnings(document)
 
@@ -132,6 +132,7 @@ class ComparePlan:
     body: CompareRequest
     tournament: Tournament
     read_warnings: list[Warning]
+    after_round: int | None
     lists: list[tuple[list[RuleSpec], Regulations]]
     counts: Counts
     engine_seconds: float = 0.0
@@ -139,6 +140,7 @@ class ComparePlan:
 
 def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0) -> ComparePlan:
     tournament, read_warnings = _tournament(body, limits)
+    after_round = default_after_round(tournament, body.after_round, read_warnings)  # as for standings
     lists = []
     for i, item in enumerate(body.lists):
         try:
@@ -152,9 +154,9 @@ def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes:
         lists.append((specs, regulations))
     players = len(tournament.players)
     rules = sum(max(1, len(specs)) for specs, _ in lists)
-    counts = Counts(players=players, rounds=body.after_round or tournament.rounds, rule_passes=rules,
+    counts = Counts(players=players, rounds=after_round or tournament.rounds, rule_passes=rules,
                     explained_rules=players * rules if body.explain else 0, body_bytes=body_bytes)
-    return ComparePlan(body, tournament, read_warnings, lists, counts)
+    return ComparePlan(body, tournament, read_warnings, after_round, lists, counts)
 
 
 def compute_compare(plan: ComparePlan) -> CompareResponse:
@@ -163,7 +165,7 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
     started = time.perf_counter()
     for i, (specs, regulations) in enumerate(plan.lists):
         try:
-            result = compute_standings(plan.tournament, specs, regulations, body.after_round, body.unrated_rating,
+            result = compute_standings(plan.tournament, specs, regulations, plan.after_round, body.unrated_rating,
                                        body.explain)
         except InvalidRequest as exc:
             raise _under_list(i, exc) from None
@@ -173,19 +175,20 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
                                            "share a rank", "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
         results.append(result)
     plan.engine_seconds = time.perf_counter() - started
-    return _response(body, results)
+    return _response(body, results, plan.tournament)
 
 
 def run_compare(body: CompareRequest, limits: Limits | None = None) -> CompareResponse:
     return compute_compare(plan_compare(body, limits))
 
 
-def _response(body: CompareRequest, results: list[Standings]) -> CompareResponse:
+def _response(body: CompareRequest, results: list[Standings], tournament: Tournament) -> CompareResponse:
     names = [item.name for item in body.lists]
     table = results[0].table
     ranks = [{row.player: row.rank for row in result.rows} for result in results]
     firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
-    lists_out = [ListResult(name=name, first=first, standings=standings_to_wire(result, body.explain))
+    lists_out = [ListResult(name=name, first=first,
+                            standings=standings_to_wire(result, body.explain, tournament=tournament))
                  for name, first, result in zip(names, firsts, results)]
     champions = [Champion(rule_list=name, ids=first, names=[table.names[table.ids.index(pid)] for pid in first])
                  for name, first in zip(names, firsts)]

@@ -5,12 +5,15 @@ from __future__ import annotations
 from decimal import Decimal
 from fractions import Fraction
 
+import numpy as np
+
 from ..engine import model as m
 from ..engine.contributions import Contribution, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.rules import RuleSpec, build_rule
 from ..engine.standings import Standings
+from ..formats.trf import TrfHeader, scoring_with_defaults
 from . import schemas as s
 
 MAX_DECIMALS = 2
@@ -27,31 +30,93 @@ def exact(value: float, path: Path) -> Fraction:
     return Fraction(d)
 
 
-def tournament_from_wire(t: s.Tournament) -> m.Tournament:
-    scoring = m.Scoring()
-    if t.scoring is not None:
-        scoring = m.Scoring(**{
-            name: exact(getattr(t.scoring, name), ("tournament", "scoring", name)) for name in s.Scoring.__struct_fields__
-        })
-    round_result, kinds, colors = m.RoundResult, _KINDS, _COLORS
-    players = []
-    for i, p in enumerate(t.players):
-        results = []
-        for j, r in enumerate(p.results):
-            points = r.points
-            if points is not None:
-                points = exact(points, ("tournament", "players", i, "results", j, "points"))
-            # positional: this loop runs once per result of the tournament
-            results.append(round_result(r.round, kinds[r.result], r.opponent,
-                                        colors[r.color] if r.color else None, points, r.rated))
-        players.append(m.Player(p.id, p.name, p.rating or None, tuple(results)))
+def scoring_from_wire(scoring: s.Scoring | None) -> m.Scoring:
+    """The whole scoring: what is not given follows win, draw and loss, as TRF record 162 does."""
+    if scoring is None:
+        return m.Scoring()
+    return scoring_with_defaults({
+        name: exact(value, ("tournament", "scoring", name))
+        for name in s.Scoring.__struct_fields__ if (value := getattr(scoring, name)) is not None
+    })
+
+
+def _check_keys(players: list[s.Player]) -> None:
+    seen: dict[str, int] = {}
+    for i, p in enumerate(players):
+        if p.key is None:
+            continue
+        if p.key in seen:
+            raise InvalidRequest([Issue(("tournament", "players", i, "key"),
+                                        f"key {p.key!r} is already the key of players[{seen[p.key]}]")])
+        seen[p.key] = i
+
+
+def _player(p: s.Player, results: tuple[m.RoundResult, ...] = ()) -> m.Player:
+    return m.Player(p.id, p.name, p.rating or None, results, p.fide_id, p.federation, p.title, p.sex,
+                    p.birth_date, p.key)
+
+
+def tournament_from_wire(t: s.Tournament, columns: bool = False) -> m.Tournament:
+    """The engine's tournament. With `columns` the results go straight into the engine's
+    columns (no RoundResult per result: the fast path of the standings endpoints); without,
+    every player carries its RoundResult objects (for the TRF writer)."""
+    scoring = scoring_from_wire(t.scoring)
+    _check_keys(t.players)
+    if columns:
+        players = tuple(_player(p) for p in t.players)
+        result_columns = columns_from_wire(t)
+    else:
+        players = tuple(_player(p, _results_from_wire(p, i)) for i, p in enumerate(t.players))
+        result_columns = None
     return m.Tournament(
-        players=tuple(players),
+        players=players,
         rounds=t.rounds,
         system=m.System(t.system) if t.system else None,
         scoring=scoring,
         name=t.name,
         start_date=t.start_date,
+        columns=result_columns,
+    )
+
+
+def _results_from_wire(p: s.Player, i: int) -> tuple[m.RoundResult, ...]:
+    round_result, kinds, colors = m.RoundResult, _KINDS, _COLORS
+    results = []
+    for j, r in enumerate(p.results):
+        points = r.points
+        if points is not None:
+            points = exact(points, ("tournament", "players", i, "results", j, "points"))
+        # positional: this loop runs once per result of the tournament
+        results.append(round_result(r.round, kinds[r.result], r.opponent,
+                                    colors[r.color] if r.color else None, points, r.rated))
+    return tuple(results)
+
+
+_KIND_CODES = {k.value: k.code for k in m.ResultKind}
+_COLOR_CODES = {None: 0, "w": 1, "b": 2}
+
+
+def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
+    """Every result of the wire tournament as the engine's flat columns: one pass per column."""
+    players = t.players
+    results = [r for p in players for r in p.results]
+    n = len(results)
+    kinds, colors = _KIND_CODES, _COLOR_CODES
+    points = {}
+    overrides = [i for i, r in enumerate(results) if r.points is not None]
+    if overrides:
+        offsets = np.cumsum([0] + [len(p.results) for p in players])
+        for flat in overrides:
+            i = int(np.searchsorted(offsets, flat, side="right")) - 1
+            points[flat] = exact(results[flat].points, ("tournament", "players", i, "results", flat - int(offsets[i]),
+                                                        "points"))
+    return m.ResultColumns(
+        counts=np.fromiter((len(p.results) for p in players), np.int64, len(players)),
+        round=np.fromiter([r.round for r in results], np.int64, n),
+        kind=np.fromiter([kinds[r.result] for r in results], np.int8, n),
+        opponent=np.fromiter([r.opponent or 0 for r in results], np.int64, n),
+        color=np.fromiter([colors[r.color] for r in results], np.int8, n),
+        points=points,
     )
 
 
@@ -99,7 +164,12 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _contribution(c: Contribution, scale: int, seen: dict[int, s.ContributionOut]) -> s.ContributionOut:
+def _points(units: int | None, scale: int) -> float | None:
+    return None if units is None else units / scale
+
+
+def _contribution(c: Contribution, scale: int, points_scale: int, seen: dict[int, s.ContributionOut],
+                  keys: dict[int, str]) -> s.ContributionOut:
     # Rules of one family share their uncut contributions; convert each object once.
     out = seen.get(id(c))
     if out is None:
@@ -107,23 +177,59 @@ def _contribution(c: Contribution, scale: int, seen: dict[int, s.ContributionOut
             round=c.round,
             kind=c.kind,
             opponent=c.opponent,
+            opponent_key=keys.get(c.opponent) if c.opponent is not None else None,
             value=c.value / scale,  # int / int is correctly rounded: exact for these decimals
             unplayed=c.unplayed.value if c.unplayed else None,
             note=c.note,
             cut=c.cut_reason is not None,
             cut_reason=c.cut_reason,
+            cut_code=c.cut_code,
+            opponent_score=_points(c.opponent_score, points_scale),
+            counted_score=_points(c.counted_score, points_scale),
+            result=_points(c.result, points_scale),
+            own_score=_points(c.own_score, points_scale),
+            capped_at=_points(c.capped_at, points_scale),
+            article=c.article,
+            reason_code=c.reason_code,
         )
     return out
 
 
-def _breakdown(outcome: RuleOutcome, p: int, seen: dict[int, s.ContributionOut]) -> s.RuleBreakdown:
+def _breakdown(outcome: RuleOutcome, position: int, p: int, points_scale: int,
+               seen: dict[int, s.ContributionOut], keys: dict[int, str]) -> s.RuleBreakdown:
     scale = outcome.contribution_scale or outcome.scale
-    contributions = outcome.contributions[p] if outcome.contributions is not None else []
+    contributions = outcome.contributions.get(p, []) if outcome.contributions is not None else []
+    before = outcome.totals_before_cut.get(p) if outcome.totals_before_cut else None
     return s.RuleBreakdown(
         value=_number(outcome.values[p], outcome.scale),
-        note=outcome.notes[p] if outcome.notes else None,
-        contributions=[_contribution(c, scale, seen) for c in contributions],
+        note=outcome.notes.get(p) if outcome.notes else None,
+        contributions=[_contribution(c, scale, points_scale, seen, keys) for c in contributions],
+        position=position,
+        spec=outcome.spec.canonical,
+        total_before_cut=None if before is None else before / scale,
     )
+
+
+def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
+    """The breakdown's key of each rule: its spec, or "<spec>#<position>" when listed again."""
+    seen: set[str] = set()
+    keys = []
+    for i, o in enumerate(outcomes):
+        spec = o.spec.canonical
+        keys.append(spec if spec not in seen else f"{spec}#{i + 1}")
+        seen.add(spec)
+    return keys
+
+
+def _opponents(table, index: dict[int, int], breakdown: dict[str, s.RuleBreakdown],
+               player_keys: dict[int, str]) -> list[s.OpponentName]:
+    """The names (and the client's keys) of the players a row's breakdown mentions."""
+    mentioned = {c.opponent for b in breakdown.values() for c in b.contributions if c.opponent is not None}
+    return [s.OpponentName(id=i, name=table.names[index[i]], key=player_keys.get(i)) for i in sorted(mentioned)]
+
+
+def scoring_to_wire(scoring: m.Scoring) -> s.ScoringOut:
+    return s.ScoringOut(**{name: float(scoring.points_for(m.ResultKind(name))) for name in s.ScoringOut.__struct_fields__})
 
 
 def select_rows(result: Standings, top: int | None = None, player: int | None = None) -> list:
@@ -142,13 +248,24 @@ def select_rows(result: Standings, top: int | None = None, player: int | None = 
 
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
-                      player: int | None = None) -> s.StandingsResponse:
+                      player: int | None = None, tournament: m.Tournament | None = None) -> s.StandingsResponse:
+    """The response; `tournament` (the one ranked) brings the scoring and the players' identities."""
     table = result.table
     outcomes = result.outcomes
     rows = []
-    seen: dict[int, s.ContributionOut] = {}
+    keys = _breakdown_keys(outcomes)
+    index = table.index_of_id() if explain else {}
+    players = {p.id: p for p in tournament.players} if tournament is not None else {}
+    player_keys = {pid: p.key for pid, p in players.items() if p.key is not None}
     for row in select_rows(result, top, player):
         p = row.player
+        breakdown = opponents = None
+        if explain:
+            seen: dict[int, s.ContributionOut] = {}
+            breakdown = {key: _breakdown(o, i, p, table.scale, seen, player_keys)
+                         for i, (key, o) in enumerate(zip(keys, outcomes))}
+            opponents = _opponents(table, index, breakdown, player_keys)
+        who = players.get(table.ids[p])
         rows.append(s.Standing(
             rank=row.rank,
             id=table.ids[p],
@@ -156,7 +273,10 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             points=table.scores[p] / table.scale,
             values=[_number(o.values[p], o.scale) for o in outcomes],
             decided_by=row.decided_by,
-            breakdown={o.spec.canonical: _breakdown(o, p, seen) for o in outcomes} if explain else None,
+            breakdown=breakdown,
+            opponents=opponents,
+            **({} if who is None else {"key": who.key, "fide_id": who.fide_id, "federation": who.federation,
+                                       "title": who.title, "sex": who.sex, "birth_date": who.birth_date}),
         ))
     return s.StandingsResponse(
         regulations=result.regulations.value,
@@ -164,6 +284,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         system_inferred=table.system_inferred,
         rounds=table.rounds,
         after_round=table.played_rounds if table.played_rounds != table.rounds else None,
+        scoring=scoring_to_wire(tournament.scoring if tournament is not None else m.Scoring()),
         tiebreaks=[tiebreak_to_wire(o) for o in outcomes],
         standings=rows,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
@@ -171,8 +292,9 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     )
 
 
-def tournament_to_wire(t: m.Tournament) -> s.Tournament:
-    """The engine's tournament as the JSON API's (used for TRF input and tests)."""
+def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.Tournament:
+    """The engine's tournament as the JSON API's (TRF input, tests); `header` adds what a TRF header carried."""
+    header = header or TrfHeader()
     return s.Tournament(
         name=t.name,
         start_date=t.start_date,
@@ -196,7 +318,28 @@ def tournament_to_wire(t: m.Tournament) -> s.Tournament:
                     )
                     for r in p.results
                 ],
+                fide_id=p.fide_id, federation=p.federation, title=p.title, sex=p.sex, birth_date=p.birth_date,
+                key=p.key,
             )
             for p in t.players
         ],
+        city=header.city,
+        federation=header.federation,
+        end_date=header.end_date,
+        tournament_type=header.tournament_type,
+        chief_arbiter=header.chief_arbiter,
+        deputy_arbiters=list(header.deputy_arbiters),
+        time_control=header.time_control,
+        round_dates=[d for d in header.round_dates if d is not None],
+        initial_colour=header.initial_colour,
+        trf_records=list(header.other_records),
+    )
+
+
+def header_from_wire(t: s.Tournament) -> TrfHeader:
+    """What the JSON tournament carries for a TRF header (the writer's input)."""
+    return TrfHeader(
+        city=t.city, federation=t.federation, end_date=t.end_date, tournament_type=t.tournament_type,
+        chief_arbiter=t.chief_arbiter, deputy_arbiters=list(t.deputy_arbiters), time_control=t.time_control,
+        round_dates=list(t.round_dates), initial_colour=t.initial_colour, other_records=list(t.trf_records),
     )

@@ -25,20 +25,25 @@ from dataclasses import dataclass
 from .limits import LimitExceeded, Limits
 
 # ---- calibrated constants (scripts/calibrate_cost.py, see the module docstring) ----
-# Measured 2026-11-30 on the shared 2-vCPU development VM (load average 2-5 from other work),
-# CPython 3.11.7, the engine of commit 1282c34; CPU seconds of one worker process.
-SECONDS_PER_PLAYER = 2.89e-05
-SECONDS_PER_CELL = 2.09e-06           # one player × one round: reading, table, dummy opponents
-SECONDS_PER_RULE_CELL = 2.09e-07      # one player × one round × one rule evaluation
-SECONDS_PER_EXPLAINED_CELL = 2.44e-06  # one explained row × one round × one rule: contributions and their JSON
-SECONDS_PER_BODY_BYTE = 1.04e-07      # decoding, and what grows with the input's text beyond the cells
-BYTES_PER_PLAYER = 2672
-BYTES_PER_CELL = 465
-BYTES_PER_RULE_CELL = 19.4
-BYTES_PER_EXPLAINED_CELL = 368
+# Measured 2026-11-30 on the shared 2-vCPU development VM (load average 2-4 from other work),
+# CPython 3.11.7, the columnar engine (main at dc63d7d); CPU seconds of one worker process.
+SECONDS_PER_PLAYER = 4.15e-05
+SECONDS_PER_CELL = 1.00e-06            # one player × one round: reading, table, dummy opponents
+SECONDS_PER_RULE_CELL = 1.94e-07       # one player × one round × one rule evaluation
+SECONDS_PER_EXPLAINED_CELL = 6.42e-06  # one explained row × one round × one rule: contributions and their JSON
+SECONDS_PER_BODY_BYTE = 7.11e-08       # decoding, and what grows with the input's text beyond the cells
+BYTES_PER_PLAYER = 3173
+BYTES_PER_CELL = 238
+BYTES_PER_RULE_CELL = 23.7
+BYTES_PER_EXPLAINED_CELL = 747
+ANSWER_BYTES_PER_PLAYER = 129          # the JSON answer: a row per player,
+ANSWER_BYTES_PER_RULE_PLAYER = 4.9     # a value per rule and player,
+ANSWER_BYTES_PER_EXPLAINED_CELL = 81.7  # a contribution per explained row, round and rule
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
 BYTES_PER_BODY_BYTE = 2
-BYTES_BASE = 40 * 1024 * 1024         # a compute worker with the service imported, before any job
+BYTES_BASE = 40 * 1024 * 1024          # a compute worker with the service imported, before any job
+# Not modelled: a group rule (DE) inside one huge tie group (an event without results yet: every
+# player tied) costs about players² / 6e6 s, more than the counts tell; the deadline stops it.
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +65,7 @@ class Counts:
 class Estimate:
     seconds: float
     memory_bytes: int
+    answer_bytes: int = 0
 
     @property
     def memory_mib(self) -> float:
@@ -75,7 +81,9 @@ def estimate(counts: Counts) -> Estimate:
     memory = (BYTES_BASE + BYTES_PER_PLAYER * counts.players + BYTES_PER_CELL * cells
               + BYTES_PER_RULE_CELL * rule_cells + BYTES_PER_EXPLAINED_CELL * explained_cells
               + BYTES_PER_BODY_BYTE * counts.body_bytes)
-    return Estimate(seconds, int(memory))
+    answer = (ANSWER_BYTES_PER_PLAYER * counts.players + ANSWER_BYTES_PER_RULE_PLAYER * counts.players
+              * counts.rule_passes + ANSWER_BYTES_PER_EXPLAINED_CELL * explained_cells)
+    return Estimate(seconds, int(memory), int(answer))
 
 
 def describe(counts: Counts) -> str:
@@ -92,6 +100,9 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
         raise LimitExceeded("max_cost_s", path, f"estimated {cost.seconds:.1f} s of computation for "
                             f"{describe(counts)}; ask for fewer rules, `explain: false`, `top` or `player`",
                             413, limits)
+    if cost.answer_bytes > limits.max_response_bytes:
+        raise LimitExceeded("max_response_bytes", path, f"the answer would be about {cost.answer_bytes >> 20} MiB "
+                            f"for {describe(counts)}; ask for `explain: false`, `top` or `player`", 413, limits)
     if cost.memory_mib > limits.max_memory_mib:
         raise LimitExceeded("max_memory_mib", path, f"estimated {cost.memory_mib:.0f} MiB of memory for "
                             f"{describe(counts)}; ask for fewer players or rounds, `explain: false`, `top` or "

@@ -489,9 +489,13 @@ async def until_disconnect(request: Request) -> None:
 
 async def answer_request(request: Request, kind: str) -> Response:
     """A JSON endpoint's whole handling: read the body, compute through the gate, answer."""
+    from .routes import TRF_AS_TEXT
+
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media != "application/json" and not media.endswith("+json"):
-        raise HTTPException(status_code=415, detail="send the body as application/json")
+        if media.startswith("text/") or not media:
+            raise HTTPException(status_code=415, detail=TRF_AS_TEXT)
+        raise HTTPException(status_code=415, detail=f"send the body as application/json, not {media}")
     body = await read_body(request)
     if body is None:
         return Response(b"", status_code=CLIENT_CLOSED)

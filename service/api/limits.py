@@ -49,6 +49,11 @@ ENV = {
     "inline_queue": "TIEBREAK_INLINE_QUEUE",
     "max_in_flight": "TIEBREAK_MAX_IN_FLIGHT",
     "max_in_flight_body_bytes": "TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES",
+    "max_player_id": "TIEBREAK_MAX_PLAYER_ID",
+    "max_rating": "TIEBREAK_MAX_RATING",
+    "max_points_per_round": "TIEBREAK_MAX_POINTS_PER_ROUND",
+    "max_prizes": "TIEBREAK_MAX_PRIZES",
+    "max_prize_categories": "TIEBREAK_MAX_PRIZE_CATEGORIES",
 }
 
 
@@ -85,9 +90,13 @@ class Limits:
     # hold in memory (Content-Length, or max_body_bytes when unknown); past either: 503.
     max_in_flight: int = _env_int("TIEBREAK_MAX_IN_FLIGHT", 64)
     max_in_flight_body_bytes: int = _env_int("TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES", 96 * 1024 * 1024)
-    max_player_id: int = 1_000_000
-    max_rating: int = 4000
-    max_points_per_round: int = 100
+    # POST /v1/prizes: prizes over all prize groups, and categories.
+    max_prizes: int = _env_int("TIEBREAK_MAX_PRIZES", 1000)
+    max_prize_categories: int = _env_int("TIEBREAK_MAX_PRIZE_CATEGORIES", 100)
+    max_prize_items: int = 20  # non-cash items (trophies, titles) of one prize
+    max_player_id: int = _env_int("TIEBREAK_MAX_PLAYER_ID", 1_000_000)  # start numbers; FIDE IDs go in fide_id
+    max_rating: int = _env_int("TIEBREAK_MAX_RATING", 4000)
+    max_points_per_round: int = _env_int("TIEBREAK_MAX_POINTS_PER_ROUND", 100)
 
     def describe(self, name: str) -> str:
         env = ENV.get(name)
@@ -171,12 +180,20 @@ def deadline_exceeded(limits: Limits, stage: str = "") -> Unavailable:
 # gain the name of the limit they come from.
 _SCHEMA_LIMITS = (
     (re.compile(r"(^|\.)players$"), "length", "max_players"),
-    (re.compile(r"(^|\.)results$"), "length", "max_rounds"),
+    (re.compile(r"(^|\.)top$"), "<=", "max_players"),
+    (re.compile(r"(^|\.)(results|round_dates)$"), "length", "max_rounds"),
     (re.compile(r"(^|\.)tiebreaks$"), "length", "max_rules"),
     (re.compile(r"(^|\.)trf$"), "length", "max_trf_chars"),
+    (re.compile(r"(^|\.)prizes\.items$"), "length", "max_prize_items"),
     (re.compile(r"(^|\.)items$"), "length", "max_batch_items"),
+    (re.compile(r"(^|\.)standings$"), "length", "max_players"),
+    (re.compile(r"(^|\.)prizes$"), "length", "max_prizes"),
+    (re.compile(r"^categories$"), "length", "max_prize_categories"),
     (re.compile(r"(^|\.)(rounds|round|after_round)$"), "<=", "max_rounds"),
     (re.compile(r"(^|\.)(id|opponent|player)$"), "<=", "max_player_id"),
+    (re.compile(r"(^|\.)(rating|unrated_rating)$"), "<=", "max_rating"),
+    (re.compile(r"(^|\.)(win|draw|loss|forfeit_win|forfeit_loss|pairing_bye|full_bye|half_bye|zero_bye|absent|points)$"),
+     "<=", "max_points_per_round"),
 )
 
 

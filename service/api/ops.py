@@ -115,10 +115,31 @@ class JsonFormatter(logging.Formatter):
 JsonFormatter.converter = time.gmtime
 
 
+class TextFormatter(JsonFormatter):
+    """One readable line per record, for a terminal (TIEBREAK_LOG_FORMAT=text, what `make run` uses):
+    `12:01:02.345 INFO  service.access request method=POST path=/v1/standings status=200 ...`."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry = json.loads(super().format(record))
+        head = f"{entry.pop('time')[11:23]} {entry.pop('level').upper():<5} {entry.pop('logger')} {entry.pop('message')}"
+        exception = entry.pop("exception", None)
+        text = " ".join([head, *(f"{key}={value}" for key, value in entry.items())])
+        return f"{text}\n{exception}" if exception else text
+
+
+def log_format() -> str:
+    """`json` (the default: one JSON object per line, for log collectors) or `text` (for people)."""
+    return "text" if os.environ.get("TIEBREAK_LOG_FORMAT", "json").strip().lower() == "text" else "json"
+
+
+def _formatter_class() -> type[logging.Formatter]:
+    return TextFormatter if log_format() == "text" else JsonFormatter
+
+
 def configure_logging(level: str = "INFO") -> None:
     """JSON lines on stderr for the service's loggers and uvicorn's (idempotent)."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
+    handler.setFormatter(_formatter_class()())
     handler.set_name("tiebreak-json")
     for name in ("service", "uvicorn", "uvicorn.error"):
         logger = logging.getLogger(name)
@@ -140,7 +161,7 @@ def uvicorn_log_config() -> dict:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"json": {"()": "service.api.ops.JsonFormatter"}},
+        "formatters": {"json": {"()": f"service.api.ops.{_formatter_class().__name__}"}},
         "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
         "loggers": {
             "uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},

@@ -13,21 +13,36 @@ import time
 from dataclasses import dataclass, field
 
 from ..engine import Regulations, Tournament, compute_standings
+from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
+from ..engine.errors import InconsistentCrosstable, InvalidRequest
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
-from ..engine.standings import Warning, resolve_regulations
-from ..formats.trf import TrfDocument, parse_trf
+from ..engine.standings import Warning, edition_warnings, resolve_regulations
+from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from . import schemas as s
 from .cost import Counts
+from .errors import TrfCrosstableError
 from .limits import Deadline, LimitExceeded, Limits, check_tournament
 from .metrics import ENGINE_SECONDS
 from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
 
 
+@dataclass(slots=True)
+class Input:
+    """The tournament a request sent (JSON or TRF), what reading it noted, and where a TRF's lines are."""
+
+    tournament: Tournament
+    warnings: list[Warning] = field(default_factory=list)
+    trf: TrfDocument | None = None
+
+
+def trf_warning(w: TrfWarning) -> Warning:
+    return Warning(w.code, f"line {w.line}, column {w.column}: {w.message}", None)
+
+
 def trf_warnings(document: TrfDocument) -> list[Warning]:
     """The reader's located warnings, and one line for those past the cap."""
-    warnings = [Warning("trf-line-ignored", f"line {w.line}, column {w.column}: {w.message}", None)
-                for w in document.warnings]
+    warnings = [trf_warning(w) for w in document.warnings]
     if document.warnings_omitted:
         warnings.append(Warning("trf-warnings-omitted", f"{document.warnings_omitted} more lines ignored "
                                                         f"(only the first {len(document.warnings)} are listed)", None))
@@ -45,38 +60,98 @@ def read_trf_checked(text: str, limits: Limits | None, path: str = "trf") -> Trf
     return document
 
 
+def read_input(tournament: s.Tournament | None, trf: str | None, limits: Limits | None = None) -> Input:
+    """The engine's tournament from a request's `tournament` or `trf` (exactly one is given).
+
+    With `limits`, a TRF's players, rounds and 202/212 rules are checked once read, and
+    its warnings capped."""
+    if trf is None:
+        return Input(tournament_from_wire(tournament, columns=True))  # results straight into the engine's columns
+    document = read_trf_checked(trf, limits)
+    return Input(document.tournament, trf_warnings(document), document)
+
+
+def default_after_round(tournament: Tournament, after_round: int | None, warnings: list[Warning]) -> int | None:
+    """The request's `after_round`, else the last round played when results stop early (with a warning)."""
+    if after_round is not None:
+        return after_round
+    defaulted, warning = after_round_default(tournament)
+    if warning is not None:
+        warnings.append(warning)
+    return defaulted
+
+
+def located(exc: InconsistentCrosstable, source: TrfSource, warnings: list[Warning]) -> TrfCrosstableError:
+    """A crosstable error of a tournament read from TRF, its paths turned into `trf:LINE:COLUMN`."""
+    items = []
+    for issue in exc.issues:
+        path = issue.path
+        if len(path) >= 2 and path[0] == "players" and isinstance(path[1], int) and path[1] < len(source.player_lines):
+            result = path[3] if len(path) >= 4 and path[2] == "results" and isinstance(path[3], int) else None
+            what = path[4] if len(path) >= 5 and isinstance(path[4], str) else None
+            line, column = source.locate(path[1], result, what)
+            items.append((f"trf:{line}:{column}", issue.message))
+        else:
+            items.append(("trf", issue.message))
+    return TrfCrosstableError(exc.issues, items, warnings)
+
+
 def prepare(body: s.StandingsRequest, limits: Limits | None = None
             ) -> tuple[Tournament, list[RuleSpec], Regulations, list[Warning]]:
     """The tournament, rule list and rule set a request asks for, with the warnings reading them gave."""
-    warnings: list[Warning] = []
-    rule_items = body.tiebreaks
-    if body.trf is not None:
-        document = read_trf_checked(body.trf, limits)
-        tournament = document.tournament
-        warnings += trf_warnings(document)
-        if rule_items is None and document.tiebreaks:
-            rule_items = document.tiebreaks
-            warnings.append(Warning("tiebreaks-from-trf", "rule list taken from the TRF's record 202/212", None))
-    else:
-        tournament = tournament_from_wire(body.tournament)
-    regulations = applied_regulations(body.regulations, body.preset, tournament)
+    source, specs, regulations = prepare_input(body, limits)
+    return source.tournament, specs, regulations, source.warnings
+
+
+def prepare_input(body: s.StandingsRequest, limits: Limits | None = None
+                  ) -> tuple[Input, list[RuleSpec], Regulations]:
+    source = read_input(body.tournament, body.trf, limits)
+    warnings = source.warnings
+    regulations = applied_regulations(body.regulations, body.preset, source.tournament)
+    warnings += regulation_warnings(body.regulations, regulations, source.tournament)
     if body.preset is not None:
         specs = preset_specs(body.preset, regulations)
+    elif body.tiebreaks is None and source.trf is not None and source.trf.tiebreaks:
+        specs = rules_of_the_file(source.trf.tiebreaks, regulations, warnings)
     else:
-        specs = rules_from_wire(rule_items or [], regulations)
+        specs = rules_from_wire(body.tiebreaks or [], regulations)
     if not specs:
         warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank",
                                 "C.07 4.1"))
-    return tournament, specs, regulations, warnings
+    return source, specs, regulations
+
+
+def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list[Warning]) -> list[RuleSpec]:
+    """The TRF's own rule list (202/212): a rule this rule set cannot compute (a team rule of a team
+    event read as individuals, a misspelling) is skipped with a warning, not refused: the client
+    did not write it."""
+    specs = []
+    for i, item in enumerate(items):
+        try:
+            specs += rules_from_wire([item], regulations)
+        except InvalidRequest as exc:
+            warnings.append(Warning("trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: "
+                                                        f"{exc.issues[0].message}", None))
+    warnings.append(Warning("tiebreaks-from-trf", "rule list taken from the TRF's record 202/212: "
+                                                  + (", ".join(map(str, specs)) or "no rule it could use"), None))
+    return specs
 
 
 def applied_regulations(requested: str, preset_name: str | None, tournament: Tournament) -> Regulations:
     """The rule set a request is computed under: the one asked for; `auto` is `uscf` with a
-    US Chess preset, else fide-2026 or fide-2024 by the start date."""
-    chosen = None if requested == "auto" else Regulations(requested)
+    US Chess preset, else fide-2026 or fide-2024 by the start date; `auto-historic` also
+    gives fide-2009 to events that started before 1 April 2024."""
+    chosen = None if requested.startswith("auto") else Regulations(requested)
     if chosen is None and preset_name is not None and preset(preset_name).regulations == {Regulations.USCF}:
         chosen = Regulations.USCF
-    return resolve_regulations(chosen, tournament)
+    return resolve_regulations(chosen, tournament, historic=requested == "auto-historic")
+
+
+def regulation_warnings(requested: str, applied: Regulations, tournament: Tournament) -> list[Warning]:
+    """What `auto` / `auto-historic` should tell about the edition they chose."""
+    if not requested.startswith("auto") or applied is Regulations.USCF:
+        return []
+    return edition_warnings(None, applied, tournament, historic=requested == "auto-historic")
 
 
 @dataclass
@@ -84,13 +159,13 @@ class StandingsPlan:
     """A standings request read and checked, priced by `counts`, not yet computed."""
 
     body: s.StandingsRequest
-    tournament: Tournament
+    source: Input
     specs: list[RuleSpec]
     regulations: Regulations
-    warnings: list[Warning]
+    after_round: int | None
     counts: Counts
     limits: Limits | None = None
-    engine_seconds: float = field(default=0.0)
+    engine_seconds: float = 0.0
 
 
 def explained_rows(body: s.StandingsRequest, players: int) -> int:
@@ -102,16 +177,29 @@ def explained_rows(body: s.StandingsRequest, players: int) -> int:
 
 
 def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0) -> StandingsPlan:
-    tournament, specs, regulations, warnings = prepare(body, limits)
+    """Read the input and apply every limit that needs it read (a TRF's players, rounds and rules)."""
+    source, specs, regulations = prepare_input(body, limits)
+    tournament, warnings = source.tournament, source.warnings
+    after_round = default_after_round(tournament, body.after_round, warnings)
+    covered = after_round or tournament.rounds
+    warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
     players = len(tournament.players)
-    rounds = body.after_round or tournament.rounds
-    passes = 2 if body.explain and body.top is not None else 1  # `top` with breakdowns ranks twice
-    counts = Counts(players=players, rounds=rounds, rule_passes=max(1, len(specs)) * passes,
+    counts = Counts(players=players, rounds=covered, rule_passes=max(1, len(specs)),
                     explained_rules=explained_rows(body, players) * len(specs), body_bytes=body_bytes)
-    return StandingsPlan(body, tournament, specs, regulations, warnings, counts, limits)
+    return StandingsPlan(body, source, specs, regulations, after_round, counts, limits)
+
+
+def capped(warnings: list[Warning], limits: Limits | None) -> list[Warning]:
+    """At most `max_warnings`, and one line saying how many more there were."""
+    if limits is None or len(warnings) <= limits.max_warnings:
+        return warnings
+    kept = limits.max_warnings
+    return [*warnings[:kept], Warning("warnings-omitted", f"{len(warnings) - kept} more warnings omitted; limit "
+                                                          f"max_warnings = {kept} (TIEBREAK_MAX_WARNINGS)", None)]
 
 
 def capped_warnings(warnings: list[s.WarningOut], limits: Limits | None) -> list[s.WarningOut]:
+    """`capped` for warnings already on the wire."""
     if limits is None or len(warnings) <= limits.max_warnings:
         return warnings
     rest = len(warnings) - limits.max_warnings
@@ -121,30 +209,26 @@ def capped_warnings(warnings: list[s.WarningOut], limits: Limits | None) -> list
 
 
 def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None) -> s.StandingsResponse:
-    body, tournament, specs, regulations = plan.body, plan.tournament, plan.specs, plan.regulations
+    body, source = plan.body, plan.source
+    tournament = source.tournament
     started = time.perf_counter()
-    explain: bool | frozenset[int] = body.explain
-    if body.explain and (body.top is not None or body.player is not None):
-        # Breakdowns only for the rows returned. Alone, `player` names them; with `top`
-        # a first pass without breakdowns (the cheap one) finds who the first N are.
-        if body.top is None:
-            explain = frozenset({body.player})
-        else:
-            ranked = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, False)
-            explain = frozenset(ranked.table.ids[row.player] for row in select_rows(ranked, body.top, body.player))
-    result = compute_standings(tournament, specs, regulations, body.after_round, body.unrated_rating, explain)
+    try:
+        result = compute_standings(tournament, plan.specs, plan.regulations, plan.after_round, body.unrated_rating,
+                                   False)
+    except InconsistentCrosstable as exc:
+        if source.trf is None:
+            raise
+        raise located(exc, source.trf.source, source.warnings) from None
+    if body.explain:
+        # Breakdowns only for the rows returned, from the same engine pass.
+        result.explain(row.player for row in select_rows(result, body.top, body.player))
     plan.engine_seconds = time.perf_counter() - started
     ENGINE_SECONDS.observe(plan.engine_seconds)
     if deadline is not None:
         deadline.check("after ranking")
-    engine_warnings = result.warnings
-    if plan.limits is not None and len(engine_warnings) > plan.limits.max_warnings:
-        kept = plan.limits.max_warnings
-        engine_warnings = [*engine_warnings[:kept], Warning(
-            "warnings-omitted", f"{len(engine_warnings) - kept} more warnings omitted; limit max_warnings = "
-                                f"{kept} (TIEBREAK_MAX_WARNINGS)", None)]
-    result.warnings = [*plan.warnings, *engine_warnings]  # what reading gave is capped by the reader
-    return standings_to_wire(result, body.explain, body.top, body.player)
+    # What reading gave is capped by the reader; the engine's own warnings here.
+    result.warnings = [*source.warnings, *capped(result.warnings, plan.limits)]
+    return standings_to_wire(result, body.explain, body.top, body.player, tournament)
 
 
 def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
@@ -152,10 +236,17 @@ def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
     """Compute one standings request (synchronously; callers choose where).
 
     With `limits`, a TRF's players, rounds and rules are checked once read and warnings
-    are capped; with `deadline`, the work stops between its stages once it passed (the
-    compute gate kills work past the deadline; this is for callers without it).
+    are capped; with `deadline`, the work stops between its stages (the compute gate
+    kills work past the deadline; this is for callers without it).
     """
     plan = plan_standings(body, limits)
     if deadline is not None:
         deadline.check("after reading the input")
     return compute_plan(plan, deadline)
+
+
+def request_size(body: s.StandingsRequest) -> int:
+    """A cheap measure of the work a request asks for (players × rounds, or TRF length)."""
+    if body.tournament is not None:
+        return len(body.tournament.players) * body.tournament.rounds
+    return len(body.trf or "") // 100

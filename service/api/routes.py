@@ -51,17 +51,31 @@ def request_body_operation(component: str) -> type[Operation]:
     return WithBody
 
 
+# Raw TRF text is refused rather than guessed at: one strict JSON schema validates every
+# request, and the rules, regulations and options travel beside the text (docs/decisions.md).
+TRF_AS_TEXT = ("send the body as application/json; to send a TRF file, wrap its text in JSON: "
+               "{\"trf\": \"<the file's text>\", \"tiebreaks\": [\"BH/C1\", \"BH\"]} "
+               "(for example: jq -Rs '{trf: .}' event.trf | curl --json @- URL)")
+
+
 async def decode_json(request: Request, decoder: msgspec.json.Decoder):
     """The body decoded on the event loop, for endpoints without computation (nesting bounded first)."""
     from .limits import check_json_depth
 
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media != "application/json" and not media.endswith("+json"):
-        raise HTTPException(status_code=415, detail="send the body as application/json")
+        if media.startswith("text/") or not media:
+            raise HTTPException(status_code=415, detail=TRF_AS_TEXT)
+        raise HTTPException(status_code=415, detail=f"send the body as application/json, not {media}")
     data = await request.body()
     check_json_depth(data, request.app.state.limits)
     prescan(data, request.app.state.limits)  # large bodies: count players and rules before building them
-    return decoder.decode(data)
+    try:
+        return decoder.decode(data)
+    except msgspec.MsgspecError as exc:
+        exc.root_type = decoder.type  # errors.py lists the fields or values the schema allows there
+        exc.empty_body = not data.strip()
+        raise
 
 
 @post(

@@ -34,8 +34,8 @@ ResultName = Literal[
 ]
 ColorName = Literal["w", "b"]
 SystemName = Literal["swiss", "round_robin"]
-RegulationsName = Literal["auto", "fide-2026", "fide-2024", "uscf"]
-AppliedRegulations = Literal["fide-2026", "fide-2024", "uscf"]
+RegulationsName = Literal["auto", "auto-historic", "fide-2026", "fide-2024", "fide-2009", "uscf"]
+AppliedRegulations = Literal["fide-2026", "fide-2024", "fide-2009", "uscf"]
 PresetName = Annotated[str, Meta(min_length=1, max_length=60, examples=["uscf-default"],
                                  description="A named rule list of GET /v1/presets, instead of `tiebreaks`")]
 
@@ -48,18 +48,23 @@ ShortText = Annotated[str, Meta(max_length=200)]
 
 
 class Scoring(Strict):
-    """Points per result; every rule that uses 'points for a draw' uses `draw`."""
+    """Points per result; every rule that uses 'points for a draw' uses `draw`.
 
-    win: Points = 1.0
-    draw: Points = 0.5
-    loss: Points = 0.0
-    forfeit_win: Points = 1.0
-    forfeit_loss: Points = 0.0
-    pairing_bye: Points = 1.0
-    full_bye: Points = 1.0
-    half_bye: Points = 0.5
-    zero_bye: Points = 0.0
-    absent: Points = 0.0
+    What is not given follows `win`, `draw` and `loss` as TRF record 162 does: forfeit win,
+    full-point bye and pairing-allocated bye score a win; a half-point bye a draw; a zero-point
+    bye, forfeit loss and absence a loss. `win`, `draw`, `loss` default to 1, 0.5, 0. The
+    response's `scoring` echoes every value used."""
+
+    win: Points | None = None
+    draw: Points | None = None
+    loss: Points | None = None
+    forfeit_win: Points | None = None
+    forfeit_loss: Points | None = None
+    pairing_bye: Points | None = None
+    full_bye: Points | None = None
+    half_bye: Points | None = None
+    zero_bye: Points | None = None
+    absent: Points | None = None
 
 
 class RoundResult(Strict):
@@ -72,11 +77,42 @@ class RoundResult(Strict):
     rated: bool = True
 
 
+FideId = Annotated[int, Meta(ge=1, le=99_999_999_999, description="FIDE ID (TRF columns 58-68); not the start number")]
+Federation = Annotated[str, Meta(min_length=1, max_length=3, examples=["NOR"],
+                                 description="Federation code (TRF columns 54-56)")]
+Title = Annotated[str, Meta(min_length=1, max_length=3, examples=["GM"], description="Title: GM IM WGM FM WIM CM WFM WCM")]
+SexName = Literal["m", "f"]
+BirthDate = Annotated[str, Meta(pattern=r"^[0-9]{4}(-[0-9]{2}-[0-9]{2})?$", examples=["2008-04-02"],
+                                description="YYYY-MM-DD, or YYYY when only the year is known")]
+PlayerKey = Annotated[str, Meta(min_length=1, max_length=100, examples=["3f2b9c1e-6a7d-4e0b-9d1f-2c8a5b7e4f10"],
+                                description="The client's own identifier (e.g. a UUID), echoed in every row and "
+                                            "breakdown that names the player; unique in the tournament")]
+
+
 class Player(Strict):
     id: PlayerId
     name: ShortText = ""
     rating: Rating | None = None
     results: Annotated[list[RoundResult], Meta(max_length=LIMITS.max_rounds)] = []
+    # Identity the standings do not use: echoed in the rows, written to TRF (except `key`).
+    fide_id: FideId | None = None
+    federation: Federation | None = None
+    title: Title | None = None
+    sex: SexName | None = None
+    birth_date: BirthDate | None = None
+    key: PlayerKey | None = None
+
+    def __post_init__(self) -> None:
+        if self.birth_date is not None and len(self.birth_date) == 10:
+            try:
+                datetime.date.fromisoformat(self.birth_date)
+            except ValueError:
+                raise ValueError(f"birth_date {self.birth_date!r} is not a date") from None
+
+
+HeaderText = Annotated[str, Meta(max_length=200)]
+TrfRecordLine = Annotated[str, Meta(pattern=r"^[0-9A-Z]{3}( [^\x00-\x1f\x7f]*)?$", max_length=400,
+                                    examples=["192 FIDE_DUTCH_2026_BAKU"])]
 
 
 class Tournament(Strict):
@@ -86,6 +122,17 @@ class Tournament(Strict):
     start_date: datetime.date | None = None
     system: SystemName | None = None
     scoring: Scoring | None = None
+    # What a TRF header carries beyond the standings (written back by POST /v1/trf; see docs/trf.md).
+    city: HeaderText = ""  # 022
+    federation: HeaderText = ""  # 032
+    end_date: datetime.date | None = None  # 052
+    tournament_type: HeaderText = ""  # 092 as written, e.g. "Individual: Swiss-System"
+    chief_arbiter: HeaderText = ""  # 102
+    deputy_arbiters: Annotated[list[HeaderText], Meta(max_length=20)] = []  # 112
+    time_control: HeaderText = ""  # 122
+    round_dates: Annotated[list[datetime.date], Meta(max_length=LIMITS.max_rounds)] = []  # 132
+    initial_colour: ColorName | None = None  # 152
+    trf_records: Annotated[list[TrfRecordLine], Meta(max_length=1000)] = []  # other header records, verbatim
 
 
 class Modifiers(Strict):
@@ -149,32 +196,65 @@ class TiebreakOut(Out):
 
 
 class ContributionOut(Out, omit_defaults=True):
-    """One value a rule summed; the optional fields appear only when they say something."""
+    """One value a rule summed; the optional fields appear only when they say something.
+
+    Scores and values are in points of the event's scoring. `opponent` is the player met,
+    or for a forfeit and its dummy the scheduled opponent.
+    """
 
     round: int | None
     kind: str
     opponent: int | None
     value: float
+    opponent_key: str | None = None  # the opponent's `key`, when the request gave one
     unplayed: ResultName | None = None
     note: str | None = None
     cut: bool = False
     cut_reason: str | None = None
+    cut_code: str | None = None  # vur-cut-first, least-significant, most-significant, dropped-lowest, ...
+    opponent_score: float | None = None  # the opponent's score at face value
+    counted_score: float | None = None  # what is counted for the opponent when it differs (C.07 16.3, US Chess 34E1)
+    result: float | None = None  # Sonneborn-Berger: the points scored in the round
+    own_score: float | None = None  # a dummy opponent: the player's own score (C.07 16.4)
+    capped_at: float | None = None  # a dummy opponent: the cap applied (16.4.1, 16.4.2)
+    article: str | None = None  # the article that set the value (16.3, 16.4, 16.4.1, 16.4.2)
+    reason_code: str | None = None  # dummy-own-score, dummy-capped-at-opponent, dummy-capped-at-half
 
 
 class RuleBreakdown(Out):
     value: float | None
     note: str | None
     contributions: list[ContributionOut]
+    position: int = 0  # the rule's index in `tiebreaks` (and in the row's `values`)
+    spec: str = ""  # the rule's canonical spec
+    total_before_cut: float | None = None  # the sum of every contribution, when the rule cuts
 
 
-class Standing(Out):
+class OpponentName(Out, omit_defaults=True):
+    id: int
+    name: str
+    key: str | None = None  # the client's key for this player, when the request gave one
+
+
+class Standing(Out, omit_defaults=True):
+    """One row; the identity fields after `breakdown` appear when the request gave them."""
+
     rank: int
     id: int
     name: str
     points: float
     values: list[float | None]
     decided_by: str | None
+    # By canonical spec; a rule listed again later is keyed "<spec>#<position + 1>".
     breakdown: dict[str, RuleBreakdown] | None
+    # With breakdowns: the names of the players the breakdown mentions, to label them (null without).
+    opponents: list[OpponentName] | None
+    key: str | None = None
+    fide_id: int | None = None
+    federation: str | None = None
+    title: str | None = None
+    sex: SexName | None = None
+    birth_date: str | None = None
 
 
 class WarningOut(Out):
@@ -183,12 +263,28 @@ class WarningOut(Out):
     rule: str | None
 
 
+class ScoringOut(Out):
+    """Every value of the scoring the standings were computed with."""
+
+    win: float
+    draw: float
+    loss: float
+    forfeit_win: float
+    forfeit_loss: float
+    pairing_bye: float
+    full_bye: float
+    half_bye: float
+    zero_bye: float
+    absent: float
+
+
 class StandingsResponse(Out):
     regulations: AppliedRegulations
     system: SystemName
     system_inferred: bool
     rounds: int
-    after_round: int | None
+    after_round: int | None  # the last round counted, when not every round is (given, or defaulted with a warning)
+    scoring: ScoringOut
     tiebreaks: list[TiebreakOut]
     standings: list[Standing]
     warnings: list[WarningOut]
@@ -224,11 +320,13 @@ class ProblemItem(Out):
     message: str
 
 
-class Problem(Out):
-    """RFC 9457 problem details."""
+class Problem(Out, omit_defaults=True):
+    """RFC 9457 problem details; `warnings` (an extension member) appears only when reading the
+    input gave some, e.g. the TRF reader's notes beside a crosstable error."""
 
     type: str
     title: str
     status: int
     detail: str
     errors: list[ProblemItem]
+    warnings: list[WarningOut] = []

@@ -13,7 +13,7 @@ from ..engine import Regulations, compute_standings
 from ..engine.errors import InvalidRequest, Issue
 from ..formats.trf_writer import standings_columns, write_trf
 from . import schemas as s
-from .convert import rules_from_wire, tournament_from_wire, tournament_to_wire
+from .convert import header_from_wire, rules_from_wire, tournament_from_wire, tournament_to_wire
 from .gate import NO_COMPRESSION, answer_request
 from .limits import Limits
 from .pipeline import capped_warnings, read_trf_checked
@@ -25,13 +25,13 @@ _convert_decoder = msgspec.json.Decoder(TrfConvertRequest)
 
 def read_to_wire(text: str, limits: Limits | None = None) -> TrfConvertResponse:
     document = read_trf_checked(text, limits)
-    wire = tournament_to_wire(document.tournament)
+    wire = tournament_to_wire(document.tournament, document.header)
     try:  # what the TRF held must also be a valid JSON tournament (ratings, rounds, names within limits)
         msgspec.convert(msgspec.to_builtins(wire), s.Tournament)
     except msgspec.ValidationError as exc:
         raise InvalidRequest([Issue(("trf",), f"read from the TRF, the tournament is not valid: {exc}")]) from None
-    warnings = [s.WarningOut(code="trf-line-ignored", message=f"line {w.line}, column {w.column}: {w.message}",
-                             rule=None) for w in document.warnings]
+    warnings = [s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
+                for w in document.warnings]
     if document.warnings_omitted:
         warnings.append(s.WarningOut(code="trf-warnings-omitted", message=f"{document.warnings_omitted} more lines "
                                      f"ignored (only the first {len(document.warnings)} are listed)", rule=None))
@@ -45,9 +45,13 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
     standings = compute_standings(tournament, specs, regulations, None, body.unrated_rating, explain=False)
     points, ranks = standings_columns(standings)
     rule_names = [spec.canonical for spec in specs]
-    output = write_trf(tournament, points, ranks, rule_names)
+    output = write_trf(tournament, points, ranks, rule_names, header_from_wire(body.tournament))
     warnings = [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in standings.warnings]
     warnings += [s.WarningOut(code="trf-not-carried", message=m, rule=None) for m in output.warnings]
+    if output.rating_report_gaps:
+        warnings.append(s.WarningOut(code="trf-rating-report-incomplete", rule="TRF-26",
+                                     message=f"for a FIDE rating report the TRF needs: "
+                                             f"{', '.join(output.rating_report_gaps)}"))
     return TrfConvertResponse(tournament=None, tiebreaks=rule_names, trf=output.text,
                               warnings=capped_warnings(warnings, limits))
 

@@ -30,7 +30,7 @@ JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("service.work")
 
-KINDS = ("standings", "compare", "trf", "item")
+KINDS = ("standings", "compare", "trf", "item", "prizes")
 
 
 class Job(msgspec.Struct, array_like=True):
@@ -146,6 +146,10 @@ def decode(data: bytes, decoder: msgspec.json.Decoder, limits: Limits, shape_pre
         return decoder.decode(data)
     except RecursionError:  # a second line of defence: check_json_depth should have refused it
         raise LimitExceeded("max_json_depth", "body", "the JSON nests too deeply", 400, limits) from None
+    except msgspec.MsgspecError as exc:
+        exc.root_type = decoder.type  # errors.py lists the fields or values the schema allows there
+        exc.empty_body = not data.strip()
+        raise
 
 
 def encoded(value, job: Job, status: int = 200, engine_seconds: float = 0.0) -> Answer:
@@ -317,8 +321,47 @@ def price_early(job: Job) -> Answer | Estimate | None:
         return failure(exc, job.index, job.kind, job.body)
 
 
+def _prepare_prizes(job: Job) -> Task | Answer:
+    from .. import prizes as pz
+    from .prizes_pipeline import check_prizes, run_prizes
+    from .prizes_routes import _decoder, _prescan, _problem_of, _schema_problem
+
+    limits = job.limits
+    check_json_depth(job.body, limits)
+    _prescan(job.body, limits)
+    try:
+        body = decode(job.body, _decoder, limits, shape_prescan=False)
+    except msgspec.ValidationError as exc:
+        return _answer_of(_schema_problem(exc))
+    check_prizes(body, limits)
+    inner = body.standings_request
+    if inner is not None and inner.tournament is not None:
+        counts = Counts(players=len(inner.tournament.players), rounds=inner.tournament.rounds,
+                        rule_passes=max(1, len(inner.tiebreaks or [])), body_bytes=len(job.body))
+    elif inner is not None:  # TRF text: priced from its size, as a conversion is
+        lines = inner.trf.count("\n") + 1
+        counts = Counts(players=lines, rounds=max(1, len(inner.trf) // (10 * lines)),
+                        rule_passes=max(1, len(inner.tiebreaks or [])), body_bytes=len(job.body))
+    else:
+        counts = Counts(players=len(body.standings), rounds=1, body_bytes=len(job.body))
+    cost = check_cost(counts, limits)
+
+    def compute() -> Answer:
+        try:
+            return encoded(run_prizes(body, limits), job)
+        except pz.PrizeInputError as exc:
+            return _answer_of(_problem_of(exc))
+
+    return Task(cost, compute, job)
+
+
+def _answer_of(response) -> Answer:
+    """A litestar problem Response built by a route's own helper, as an Answer."""
+    return Answer(response.status_code, _encoder.encode(response.content), PROBLEM_JSON)
+
+
 _PREPARE = {"standings": _prepare_standings, "compare": _prepare_compare, "trf": _prepare_trf,
-            "item": _prepare_item}
+            "item": _prepare_item, "prizes": _prepare_prizes}
 
 
 def prepare(job: Job) -> Task | Answer:

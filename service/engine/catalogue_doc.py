@@ -39,7 +39,7 @@ def _table(regulations: set[Regulations]) -> list[str]:
 
 
 def render() -> str:
-    out = [_HEADER, "## FIDE (`fide-2026`, `fide-2024`, and `auto`)", "", *_table({Regulations.FIDE_2026}), "",
+    out = [_HEADER, "## FIDE (`fide-2026`, `fide-2024`, `fide-2009`, `auto` and `auto-historic`)", "", *_table({Regulations.FIDE_2026}), "",
            "## US Chess (`uscf`)", "",
            "Rule 34E of the US Chess Federation's Official Rules of Chess (7th edition). Opponents' scores are",
            "adjusted (each of their unplayed games counts as a draw) and the player's own unplayed games count",

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .contributions import RuleOutcome
-from .crosstable import Crosstable
-from .model import Regulations, ResultKind, System
+from .model import Regulations, ResultKind, System, Tournament
+from .table import ABSENT, Table
 from .registry import TIEBREAKS
 from .rules import RuleSpec
 
@@ -29,7 +31,7 @@ def _same_rule(spec: RuleSpec) -> RuleSpec:
     return spec
 
 
-def rule_list_checks(specs: list[RuleSpec], table: Crosstable, regulations: Regulations) -> list[Warning]:
+def rule_list_checks(specs: list[RuleSpec], table: Table, regulations: Regulations) -> list[Warning]:
     """Checks of the rule list itself, before anything is computed."""
     warnings: list[Warning] = []
     fide = regulations is not Regulations.USCF
@@ -60,21 +62,39 @@ def rule_list_checks(specs: list[RuleSpec], table: Crosstable, regulations: Regu
     return warnings
 
 
-def last_round_with_results(table: Crosstable) -> int:
-    """The last round (1-based) in which anyone has a result other than absent; 0 if none.
-
-    Scans backwards from the last round counted and stops at the first round with
-    a result, so a finished tournament costs one column.
-    """
-    absent = ResultKind.ABSENT
-    for r in range(table.played_rounds - 1, -1, -1):
-        for kinds in table.kinds:
-            if kinds[r] is not absent:
-                return r + 1
-    return 0
+def last_round_with_results(table: Table) -> int:
+    """The last round (1-based) in which anyone has a result other than absent; 0 if none."""
+    rounds_with_results = (table.kind != ABSENT).any(axis=0)
+    return int(np.flatnonzero(rounds_with_results)[-1]) + 1 if rounds_with_results.any() else 0
 
 
-def round_checks(table: Crosstable, after_round: int | None, regulations: Regulations) -> list[Warning]:
+_WITH_OPPONENT = [k.code for k in ResultKind if k.has_opponent]  # a game, played or forfeited
+_PAIRING_BYE = ResultKind.PAIRING_BYE.code
+
+
+def last_round_played(tournament: Tournament) -> int:
+    """The last round in which any game has a result (played or forfeited); 0 if none.
+
+    Byes alone do not make a round played: byes requested for later rounds are often
+    entered in advance. This is the default `after_round` of a tournament in progress."""
+    columns = tournament.result_columns()
+    rounds = np.asarray(columns.round, dtype=np.int64)[np.isin(np.asarray(columns.kind), _WITH_OPPONENT)]
+    return int(rounds.max()) if rounds.size else 0
+
+
+def after_round_default(tournament: Tournament) -> tuple[int | None, Warning | None]:
+    """`after_round` for a request that gives none: the last round played when results stop
+    before the last scheduled round (a tournament in progress), with a warning saying so."""
+    last = int(last_round_played(tournament))
+    if not 0 < last < tournament.rounds:
+        return None, None
+    return last, Warning(
+        "after-round-defaulted",
+        f"results reach round {last} of {tournament.rounds}: standings after round {last}, the rounds "
+        f"after it are not counted as absences; give after_round to choose another round")
+
+
+def round_checks(table: Table, after_round: int | None, regulations: Regulations) -> list[Warning]:
     """Rounds counted that nobody has a result for: every player is absent in them."""
     last = last_round_with_results(table)
     if last >= table.played_rounds:
@@ -92,18 +112,55 @@ def round_checks(table: Crosstable, after_round: int | None, regulations: Regula
         f"give after_round {last} for standings after the last round played", article)]
 
 
-def group_checks(outcomes: list[RuleOutcome], table: Crosstable) -> list[Warning]:
+def group_checks(outcomes: list[RuleOutcome], table: Table) -> list[Warning]:
     """Informational: tie groups that DE (or US Chess RBT) could not separate because
-    their members did not all meet; one warning per group."""
+    their members did not all meet; one warning per rule, naming every group."""
     warnings: list[Warning] = []
     for outcome in outcomes:
         if not outcome.unresolved:
             continue
         entry = TIEBREAKS[outcome.spec.code]
-        for group in outcome.unresolved:
-            ids = ", ".join(str(table.ids[p]) for p in sorted(group, key=table.ids.__getitem__))
-            warnings.append(Warning(
-                "direct-encounter-not-applicable",
-                f"{outcome.spec}: players {ids} are tied but did not all meet, and the games they did play "
-                f"do not separate them; the next rule decides", entry.citation))
+        # One warning per rule, every group in it: a large Swiss has many such groups.
+        groups = sorted((sorted(table.ids[p] for p in group) for group in outcome.unresolved), key=lambda g: g[0])
+        listing = "; ".join(f"players {', '.join(map(str, ids))}" for ids in groups)
+        warnings.append(Warning(
+            "direct-encounter-not-applicable",
+            f"{outcome.spec}: {len(groups)} tie group(s) did not all meet, and the games they did play do not "
+            f"separate them; the next rule decides: {listing}", entry.citation))
     return warnings
+
+
+# Rules whose value is a list of per-round contributions that a Cut or Median shortens.
+_PER_ROUND = frozenset({"BH", "FB", "SB", "ARO", "PS"})
+
+
+def modifier_checks(specs: list[RuleSpec], played_rounds: int) -> list[Warning]:
+    """A Cut or Median that removes as many values as there are rounds leaves nothing to compare."""
+    warnings = []
+    for i, spec in enumerate(specs):
+        removed = spec.cut + 2 * spec.median
+        if spec.code in _PER_ROUND and removed and removed >= played_rounds:
+            warnings.append(Warning(
+                "cut-removes-every-round",
+                f"tiebreaks[{i}] {spec} removes {removed} value(s) but the standings cover {played_rounds} "
+                f"round(s): every player's value is 0, so it separates nobody", "C.07 14"))
+    return warnings
+
+
+def pairing_bye_checks(tournament: Tournament, played_rounds: int) -> list[Warning]:
+    """More than one pairing-allocated bye in a round: a pairing gives at most one (an odd player out),
+    so the others are most likely full- or half-point byes entered as the wrong kind."""
+    columns = tournament.result_columns()
+    rounds = np.asarray(columns.round, dtype=np.int64)
+    byes = np.flatnonzero((np.asarray(columns.kind) == _PAIRING_BYE) & (rounds <= played_rounds))
+    per_round: dict[int, list[int]] = {}
+    if byes.size:
+        owners = np.searchsorted(np.cumsum(np.asarray(columns.counts, dtype=np.int64)), byes, side="right")
+        for flat, owner in zip(byes.tolist(), owners.tolist()):
+            per_round.setdefault(int(rounds[flat]), []).append(tournament.players[owner].id)
+    return [Warning(
+        "several-pairing-byes",
+        f"round {rnd} has {len(ids)} pairing-allocated byes (players {', '.join(map(str, sorted(ids)))}); a pairing "
+        f"gives at most one, so the others are probably full_bye or half_bye (which count differently in 16.2)",
+        "C.07 16.2")
+        for rnd, ids in sorted(per_round.items()) if len(ids) > 1]

@@ -1,31 +1,28 @@
 """What the families share while one standings request is computed.
 
-Each derived table (adjusted scores, opponent rounds, Buchholz for AOB, TPR for
-APRO) is computed at most once per request, whatever the rule list asks for.
+Each derived column (adjusted scores, opponent columns, plain Buchholz for AOB, TPR
+for APRO) is computed at most once per request, whatever the rule list asks for, and
+never changed afterwards: no rule reads what another left behind (C.07 4.2).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .crosstable import Crosstable
+import numpy as np
+
 from .model import Regulations
-from .unplayed import OpponentRounds, adjusted_scores, opponent_rounds
+from .table import Table
+from .unplayed import OpponentColumns, adjusted_scores, counted_as_draw, opponent_columns, policy_of
 
 
 @dataclass(slots=True)
 class Context:
-    table: Crosstable
+    table: Table
     regulations: Regulations
-    explain: bool
-    ratings: list[int | None]  # unrated players already given `unrated_rating`, if any
+    ratings: np.ndarray  # int64; unrated players already given `unrated_rating`, else 0
     _cache: dict = field(default_factory=dict)
-    # With `explain`: the players (indices) whose contributions are built; None for all.
-    # Values are always computed for everyone: the ranking needs them.
-    explained: frozenset[int] | None = None
-
-    def explains(self, p: int) -> bool:
-        return self.explain and (self.explained is None or p in self.explained)
+    fore_buchholz: bool = False  # the table is Fore Buchholz's, with the last round drawn (8.3)
 
     def cached(self, key, compute):
         try:
@@ -34,19 +31,19 @@ class Context:
             value = self._cache[key] = compute()
             return value
 
-    def adjusted(self) -> list[int]:
-        return self.cached("adjusted", lambda: adjusted_scores(self.table))
+    def counted_as_draw(self) -> np.ndarray:
+        """The rounds the opponents count as a draw, by the edition's policy (C.07 16.3, C.02 13.15)."""
+        return self.cached("counted-as-draw", lambda: counted_as_draw(self.table, policy_of(self.regulations)))
 
-    def opponent_rounds(self, forfeits_played: bool) -> OpponentRounds:
+    def adjusted(self) -> np.ndarray:
+        return self.cached("adjusted", lambda: adjusted_scores(self.table, self.counted_as_draw()))
+
+    def opponent_columns(self, forfeits_played: bool) -> OpponentColumns:
         return self.cached(
-            ("rounds", forfeits_played),
-            lambda: opponent_rounds(self.table, self.adjusted(), self.regulations, forfeits_played),
+            ("opponents", forfeits_played),
+            lambda: opponent_columns(self.table, self.adjusted(), self.regulations, forfeits_played),
         )
 
-    def quiet(self) -> "Context":
-        """The same request without explanations, sharing the cache (for values other rules need)."""
-        return Context(self.table, self.regulations, False, self.ratings, self._cache)
-
-    def for_table(self, table: Crosstable) -> "Context":
+    def for_table(self, table: Table, fore_buchholz: bool = False) -> "Context":
         """A context over a modified table (Fore Buchholz), sharing nothing cached."""
-        return Context(table, self.regulations, self.explain, self.ratings, explained=self.explained)
+        return Context(table, self.regulations, self.ratings, fore_buchholz=fore_buchholz)

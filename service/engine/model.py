@@ -7,6 +7,7 @@ are adapters that build these objects; the engine never sees their formats.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -27,6 +28,8 @@ class ResultKind(enum.Enum):
     ABSENT = "absent"
 
     def __init__(self, value: str) -> None:
+        # The integer code of the kind in the engine's columns (declaration order).
+        self.code = len(type(self).__members__)
         # Plain attributes, not properties over sets: these are read in every hot loop,
         # and an Enum's hash is computed in Python.
         self.is_played = value in ("win", "draw", "loss")  # a game played over the board
@@ -71,10 +74,13 @@ class Regulations(enum.Enum):
 
     FIDE_2026 = "fide-2026"  # C.07 as applied from 1 March 2026: capped dummy opponent
     FIDE_2024 = "fide-2024"  # C.07 as applied before 1 March 2026: uncapped dummy
+    FIDE_2009 = "fide-2009"  # before C.07 (C.02 13.15, from the 2009 Congress): the virtual opponent
     USCF = "uscf"
 
 
 FIDE_2026_START = date(2026, 3, 1)
+# C.07 applied to all FIDE-rated events from 1 April 2024 (to FIDE championships from 1 September 2023).
+FIDE_2024_START = date(2024, 4, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +120,49 @@ class Player:
     name: str = ""
     rating: int | None = None  # None or 0: unrated
     results: tuple[RoundResult, ...] = ()
+    # Identity the engine never reads: carried from the input to every row that names the player.
+    fide_id: int | None = None
+    federation: str | None = None
+    title: str | None = None
+    sex: str | None = None  # "m" or "f"
+    birth_date: str | None = None  # "YYYY-MM-DD", or "YYYY" when only the year is known
+    key: str | None = None  # the client's own opaque identifier (e.g. a UUID)
+
+
+@dataclass(frozen=True, slots=True)
+class ResultColumns:
+    """Every result of a tournament as flat columns, in player order, one entry per result.
+
+    What an adapter (the JSON API, a TRF reader) can hand the engine instead of one
+    RoundResult object per result: the engine builds its table from these columns.
+    Player i's results are the `counts[i]` entries after those of players 0..i-1.
+    """
+
+    counts: Sequence[int]
+    round: Sequence[int]
+    kind: Sequence[int]  # ResultKind.code
+    opponent: Sequence[int]  # the opponent's id, 0 for none
+    color: Sequence[int]  # 0 none, 1 white, 2 black
+    points: Mapping[int, Fraction] = field(default_factory=dict)  # flat index -> override
+
+
+COLOR_CODES = {None: 0, Color.WHITE: 1, Color.BLACK: 2}
+
+
+def result_columns(players: Sequence[Player]) -> ResultColumns:
+    """The columns of the players' RoundResult objects."""
+    counts, rounds, kinds, opponents, colors, points = [], [], [], [], [], {}
+    codes = COLOR_CODES
+    for player in players:
+        counts.append(len(player.results))
+        for r in player.results:
+            if r.points is not None:
+                points[len(rounds)] = r.points
+            rounds.append(r.round)
+            kinds.append(r.result.code)
+            opponents.append(r.opponent or 0)
+            colors.append(codes[r.color])
+    return ResultColumns(counts, rounds, kinds, opponents, colors, points)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,3 +173,9 @@ class Tournament:
     scoring: Scoring = field(default_factory=Scoring)
     name: str = ""
     start_date: date | None = None
+    # The results as columns; when given, the players' own `results` are not read
+    # (the JSON API's fast path builds these straight from the wire).
+    columns: ResultColumns | None = None
+
+    def result_columns(self) -> ResultColumns:
+        return self.columns if self.columns is not None else result_columns(self.players)

@@ -1,95 +1,162 @@
-"""Cut and Median for every family (C.07 14, 16.5).
+"""Cut and Median for every family (C.07 14, 16.5), as passes over whole columns.
 
-The selection works on plain parallel lists (significance keys, contribution
-values, VUR flags) so that values can be computed without building a
-Contribution per round; the breakdown marks the same selection on its
-Contribution objects.
+A family hands over, per player and round, the significance key (the opponent's score,
+a rating, a round), the contribution value, which entries are voluntary unplayed rounds
+and which are counted at all. The selection marks every cut entry with its reason; the
+value is the sum of the rest, and the breakdown reads the same marks, so the two can
+never disagree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import numpy as np
 
-from .contributions import Contribution
-
-VUR_FIRST = "unplayed rounds are cut first (16.5)"
-VUR_SMALLER = "least significant value; the unplayed round contributes less, so it stays (16.5)"
-LOWEST = "least significant value ({label})"
-HIGHEST = "most significant value ({label})"
+# Why an entry was cut, by code (0: kept).
+KEPT, VUR_FIRST, VUR_SMALLER, LOWEST, HIGHEST = 0, 1, 2, 3, 4
+REASONS = {
+    VUR_FIRST: "unplayed rounds are cut first (16.5)",
+    VUR_SMALLER: "least significant value; the unplayed round contributes less, so it stays (16.5)",
+    LOWEST: "least significant value ({label})",
+    HIGHEST: "most significant value ({label})",
+}
+REASON_CODES = {VUR_FIRST: "vur-cut-first", VUR_SMALLER: "least-significant-vur-smaller",
+                LOWEST: "least-significant", HIGHEST: "most-significant"}
+_BIG = np.iinfo(np.int64).max
+_SMALL = np.iinfo(np.int64).min
 
 
 def cut_label(low: int, high: int) -> str:
     return f"Median-{high}" if high else f"Cut-{low}"
 
 
-def select_cuts(keys: Sequence[int], values: Sequence[int], vurs: Sequence[bool] | None,
-                low: int, high: int) -> list[tuple[int, str]]:
-    """Which positions a Cut/Median removes, and why (reason templates take the label).
+def reason_text(code: int, label: str) -> str:
+    return REASONS[code].format(label=label)
 
-    C.07 16.5: at the low end a voluntary unplayed round is cut before anything else,
-    unless its contribution is smaller than that of the least significant one (a forfeit
-    loss adds 0 to Sonneborn-Berger): then the larger of the two goes, so that an
-    unplayed round never helps. On equal contributions the unplayed round is cut.
-    The upper cut of a Median takes the most significant values, unplayed or not.
-    Significance is the key (the opponent's score), then the value. Low cuts come first.
+
+def _first_min(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
+    """Per row, the first alive position whose columns are lexicographically smallest."""
+    candidates = alive
+    for column in columns:
+        masked = np.where(candidates, column, _BIG)
+        candidates = candidates & (masked == masked.min(axis=1, keepdims=True))
+    return candidates.argmax(axis=1)
+
+
+def _last_max(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
+    """Per row, the last alive position whose columns are lexicographically largest."""
+    candidates = alive
+    for column in columns:
+        masked = np.where(candidates, column, _SMALL)
+        candidates = candidates & (masked == masked.max(axis=1, keepdims=True))
+    return alive.shape[1] - 1 - candidates[:, ::-1].argmax(axis=1)
+
+
+def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, counted: np.ndarray,
+                low: int, high: int) -> np.ndarray | None:
+    """Which counted entries a Cut/Median removes, as a matrix of reason codes (None: no cut).
+
+    C.07 16.5.1/16.5.2: at the low end the lowest contribution coming from a voluntary
+    unplayed round (lowest value, then key, then round) is compared with the least
+    significant value (lowest key, then value, then round); the higher of the two is cut,
+    the unplayed round on equal values, so that an unplayed round never helps. For
+    Buchholz the contribution is the key, so the unplayed round always goes first; for
+    Sonneborn-Berger a forfeit loss contributes 0 and may stay. The upper cut of a Median
+    takes the most significant values (highest key, then value, the latest round),
+    unplayed or not. Low cuts come first.
+
+    Rows without a voluntary unplayed round are sorted once; only the rows with one go
+    through the cut-by-cut comparison.
     """
-    n = len(keys)
-    # Least significant first; equal entries stay in round order.
-    order = sorted(range(n), key=lambda i: (keys[i], values[i]))
-    alive = [True] * n
-    cuts: list[tuple[int, str]] = []
-    for _ in range(min(low, n)):
-        least = next(i for i in order if alive[i])
-        vur = next((i for i in order if alive[i] and vurs[i]), None) if vurs else None
-        if vur is None:
-            victim, reason = least, LOWEST
-        elif values[vur] >= values[least]:
-            victim, reason = vur, VUR_FIRST
-        else:
-            victim, reason = least, VUR_SMALLER
-        alive[victim] = False
-        cuts.append((victim, reason))
-    for _ in range(min(high, n - len(cuts))):
-        top = next(i for i in reversed(order) if alive[i])
-        alive[top] = False
-        cuts.append((top, HIGHEST))
-    return cuts
+    if not (low or high):
+        return None
+    reasons = np.zeros(key.shape, dtype=np.int8)
+    with_vur = vur.any(axis=1) if vur is not None else None
+    if with_vur is None or not with_vur.any():
+        _sorted_cuts(reasons, key, value, counted, low, high)
+        return reasons
+    plain = ~with_vur
+    if plain.any():
+        part = np.zeros((int(plain.sum()), key.shape[1]), dtype=np.int8)
+        _sorted_cuts(part, key[plain], value[plain], counted[plain], low, high)
+        reasons[plain] = part
+    part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
+    _stepwise_cuts(part, key[with_vur], value[with_vur], vur[with_vur], counted[with_vur], low, high)
+    reasons[with_vur] = part
+    return reasons
 
 
-def cut_total(keys: Sequence[int], values: Sequence[int], vurs: Sequence[bool] | None,
-              low: int, high: int) -> int:
-    """The sum after Cut/Median; the same selection as `select_cuts`, faster without VURs."""
-    total = sum(values)
-    if not low and not high:
-        return total
-    if vurs and any(vurs):
-        return total - sum(values[i] for i, _ in select_cuts(keys, values, vurs, low, high))
-    n = len(values)
-    if n <= low + high:
+def _sorted_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, counted: np.ndarray,
+                 low: int, high: int) -> None:
+    """Cuts without unplayed rounds to prefer: one stable sort of each row by (key, value)."""
+    if not key.size:
+        return
+    if value is key:
+        significance = key
+    else:
+        span = int(value.max()) + 1 if value.size else 1
+        if int(np.abs(key).max()) * span >= 2 ** 62 or int(value.min()) < 0:
+            _stepwise_cuts(reasons, key, value, None, counted, low, high)
+            return
+        significance = key * span + value
+    significance = np.where(counted, significance, _BIG)  # entries not counted sort last
+    order = np.argsort(significance, axis=1, kind="stable")  # equal entries keep round order
+    count = counted.sum(axis=1)
+    rows = np.arange(key.shape[0])
+    for j in range(min(low, key.shape[1])):
+        hit = count > j
+        reasons[rows[hit], order[hit, j]] = LOWEST
+    for j in range(high):
+        at = count - 1 - j  # the most significant alive entries, the latest round first
+        hit = at >= low
+        reasons[rows[hit], order[rows[hit], at[hit]]] = HIGHEST
+
+
+def _stepwise_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, vur: np.ndarray | None,
+                   counted: np.ndarray, low: int, high: int) -> None:
+    """Cut by cut, comparing the lowest unplayed-round contribution with the least significant value."""
+    alive = counted.copy()
+    rows = np.arange(key.shape[0])
+    for _ in range(low):
+        some = alive.any(axis=1)
+        least = _first_min(alive, key, value)
+        code = np.full(len(rows), LOWEST, dtype=np.int8)
+        victim = least
+        if vur is not None:
+            unplayed = alive & vur
+            has_vur = unplayed.any(axis=1)
+            lowest_vur = _first_min(unplayed, value, key)
+            take_vur = has_vur & (value[rows, lowest_vur] >= value[rows, least])
+            victim = np.where(take_vur, lowest_vur, least)
+            code = np.where(take_vur, VUR_FIRST, np.where(has_vur, VUR_SMALLER, LOWEST)).astype(np.int8)
+        hit = rows[some]
+        reasons[hit, victim[some]] = code[some]
+        alive[hit, victim[some]] = False
+    for _ in range(high):
+        some = alive.any(axis=1)
+        top = _last_max(alive, key, value)
+        hit = rows[some]
+        reasons[hit, top[some]] = HIGHEST
+        alive[hit, top[some]] = False
+
+
+def kept_total(value: np.ndarray, counted: np.ndarray, reasons: np.ndarray | None) -> np.ndarray:
+    """Per row, the sum of the counted values left after the cuts."""
+    kept = counted if reasons is None else counted & (reasons == KEPT)
+    return np.where(kept, value, 0).sum(axis=1)
+
+
+def apply_cuts(contributions: list, low: int, high: int, label: str) -> int:
+    """One row of contributions through the same selection: mark the cut ones (reason and
+    code) in place and return the sum of the rest."""
+    if not contributions:
         return 0
-    ordered = sorted(values) if values is keys else [v for _, v in sorted(zip(keys, values))]
-    return total - sum(ordered[:low]) - (sum(ordered[n - high:]) if high else 0)
-
-
-def with_cuts(contributions: list[Contribution], cuts: list[tuple[int, str]], label: str) -> list[Contribution]:
-    """A copy of the list with the cut entries replaced by marked copies.
-
-    The uncut entries are shared, so that rules over the same contributions (BH,
-    BH/C1, BH/M1…) build each contribution once.
-    """
-    marked = contributions[:]
-    for i, reason in cuts:
-        marked[i] = marked[i].marked_cut(reason.format(label=label))
-    return marked
-
-
-def apply_cuts(contributions: Sequence[Contribution], low: int, high: int, label: str) -> int:
-    """Mark the cut contributions in place (with their reason); return the sum of the rest."""
-    keys = [c.key for c in contributions]
-    values = [c.value for c in contributions]
-    vurs = [c.vur for c in contributions]
-    cuts = select_cuts(keys, values, vurs, low, high)
-    for i, reason in cuts:
-        contributions[i].cut_reason = reason.format(label=label)
-    cut = {i for i, _ in cuts}
-    return sum(v for i, v in enumerate(values) if i not in cut)
+    key = np.array([[c.key for c in contributions]], dtype=np.int64)
+    value = np.array([[c.value for c in contributions]], dtype=np.int64)
+    vur = np.array([[c.vur for c in contributions]], dtype=bool)
+    counted = np.ones(key.shape, dtype=bool)
+    reasons = cut_reasons(key, value, vur, counted, low, high)
+    if reasons is not None:
+        for i in np.flatnonzero(reasons[0]).tolist():
+            contributions[i].cut_reason = reason_text(int(reasons[0, i]), label)
+            contributions[i].cut_code = REASON_CODES[int(reasons[0, i])]
+    return int(kept_total(value, counted, reasons)[0])

@@ -1,61 +1,90 @@
-"""The ordered rule list as a fold: rank by points, then refine the tie groups rule by rule."""
+"""The ordered rule list as a fold: rank by points, then refine the tie groups rule by rule.
+
+Values become sort keys (smaller sorts first); one lexicographic sort over the key
+columns orders the standings. Rules computed inside tie groups (DE) see the groups
+that the earlier rules leave.
+"""
 
 from __future__ import annotations
+
+import numpy as np
 
 from .context import Context
 from .contributions import RuleOutcome
 from .registry import TIEBREAKS
 from .rules import RuleSpec
 
-WORST = float("inf")
+WORST = np.iinfo(np.int64).max  # no value sorts after every value
 
 
-def sort_key(outcome: RuleOutcome, p: int) -> float | int:
+def sort_keys(outcome: RuleOutcome) -> np.ndarray:
     """Smaller sorts first: higher values first, except where lower is better; no value is worst."""
-    v = outcome.values[p]
-    if v is None:
-        return WORST
-    return v if outcome.lower_is_better else -v
+    sign = 1 if outcome.lower_is_better else -1
+    if outcome.column is not None:
+        keys = sign * outcome.column
+        return keys if outcome.missing is None else np.where(outcome.missing, WORST, keys)
+    return np.array([WORST if v is None else sign * v for v in outcome.values], dtype=np.int64)
 
 
-def refine(groups: list[list[int]], key) -> list[list[int]]:
-    """Split every tie group by `key`, keeping the order of the groups."""
-    refined: list[list[int]] = []
-    for group in groups:
-        if len(group) == 1:
-            refined.append(group)
-            continue
-        ordered = sorted(group, key=key)
-        current = [ordered[0]]
-        current_key = key(ordered[0])
-        for p in ordered[1:]:
-            k = key(p)
-            if k != current_key:
-                refined.append(current)
-                current, current_key = [p], k
-            else:
-                current.append(p)
-        refined.append(current)
-    return refined
+def _order(keys: list[np.ndarray]) -> np.ndarray:
+    """Indices sorted by the keys, the first key most significant (a stable lexicographic sort)."""
+    return np.lexsort(keys[::-1])
 
 
-def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str]) -> tuple[list[list[int]], list[RuleOutcome]]:
-    """Return the final tie groups in standing order and one outcome per rule."""
+def _starts(keys: list[np.ndarray], order: np.ndarray) -> np.ndarray:
+    """For each position of `order`, whether it starts a new group (differs from the previous one)."""
+    starts = np.zeros(len(order), dtype=bool)
+    if len(order):
+        starts[0] = True
+    for key in keys:
+        ordered = key[order]
+        starts[1:] |= ordered[1:] != ordered[:-1]
+    return starts
+
+
+def tie_groups(order: np.ndarray, starts: np.ndarray) -> list[list[int]]:
+    """The groups of two or more players that `starts` leaves tied, in standing order."""
+    bounds = np.flatnonzero(starts)
+    sizes = np.diff(np.append(bounds, len(order)))
+    members = order.tolist()
+    return [members[a:a + size] for a, size in zip(bounds[sizes > 1].tolist(), sizes[sizes > 1].tolist())]
+
+
+def _dense(order: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per player, the index of its tie group in standing order (all earlier keys in one column)."""
+    group = np.empty(len(order), dtype=np.int64)
+    group[order] = np.cumsum(starts) - 1
+    return group
+
+
+def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str]) -> tuple[np.ndarray, np.ndarray,
+                                                                                    list[np.ndarray], list[RuleOutcome]]:
+    """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
+
+    Players equal on everything share a rank and are listed by start number. A rule that
+    needs the groups sorts only the keys since the last such rule, behind the group index
+    the earlier ones left; the final sort does the same.
+    """
     table = ctx.table
-    scores = table.scores
-    groups = refine([list(range(table.size))], [-s for s in scores].__getitem__)
+    keys = [-table.score]
+    pending = [-table.score]  # the keys since the last refinement, most significant first
+    group: np.ndarray | None = None  # every key before `pending`, as one dense column
     outcomes: list[RuleOutcome] = []
     for spec in specs:
         entry = TIEBREAKS[spec.code]
         if spec in dropped:
             outcome = RuleOutcome(spec, [None] * table.size, dropped_reason=dropped[spec])
         elif entry.needs_groups:
-            outcome = entry.compute(ctx, spec, groups)
+            so_far = ([group] if group is not None else []) + pending
+            order = _order(so_far)
+            starts = _starts(so_far, order)
+            group, pending = _dense(order, starts), []
+            outcome = entry.compute(ctx, spec, tie_groups(order, starts))
         else:
             outcome = entry.compute(ctx, spec)
         outcomes.append(outcome)
-        keys = [sort_key(outcome, p) for p in range(table.size)]
-        groups = refine(groups, keys.__getitem__)
-    # Players equal on everything share a rank; list them by start number.
-    groups = [sorted(g, key=lambda p: table.ids[p]) for g in groups]
-    return groups, outcomes
+        keys.append(sort_keys(outcome))
+        pending.append(keys[-1])
+    final = ([group] if group is not None else []) + pending
+    order = _order(final + [np.asarray(table.ids, dtype=np.int64)])
+    return order, _starts(final, order), keys, outcomes

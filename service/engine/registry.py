@@ -9,9 +9,9 @@ from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
 from .families import buchholz, counts, direct_encounter, koya, progressive, rating, sonneborn_berger, uscf
 from .model import Regulations
-from .rules import FIDE_ALIASES, USCF_ALIASES, RuleSpec, code_of, normalise, parse_rule
+from .rules import FIDE_ALIASES, USCF_ALIASES, RuleSpec, code_of, normalise, parse_rule, suggest, unknown_message
 
-FIDE = frozenset({Regulations.FIDE_2026, Regulations.FIDE_2024})
+FIDE = frozenset({Regulations.FIDE_2026, Regulations.FIDE_2024, Regulations.FIDE_2009})
 USCF = frozenset({Regulations.USCF})
 
 
@@ -19,7 +19,9 @@ USCF = frozenset({Regulations.USCF})
 class Tiebreak:
     code: str
     name: str
-    article: str  # the article of the rule set's text: FIDE C.07 "8.1", US Chess rule "34E1"
+    # the article of the rule set's text: FIDE C.07 "8.1", US Chess rule "34E1"; empty where
+    # we have not checked the number in the text (the 2026 codes RTNG and TPN)
+    article: str
     modifiers: frozenset[str]  # modifier letters it takes: C, M, L, P
     compute: Callable[..., RuleOutcome]
     description: str
@@ -32,7 +34,8 @@ class Tiebreak:
     @property
     def citation(self) -> str:
         """The article as cited in responses: "C.07 8.1", "US Chess 34E1"."""
-        return f"US Chess {self.article}" if Regulations.USCF in self.regulations else f"C.07 {self.article}"
+        text = f"US Chess {self.article}" if Regulations.USCF in self.regulations else f"C.07 {self.article}"
+        return text.strip()
 
     @property
     def aliases(self) -> list[str]:
@@ -52,6 +55,9 @@ _ENTRIES = (
              "Games won over the board with the black pieces."),
     Tiebreak("GE", "Games elected to play", "7.6", frozenset(), counts.count_rounds,
              "Games played plus rounds scored as a win without play: PAB, forfeit win, full-point bye."),
+    Tiebreak("STD", "Standard points", "7.7", frozenset(), counts.standard_points,
+             "Per round 1 when it scored more than a draw, ½ for a draw, 0 otherwise (new in 2026): "
+             "a 1-½-0 score for events with other scoring."),
     Tiebreak("PS", "Progressive score", "7.5", frozenset("CM"), progressive.progressive,
              "Sum of the running score after each round; a cut removes the first rounds."),
     Tiebreak("DE", "Direct encounter", "6", frozenset("P"), direct_encounter.direct_encounter,
@@ -79,6 +85,12 @@ _ENTRIES = (
     Tiebreak("APPO", "Average perfect performance of opponents", "10.6", frozenset(),
              rating.average_perfect_performance_of_opponents, "Mean PTP of the opponents met over the board.",
              rating_based=True),
+    Tiebreak("RTNG", "Rating", "", frozenset(), rating.own_rating,
+             "The participant's own rating (new in 2026); dropped like the other rating rules when "
+             "unrated players take part and no unrated_rating is given.", rating_based=True),
+    Tiebreak("TPN", "Tournament pairing number", "", frozenset(), counts.pairing_number,
+             "The start number, lower is better (new in 2026): a last resort that always separates.",
+             lower_is_better=True),
     # US Chess rule 34E (Official Rules of Chess, 7th edition). Unplayed games: the opponents'
     # adjusted scores count each of their unplayed games as a draw; the player's own unplayed
     # games count as opponents with adjusted score 0 (34E1).
@@ -141,6 +153,15 @@ def rule_sets_of(code: str) -> list[str]:
     return sorted(r.value for r in TIEBREAKS[code].regulations)
 
 
+# The nearest rule of the other family, suggested when a rule is used under the wrong rule set.
+EQUIVALENTS = {
+    Regulations.USCF: {"ARO": "AROUS", "SB": "SBUS", "BH": "SOLK", "PS": "CUM", "DE": "RBT", "BPG": "BLK"},
+    Regulations.FIDE_2026: {"AROUS": "ARO", "SBUS": "SB", "SOLK": "BH", "CUM": "PS", "RBT": "DE", "BLK": "BPG",
+                            "MED": "BH/M1"},
+}
+EQUIVALENTS[Regulations.FIDE_2024] = EQUIVALENTS[Regulations.FIDE_2026]
+
+
 def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> RuleSpec:
     """A rule string under one rule set: its aliases first, its codes only.
 
@@ -155,10 +176,13 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
     if code is not None and code not in codes:
         listing = ", ".join(sorted(codes))
         if code in TIEBREAKS:
+            near = EQUIVALENTS.get(regulations, {}).get(code)
+            hint = (f"; did you mean {near!r} ({TIEBREAKS[near.split('/')[0]].name}, "
+                    f"{TIEBREAKS[near.split('/')[0]].citation})?" if near else "")
             message = (f"{text!r} is {code}, a rule of {', '.join(rule_sets_of(code))}, not of "
-                       f"{regulations.value}; valid codes under {regulations.value}: {listing}")
+                       f"{regulations.value}{hint} Valid codes under {regulations.value}: {listing}")
         else:
-            message = f"unknown tie-break {text!r}; valid codes under {regulations.value}: {listing}"
+            message = unknown_message(text, suggest(text, codes, own), f"valid codes under {regulations.value}", codes)
         raise UnknownTiebreak([Issue(path, message)])
     return parse_rule(text, codes, path, own, other)
 

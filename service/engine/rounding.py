@@ -5,9 +5,17 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
+
 
 def round_half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
+
+
+def round_half_up_div(numerator: np.ndarray, denominator: np.ndarray | int) -> np.ndarray:
+    """numerator / denominator to the nearest integer, halves up, in exact integer arithmetic
+    (denominators positive): floor(n/d + 1/2) = floor((2n + d) / 2d)."""
+    return (2 * numerator + denominator) // (2 * denominator)
 
 
 def mean_note(total: Fraction, count: int, what: str) -> str | None:

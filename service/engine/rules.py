@@ -7,6 +7,7 @@ end), `Ln` Koya limit in percent, `P` forfeits count as played games.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -99,6 +100,12 @@ USCF_ALIASES = {
 _SPEC = re.compile(r"^([A-Z]+)((?:/[A-Z][0-9]*)*)$")
 _GLUED = re.compile(r"^(BH|FB|SB|ARO|PS)(C|M)([0-9]+)$")  # BHC1, ARO C1 squeezed
 _DASHED = re.compile(r"^([A-Z]+)-([CMLP][0-9]*)$")  # BH-C1, KS-L40
+# One grammar for a rule name followed by a modifier in words: "BH Cut 1", "SB cut-1",
+# "Buchholz C1", "Buchholz Median 2", "Koya limit 40"; the name is a code or an alias.
+_WORDED = re.compile(r"^(?P<name>[^/]+?)(?:\s+|\s*-\s*)(?P<mod>cut|median|limit|c|m|l)[\s-]*(?P<n>[0-9]+)$")
+_MODIFIER_WORDS = {"cut": "C", "c": "C", "median": "M", "m": "M", "limit": "L", "l": "L"}
+# "Koya 40": a number right after Koya's name is its limit.
+_KOYA_NUMBER = re.compile(r"^(?P<name>koya|ks|koya system)(?:\s+|\s*-\s*)(?P<n>[0-9]+)$")
 
 
 def normalise(text: str, aliases: dict[str, str] = FIDE_ALIASES,
@@ -111,12 +118,53 @@ def normalise(text: str, aliases: dict[str, str] = FIDE_ALIASES,
     alias = aliases.get(key) or (fallback or {}).get(key)
     if alias:
         return alias
+    if worded := _worded(key, aliases, fallback):
+        return worded
     upper = squeezed.upper().replace(" ", "")
     if m := _GLUED.match(upper):
         return f"{m[1]}/{m[2]}{m[3]}"
     if m := _DASHED.match(upper):
         return f"{m[1]}/{m[2]}"
     return upper
+
+
+def _worded(key: str, aliases: dict[str, str], fallback: dict[str, str] | None) -> str | None:
+    """A name and a modifier in words ("bh cut 1", "buchholz c1", "koya 40") as a spec, else None."""
+    m = _KOYA_NUMBER.match(key)
+    letter = "L" if m else None
+    if m is None:
+        m = _WORDED.match(key)
+        if m is None:
+            return None
+        letter = _MODIFIER_WORDS[m["mod"]]
+    name = m["name"].strip()
+    base = aliases.get(name) or (fallback or {}).get(name)
+    if base is None:
+        if not re.fullmatch(r"[a-z]+", name):
+            return None
+        base = name.upper()
+    return f"{base}/{letter}{m['n']}"
+
+
+def suggest(text: str, valid_codes, aliases: dict[str, str] = FIDE_ALIASES) -> str | None:
+    """The spec a misspelt rule most likely means (a code or an alias close to it), or None."""
+    key = " ".join(text.strip().split()).lower()
+    names = {code.lower(): code for code in valid_codes}
+    names.update({alias: spec for alias, spec in aliases.items() if spec.split("/")[0] in valid_codes})
+    head = re.split(r"[\s/-]", key, maxsplit=1)[0]
+    for candidate in (key, head):
+        close = difflib.get_close_matches(candidate, list(names), n=1, cutoff=0.75)
+        if close:
+            return names[close[0]]
+    return None
+
+
+def unknown_message(text: str, guess: str | None, listing_name: str, codes) -> str:
+    """"unknown tie-break 'X'; did you mean 'BH'? Valid codes: ..." (the guess only when there is one)."""
+    listing = f"{listing_name}: {', '.join(sorted(codes))}"
+    if guess:
+        return f"unknown tie-break {text!r}; did you mean {guess!r}? {listing[0].upper()}{listing[1:]}"
+    return f"unknown tie-break {text!r}; {listing}"
 
 
 def code_of(norm: str) -> str | None:
@@ -131,9 +179,8 @@ def parse_rule(text: str, valid_codes: dict[str, frozenset[str]], path: Path = (
     norm = normalise(text, aliases, fallback)
     m = _SPEC.match(norm)
     if not m or m[1] not in valid_codes:
-        raise UnknownTiebreak(
-            [Issue(path, f"unknown tie-break {text!r}; valid codes: {', '.join(sorted(valid_codes))}")]
-        )
+        raise UnknownTiebreak([Issue(path, unknown_message(text, suggest(text, valid_codes, aliases),
+                                                          "valid codes", valid_codes))])
     code = m[1]
     mods = [part for part in m[2].split("/") if part]
     return build_rule(code, mods, valid_codes[code], path, text)

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from .checks import Warning, group_checks, round_checks, rule_list_checks
 from .context import Context
 from .contributions import RuleOutcome
-from .crosstable import Crosstable, build_crosstable
-from .model import FIDE_2026_START, Regulations, Tournament
-from .ranking import rank, sort_key
+from .model import FIDE_2024_START, FIDE_2026_START, Regulations, Tournament
+from .ranking import rank
 from .registry import TIEBREAKS, check_rule_set
 from .rules import RuleSpec
+from .table import Table, build_table
 
-__all__ = ["Standings", "StandingRow", "Warning", "compute_standings", "resolve_regulations"]
+__all__ = ["Standings", "StandingRow", "Warning", "compute_standings", "edition_warnings", "resolve_regulations"]
 
 
 @dataclass(slots=True)
@@ -28,21 +30,63 @@ class StandingRow:
 
 @dataclass(slots=True)
 class Standings:
-    table: Crosstable
+    table: Table
     regulations: Regulations
     specs: list[RuleSpec]
     outcomes: list[RuleOutcome]
     rows: list[StandingRow]
     warnings: list[Warning] = field(default_factory=list)
 
+    def explain(self, players: Iterable[int]) -> None:
+        """Build the breakdowns of these players (table indices), from the columns the values
+        came from: each rule's contributions, note and, when it cuts, the total before the cut."""
+        players = list(players)
+        for outcome in self.outcomes:
+            if outcome.explain_row is None:
+                continue
+            if outcome.contributions is None:
+                outcome.contributions, outcome.notes = {}, {}
+            for p in players:
+                outcome.contributions[p] = outcome.explain_row(p)
+                outcome.notes[p] = outcome.note_row(p) if outcome.note_row else None
+            if outcome.spec.cut or outcome.spec.median:
+                if outcome.totals_before_cut is None:
+                    outcome.totals_before_cut = {}
+                for p in players:
+                    outcome.totals_before_cut[p] = sum(c.value for c in outcome.contributions[p])
 
-def resolve_regulations(requested: Regulations | None, tournament: Tournament) -> Regulations:
-    """`None` is `auto`: fide-2026 unless the start date is known and before 1 March 2026."""
+
+def resolve_regulations(requested: Regulations | None, tournament: Tournament, historic: bool = False) -> Regulations:
+    """`None` is `auto`: fide-2026 unless the start date is known and before 1 March 2026,
+    then fide-2024. With `historic` (`auto-historic`, for archives) a start before
+    1 April 2024 gives fide-2009, the rule of the time."""
     if requested is not None:
         return requested
-    if tournament.start_date is not None and tournament.start_date < FIDE_2026_START:
+    start = tournament.start_date
+    if start is not None and historic and start < FIDE_2024_START:
+        return Regulations.FIDE_2009
+    if start is not None and start < FIDE_2026_START:
         return Regulations.FIDE_2024
     return Regulations.FIDE_2026
+
+
+def edition_warnings(requested: Regulations | None, applied: Regulations, tournament: Tournament,
+                     historic: bool = False) -> list[Warning]:
+    """What an arbiter should know about the edition `auto` or `auto-historic` chose."""
+    start = tournament.start_date
+    if requested is not None or start is None or start >= FIDE_2024_START:
+        return []
+    if historic:
+        return [Warning("fide-2009-applied",
+                        f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated "
+                        f"events (1 April 2024): ranked with the rule of the time, the virtual opponent "
+                        f"(fide-2009); C.07 applied to FIDE championships from 1 September 2023",
+                        "C.02 13.15")]
+    return [Warning("pre-2024-event",
+                    f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated events "
+                    f"(1 April 2024): it was ranked then with the virtual opponent; "
+                    f"regulations \"auto-historic\" (or \"fide-2009\") reproduces that; "
+                    f"{applied.value} was applied", "C.07 1")]
 
 
 @contextmanager
@@ -73,7 +117,8 @@ def compute_standings(
     """Rank the tournament by points and then the rules in order.
 
     `explain`: True builds every player's contributions, False none, and a
-    collection of player ids builds only theirs (values are computed for all).
+    collection of player ids builds only theirs (values are computed for all);
+    `Standings.explain` builds more afterwards, from the same pass.
     """
     with _cyclic_gc_paused():
         return _compute(tournament, specs, regulations, after_round, unrated_rating, explain)
@@ -82,13 +127,13 @@ def compute_standings(
 def _compute(tournament, specs, regulations, after_round, unrated_rating, explain) -> Standings:
     applied = resolve_regulations(regulations, tournament)
     check_rule_set(specs, applied)
-    table = build_crosstable(tournament, after_round)
+    table = build_table(tournament, after_round)
     warnings: list[Warning] = rule_list_checks(specs, table, applied)
     warnings += round_checks(table, after_round, applied)
     rating_article = "US Chess 34E10" if applied is Regulations.USCF else "C.07 10"
 
-    ratings = list(table.ratings)
-    unrated = [table.ids[p] for p, r in enumerate(ratings) if r is None]
+    unrated = [table.ids[p] for p, r in enumerate(table.ratings) if r is None]
+    ratings = np.array([r or 0 for r in table.ratings], dtype=np.int64)
     dropped: dict[RuleSpec, str] = {}
     rating_specs = [s for s in specs if TIEBREAKS[s.code].rating_based]
     if unrated and rating_specs:
@@ -101,43 +146,36 @@ def _compute(tournament, specs, regulations, after_round, unrated_rating, explai
                 "rating-tiebreak-dropped",
                 f"{', '.join(map(str, rating_specs))} dropped: {reason}", rating_article))
         else:
-            ratings = [unrated_rating if r is None else r for r in ratings]
+            ratings[ratings == 0] = unrated_rating
             warnings.append(Warning(
                 "unrated-rating-used",
                 f"{len(unrated)} unrated player(s) count as rated {unrated_rating}", rating_article))
 
-    explained = None
-    if not isinstance(explain, bool):
-        wanted = set(explain)
-        explained = frozenset(p for p, pid in enumerate(table.ids) if pid in wanted)
-        explain = True
-    ctx = Context(table, applied, explain, ratings, explained=explained)
-    groups, outcomes = rank(ctx, specs, dropped)
+    ctx = Context(table, applied, ratings)
+    order, starts, keys, outcomes = rank(ctx, specs, dropped)
     warnings += group_checks(outcomes, table)
-    rows = _rows(table, groups, outcomes, specs)
-    return Standings(table, applied, specs, outcomes, rows, warnings)
+    rows = _rows(table, order, starts, keys, outcomes)
+    standings = Standings(table, applied, specs, outcomes, rows, warnings)
+    if explain is True:
+        standings.explain(range(table.size))
+    elif explain is not False:
+        wanted = set(explain)
+        standings.explain(p for p, pid in enumerate(table.ids) if pid in wanted)
+    return standings
 
 
-def _rows(table: Crosstable, groups: list[list[int]], outcomes: list[RuleOutcome], specs) -> list[StandingRow]:
-    order = [(p, gi) for gi, g in enumerate(groups) for p in g]
-    rows: list[StandingRow] = []
-    position = 0
-    for gi, group in enumerate(groups):
-        for p in group:
-            rows.append(StandingRow(position + 1, p, None))
-        position += len(group)
-    for i in range(len(order) - 1):
-        p, gp = order[i]
-        q, gq = order[i + 1]
-        if gp != gq:
-            rows[i].decided_by = _first_difference(table, outcomes, p, q)
-    return rows
-
-
-def _first_difference(table: Crosstable, outcomes: list[RuleOutcome], p: int, q: int) -> str:
-    if table.scores[p] != table.scores[q]:
-        return "PTS"
-    for outcome in outcomes:
-        if sort_key(outcome, p) != sort_key(outcome, q):
-            return outcome.spec.canonical
-    raise AssertionError("players in different groups differ on some rule")
+def _rows(table: Table, order: np.ndarray, starts: np.ndarray, keys: list[np.ndarray],
+          outcomes: list[RuleOutcome]) -> list[StandingRow]:
+    """One row per player in standing order: the shared rank of its group and `decided_by`,
+    the first rule (PTS first) on which the player differs from the next one."""
+    n = len(order)
+    rank_at = np.maximum.accumulate(np.where(starts, np.arange(n), 0)) + 1
+    labels = ["PTS"] + [o.spec.canonical for o in outcomes]
+    decided: list[str | None] = [None] * n
+    if n > 1:
+        ordered = np.stack([k[order] for k in keys])  # (rules + 1, players)
+        differs = ordered[:, 1:] != ordered[:, :-1]
+        first = differs.argmax(axis=0)
+        for i in np.flatnonzero(starts[1:]).tolist():
+            decided[i] = labels[first[i]]
+    return [StandingRow(rank, p, by) for rank, p, by in zip(rank_at.tolist(), order.tolist(), decided)]

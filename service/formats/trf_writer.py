@@ -1,22 +1,26 @@
 """FIDE TRF writer: the engine's Tournament (and its standings) out as TRF text.
 
-Player lines are TRF-16 (identical in TRF-26), with points and rank after the
-tie-breaks; the header carries 012, 042, 092 and the TRF-26 records 142 (rounds),
-162 (scoring, when not 1-½-0) and 202 (the rule list), which older readers skip.
-What TRF cannot carry (a per-game points override, a name longer than 33
-characters) is reported as a warning, never dropped silently.
+Player lines are TRF-16 (identical in TRF-26) with every field of the player section
+(sex, title, name, rating, federation, FIDE ID, birth date), points and rank after
+the tie-breaks; the header carries what the reader read (012 022 032 042 052 062 072
+092 102 112 122 132, and the records kept verbatim) and the TRF-26 records 142
+(rounds), 152 (initial colour), 162 (scoring, when not 1-½-0) and 202 (the rule
+list), which older readers skip. What TRF cannot carry (a per-game points override,
+a name longer than 33 characters, the client's `key`) is reported as a warning,
+never dropped silently.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.model import Color, ResultKind, Scoring, System, Tournament
 from ..engine.standings import Standings
-from .trf import FIRST_ROUND_OPPONENT, NAME, POINTS, RANK, SCORING_CODES, START_NUMBER
+from .trf import (BIRTH_DATE, FEDERATION, FIDE_ID, FIRST_ROUND_OPPONENT, NAME, POINTS, RANK, RATING, SCORING_CODES,
+                  START_NUMBER, TITLE, TrfHeader, parse_trf)
 
 MAX_START_NUMBER = 9999  # four columns (5-8)
 
@@ -30,6 +34,7 @@ _CODES_UNPAIRED = {
     ResultKind.ZERO_BYE: "Z", ResultKind.ABSENT: "-",
 }
 _COLOUR_LETTERS = {Color.WHITE: "w", Color.BLACK: "b", None: "-"}
+_SEX_LETTERS = {"m": "m", "f": "w"}  # TRF-26 writes w for women
 _SYSTEM_NAMES = {System.SWISS: "Swiss System", System.ROUND_ROBIN: "Round Robin"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -37,7 +42,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 @dataclass(slots=True)
 class TrfOutput:
     text: str
-    warnings: list[str]
+    warnings: list[str]  # what the TRF could not carry
+    rating_report_gaps: list[str] = field(default_factory=list)  # what a FIDE rating report needs and is not given
 
 
 def standings_columns(standings: Standings) -> tuple[dict[int, Fraction], dict[int, int]]:
@@ -61,33 +67,101 @@ def _clean(text: str, what: str, warnings: list[str]) -> str:
     return cleaned
 
 
+# Records the writer writes itself: a verbatim record (`trf_records`) may not be one of them.
+WRITTEN_RECORDS = frozenset({"001", "012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112",
+                             "122", "132", "142", "152", "162", "202", "212", "240"})
+ROUND_DATE_COLUMN = FIRST_ROUND_OPPONENT.first  # 132: round 1's date in columns 92-99, then every 10
+
+
+def _system_of(text: str) -> System | None:
+    """The system a reader finds in a 092 (or 192) text: the writer keeps the two in step."""
+    return parse_trf(f"092 {text}\n001    1\n").tournament.system if text else None
+
+
 def write_trf(
     tournament: Tournament,
     points: dict[int, Fraction] | None = None,
     ranks: dict[int, int] | None = None,
     tiebreaks: list[str] | tuple[str, ...] = (),
+    header: TrfHeader | None = None,
 ) -> TrfOutput:
     """TRF text for `tournament`; `points` and `ranks` (by start number) fill columns 81-89."""
     warnings: list[str] = []
+    header = header or TrfHeader()
     for i, player in enumerate(tournament.players):
         if player.id > MAX_START_NUMBER:
             raise InvalidRequest([Issue(("tournament", "players", i, "id"),
                                         f"start number {player.id} does not fit TRF's four columns (1-9999)")])
+    for i, record in enumerate(header.other_records):
+        if record[:3] in WRITTEN_RECORDS:
+            raise InvalidRequest([Issue(("tournament", "trf_records", i),
+                                        f"record {record[:3]} is written from the tournament's own fields; "
+                                        f"trf_records holds the others (172, 182, 192, 222, 250, 260, 352, 362, NRS)")])
+    text = lambda value, what: _clean(value, what, warnings)  # noqa: E731
     lines = []
     if tournament.name:
-        lines.append(f"012 {_clean(tournament.name, 'tournament name', warnings)}")
+        lines.append(f"012 {text(tournament.name, 'tournament name')}")
+    if header.city:
+        lines.append(f"022 {text(header.city, 'city')}")
+    if header.federation:
+        lines.append(f"032 {text(header.federation, 'federation')}")
     if tournament.start_date:
         lines.append(f"042 {tournament.start_date:%Y/%m/%d}")
-    if tournament.system:
-        lines.append(f"092 {_SYSTEM_NAMES[tournament.system]}")
+    if header.end_date:
+        lines.append(f"052 {header.end_date:%Y/%m/%d}")
+    lines.append(f"062 {len(tournament.players)}")
+    lines.append(f"072 {sum(1 for p in tournament.players if p.rating)}")
+    lines += _type_record(tournament, header, warnings)
+    if header.chief_arbiter:
+        lines.append(f"102 {text(header.chief_arbiter, 'chief arbiter')}")
+    lines += [f"112 {text(deputy, 'deputy arbiter')}" for deputy in header.deputy_arbiters]
+    if header.time_control:
+        lines.append(f"122 {text(header.time_control, 'time control')}")
+    if header.round_dates:
+        dates = "".join(f"{d:%y/%m/%d}  " if d else " " * 10 for d in header.round_dates)
+        lines.append(("132" + " " * (ROUND_DATE_COLUMN - 4) + dates).rstrip())
     lines.append(f"142 {tournament.rounds}")
+    if header.initial_colour:
+        lines.append(f"152 {header.initial_colour.upper()}")
     if tournament.scoring != Scoring():
         lines.append(_scoring_record(tournament.scoring, warnings))
     if tiebreaks:
         lines.append(f"202 {', '.join(tiebreaks)}")
+    # Records are tagged, so their place does not matter to a reader: kept in the order given.
+    lines += [text(r, f"record {r[:3]}") for r in header.other_records]
     for player in tournament.players:
         lines.append(_player_line(player, points, ranks, warnings))
-    return TrfOutput("\n".join(lines) + "\n", warnings)
+    keys = sum(1 for p in tournament.players if p.key is not None)
+    if keys:
+        warnings.append(f"{keys} player key(s): TRF has no field for the client's key; match players by start "
+                        f"number (columns 5-8)")
+    return TrfOutput("\n".join(lines) + "\n", warnings, rating_report_gaps(tournament, header))
+
+
+def rating_report_gaps(tournament: Tournament, header: TrfHeader) -> list[str]:
+    """What a FIDE rating report requires (TRF-26 column R) that the tournament does not give."""
+    required = [("name (012)", tournament.name), ("city (022)", header.city), ("federation (032)", header.federation),
+                ("start_date (042)", tournament.start_date), ("end_date (052)", header.end_date),
+                ("chief_arbiter (102)", header.chief_arbiter), ("round_dates (132)", header.round_dates)]
+    missing = [what for what, value in required if not value]
+    without_id = sum(1 for p in tournament.players if p.fide_id is None)
+    if without_id:
+        missing.append(f"fide_id of {without_id} player(s) (columns 58-68)")
+    return missing
+
+
+def _type_record(tournament: Tournament, header: TrfHeader, warnings: list[str]) -> list[str]:
+    """092: the text read from a TRF when it still names the tournament's system, else the system's name."""
+    if header.tournament_type:
+        if tournament.system is None or _system_of(header.tournament_type) is tournament.system:
+            return [f"092 {_clean(header.tournament_type, 'tournament type', warnings)}"]
+        warnings.append(f"tournament_type {header.tournament_type!r} does not name the system "
+                        f"{tournament.system.value}: wrote {_SYSTEM_NAMES[tournament.system]!r}")
+        return [f"092 {_SYSTEM_NAMES[tournament.system]}"]
+    encoded = " ".join(r[4:].replace("_", " ") for r in header.other_records if r.startswith("192"))
+    if tournament.system and _system_of(encoded) is not tournament.system:
+        return [f"092 {_SYSTEM_NAMES[tournament.system]}"]
+    return []
 
 
 def _scoring_record(scoring: Scoring, warnings: list[str]) -> str:
@@ -120,8 +194,14 @@ def _player_line(player, points, ranks, warnings: list[str]) -> str:
         if not points_text:
             warnings.append(f"player {player.id}: points {float(points[player.id])} do not fit columns 81-84")
     rank = ranks.get(player.id) if ranks else None
-    line = (f"001 {player.id:>{START_NUMBER.last - START_NUMBER.first + 1}}"
-            f"{'':5} {name:<{width}} {player.rating or '':>4}{'':28}"
+    birth = player.birth_date or ""
+    birth = birth.replace("-", "/") if len(birth) == 10 else (f"{birth}/00/00" if birth else "")
+    line = (f"001 {player.id:>{START_NUMBER.last - START_NUMBER.first + 1}} "
+            f"{_SEX_LETTERS.get(player.sex, ' ')}{player.title or '':>{TITLE.last - TITLE.first + 1}} "
+            f"{name:<{width}} {player.rating or '':>{RATING.last - RATING.first + 1}} "
+            f"{player.federation or '':<{FEDERATION.last - FEDERATION.first + 1}} "
+            f"{player.fide_id or '':>{FIDE_ID.last - FIDE_ID.first + 1}} "
+            f"{birth:<{BIRTH_DATE.last - BIRTH_DATE.first + 1}} "
             f"{points_text:>4} {'' if rank is None else rank:>{RANK.last - RANK.first + 1}}  ")
     assert len(line) == FIRST_ROUND_OPPONENT.first - 1
     by_round = {r.round: r for r in player.results}

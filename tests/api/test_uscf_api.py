@@ -97,7 +97,7 @@ def test_catalogue_lists_both_rule_sets(client):
     entries = {e["code"]: e for e in client.get("/v1/tiebreaks").json()}
     assert entries["MM"]["regulations"] == ["uscf"] and entries["MM"]["article"] == "US Chess 34E1"
     assert "modified median" in entries["MM"]["aliases"]
-    assert entries["BH"]["regulations"] == ["fide-2024", "fide-2026"] and entries["BH"]["article"] == "C.07 8.1"
+    assert entries["BH"]["regulations"] == ["fide-2009", "fide-2024", "fide-2026"] and entries["BH"]["article"] == "C.07 8.1"
     assert entries["BH"]["modifiers"] == ["C", "M", "P"]
     assert entries["DE"]["lower_is_better"] is True
     assert entries["OPERF"]["rating_based"] is True

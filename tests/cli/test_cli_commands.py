@@ -1,5 +1,6 @@
 """The `tiebreak` command line run as a user runs it: golden output, explain, batch, errors."""
 
+import argparse
 import json
 import subprocess
 import sys
@@ -63,7 +64,7 @@ def test_a_latin1_file_reads_with_its_accents(tmp_path):
     path.write_bytes(ALEKHINE.read_text().replace("Tal       ", "Tàl Müller").encode("cp1252"))
     result = tiebreak("standings", path, "-t", "BH")
     assert result.returncode == 0, result.stderr
-    assert "Tàl Müller" in result.stdout and "Windows-1252" in result.stdout
+    assert "Tàl Müller" in result.stdout and "Windows-1252" in result.stderr
 
 
 @pytest.mark.parametrize("args, words", [
@@ -114,3 +115,59 @@ def test_batch_with_bad_files_reports_them_and_fails(tmp_path):
 def test_batch_with_a_pattern_that_matches_nothing_fails(tmp_path):
     result = tiebreak("batch", tmp_path / "*.trf")
     assert result.returncode == 1 and "no file matches" in result.stderr
+
+
+# ---- fit for scripts (issue 11, item 10)
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_warnings_go_to_stderr_in_every_format(fmt):
+    result = tiebreak("standings", ALEKHINE, "--format", fmt)  # no rules: a no-tiebreaks warning
+    assert result.returncode == 0
+    assert "tiebreak: warning: no tie-break rules given" in result.stderr
+    assert "no tie-break rules given" not in result.stdout or fmt == "json"  # JSON carries them in `warnings`
+    if fmt == "csv":
+        assert result.stdout.splitlines()[0] == "rank,id,name,points,decided_by"
+
+
+def test_a_closed_pipe_ends_quietly():
+    script = (f"{sys.executable} -m service.cli batch {FIXTURES} -t BH/C1 BH SB --jobs 1 --no-progress"
+              " | head -c 100 > /dev/null; echo ${PIPESTATUS[0]}")
+    result = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert "Traceback" not in result.stderr and "Error" not in result.stderr, result.stderr
+    assert result.stdout.strip() == "141"  # as cat or grep: killed by SIGPIPE, no message
+
+
+def test_dash_reads_the_file_from_standard_input():
+    for data in (ALEKHINE.read_bytes(), json.dumps({"trf": ALEKHINE.read_text(), "tiebreaks": ["BH"]}).encode()):
+        result = subprocess.run([sys.executable, "-m", "service.cli", "standings", "-", "-t", "BH"], cwd=ROOT,
+                                input=data, capture_output=True)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.decode().splitlines()[2].split()[:5] == ["2", "2", "Kasparov", "3.5", "14.5"]
+
+
+def test_version():
+    result = tiebreak("--version")
+    assert result.returncode == 0 and result.stdout.startswith("tiebreak ")
+
+
+def test_every_option_has_help():
+    from service.cli import parser
+
+    def actions(p):
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub in action.choices.values():
+                    yield from actions(sub)
+            elif not isinstance(action, argparse._HelpAction):
+                yield p.prog, action
+
+    missing = [f"{prog} {action.dest}" for prog, action in actions(parser()) if not action.help]
+    assert missing == []
+
+
+def test_the_batch_summary_shows_the_first_error_of_each_failed_file(tmp_path):
+    (tmp_path / "bad.trf").write_text("012 x\n001    1      A                                 2000"
+                                      "                             0.0    1     2 x 1\n")
+    result = tiebreak("batch", tmp_path, "--no-progress", "--out", tmp_path / "out.ndjson")
+    assert result.returncode == 1
+    assert "bad.trf: the TRF text cannot be read" in result.stderr and "-- trf:2:97: round 1: colour" in result.stderr

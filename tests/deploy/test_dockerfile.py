@@ -62,11 +62,30 @@ def test_multi_stage_on_a_slim_python_base_that_fits_requires_python():
         "the runtime stage copies only from the build stage"
 
 
-def test_installs_the_package_from_pyproject_and_no_requirements_file():
-    runs = " ".join(i.args for i in INSTRUCTIONS if i.keyword == "RUN")
-    assert re.search(r"pip install \.(\s|$)", runs), "pip install . (from pyproject.toml)"
-    assert "requirements" not in DOCKERFILE
-    assert not list(ROOT.glob("requirements*.txt"))
+def test_installs_the_locked_dependencies_with_hashes_then_the_package_alone():
+    runs = [i.args for i in INSTRUCTIONS if i.keyword == "RUN"]
+    lock = next(i for i, run in enumerate(runs) if "--require-hashes -r requirements/run.txt" in run)
+    package = next(i for i, run in enumerate(runs) if re.search(r"pip install --no-deps --no-build-isolation \.(\s|$)", run))
+    assert lock < package
+
+
+def lock_pins(path: Path) -> dict[str, str]:
+    """name -> version of a lock file, checking every pin carries a hash."""
+    text = path.read_text()
+    pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==([^\s;]+)", text, re.M))
+    entries = re.split(r"\n(?=[A-Za-z0-9_.-]+==)", text.split("\n", 2)[2])
+    assert all("--hash=sha256:" in entry for entry in entries if "==" in entry), path
+    return {re.sub(r"[-_.]+", "-", name).lower(): version for name, version in pins.items()}
+
+
+def test_the_locks_pin_every_dependency_with_hashes_and_agree():
+    run, test = lock_pins(ROOT / "requirements" / "run.txt"), lock_pins(ROOT / "requirements" / "test.txt")
+    names = lambda deps: {re.sub(r"[-_.]+", "-", re.split(r"[<>=!~;\[ ]", d, maxsplit=1)[0]).lower() for d in deps}  # noqa: E731
+    assert names(PYPROJECT["project"]["dependencies"]) <= set(run)
+    assert names(PYPROJECT["project"]["optional-dependencies"]["test"]) <= set(test)
+    assert "setuptools" in run  # the build backend, for the install without build isolation
+    assert all(test[name] == version for name, version in run.items()), "make lock: run.txt follows test.txt"
+    assert "pytest" not in run and "schemathesis" not in run  # serving installs no test tools
 
 
 def test_copies_only_what_exists_and_what_dockerignore_lets_through():

@@ -1,15 +1,16 @@
-"""Every case of the FIDE conformance set, to the last decimal (tests/fixtures/conformance_fide)."""
+"""Every case of the FIDE conformance corpora, to the last decimal (tests/fixtures/conformance_*)."""
 
 import pytest
 
-from tests.conformance import load_cases, mismatches
+from tests.conformance import CORPORA, all_cases, load_cases, mismatches
 
-CASES = load_cases()
+CASES = all_cases()
 
 
-def test_the_whole_conformance_set_is_here():
-    # 67 cases per the set's README; a lost fixture must not silently shrink the suite.
-    assert len(CASES) == 67
+@pytest.mark.parametrize("corpus, size", [("fide", 67), ("fide-edge", 75)])
+def test_the_whole_corpus_is_here(corpus, size):
+    # The counts per the corpora's READMEs; a lost fixture must not silently shrink the suite.
+    assert len(load_cases(CORPORA[corpus])) == size
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])

@@ -81,18 +81,18 @@ def leader_met_everyone():
 
 
 def test_not_all_met_an_undisputed_leader_is_placed_first():
-    # C.07 6.2: 1 met both others and scored 2; neither 2 nor 3 could reach more than 1
+    # C.07 6.3: 1 met both others and scored 2; neither 2 nor 3 could reach more than 1
     # even by winning the game they did not play. 2 and 3 stay level behind.
     t = leader_met_everyone()
     result = standings(t, "DE")
     assert {p: values(result, "DE")[p] for p in (1, 2, 3)} == {1: 1, 2: 2, 3: 2}
     notes = result.outcomes[0].notes
-    assert "6.2" in notes[result.table.ids.index(1)]
+    assert "6.3" in notes[result.table.ids.index(1)]
 
 
 def test_not_all_met_no_undisputed_leader_is_not_separated():
     # 1 beat 2 and drew 3 (1½ among them); 3 never met 2 and could still reach 1½. Nobody is
-    # ahead whatever the missing game, so DE is 0 for all three (C.07 6.2).
+    # ahead whatever the missing game, so DE is 0 for all three (C.07 6.3).
     t = crosstable({
         1: "2w1 3b= 4w0",
         2: "1b0 5w1 6b=",
@@ -105,7 +105,7 @@ def test_not_all_met_no_undisputed_leader_is_not_separated():
     })
     result = standings(t, "DE")
     assert {p: values(result, "DE")[p] for p in (1, 2, 3)} == {1: 0, 2: 0, 3: 0}
-    assert "6.2" in result.outcomes[0].notes[0]
+    assert "6.3" in result.outcomes[0].notes[0]
 
 
 def test_nobody_met_anybody():
@@ -149,3 +149,72 @@ def test_lower_is_better_in_the_ranking():
     result = standings(three_tied_all_met(), "DE", "BH")
     order = [result.table.ids[row.player] for row in result.rows]
     assert order[:3] == [1, 2, 3]
+
+
+def four_tied_all_met_two_and_two():
+    """1-4 all met and all finish on 3 points (outside games against 5-12 fill the rest).
+
+    Among themselves: 1 beat 2 and 3, lost to 4 (2 points); 2 beat 3 and 4 (2); 3 beat 4 (1);
+    4 beat 1 (1). Mutual scores 2, 2, 1, 1; the pairs on equal mutual scores played each
+    other decisively.
+    """
+    return crosstable({
+        1: "2w1 3w1 4b0 5w= 6b=",
+        2: "1b0 4w1 3w1 7b= 8w=",
+        3: "4w1 1b0 2b0 9w1 10b1",
+        4: "3b0 2b0 1w1 11w1 12b1",
+        5: ".   .   .   1b=",
+        6: ".   .   .   .   1w=",
+        7: ".   .   .   2w=",
+        8: ".   .   .   .   2b=",
+        9: ".   .   .   3b0",
+        10: ".  .   .   .   3w0",
+        11: ".  .   .   4b0",
+        12: ".  .   .   .   4w0",
+    })
+
+
+def test_sub_groups_left_tied_are_separated_by_their_own_games():
+    # C.07 6.2: places 1, 2, 3, 4 — not 1, 1, 3, 3.
+    result = standings(four_tied_all_met_two_and_two(), "DE")
+    assert {p: values(result, "DE")[p] for p in (1, 2, 3, 4)} == {1: 1, 2: 2, 3: 3, 4: 4}
+    assert [ranks(result)[p] for p in (1, 2, 3, 4)] == [1, 2, 3, 4]
+    note = result.outcomes[0].notes[result.table.ids.index(2)]
+    assert "6.2" in note and "place 2" in note
+
+
+def leader_who_did_not_meet_everyone():
+    """1-4 finish on 3. 1 beat 2 and 3 and never met 4; 2 and 3 drew and both beat 4.
+
+    Mutual scores: 1: 2 (at least 2 whatever the game against 4 would give); 2: 1½, 3: 1½,
+    4: 0 (at most 1 with the game against 1 won).
+    """
+    return crosstable({
+        1: "2w1 3b1 5w0 6b1 14w0",
+        2: "1b0 4w1 3w= 7b1 8w=",
+        3: "4w1 1w0 2b= 9w1 10b=",
+        4: "3b0 2b0 11w1 12b1 13w1",
+        5: ".   .   1b1",
+        6: ".   .   .   1w0",
+        7: ".   .   .   2w0",
+        8: ".   .   .   .   2b=",
+        9: ".   .   .   3b0",
+        10: ".  .   .   .   3w=",
+        11: ".  .   4b0",
+        12: ".  .   .   4w0",
+        13: ".  .   .   .   4b0",
+        14: ".  .   .   .   1b1",
+    })
+
+
+def test_a_swiss_leader_is_placed_first_without_having_met_everyone():
+    # C.07 6.3: 1's lowest possible 2 beats everyone else's highest: 2 and 3 met all the
+    # others (1½ each), 4 could reach 0 + 1 = 1 by winning the missing game against 1.
+    # The rest all met: 2 and 3 on 1½, 4 on 0; 2 and 3 drew, so they share place 2 (6.2).
+    result = standings(leader_who_did_not_meet_everyone(), "DE")
+    assert {p: values(result, "DE")[p] for p in (1, 2, 3, 4)} == {1: 1, 2: 2, 3: 2, 4: 4}
+    r = ranks(result)
+    assert (r[1], r[2], r[3], r[4]) == (1, 2, 2, 4)
+    notes = result.outcomes[0].notes
+    assert "6.3" in notes[result.table.ids.index(1)]
+    assert "place 4" in notes[result.table.ids.index(4)]

@@ -15,7 +15,7 @@ USCF = ["MM", "SOLK", "CUM", "OCUM", "KASH", "SBUS", "BLK", "RBT", "AROUS", "OPE
 def breakdowns(result, ids):
     index = {pid: p for p, pid in enumerate(result.table.ids)}
     return {
-        pid: [(o.contributions[index[pid]], o.notes[index[pid]] if o.notes else None) for o in result.outcomes]
+        pid: [(o.contributions.get(index[pid]), (o.notes or {}).get(index[pid])) for o in result.outcomes]
         for pid in ids
     }
 
@@ -36,4 +36,4 @@ def test_chosen_players_get_the_full_breakdown_and_the_others_none(drawn, data, 
     assert breakdowns(some, chosen) == breakdowns(full, chosen)
     others = set(ids) - chosen
     for per_rule in breakdowns(some, others).values():
-        assert all(rows == [] for rows, _ in per_rule)  # (a DE note costs nothing and may stay)
+        assert all(rows is None and note is None for rows, note in per_rule)

@@ -21,10 +21,12 @@ CODES = valid_codes()
 ALL_RULES = [parse_rule(t, CODES) for t in (
     "PTS", "DE", "WIN", "WON", "BPG", "BWG", "GE", "PS", "PS/C1", "KS", "KS/L40",
     "BH", "BH/C1", "BH/C2", "BH/M1", "BH/M2", "BH/P", "FB", "FB/C1", "AOB",
-    "SB", "SB/C1", "SB/P", "ARO", "ARO/C1", "TPR", "PTP", "APRO", "APPO", "DE/P",
+    "SB", "SB/C1", "SB/P", "ARO", "ARO/C1", "TPR", "PTP", "APRO", "APPO", "DE/P", "STD", "RTNG", "TPN",
 )]
+# Every rule but the pairing number, whose value is the start number itself.
+BY_RESULTS = [s for s in ALL_RULES if s.code != "TPN"]
 # Rules whose value is the sum of the contributions left after the cuts.
-SUMMED = {"PTS", "WIN", "WON", "BPG", "BWG", "GE", "PS", "KS", "BH", "FB", "SB"}
+SUMMED = {"PTS", "WIN", "WON", "BPG", "BWG", "GE", "PS", "KS", "BH", "FB", "SB", "STD"}
 
 BOTH_EDITIONS = st.sampled_from([Regulations.FIDE_2026, Regulations.FIDE_2024])
 UNRATED_RATING = st.none() | st.integers(1000, 2000)
@@ -58,8 +60,8 @@ def rule_values(result, text: str) -> list[Fraction | None]:
 def test_renumbering_the_players_changes_no_value_and_no_rank(drawn, data, regulations, unrated_rating):
     t = drawn.tournament
     mapping, order = data.draw(renumberings(t))
-    before = compute(t, ALL_RULES, regulations, unrated_rating=unrated_rating, explain=False)
-    after = compute(renumbered(t, mapping, order), ALL_RULES, regulations,
+    before = compute(t, BY_RESULTS, regulations, unrated_rating=unrated_rating, explain=False)
+    after = compute(renumbered(t, mapping, order), BY_RESULTS, regulations,
                     unrated_rating=unrated_rating, explain=False)
     values_before, values_after = by_id(before), by_id(after)
     ranks_before, ranks_after = rank_by_id(before), rank_by_id(after)
@@ -128,7 +130,7 @@ def test_the_breakdown_adds_up_to_the_value(drawn, regulations):
         if outcome.spec.code not in SUMMED:
             continue
         scale = outcome.contribution_scale or outcome.scale
-        for p, rows in enumerate(outcome.contributions):
+        for p, rows in outcome.contributions.items():
             kept = sum(Fraction(c.value, scale) for c in rows if not c.cut)
             assert kept == Fraction(outcome.values[p], outcome.scale), (outcome.spec.canonical, p)
             cut = sum(1 for c in rows if c.cut)
@@ -164,3 +166,26 @@ def test_direct_encounter_is_a_place_inside_the_group_or_0(drawn):
         assert 0 <= de[p] <= group
         if group == 1:
             assert de[p] == 0
+
+
+# Rules computed inside the tie groups of the earlier rules (DE) depend on their place in the
+# list by design (C.07 6); every other rule stands alone (C.07 4.2).
+GROUP_RULES = {"DE"}
+STANDALONE = [s for s in ALL_RULES if s.code not in GROUP_RULES]
+
+
+@FAST
+@given(drawn=swiss_tournaments(), data=st.data(), regulations=BOTH_EDITIONS, unrated_rating=UNRATED_RATING,
+       explain=st.booleans())
+def test_every_rule_stands_alone(drawn, data, regulations, unrated_rating, explain):
+    # C.07 4.2: a value never depends on the rules before it (FB before BH must not change BH).
+    t = drawn.tournament
+    rules = data.draw(st.permutations(ALL_RULES))
+    after_round = data.draw(st.none() | st.integers(1, t.rounds))
+    kw = dict(unrated_rating=unrated_rating, explain=explain, after_round=after_round)
+    together = compute(t, rules, regulations, **kw)
+    for spec in STANDALONE:
+        alone = compute(t, [spec], regulations, **kw)
+        index = together.specs.index(spec)
+        assert together.outcomes[index].values == alone.outcomes[0].values, spec.canonical
+        assert together.outcomes[index].scale == alone.outcomes[0].scale, spec.canonical

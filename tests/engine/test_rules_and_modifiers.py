@@ -224,3 +224,25 @@ def test_ties_on_the_key_cut_the_smaller_contribution():
     rows = [a, b, game(9, key=9)]
     assert apply_cuts(rows, 1, 0, "Cut-1") == 15
     assert b.cut and not a.cut
+
+
+def test_sonneborn_berger_compares_the_lowest_vur_contribution_not_the_lowest_dummy_score():
+    # C.07 16.5.1/16.5.2 (fide-2026 figures, quarter points): a forfeit loss whose dummy is
+    # uncapped at 3½ contributes 3½ × 0 = 0; a half-point bye whose dummy is capped at 2½
+    # contributes 2½ × ½ = 1¼. The lowest VUR *contribution* is the forfeit loss's 0, lower
+    # than the least significant game (opponent on 1, won: 1), so that game is cut — not the
+    # bye, which has the lower dummy score.
+    forfeit_loss = vur(0, key=14, rnd=3, kind="forfeit")
+    half_bye = vur(5, key=10, rnd=4)
+    least = game(4, key=4, rnd=2)
+    rows = [game(10, key=10, rnd=1), least, forfeit_loss, half_bye, game(8, key=8, rnd=5)]
+    assert apply_cuts(rows, 1, 0, "Cut-1") == 23  # 27 - 4: 5¾
+    assert [c for c in rows if c.cut] == [least]
+    assert "unplayed round contributes less" in least.cut_reason
+
+
+def test_a_vur_contribution_equal_to_the_least_significant_value_is_the_one_cut():
+    half_bye = vur(4, key=8)
+    rows = [game(4, key=4), half_bye, game(6, key=6)]
+    assert apply_cuts(rows, 1, 0, "Cut-1") == 10
+    assert [c for c in rows if c.cut] == [half_bye]

@@ -39,7 +39,7 @@ import itertools
 
 import pytest
 
-from service.engine import Regulations
+from service.engine import Regulations, System
 from service.engine.errors import UnknownTiebreak
 from service.engine.registry import TIEBREAKS, parse_spec
 from tests.builders import F, contributions, crosstable, ranks, standings, values
@@ -341,3 +341,27 @@ def test_every_uscf_code_has_an_article_of_rule_34():
     for code in ("MM", "MED", "SOLK", "CUM", "OCUM", "KASH", "SBUS", "BLK", "RBT", "AROUS", "OPERF"):
         entry = TIEBREAKS[code]
         assert entry.regulations == {USCF} and entry.citation.startswith("US Chess 34E")
+
+
+# --- round robins: the idle round of an odd field is not a game ---------------------------
+
+def five_player_round_robin():
+    """Berger pairings for 5 (one idle round each, written as a zero-point bye). Scores by hand:
+    1: 2½, 2: 1½, 3: 2, 4: 2, 5: 2. Nobody has an unplayed game but the idle round."""
+    return crosstable({
+        1: "Z   2w1 3b= 4w1 5b0",
+        2: "5w1 1b0 Z   3w0 4b=",
+        3: "4w= 5b0 1w= 2b1 Z",
+        4: "3b= Z   5w1 1b0 2w=",
+        5: "2b0 3w1 4b0 Z   1w1",
+    }, system=System.ROUND_ROBIN)
+
+
+def test_the_idle_round_of_an_odd_round_robin_is_not_a_game():
+    result = standings(five_player_round_robin(), "SOLK", "MED", "MM", "SBUS", regulations=USCF)
+    got = {rule: values(result, rule)[1] for rule in ("SOLK", "MED", "MM", "SBUS")}
+    # Opponents 2, 3, 4, 5 on 1½, 2, 2, 2 — no ½ for anyone's idle round, no 0 for 1's own.
+    # Median (under 9 rounds): 1½ and one 2 dropped. Modified Median: 2½ of 4 is a plus
+    # score, the lowest dropped. SB: beat 2 (1½) + drew 3 (2 × ½) + beat 4 (2) = 4½.
+    assert got == {"SOLK": F("7.5"), "MED": F(4), "MM": F(6), "SBUS": F("4.5")}
+    assert all(c.round != 1 for c in contributions(result, "SOLK", 1))

@@ -57,6 +57,6 @@ def test_explaining_changes_no_uscf_value_and_the_breakdown_adds_up(drawn):
         if outcome.spec.code not in SUMMED:
             continue
         scale = outcome.contribution_scale or outcome.scale
-        for p, rows in enumerate(outcome.contributions):
+        for p, rows in outcome.contributions.items():
             kept = sum(Fraction(c.value, scale) for c in rows if not c.cut)
             assert kept == Fraction(outcome.values[p], outcome.scale), (outcome.spec.canonical, p)

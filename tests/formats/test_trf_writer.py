@@ -124,3 +124,74 @@ def test_a_start_number_above_9999_cannot_be_written():
     with pytest.raises(InvalidRequest) as error:
         write_trf(replace(tournament, players=(replace(tournament.players[0], id=10_000),)))
     assert error.value.issues[0].path == ("tournament", "players", 0, "id")
+
+
+# ---- every field of the player section and the header (issue 11, item 5)
+
+FULL_HEADER = """012 Spring Open
+022 Oslo
+032 NOR
+042 2026/04/01
+052 2026/04/05
+092 Individual: Swiss-System
+102 Chief Arbiter Name
+112 First Deputy
+112 Second Deputy
+122 90 min + 30 s
+132                                                                                        26/04/01  26/04/02
+142 2
+152 W
+192 FIDE_DUTCH_2026_BAKU
+222 5400+30
+"""
+
+
+def full_line(number, sex, title, name, rating, federation, fide_id, birth, rounds):
+    head = (f"001 {number:>4} {sex:1}{title:>3} {name:<33} {rating:>4} {federation:<3} {fide_id:>11} {birth:<10} "
+            f"{'':>4} {'':>4}  ")
+    return head + "".join(f"{o:>4} {c} {r}  " for o, c, r in rounds).rstrip()
+
+
+FULL = FULL_HEADER + "\n".join([
+    full_line(1, "w", "WGM", "Berg, Anna", 2301, "NOR", "1500000", "1990/11/30", [(2, "w", "1"), (0, "-", "H")]),
+    full_line(2, "m", "", "Dahl, Per", 0, "SWE", "1503014", "1961", [(1, "b", "0"), (0, "-", "U")]),
+]) + "\n"
+
+
+def test_the_player_section_and_header_are_written_back_column_for_column():
+    document = read_trf(FULL)
+    output = write_trf(document.tournament, tiebreaks=["BH"], header=document.header)
+    lines = output.text.splitlines()
+    for record in ("012", "022", "032", "042", "052", "092", "102", "122", "132", "142", "152", "192", "222"):
+        [original] = [line for line in FULL.splitlines() if line.startswith(record)]
+        assert original in lines, record
+    assert [line for line in lines if line.startswith("112")] == ["112 First Deputy", "112 Second Deputy"]
+    [anna] = [line for line in lines if line.startswith("001    1")]
+    assert (anna[9], anna[10:13], anna[53:56], anna[57:68], anna[69:79]) == (
+        "w", "WGM", "NOR", "    1500000", "1990/11/30")
+    [per] = [line for line in lines if line.startswith("001    2")]
+    assert (per[9], per[48:52], per[69:79]) == ("m", "    ", "1961/00/00")
+    assert "062 2" in lines and "072 1" in lines
+    assert read_trf(output.text).tournament == document.tournament
+
+
+def test_what_a_rating_report_needs_and_the_json_lacks_is_listed():
+    document = read_trf(FULL)
+    assert write_trf(document.tournament, header=document.header).rating_report_gaps == []
+    gaps = write_trf(document.tournament).rating_report_gaps
+    assert "city (022)" in gaps and "round_dates (132)" in gaps and "chief_arbiter (102)" in gaps
+
+
+def test_keys_are_reported_as_not_carried():
+    document = read_trf(FULL)
+    players = tuple(replace(p, key=f"k{p.id}") for p in document.tournament.players)
+    output = write_trf(replace(document.tournament, players=players), header=document.header)
+    assert any("2 player key(s)" in w for w in output.warnings)
+
+
+def test_a_verbatim_record_may_not_be_one_the_writer_writes():
+    document = read_trf(FULL)
+    header = replace(document.header, other_records=["142 9"])
+    with pytest.raises(InvalidRequest) as error:
+        write_trf(document.tournament, header=header)
+    assert error.value.issues[0].path == ("tournament", "trf_records", 0)

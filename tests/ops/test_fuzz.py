@@ -107,7 +107,8 @@ def test_fuzz_ndjson_batches(lines):
     assert [r["index"] for r in results] == list(range(len(lines)))
     for line, result in zip(lines, results):
         assert result["status"] < 500
-        if isinstance(line, dict) and "tournament" in line:
+        # A generated tournament (the random JSON values can be {"tournament": null} too).
+        if isinstance(line, dict) and isinstance(line.get("tournament"), dict) and "players" in line["tournament"]:
             assert result["status"] == 200, result
     for result in results:
         BATCH_RESULT.validate(result)

@@ -449,9 +449,10 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         assert FRAME.unpack(worker.stdout.read(FRAME.size)) == (0,)  # ready
-        body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(3000)]},
-                                    "tiebreaks": RULES_24})
-        job = msgspec.msgpack.encode(Job(kind="standings", body=body, limits=ROOMY))
+        body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(10_000)]},
+                                    "tiebreaks": RULES_24, "explain": False})
+        job = msgspec.msgpack.encode(Job(kind="standings", body=body,
+                                         limits=replace(ROOMY, max_response_bytes=1 << 40)))
         worker.stdin.write(FRAME.pack(len(job)) + job)
         worker.stdin.flush()
         (size,) = FRAME.unpack(worker.stdout.read(FRAME.size))

@@ -1,63 +1,79 @@
-"""Points and counts of rounds (C.07 7.1-7.4, 7.6): PTS, WIN, WON, BPG, BWG, GE."""
+"""Points and counts of rounds (C.07 7.1-7.4, 7.6, 7.7): PTS, WIN, WON, BPG, BWG, GE, STD, and TPN."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
-from ..model import Color, ResultKind
 from ..rules import RuleSpec
+from ..table import (BLACK, COUNTS_AS_WIN, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, NO_OPPONENT, PAIRING_BYE, WIN,
+                     Table)
 
-RoundTest = Callable[[ResultKind, Color | None], bool]
+RoundTest = Callable[[Table], np.ndarray]  # the rounds a count counts, as a boolean matrix
 
-# C.07 7.6: games elected to play: games played, and rounds won without play
-# that the player did not decline (pairing-allocated bye, forfeit win, full-point bye).
-_ELECTED_UNPLAYED = frozenset({ResultKind.PAIRING_BYE, ResultKind.FORFEIT_WIN, ResultKind.FULL_BYE})
+# C.07 7.6: games elected to play: games played, and rounds won without play that the
+# player did not decline (pairing-allocated bye, forfeit win, full-point bye).
+_ELECTED_UNPLAYED = np.isin(np.arange(len(KINDS)), [PAIRING_BYE, FORFEIT_WIN, FULL_BYE])
 
 ROUND_TESTS: dict[str, RoundTest] = {
-    "WIN": lambda kind, color: kind.counts_as_win,  # 7.2: wins, unplayed ones included
-    "WON": lambda kind, color: kind is ResultKind.WIN,  # 7.3: games won over the board
-    "BPG": lambda kind, color: kind.is_played and color is Color.BLACK,  # 7.4
-    "BWG": lambda kind, color: kind is ResultKind.WIN and color is Color.BLACK,  # 7.4
-    "GE": lambda kind, color: kind.is_played or kind in _ELECTED_UNPLAYED,  # 7.6
+    # 7.2: rounds where the player scored as many points as a win, played or not: unplayed wins
+    # count, but a pairing-allocated bye worth less than a win (e.g. 0 points) does not.
+    "WIN": lambda t: COUNTS_AS_WIN[t.kind] & (t.pts == t.win),
+    "WON": lambda t: t.kind == WIN,  # 7.3: games won over the board
+    "BPG": lambda t: IS_PLAYED[t.kind] & (t.color == BLACK),  # 7.4
+    "BWG": lambda t: (t.kind == WIN) & (t.color == BLACK),  # 7.4
+    "GE": lambda t: IS_PLAYED[t.kind] | _ELECTED_UNPLAYED[t.kind],  # 7.6
     # US Chess 34E5: most blacks; only games played over the board count.
-    "BLK": lambda kind, color: kind.is_played and color is Color.BLACK,
+    "BLK": lambda t: IS_PLAYED[t.kind] & (t.color == BLACK),
 }
+
+
+def _round_contributions(table: Table, p: int, values: list[int], rounds) -> list[Contribution]:
+    """One contribution per round listed: the result kind, the value, the opponent if any."""
+    kinds, opps, ids = table.kind[p].tolist(), table.opp[p].tolist(), table.ids
+    return [Contribution(r + 1, KINDS[kinds[r]].value, values[r], r,
+                         opponent=ids[opps[r]] if opps[r] != NO_OPPONENT else None) for r in rounds]
 
 
 def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
-    test = ROUND_TESTS[spec.code]
-    values: list[int | None] = []
-    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    for p in range(table.size):
-        kinds, colors, opps = table.kinds[p], table.colors[p], table.opponents[p]
-        if not ctx.explains(p):
-            values.append(sum(map(test, kinds, colors)))
-            if all_contributions is not None:
-                all_contributions.append([])
-            continue
-        rounds = [r for r in range(table.played_rounds) if test(kinds[r], colors[r])]
-        values.append(len(rounds))
-        if all_contributions is not None:
-            all_contributions.append([
-                Contribution(r + 1, kinds[r].value, 1, r,
-                             opponent=table.ids[opps[r]] if opps[r] >= 0 else None)
-                for r in rounds
-            ])
-    return RuleOutcome(spec, values, 1, all_contributions)
+    counted = ROUND_TESTS[spec.code](table)
+    outcome = RuleOutcome.of(spec, counted.sum(axis=1), 1)
+    ones = [1] * table.played_rounds
+    outcome.explain_row = lambda p: _round_contributions(table, p, ones, np.flatnonzero(counted[p]).tolist())
+    return outcome
 
 
 def points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """The score itself (C.07 7.1)."""
     table = ctx.table
-    all_contributions = None
-    if ctx.explain:
-        all_contributions = [
-            [Contribution(r + 1, table.kinds[p][r].value, table.points[p][r], r,
-                          opponent=table.ids[q] if (q := table.opponents[p][r]) >= 0 else None)
-             for r in range(table.played_rounds)] if ctx.explains(p) else []
-            for p in range(table.size)
-        ]
-    return RuleOutcome(spec, list(table.scores), table.scale, all_contributions)
+    outcome = RuleOutcome.of(spec, table.score, table.scale)
+    every = range(table.played_rounds)
+    outcome.explain_row = lambda p: _round_contributions(table, p, table.pts[p].tolist(), every)
+    return outcome
+
+
+def standard_points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """Standard points (C.07 7.7, 2026): per round 1 when the round scored more than a draw,
+    ½ for a draw, 0 otherwise — a 1-½-0 score for events with other scoring (3-1-0).
+
+    Every round counts as it was scored, byes and forfeits included. Values in half points.
+    """
+    table = ctx.table
+    halves = np.where(table.pts > table.draw, 2, np.where(table.pts == table.draw, 1, 0))
+    outcome = RuleOutcome.of(spec, halves.sum(axis=1), 2)
+    every = range(table.played_rounds)
+    outcome.explain_row = lambda p: _round_contributions(table, p, halves[p].tolist(), every)
+    return outcome
+
+
+def pairing_number(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """The tournament pairing number (C.07 2026), lower is better: a last resort that always separates."""
+    table = ctx.table
+    outcome = RuleOutcome.of(spec, np.asarray(table.ids, dtype=np.int64), 1, lower_is_better=True)
+    outcome.explain_row = lambda p: []
+    outcome.note_row = lambda p: f"pairing number {table.ids[p]}"
+    return outcome

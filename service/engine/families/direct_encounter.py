@@ -7,97 +7,159 @@ Lower is better.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
 from ..model import System
 from ..rules import RuleSpec
+from ..table import HAS_OPPONENT, IS_PLAYED
 
 NOT_SEPARATED = 0
+
+# points scored by p against q, summed over their meetings (a pair absent from it never met)
+Mutual = dict[int, dict[int, int]]
 
 
 def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> RuleOutcome:
     table = ctx.table
     counts_forfeits = spec.forfeits_played or table.system is System.ROUND_ROBIN
+    counts = HAS_OPPONENT if counts_forfeits else IS_PLAYED
     values: list[int | None] = [NOT_SEPARATED] * table.size
-    all_contributions: list[list[Contribution]] | None = (
-        [[] for _ in range(table.size)] if ctx.explain else None
-    )
-    notes: list[str | None] = [None] * table.size
+    encounters: dict[int, list[Contribution]] = {}
+    notes: dict[int, str | None] = {}
     unresolved: list[list[int]] = []
     for group in groups:
         if len(group) < 2:
             continue
         members = set(group)
-        against: dict[int, dict[int, int]] = {p: {} for p in group}  # points scored by p against q
+        against: Mutual = {p: {} for p in group}
         for p in group:
-            for r, q in enumerate(table.opponents[p]):
-                kind = table.kinds[p][r]
-                if q in members and (kind.is_played or (counts_forfeits and kind.has_opponent)):
-                    against[p][q] = against[p].get(q, 0) + table.points[p][r]
-                    if all_contributions is not None and ctx.explains(p):
-                        all_contributions[p].append(
-                            Contribution(r + 1, "encounter", table.points[p][r], r, opponent=table.ids[q]))
-        places = _places(group, against, table.win)
+            counted = counts[table.kind[p]].tolist()
+            points = table.pts[p].tolist()
+            for r, q in enumerate(table.opp[p].tolist()):
+                if q in members and counted[r]:
+                    against[p][q] = against[p].get(q, 0) + points[r]
+                    encounters.setdefault(p, []).append(
+                        Contribution(r + 1, "encounter", points[r], r, opponent=table.ids[q]))
+        steps: dict[int, str] = {}
+        places = place_group(group, against, table.win, 1, steps, _Namer(table.ids, table.scale))
         separated = len(set(places.values())) > 1
-        everyone_met = all(len(against[p]) == len(group) - 1 for p in group)
         for p in group:
             values[p] = places[p] if separated else NOT_SEPARATED
-            notes[p] = _note(everyone_met, separated)
-        if not everyone_met and not separated:
+            notes[p] = steps[p] if separated else _not_separated_note(group, against)
+        if not separated and not _all_met(group, against):
             unresolved.append(group)
-    outcome = RuleOutcome(spec, values, 1, all_contributions, lower_is_better=True,
-                          contribution_scale=table.scale)
-    outcome.notes = notes
+    outcome = RuleOutcome.of(spec, np.asarray(values, dtype=np.int64), 1, lower_is_better=True,
+                             contribution_scale=table.scale)
+    outcome.explain_row = lambda p: encounters.get(p, [])
+    outcome.note_row = notes.get
     outcome.unresolved = unresolved
     return outcome
 
 
-def _places(group: list[int], against: dict[int, dict[int, int]], win: int) -> dict[int, int]:
-    """Places inside the group.
+class _Namer:
+    """Start numbers and point values as an arbiter reads them in a note."""
 
-    C.07 6.1: if all tied players have met, they are ordered by the points scored
-    in those games. 6.2: if not, a player who met all the others and scored more
-    than any other could reach, even winning every game not played, is placed
-    first, and so on down; the players left over share the next place.
+    def __init__(self, ids: list[int], scale: int) -> None:
+        self.ids, self.scale = ids, scale
+
+    def players(self, group) -> str:
+        return ", ".join(str(self.ids[p]) for p in sorted(group, key=self.ids.__getitem__))
+
+    def points(self, units: int) -> str:
+        return f"{units / self.scale:g}"  # halves and quarters print exactly
+
+
+def _all_met(group: list[int], against: Mutual) -> bool:
+    members = set(group)
+    return all(len(against[p].keys() & members) == len(group) - 1 for p in group)
+
+
+def _mutual_scores(group: list[int], against: Mutual) -> dict[int, int]:
+    members = set(group)
+    return {p: sum(v for q, v in against[p].items() if q in members) for p in group}
+
+
+def place_group(group: list[int], against: Mutual, win: int, first_place: int,
+                steps: dict[int, str], namer: _Namer) -> dict[int, int]:
+    """Places of the members of one tied (sub-)group, starting at `first_place`.
+
+    C.07 6.1/6.2: when all of them met, the points scored in the games between them
+    order them, and the article is applied again to every sub-group they leave tied
+    (with only the games inside that sub-group). 6.3: when they did not all meet, a
+    player who stays alone on top of the mutual standings whatever the missing games
+    would give is placed first — having met everyone is not needed — and the article
+    is applied again to the rest; if there is none, they all share the place.
+    `steps` receives, per player, which step placed them.
     """
+    if len(group) == 1:
+        return {group[0]: first_place}
+    scores = _mutual_scores(group, against)
     places: dict[int, int] = {}
-    remaining = list(group)
-    place = 1
-    while remaining:
-        rest = set(remaining)
-        inside = {p: sum(v for q, v in against[p].items() if q in rest) for p in remaining}
-        if all(len(against[p].keys() & rest) == len(rest) - 1 for p in remaining):
-            for p in remaining:
-                places[p] = place + sum(1 for q in remaining if inside[q] > inside[p])
+    if _all_met(group, against):
+        by_score: dict[int, list[int]] = {}
+        for p in group:
+            by_score.setdefault(scores[p], []).append(p)
+        if len(by_score) == 1:
+            # 6.2: nothing separates them any more; they share the place
+            for p in group:
+                places[p] = first_place
+                steps[p] = (f"shares place {first_place}: {namer.points(scores[p])} each in the games between "
+                            f"{namer.players(group)} (C.07 6.1)")
             return places
-        leader = _undisputed_leader(remaining, inside, against, win)
-        if leader is None:
-            for p in remaining:
+        place = first_place
+        for score in sorted(by_score, reverse=True):
+            subgroup = by_score[score]
+            if len(subgroup) == 1:
+                p = subgroup[0]
                 places[p] = place
-            return places
-        places[leader] = place
-        place += 1
-        remaining.remove(leader)
+                steps[p] = (f"place {place}: {namer.points(score)} in the games between {namer.players(group)} "
+                            f"(C.07 6.1)")
+            else:
+                # 6.2: re-applied to the sub-group still tied, on its own games
+                places.update(place_group(subgroup, against, win, place, steps, namer))
+                for p in subgroup:
+                    steps[p] = (f"{namer.points(score)} in the games between {namer.players(group)}, tied with "
+                                f"{namer.players([q for q in subgroup if q != p])}; re-applied (C.07 6.2): "
+                                + steps[p])
+            place += len(subgroup)
+        return places
+    leader = _alone_on_top(group, against, scores, win)
+    if leader is None:
+        for p in group:
+            places[p] = first_place
+            steps[p] = (f"shares place {first_place}: {namer.players(group)} did not all meet and no one stays "
+                        f"alone on top whatever the missing games would give (C.07 6.3)")
+        return places
+    p, at_least, best_other = leader
+    places[p] = first_place
+    steps[p] = (f"place {first_place}: at least {namer.points(at_least)} in the games between "
+                f"{namer.players(group)} whatever the missing games, the others at most "
+                f"{namer.points(best_other)} (C.07 6.3)")
+    rest = [q for q in group if q != p]
+    places.update(place_group(rest, against, win, first_place + 1, steps, namer))
     return places
 
 
-def _undisputed_leader(remaining, inside, against, win):
-    rest = set(remaining)
-    for p in remaining:
-        if len(against[p].keys() & rest) != len(rest) - 1:
-            continue
-        # the most any other could have, winning every game against the group they did not play
-        best_other = max(
-            inside[q] + win * len(rest - against[q].keys() - {q}) for q in remaining if q != p
-        )
-        if inside[p] > best_other:
-            return p
+def _alone_on_top(group: list[int], against: Mutual, scores: dict[int, int], win: int):
+    """The player first whatever the games the group's members did not play would give.
+
+    For each other member, the worst case for the candidate is the candidate losing
+    every missing game and that member winning all of theirs; the two can happen
+    together, so the candidate is alone on top when their lowest possible mutual
+    score beats every other member's highest. Returns (player, lowest, best other).
+    """
+    members = set(group)
+    highest = {q: scores[q] + win * len(members - against[q].keys() - {q}) for q in group}
+    for p in group:
+        best_other = max(highest[q] for q in group if q != p)
+        if scores[p] > best_other:  # the candidate's lowest possible score is its score now
+            return p, scores[p], best_other
     return None
 
 
-def _note(everyone_met: bool, separated: bool) -> str:
-    if separated:
-        return "separated by the games between the tied players" + ("" if everyone_met else " (not all of them met; C.07 6.2)")
-    if not everyone_met:
-        return "the tied players did not all meet, and no one is ahead whatever the missing games (C.07 6.2)"
-    return "the games between the tied players leave them equal"
+def _not_separated_note(group: list[int], against: Mutual) -> str:
+    if not _all_met(group, against):
+        return "the tied players did not all meet, and no one is ahead whatever the missing games (C.07 6.3)"
+    return "the games between the tied players leave them equal (C.07 6.1)"

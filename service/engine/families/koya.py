@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..context import Context
-from ..crosstable import NO_OPPONENT
-from ..model import System
 from ..contributions import Contribution, RuleOutcome
+from ..model import System
 from ..rules import RuleSpec
+from ..table import KINDS, NO_OPPONENT
 
 DEFAULT_LIMIT = 50  # percent of the maximum possible score
 
@@ -14,23 +16,23 @@ DEFAULT_LIMIT = 50  # percent of the maximum possible score
 def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     limit = DEFAULT_LIMIT if spec.limit is None else spec.limit
+    has_opp = table.opp != NO_OPPONENT
     if table.system is System.ROUND_ROBIN:
         # The idle round of an odd round robin is no game: the maximum is over the games scheduled.
-        maxima = [table.win * sum(1 for q in row if q != NO_OPPONENT) for row in table.opponents]
+        maxima = table.win * has_opp.sum(axis=1)
     else:
-        maxima = [table.win * table.played_rounds] * table.size
-    values: list[int | None] = []
-    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    scores = table.scores  # the opponents' final scores at face value
-    for p in range(table.size):
-        counted = [
-            (r, kind, q, pts)
-            for r, (kind, q, pts) in enumerate(zip(table.kinds[p], table.opponents[p], table.points[p]))
-            if q != NO_OPPONENT and scores[q] * 100 >= limit * maxima[q]
-        ]
-        values.append(sum(pts for *_, pts in counted))
-        if all_contributions is not None:
-            all_contributions.append([
-                Contribution(r + 1, kind.value, pts, scores[q], opponent=table.ids[q]) for r, kind, q, pts in counted
-            ] if ctx.explains(p) else [])
-    return RuleOutcome(spec, values, table.scale, all_contributions)
+        maxima = np.full(table.size, table.win * table.played_rounds, dtype=np.int64)
+    # the opponents' final scores at face value against the limit of their maximum
+    reached = table.score * 100 >= limit * maxima
+    opp = np.where(has_opp, table.opp, 0)
+    counted = has_opp & reached[opp]
+    outcome = RuleOutcome.of(spec, np.where(counted, table.pts, 0).sum(axis=1), table.scale)
+
+    def explain_row(p: int) -> list[Contribution]:
+        kinds, opponents, points = table.kind[p].tolist(), opp[p].tolist(), table.pts[p].tolist()
+        return [Contribution(r + 1, KINDS[kinds[r]].value, points[r], table.scores[opponents[r]],
+                             opponent=table.ids[opponents[r]], opponent_score=table.scores[opponents[r]])
+                for r in np.flatnonzero(counted[p]).tolist()]
+
+    outcome.explain_row = explain_row
+    return outcome

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from itertools import accumulate
+import numpy as np
 
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
-from ..modifiers import apply_cuts, cut_label, cut_total
+from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
 from ..rules import RuleSpec
 
 
@@ -14,19 +14,21 @@ def progressive(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     low = spec.cut or spec.median
     high = spec.median
-    values: list[int | None] = []
-    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    for p in range(table.size):
-        running = list(accumulate(table.points[p]))
-        if not ctx.explains(p):
-            # C.07 14: for the progressive score the least significant values are the first rounds.
-            values.append(cut_total(range(len(running)), running, None, low, high))
-            if all_contributions is not None:
-                all_contributions.append([])
-            continue
-        # C.07 14: for the progressive score the least significant values are the first rounds.
-        contributions = [Contribution(r + 1, "running_score", v, r) for r, v in enumerate(running)]
-        values.append(apply_cuts(contributions, low, high, cut_label(low, high)))
-        if all_contributions is not None:
-            all_contributions.append(contributions)
-    return RuleOutcome(spec, values, table.scale, all_contributions)
+    running = np.cumsum(table.pts, axis=1)
+    counted = np.ones(running.shape, dtype=bool)
+    # C.07 14: for the progressive score the least significant values are the first rounds.
+    order = np.broadcast_to(np.arange(table.played_rounds), running.shape)
+    reasons = cut_reasons(order, running, None, counted, low, high)
+    outcome = RuleOutcome.of(spec, kept_total(running, counted, reasons), table.scale)
+    label = cut_label(low, high)
+
+    def explain_row(p: int) -> list[Contribution]:
+        rows = [Contribution(r + 1, "running_score", v, r) for r, v in enumerate(running[p].tolist())]
+        if reasons is not None:
+            for r in np.flatnonzero(reasons[p]).tolist():
+                rows[r].cut_reason = reason_text(int(reasons[p, r]), label)
+                rows[r].cut_code = REASON_CODES[int(reasons[p, r])]
+        return rows
+
+    outcome.explain_row = explain_row
+    return outcome

@@ -1,22 +1,23 @@
-"""Rating-based tie-breaks (C.07 10): ARO, TPR, PTP, APRO, APPO.
+"""Rating-based tie-breaks (C.07 10): ARO, TPR, PTP, APRO, APPO, and the 2026 RTNG.
 
-Only games played over the board count. Averages are rounded to a whole
-number, halves up. The conversion tables are those of the FIDE Rating
-Regulations (B.02 8.1): percentage score to rating difference, and rating
+Only games played over the board count. Averages are rounded to a whole number,
+halves up, in integer arithmetic. The conversion tables are those of the FIDE
+Rating Regulations (B.02 8.1): percentage score to rating difference, and rating
 difference to expected score.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from fractions import Fraction
+
+import numpy as np
 
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
-from ..model import ResultKind
-from ..modifiers import apply_cuts, cut_label, cut_total
-from ..rounding import mean_note, round_half_up
+from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
+from ..rounding import mean_note, round_half_up_div
 from ..rules import RuleSpec
+from ..table import DRAW, IS_PLAYED, NO_OPPONENT, WIN
 
 # B.02 8.1(a): rating difference dp for a percentage score p = 50..100 (below 50: -dp(100-p)).
 _DP_FROM_50 = (
@@ -24,199 +25,206 @@ _DP_FROM_50 = (
     149, 158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322,
     336, 351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
 )
+# dp for every whole percentage 0..100
+DP = np.array([-_DP_FROM_50[50 - p] if p < 50 else _DP_FROM_50[p - 50] for p in range(101)], dtype=np.int64)
 
 # B.02 8.1(b): upper bound of each rating-difference band and the expected score (in %)
 # of the higher-rated player in it; 736 and more: 100 %.
-_PD_BAND_TOP = (
+_PD_BAND_TOP = np.array((
     3, 10, 17, 25, 32, 39, 46, 53, 61, 68, 76, 83, 91, 98, 106, 113, 121, 129, 137, 145, 153,
     162, 170, 179, 188, 197, 206, 215, 225, 235, 245, 256, 267, 278, 290, 302, 315, 328, 344,
     357, 374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
-)
+), dtype=np.int64)
 MAX_DIFFERENCE = 800  # C.07 10.4: larger rating differences count as 800
 
 
 def rating_difference(percent: int) -> int:
     """dp for a whole percentage score 0..100."""
-    return _DP_FROM_50[percent - 50] if percent >= 50 else -_DP_FROM_50[50 - percent]
+    return int(DP[percent])
 
 
-def expected_percent(difference: int) -> int:
-    """Expected score, in percent, of a player `difference` points above the opponent."""
-    d = min(abs(difference), MAX_DIFFERENCE)
-    band = bisect_left(_PD_BAND_TOP, d)
-    higher = 50 + band  # band 50 (above 735) gives 100
-    return higher if difference >= 0 else 100 - higher
+def expected_percent(difference):
+    """Expected score, in percent, of a player `difference` points above the opponent.
+
+    Works on whole arrays of differences; a plain int gives an int.
+    """
+    d = np.minimum(np.abs(difference), MAX_DIFFERENCE)
+    higher = 50 + np.searchsorted(_PD_BAND_TOP, d, side="left")  # band 50 (above 735) gives 100
+    result = np.where(np.asarray(difference) >= 0, higher, 100 - higher)
+    return int(result) if result.ndim == 0 else result
 
 
-# Performance is measured in standard points, whatever the event's scoring
-# (3-1-0, an arbiter's ½-0): a won game is 1, a draw ½, a loss 0. In half points:
-_STANDARD_HALVES = {ResultKind.WIN: 2, ResultKind.DRAW: 1, ResultKind.LOSS: 0}
+class Games:
+    """The games a player played over the board: the columns every rating rule reads."""
+
+    def __init__(self, ctx: Context) -> None:
+        table = ctx.table
+        self.played = IS_PLAYED[table.kind] & (table.opp != NO_OPPONENT)
+        self.count = self.played.sum(axis=1)
+        self.opponent = np.where(self.played, table.opp, 0)
+        self.opponent_rating = np.where(self.played, ctx.ratings[self.opponent], 0)
+        # Performance is measured in standard points, whatever the event's scoring (3-1-0,
+        # an arbiter's ½-0): a won game is 1, a draw ½, a loss 0. In half points:
+        self.halves = np.where(self.played, np.where(table.kind == WIN, 2, np.where(table.kind == DRAW, 1, 0)), 0)
+        self.scored_halves = self.halves.sum(axis=1)
 
 
-def _played(ctx: Context, p: int) -> list[tuple[int, int, int]]:
-    """(round, opponent index, standard half points) of each game played over the board."""
-    return ctx.cached("played-games", lambda: _all_played(ctx))[p]
+def _games(ctx: Context) -> Games:
+    return ctx.cached("games", lambda: Games(ctx))
 
 
-def _all_played(ctx: Context) -> list[list[tuple[int, int, int]]]:
-    table = ctx.table
-    return [
-        [(r + 1, q, _STANDARD_HALVES[kind]) for r, (kind, q) in enumerate(zip(kinds, opps)) if kind.is_played]
-        for kinds, opps in zip(table.kinds, table.opponents)
-    ]
+def _mean(spec: RuleSpec, total: np.ndarray, count: np.ndarray) -> RuleOutcome:
+    """The outcome of a whole-number mean, halves up; no value where the count is 0."""
+    return RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0)
 
 
-def _percent_score(games: list[tuple[int, int, int]]) -> int:
+def percent_scores(games: Games) -> np.ndarray:
     """The standard score over the board in whole percent, halves up (C.07 10.2)."""
-    return round_half_up(Fraction(100 * sum(h for _, _, h in games), 2 * len(games)))
+    return round_half_up_div(100 * games.scored_halves, 2 * np.maximum(games.count, 1))
 
 
 def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """ARO (10.1), with Cut or Median on the opponents' ratings (14)."""
-    table, ratings = ctx.table, ctx.ratings
-    notes: list[str | None] = []
+    table = ctx.table
+    games = _games(ctx)
     low = spec.cut or spec.median
     high = spec.median
-    values: list[int | None] = []
-    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    for p in range(table.size):
-        games = _played(ctx, p)
-        opponent_ratings = [ratings[q] for _, q, _ in games]
-        kept = len(games) - min(len(games), low + high)
-        total = cut_total(opponent_ratings, opponent_ratings, None, low, high)
-        values.append(round_half_up(Fraction(total, kept)) if kept else None)
-        if all_contributions is None:
-            continue
-        if not ctx.explains(p):
-            all_contributions.append([])
-            notes.append(None)
-            continue
-        contributions = [Contribution(rnd, "game", ratings[q], ratings[q], opponent=table.ids[q])
-                         for rnd, q, _ in games]
-        apply_cuts(contributions, low, high, cut_label(low, high))
-        all_contributions.append(contributions)
-        notes.append(mean_note(Fraction(total), kept, "mean rating of the opponents"))
-    return RuleOutcome(spec, values, 1, all_contributions, notes=notes if ctx.explain else None)
+    ratings = games.opponent_rating
+    reasons = cut_reasons(ratings, ratings, None, games.played, low, high)
+    total = kept_total(ratings, games.played, reasons)
+    kept = games.count - np.minimum(games.count, low + high)
+    outcome = _mean(spec, total, kept)
+    label = cut_label(low, high)
+
+    def explain_row(p: int) -> list[Contribution]:
+        rows = []
+        opponents, row_ratings = games.opponent[p].tolist(), ratings[p].tolist()
+        codes = reasons[p].tolist() if reasons is not None else None
+        for r in np.flatnonzero(games.played[p]).tolist():
+            c = Contribution(r + 1, "game", row_ratings[r], row_ratings[r], opponent=table.ids[opponents[r]])
+            if codes and codes[r]:
+                c.cut_reason = reason_text(codes[r], label)
+                c.cut_code = REASON_CODES[codes[r]]
+            rows.append(c)
+        return rows
+
+    outcome.explain_row = explain_row
+    outcome.note_row = lambda p: mean_note(Fraction(int(total[p])), int(kept[p]), "mean rating of the opponents")
+    return outcome
 
 
-def _plain_aro(ctx: Context) -> list[int | None]:
-    return ctx.cached("plain-aro", lambda: average_rating_of_opponents(ctx.quiet(), RuleSpec("ARO")).values)
+def _plain_aro(ctx: Context) -> np.ndarray:
+    """ARO without cuts for everyone (0 where there is no game)."""
+    def compute() -> np.ndarray:
+        games = _games(ctx)
+        return round_half_up_div(games.opponent_rating.sum(axis=1), np.maximum(games.count, 1))
+    return ctx.cached("plain-aro", compute)
 
 
-def _tpr_values(ctx: Context) -> list[int | None]:
-    def compute() -> list[int | None]:
-        table = ctx.table
-        aro = _plain_aro(ctx)
-        values: list[int | None] = []
-        for p in range(table.size):
-            games = _played(ctx, p)
-            if not games:
-                values.append(None)
-                continue
-            values.append(aro[p] + rating_difference(_percent_score(games)))  # C.07 10.2
-        return values
-
-    return ctx.cached("tpr", compute)
+def _tpr_values(ctx: Context) -> np.ndarray:
+    """TPR for everyone (10.2): ARO + dp for the percentage scored; meaningless where no game."""
+    return ctx.cached("tpr", lambda: _plain_aro(ctx) + DP[percent_scores(_games(ctx))])
 
 
-def _ptp_values(ctx: Context) -> list[int | None]:
-    def compute() -> list[int | None]:
-        table, ratings = ctx.table, ctx.ratings
-        values: list[int | None] = []
-        for p in range(table.size):
-            games = _played(ctx, p)
-            if not games:
-                values.append(None)
-                continue
-            opp_ratings = [ratings[q] for _, q, _ in games]
-            halves = sum(h for _, _, h in games)
-            values.append(perfect_performance(opp_ratings, Fraction(halves, 2)))
-        return values
-
+def _ptp_values(ctx: Context) -> np.ndarray:
+    """PTP for everyone (10.3), by bisection run on all players at once."""
+    def compute() -> np.ndarray:
+        games = _games(ctx)
+        return perfect_performances(games.played, games.opponent_rating, games.scored_halves)
     return ctx.cached("ptp", compute)
 
 
-def perfect_performance(opp_ratings: list[int], scored: Fraction) -> int:
-    """The smallest whole rating whose expected score reaches `scored` games (C.07 10.3)."""
-    low, high = min(opp_ratings) - MAX_DIFFERENCE, max(opp_ratings) + MAX_DIFFERENCE
-    if scored <= 0:
-        return low
-    target = 100 * scored  # expected scores are summed in percent
+def perfect_performances(played: np.ndarray, ratings: np.ndarray, scored_halves: np.ndarray) -> np.ndarray:
+    """Per row, the smallest whole rating whose expected score reaches the score made (C.07 10.3).
 
-    def reaches(rating: int) -> bool:
-        return sum(expected_percent(rating - r) for r in opp_ratings) >= target
-
-    while low < high:
+    `played` marks the games over the board, `ratings` the opponents' ratings in them, and
+    `scored_halves` the standard score in half points. Expected scores are summed in percent,
+    with differences over 800 counted as 800; with 0 points it is the lowest opponent
+    rating − 800. Rows without a game get 0 (they have no value).
+    """
+    has = played.any(axis=1)
+    low = np.where(played, ratings, np.iinfo(np.int64).max).min(axis=1) - MAX_DIFFERENCE
+    high = np.where(played, ratings, np.iinfo(np.int64).min).max(axis=1) + MAX_DIFFERENCE
+    target = 50 * scored_halves  # 100 × score, in percent
+    low = np.where(has, low, 0)
+    high = np.where(has & (target > 0), high, low)
+    while True:
+        searching = low < high
+        if not searching.any():
+            return low
         mid = (low + high) // 2
-        if reaches(mid):
-            high = mid
-        else:
-            low = mid + 1
-    return low
+        expected = np.where(played, expected_percent(mid[:, None] - ratings), 0).sum(axis=1)
+        reaches = expected >= target
+        high = np.where(searching & reaches, mid, high)
+        low = np.where(searching & ~reaches, mid + 1, low)
+
+
+def perfect_performance(opp_ratings: list[int], scored: Fraction) -> int:
+    """PTP of one player: the opponents' ratings and the score made against them."""
+    row = np.array([opp_ratings], dtype=np.int64)
+    return int(perfect_performances(np.ones(row.shape, dtype=bool), row, np.array([int(2 * scored)]))[0])
+
+
 
 
 def _games_as_contributions(ctx: Context, p: int) -> list[Contribution]:
     """The games a performance is measured on: opponent's rating and the standard result."""
-    table, ratings = ctx.table, ctx.ratings
+    table, games = ctx.table, _games(ctx)
+    opponents, ratings, halves = games.opponent[p].tolist(), games.opponent_rating[p].tolist(), games.halves[p].tolist()
     return [
-        Contribution(rnd, "game", ratings[q], ratings[q], opponent=table.ids[q],
-                     note=f"scored {halves / 2:g}")
-        for rnd, q, halves in _played(ctx, p)
+        Contribution(r + 1, "game", ratings[r], ratings[r], opponent=table.ids[opponents[r]],
+                     note=f"scored {halves[r] / 2:g}", result=halves[r])
+        for r in np.flatnonzero(games.played[p]).tolist()
     ]
 
 
-def _rating_outcome(ctx: Context, spec: RuleSpec, values: list[int | None], describe) -> RuleOutcome:
-    outcome = RuleOutcome(spec, values, 1, None)
-    if ctx.explain:
-        players = range(ctx.table.size)
-        outcome.contributions = [_games_as_contributions(ctx, p) if ctx.explains(p) else [] for p in players]
-        outcome.notes = [describe(p) if values[p] is not None and ctx.explains(p) else None for p in players]
+def _rating_outcome(ctx: Context, spec: RuleSpec, column: np.ndarray, describe) -> RuleOutcome:
+    """A performance: no value for a player without a game over the board."""
+    outcome = RuleOutcome.of(spec, column, 1, missing=_games(ctx).count == 0)
+    values = outcome.values
+    outcome.explain_row = lambda p: _games_as_contributions(ctx, p)
+    outcome.note_row = lambda p: describe(p) if values[p] is not None else None
     return outcome
 
 
 def tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
-    aro, values = _plain_aro(ctx), _tpr_values(ctx)
+    games = _games(ctx)
+    aro, percent = _plain_aro(ctx), percent_scores(games)
 
     def describe(p: int) -> str:
-        games = _played(ctx, p)
-        percent = _percent_score(games)
-        return (f"ARO {aro[p]} + dp {rating_difference(percent)} for {percent} % "
-                f"over {len(games)} game(s) (C.07 10.2)")
+        return (f"ARO {int(aro[p])} + dp {int(DP[percent[p]])} for {int(percent[p])} % "
+                f"over {int(games.count[p])} game(s) (C.07 10.2)")
 
-    return _rating_outcome(ctx, spec, values, describe)
+    return _rating_outcome(ctx, spec, _tpr_values(ctx), describe)
 
 
 def perfect_tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
-    values = _ptp_values(ctx)
+    games = _games(ctx)
 
     def describe(p: int) -> str:
-        games = _played(ctx, p)
-        scored = sum(h for _, _, h in games) / 2
         return (f"the lowest rating whose expected score against these opponents reaches "
-                f"{scored:g} from {len(games)} game(s) (C.07 10.3)")
+                f"{games.scored_halves[p] / 2:g} from {int(games.count[p])} game(s) (C.07 10.3)")
 
-    return _rating_outcome(ctx, spec, values, describe)
+    return _rating_outcome(ctx, spec, _ptp_values(ctx), describe)
 
 
-def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: list[int | None]) -> RuleOutcome:
-    table = ctx.table
-    notes: list[str | None] = []
-    values: list[int | None] = []
-    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    for p in range(table.size):
-        counted = [(rnd, q) for rnd, q, _ in _played(ctx, p) if per_player[q] is not None]
-        total = sum(per_player[q] for _, q in counted)
-        values.append(round_half_up(Fraction(total, len(counted))) if counted else None)
-        if all_contributions is None:
-            continue
-        if not ctx.explains(p):
-            all_contributions.append([])
-            notes.append(None)
-            continue
-        all_contributions.append([Contribution(rnd, "opponent_value", per_player[q], per_player[q],
-                                               opponent=table.ids[q]) for rnd, q in counted])
-        notes.append(mean_note(Fraction(total), len(counted), f"mean {spec.code[1:]} of the opponents"))
-    return RuleOutcome(spec, values, 1, all_contributions, notes=notes if ctx.explain else None)
+def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: np.ndarray) -> RuleOutcome:
+    """The mean of a per-player value over the opponents met over the board who have one."""
+    table, games = ctx.table, _games(ctx)
+    has_value = games.count > 0
+    counted = games.played & has_value[games.opponent]
+    count = counted.sum(axis=1)
+    total = np.where(counted, per_player[games.opponent], 0).sum(axis=1)
+    outcome = _mean(spec, total, count)
+
+    def explain_row(p: int) -> list[Contribution]:
+        opponents = games.opponent[p].tolist()
+        return [Contribution(r + 1, "opponent_value", int(per_player[opponents[r]]), int(per_player[opponents[r]]),
+                             opponent=table.ids[opponents[r]]) for r in np.flatnonzero(counted[p]).tolist()]
+
+    outcome.explain_row = explain_row
+    outcome.note_row = lambda p: mean_note(Fraction(int(total[p])), int(count[p]), f"mean {spec.code[1:]} of the opponents")
+    return outcome
 
 
 def average_performance_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
@@ -227,3 +235,14 @@ def average_performance_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcom
 def average_perfect_performance_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """APPO (10.6): mean of the opponents' PTP."""
     return _average_of_opponents(ctx, spec, _ptp_values(ctx))
+
+
+def own_rating(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    """RTNG (C.07 2026): the participant's own rating; unrated players count `unrated_rating`
+    (the rule is dropped like the other rating rules when there is none, C.07 10)."""
+    table, ratings = ctx.table, ctx.ratings
+    outcome = RuleOutcome.of(spec, ratings, 1)
+    outcome.explain_row = lambda p: []
+    outcome.note_row = lambda p: (f"own rating {int(ratings[p])}" if table.ratings[p] is not None
+                                  else f"unrated, counted as {int(ratings[p])}")
+    return outcome

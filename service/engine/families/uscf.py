@@ -4,33 +4,35 @@ US Chess handles unplayed games its own way (34E1), for every rule here:
   * an opponent's score is *adjusted*: each of the opponent's unplayed games (byes,
     forfeits won or lost, rounds not played after withdrawing) counts as a draw;
   * the player's own unplayed games count as opponents with an adjusted score of 0.
+In a round robin the idle round of an odd field is no game at all.
 
-The rules follow the engine's pattern: contributions first (one per round), then
-the drops of the Median systems, then the sum. Without explanations the values
-are computed from plain lists, without Contribution objects.
+Values are passes over the table's columns; the breakdown of a player is built from
+the same columns and the same drop marks.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import accumulate
+
+import numpy as np
 
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome
-from ..crosstable import NO_OPPONENT, Crosstable
-from ..model import ResultKind
-from ..modifiers import HIGHEST, select_cuts
-from ..rounding import mean_note, round_half_up
+from ..model import System
+from ..modifiers import HIGHEST, cut_reasons, kept_total
+from ..rounding import mean_note, round_half_up_div
 from ..rules import RuleSpec
-from .rating import _played, _plain_aro
+from ..table import (DRAW, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, LOSS, NO_OPPONENT, PAIRING_BYE, WIN, Table)
+from .rating import _games, _plain_aro
 
 MANY_ROUNDS = 9  # 34E1: events of nine or more rounds drop two scores at each end instead of one
 
 # 34E7 Kashdan: 4 for a win, 2 for a draw, 1 for a loss, 0 for an unplayed game.
-KASHDAN = {ResultKind.WIN: 4, ResultKind.DRAW: 2, ResultKind.LOSS: 1}
+KASHDAN = np.zeros(len(KINDS), dtype=np.int64)
+KASHDAN[[WIN, DRAW, LOSS]] = (4, 2, 1)
 
 # 34E3: "subtract one point for each one-point bye or forfeit win".
-UNPLAYED_WINS = frozenset({ResultKind.FORFEIT_WIN, ResultKind.PAIRING_BYE, ResultKind.FULL_BYE})
+UNPLAYED_WINS = np.isin(np.arange(len(KINDS)), [FORFEIT_WIN, PAIRING_BYE, FULL_BYE])
 
 OWN_UNPLAYED_NOTE = "own unplayed round: an opponent with adjusted score 0 (US Chess 34E1)"
 
@@ -41,76 +43,89 @@ def _fmt(units: int, scale: int) -> str:
 
 # ---- adjusted scores (34E1) -----------------------------------------------------------
 
-def adjusted_scores(table: Crosstable) -> list[int]:
+def counted_rounds(table: Table) -> np.ndarray:
+    """The rounds that count as games, played or not, as a boolean matrix.
+
+    In a round robin the idle round of an odd field (no scheduled opponent) is no game at
+    all: it gives no ½ to the adjusted score and no 0-opponent to the medians or SB.
+    """
+    if table.system is not System.ROUND_ROBIN:
+        return np.ones(table.kind.shape, dtype=bool)
+    return table.opp != NO_OPPONENT
+
+
+def adjusted_scores(table: Table) -> np.ndarray:
     """Every player's score as opponents count it: unplayed games count as a draw each (34E1)."""
-    draw = table.draw
-    return [
-        sum(pts if kind.is_played else draw for kind, pts in zip(kinds, points))
-        for kinds, points in zip(table.kinds, table.points)
-    ]
+    unplayed = counted_rounds(table) & ~IS_PLAYED[table.kind]
+    return table.score + np.where(unplayed, table.draw - table.pts, 0).sum(axis=1)
 
 
-def _adjusted(ctx: Context) -> list[int]:
-    return ctx.cached("uscf-adjusted", lambda: adjusted_scores(ctx.table))
+class _Opposition:
+    """Per player and counted round: the opponent's adjusted score, 0 for an own unplayed round."""
+
+    def __init__(self, table: Table) -> None:
+        self.counted = counted_rounds(table)
+        self.played = IS_PLAYED[table.kind] & (table.opp != NO_OPPONENT)
+        self.adjusted = adjusted_scores(table)
+        self.key = np.where(self.played, self.adjusted[np.where(self.played, table.opp, 0)], 0)
+
+
+def _opposition(ctx: Context) -> _Opposition:
+    return ctx.cached("uscf-opposition", lambda: _Opposition(ctx.table))
 
 
 def _adjusted_note(ctx: Context, q: int) -> str | None:
     """Why an opponent's adjusted score differs from the face value, if it does."""
-    table = ctx.table
-    adjusted = _adjusted(ctx)[q]
+    table, opposition = ctx.table, _opposition(ctx)
+    adjusted = int(opposition.adjusted[q])
     if adjusted == table.scores[q]:
         return None
-    unplayed = sum(1 for kind in table.kinds[q] if not kind.is_played)
+    unplayed = int((opposition.counted[q] & ~IS_PLAYED[table.kind[q]]).sum())
     return (f"adjusted score {_fmt(adjusted, table.scale)} (score {_fmt(table.scores[q], table.scale)}; "
             f"{unplayed} unplayed game(s) counted as draws, US Chess 34E1)")
 
 
-def _opposition(ctx: Context) -> list[list[int]]:
-    """Per player, per round: the opponent's adjusted score, 0 for an own unplayed round (34E1)."""
-    def compute() -> list[list[int]]:
-        table, adjusted = ctx.table, _adjusted(ctx)
-        return [
-            [adjusted[q] if kind.is_played else 0 for kind, q in zip(kinds, opps)]
-            for kinds, opps in zip(table.kinds, table.opponents)
-        ]
-    return ctx.cached("uscf-opposition", compute)
-
-
-def _opposition_contributions(ctx: Context, p: int) -> list[Contribution]:
-    """One contribution per round: the opponent's adjusted score, or 0 for an unplayed round."""
-    table = ctx.table
+def _opposition_contributions(ctx: Context, p: int, value: np.ndarray | None = None) -> list[Contribution]:
+    """One contribution per counted round: the opponent's adjusted score, or 0 for an unplayed round."""
+    table, opposition = ctx.table, _opposition(ctx)
     notes = ctx.cached("uscf-adjusted-notes", dict)
     rows = []
-    for r, (kind, q, key) in enumerate(zip(table.kinds[p], table.opponents[p], _opposition(ctx)[p])):
-        if kind.is_played:
+    for r in np.flatnonzero(opposition.counted[p]).tolist():
+        key = int(opposition.key[p, r])
+        v = key if value is None else int(value[p, r])
+        q = int(table.opp[p, r])
+        if opposition.played[p, r]:
             if q not in notes:
                 notes[q] = _adjusted_note(ctx, q)
-            rows.append(Contribution(r + 1, "game", key, key, opponent=table.ids[q], note=notes[q]))
+            rows.append(Contribution(r + 1, "game", v, key, opponent=table.ids[q], note=notes[q],
+                                     opponent_score=table.scores[q],
+                                     counted_score=key if key != table.scores[q] else None))
         else:
-            rows.append(Contribution(r + 1, "unplayed", 0, 0, opponent=table.ids[q] if q != NO_OPPONENT else None,
-                                     unplayed=kind, note=OWN_UNPLAYED_NOTE))
+            rows.append(Contribution(r + 1, "unplayed", v, 0, opponent=table.ids[q] if q != NO_OPPONENT else None,
+                                     unplayed=table.kind_of(p, r), note=OWN_UNPLAYED_NOTE))
     return rows
 
 
 # ---- Solkoff, Median, Modified Median (34E1, 34E2) -------------------------------------
 
-def _drops(ctx: Context, p: int, modified: bool) -> tuple[int, int, str]:
-    """How many of the lowest and highest adjusted scores the Median systems drop, and why."""
-    table = ctx.table
+def _drops(table: Table, counted: np.ndarray, modified: bool) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Per player, how many of the lowest and highest adjusted scores the Median systems drop, and why."""
     n = 2 if table.played_rounds >= MANY_ROUNDS else 1  # 34E1: two of each in 9+ rounds
+    size = table.size
     if not modified:
-        return n, n, "Median"
-    # 34E1: an even score is exactly half the maximum possible score.
-    twice, maximum = 2 * table.scores[p], table.win * table.played_rounds
-    if twice > maximum:
-        return n, 0, "plus score"
-    if twice < maximum:
-        return 0, n, "minus score"
-    return n, n, "even score"
+        return np.full(size, n), np.full(size, n), ["Median"] * size
+    # 34E1: an even score is exactly half the maximum possible score (over the games the
+    # player was scheduled to play: a round robin's idle round is none).
+    twice, maximum = 2 * table.score, table.win * counted.sum(axis=1)
+    plus, minus = twice > maximum, twice < maximum
+    low = np.where(minus, 0, n)
+    high = np.where(plus, 0, n)
+    why = np.where(plus, "plus score", np.where(minus, "minus score", "even score")).tolist()
+    return low, high, why
 
 
-def _drop_reason(reason: str, why: str) -> str:
-    end = "highest" if reason == HIGHEST else "lowest"
+def _drop_reason(code: int, why: str) -> str:
+    end = "highest" if code == HIGHEST else "lowest"
     return f"{end} adjusted score dropped ({why}, US Chess 34E1)"
 
 
@@ -118,40 +133,38 @@ def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleO
     """Solkoff (modified None), Median (False), Modified Median (True)."""
     table = ctx.table
     opposition = _opposition(ctx)
-    values: list[int | None] = []
-    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    notes: list[str | None] | None = [] if ctx.explain else None
-    for p in range(table.size):
-        keys = opposition[p]
-        if modified is None:
-            low = high = 0
-            why = ""
-        else:
-            low, high, why = _drops(ctx, p, modified)
-        if not ctx.explains(p):
-            if low or high:
-                ordered = sorted(keys)
-                kept = ordered[low: len(ordered) - high] if len(ordered) > low + high else []
-                values.append(sum(kept))
-            else:
-                values.append(sum(keys))
-            if all_contributions is not None:
-                all_contributions.append([])
-                notes.append(None)
-            continue
+    key, counted = opposition.key, opposition.counted
+    if modified is None:
+        reasons, low, high, why = None, None, None, None
+    else:
+        low, high, why = _drops(table, counted, modified)
+        # drops go by value only: the same selection as a Cut/Median without unplayed rounds
+        reasons = np.zeros(key.shape, dtype=np.int8)
+        for lo, hi in {(int(a), int(b)) for a, b in zip(low.tolist(), high.tolist())}:
+            rows = (low == lo) & (high == hi)
+            marks = cut_reasons(key[rows], key[rows], None, counted[rows], lo, hi)
+            if marks is not None:
+                reasons[rows] = marks
+    outcome = RuleOutcome.of(spec, kept_total(key, counted, reasons), table.scale)
+
+    def explain_row(p: int) -> list[Contribution]:
         rows = _opposition_contributions(ctx, p)
-        dropped = set()
-        for i, reason in select_cuts(keys, keys, None, low, high):
-            rows[i].cut_reason = _drop_reason(reason, why)
-            dropped.add(i)
-        values.append(sum(k for i, k in enumerate(keys) if i not in dropped))
-        all_contributions.append(rows)
-        if modified is not None:
-            what = (f"{why}: " if modified else "") + _describe_drops(low, high)
-            notes.append(what + " (US Chess 34E1)")
-        else:
-            notes.append(None)
-    return RuleOutcome(spec, values, table.scale, all_contributions, notes=notes)
+        if reasons is not None:
+            codes = reasons[p].tolist()
+            for c in rows:
+                code = codes[c.round - 1]
+                if code:
+                    c.cut_reason = _drop_reason(code, why[p])
+                    c.cut_code = "dropped-highest" if code == HIGHEST else "dropped-lowest"
+        return rows
+
+    def note_row(p: int) -> str | None:
+        if reasons is None:
+            return None
+        return (f"{why[p]}: " if modified else "") + _describe_drops(int(low[p]), int(high[p])) + " (US Chess 34E1)"
+
+    outcome.explain_row, outcome.note_row = explain_row, note_row
+    return outcome
 
 
 def _describe_drops(low: int, high: int) -> str:
@@ -180,36 +193,30 @@ def modified_median(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
 # ---- Cumulative, Cumulative of opposition (34E3, 34E9) ---------------------------------
 
-def _cumulative_values(ctx: Context) -> list[int]:
-    def compute() -> list[int]:
+def _cumulative_values(ctx: Context) -> np.ndarray:
+    def compute() -> np.ndarray:
         table = ctx.table
-        win = table.win
-        return [
-            sum(accumulate(points)) - win * sum(1 for kind in kinds if kind in UNPLAYED_WINS)
-            for kinds, points in zip(table.kinds, table.points)
-        ]
+        unplayed_wins = UNPLAYED_WINS[table.kind].sum(axis=1)
+        return np.cumsum(table.pts, axis=1).sum(axis=1) - table.win * unplayed_wins
     return ctx.cached("uscf-cumulative", compute)
 
 
 def cumulative(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E3: the running score after each round, summed, minus one point per unplayed win."""
     table = ctx.table
-    values: list[int | None] = list(_cumulative_values(ctx))
-    outcome = RuleOutcome(spec, values, table.scale)
-    if ctx.explain:
-        outcome.contributions = []
-        for p in range(table.size):
-            if not ctx.explains(p):
-                outcome.contributions.append([])
-                continue
-            kinds = table.kinds[p]
-            rows = [Contribution(r + 1, "running_score", v, r) for r, v in enumerate(accumulate(table.points[p]))]
-            rows += [
-                Contribution(r + 1, "unplayed_win", -table.win, r, unplayed=kind,
-                             note="one point subtracted for an unplayed win (US Chess 34E3)")
-                for r, kind in enumerate(kinds) if kind in UNPLAYED_WINS
-            ]
-            outcome.contributions.append(rows)
+    outcome = RuleOutcome.of(spec, _cumulative_values(ctx), table.scale)
+
+    def explain_row(p: int) -> list[Contribution]:
+        running = np.cumsum(table.pts[p]).tolist()
+        rows = [Contribution(r + 1, "running_score", v, r) for r, v in enumerate(running)]
+        rows += [
+            Contribution(r + 1, "unplayed_win", -table.win, r, unplayed=table.kind_of(p, r),
+                         note="one point subtracted for an unplayed win (US Chess 34E3)")
+            for r in np.flatnonzero(UNPLAYED_WINS[table.kind[p]]).tolist()
+        ]
+        return rows
+
+    outcome.explain_row = explain_row
     return outcome
 
 
@@ -217,21 +224,24 @@ def cumulative_of_opposition(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E9: the sum of the opponents' cumulative tie-break scores (34E3); unplayed rounds add 0."""
     table = ctx.table
     cum = _cumulative_values(ctx)
-    values: list[int | None] = []
-    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    for p in range(table.size):
-        kinds, opps = table.kinds[p], table.opponents[p]
-        values.append(sum(cum[q] for kind, q in zip(kinds, opps) if kind.is_played))
-        if all_contributions is not None:
-            all_contributions.append([] if not ctx.explains(p) else [
-                Contribution(r + 1, "opponent_value", cum[q], cum[q], opponent=table.ids[q],
-                             note="the opponent's cumulative score (US Chess 34E3)")
-                if kind.is_played else
-                Contribution(r + 1, "unplayed", 0, 0, opponent=table.ids[q] if q != NO_OPPONENT else None,
-                             unplayed=kind, note="own unplayed round adds nothing (US Chess 34E9)")
-                for r, (kind, q) in enumerate(zip(kinds, opps))
-            ])
-    return RuleOutcome(spec, values, table.scale, all_contributions)
+    played = IS_PLAYED[table.kind] & (table.opp != NO_OPPONENT)
+    opp = np.where(played, table.opp, 0)
+    outcome = RuleOutcome.of(spec, np.where(played, cum[opp], 0).sum(axis=1), table.scale)
+
+    def explain_row(p: int) -> list[Contribution]:
+        rows = []
+        for r, q in enumerate(table.opp[p].tolist()):
+            if played[p, r]:
+                rows.append(Contribution(r + 1, "opponent_value", int(cum[q]), int(cum[q]), opponent=table.ids[q],
+                                         note="the opponent's cumulative score (US Chess 34E3)"))
+            else:
+                rows.append(Contribution(r + 1, "unplayed", 0, 0, opponent=table.ids[q] if q != NO_OPPONENT
+                                         else None, unplayed=table.kind_of(p, r),
+                                         note="own unplayed round adds nothing (US Chess 34E9)"))
+        return rows
+
+    outcome.explain_row = explain_row
+    return outcome
 
 
 # ---- Kashdan, Sonneborn-Berger (34E7, 34E8) ---------------------------------------------
@@ -239,18 +249,20 @@ def cumulative_of_opposition(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 def kashdan(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E7: 4 points for a win, 2 for a draw, 1 for a loss, 0 for an unplayed game."""
     table = ctx.table
-    values: list[int | None] = []
-    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    for p, (kinds, opps) in enumerate(zip(table.kinds, table.opponents)):
-        values.append(sum(KASHDAN.get(kind, 0) for kind in kinds))
-        if all_contributions is not None:
-            all_contributions.append([] if not ctx.explains(p) else [
-                Contribution(r + 1, kind.value, KASHDAN.get(kind, 0), r,
-                             opponent=table.ids[q] if q != NO_OPPONENT else None,
-                             unplayed=None if kind.is_played else kind)
-                for r, (kind, q) in enumerate(zip(kinds, opps))
-            ])
-    return RuleOutcome(spec, values, 1, all_contributions)
+    points = KASHDAN[table.kind]
+    outcome = RuleOutcome.of(spec, points.sum(axis=1), 1)
+
+    def explain_row(p: int) -> list[Contribution]:
+        rows = []
+        for r, q in enumerate(table.opp[p].tolist()):
+            kind = table.kind_of(p, r)
+            rows.append(Contribution(r + 1, kind.value, int(points[p, r]), r,
+                                     opponent=table.ids[q] if q != NO_OPPONENT else None,
+                                     unplayed=None if kind.is_played else kind))
+        return rows
+
+    outcome.explain_row = explain_row
+    return outcome
 
 
 def sonneborn_berger(ctx: Context, spec: RuleSpec) -> RuleOutcome:
@@ -261,17 +273,17 @@ def sonneborn_berger(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """
     table = ctx.table
     opposition = _opposition(ctx)
-    values: list[int | None] = [
-        sum(k * pts for k, pts in zip(keys, points)) for keys, points in zip(opposition, table.points)
-    ]
-    outcome = RuleOutcome(spec, values, table.scale * table.scale)
-    if ctx.explain:
-        outcome.contributions = []
-        for p in range(table.size):
-            rows = _opposition_contributions(ctx, p) if ctx.explains(p) else []
-            for row, pts in zip(rows, table.points[p]):
-                row.value = row.key * pts
-            outcome.contributions.append(rows)
+    value = opposition.key * table.pts
+    outcome = RuleOutcome.of(spec, kept_total(value, opposition.counted, None), table.scale * table.scale)
+
+    def explain_row(p: int) -> list[Contribution]:
+        rows = _opposition_contributions(ctx, p, value)
+        points = table.pts[p].tolist()
+        for c in rows:
+            c.result = points[c.round - 1]
+        return rows
+
+    outcome.explain_row = explain_row
     return outcome
 
 
@@ -286,10 +298,8 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
     """
     table = ctx.table
     values: list[int | None] = [0] * table.size
-    all_contributions: list[list[Contribution]] | None = (
-        [[] for _ in range(table.size)] if ctx.explain else None
-    )
-    notes: list[str | None] = [None] * table.size
+    encounters: dict[int, list[Contribution]] = {}
+    notes: dict[int, str | None] = {}
     unresolved: list[list[int]] = []
     for group in groups:
         if len(group) < 2:
@@ -298,14 +308,15 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
         met: dict[int, set[int]] = {p: set() for p in group}
         for p in group:
             balance = 0
-            for r, (kind, q) in enumerate(zip(table.kinds[p], table.opponents[p])):
+            kinds = table.kind[p].tolist()
+            for r, q in enumerate(table.opp[p].tolist()):
+                kind = KINDS[kinds[r]]
                 if q in members and kind.is_played:
                     met[p].add(q)
-                    step = 1 if kind is ResultKind.WIN else -1 if kind is ResultKind.LOSS else 0
+                    step = 1 if kinds[r] == WIN else -1 if kinds[r] == LOSS else 0
                     balance += step
-                    if all_contributions is not None and ctx.explains(p):
-                        all_contributions[p].append(
-                            Contribution(r + 1, "encounter", step, r, opponent=table.ids[q], note=kind.value))
+                    encounters.setdefault(p, []).append(
+                        Contribution(r + 1, "encounter", step, r, opponent=table.ids[q], note=kind.value))
             values[p] = balance
         everyone_met = all(len(met[p]) == len(group) - 1 for p in group)
         separated = len({values[p] for p in group}) > 1
@@ -314,7 +325,9 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
                         + ("" if everyone_met else "; not all of them met"))
         if not everyone_met and not separated:
             unresolved.append(group)
-    outcome = RuleOutcome(spec, values, 1, all_contributions, notes=notes)
+    outcome = RuleOutcome(spec, values, 1)
+    outcome.explain_row = lambda p: encounters.get(p, [])
+    outcome.note_row = notes.get
     outcome.unresolved = unresolved
     return outcome
 
@@ -324,41 +337,33 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
 RULE_OF_400 = 400  # the linear performance: opposition average + 400 × (wins − losses) / games
 
 
-def _performances(ctx: Context) -> list[int | None]:
+def _performances(ctx: Context) -> np.ndarray:
     """Each player's performance over the board: ARO + 400 × (W − L) / N, rounded half up."""
-    def compute() -> list[int | None]:
-        aro = _plain_aro(ctx)
-        values: list[int | None] = []
-        for p in range(ctx.table.size):
-            games = _played(ctx, p)
-            if not games:
-                values.append(None)
-                continue
-            balance = sum(h - 1 for _, _, h in games)  # standard half points 2/1/0: W − L
-            values.append(round_half_up(aro[p] + Fraction(RULE_OF_400 * balance, len(games))))
-        return values
+    def compute() -> np.ndarray:
+        games = _games(ctx)
+        balance = np.where(games.played, games.halves - 1, 0).sum(axis=1)  # W − L from half points 2/1/0
+        # ARO is whole, so round(ARO + 400 b / N) = ARO + round(400 b / N)
+        return _plain_aro(ctx) + round_half_up_div(RULE_OF_400 * balance, np.maximum(games.count, 1))
     return ctx.cached("uscf-performance", compute)
 
 
 def opposition_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E11: the mean of the opponents' performance ratings, each over the board."""
     table = ctx.table
+    games = _games(ctx)
     perf = _performances(ctx)
-    values: list[int | None] = []
-    all_contributions: list[list[Contribution]] | None = [] if ctx.explain else None
-    notes: list[str | None] | None = [] if ctx.explain else None
-    for p in range(table.size):
-        counted = [(rnd, q) for rnd, q, _ in _played(ctx, p) if perf[q] is not None]
-        total = sum(perf[q] for _, q in counted)
-        values.append(round_half_up(Fraction(total, len(counted))) if counted else None)
-        if all_contributions is not None:
-            explained = ctx.explains(p)
-            all_contributions.append([
-                Contribution(rnd, "opponent_value", perf[q], perf[q], opponent=table.ids[q],
-                             note="the opponent's performance: their opposition's average + "
-                                  "400 × (wins − losses) / games")
-                for rnd, q in counted
-            ] if explained else [])
-            notes.append(mean_note(Fraction(total), len(counted), "mean performance of the opponents")
-                         if explained else None)
-    return RuleOutcome(spec, values, 1, all_contributions, notes=notes)
+    count = games.count
+    total = np.where(games.played, perf[games.opponent], 0).sum(axis=1)
+    outcome = RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0)
+
+    def explain_row(p: int) -> list[Contribution]:
+        return [
+            Contribution(r + 1, "opponent_value", int(perf[games.opponent[p, r]]),
+                         int(perf[games.opponent[p, r]]), opponent=table.ids[games.opponent[p, r]],
+                         note="the opponent's performance: their opposition's average + "
+                              "400 × (wins − losses) / games")
+            for r in np.flatnonzero(games.played[p]).tolist()]
+
+    outcome.explain_row = explain_row
+    outcome.note_row = lambda p: mean_note(Fraction(int(total[p])), int(count[p]), "mean performance of the opponents")
+    return outcome

@@ -1,0 +1,335 @@
+"""The participant table: one row of integer columns per participant, built once per request.
+
+Per participant and round (numpy arrays of shape players × rounds counted):
+opponent index (-1 for none), points in units of 1/`scale`, result kind (ResultKind.code)
+and colour (0 none, 1 white, 2 black). Points are integers in units of 1/`scale`, the
+least common denominator of every point value in play (2 for the usual 1-½-0), so half
+and quarter points never drift. Every rule is a pass over these columns.
+
+The table is validated while it is built: a crosstable that contradicts itself (A
+played B but B did not play A) is refused with the place of each contradiction.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from .errors import InconsistentCrosstable, Issue, InvalidRequest
+from .model import COMPLEMENT, ResultColumns, ResultKind, System, Tournament
+
+NO_OPPONENT = -1
+KINDS: tuple[ResultKind, ...] = tuple(ResultKind)  # by code
+WHITE, BLACK = 1, 2
+COLOR_NAMES = {WHITE: "w", BLACK: "b"}
+MAX_ISSUES = 100  # a hostile table is refused with the first hundred contradictions
+
+
+def _kind_mask(test) -> np.ndarray:
+    return np.array([bool(test(k)) for k in KINDS])
+
+
+# Lookups by kind code, used as IS_PLAYED[table.kind] -> a boolean matrix.
+IS_PLAYED = _kind_mask(lambda k: k.is_played)
+HAS_OPPONENT = _kind_mask(lambda k: k.has_opponent)
+IS_VUR = _kind_mask(lambda k: k.is_voluntary_unplayed)  # C.07 16.2
+COUNTS_AS_WIN = _kind_mask(lambda k: k.counts_as_win)
+# Complementary pairs: OK[kind of one side, kind of the other].
+COMPLEMENTARY = np.zeros((len(KINDS), len(KINDS)), dtype=bool)
+for _kind, _others in COMPLEMENT.items():
+    for _other in _others:
+        COMPLEMENTARY[_kind.code, _other.code] = True
+
+WIN, DRAW, LOSS = ResultKind.WIN.code, ResultKind.DRAW.code, ResultKind.LOSS.code
+FORFEIT_WIN, FORFEIT_LOSS = ResultKind.FORFEIT_WIN.code, ResultKind.FORFEIT_LOSS.code
+PAIRING_BYE, FULL_BYE = ResultKind.PAIRING_BYE.code, ResultKind.FULL_BYE.code
+HALF_BYE, ZERO_BYE, ABSENT = ResultKind.HALF_BYE.code, ResultKind.ZERO_BYE.code, ResultKind.ABSENT.code
+
+
+@dataclass(slots=True, eq=False)
+class Table:
+    """Rounds 1..`played_rounds` of every participant, indexed by position in `ids`."""
+
+    ids: list[int]
+    names: list[str]
+    ratings: list[int | None]
+    rounds: int  # scheduled rounds of the tournament
+    played_rounds: int  # rounds the standings cover (all, or `after_round`)
+    system: System
+    system_inferred: bool
+    scale: int  # points are integers in units of 1/scale
+    win: int
+    draw: int
+    opp: np.ndarray  # int64 (players, rounds counted): opponent index or NO_OPPONENT
+    kind: np.ndarray  # int8: ResultKind.code
+    color: np.ndarray  # int8: 0 none, 1 white, 2 black
+    pts: np.ndarray  # int64: points scored in the round, in units
+    score: np.ndarray  # int64 (players,): the total after `played_rounds`
+    scores: list[int]  # the same totals as Python ints
+
+    @property
+    def size(self) -> int:
+        return len(self.ids)
+
+    def index_of_id(self) -> dict[int, int]:
+        """Start number -> table index."""
+        return {pid: p for p, pid in enumerate(self.ids)}
+
+    def kind_of(self, p: int, r: int) -> ResultKind:
+        return KINDS[self.kind[p, r]]
+
+    def with_last_round_drawn(self) -> "Table":
+        """The table with every pairing of the last round scored as a draw (C.07 8.3, Fore Buchholz)."""
+        kind, pts = self.kind.copy(), self.pts.copy()
+        last = self.played_rounds - 1
+        paired = HAS_OPPONENT[kind[:, last]]
+        kind[paired, last] = DRAW
+        pts[paired, last] = self.draw
+        score = pts.sum(axis=1)
+        return Table(self.ids, self.names, self.ratings, self.rounds, self.played_rounds, self.system,
+                     self.system_inferred, self.scale, self.win, self.draw, self.opp, kind, self.color, pts,
+                     score, score.tolist())
+
+
+def infer_system(n: int, rounds: int, player: np.ndarray, opponent: np.ndarray) -> System:
+    """A round robin when every player met every other and the rounds fit a whole number of cycles.
+
+    Used only when the request does not say; the response echoes that it was inferred.
+    `player`, `opponent`: indices of both sides of every result with an opponent.
+    """
+    if n < 2:
+        return System.SWISS
+    rounds_single = n - 1 if n % 2 == 0 else n
+    if rounds % rounds_single:
+        return System.SWISS
+    met = np.unique(player * n + opponent)
+    per_player = np.bincount(met // n, minlength=n)
+    return System.ROUND_ROBIN if bool((per_player == n - 1).all()) else System.SWISS
+
+
+def build_table(tournament: Tournament, after_round: int | None = None) -> Table:
+    """Validate the tournament and lay it out as columns; raise on any contradiction."""
+    rounds = tournament.rounds
+    if after_round is not None and not 1 <= after_round <= rounds:
+        raise InvalidRequest([Issue(("after_round",), f"after_round must be between 1 and {rounds}")])
+    played_rounds = after_round or rounds
+    players = tournament.players
+    n = len(players)
+    ids = [p.id for p in players]
+    id_array = np.array(ids, dtype=np.int64)
+    _check_ids(id_array)
+
+    cols = tournament.result_columns()
+    counts = np.asarray(cols.counts, dtype=np.int64)
+    owner = np.repeat(np.arange(n, dtype=np.int64), counts)  # player index of every result
+    offsets = np.concatenate(([0], np.cumsum(counts)[:-1])) if n else np.zeros(0, dtype=np.int64)
+    rnd = np.asarray(cols.round, dtype=np.int64)
+    kind = np.asarray(cols.kind, dtype=np.int8)
+    opponent_id = np.asarray(cols.opponent, dtype=np.int64)
+    color = np.asarray(cols.color, dtype=np.int8)
+    where = _Locator(owner, offsets)
+
+    opponent, known = _indices_of(id_array, opponent_id)
+
+    # Pass 1: every entry on its own.
+    issues: list[tuple[int, int, Issue]] = []
+    bad_round = (rnd < 1) | (rnd > rounds)
+    cell = owner * rounds + (rnd - 1)
+    duplicate = np.zeros(len(rnd), dtype=bool)
+    in_range = np.flatnonzero(~bad_round)
+    if len(in_range):
+        by_cell = in_range[np.argsort(cell[in_range], kind="stable")]
+        repeated = cell[by_cell][1:] == cell[by_cell][:-1]
+        duplicate[by_cell[1:][repeated]] = True
+    needs = HAS_OPPONENT[kind]
+    shape_bad = ~bad_round & ~duplicate & (
+        (needs & ((opponent_id == 0) | (opponent_id == id_array[owner] if n else False) | ~known))
+        | (~needs & ((opponent_id != 0) | (color != 0))))
+    for i in np.flatnonzero(bad_round)[:MAX_ISSUES]:
+        issues.append((int(i), 0, Issue(where(i, "round"), f"round {int(rnd[i])} outside 1..{rounds}")))
+    for i in np.flatnonzero(duplicate)[:MAX_ISSUES]:
+        issues.append((int(i), 0, Issue(where(i, "round"),
+                                        f"player {ids[owner[i]]} has two results for round {int(rnd[i])}")))
+    for i in np.flatnonzero(shape_bad)[:MAX_ISSUES]:
+        for order_in_entry, issue in enumerate(_shape_issues(ids, int(owner[i]), KINDS[kind[i]],
+                                                             int(opponent_id[i]), int(color[i]), bool(known[i]),
+                                                             where, int(i))):
+            issues.append((int(i), order_in_entry, issue))
+    _raise_sorted(issues)
+
+    # The grid of every scheduled round, then the pairing checks from both sides.
+    total = n * rounds
+    grid_kind = np.full(total, ABSENT, dtype=np.int8)
+    grid_opp = np.full(total, NO_OPPONENT, dtype=np.int64)
+    grid_color = np.zeros(total, dtype=np.int8)
+    grid_entry = np.full(total, -1, dtype=np.int64)  # flat index of the result filed there
+    grid_kind[cell] = kind
+    grid_opp[cell] = opponent
+    grid_color[cell] = color
+    grid_entry[cell] = np.arange(len(rnd))
+    grid_kind = grid_kind.reshape(n, rounds)
+    grid_opp = grid_opp.reshape(n, rounds)
+    grid_color = grid_color.reshape(n, rounds)
+    grid_entry = grid_entry.reshape(n, rounds)
+    has_points = np.zeros(len(rnd) + 1, dtype=bool)  # the last slot stands for "no entry"
+    if cols.points:
+        has_points[np.fromiter(cols.points.keys(), dtype=np.int64)] = True
+    _check_pairings(ids, grid_kind, grid_opp, grid_color, grid_entry, has_points, where)
+
+    scoring = tournament.scoring
+    values = [scoring.points_for(k) for k in KINDS]
+    scale = 1
+    for v in (*values, *cols.points.values()):
+        scale = math.lcm(scale, Fraction(v).denominator)
+    units = np.array([int(v * scale) for v in values], dtype=np.int64)
+    kind_r = grid_kind[:, :played_rounds]
+    pts = units[kind_r]
+    for flat, value in cols.points.items():
+        p, r = int(owner[flat]), int(rnd[flat]) - 1
+        if r < played_rounds:
+            pts[p, r] = int(Fraction(value) * scale)
+    score = pts.sum(axis=1)
+
+    system = tournament.system
+    if system is None:
+        paired = np.flatnonzero(grid_opp.ravel() != NO_OPPONENT)
+        system = infer_system(n, rounds, paired // rounds, grid_opp.ravel()[paired])
+    return Table(
+        ids=ids,
+        names=[p.name for p in players],
+        ratings=[p.rating if p.rating else None for p in players],
+        rounds=rounds,
+        played_rounds=played_rounds,
+        system=system,
+        system_inferred=tournament.system is None,
+        scale=scale,
+        win=int(units[WIN]),
+        draw=int(units[DRAW]),
+        opp=np.ascontiguousarray(grid_opp[:, :played_rounds]),
+        kind=np.ascontiguousarray(kind_r),
+        color=np.ascontiguousarray(grid_color[:, :played_rounds]),
+        pts=pts,
+        score=score,
+        scores=score.tolist(),
+    )
+
+
+def _indices_of(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The table index of each wanted id (NO_OPPONENT where unknown), and which are known.
+
+    Start numbers are usually dense (1..n): then a lookup array answers each in one step;
+    otherwise a binary search in the sorted ids.
+    """
+    n = len(ids)
+    if not n or not len(wanted):
+        return np.full(len(wanted), NO_OPPONENT, dtype=np.int64), np.zeros(len(wanted), dtype=bool)
+    top = int(ids.max())
+    if int(ids.min()) >= 0 and top <= 8 * n + 1024:
+        lookup = np.full(top + 2, NO_OPPONENT, dtype=np.int64)
+        lookup[ids[::-1]] = np.arange(n - 1, -1, -1)  # with duplicate ids (refused later) the first wins
+        inside = (wanted >= 0) & (wanted <= top)
+        index = np.where(inside, lookup[np.where(inside, wanted, top + 1)], NO_OPPONENT)
+        return index, index != NO_OPPONENT
+    order = np.argsort(ids, kind="stable")
+    sorted_ids = ids[order]
+    slot = np.minimum(np.searchsorted(sorted_ids, wanted), n - 1)
+    known = sorted_ids[slot] == wanted
+    return np.where(known, order[slot], NO_OPPONENT), known
+
+
+class _Locator:
+    """The request path of a flat result entry: ("players", i, "results", j, field)."""
+
+    def __init__(self, owner: np.ndarray, offsets: np.ndarray) -> None:
+        self.owner, self.offsets = owner, offsets
+
+    def __call__(self, flat, field: str) -> tuple:
+        i = int(self.owner[flat])
+        return ("players", i, "results", int(flat - self.offsets[i]), field)
+
+
+def _check_ids(ids: np.ndarray) -> None:
+    order = np.argsort(ids, kind="stable")
+    later = order[1:][ids[order][1:] == ids[order][:-1]]
+    if len(later):
+        raise InconsistentCrosstable([Issue(("players", int(i), "id"), f"duplicate player id {int(ids[i])}")
+                                      for i in sorted(later.tolist())[:MAX_ISSUES]])
+
+
+def _shape_issues(ids, p: int, kind: ResultKind, opponent: int, color: int, known: bool, where, flat):
+    if kind.has_opponent:
+        if opponent == 0:
+            yield Issue(where(flat, "opponent"), f"result {kind.value!r} needs an opponent")
+        elif opponent == ids[p]:
+            yield Issue(where(flat, "opponent"), f"player {ids[p]} is paired against themself")
+        elif not known:
+            yield Issue(where(flat, "opponent"), f"opponent {opponent} is not a player of this tournament")
+        return
+    if opponent != 0:
+        yield Issue(where(flat, "opponent"), f"result {kind.value!r} has no opponent, but {opponent} is given")
+    if color != 0:
+        yield Issue(where(flat, "color"), f"result {kind.value!r} has no game, so no colour")
+
+
+def _check_pairings(ids, kind, opp, color, entry, has_points, where) -> None:
+    """Each pairing seen from both sides: the same opponents, complementary results, colours.
+
+    Works on the flattened grid: each paired cell and the cell of its opponent in the same
+    round, gathered once.
+    """
+    rounds = opp.shape[1]
+    flat_opp, flat_kind, flat_color = opp.ravel(), kind.ravel(), color.ravel()
+    cells = np.flatnonzero(flat_opp != NO_OPPONENT)
+    if not len(cells):
+        return
+    p, r = np.divmod(cells, rounds)
+    q = flat_opp[cells]
+    other = q * rounds + r
+    mismatch = flat_opp[other] != p
+    first = (p < q) & ~mismatch
+    mine_color = flat_color[cells]
+    clash = first & (mine_color != 0) & (mine_color == flat_color[other])
+    # an unusual result needs `points` on both entries (an arbiter's decision must be explicit)
+    flat_entry = entry.ravel()
+    unusual = first & ~COMPLEMENTARY[flat_kind[cells], flat_kind[other]] & ~(
+        has_points[flat_entry[cells]] & has_points[flat_entry[other]])
+    bad = np.flatnonzero(mismatch | clash | unusual)
+    if not len(bad):
+        return
+    issues: list[tuple[tuple[int, int], int, Issue]] = []
+    for k in bad[:MAX_ISSUES]:
+        i, rr, j = int(p[k]), int(r[k]), int(q[k])
+        mine = int(entry[i, rr])
+        if mismatch[k]:
+            said = (f"opponent {ids[opp[j, rr]]}" if opp[j, rr] != NO_OPPONENT
+                    else "nothing" if entry[j, rr] < 0 else repr(KINDS[kind[j, rr]].value))
+            issues.append(((i, rr), 0, Issue(
+                where(mine, "opponent"),
+                f"player {ids[i]} played {ids[j]} in round {rr + 1}, but player {ids[j]} has {said} in that round")))
+            continue
+        theirs = int(entry[j, rr])
+        if clash[k]:
+            issues.append(((i, rr), 0, Issue(
+                where(theirs, "color"),
+                f"players {ids[i]} and {ids[j]} both have colour {COLOR_NAMES[int(color[i, rr])]!r} in round {rr + 1}")))
+        if unusual[k]:
+            missing = mine if not has_points[mine] else theirs
+            issues.append(((i, rr), 1, Issue(
+                where(missing, "result"),
+                f"round {rr + 1}: {KINDS[kind[i, rr]].value!r} for {ids[i]} against {KINDS[kind[j, rr]].value!r} "
+                f"for {ids[j]} is not complementary; give 'points' on both entries for an unusual result")))
+    _raise_sorted(issues)
+
+
+def _raise_sorted(issues: list[tuple]) -> None:
+    if issues:
+        issues.sort(key=lambda item: (item[0], item[1]))
+        raise InconsistentCrosstable([issue for *_, issue in issues[:MAX_ISSUES]])
+
+
+# The name the rest of the code base knows the builder by.
+build_crosstable = build_table
+Crosstable = Table

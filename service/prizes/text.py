@@ -1,0 +1,44 @@
+"""Words and numbers for the explanations an organiser reads aloud."""
+
+from __future__ import annotations
+
+from decimal import ROUND_DOWN, Decimal
+from fractions import Fraction
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def money(value: Decimal | Fraction | int) -> str:
+    """1100 → "1,100"; 266.5 → "266.50"; 800/3 → "266.67…" (a share that does not end)."""
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            value = Decimal(value.numerator)
+        else:
+            exact = Decimal(value.numerator) / Decimal(value.denominator)
+            if exact * value.denominator == value.numerator:
+                value = exact
+            else:  # does not end: three decimals, cut (not rounded), and an ellipsis
+                return f"{exact.quantize(Decimal('0.001'), rounding=ROUND_DOWN):,}…"
+    if value == value.to_integral_value():
+        return f"{int(value):,}"
+    places = max(2, -value.normalize().as_tuple().exponent)
+    return f"{value:,.{places}f}"
+
+
+def points(value: Decimal) -> str:
+    """4.50 → "4.5", 4.0 → "4"."""
+    text = f"{value.normalize():f}"
+    return text
+
+
+def names(labels: list[str]) -> str:
+    if len(labels) <= 1:
+        return "".join(labels)
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def percent(value: Fraction | Decimal) -> str:
+    return f"{money(Fraction(value) * 100)} %"

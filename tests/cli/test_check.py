@@ -1,0 +1,75 @@
+"""`tiebreak check` and the archive check: what a TRF file says against what the service computes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from service.api.check import check_trf
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+ALEKHINE = (FIXTURES / "conformance_fide" / "worked-a-alekhine-memorial.trf").read_text(encoding="utf-8")
+
+
+def with_columns(text: str, start_number: int, points: str | None = None, rank: str | None = None) -> str:
+    """The TRF with player `start_number`'s points (81-84) and/or rank (86-89) rewritten."""
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("001") and int(line[4:8]) == start_number:
+            if points is not None:
+                line = line[:80] + points.rjust(4) + line[84:]
+            if rank is not None:
+                line = line[:85] + rank.rjust(4) + line[89:]
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def test_a_faithful_file_is_consistent():
+    report = check_trf(ALEKHINE)
+    assert report.status == "consistent" and report.disagreements == []
+    assert report.compared == ["points", "rank"]
+
+
+def test_a_wrong_points_column_is_reported():
+    report = check_trf(with_columns(ALEKHINE, 1, points="9.5"))
+    assert report.status == "inconsistent"
+    (d,) = [d for d in report.disagreements if d.field == "points"]
+    assert (d.player, d.file) == (1, "9.5") and d.computed != "9.5"
+
+
+def test_a_rank_outside_the_players_tie_group_is_reported():
+    # Without a rule list in the file, the standings go by points: the last player ranked 1
+    # is outside every place his score group covers.
+    last = max(int(line[4:8]) for line in ALEKHINE.splitlines() if line.startswith("001"))
+    report = check_trf(with_columns(ALEKHINE, last, rank="1"))
+    (d,) = [d for d in report.disagreements if d.field == "rank"]
+    assert d.player == last and d.file == "1" and d.computed != "1"
+
+
+def test_a_pre_2024_file_is_checked_under_the_rule_of_its_time():
+    text = "\n".join(line if not line.startswith("042") else "042 2019/05/04" for line in ALEKHINE.splitlines())
+    assert check_trf(text + "\n").regulations == "fide-2009"
+
+
+def tiebreak(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_the_conformance_folders_are_consistent_file_by_file():
+    done = tiebreak("check", "tests/fixtures/conformance_fide", "tests/fixtures/conformance_fide_edge", "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(lines) == 67 + 75
+    assert {line["result"]["status"] for line in lines} == {"consistent"}
+    assert "142 consistent, 0 inconsistent, 0 unreadable" in done.stderr
+
+
+def test_an_inconsistent_file_fails_the_run_and_is_named(tmp_path):
+    bad = tmp_path / "bad.trf"
+    bad.write_text(with_columns(ALEKHINE, 1, points="9.5"), encoding="utf-8")
+    done = tiebreak("check", str(bad))
+    assert done.returncode == 1
+    assert "inconsistent: " in done.stderr and "player 1 points 9.5 in the file" in done.stderr
