@@ -85,6 +85,7 @@ def ms(value: float | None) -> float | None:
 
 
 HEADERS = {"content-type": "application/json", "accept-encoding": "identity"}
+IDLE_REUSE_S = 4.0  # under the server's 5 s keep-alive timeout
 
 
 class RawClient:
@@ -97,13 +98,28 @@ class RawClient:
         self.request = (b"POST /v1/standings HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
                         + f"accept-encoding: {HEADERS['accept-encoding']}\r\ncontent-length: {len(body)}\r\n\r\n".encode()
                         + body)
-        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = []
 
     async def post(self) -> int:
-        if self.idle:
-            reader, writer = self.idle.pop()
-        else:
-            reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 20)
+        # A connection idle for longer than the server's keep-alive (5 s) may be closing: not reused;
+        # one the server closed just as it was reused is retried once on a new connection (what
+        # HTTP clients do), and only a failure on a fresh connection counts.
+        now = time.monotonic()
+        while self.idle:
+            reader, writer, since = self.idle.pop()
+            if now - since < IDLE_REUSE_S and not reader.at_eof():
+                try:
+                    return await self._exchange(reader, writer)
+                except (OSError, asyncio.IncompleteReadError) as exc:
+                    if getattr(exc, "partial", b"") or not isinstance(exc, (asyncio.IncompleteReadError,
+                                                                            ConnectionError)):
+                        raise
+                break
+            writer.close()
+        reader, writer = await asyncio.open_connection("127.0.0.1", self.port, limit=1 << 20)
+        return await self._exchange(reader, writer)
+
+    async def _exchange(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> int:
         try:
             writer.write(self.request)
             head = await reader.readuntil(b"\r\n\r\n")
@@ -124,11 +140,11 @@ class RawClient:
         if close:
             writer.close()
         else:
-            self.idle.append((reader, writer))
+            self.idle.append((reader, writer, time.monotonic()))
         return status
 
     def close(self) -> None:
-        for _, writer in self.idle:
+        for _, writer, _ in self.idle:
             writer.close()
 
 

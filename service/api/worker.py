@@ -3,7 +3,9 @@
 It reads jobs from stdin and writes answers to stdout, one at a time, each a
 frame of an 8-byte big-endian length and a msgpack `Job` / `Answer`
 (service/api/work.py); an empty frame first says it is ready (imports done). It never decides when to stop: the gate kills it with
-SIGKILL when the deadline passes or the client leaves, and starts another.
+SIGKILL when the deadline passes or the client leaves, and starts another. It runs
+at a lower priority (nice +10) than the server, so that the server's event loop
+(probes, reading requests, shedding) gets the CPU first when both want it.
 
 Its data segment is capped (RLIMIT_DATA, `--memory-mib`), so a computation the
 cost model priced too low ends in a MemoryError (answered 413) instead of the
@@ -21,6 +23,7 @@ import struct
 import sys
 
 FRAME = struct.Struct(">Q")
+WORKER_NICENESS = 10
 
 
 def _die_with_parent() -> None:
@@ -78,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--memory-mib", type=int, default=0, help="data segment cap (0: none)")
     args = parser.parse_args(argv)
     _die_with_parent()
+    try:  # the server's event loop (probes, I/O, shedding) comes first when both want the CPU
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass
     # Answers go to the pipe the gate reads; anything printed by accident goes to stderr.
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
