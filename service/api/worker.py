@@ -1,8 +1,9 @@
 """A compute worker process: `python -m service.api.worker`, started and killed by the gate.
 
-It reads jobs from stdin and writes answers to stdout, one at a time, each a
-frame of an 8-byte big-endian length and a msgpack `Job` / `Answer`
-(service/api/work.py); an empty frame first says it is ready (imports done). It never decides when to stop: the gate kills it with
+It reads jobs from stdin and writes answers to stdout, one at a time: a frame is
+an 8-byte big-endian length and its bytes; a job is two frames (the msgpack `Job`
+without its body, then the body), an answer one (the msgpack `Answer`, see
+service/api/work.py); an empty frame first says it is ready (imports done, warm). It never decides when to stop: the gate kills it with
 SIGKILL when the deadline passes or the client leaves, and starts another. It runs
 at a lower priority (nice +10) than the server, so that the server's event loop
 (probes, reading requests, shedding) gets the CPU first when both want it.
@@ -104,10 +105,11 @@ def main(argv: list[str] | None = None) -> int:
     channel.flush()
     while True:
         frame = read_frame(jobs)
-        if frame is None:
+        body = read_frame(jobs) if frame is not None else None
+        if frame is None or body is None:
             return 0  # the gate closed the pipe: shut down
         try:
-            answer = execute(job_decoder.decode(frame))
+            answer = execute(msgspec.structs.replace(job_decoder.decode(frame), body=body))
         except MemoryError:  # even building the problem failed: say so with what is left
             answer = Answer(413, b'{"type":"about:blank","title":"Content Too Large","status":413,'
                                  b'"detail":"the request exceeds a limit: max_memory_mib","errors":[]}',
@@ -117,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         channel.write(FRAME.pack(len(data)))
         channel.write(data)
         channel.flush()
-        del answer, data, frame
+        del answer, data, frame, body
         if exhausted:
             return 0  # a fresh process for the next job: this heap may be fragmented near the cap
 

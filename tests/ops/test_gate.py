@@ -451,9 +451,9 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
         assert FRAME.unpack(worker.stdout.read(FRAME.size)) == (0,)  # ready
         body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(10_000)]},
                                     "tiebreaks": RULES_24, "explain": False})
-        job = msgspec.msgpack.encode(Job(kind="standings", body=body,
+        job = msgspec.msgpack.encode(Job(kind="standings", body=b"",
                                          limits=replace(ROOMY, max_response_bytes=1 << 40)))
-        worker.stdin.write(FRAME.pack(len(job)) + job)
+        worker.stdin.write(FRAME.pack(len(job)) + job + FRAME.pack(len(body)) + body)
         worker.stdin.flush()
         (size,) = FRAME.unpack(worker.stdout.read(FRAME.size))
         answer = msgspec.msgpack.decode(worker.stdout.read(size), type=Answer)
