@@ -28,6 +28,7 @@ from pathlib import Path
 import msgspec
 
 from .api import schemas as s
+from .api import schemas_teams
 from .api.pipeline import run_standings
 from .api.schemas_io import BatchResult
 from .engine.errors import TiebreakError
@@ -72,8 +73,11 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         as_object = msgspec.json.decode(data)
-        if isinstance(as_object, dict) and ("tournament" in as_object or "trf" in as_object):
+        if isinstance(as_object, dict) and ("tournament" in as_object or "trf" in as_object
+                                             or "team_tournament" in as_object):
             fields = msgspec.structs.asdict(_request_decoder.decode(data))
+        elif isinstance(as_object, dict) and "teams" in as_object:  # the API's `team_tournament` alone
+            fields["team_tournament"] = msgspec.json.decode(data, type=schemas_teams.TeamTournament)
         else:
             fields["tournament"] = _tournament_decoder.decode(data)
     else:
@@ -156,8 +160,9 @@ def explain_text(response: s.StandingsResponse, player_id: int) -> str:
     row = rows[player_id]
     names = {r.id: r.name for r in response.standings}
     position = response.standings.index(row)
-    lines = [f"{row.name or 'Player'} (id {row.id}): rank {row.rank} of {len(response.standings)}, "
-             f"{_number(row.points)} points",
+    scores = (f"{_number(row.match_points)} match points, {_number(row.game_points)} game points"
+              if row.match_points is not None else f"{_number(row.points)} points")  # a team event's row is a team
+    lines = [f"{row.name or 'Player'} (id {row.id}): rank {row.rank} of {len(response.standings)}, {scores}",
              f"regulations {response.regulations}, {response.system.replace('_', ' ')}"
              + (f", after round {response.after_round}" if response.after_round else "")]
     if position + 1 < len(response.standings):

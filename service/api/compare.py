@@ -18,13 +18,19 @@ from ..engine import Regulations, Tournament, compute_standings
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.presets import preset_specs
 from ..engine.rules import RuleSpec
-from ..engine.standings import Standings, Warning
+from ..engine.standings import Standings, Warning, cyclic_gc_paused
 from . import schemas as s
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .cost import Counts
 from .gate import NO_COMPRESSION, answer_request
 from .limits import LIMITS, Limits
-from .pipeline import applied_regulations, default_after_round, read_trf_checked, trf_warnings
+from .pipeline import applied_regulations, default_after_round, read_trf_checked, team_counts, trf_warnings
+from . import schemas_teams
+from ..engine.teams.standings import TeamStandings, compute_team_standings
+from .convert_teams import team_standings_to_wire
+from .pipeline_teams import (
+    NotATeamEvent, individual_after_all, is_team_request, read_team_event, team_after_round, team_regulations, team_specs,
+)
 from .routes import PROBLEMS, request_body_operation
 
 MAX_LISTS = 10
@@ -46,6 +52,9 @@ class RuleList(s.Strict, kw_only=True):
 class CompareRequest(s.Strict, kw_only=True):
     tournament: s.Tournament | None = None
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
+    # A team event (SPEC 3.7) instead; a TRF with team records is one too.
+    team_tournament: Annotated[schemas_teams.TeamTournament, Meta(
+        description="A team event (SPEC 3.7), instead of `tournament` or `trf`")] | None = None
     lists: Annotated[list[RuleList], Meta(min_length=1, max_length=MAX_LISTS)]
     regulations: s.RegulationsName = "auto"
     after_round: s.RoundNumber | None = None
@@ -53,8 +62,8 @@ class CompareRequest(s.Strict, kw_only=True):
     explain: bool = False  # per-player breakdowns in every list's standings
 
     def __post_init__(self) -> None:
-        if (self.tournament is None) == (self.trf is None):
-            raise ValueError("give exactly one of `tournament` and `trf`")
+        if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
+            raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
         names = [item.name for item in self.lists]
         if len(set(names)) != len(names):
             raise ValueError("the lists' names must differ")
@@ -127,19 +136,30 @@ def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
 
 @dataclass
 class ComparePlan:
-    """A compare request read and checked, priced by `counts`, not yet computed."""
+    """A compare request read and checked, priced by `counts`, not yet computed.
+
+    A team event (SPEC 3.7) is priced from its size and read when computed (`team`)."""
 
     body: CompareRequest
-    tournament: Tournament
-    read_warnings: list[Warning]
-    after_round: int | None
-    lists: list[tuple[list[RuleSpec], Regulations]]
     counts: Counts
+    tournament: Tournament | None = None
+    read_warnings: list[Warning] | None = None
+    after_round: int | None = None
+    lists: list[tuple[list[RuleSpec], Regulations]] | None = None
+    limits: Limits | None = None
+    team: bool = False
     engine_seconds: float = 0.0
 
 
-def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0) -> ComparePlan:
-    tournament, read_warnings = _tournament(body, limits)
+def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0,
+                 not_teams: Warning | None = None) -> ComparePlan:
+    if not_teams is None and is_team_request(body):
+        rules = sum(max(1, len(item.tiebreaks or [])) for item in body.lists)
+        return ComparePlan(body, team_counts(body, rules, body.explain, body_bytes), limits=limits, team=True)
+    with cyclic_gc_paused():
+        tournament, read_warnings = _tournament(body, limits)
+    if not_teams is not None:
+        read_warnings.insert(0, not_teams)
     after_round = default_after_round(tournament, body.after_round, read_warnings)  # as for standings
     lists = []
     for i, item in enumerate(body.lists):
@@ -156,39 +176,64 @@ def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes:
     rules = sum(max(1, len(specs)) for specs, _ in lists)
     counts = Counts(players=players, rounds=after_round or tournament.rounds, rule_passes=rules,
                     explained_rules=players * rules if body.explain else 0, body_bytes=body_bytes)
-    return ComparePlan(body, tournament, read_warnings, after_round, lists, counts)
+    return ComparePlan(body, counts, tournament, read_warnings, after_round, lists, limits)
 
 
 def compute_compare(plan: ComparePlan) -> CompareResponse:
     body = plan.body
-    results: list[Standings] = []
     started = time.perf_counter()
-    for i, (specs, regulations) in enumerate(plan.lists):
-        try:
-            result = compute_standings(plan.tournament, specs, regulations, plan.after_round, body.unrated_rating,
-                                       body.explain)
-        except InvalidRequest as exc:
-            raise _under_list(i, exc) from None
-        result.warnings[:0] = plan.read_warnings
-        if not specs:
-            result.warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points "
-                                           "share a rank", "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
-        results.append(result)
-    plan.engine_seconds = time.perf_counter() - started
-    return _response(body, results, plan.tournament)
+    with cyclic_gc_paused():
+        if plan.team:
+            try:
+                return _response(body, _team_results(body), None)
+            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
+                plan = plan_compare(body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
+        results: list[Standings] = []
+        for i, (specs, regulations) in enumerate(plan.lists):
+            try:
+                result = compute_standings(plan.tournament, specs, regulations, plan.after_round,
+                                           body.unrated_rating, body.explain)
+            except InvalidRequest as exc:
+                raise _under_list(i, exc) from None
+            result.warnings[:0] = plan.read_warnings
+            if not specs:
+                result.warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points "
+                                               "share a rank",
+                                               "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
+            results.append(result)
+        plan.engine_seconds = time.perf_counter() - started
+        return _response(body, results, plan.tournament)
 
 
 def run_compare(body: CompareRequest, limits: Limits | None = None) -> CompareResponse:
     return compute_compare(plan_compare(body, limits))
 
 
-def _response(body: CompareRequest, results: list[Standings], tournament: Tournament) -> CompareResponse:
+def _team_results(body: CompareRequest) -> list[Standings]:
+    """A team event under each list (SPEC 3.7)."""
+    event, _, read_warnings = read_team_event(body)
+    after_round = team_after_round(event, body.after_round, read_warnings)  # as for standings
+    results: list[Standings] = []
+    for i, item in enumerate(body.lists):
+        try:
+            regulations = team_regulations(item.regulations or body.regulations, event)
+            specs = team_specs(item.tiebreaks, item.preset, regulations)
+            result = compute_team_standings(event, specs, regulations, after_round, body.explain)
+        except InvalidRequest as exc:
+            raise _under_list(i, exc) from None
+        result.warnings[:0] = read_warnings
+        results.append(result)
+    return results
+
+
+def _response(body: CompareRequest, results: list[Standings], tournament: Tournament | None) -> CompareResponse:
     names = [item.name for item in body.lists]
     table = results[0].table
     ranks = [{row.player: row.rank for row in result.rows} for result in results]
     firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
-    lists_out = [ListResult(name=name, first=first,
-                            standings=standings_to_wire(result, body.explain, tournament=tournament))
+    lists_out = [ListResult(name=name, first=first, standings=(
+                    team_standings_to_wire(result, body.explain) if isinstance(result, TeamStandings)
+                    else standings_to_wire(result, body.explain, tournament=tournament)))
                  for name, first, result in zip(names, firsts, results)]
     champions = [Champion(rule_list=name, ids=first, names=[table.names[table.ids.index(pid)] for pid in first])
                  for name, first in zip(names, firsts)]

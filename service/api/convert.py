@@ -168,12 +168,16 @@ def _points(units: int | None, scale: int) -> float | None:
     return None if units is None else units / scale
 
 
-def _contribution(c: Contribution, scale: int, points_scale: int, seen: dict[int, s.ContributionOut],
-                  keys: dict[int, str]) -> s.ContributionOut:
-    # Rules of one family share their uncut contributions; convert each object once.
-    out = seen.get(id(c))
-    if out is None:
-        out = seen[id(c)] = s.ContributionOut(
+def _contribution(c: Contribution, scale: int, points_scale: int, keys: dict[int, str]) -> s.ContributionOut:
+    """The wire form of one contribution, made once and kept on it (rules share contributions)."""
+    if (c.note is None and c.cut_reason is None and c.opponent_score is None and c.result is None
+            and c.own_score is None and c.unplayed is None and c.article is None):
+        # the common case, a plain game: only the fields it has
+        out = s.ContributionOut(
+            round=c.round, kind=c.kind, opponent=c.opponent, value=c.value / scale,
+            opponent_key=keys.get(c.opponent) if keys and c.opponent is not None else None)
+    else:
+        out = s.ContributionOut(
             round=c.round,
             kind=c.kind,
             opponent=c.opponent,
@@ -192,18 +196,19 @@ def _contribution(c: Contribution, scale: int, points_scale: int, seen: dict[int
             article=c.article,
             reason_code=c.reason_code,
         )
+    c.memo = out
     return out
 
 
 def _breakdown(outcome: RuleOutcome, position: int, p: int, points_scale: int,
-               seen: dict[int, s.ContributionOut], keys: dict[int, str]) -> s.RuleBreakdown:
+               keys: dict[int, str]) -> s.RuleBreakdown:
     scale = outcome.contribution_scale or outcome.scale
     contributions = outcome.contributions.get(p, []) if outcome.contributions is not None else []
     before = outcome.totals_before_cut.get(p) if outcome.totals_before_cut else None
     return s.RuleBreakdown(
         value=_number(outcome.values[p], outcome.scale),
         note=outcome.notes.get(p) if outcome.notes else None,
-        contributions=[_contribution(c, scale, points_scale, seen, keys) for c in contributions],
+        contributions=[c.memo or _contribution(c, scale, points_scale, keys) for c in contributions],
         position=position,
         spec=outcome.spec.canonical,
         total_before_cut=None if before is None else before / scale,
@@ -221,11 +226,12 @@ def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
     return keys
 
 
-def _opponents(table, index: dict[int, int], breakdown: dict[str, s.RuleBreakdown],
-               player_keys: dict[int, str]) -> list[s.OpponentName]:
-    """The names (and the client's keys) of the players a row's breakdown mentions."""
-    mentioned = {c.opponent for b in breakdown.values() for c in b.contributions if c.opponent is not None}
-    return [s.OpponentName(id=i, name=table.names[index[i]], key=player_keys.get(i)) for i in sorted(mentioned)]
+def _opponents(table, opponents: list[int], player_keys: dict[int, str]) -> list[s.OpponentName]:
+    """The names (and the client's keys) of the players a row's breakdown can mention: the
+    player's opponents, scheduled ones included (table indices of the row, -1 for none)."""
+    ids, names = table.ids, table.names
+    return [s.OpponentName(id=ids[q], name=names[q], key=player_keys.get(ids[q]))
+            for q in sorted(set(opponents) - {-1}, key=ids.__getitem__)]
 
 
 def scoring_to_wire(scoring: m.Scoring) -> s.ScoringOut:
@@ -248,23 +254,27 @@ def select_rows(result: Standings, top: int | None = None, player: int | None = 
 
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
-                      player: int | None = None, tournament: m.Tournament | None = None) -> s.StandingsResponse:
-    """The response; `tournament` (the one ranked) brings the scoring and the players' identities."""
+                      player: int | None = None, tournament: m.Tournament | None = None,
+                      tiebreak_out=None) -> s.StandingsResponse:
+    """The response; `tournament` (the one ranked) brings the scoring and the players' identities;
+    `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own)."""
+    tiebreak_out = tiebreak_out or tiebreak_to_wire
     table = result.table
     outcomes = result.outcomes
     rows = []
     keys = _breakdown_keys(outcomes)
-    index = table.index_of_id() if explain else {}
     players = {p.id: p for p in tournament.players} if tournament is not None else {}
     player_keys = {pid: p.key for pid, p in players.items() if p.key is not None}
-    for row in select_rows(result, top, player):
+    chosen = select_rows(result, top, player)
+    met = dict(zip((row.player for row in chosen), table.opp[[row.player for row in chosen]].tolist())) \
+        if explain else {}
+    for row in chosen:
         p = row.player
         breakdown = opponents = None
         if explain:
-            seen: dict[int, s.ContributionOut] = {}
-            breakdown = {key: _breakdown(o, i, p, table.scale, seen, player_keys)
+            breakdown = {key: _breakdown(o, i, p, table.scale, player_keys)
                          for i, (key, o) in enumerate(zip(keys, outcomes))}
-            opponents = _opponents(table, index, breakdown, player_keys)
+            opponents = _opponents(table, met[p], player_keys)
         who = players.get(table.ids[p])
         rows.append(s.Standing(
             rank=row.rank,
@@ -285,7 +295,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         rounds=table.rounds,
         after_round=table.played_rounds if table.played_rounds != table.rounds else None,
         scoring=scoring_to_wire(tournament.scoring if tournament is not None else m.Scoring()),
-        tiebreaks=[tiebreak_to_wire(o) for o in outcomes],
+        tiebreaks=[tiebreak_out(o) for o in outcomes],
         standings=rows,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),

@@ -141,7 +141,9 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "", root_type: type |
 
 
 def handle_invalid_request(_: Request, exc: InvalidRequest) -> Response[Problem]:
-    return problem(400, str(exc), [ProblemItem(path=format_path(i.path), message=i.message) for i in exc.issues])
+    root = getattr(exc, "root", "")  # a team event's paths are under `team_tournament`
+    return problem(400, str(exc), [ProblemItem(path=format_path(i.path, root), message=i.message)
+                                   for i in exc.issues])
 
 
 def handle_inconsistent(_: Request, exc: InconsistentCrosstable) -> Response[Problem]:
@@ -152,7 +154,8 @@ def handle_inconsistent(_: Request, exc: InconsistentCrosstable) -> Response[Pro
                        warnings=[WarningOut(code=w.code, message=w.message, rule=w.rule) for w in exc.warnings])
     return problem(
         422, detail,
-        [ProblemItem(path=format_path(i.path, "tournament"), message=i.message) for i in exc.issues],
+        [ProblemItem(path=format_path(i.path, getattr(exc, "root", "tournament")), message=i.message)
+         for i in exc.issues],  # a team event's paths are under `team_tournament`
     )
 
 

@@ -17,7 +17,7 @@ from ..engine.checks import after_round_default, modifier_checks, pairing_bye_ch
 from ..engine.errors import InconsistentCrosstable, InvalidRequest
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
-from ..engine.standings import Warning, edition_warnings, resolve_regulations
+from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from . import schemas as s
 from .cost import Counts
@@ -25,6 +25,7 @@ from .errors import TrfCrosstableError
 from .limits import Deadline, LimitExceeded, Limits, check_tournament
 from .metrics import ENGINE_SECONDS
 from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
+from .pipeline_teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings, team_request_size
 
 
 @dataclass(slots=True)
@@ -156,15 +157,18 @@ def regulation_warnings(requested: str, applied: Regulations, tournament: Tourna
 
 @dataclass
 class StandingsPlan:
-    """A standings request read and checked, priced by `counts`, not yet computed."""
+    """A standings request read and checked, priced by `counts`, not yet computed.
+
+    A team event (SPEC 3.7) is priced from its size and read when computed (`team`)."""
 
     body: s.StandingsRequest
-    source: Input
-    specs: list[RuleSpec]
-    regulations: Regulations
-    after_round: int | None
     counts: Counts
+    source: Input | None = None
+    specs: list[RuleSpec] | None = None
+    regulations: Regulations | None = None
+    after_round: int | None = None
     limits: Limits | None = None
+    team: bool = False
     engine_seconds: float = 0.0
 
 
@@ -176,17 +180,38 @@ def explained_rows(body: s.StandingsRequest, players: int) -> int:
     return min(players, (body.top or 0) + (body.player is not None))
 
 
-def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0) -> StandingsPlan:
+def team_counts(body, rules: int, explain: bool, body_bytes: int) -> Counts:
+    """A team event's price: its boards as players (teams × boards × rounds cells), or its TRF's size.
+    (The team engine is not calibrated on its own: the individual figures stand in.)"""
+    t = getattr(body, "team_tournament", None)
+    if t is not None:
+        participants = len(t.teams) * t.team_size
+        return Counts(players=participants, rounds=t.rounds, rule_passes=max(1, rules),
+                      explained_rules=len(t.teams) * rules if explain else 0, body_bytes=body_bytes)
+    text = body.trf or ""
+    lines = text.count("\n") + 1
+    return Counts(players=lines, rounds=max(1, len(text) // (10 * lines)), rule_passes=max(1, rules),
+                  explained_rules=lines * rules if explain else 0, body_bytes=body_bytes)
+
+
+def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0,
+                   not_teams: Warning | None = None) -> StandingsPlan:
     """Read the input and apply every limit that needs it read (a TRF's players, rounds and rules)."""
-    source, specs, regulations = prepare_input(body, limits)
-    tournament, warnings = source.tournament, source.warnings
-    after_round = default_after_round(tournament, body.after_round, warnings)
-    covered = after_round or tournament.rounds
-    warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
+    if not_teams is None and body.participants == "auto" and is_team_request(body):
+        counts = team_counts(body, len(body.tiebreaks or []), body.explain, body_bytes)
+        return StandingsPlan(body, counts, limits=limits, team=True)
+    with cyclic_gc_paused():
+        source, specs, regulations = prepare_input(body, limits)
+        tournament, warnings = source.tournament, source.warnings
+        if not_teams is not None:
+            warnings.insert(0, not_teams)
+        after_round = default_after_round(tournament, body.after_round, warnings)
+        covered = after_round or tournament.rounds
+        warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
     players = len(tournament.players)
     counts = Counts(players=players, rounds=covered, rule_passes=max(1, len(specs)),
                     explained_rules=explained_rows(body, players) * len(specs), body_bytes=body_bytes)
-    return StandingsPlan(body, source, specs, regulations, after_round, counts, limits)
+    return StandingsPlan(body, counts, source, specs, regulations, after_round, limits)
 
 
 def capped(warnings: list[Warning], limits: Limits | None) -> list[Warning]:
@@ -209,6 +234,18 @@ def capped_warnings(warnings: list[s.WarningOut], limits: Limits | None) -> list
 
 
 def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None) -> s.StandingsResponse:
+    """The engine and the response. The cyclic garbage collector is paused throughout: the
+    breakdowns are millions of small objects without a cycle, which it would otherwise rescan."""
+    with cyclic_gc_paused():
+        if plan.team:
+            try:
+                return run_team_standings(plan.body, plan.limits, deadline)
+            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
+                plan = plan_standings(plan.body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
+        return _compute_individual(plan, deadline)
+
+
+def _compute_individual(plan: StandingsPlan, deadline: Deadline | None) -> s.StandingsResponse:
     body, source = plan.body, plan.source
     tournament = source.tournament
     started = time.perf_counter()
@@ -249,4 +286,6 @@ def request_size(body: s.StandingsRequest) -> int:
     """A cheap measure of the work a request asks for (players × rounds, or TRF length)."""
     if body.tournament is not None:
         return len(body.tournament.players) * body.tournament.rounds
+    if body.team_tournament is not None:
+        return team_request_size(body)
     return len(body.trf or "") // 100

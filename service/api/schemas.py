@@ -155,6 +155,9 @@ RuleText = Annotated[str, Meta(min_length=1, max_length=60, examples=["BH/C1"])]
 class StandingsRequest(Strict):
     tournament: Tournament | None = None
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars)] | None = None
+    # A team event (SPEC 3.7), instead of `tournament` or `trf`; a TRF with team records is one too.
+    team_tournament: Annotated[schemas_teams.TeamTournament, Meta(
+        description="A team event (SPEC 3.7), instead of `tournament` or `trf`")] | None = None
     tiebreaks: Annotated[list[RuleText | RuleObject], Meta(max_length=LIMITS.max_rules)] | None = None
     preset: PresetName | None = None
     regulations: RegulationsName = "auto"
@@ -168,10 +171,17 @@ class StandingsRequest(Strict):
                              description="Return only the first N rows of the standings")] | None = None
     player: Annotated[int, Meta(ge=1, le=LIMITS.max_player_id,
                                 description="Return only this player's row (with `top`: also this row)")] | None = None
+    # Who is ranked: the teams of a team event (`auto`), or, for a TRF with team records,
+    # its players one by one (`players`: individual standings, e.g. for board prizes).
+    participants: Annotated[Literal["auto", "players"], Meta(
+        description="`auto`: teams for a team event, players otherwise; `players`: rank the players of a "
+                    "TRF with team records individually (its team records are skipped with a warning)")] = "auto"
 
     def __post_init__(self) -> None:
-        if (self.tournament is None) == (self.trf is None):
-            raise ValueError("give exactly one of `tournament` and `trf`")
+        if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
+            raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
+        if self.participants == "players" and self.team_tournament is not None:
+            raise ValueError("`participants: players` ranks the players of a TRF; a `team_tournament` ranks teams")
         if self.preset is not None and self.tiebreaks is not None:
             raise ValueError("give either `tiebreaks` or `preset`, not both")
 
@@ -255,6 +265,9 @@ class Standing(Out, omit_defaults=True):
     title: str | None = None
     sex: SexName | None = None
     birth_date: str | None = None
+    # Team events: the row is a team; `points` is its primary score, these are both scores.
+    match_points: Annotated[float, Meta(description="Team events: the team's match points")] | None = None
+    game_points: Annotated[float, Meta(description="Team events: the team's game points")] | None = None
 
 
 class WarningOut(Out):
@@ -289,6 +302,11 @@ class StandingsResponse(Out):
     standings: list[Standing]
     warnings: list[WarningOut]
     total_players: int = 0  # players ranked; more than len(standings) when `top`/`player` chose rows
+    # Team events: boards per match, and the score the standings are ordered by first (MP or GP).
+    team_size: Annotated[int, Meta(description="Team events: boards per match (null otherwise)")] | None = None
+    primary_score: Annotated[Literal["MP", "GP"], Meta(
+        description="Team events: the score the standings are ordered by first, match (MP) or game points (GP)")] \
+        | None = None
 
 
 class CatalogueEntry(Out):
@@ -301,6 +319,10 @@ class CatalogueEntry(Out):
     lower_is_better: bool
     aliases: list[str]  # spellings accepted for the plain rule (case-insensitive)
     rating_based: bool  # dropped when unrated players take part, unless `unrated_rating` is given
+    # The events the code ranks: individual tournaments, team events (SPEC 2.5), or both.
+    events: Annotated[list[Literal["individual", "team"]], Meta(
+        description="The events the code ranks: individual tournaments, team events, or both")] = msgspec.field(
+        default_factory=lambda: ["individual"])
 
 
 class PresetOut(Out):
@@ -309,6 +331,8 @@ class PresetOut(Out):
     description: str
     regulations: list[str]  # the rule sets it is a list for
     tiebreaks: list[str]  # canonical specs, in order
+    event: Annotated[Literal["individual", "team"], Meta(
+        description="The events the preset ranks: individual tournaments or team events")] = "individual"
 
 
 class Health(Out):
@@ -330,3 +354,7 @@ class Problem(Out, omit_defaults=True):
     detail: str
     errors: list[ProblemItem]
     warnings: list[WarningOut] = []
+
+
+# Team events (SPEC 3.7) have their own module; imported last, as it builds on the structs above.
+from . import schemas_teams  # noqa: E402

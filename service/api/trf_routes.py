@@ -19,11 +19,20 @@ from .limits import Limits
 from .pipeline import capped_warnings, read_trf_checked
 from .routes import PROBLEMS, request_body_operation
 from .schemas_io import TrfConvertRequest, TrfConvertResponse
+from .trf_teams_routes import is_team_trf, read_team_to_wire, write_team_from_wire
 
 _convert_decoder = msgspec.json.Decoder(TrfConvertRequest)
 
 
 def read_to_wire(text: str, limits: Limits | None = None) -> TrfConvertResponse:
+    """The JSON tournament of the player lines; for a team event also `team_tournament` (docs/teams.md)."""
+    individual = _read_individual(text, limits)
+    if not is_team_trf(text):
+        return individual
+    return read_team_to_wire(text, individual)
+
+
+def _read_individual(text: str, limits: Limits | None = None) -> TrfConvertResponse:
     document = read_trf_checked(text, limits)
     wire = tournament_to_wire(document.tournament, document.header)
     try:  # what the TRF held must also be a valid JSON tournament (ratings, rounds, names within limits)
@@ -39,6 +48,8 @@ def read_to_wire(text: str, limits: Limits | None = None) -> TrfConvertResponse:
 
 
 def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> TrfConvertResponse:
+    if body.team_tournament is not None:
+        return write_team_from_wire(body)
     tournament = tournament_from_wire(body.tournament)
     specs = rules_from_wire(body.tiebreaks or [])
     regulations = None if body.regulations == "auto" else Regulations(body.regulations)

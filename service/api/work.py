@@ -239,15 +239,19 @@ def _prepare_trf(job: Job) -> Task:
                         body_bytes=len(job.body))
         cost = check_cost(counts, limits)
         return Task(cost, lambda: encoded(read_to_wire(body.trf, limits), job), job)
-    tournament = body.tournament
     from .limits import check_tournament
+    from .pipeline import team_counts
 
-    check_tournament(len(tournament.players), tournament.rounds, limits)
     rules = len(body.tiebreaks or [])
     if rules > limits.max_rules:
         raise LimitExceeded("max_rules", "tiebreaks", f"{rules} rules", limits=limits)
-    counts = Counts(players=len(tournament.players), rounds=tournament.rounds, rule_passes=max(1, rules),
-                    body_bytes=len(job.body))
+    tournament = body.tournament
+    if tournament is None:  # a team event (docs/teams.md)
+        counts = team_counts(body, rules, False, len(job.body))
+    else:
+        check_tournament(len(tournament.players), tournament.rounds, limits)
+        counts = Counts(players=len(tournament.players), rounds=tournament.rounds, rule_passes=max(1, rules),
+                        body_bytes=len(job.body))
     cost = check_cost(counts, limits)
     return Task(cost, lambda: encoded(write_from_wire(body, limits), job), job)
 

@@ -36,6 +36,9 @@ class Contribution:
     article: str | None = None  # the article that set the value
     reason_code: str | None = None  # why the value is what it is: dummy-own-score, dummy-capped-at-half, ...
     cut_code: str | None = None  # why it was cut: vur-cut-first, least-significant, most-significant, ...
+    # What a caller made of this contribution (the API's wire object), kept with it so that
+    # rules sharing it convert it once.
+    memo: object = None
 
     @property
     def cut(self) -> bool:
@@ -74,6 +77,8 @@ class RuleOutcome:
     # from, on demand: only for the rows a response returns (Standings.explain).
     explain_row: Callable[[int], list[Contribution]] | None = None
     note_row: Callable[[int], str | None] | None = None
+    # The same for many rows at once (one slice of each column), where a family has it.
+    explain_rows: Callable[[list[int]], list[list[Contribution]]] | None = None
 
     @classmethod
     def of(cls, spec: RuleSpec, column: np.ndarray, scale: int = 1, missing: np.ndarray | None = None,

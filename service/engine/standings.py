@@ -18,7 +18,8 @@ from .registry import TIEBREAKS, check_rule_set
 from .rules import RuleSpec
 from .table import Table, build_table
 
-__all__ = ["Standings", "StandingRow", "Warning", "compute_standings", "edition_warnings", "resolve_regulations"]
+__all__ = ["Standings", "StandingRow", "Warning", "compute_standings", "cyclic_gc_paused", "edition_warnings",
+           "resolve_regulations"]
 
 
 @dataclass(slots=True)
@@ -42,13 +43,18 @@ class Standings:
         came from: each rule's contributions, note and, when it cuts, the total before the cut."""
         players = list(players)
         for outcome in self.outcomes:
-            if outcome.explain_row is None:
+            if outcome.explain_row is None and outcome.explain_rows is None:
                 continue
             if outcome.contributions is None:
                 outcome.contributions, outcome.notes = {}, {}
+            if outcome.explain_rows is not None:
+                outcome.contributions.update(zip(players, outcome.explain_rows(players)))
+            else:
+                for p in players:
+                    outcome.contributions[p] = outcome.explain_row(p)
+            note_row = outcome.note_row
             for p in players:
-                outcome.contributions[p] = outcome.explain_row(p)
-                outcome.notes[p] = outcome.note_row(p) if outcome.note_row else None
+                outcome.notes[p] = note_row(p) if note_row else None
             if outcome.spec.cut or outcome.spec.median:
                 if outcome.totals_before_cut is None:
                     outcome.totals_before_cut = {}
@@ -90,8 +96,9 @@ def edition_warnings(requested: Regulations | None, applied: Regulations, tourna
 
 
 @contextmanager
-def _cyclic_gc_paused():
-    """Pause the cyclic garbage collector while one standings request is computed.
+def cyclic_gc_paused():
+    """Pause the cyclic garbage collector while one standings request is computed (and, in
+    the API, while its breakdowns are built and converted).
 
     The engine makes hundreds of thousands of small lists and no reference cycles;
     left on, the collector rescans the whole input (every result object) again and
@@ -120,7 +127,7 @@ def compute_standings(
     collection of player ids builds only theirs (values are computed for all);
     `Standings.explain` builds more afterwards, from the same pass.
     """
-    with _cyclic_gc_paused():
+    with cyclic_gc_paused():
         return _compute(tournament, specs, regulations, after_round, unrated_rating, explain)
 
 

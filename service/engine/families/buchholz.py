@@ -12,7 +12,7 @@ from ..contributions import Contribution, RuleOutcome
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
 from ..rounding import mean_note, round_half_up_div
 from ..rules import RuleSpec
-from ..table import IS_PLAYED, KINDS, NO_OPPONENT
+from ..table import IS_PLAYED, KINDS, LOSS, NO_OPPONENT
 from ..unplayed import DUMMY_ARTICLES, DUMMY_REASONS, OWN_SCORE, VIRTUAL, dummy_note, policy_of, virtual_note
 
 
@@ -33,62 +33,78 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
     base = ctx.cached(("opponent-contributions", spec.forfeits_played, weight_by_result), dict)
     label = cut_label(low, high)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = base.get(p)
-        if rows is None:
-            rows = base[p] = _contributions(ctx, columns, value, p, weight_by_result)
-        return rows if reasons is None else with_cuts(rows, reasons[p], label)
+    def explain_rows(players: list[int]) -> list[list[Contribution]]:
+        missing = [p for p in players if p not in base]
+        if missing:
+            base.update(zip(missing, _contributions(ctx, columns, value, missing, weight_by_result)))
+        if reasons is None:
+            return [base[p] for p in players]
+        return [with_cuts(base[p], codes, label) for p, codes in zip(players, reasons[players].tolist())]
 
-    outcome.explain_row = explain_row
+    outcome.explain_rows = explain_rows
     return outcome
 
 
-def _contributions(ctx: Context, columns, value: np.ndarray, p: int, weight_by_result: bool) -> list[Contribution]:
-    """One player's counted rounds as contributions, before any cut."""
+def _contributions(ctx: Context, columns, value: np.ndarray, players: list[int],
+                   weight_by_result: bool) -> list[list[Contribution]]:
+    """The players' counted rounds as contributions, before any cut (one slice of each column)."""
     table = ctx.table
     adjusted = ctx.adjusted()
     policy = policy_of(ctx.regulations)
     notes = ctx.cached("adjustment-notes", dict)
-    own = int(table.score[p])
-    ids = table.ids
+    ids, scores = table.ids, table.scores
     last = table.played_rounds - 1
-    kinds, opps, keys = table.kind[p].tolist(), table.opp[p].tolist(), columns.key[p].tolist()
-    values, points = value[p].tolist(), table.pts[p].tolist()
-    dummies, hows, vurs = columns.dummy[p].tolist(), columns.how[p].tolist(), columns.vur[p].tolist()
-    rows = []
-    for r in np.flatnonzero(columns.counted[p]).tolist():
-        kind, q, key = KINDS[kinds[r]], opps[r], keys[r]
-        result = points[r] if weight_by_result else None
-        if dummies[r]:
-            how = hows[r]
-            scheduled = ids[q] if q != NO_OPPONENT else None
-            if how == VIRTUAL:
-                rows.append(Contribution(r + 1, "virtual", values[r], key, False, scheduled, kind,
-                                         virtual_note(table, p, r, key), result=result,
+    fore = ctx.fore_buchholz
+    out = []
+    for p, kinds, opps, keys, values, points, counted, dummies, hows, vurs in zip(
+            players, table.kind[players].tolist(), table.opp[players].tolist(), columns.key[players].tolist(),
+            value[players].tolist(), table.pts[players].tolist(), columns.counted[players].tolist(),
+            columns.dummy[players].tolist(), columns.how[players].tolist(), columns.vur[players].tolist()):
+        own = scores[p]
+        rows = []
+        for r, (is_counted, kind_code, q, key, v) in enumerate(zip(counted, kinds, opps, keys, values)):
+            if not is_counted:
+                continue
+            result = points[r] if weight_by_result else None
+            if dummies[r]:
+                kind, how = KINDS[kind_code], hows[r]
+                scheduled = ids[q] if q != NO_OPPONENT else None
+                if how == VIRTUAL:
+                    rows.append(Contribution(r + 1, "virtual", v, key, False, scheduled, kind,
+                                             virtual_note(table, p, r, key), result=result,
+                                             article=DUMMY_ARTICLES[how], reason_code=DUMMY_REASONS[how]))
+                    continue
+                rows.append(Contribution(r + 1, "dummy", v, key, vurs[r], scheduled, kind,
+                                         dummy_note(how, own, key, table.scale, scheduled), result=result,
+                                         own_score=own, capped_at=key if how != OWN_SCORE else None,
                                          article=DUMMY_ARTICLES[how], reason_code=DUMMY_REASONS[how]))
                 continue
-            rows.append(Contribution(r + 1, "dummy", values[r], key, vurs[r], scheduled, kind,
-                                     dummy_note(how, own, key, table.scale, scheduled), result=result, own_score=own,
-                                     capped_at=key if how != OWN_SCORE else None, article=DUMMY_ARTICLES[how],
-                                     reason_code=DUMMY_REASONS[how]))
-            continue
-        face = table.scores[q]
-        if q not in notes:
-            notes[q] = adjustment_note(table, ctx.counted_as_draw(), q, face, int(adjusted[q]), policy.article)
-        note = notes[q]
-        article = None if note is None else policy.article
-        if ctx.fore_buchholz and r == last:
-            note = "the last round counted as a draw (8.3)" + (f"; {note}" if note else "")
-        rows.append(Contribution(r + 1, "game" if kind.is_played else "forfeit", values[r], key, opponent=ids[q],
-                                 note=note, opponent_score=face, counted_score=key if article else None,
-                                 result=result, article=article))
-    return rows
+            if q in notes:
+                note = notes[q]
+            else:
+                note = notes[q] = adjustment_note(table, ctx.counted_as_draw(), q, scores[q], int(adjusted[q]),
+                                                  policy.article)
+            if note is None and not weight_by_result and not (fore and r == last):
+                # the common case: a game counted at face value, its value the opponent's score
+                rows.append(Contribution(r + 1, "game" if kind_code <= LOSS else "forfeit", v, key, False, ids[q]))
+                continue
+            article = None if note is None else policy.article
+            if fore and r == last:
+                note = "the last round counted as a draw (8.3)" + (f"; {note}" if note else "")
+            # The opponent's score is shown apart only when it is not counted at face value,
+            # and as a factor of Sonneborn-Berger.
+            shown = scores[q] if article or weight_by_result else None
+            rows.append(Contribution(r + 1, "game" if kind_code <= LOSS else "forfeit", v, key, opponent=ids[q],
+                                     note=note, opponent_score=shown, counted_score=key if article else None,
+                                     result=result, article=article))
+        out.append(rows)
+    return out
 
 
-def with_cuts(rows: list[Contribution], reasons: np.ndarray, label: str) -> list[Contribution]:
-    """A copy of the list with the cut entries replaced by marked copies (the others shared)."""
+def with_cuts(rows: list[Contribution], codes: list[int], label: str) -> list[Contribution]:
+    """A copy of the list with the cut entries (by round, from the reason codes) replaced by
+    marked copies; the others are shared."""
     marked = rows[:]
-    codes = reasons.tolist()
     for i, c in enumerate(rows):
         code = codes[c.round - 1]
         if code:

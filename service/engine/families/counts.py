@@ -31,19 +31,28 @@ ROUND_TESTS: dict[str, RoundTest] = {
 }
 
 
-def _round_contributions(table: Table, p: int, values: list[int], rounds) -> list[Contribution]:
-    """One contribution per round listed: the result kind, the value, the opponent if any."""
-    kinds, opps, ids = table.kind[p].tolist(), table.opp[p].tolist(), table.ids
-    return [Contribution(r + 1, KINDS[kinds[r]].value, values[r], r,
-                         opponent=ids[opps[r]] if opps[r] != NO_OPPONENT else None) for r in rounds]
+def _round_contributions(table: Table, players: list[int], values: list[list[int]] | None,
+                         chosen: list[list[bool]] | None) -> list[list[Contribution]]:
+    """Per player, one contribution per round chosen (every round when None): the result kind,
+    the value (1 when `values` is None), the opponent if any. One slice of each column."""
+    ids = table.ids
+    names = [k.value for k in KINDS]
+    out = []
+    rows = zip(table.kind[players].tolist(), table.opp[players].tolist(),
+               values if values is not None else [None] * len(players),
+               chosen if chosen is not None else [None] * len(players))
+    for kinds, opps, vals, picked in rows:
+        out.append([Contribution(r + 1, names[kinds[r]], 1 if vals is None else vals[r], r,
+                                 opponent=ids[opps[r]] if opps[r] != NO_OPPONENT else None)
+                    for r in range(len(kinds)) if picked is None or picked[r]])
+    return out
 
 
 def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     counted = ROUND_TESTS[spec.code](table)
     outcome = RuleOutcome.of(spec, counted.sum(axis=1), 1)
-    ones = [1] * table.played_rounds
-    outcome.explain_row = lambda p: _round_contributions(table, p, ones, np.flatnonzero(counted[p]).tolist())
+    outcome.explain_rows = lambda players: _round_contributions(table, players, None, counted[players].tolist())
     return outcome
 
 
@@ -51,8 +60,7 @@ def points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """The score itself (C.07 7.1)."""
     table = ctx.table
     outcome = RuleOutcome.of(spec, table.score, table.scale)
-    every = range(table.played_rounds)
-    outcome.explain_row = lambda p: _round_contributions(table, p, table.pts[p].tolist(), every)
+    outcome.explain_rows = lambda players: _round_contributions(table, players, table.pts[players].tolist(), None)
     return outcome
 
 
@@ -65,8 +73,7 @@ def standard_points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     halves = np.where(table.pts > table.draw, 2, np.where(table.pts == table.draw, 1, 0))
     outcome = RuleOutcome.of(spec, halves.sum(axis=1), 2)
-    every = range(table.played_rounds)
-    outcome.explain_row = lambda p: _round_contributions(table, p, halves[p].tolist(), every)
+    outcome.explain_rows = lambda players: _round_contributions(table, players, halves[players].tolist(), None)
     return outcome
 
 
