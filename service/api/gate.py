@@ -54,7 +54,7 @@ NO_COMPRESSION = {"skip_compression": True}
 COMPRESSION_OPT_KEY = "skip_compression"
 
 # Bodies up to this size (and whose decoding the cost model prices under the inline
-# budget: about 140 KiB by default) are decoded and priced on the loop; larger ones go
+# budget: about 200 KiB by default) are decoded and priced on the loop; larger ones go
 # to a worker unread, which decodes and prices them there.
 INLINE_BODY_BYTES = 256 * 1024
 # Headroom of a worker's data segment over the cost model's memory ceiling.

@@ -21,7 +21,7 @@ from litestar.testing import TestClient
 from service.api.app import app as default_app, create_app
 from service.api.cost import Counts, estimate
 from service.api.gate import Admission
-from service.api.limits import ENV, LIMITS, Limits, json_depth_exceeds
+from service.api.limits import ENV, LIMITS, json_depth_exceeds
 from service.api.ops import OpsConfig
 from service.synthetic import swiss_wire
 from tests.formats.trf_lines import SMALL, trf
