@@ -484,8 +484,10 @@ def prizes(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- serve
 
 def serve(args: argparse.Namespace) -> int:
-    from .api.ops import run_server  # JSON logs, graceful shutdown, metrics over workers
+    from .api.ops import run_server  # JSON logs, graceful shutdown, metrics over workers, connection guards
 
+    if args.admin_port is not None:
+        os.environ["TIEBREAK_ADMIN_PORT"] = str(args.admin_port)  # read by the app and the server
     run_server(args.host, args.port, args.workers)
     return 0
 
@@ -583,6 +585,9 @@ def parser() -> argparse.ArgumentParser:
                    help="port (default: $PORT, else 8000)")
     p.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "1")),
                    help="worker processes (default: $WORKERS, else 1)")
+    p.add_argument("--admin-port", type=int, default=None, metavar="PORT",
+                   help="serve /metrics and the API description only on this port (TIEBREAK_ADMIN_PORT); "
+                        "the other limits and timeouts are environment variables (docs/operations.md)")
     p.set_defaults(run=serve)
     return root
 

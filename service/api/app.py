@@ -8,6 +8,7 @@ from litestar.datastructures import ResponseHeader, State
 from litestar.openapi import OpenAPIConfig
 
 from .errors import EXCEPTION_HANDLERS
+from .gate import Admission, start_gate, stop_gate
 from .limits import LIMITS, Limits
 from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware, configure_logging
 from .batch import BATCH_ROUTES
@@ -30,11 +31,15 @@ def _request_components() -> dict:
 def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litestar:
     ops = ops or OpsConfig()
     configure_logging(ops.log_level)
+    admission = Admission(limits)
     app = Litestar(
         route_handlers=[*ROUTES, *COMPARE_ROUTES, *PRIZE_ROUTES, *TRF_ROUTES, *BATCH_ROUTES, *OPS_ROUTES],
         compression_config=ops.compression(),
         cors_config=ops.cors(),
-        state=State({"limits": limits, "ops": ops}),
+        state=State({"limits": limits, "ops": ops, "admission": admission}),
+        # The compute gate's worker processes live as long as the app (service/api/gate.py).
+        on_startup=[start_gate],
+        on_shutdown=[stop_gate],
         response_headers=[ResponseHeader(
             name="X-Request-ID", documentation_only=True, required=True,
             description="The request's X-Request-ID when it was a token of 1-128 characters [A-Za-z0-9._:-], "
@@ -53,7 +58,7 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
     # schemas are msgspec's own; litestar builds the rest of the document.
     app.openapi_schema.components.schemas.update(_request_components())
     # Outside routing and exception handling: request ids, access log, metrics and API keys for every response.
-    app.asgi_handler = OpsMiddleware(app.asgi_handler, ops)
+    app.asgi_handler = OpsMiddleware(app.asgi_handler, ops, admission)
     return app
 
 
