@@ -9,7 +9,7 @@ PORT ?= 8000
 LOG_FORMAT ?= text
 UV_VERSION := 0.13.9
 
-.PHONY: run test venv run-venv openapi openapi-check bench conformance fuzz load lock clean
+.PHONY: run test venv run-venv openapi openapi-check bench conformance fuzz load hostile calibrate lock clean
 
 run-venv:
 	@$(PYTHON) scripts/make_venv.py run
@@ -53,9 +53,18 @@ fuzz: venv
 	TIEBREAK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TIEBREAK_ACCESS_LOG=0 $(BIN)/python -m pytest -q -p no:logging \
 		--hypothesis-show-statistics tests/ops/test_fuzz.py
 
-# Throughput and latency of a real 2-worker uvicorn on loopback (see docs/load.md).
+# Throughput, latency and shedding of a real server on loopback, at 1x and 2x its capacity (docs/load.md).
 load: venv
 	$(BIN)/python scripts/load.py
+
+# Every hostile case of issue 10 against a real server on loopback, bounds asserted (docs/operations.md);
+# `make test` runs the same cases at smaller sizes (tests/ops/test_hostile.py).
+hostile: venv
+	$(BIN)/python scripts/hostile.py
+
+# Re-measure the cost model's constants (service/api/cost.py) on the current engine.
+calibrate: venv
+	$(BIN)/python scripts/calibrate_cost.py --check
 
 clean:
 	rm -rf $(VENV) .venv-lock .pytest_cache .hypothesis

@@ -8,6 +8,8 @@
     .venv/bin/python scripts/bench.py --profile 20000x11     # cProfile, explain off and on
     .venv/bin/python scripts/bench.py --per-rule 500x11      # what each rule costs alone
     .venv/bin/python scripts/bench.py --skip-http --gc-off   # diagnostic: the share of the cyclic GC
+    .venv/bin/python scripts/bench.py --teams-only               # only the team event (Olympiad size)
+    .venv/bin/python scripts/bench.py --skip-teams                # without the team event
 
 Engine: every size and explain setting runs in a fresh subprocess, so peak
 memory is that computation's alone. The tournament is generated
@@ -24,6 +26,10 @@ body read. Each HTTP request alternates with the same request handled
 in-process (decode, convert, compute, convert, encode: what the handler does),
 so both see the same background load and the HTTP overhead is visible. The
 server is stopped with SIGINT (uvicorn's graceful shutdown) whatever happens.
+
+Team events: a seeded Olympiad-sized team Swiss (service.synthetic_teams, 180 teams,
+11 rounds, 4 boards) ranked by 8 team rules, in-process (`compute_team_standings`) and
+over HTTP (the JSON body of `team_tournament`), in the same way.
 
 Results are printed as a table (progress goes to stderr); --json prints the
 same results as JSON instead, --output PATH also writes them to a file. The
@@ -53,6 +59,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 DEFAULT_RULES = ["BH/C1", "BH/C2", "BH", "BH/M1", "SB", "SB/C1", "PS", "WIN", "WON", "BPG", "DE", "ARO"]
+
+DEFAULT_TEAM_RULES = ["PTS", "EMGSB/C1", "MPvGP", "BH:MP/C1", "EDE", "BH:MP", "EGGSB", "SSSC"]
+TARGET_TEAM_MS = 100.0  # issue 9: 180 teams x 11 rounds x 4 boards, 8 rules, in-process without breakdowns
 
 # SPEC section 4, "Fast".
 TARGET_SMALL_MS = 50.0  # 500 x 11 x 12 rules in-process: "well under 50 ms"
@@ -351,6 +360,137 @@ def run_http(args) -> list[dict]:
     return rows
 
 
+# ---------------------------------------------------------------- team events
+
+def parse_team_size(text: str) -> tuple[int, int, int]:
+    try:
+        teams, rounds, boards = text.lower().split("x")
+        return int(teams), int(rounds), int(boards)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"team size must look like 180x11x4, not {text!r}") from None
+
+
+def team_in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
+    """What the handler does for a `team_tournament` body: decode, compute, encode (seconds each)."""
+    import msgspec
+
+    from service.api import schemas as s
+    from service.api.convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
+    from service.engine.teams.standings import compute_team_standings
+
+    t0 = time.perf_counter()
+    req = msgspec.json.decode(body, type=s.StandingsRequest)
+    event = team_tournament_from_wire(req.team_tournament)
+    specs = team_rules_from_wire(req.tiebreaks or [])
+    t1 = time.perf_counter()
+    result = compute_team_standings(event, specs, None, req.after_round, req.explain)
+    t2 = time.perf_counter()
+    out = msgspec.json.encode(team_standings_to_wire(result, req.explain))
+    t3 = time.perf_counter()
+    return out, t1 - t0, t2 - t1, t3 - t2
+
+
+def run_teams(args) -> list[dict]:
+    """The Olympiad-sized team event: in-process, then over HTTP (unless --skip-http)."""
+    import httpx
+    import msgspec
+
+    from service.api.convert_teams import team_tournament_to_wire
+    from service.engine.teams.registry import parse_team_rule
+    from service.engine.teams.standings import compute_team_standings
+    from service.synthetic_teams import team_swiss
+
+    teams, rounds, boards = args.team_size
+    event = team_swiss(teams, rounds, boards, seed=args.seed)
+    specs = [parse_team_rule(r, None) for r in args.team_rules]
+    base_row = {"teams": teams, "rounds": rounds, "boards": boards, "rules": len(specs)}
+    rows = []
+    for explain in (False, True):
+        log(f"team engine {teams}x{rounds}x{boards} explain={explain}: {args.warmup} warm-up + {args.repeats} runs")
+        for _ in range(args.warmup):
+            compute_team_standings(event, specs, explain=explain)
+        times = []
+        for _ in range(args.repeats):
+            t0 = time.perf_counter()
+            compute_team_standings(event, specs, explain=explain)
+            times.append(time.perf_counter() - t0)
+        rows.append({"kind": "team-engine", **base_row, "explain": explain, **summary(times)})
+    if args.skip_http:
+        return rows
+    wire = msgspec.to_builtins(team_tournament_to_wire(event))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log(f"starting uvicorn on {base}")
+    log_file = tempfile.TemporaryFile()
+    proc = start_server(port, log_file)
+    try:
+        with httpx.Client(timeout=60.0) as client:
+            wait_healthy(client, base, proc, log_file)
+            headers = {"content-type": "application/json"}
+            for explain in (False, True):
+                body = msgspec.json.encode({"team_tournament": wire, "tiebreaks": args.team_rules,
+                                            "explain": explain})
+                log(f"team http {teams}x{rounds}x{boards} explain={explain}: {args.requests} requests")
+                first = client.post(f"{base}/v1/standings", content=body, headers=headers)
+                if first.status_code != 200:
+                    raise RuntimeError(f"POST /v1/standings -> {first.status_code}: {first.text[:500]}")
+                for _ in range(args.http_warmup):
+                    client.post(f"{base}/v1/standings", content=body, headers=headers).read()
+                    team_in_process_pipeline(body)
+                times, local, decode, engine, encode = [], [], [], [], []
+                for _ in range(args.requests):
+                    t0 = time.perf_counter()
+                    r = client.post(f"{base}/v1/standings", content=body, headers=headers)
+                    r.read()
+                    times.append(time.perf_counter() - t0)
+                    t0 = time.perf_counter()
+                    _, decode_s, engine_s, encode_s = team_in_process_pipeline(body)
+                    local.append(time.perf_counter() - t0)
+                    decode.append(decode_s)
+                    engine.append(engine_s)
+                    encode.append(encode_s)
+                http, pipe = summary(times), summary(local)
+                rows.append({"kind": "team-http", **base_row, "explain": explain, "request_kb": len(body) / 1024,
+                             "response_kb": len(first.content) / 1024, **http,
+                             "inprocess_median_ms": pipe["median_ms"],
+                             "decode_median_ms": statistics.median(decode) * 1000,
+                             "engine_median_ms": statistics.median(engine) * 1000,
+                             "encode_median_ms": statistics.median(encode) * 1000,
+                             "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"]})
+    except Exception:
+        log(f"uvicorn output:\n{server_log(log_file)}")
+        raise
+    finally:
+        rc = stop_server(proc)
+        log(f"uvicorn stopped (exit {rc})")
+        log_file.close()
+    return rows
+
+
+def team_verdicts(rows: list[dict]) -> list[dict]:
+    return [{"target": f"team engine {r['teams']}x{r['rounds']}x{r['boards']}x{r['rules']} rules explain=False: "
+                       f"median < {TARGET_TEAM_MS:.0f} ms",
+             "measured": f"{r['median_ms']:.1f} ms", "met": r["median_ms"] < TARGET_TEAM_MS}
+            for r in rows if r["kind"] == "team-engine" and not r["explain"]]
+
+
+def print_teams(report: dict) -> None:
+    rows = report.get("teams") or []
+    if not rows:
+        return
+    print(f"\nTeam event (service.synthetic_teams; rules: {' '.join(report['team_rules'])})")
+    head = (f"{'size':>12} {'where':>7} {'explain':>7} {'median ms':>10} {'p95 ms':>8} {'min ms':>7} "
+            f"{'resp KB':>8} {'in-proc ms':>10} {'overhead ms':>11}")
+    print(head)
+    print("-" * len(head))
+    for r in rows:
+        http = r["kind"] == "team-http"
+        print(f"{r['teams']:>5}x{r['rounds']}x{r['boards']:<3} {'http' if http else 'engine':>7} "
+              f"{str(r['explain']):>7} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
+              f"{fmt(r.get('response_kb'), '.0f'):>8} {fmt(r.get('inprocess_median_ms'), '.2f'):>10} "
+              f"{fmt(r.get('http_overhead_median_ms'), '.2f'):>11}")
+
+
 # ---------------------------------------------------------------- profiling
 
 def run_profile(args) -> None:
@@ -512,8 +652,9 @@ def print_report(report: dict) -> None:
         print("  in-proc: the handler's work in this process, median ms: decode (JSON -> model + rules), "
               "engine (compute_standings),\n  encode (standings_to_wire + JSON); "
               "overhead = HTTP median - in-proc median (server, client, loopback)")
+    print_teams(report)
     if report["targets"]:
-        print("\nSPEC section 4 targets")
+        print("\nSPEC section 4 targets (and issue 9's team event)")
         for t in report["targets"]:
             print(f"  [{'met' if t['met'] else 'MISSED'}] {t['target']}: {t['measured']}")
 
@@ -546,6 +687,11 @@ def main() -> None:
     p.add_argument("--profile-top", type=int, default=25)
     p.add_argument("--per-rule", type=parse_size, metavar="SIZE",
                    help="instead of benchmarking, time each rule alone at one size")
+    p.add_argument("--team-size", type=parse_team_size, default=(180, 11, 4), metavar="TxRxB",
+                   help="the team event: teams x rounds x boards (default 180x11x4, Olympiad-sized)")
+    p.add_argument("--team-rules", nargs="+", default=DEFAULT_TEAM_RULES, help="team rule list (default: 8 rules)")
+    p.add_argument("--skip-teams", action="store_true", help="leave out the team event")
+    p.add_argument("--teams-only", action="store_true", help="only the team event, in-process and over HTTP")
     p.add_argument("--worker-timeout", type=float, default=900.0)
     # internal: the engine worker subprocess
     p.add_argument("--worker-engine", action="store_true", help=argparse.SUPPRESS)
@@ -564,11 +710,12 @@ def main() -> None:
         return
     if args.quick:
         args.repeats, args.large_repeats, args.requests, args.http_warmup = 3, 1, 10, 2
+    individual = not args.teams_only
 
     report = {"machine": machine(), "rules": args.rules, "seed": args.seed, "requests": args.requests,
               "gc_off": args.gc_off,
               "engine": [], "http": []}
-    if not args.skip_engine:
+    if individual and not args.skip_engine:
         for size in args.sizes:
             small = size[0] * size[1] <= 50_000
             repeats = args.repeats if small else args.large_repeats
@@ -576,9 +723,12 @@ def main() -> None:
             for explain in (False, True):
                 log(f"engine {size[0]}x{size[1]} explain={explain}: {warmup} warm-up + {repeats} runs")
                 report["engine"].append(run_engine(size, explain, repeats, warmup, args))
-    if not args.skip_http:
+    if individual and not args.skip_http:
         report["http"] = run_http(args)
-    report["targets"] = verdicts(report["engine"], report["http"])
+    report["team_rules"], report["teams"] = args.team_rules, []
+    if not args.skip_teams:
+        report["teams"] = run_teams(args)
+    report["targets"] = verdicts(report["engine"], report["http"]) + team_verdicts(report["teams"])
     report["loadavg_after"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
 
     if args.output:

@@ -28,6 +28,7 @@ from pathlib import Path
 import msgspec
 
 from .api import schemas as s
+from .api import schemas_teams
 from .api.pipeline import run_standings
 from .api.schemas_io import BatchResult
 from .api.wire import WireDecoder
@@ -74,8 +75,11 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         as_object = msgspec.json.decode(data)
-        if isinstance(as_object, dict) and ("tournament" in as_object or "trf" in as_object):
+        if isinstance(as_object, dict) and ("tournament" in as_object or "trf" in as_object
+                                             or "team_tournament" in as_object):
             fields = msgspec.structs.asdict(_request_decoder.decode(data))
+        elif isinstance(as_object, dict) and "teams" in as_object:  # the API's `team_tournament` alone
+            fields["team_tournament"] = msgspec.json.decode(data, type=schemas_teams.TeamTournament)
         else:
             fields["tournament"] = _tournament_decoder.decode(data)
     else:
@@ -158,8 +162,9 @@ def explain_text(response: s.StandingsResponse, player_id: int) -> str:
     row = rows[player_id]
     names = {r.id: r.name for r in response.standings}
     position = response.standings.index(row)
-    lines = [f"{row.name or 'Player'} (id {row.id}): rank {row.rank} of {len(response.standings)}, "
-             f"{_number(row.points)} points",
+    scores = (f"{_number(row.match_points)} match points, {_number(row.game_points)} game points"
+              if row.match_points is not None else f"{_number(row.points)} points")  # a team event's row is a team
+    lines = [f"{row.name or 'Player'} (id {row.id}): rank {row.rank} of {len(response.standings)}, {scores}",
              f"regulations {response.regulations}, {response.system.replace('_', ' ')}"
              + (f", after round {response.after_round}" if response.after_round else "")]
     if position + 1 < len(response.standings):
@@ -481,8 +486,10 @@ def prizes(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- serve
 
 def serve(args: argparse.Namespace) -> int:
-    from .api.ops import run_server  # JSON logs, graceful shutdown, metrics over workers
+    from .api.ops import run_server  # JSON logs, graceful shutdown, metrics over workers, connection guards
 
+    if args.admin_port is not None:
+        os.environ["TIEBREAK_ADMIN_PORT"] = str(args.admin_port)  # read by the app and the server
     run_server(args.host, args.port, args.workers)
     return 0
 
@@ -571,6 +578,9 @@ def parser() -> argparse.ArgumentParser:
                    help="port (default: $PORT, else 8000)")
     p.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "1")),
                    help="worker processes (default: $WORKERS, else 1)")
+    p.add_argument("--admin-port", type=int, default=None, metavar="PORT",
+                   help="serve /metrics and the API description only on this port (TIEBREAK_ADMIN_PORT); "
+                        "the other limits and timeouts are environment variables (docs/operations.md)")
     p.set_defaults(run=serve)
     return root
 

@@ -7,6 +7,7 @@ from litestar.datastructures import ResponseHeader, State
 from litestar.openapi import OpenAPIConfig
 
 from .errors import EXCEPTION_HANDLERS
+from .gate import Admission, start_gate, stop_gate
 from .limits import LIMITS, Limits
 from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware, configure_logging
 from ..version import __version__
@@ -53,12 +54,17 @@ class VersionHeader:
 def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litestar:
     ops = ops or OpsConfig()
     configure_logging(ops.log_level)
+    admission = Admission(limits)
     app = Litestar(
         route_handlers=[*ROUTES, *COMPARE_ROUTES, *PRIZE_ROUTES, *TRF_ROUTES, *BATCH_ROUTES, *OPS_ROUTES,
                         *static_routes()],
         compression_config=ops.compression(),
         cors_config=ops.cors(),
-        state=State({"limits": limits, "ops": ops, "documented_models": DOCUMENTED_MODELS}),
+        state=State({"limits": limits, "ops": ops, "admission": admission,
+                     "documented_models": DOCUMENTED_MODELS}),
+        # The compute gate's worker processes live as long as the app (service/api/gate.py).
+        on_startup=[start_gate],
+        on_shutdown=[stop_gate],
         response_headers=[ResponseHeader(
             name="X-Request-ID", documentation_only=True, required=True,
             description="The request's X-Request-ID when it was a token of 1-128 characters [A-Za-z0-9._:-], "
@@ -78,7 +84,7 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
         debug=False,
     )
     # Outside routing and exception handling: request ids, access log, metrics and API keys for every response.
-    app.asgi_handler = VersionHeader(OpsMiddleware(app.asgi_handler, ops))
+    app.asgi_handler = VersionHeader(OpsMiddleware(app.asgi_handler, ops, admission))
     return app
 
 

@@ -1,14 +1,18 @@
 """`POST /v1/standings/batch`: many standings requests in, one NDJSON line per item out.
 
-Items are computed one after another, each in a worker thread, and each result line
-is sent as soon as it is ready, in input order: the server holds the request body
-(bounded by the body limit) and one item's work, never the results. A bad item
-becomes an error line with its problem+json body; the batch goes on. When the
-client disconnects, the response stream is cancelled and no further item is started.
+Items are computed one after another, each through the compute gate (cheap ones on
+the event loop, the others in a worker process, killed at the item's deadline), and
+each result line is sent as soon as it is ready, in input order: the server holds
+the request body (bounded by the body limit) and one item's work, never the results.
+A bad item becomes an error line with its problem+json body (a 503 line when it ran
+past its deadline); the batch goes on to the end. When the client disconnects, the
+response stream is cancelled: the item being computed is killed and no further item
+is started.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 
@@ -21,30 +25,25 @@ from litestar.response import Stream
 
 from ..engine.errors import Issue
 from . import schemas as s
-from .errors import EXCEPTION_HANDLERS, ShapeError, handle_unexpected, msgspec_problem
-from .limits import LIMITS, Deadline, LimitExceeded, Limits, check_standings
-from .pipeline import run_standings
+from .gate import INLINE_BODY_BYTES, NO_COMPRESSION, accepts_gzip, gate_of, job_for, read_body
+from .limits import LIMITS, Deadline, LimitExceeded, Limits, Unavailable, json_depth_exceeds
 from .metrics import count_batch_item
 from .routes import PROBLEMS
-from .schemas_io import BatchItem, BatchResult, ItemId
-from .wire import WireDecoder
+from .schemas_io import BatchItem, BatchResult
+from .errors import ShapeError
+from .work import PROBLEM_JSON, failure, problem_of  # noqa: F401 - problem_of: the command line's batch uses it
 
 NDJSON = "application/x-ndjson"
 NDJSON_ALIASES = frozenset({NDJSON, "application/ndjson", "application/jsonl", "application/x-jsonlines"})
+# A JSON array body is split into its items by a decoder that recurses into them: its
+# nesting is bounded well below the recursion limit here, each item's by the usual
+# max_json_depth when it is computed (deeper items are error lines).
+SPLIT_DEPTH = 256
+# Lines at least this long are gzipped in a thread (zlib lets go of the GIL), not on the loop.
+GZIP_IN_THREAD_BYTES = 64 * 1024
 
-_item_decoder = WireDecoder(BatchItem)
 _array_decoder = msgspec.json.Decoder(list[msgspec.Raw])
 _encoder = msgspec.json.Encoder()
-
-
-class _IdOnly(msgspec.Struct):
-    """Just the `id` of an item that failed to decode, if it has one that BatchResult's
-    schema allows; an id outside it (too long, too large, a float) is not echoed."""
-
-    id: ItemId | None = None
-
-
-_id_decoder = WireDecoder(_IdOnly)
 
 
 @dataclass
@@ -69,57 +68,36 @@ class BatchOperation(Operation):
         )
 
 
-def problem_of(request: Request | None, exc: Exception) -> s.Problem:
-    """The problem+json body the error would get as a single request (errors.py decides).
-
-    `request` is None outside HTTP (the command line's batch)."""
-    if isinstance(exc, msgspec.MsgspecError):
-        return msgspec_problem(exc).content
-    for kind in type(exc).__mro__:
-        handler = EXCEPTION_HANDLERS.get(kind)
-        if handler is not None and kind is not Exception:
-            return handler(request, exc).content
-    if request is not None:
-        return handle_unexpected(request, exc).content
-    return s.Problem(type="about:blank", title="Internal Server Error", status=500,
-                     detail=f"unexpected {type(exc).__name__}: {exc}", errors=[])
-
-
-def _item_id(raw: bytes) -> str | int | None:
+async def run_item(index: int, raw: bytes, request: Request, limits: Limits) -> bytes:
+    """One item to one NDJSON line, through the gate; every failure becomes that item's error line."""
+    gate = gate_of(request.app)
     try:
-        return _id_decoder.decode(raw).id
-    except (msgspec.MsgspecError, ValueError):
-        return None
+        answer = await gate.run(job_for(request, "item", raw, gzip_ok=False, index=index), Deadline(limits),
+                                wait=True)
+        if answer.media_type == PROBLEM_JSON:  # a worker that ran out of memory answers a bare problem
+            answer = failure(LimitExceeded("max_memory_mib", "", "the computation needed more memory than a "
+                                           "compute worker may use", 413, limits), index, "item", raw)
+    except Unavailable as exc:  # past its deadline (waiting or computing): a 503 line, and on to the next
+        answer = failure(exc, index, "item", raw)
+    count_batch_item(answer.status == 200)  # /metrics: tiebreak_batch_items_total{outcome}
+    return answer.body
 
 
-def run_item(index: int, raw: bytes, request: Request, limits: Limits) -> bytes:
-    """One item to one NDJSON line; every failure becomes that item's error line."""
-    try:
-        item = _item_decoder.decode(raw)
-        check_standings(item, limits)
-        result = run_standings(item, limits, Deadline(limits))
-        line = BatchResult(index=index, id=item.id, status=200, result=result, error=None)
-    except Exception as exc:  # noqa: BLE001 - one bad item must not fail the batch
-        problem = problem_of(request, exc)
-        line = BatchResult(index=index, id=_item_id(raw), status=problem.status, result=None, error=problem)
-    count_batch_item(line.status == 200)  # /metrics: tiebreak_batch_items_total{outcome}
-    return _encoder.encode(line) + b"\n"
-
-
-def _array_items(body: bytes) -> tuple[int, Iterator[bytes]]:
+def _array_items(body: bytes, limits: Limits) -> tuple[int, Iterator[bytes]]:
     """The items of a JSON array body; each must at least be an object (what the OpenAPI schema says)."""
+    if json_depth_exceeds(body, max(SPLIT_DEPTH, limits.max_json_depth)):
+        raise LimitExceeded("max_json_depth", "body", f"the JSON array nests deeper than {SPLIT_DEPTH} levels and "
+                            f"cannot be split into items", 400, limits)
     raws = _array_decoder.decode(body)
     for i, raw in enumerate(raws):
         if not bytes(raw).startswith(b"{"):
             raise ShapeError([Issue(("items", i), "each item of the array must be a JSON object")])
-    return len(raws), (bytes(r) for r in raws)
+    return len(raws), iter([bytes(r) for r in raws])
 
 
-def _error_line(index: int, request: Request, exc: Exception) -> bytes:
-    problem = problem_of(request, exc)
+def _error_line(index: int, exc: Exception) -> bytes:
     count_batch_item(False)
-    return _encoder.encode(BatchResult(index=index, id=None, status=problem.status, result=None,
-                                       error=problem)) + b"\n"
+    return failure(exc, index, "item").body
 
 
 def ndjson_items(body: bytes) -> Iterator[bytes]:
@@ -138,17 +116,41 @@ def ndjson_items(body: bytes) -> Iterator[bytes]:
 async def _ndjson_results(body: bytes, request: Request, limits: Limits) -> AsyncIterator[bytes]:
     for index, line in enumerate(ndjson_items(body)):
         if index == limits.max_batch_items:  # counted on the way: lines are not split up front
-            yield _error_line(index, request, LimitExceeded(
+            yield _error_line(index, LimitExceeded(
                 "max_batch_items", "items", f"more than {limits.max_batch_items} items; the rest is not read",
                 400, limits))
             return
-        yield await anyio.to_thread.run_sync(run_item, index, line, request, limits)
+        yield await run_item(index, line, request, limits)
 
 
 async def _results(items: Iterator[bytes], request: Request, limits: Limits) -> AsyncIterator[bytes]:
     for index, raw in enumerate(items):
-        # A cancellation (client gone) lands here, between items: the rest is never started.
-        yield await anyio.to_thread.run_sync(run_item, index, raw, request, limits)
+        # A cancellation (client gone) lands here, in the item being computed: its worker is
+        # killed and the rest is never started.
+        yield await run_item(index, raw, request, limits)
+
+
+async def _gzipped(lines: AsyncIterator[bytes], level: int) -> AsyncIterator[bytes]:
+    """One gzip stream, flushed after every line so that each arrives as soon as it is computed."""
+    compressor = zlib.compressobj(level, zlib.DEFLATED, 31)
+
+    def compress(line: bytes) -> bytes:
+        return compressor.compress(line) + compressor.flush(zlib.Z_SYNC_FLUSH)
+
+    async for line in lines:
+        if len(line) >= GZIP_IN_THREAD_BYTES:
+            yield await anyio.to_thread.run_sync(compress, line)
+        else:
+            yield compress(line)
+    yield compressor.flush()
+
+
+def _stream(lines: AsyncIterator[bytes], request: Request) -> Stream:
+    ops = request.app.state.ops
+    if ops.gzip_min_bytes > 0 and accepts_gzip(request):
+        return Stream(_gzipped(lines, ops.gzip_level), media_type=NDJSON,
+                      headers={"content-encoding": "gzip", "vary": "Accept-Encoding"})
+    return Stream(lines, media_type=NDJSON)
 
 
 @post(
@@ -162,6 +164,7 @@ async def _results(items: Iterator[bytes], request: Request, limits: Limits) -> 
     status_code=200,
     operation_class=BatchOperation,
     responses={code: spec for code, spec in PROBLEMS.items() if code != 422},  # item errors are lines
+    opt=NO_COMPRESSION,
 )
 async def standings_batch(request: Request) -> Stream:
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -172,13 +175,21 @@ async def standings_batch(request: Request) -> Stream:
     # The whole body is read first (within the body limit): HTTP clients commonly send
     # all of it before reading any response, so reading it while streaming could stall
     # both sides once the socket buffers fill. The results are never held.
-    body = await request.body()
+    body = await read_body(request)
+    if body is None:
+        raise HTTPException(status_code=400, detail="the client left before sending the whole body")
+    gate = gate_of(request.app)
+    if gate.saturated():  # admitted as a whole, or not at all; its items then wait their turn
+        raise Unavailable("saturated", "the service is at capacity; retry shortly", 1)
     if ndjson:
-        return Stream(_ndjson_results(body, request, limits), media_type=NDJSON)
-    count, items = _array_items(body)
+        return _stream(_ndjson_results(body, request, limits), request)
+    if len(body) > INLINE_BODY_BYTES:  # splitting a large array: off the event loop
+        count, items = await anyio.to_thread.run_sync(_array_items, body, limits)
+    else:
+        count, items = _array_items(body, limits)
     if count > limits.max_batch_items:
         raise LimitExceeded("max_batch_items", "items", f"{count} items", 400, limits)  # the schema's maxItems
-    return Stream(_results(items, request, limits), media_type=NDJSON)
+    return _stream(_results(items, request, limits), request)
 
 
 BATCH_ROUTES = [standings_batch]

@@ -16,6 +16,8 @@ from litestar.params import HeaderParameter
 
 from ..engine.presets import PRESETS
 from ..engine.registry import TIEBREAKS
+from ..engine.teams.presets import TEAM_PRESETS
+from ..engine.teams.registry import TEAM_TIEBREAKS, team_aliases
 from . import schemas as s
 from .errors import PROBLEM_JSON
 
@@ -32,8 +34,23 @@ def catalogue() -> list[s.CatalogueEntry]:
             lower_is_better=t.lower_is_better,
             aliases=t.aliases,
             rating_based=t.rating_based,
+            events=["individual", "team"] if t.code in TEAM_TIEBREAKS else ["individual"],
         )
         for t in TIEBREAKS.values()
+    ] + [
+        s.CatalogueEntry(
+            code=t.code,
+            name=t.name,
+            article=t.citation,
+            description=t.description,
+            modifiers=sorted(t.modifiers),
+            regulations=sorted(r.value for r in t.regulations),
+            lower_is_better=t.lower_is_better,
+            aliases=team_aliases(t.code),
+            rating_based=False,
+            events=["team"],
+        )
+        for t in TEAM_TIEBREAKS.values() if t.team_only
     ]
 
 
@@ -47,6 +64,16 @@ def presets() -> list[s.PresetOut]:
             tiebreaks=list(p.rules),
         )
         for p in PRESETS.values()
+    ] + [
+        s.PresetOut(
+            name=p.name,
+            origin=p.origin,
+            description=p.description,
+            regulations=sorted(r.value for r in p.regulations),
+            tiebreaks=list(p.rules),
+            event="team",
+        )
+        for p in TEAM_PRESETS.values()
     ]
 
 

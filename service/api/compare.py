@@ -6,23 +6,34 @@ and which players change rank between the lists, by how much.
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from typing import Annotated, ClassVar
 
-import anyio.to_thread
-from litestar import Request, post
+import msgspec
+from litestar import Request, Response, post
 from msgspec import Meta
 
-from ..engine import Tournament, compute_standings
+from ..engine import Regulations, Tournament, compute_standings
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.presets import preset_specs
-from ..engine.standings import Standings, Warning
-from ..formats.trf import parse_trf
+from ..engine.rules import RuleSpec
+from ..engine.standings import Standings, Warning, cyclic_gc_paused
 from . import schemas as s
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from .cost import Counts
+from .gate import NO_COMPRESSION, answer_request
+from .limits import LIMITS, Limits
+from .pipeline import applied_regulations, default_after_round, read_trf_checked, team_counts, trf_warnings
+from . import schemas_teams
+from ..engine.teams.standings import TeamStandings, compute_team_standings
+from .convert_teams import team_standings_to_wire
+from .pipeline_teams import (
+    NotATeamEvent, individual_after_all, is_team_request, read_team_event, team_after_round, team_regulations, team_specs,
+)
+from .routes import PROBLEMS, request_body_operation
 from .schema_rules import ExactlyOne
-from .pipeline import applied_regulations, default_after_round
 from .wire import WireDecoder
-from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
 
 MAX_LISTS = 10
 
@@ -49,13 +60,17 @@ class RuleList(s.Strict, kw_only=True):
 
 
 class CompareRequest(s.Strict, kw_only=True):
-    """One tournament (JSON or TRF) and up to 10 named rule lists to rank it by, side by side."""
+    """One tournament (JSON, TRF or a team event) and up to 10 named rule lists to rank it by, side by side."""
 
     schema_rules: ClassVar = (
-        ExactlyOne(("tournament", "trf"), titles={"tournament": "A JSON tournament", "trf": "TRF text"}),)
+        ExactlyOne(("tournament", "trf", "team_tournament"),
+                   titles={"tournament": "A JSON tournament", "trf": "TRF text", "team_tournament": "A team event"}),)
 
-    tournament: Annotated[s.Tournament | None, doc("The crosstable as JSON (or give `trf`)")] = None
+    tournament: Annotated[s.Tournament | None, doc("The crosstable as JSON (or give `trf` or `team_tournament`)")] = None
     trf: Annotated[s.TrfText | None, doc("FIDE TRF-16/TRF-26 text instead of `tournament`")] = None
+    # A team event (SPEC 3.7) instead; a TRF with team records is one too.
+    team_tournament: Annotated[schemas_teams.TeamTournament | None, doc(
+        "A team event (SPEC 3.7), instead of `tournament` or `trf`")] = None
     lists: Annotated[list[RuleList], Meta(min_length=1, max_length=MAX_LISTS), doc(
         "The rule lists; the first is the baseline of `changes`")]
     regulations: Annotated[s.RegulationsName, doc(s.REGULATIONS_DOC + "; a list may name its own")] = "auto"
@@ -64,9 +79,9 @@ class CompareRequest(s.Strict, kw_only=True):
     explain: Annotated[bool, doc(s.EXPLAIN_DOC)] = True
 
     def __post_init__(self) -> None:
-        if (self.tournament is None) == (self.trf is None):
-            raise ValueError("give exactly one of `tournament` and `trf`")
-        # Distinct names are checked in run_compare (a 422): JSON Schema cannot say "unique by name".
+        if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
+            raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
+        # Distinct names are checked in plan_compare (a 422): JSON Schema cannot say "unique by name".
 
 
 class ListResult(s.Out):
@@ -132,12 +147,11 @@ class CompareResponse(s.Out):
     summary: Annotated[CompareSummary, doc("Champions and moves")]
 
 
-def _tournament(body: CompareRequest) -> tuple[Tournament, list[Warning]]:
+def _tournament(body: CompareRequest, limits: Limits | None) -> tuple[Tournament, list[Warning]]:
     if body.trf is None:
         return tournament_from_wire(body.tournament, columns=True), []
-    document = parse_trf(body.trf)
-    warnings = [Warning(w.code, f"line {w.line}, column {w.column}: {w.message}", None) for w in document.warnings]
-    return document.tournament, warnings
+    document = read_trf_checked(body.trf, limits)
+    return document.tournament, trf_warnings(document)
 
 
 def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
@@ -157,11 +171,35 @@ def _check_names(lists: list[RuleList]) -> None:
         seen.add(item.name)
 
 
-def run_compare(body: CompareRequest) -> CompareResponse:
+@dataclass
+class ComparePlan:
+    """A compare request read and checked, priced by `counts`, not yet computed.
+
+    A team event (SPEC 3.7) is priced from its size and read when computed (`team`)."""
+
+    body: CompareRequest
+    counts: Counts
+    tournament: Tournament | None = None
+    read_warnings: list[Warning] | None = None
+    after_round: int | None = None
+    lists: list[tuple[list[RuleSpec], Regulations]] | None = None
+    limits: Limits | None = None
+    team: bool = False
+    engine_seconds: float = 0.0
+
+
+def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0,
+                 not_teams: Warning | None = None) -> ComparePlan:
     _check_names(body.lists)
-    tournament, read_warnings = _tournament(body)
+    if not_teams is None and is_team_request(body):
+        rules = sum(max(1, len(item.tiebreaks or [])) for item in body.lists)
+        return ComparePlan(body, team_counts(body, rules, body.explain, body_bytes), limits=limits, team=True)
+    with cyclic_gc_paused():
+        tournament, read_warnings = _tournament(body, limits)
+    if not_teams is not None:
+        read_warnings.insert(0, not_teams)
     after_round = default_after_round(tournament, body.after_round, read_warnings)  # as for standings
-    results: list[Standings] = []
+    lists = []
     for i, item in enumerate(body.lists):
         try:
             regulations = applied_regulations(item.regulations or body.regulations, item.preset, tournament)
@@ -169,25 +207,71 @@ def run_compare(body: CompareRequest) -> CompareResponse:
                 specs = preset_specs(item.preset, regulations)
             else:
                 specs = rules_from_wire(item.tiebreaks, regulations)
-            result = compute_standings(tournament, specs, regulations, after_round, body.unrated_rating,
-                                       body.explain)
+        except InvalidRequest as exc:
+            raise _under_list(i, exc) from None
+        lists.append((specs, regulations))
+    players = len(tournament.players)
+    rules = sum(max(1, len(specs)) for specs, _ in lists)
+    counts = Counts(players=players, rounds=after_round or tournament.rounds, rule_passes=rules,
+                    explained_rules=players * rules if body.explain else 0, body_bytes=body_bytes)
+    return ComparePlan(body, counts, tournament, read_warnings, after_round, lists, limits)
+
+
+def compute_compare(plan: ComparePlan) -> CompareResponse:
+    body = plan.body
+    started = time.perf_counter()
+    with cyclic_gc_paused():
+        if plan.team:
+            try:
+                return _response(body, _team_results(body), None)
+            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
+                plan = plan_compare(body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
+        results: list[Standings] = []
+        for i, (specs, regulations) in enumerate(plan.lists):
+            try:
+                result = compute_standings(plan.tournament, specs, regulations, plan.after_round,
+                                           body.unrated_rating, body.explain)
+            except InvalidRequest as exc:
+                raise _under_list(i, exc) from None
+            result.warnings[:0] = plan.read_warnings
+            if not specs:
+                result.warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points "
+                                               "share a rank",
+                                               "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
+            results.append(result)
+        plan.engine_seconds = time.perf_counter() - started
+        return _response(body, results, plan.tournament)
+
+
+def run_compare(body: CompareRequest, limits: Limits | None = None) -> CompareResponse:
+    return compute_compare(plan_compare(body, limits))
+
+
+def _team_results(body: CompareRequest) -> list[Standings]:
+    """A team event under each list (SPEC 3.7)."""
+    event, _, read_warnings = read_team_event(body)
+    after_round = team_after_round(event, body.after_round, read_warnings)  # as for standings
+    results: list[Standings] = []
+    for i, item in enumerate(body.lists):
+        try:
+            regulations = team_regulations(item.regulations or body.regulations, event)
+            specs = team_specs(item.tiebreaks, item.preset, regulations)
+            result = compute_team_standings(event, specs, regulations, after_round, body.explain)
         except InvalidRequest as exc:
             raise _under_list(i, exc) from None
         result.warnings[:0] = read_warnings
-        if not specs:
-            result.warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points "
-                                           "share a rank", "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
         results.append(result)
-    return _response(body, results, tournament)
+    return results
 
 
-def _response(body: CompareRequest, results: list[Standings], tournament: Tournament) -> CompareResponse:
+def _response(body: CompareRequest, results: list[Standings], tournament: Tournament | None) -> CompareResponse:
     names = [item.name for item in body.lists]
     table = results[0].table
     ranks = [{row.player: row.rank for row in result.rows} for result in results]
     firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
-    lists_out = [ListResult(name=name, first=first,
-                            standings=standings_to_wire(result, body.explain, tournament=tournament))
+    lists_out = [ListResult(name=name, first=first, standings=(
+                    team_standings_to_wire(result, body.explain) if isinstance(result, TeamStandings)
+                    else standings_to_wire(result, body.explain, tournament=tournament)))
                  for name, first, result in zip(names, firsts, results)]
     champions = [Champion(rule_list=name, ids=first, names=[table.names[table.ids.index(pid)] for pid in first])
                  for name, first in zip(names, firsts)]
@@ -219,11 +303,6 @@ def _response(body: CompareRequest, results: list[Standings], tournament: Tourna
 _decoder = WireDecoder(CompareRequest)
 
 
-def _size(body: CompareRequest) -> int:
-    base = len(body.tournament.players) * body.tournament.rounds if body.tournament else len(body.trf or "") // 100
-    return base * len(body.lists)
-
-
 @post(
     "/v1/compare",
     operation_id="compareRuleLists",
@@ -234,12 +313,11 @@ def _size(body: CompareRequest) -> int:
     status_code=200,
     operation_class=request_body_operation("CompareRequest"),
     responses=PROBLEMS,
+    opt=NO_COMPRESSION,
 )
-async def compare(request: Request) -> CompareResponse:
-    body: CompareRequest = await decode_json(request, _decoder)
-    if _size(body) > THREAD_THRESHOLD:
-        return await anyio.to_thread.run_sync(run_compare, body)
-    return run_compare(body)
+async def compare(request: Request) -> Response[CompareResponse]:
+    # decoded, priced and computed by the compute gate (service/api/work.py `compare`)
+    return await answer_request(request, "compare")
 
 
 COMPARE_ROUTES = [compare]

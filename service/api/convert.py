@@ -278,8 +278,10 @@ def select_rows(result: Standings, top: int | None = None, player: int | list[in
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
                       player: int | list[int] | None = None, tournament: m.Tournament | None = None,
-                      offset: int = 0) -> s.StandingsResponse:
-    """The response; `tournament` (the one ranked) brings the scoring and the players' identities."""
+                      tiebreak_out=None, offset: int = 0) -> s.StandingsResponse:
+    """The response; `tournament` (the one ranked) brings the scoring and the players' identities;
+    `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own)."""
+    tiebreak_out = tiebreak_out or tiebreak_to_wire
     table = result.table
     outcomes = result.outcomes
     rows = []
@@ -316,7 +318,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         rounds=table.rounds,
         after_round=table.played_rounds if table.played_rounds != table.rounds else None,
         scoring=scoring_to_wire(tournament.scoring if tournament is not None else m.Scoring()),
-        tiebreaks=[tiebreak_to_wire(o) for o in outcomes],
+        tiebreaks=[tiebreak_out(o) for o in outcomes],
         standings=rows,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),

@@ -12,7 +12,7 @@ from litestar.exceptions import HTTPException, ValidationException
 
 from ..engine.errors import InconsistentCrosstable, InvalidRequest, format_path
 from ..formats.trf import TrfError
-from .limits import LIMITS, LimitExceeded, name_schema_limit
+from .limits import LIMITS, LimitExceeded, Unavailable, name_schema_limit
 from .schemas import Problem, ProblemItem, WarningOut
 
 PROBLEM_JSON = "application/problem+json"
@@ -152,8 +152,10 @@ class ShapeError(InvalidRequest):
 # set, unreadable TRF text, a `player` not in the event, a crosstable that contradicts
 # itself) is a 422. So a client can validate against the document and meet 400 never.
 def handle_invalid_request(_: Request, exc: InvalidRequest) -> Response[Problem]:
+    root = getattr(exc, "root", "")  # a team event's paths are under `team_tournament`
     status = 400 if isinstance(exc, ShapeError) else 422
-    return problem(status, str(exc), [ProblemItem(path=format_path(i.path), message=i.message) for i in exc.issues])
+    return problem(status, str(exc), [ProblemItem(path=format_path(i.path, root), message=i.message)
+                                      for i in exc.issues])
 
 
 def handle_inconsistent(_: Request, exc: InconsistentCrosstable) -> Response[Problem]:
@@ -164,7 +166,8 @@ def handle_inconsistent(_: Request, exc: InconsistentCrosstable) -> Response[Pro
                        warnings=[WarningOut(code=w.code, message=w.message, rule=w.rule) for w in exc.warnings])
     return problem(
         422, detail,
-        [ProblemItem(path=format_path(i.path, "tournament"), message=i.message) for i in exc.issues],
+        [ProblemItem(path=format_path(i.path, getattr(exc, "root", "tournament")), message=i.message)
+         for i in exc.issues],  # a team event's paths are under `team_tournament`
     )
 
 
@@ -193,7 +196,20 @@ def handle_limit(_: Request, exc: LimitExceeded) -> Response[Problem]:
     LIMIT_REJECTIONS.labels(exc.limit).inc()
     return problem(exc.status, f"the request exceeds a limit: {exc.limit}",
                    [ProblemItem(path=exc.path, message=exc.message)],
-                   title="Compute deadline exceeded" if exc.limit == "compute_deadline_s" else None)
+                   title=None)
+
+
+def handle_unavailable(_: Request, exc: Unavailable) -> Response[Problem]:
+    """503: shed at capacity, or stopped at the deadline; both worth retrying after `Retry-After`."""
+    if exc.limit:
+        from .metrics import LIMIT_REJECTIONS
+
+        LIMIT_REJECTIONS.labels(exc.limit).inc()
+    title = "Compute deadline exceeded" if exc.reason == "deadline" else None
+    response = problem(503, f"the service cannot answer now ({exc.reason}); retry after {exc.retry_after_s} s",
+                       [ProblemItem(path="", message=exc.message)], title=title)
+    response.headers["Retry-After"] = str(exc.retry_after_s)
+    return response
 
 
 def handle_http(request: Request, exc: HTTPException) -> Response[Problem]:
@@ -217,6 +233,7 @@ def handle_unexpected(request: Request, exc: Exception) -> Response[Problem]:
 
 EXCEPTION_HANDLERS = {
     LimitExceeded: handle_limit,
+    Unavailable: handle_unavailable,
     InconsistentCrosstable: handle_inconsistent,
     InvalidRequest: handle_invalid_request,
     TrfError: handle_trf,

@@ -38,7 +38,17 @@ ENV = {
     "max_trf_chars": "TIEBREAK_MAX_TRF_CHARS",
     "max_batch_items": "TIEBREAK_MAX_BATCH_ITEMS",
     "compute_deadline_s": "TIEBREAK_COMPUTE_DEADLINE_S",
-    "compute_threads": "TIEBREAK_COMPUTE_THREADS",
+    "max_cost_s": "TIEBREAK_MAX_COST_S",
+    "max_memory_mib": "TIEBREAK_MAX_MEMORY_MIB",
+    "max_response_bytes": "TIEBREAK_MAX_RESPONSE_BYTES",
+    "max_warnings": "TIEBREAK_MAX_WARNINGS",
+    "max_json_depth": "TIEBREAK_MAX_JSON_DEPTH",
+    "compute_workers": "TIEBREAK_COMPUTE_WORKERS",
+    "compute_queue": "TIEBREAK_COMPUTE_QUEUE",
+    "inline_max_cost_ms": "TIEBREAK_INLINE_MAX_COST_MS",
+    "inline_queue": "TIEBREAK_INLINE_QUEUE",
+    "max_in_flight": "TIEBREAK_MAX_IN_FLIGHT",
+    "max_in_flight_body_bytes": "TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES",
     "max_player_id": "TIEBREAK_MAX_PLAYER_ID",
     "max_rating": "TIEBREAK_MAX_RATING",
     "max_points_per_round": "TIEBREAK_MAX_POINTS_PER_ROUND",
@@ -55,11 +65,31 @@ class Limits:
     max_rules: int = _env_int("TIEBREAK_MAX_RULES", 40)
     max_trf_chars: int = _env_int("TIEBREAK_MAX_TRF_CHARS", 16 * 1024 * 1024)
     max_batch_items: int = _env_int("TIEBREAK_MAX_BATCH_ITEMS", 10_000)
-    # Wall-clock seconds one standings computation may take (reading the input,
-    # the engine, building the response); past it the request is answered 422.
+    # Wall-clock seconds from the end of reading the body to the answer (queueing,
+    # decoding, the engine, encoding); past it the computation is killed and the
+    # request answered 503 with Retry-After (docs/operations.md, "Bounded work").
     compute_deadline_s: float = _env_float("TIEBREAK_COMPUTE_DEADLINE_S", 20.0)
-    # Large requests run in worker threads; at most this many at once per process.
-    compute_threads: int = _env_int("TIEBREAK_COMPUTE_THREADS", 2)
+    # The cost model (service/api/cost.py): a request whose estimated computation or
+    # peak memory is over these is refused at once with a 413 naming the limit.
+    max_cost_s: float = _env_float("TIEBREAK_MAX_COST_S", 10.0)
+    max_memory_mib: int = _env_int("TIEBREAK_MAX_MEMORY_MIB", 512)
+    # Hard caps on what one answer may carry: the encoded JSON, and the warnings kept
+    # (the rest is summed up in one "n more ... ignored" warning).
+    max_response_bytes: int = _env_int("TIEBREAK_MAX_RESPONSE_BYTES", 64 * 1024 * 1024)
+    max_warnings: int = _env_int("TIEBREAK_MAX_WARNINGS", 100)
+    # JSON nesting, checked on the raw bytes before decoding (a request needs 6 levels).
+    max_json_depth: int = _env_int("TIEBREAK_MAX_JSON_DEPTH", 32)
+    # The compute gate (service/api/gate.py): worker processes per server process and
+    # how many requests may wait for one; requests cheaper than inline_max_cost_ms are
+    # computed on the event loop, one at a time, with inline_queue waiting at most.
+    compute_workers: int = _env_int("TIEBREAK_COMPUTE_WORKERS", 1)
+    compute_queue: int = _env_int("TIEBREAK_COMPUTE_QUEUE", 2)
+    inline_max_cost_ms: float = _env_float("TIEBREAK_INLINE_MAX_COST_MS", 15.0)
+    inline_queue: int = _env_int("TIEBREAK_INLINE_QUEUE", 32)
+    # Requests being handled at once (probes excepted) and the request bodies they may
+    # hold in memory (Content-Length, or max_body_bytes when unknown); past either: 503.
+    max_in_flight: int = _env_int("TIEBREAK_MAX_IN_FLIGHT", 64)
+    max_in_flight_body_bytes: int = _env_int("TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES", 96 * 1024 * 1024)
     # POST /v1/prizes: prizes over all prize groups, and categories.
     max_prizes: int = _env_int("TIEBREAK_MAX_PRIZES", 1000)
     max_prize_categories: int = _env_int("TIEBREAK_MAX_PRIZE_CATEGORIES", 100)
@@ -109,22 +139,41 @@ def check_tournament(players: int, rounds: int, limits: Limits, path: str = "tou
         raise LimitExceeded("max_rounds", f"{path}.rounds", f"{rounds} rounds", limits=limits)
 
 
+class Unavailable(Exception):
+    """The service cannot take this request now; errors.py makes it a 503 problem+json with Retry-After.
+
+    Retrying later can succeed: the pool was full (`reason` "saturated") or the
+    computation ran past the deadline ("deadline"), which a less busy moment may not.
+    """
+
+    def __init__(self, reason: str, message: str, retry_after_s: int, limit: str | None = None,
+                 limits: Limits = LIMITS):
+        self.reason = reason
+        self.limit = limit
+        self.retry_after_s = max(1, int(retry_after_s))
+        self.message = f"{message}; {limits.describe(limit)}" if limit else message
+        super().__init__(self.message)
+
+
 class Deadline:
-    """A point in time past which a computation is abandoned at its next stage."""
+    """The moment past which a request's computation is killed (from the end of reading its body)."""
 
     def __init__(self, limits: Limits = LIMITS):
         self.limits = limits
         self.at = time.monotonic() + limits.compute_deadline_s
+
+    def remaining(self) -> float:
+        return self.at - time.monotonic()
 
     def check(self, stage: str) -> None:
         if time.monotonic() > self.at:
             raise deadline_exceeded(self.limits, stage)
 
 
-def deadline_exceeded(limits: Limits, stage: str = "") -> LimitExceeded:
+def deadline_exceeded(limits: Limits, stage: str = "") -> Unavailable:
     where = f" (stopped {stage})" if stage else ""
-    return LimitExceeded("compute_deadline_s", "", f"the computation took longer than allowed{where}",
-                         422, limits)
+    return Unavailable("deadline", f"the computation took longer than allowed{where}",
+                       retry_after_s=limits.compute_deadline_s, limit="compute_deadline_s", limits=limits)
 
 
 # msgspec's own bound errors ("Expected `array` of length <= 50000 - at `$.tournament.players`")
@@ -195,3 +244,56 @@ def prescan(data: bytes, limits: Limits) -> None:
     if shape.tournament is not None and len(shape.tournament.players) > limits.max_players:
         raise LimitExceeded("max_players", "tournament.players", f"{len(shape.tournament.players)} players",
                             limits=limits)
+
+
+# ---- nesting depth, before any decoder recurses into it ----
+
+# Everything but what the depth needs: brackets and quotes.
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
+_EXACT_SCAN_BYTES = 64 * 1024
+_MAX_BRACKETED_STRINGS = 200_000
+
+
+def json_depth_exceeds(data: bytes, max_depth: int) -> bool:
+    """Whether JSON `data` nests deeper than `max_depth`, in C-speed passes over the bytes.
+
+    Decoders recurse once per level (msgspec raises RecursionError near 1,000 levels,
+    which used to surface as a 500), so the depth is bounded before any decoding.
+    Escaped backslashes and quotes are dropped, then everything but brackets and
+    quotes, then the strings (`""` first: most strings hold no bracket). Each pass
+    then removes the innermost empty pairs, exactly one level per pass, so a valid
+    request is gone after a few passes. What a pass cannot shorten is malformed
+    JSON: a short remainder is scanned for its depth, a long one counts as too deep
+    (the decoder would refuse it either way), and so do more than 200,000 strings
+    with brackets inside. 32 MiB take at most about 0.4 s.
+    """
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    rest = data.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in rest:  # strings with brackets inside: keep what lies between them
+        if rest.count(b'"') > 2 * _MAX_BRACKETED_STRINGS:
+            return True  # no request holds that many; splitting them would take seconds
+        rest = b"".join(rest.split(b'"')[::2])
+    for _ in range(max_depth):
+        if not rest:
+            return False
+        # One level per pass: a pair emptied by this pass is removed by the next one.
+        shorter = rest.replace(b"[]", b"\0").replace(b"{}", b"\0").replace(b"\0", b"")
+        if len(shorter) == len(rest):
+            break
+        rest = shorter
+    else:
+        return bool(rest)
+    if len(rest) > _EXACT_SCAN_BYTES:
+        return True
+    depth = deepest = 0
+    for byte in rest:
+        depth += 1 if byte in (0x5B, 0x7B) else -1  # [ {
+        deepest = max(deepest, depth)
+    return deepest > max_depth
+
+
+def check_json_depth(data: bytes, limits: Limits, path: str = "body") -> None:
+    if json_depth_exceeds(data, limits.max_json_depth):
+        raise LimitExceeded("max_json_depth", path, f"the JSON nests deeper than {limits.max_json_depth} levels "
+                            f"(or holds more than {_MAX_BRACKETED_STRINGS} strings with brackets)", 400, limits)

@@ -39,6 +39,25 @@ LIMIT_REJECTIONS = Counter(
     "tiebreak_limit_rejections", "Requests refused by a limit, by the limit's name", ["limit"])
 
 
+COMPUTED = Counter(
+    "tiebreak_compute", "Computations by where they ran: `inline` on the event loop, `pool` in a worker process",
+    ["lane"])
+COMPUTE_BUSY = Gauge(
+    "tiebreak_compute_busy", "Computations running now, by lane (inline: 0 or 1; pool: up to the workers)",
+    ["lane"], multiprocess_mode="livesum")
+COMPUTE_WAITING = Gauge(
+    "tiebreak_compute_waiting", "Requests waiting for a compute slot, by lane", ["lane"],
+    multiprocess_mode="livesum")
+SHED = Counter(
+    "tiebreak_shed", "Requests answered 503 at once because the service was at capacity, by what was full "
+    "(pool: workers and queue; in_flight: TIEBREAK_MAX_IN_FLIGHT; body_bytes: TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES)",
+    ["reason"])
+KILLED = Counter(
+    "tiebreak_compute_killed", "Worker processes killed, by why (deadline, cancelled: the client left, crashed)",
+    ["reason"])
+WORKER_STARTS = Counter("tiebreak_compute_worker_starts", "Compute worker processes started")
+
+
 def count_batch_item(ok: bool) -> None:
     BATCH_ITEMS.labels("ok" if ok else "error").inc()
 

@@ -73,10 +73,25 @@ def _struct_types(types) -> dict[str, mi.StructType]:
     return found
 
 
+def _lift_description(schema: dict) -> dict:
+    """`Annotated[X, Meta(description=...)] | None` puts the description on the non-null
+    member of an `anyOf`; documentation tools show the property's own, so it moves up."""
+    members = schema.get("anyOf")
+    if members and "description" not in schema:
+        described = [m for m in members if isinstance(m, dict) and "description" in m]
+        if len(described) == 1:
+            return {"description": described[0]["description"], **schema}
+    return schema
+
+
 def component_schemas(models) -> dict[str, dict]:
     """msgspec's JSON Schema of `models` and what they contain, with each struct's
     cross-field rules merged in."""
     _, components = msgspec.json.schema_components(models, ref_template=REF_TEMPLATE)
+    for component in components.values():
+        if "properties" in component:
+            component["properties"] = {name: _lift_description(prop)
+                                       for name, prop in component["properties"].items()}
     for name, info in _struct_types(models).items():
         rules = getattr(info.cls, "schema_rules", ())
         if rules:

@@ -19,19 +19,23 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-import anyio
 import msgspec
 from litestar import Response, get
 from litestar.config.compression import CompressionConfig
 from litestar.config.cors import CORSConfig
 
 from . import metrics
-from .limits import Deadline, check_standings, deadline_exceeded
+from .gate import COMPRESSION_OPT_KEY, SHED_RETRY_AFTER_S, Admission
 from .schemas import Problem, ProblemItem
 
 
 def _env_list(name: str) -> tuple[str, ...]:
     return tuple(v.strip() for v in os.environ.get(name, "").split(",") if v.strip())
+
+
+def _env_port(name: str) -> int | None:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else None
 
 
 @dataclass(frozen=True)
@@ -45,12 +49,19 @@ class OpsConfig:
     gzip_level: int = field(default_factory=lambda: int(os.environ.get("TIEBREAK_GZIP_LEVEL", "5")))
     access_log: bool = field(default_factory=lambda: os.environ.get("TIEBREAK_ACCESS_LOG", "1") not in ("0", "false"))
     log_level: str = field(default_factory=lambda: os.environ.get("TIEBREAK_LOG_LEVEL", "INFO").upper())
+    # A second port for /metrics and the API description (/schema...): when set, the main
+    # port answers 404 for them and this port answers only them and the probes.
+    admin_port: int | None = field(default_factory=lambda: _env_port("TIEBREAK_ADMIN_PORT"))
+    # Start the compute workers with the app (`tiebreak serve` does) rather than on first use.
+    prestart_workers: bool = field(
+        default_factory=lambda: os.environ.get("TIEBREAK_PRESTART_WORKERS", "0") not in ("0", "false", ""))
 
     def compression(self) -> CompressionConfig | None:
         if self.gzip_min_bytes <= 0:
             return None
+        # The compute routes gzip their answers themselves (in the worker process), see gate.py.
         return CompressionConfig(backend="gzip", minimum_size=self.gzip_min_bytes,
-                                 gzip_compress_level=self.gzip_level)
+                                 gzip_compress_level=self.gzip_level, exclude_opt_key=COMPRESSION_OPT_KEY)
 
     def cors(self) -> CORSConfig | None:
         if not self.cors_origins:
@@ -164,12 +175,31 @@ def uvicorn_log_config() -> dict:
 
 # Reachable without an API key: probes, the scraper and the API's own description.
 PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema")
+PROBES = frozenset({"/healthz", "/readyz"})
 _PROBLEM_401 = msgspec.json.encode(Problem(
     type="about:blank", title="Unauthorized", status=401,
     detail="an API key is required: send it as `X-API-Key: <key>` or `Authorization: Bearer <key>`",
     errors=[ProblemItem(path="header:X-API-Key", message="missing or not accepted")],
 ))
+_PROBLEM_404 = msgspec.json.encode(Problem(type="about:blank", title="Not Found", status=404,
+                                           detail="Not Found", errors=[]))
+_PROBLEM_415_ENCODING = msgspec.json.encode(Problem(
+    type="about:blank", title="Unsupported Media Type", status=415,
+    detail="the request body must not be compressed: send it without Content-Encoding (identity)",
+    errors=[ProblemItem(path="header:Content-Encoding", message="only identity is accepted")],
+))
 
+
+def _shed_problem(reason: str, limit: str) -> bytes:
+    return msgspec.json.encode(Problem(
+        type="about:blank", title="Service Unavailable", status=503,
+        detail=f"the service cannot answer now ({reason}); retry after {SHED_RETRY_AFTER_S} s",
+        errors=[ProblemItem(path="", message=f"the server is at its limit {limit} (TIEBREAK_{limit.upper()})")],
+    ))
+
+
+_PROBLEM_503 = {"in_flight": _shed_problem("saturated", "max_in_flight"),
+                "body_bytes": _shed_problem("saturated", "max_in_flight_body_bytes")}
 
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
@@ -181,11 +211,27 @@ def _header(scope, name: bytes) -> str | None:
     return None
 
 
+def _private(path: str) -> bool:
+    """What the admin port serves: the metrics and the API description."""
+    return path == "/metrics" or path == "/schema" or path.startswith("/schema/")
+
+
+def _declared_length(scope) -> int | None:
+    value = _header(scope, b"content-length")
+    if value is None:
+        return None if _header(scope, b"transfer-encoding") else 0
+    try:
+        return max(0, int(value))
+    except ValueError:
+        return None
+
+
 class OpsMiddleware:
-    def __init__(self, app, config: OpsConfig):
+    def __init__(self, app, config: OpsConfig, admission: Admission | None = None):
         self.app = app
         self.config = config
         self.keys = tuple(k.encode() for k in config.api_keys)
+        self.admission = admission
 
     def _authorised(self, scope) -> bool:
         path = scope.get("path", "")
@@ -202,6 +248,15 @@ class OpsMiddleware:
             return False
         given = key.encode()
         return any(hmac.compare_digest(given, k) for k in self.keys)
+
+    def _hidden(self, scope) -> bool:
+        """With an admin port: private paths only there, and only they (and the probes) there."""
+        admin = self.config.admin_port
+        if admin is None:
+            return False
+        path = scope.get("path", "")
+        on_admin = (scope.get("server") or (None, None))[1] == admin
+        return (_private(path) != on_admin) and path not in PROBES
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -221,23 +276,40 @@ class OpsMiddleware:
                 state["bytes"] += len(message.get("body", b""))
             await send(message)
 
+        async def refuse(status: int, body: bytes, headers: list | None = None):
+            headers = [(b"content-type", b"application/problem+json"),
+                       (b"content-length", str(len(body)).encode()), *(headers or [])]
+            origin = _header(scope, b"origin")
+            if origin and ("*" in self.config.cors_origins or origin in self.config.cors_origins):
+                # so that a browser script can read why it was refused
+                headers += [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
+            await send_wrapper({"type": "http.response.start", "status": status, "headers": headers})
+            await send_wrapper({"type": "http.response.body", "body": body})
+
+        path = scope.get("path", "")
+        admitted, reserved = False, 0
         metrics.IN_FLIGHT.inc()
         try:
+            encoding = (_header(scope, b"content-encoding") or "").strip().lower()
             if self.keys and not self._authorised(scope):
-                headers = [
-                    (b"content-type", b"application/problem+json"),
-                    (b"content-length", str(len(_PROBLEM_401)).encode()),
-                    (b"www-authenticate", b'ApiKey header="X-API-Key", Bearer'),
-                ]
-                origin = _header(scope, b"origin")
-                if origin and ("*" in self.config.cors_origins or origin in self.config.cors_origins):
-                    # so that a browser script can read why it was refused
-                    headers += [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
-                await send_wrapper({"type": "http.response.start", "status": 401, "headers": headers})
-                await send_wrapper({"type": "http.response.body", "body": _PROBLEM_401})
+                await refuse(401, _PROBLEM_401, [(b"www-authenticate", b'ApiKey header="X-API-Key", Bearer')])
+            elif self._hidden(scope):
+                await refuse(404, _PROBLEM_404)
+            elif encoding and any(e.strip() not in ("identity", "") for e in encoding.split(",")):
+                await refuse(415, _PROBLEM_415_ENCODING, [(b"accept-encoding", b"identity")])
             else:
-                await self.app(scope, receive, send_wrapper)
+                reason = None
+                if self.admission is not None and path not in PROBES and path != "/metrics":
+                    reason, reserved = self.admission.enter(_declared_length(scope))
+                    admitted = reason is None
+                if reason is not None:
+                    metrics.SHED.labels(reason).inc()
+                    await refuse(503, _PROBLEM_503[reason], [(b"retry-after", str(SHED_RETRY_AFTER_S).encode())])
+                else:
+                    await self.app(scope, receive, send_wrapper)
         finally:
+            if admitted:
+                self.admission.leave(reserved)
             metrics.IN_FLIGHT.dec()
             elapsed = time.perf_counter() - started
             route = scope.get("path_template") or "unmatched"
@@ -249,7 +321,7 @@ class OpsMiddleware:
             metrics.LATENCY.labels(route, method, status).observe(elapsed)
             if self.config.access_log:
                 access_log.info("request", extra={
-                    "method": method, "path": scope.get("path", ""), "route": route,
+                    "method": method, "path": path, "route": route,
                     "status": state["status"], "duration_ms": round(elapsed * 1000, 3),
                     "response_bytes": state["bytes"],
                 })
@@ -269,57 +341,10 @@ def metrics_endpoint() -> Response[bytes]:
 OPS_ROUTES = [metrics_endpoint]
 
 
-# ---- bounded computation ----
-
-def _limiter(app, limits) -> anyio.CapacityLimiter:
-    limiter = app.state.get("compute_limiter")
-    if limiter is None:
-        limiter = app.state["compute_limiter"] = anyio.CapacityLimiter(max(1, limits.compute_threads))
-    return limiter
-
-
-async def compute_bounded(request, fn, body, size: int, thread_threshold: int):
-    """Run `fn(body, limits, deadline)` within the app's limits and compute deadline.
-
-    Small requests run inline (they take milliseconds) and are checked against the
-    deadline between stages. Large ones run in a worker thread, at most
-    `compute_threads` at once; their caller is answered when the deadline passes,
-    and the abandoned thread stops at its next stage.
-    """
-    limits = request.app.state.limits
-    check_standings(body, limits)
-    deadline = Deadline(limits)
-    if size <= thread_threshold:
-        return fn(body, limits, deadline)
-    try:
-        with anyio.fail_after(limits.compute_deadline_s):
-            return await anyio.to_thread.run_sync(fn, body, limits, deadline, abandon_on_cancel=True,
-                                                  limiter=_limiter(request.app, limits))
-    except TimeoutError:
-        raise deadline_exceeded(limits, "waiting for the computation") from None
-
-
 # ---- the server ----
 
 def run_server(host: str, port: int, workers: int = 1) -> None:
-    """uvicorn as `tiebreak serve` (and the container) starts it: JSON logs, graceful shutdown.
+    """`tiebreak serve`: uvicorn with the connection hygiene of service/api/server.py."""
+    from .server import run
 
-    On SIGTERM uvicorn stops accepting connections, lets the requests in flight finish
-    (at most TIEBREAK_GRACEFUL_TIMEOUT_S seconds, default 25: under Kubernetes' default
-    30 s grace period) and exits 0.
-    """
-    import pathlib
-
-    import uvicorn
-
-    multiproc = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    if multiproc:  # the metric files of an earlier run would be added to this one's
-        directory = pathlib.Path(multiproc)
-        directory.mkdir(parents=True, exist_ok=True)
-        for stale in directory.glob("*.db"):
-            stale.unlink()
-    uvicorn.run(
-        "service.api.app:app", host=host, port=port, workers=workers,
-        log_config=uvicorn_log_config(), access_log=False,
-        timeout_graceful_shutdown=float(os.environ.get("TIEBREAK_GRACEFUL_TIMEOUT_S", "25")),
-    )
+    run(host, port, workers)

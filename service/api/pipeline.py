@@ -1,5 +1,11 @@
 """One standings request from wire struct to wire struct: shared by the HTTP routes,
-batch re-ranking and the command line. No HTTP here."""
+batch re-ranking and the command line. No HTTP here.
+
+Two steps, so that the compute gate can price a request before paying for it:
+`plan_standings` reads the input (JSON or TRF) and applies every limit that needs
+it read; its `counts` feed the cost model (service/api/cost.py). `compute_plan`
+runs the engine and builds the response.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +20,12 @@ from ..engine.presets import preset, preset_specs
 from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from . import schemas as s
+from .cost import Counts
 from .errors import TrfCrosstableError
-from .limits import Deadline, Limits, check_tournament
+from .limits import Deadline, LimitExceeded, Limits, check_tournament
 from .metrics import ENGINE_SECONDS
 from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
+from .pipeline_teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings, team_request_size
 
 
 @dataclass(slots=True)
@@ -33,12 +41,35 @@ def trf_warning(w: TrfWarning) -> Warning:
     return Warning(w.code, f"line {w.line}, column {w.column}: {w.message}", None)
 
 
-def read_input(tournament: s.Tournament | None, trf: str | None) -> Input:
-    """The engine's tournament from a request's `tournament` or `trf` (exactly one is given)."""
+def trf_warnings(document: TrfDocument) -> list[Warning]:
+    """The reader's located warnings, and one line for those past the cap."""
+    warnings = [trf_warning(w) for w in document.warnings]
+    if document.warnings_omitted:
+        warnings.append(Warning("trf-warnings-omitted", f"{document.warnings_omitted} more lines ignored "
+                                                        f"(only the first {len(document.warnings)} are listed)", None))
+    return warnings
+
+
+def read_trf_checked(text: str, limits: Limits | None, path: str = "trf") -> TrfDocument:
+    """Parse TRF text under the limits: warnings capped, players, rounds and the 202/212 rules checked."""
+    document = parse_trf(text, limits.max_warnings if limits is not None else None)
+    if limits is not None:
+        check_tournament(len(document.tournament.players), document.tournament.rounds, limits, path)
+        if len(document.tiebreaks) > limits.max_rules:
+            raise LimitExceeded("max_rules", path, f"record 202/212 lists {len(document.tiebreaks)} rules",
+                                limits=limits)
+    return document
+
+
+def read_input(tournament: s.Tournament | None, trf: str | None, limits: Limits | None = None) -> Input:
+    """The engine's tournament from a request's `tournament` or `trf` (exactly one is given).
+
+    With `limits`, a TRF's players, rounds and 202/212 rules are checked once read, and
+    its warnings capped."""
     if trf is None:
         return Input(tournament_from_wire(tournament, columns=True))  # results straight into the engine's columns
-    document = parse_trf(trf)
-    return Input(document.tournament, [trf_warning(w) for w in document.warnings], document)
+    document = read_trf_checked(trf, limits)
+    return Input(document.tournament, trf_warnings(document), document)
 
 
 def default_after_round(tournament: Tournament, after_round: int | None, warnings: list[Warning]) -> int | None:
@@ -66,14 +97,16 @@ def located(exc: InconsistentCrosstable, source: TrfSource, warnings: list[Warni
     return TrfCrosstableError(exc.issues, items, warnings)
 
 
-def prepare(body: s.StandingsRequest) -> tuple[Tournament, list[RuleSpec], Regulations, list[Warning]]:
+def prepare(body: s.StandingsRequest, limits: Limits | None = None
+            ) -> tuple[Tournament, list[RuleSpec], Regulations, list[Warning]]:
     """The tournament, rule list and rule set a request asks for, with the warnings reading them gave."""
-    source, specs, regulations = prepare_input(body)
+    source, specs, regulations = prepare_input(body, limits)
     return source.tournament, specs, regulations, source.warnings
 
 
-def prepare_input(body: s.StandingsRequest) -> tuple[Input, list[RuleSpec], Regulations]:
-    source = read_input(body.tournament, body.trf)
+def prepare_input(body: s.StandingsRequest, limits: Limits | None = None
+                  ) -> tuple[Input, list[RuleSpec], Regulations]:
+    source = read_input(body.tournament, body.trf, limits)
     warnings = source.warnings
     regulations = applied_regulations(body.regulations, body.preset, source.tournament)
     warnings += regulation_warnings(body.regulations, regulations, source.tournament)
@@ -122,48 +155,137 @@ def regulation_warnings(requested: str, applied: Regulations, tournament: Tourna
     return edition_warnings(None, applied, tournament, historic=requested == "auto-historic")
 
 
-def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
-                  deadline: Deadline | None = None) -> s.StandingsResponse:
-    """Compute one standings request (synchronously; callers choose the thread).
+@dataclass
+class StandingsPlan:
+    """A standings request read and checked, priced by `counts`, not yet computed.
 
-    With `limits`, a TRF's players and rounds are checked once read; with `deadline`,
-    the work stops between its stages (read, rank, convert) once the deadline passed.
-    The cyclic garbage collector is paused throughout: the breakdowns are millions of
-    small objects without a cycle, which it would otherwise rescan again and again.
-    """
+    A team event (SPEC 3.7) is priced from its size and read when computed (`team`)."""
+
+    body: s.StandingsRequest
+    counts: Counts
+    source: Input | None = None
+    specs: list[RuleSpec] | None = None
+    regulations: Regulations | None = None
+    after_round: int | None = None
+    limits: Limits | None = None
+    team: bool = False
+    engine_seconds: float = 0.0
+
+
+def explained_rows(body: s.StandingsRequest, players: int) -> int:
+    if not body.explain:
+        return 0
+    if body.top is None and body.player is None:
+        return players
+    return min(players, (body.top or 0) + (body.player is not None))
+
+
+def team_counts(body, rules: int, explain: bool, body_bytes: int) -> Counts:
+    """A team event's price: its boards as players (teams × boards × rounds cells), or its TRF's size.
+    (The team engine is not calibrated on its own: the individual figures stand in.)"""
+    t = getattr(body, "team_tournament", None)
+    if t is not None:
+        participants = len(t.teams) * t.team_size
+        return Counts(players=participants, rounds=t.rounds, rule_passes=max(1, rules),
+                      explained_rules=len(t.teams) * rules if explain else 0, body_bytes=body_bytes)
+    text = body.trf or ""
+    lines = text.count("\n") + 1
+    return Counts(players=lines, rounds=max(1, len(text) // (10 * lines)), rule_passes=max(1, rules),
+                  explained_rules=lines * rules if explain else 0, body_bytes=body_bytes)
+
+
+def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0,
+                   not_teams: Warning | None = None) -> StandingsPlan:
+    """Read the input and apply every limit that needs it read (a TRF's players, rounds and rules)."""
+    if not_teams is None and body.participants == "auto" and is_team_request(body):
+        counts = team_counts(body, len(body.tiebreaks or []), body.explain, body_bytes)
+        return StandingsPlan(body, counts, limits=limits, team=True)
     with cyclic_gc_paused():
-        return _run_standings(body, limits, deadline)
+        source, specs, regulations = prepare_input(body, limits)
+        tournament, warnings = source.tournament, source.warnings
+        if not_teams is not None:
+            warnings.insert(0, not_teams)
+        after_round = default_after_round(tournament, body.after_round, warnings)
+        covered = after_round or tournament.rounds
+        warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
+    players = len(tournament.players)
+    counts = Counts(players=players, rounds=covered, rule_passes=max(1, len(specs)),
+                    explained_rules=explained_rows(body, players) * len(specs), body_bytes=body_bytes)
+    return StandingsPlan(body, counts, source, specs, regulations, after_round, limits)
 
 
-def _run_standings(body: s.StandingsRequest, limits: Limits | None, deadline: Deadline | None) -> s.StandingsResponse:
-    source, specs, regulations = prepare_input(body)
-    tournament, warnings = source.tournament, source.warnings
-    if limits is not None and body.trf is not None:
-        check_tournament(len(tournament.players), tournament.rounds, limits, "trf")
-    if deadline is not None:
-        deadline.check("after reading the input")
-    after_round = default_after_round(tournament, body.after_round, warnings)
-    covered = after_round or tournament.rounds
-    warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
+def capped(warnings: list[Warning], limits: Limits | None) -> list[Warning]:
+    """At most `max_warnings`, and one line saying how many more there were."""
+    if limits is None or len(warnings) <= limits.max_warnings:
+        return warnings
+    kept = limits.max_warnings
+    return [*warnings[:kept], Warning("warnings-omitted", f"{len(warnings) - kept} more warnings omitted; limit "
+                                                          f"max_warnings = {kept} (TIEBREAK_MAX_WARNINGS)", None)]
+
+
+def capped_warnings(warnings: list[s.WarningOut], limits: Limits | None) -> list[s.WarningOut]:
+    """`capped` for warnings already on the wire."""
+    if limits is None or len(warnings) <= limits.max_warnings:
+        return warnings
+    rest = len(warnings) - limits.max_warnings
+    return [*warnings[:limits.max_warnings],
+            s.WarningOut(code="warnings-omitted", message=f"{rest} more warnings omitted; limit max_warnings = "
+                                                          f"{limits.max_warnings} (TIEBREAK_MAX_WARNINGS)", rule=None)]
+
+
+def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None) -> s.StandingsResponse:
+    """The engine and the response. The cyclic garbage collector is paused throughout: the
+    breakdowns are millions of small objects without a cycle, which it would otherwise rescan."""
+    with cyclic_gc_paused():
+        if plan.team:
+            try:
+                return run_team_standings(plan.body, plan.limits, deadline)
+            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
+                plan = plan_standings(plan.body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
+        return _compute_individual(plan, deadline)
+
+
+def _compute_individual(plan: StandingsPlan, deadline: Deadline | None) -> s.StandingsResponse:
+    body, source = plan.body, plan.source
+    tournament = source.tournament
     started = time.perf_counter()
     try:
-        result = compute_standings(tournament, specs, regulations, after_round, body.unrated_rating, False)
+        result = compute_standings(tournament, plan.specs, plan.regulations, plan.after_round, body.unrated_rating,
+                                   False)
     except InconsistentCrosstable as exc:
         if source.trf is None:
             raise
-        raise located(exc, source.trf.source, warnings) from None
+        raise located(exc, source.trf.source, source.warnings) from None
     if body.explain:
         # Breakdowns only for the rows returned (the page and the players), from the same engine pass.
         result.explain(row.player for row in select_rows(result, body.top, body.player, body.offset))
-    ENGINE_SECONDS.observe(time.perf_counter() - started)
+    plan.engine_seconds = time.perf_counter() - started
+    ENGINE_SECONDS.observe(plan.engine_seconds)
     if deadline is not None:
         deadline.check("after ranking")
-    result.warnings[:0] = warnings
-    return standings_to_wire(result, body.explain, body.top, body.player, tournament, body.offset)
+    # What reading gave is capped by the reader; the engine's own warnings here.
+    result.warnings = [*source.warnings, *capped(result.warnings, plan.limits)]
+    return standings_to_wire(result, body.explain, body.top, body.player, tournament, offset=body.offset)
+
+
+def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
+                  deadline: Deadline | None = None) -> s.StandingsResponse:
+    """Compute one standings request (synchronously; callers choose where).
+
+    With `limits`, a TRF's players, rounds and rules are checked once read and warnings
+    are capped; with `deadline`, the work stops between its stages (the compute gate
+    kills work past the deadline; this is for callers without it).
+    """
+    plan = plan_standings(body, limits)
+    if deadline is not None:
+        deadline.check("after reading the input")
+    return compute_plan(plan, deadline)
 
 
 def request_size(body: s.StandingsRequest) -> int:
     """A cheap measure of the work a request asks for (players × rounds, or TRF length)."""
     if body.tournament is not None:
         return len(body.tournament.players) * body.tournament.rounds
+    if body.team_tournament is not None:
+        return team_request_size(body)
     return len(body.trf or "") // 100

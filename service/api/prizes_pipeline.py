@@ -87,8 +87,11 @@ def _entrant(row: w.StandingRow, path: Path) -> pz.Entrant:
 
 def _computed_standings(body: w.PrizeRequest, limits: Limits | None,
                         deadline: Deadline | None) -> tuple[list[pz.Entrant], w.ComputedStandingsOut]:
+    if body.standings_request.team_tournament is not None:  # a 500 before (found by tests/contract)
+        raise pz.PrizeInputError([pz.Problem(("standings_request", "team_tournament"),
+                                             "prizes go to players: give an individual tournament or its TRF")], 422)
     # Every row, in order, without breakdowns: only the order and the points are needed.
-    inner = msgspec.structs.replace(body.standings_request, explain=False, top=None, player=None)
+    inner = msgspec.structs.replace(body.standings_request, explain=False, top=None, player=None, offset=0)
     try:
         ranked = run_standings(inner, limits, deadline)
     except InconsistentCrosstable as exc:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import anyio
-import anyio.to_thread
 import msgspec
 from litestar import Request, Response, post
 from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, RequestBody
@@ -14,9 +12,9 @@ from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, RequestB
 from .. import prizes as pz
 from . import schemas as s
 from .errors import msgspec_problem, problem
-from .limits import PRESCAN_BYTES, Deadline, LimitExceeded, Limits, deadline_exceeded
-from .prizes_pipeline import check_prizes, request_size, run_prizes
-from .routes import PROBLEMS, THREAD_THRESHOLD, _problem_spec, decode_json
+from .gate import NO_COMPRESSION, answer_request
+from .limits import PRESCAN_BYTES, LimitExceeded, Limits
+from .routes import PROBLEMS, _problem_spec
 from .schemas_prizes import PrizeRequest, PrizesResponse
 from .wire import WireDecoder
 
@@ -61,8 +59,7 @@ def _prescan(data: bytes, limits: Limits) -> None:
 
 RESPONSES = {**PROBLEMS, 422: _problem_spec(
     "The body matches the schema but cannot be used: an unknown category, an amount finer than the unit, "
-    "standings out of order or naming a player twice, a `standings_request` that cannot be computed; or the "
-    "compute deadline passed")}
+    "standings out of order or naming a player twice, a `standings_request` that cannot be computed")}
 
 # Two tied for 2nd: the U1600 prize one of them brings in is pooled with 2nd place (US Chess 32B3).
 EXAMPLE = {
@@ -132,26 +129,11 @@ def _problem_of(exc: pz.PrizeInputError) -> Response[s.Problem]:
     status_code=200,
     operation_class=PrizesOperation,
     responses=RESPONSES,
+    opt=NO_COMPRESSION,
 )
-async def prizes(request: Request) -> PrizesResponse:
-    _prescan(await request.body(), request.app.state.limits)
-    try:
-        body: PrizeRequest = await decode_json(request, _decoder)
-    except msgspec.ValidationError as exc:
-        return _schema_problem(exc)
-    limits = request.app.state.limits
-    check_prizes(body, limits)
-    deadline = Deadline(limits)
-    try:
-        if request_size(body) <= THREAD_THRESHOLD:
-            return run_prizes(body, limits, deadline)
-        try:
-            with anyio.fail_after(limits.compute_deadline_s):
-                return await anyio.to_thread.run_sync(run_prizes, body, limits, deadline, abandon_on_cancel=True)
-        except TimeoutError:
-            raise deadline_exceeded(limits, "waiting for the computation") from None
-    except pz.PrizeInputError as exc:
-        return _problem_of(exc)
+async def prizes(request: Request) -> Response[PrizesResponse]:
+    # decoded, priced and computed by the compute gate (service/api/work.py `prizes`)
+    return await answer_request(request, "prizes")
 
 
 PRIZE_ROUTES = [prizes]

@@ -6,7 +6,7 @@ import typing
 from dataclasses import dataclass
 
 import msgspec
-from litestar import Request, get, post
+from litestar import Request, Response, get, post
 from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
@@ -15,16 +15,9 @@ from ..version import __version__
 from . import schemas as s
 from .catalogue_routes import CATALOGUE_ROUTES
 from .errors import PROBLEM_JSON
-from .pipeline import request_size, run_standings
-from .ops import compute_bounded
+from .gate import NO_COMPRESSION, answer_request, gate_of
 from .limits import prescan
 from .wire import WireDecoder
-
-# Requests bigger than this (players × rounds) run in a worker thread, so that
-# one large tournament does not stall health checks and small requests.
-THREAD_THRESHOLD = 20_000
-
-_standings_decoder = WireDecoder(s.StandingsRequest)
 
 
 def _problem_spec(description: str) -> ResponseSpec:
@@ -37,10 +30,12 @@ PROBLEMS = {
                        "field"),
     401: _problem_spec("API-key authentication is on (TIEBREAK_API_KEYS) and no accepted key was sent"),
     413: _problem_spec("Request body too large"),
-    415: _problem_spec("The body is not application/json"),
+    415: _problem_spec("The body is not application/json, or its Content-Encoding is not identity"),
     422: _problem_spec("The body matches the schema but cannot be computed: a crosstable that contradicts "
                        "itself, a rule or preset unknown under the rule set, TRF text that cannot be read, "
-                       "a `player` not in the event; or the compute deadline passed"),
+                       "a `player` not in the event"),
+    503: _problem_spec("Busy (every compute worker and its queue are taken) or the compute deadline passed; "
+                       "retry after the `Retry-After` seconds"),
 }
 
 
@@ -69,13 +64,17 @@ TRF_AS_TEXT = ("send the body as application/json; to send a TRF file, wrap its 
                "(for example: jq -Rs '{trf: .}' event.trf | curl --json @- URL)")
 
 
-async def decode_json(request: Request, decoder: WireDecoder):
+async def decode_json(request: Request, decoder: msgspec.json.Decoder):
+    """The body decoded on the event loop, for endpoints without computation (nesting bounded first)."""
+    from .limits import check_json_depth
+
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if media != "application/json" and not media.endswith("+json"):
         if media.startswith("text/") or not media:
             raise HTTPException(status_code=415, detail=TRF_AS_TEXT)
         raise HTTPException(status_code=415, detail=f"send the body as application/json, not {media}")
     data = await request.body()
+    check_json_depth(data, request.app.state.limits)
     prescan(data, request.app.state.limits)  # large bodies: count players and rules before building them
     try:
         return decoder.decode(data)
@@ -97,10 +96,11 @@ async def decode_json(request: Request, decoder: WireDecoder):
     status_code=200,
     operation_class=request_body_operation("StandingsRequest"),
     responses=PROBLEMS,
+    opt=NO_COMPRESSION,
 )
-async def standings(request: Request) -> s.StandingsResponse:
-    body: s.StandingsRequest = await decode_json(request, _standings_decoder)
-    return await compute_bounded(request, run_standings, body, request_size(body), THREAD_THRESHOLD)
+async def standings(request: Request) -> Response[s.StandingsResponse]:
+    # decoded, priced and computed by the compute gate (service/api/work.py `standings`)
+    return await answer_request(request, "standings")
 
 
 _VERSION = s.VersionInfo(service=__version__, api="v1", regulations=list(typing.get_args(s.AppliedRegulations)))
@@ -113,16 +113,24 @@ async def version() -> s.VersionInfo:
     return _VERSION
 
 
-@get("/healthz", operation_id="health", summary="Liveness",
-     description="200 while the process answers; for load balancers and Kubernetes probes (no API key).")
-async def healthz() -> s.Health:
+@get("/healthz", operation_id="health", summary="Liveness: the process answers (never waits for computations)",
+     description="200 while the process answers; for load balancers and Kubernetes probes (no API key).",
+     sync_to_thread=False)
+def healthz() -> s.Health:
     return s.Health(status="ok")
 
 
-@get("/readyz", operation_id="ready", summary="Readiness",
-     description="200 when the service takes requests; for Kubernetes readiness probes (no API key).")
-async def readyz() -> s.Health:
-    return s.Health(status="ok")
+@get("/readyz", operation_id="ready", summary="Readiness: not ready (503) while the compute gate is saturated",
+     description="200 when the service takes requests, 503 while it would shed them; for Kubernetes readiness "
+                 "probes (no API key).",
+     sync_to_thread=False, responses={503: ResponseSpec(
+         data_container=s.Health, description="Saturated: every compute worker and its queue are taken, or the "
+                                               "server is at its in-flight limit; send traffic elsewhere")})
+def readyz(request: Request) -> Response[s.Health]:
+    gate = gate_of(request.app, create=False)
+    if (gate is not None and gate.saturated()) or request.app.state.admission.full():
+        return Response(s.Health(status="saturated"), status_code=503, headers={"Retry-After": "1"})
+    return Response(s.Health(status="ok"))
 
 
 ROUTES = [standings, *CATALOGUE_ROUTES, version, healthz, readyz]

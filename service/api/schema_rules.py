@@ -35,13 +35,20 @@ class ExactlyOne:
     names: tuple[str, ...]
     titles: dict[str, str] = field(default_factory=dict)
     excludes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    lists: tuple[str, ...] = ()  # list fields (default []): given when not empty
+
+    def _given(self, name: str, properties: dict[str, dict]) -> dict:
+        return {"minItems": 1} if name in self.lists else given(properties[name])
+
+    def _absent(self, name: str) -> dict:
+        return {"maxItems": 0} if name in self.lists else _NULL
 
     def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
         branches = []
         for name in self.names:
             # the others absent or null: each branch stands alone (with `excludes`, both could not match)
-            branch_properties = {name: given(properties[name]),
-                                 **{other: _NULL for other in self.names if other != name}}
+            branch_properties = {name: self._given(name, properties),
+                                 **{other: self._absent(other) for other in self.names if other != name}}
             for other in self.excludes.get(name, ()):
                 branch_properties[other] = {"const": defaults.get(other)}
             branch = {"required": [name], "properties": branch_properties}
@@ -59,6 +66,29 @@ class AtMostOne:
 
     def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
         return {"not": {"required": list(self.names), "properties": {n: {"not": _NULL} for n in self.names}}}
+
+
+@dataclass(frozen=True)
+class AtLeastOne:
+    """At least one of `names` must be given."""
+
+    names: tuple[str, ...]
+
+    def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
+        return {"anyOf": [{"required": [n], "properties": {n: {"not": _NULL}}} for n in self.names]}
+
+
+@dataclass(frozen=True)
+class ExcludesWhen:
+    """`field` set to `value` excludes `other` (e.g. `participants: players` with a team event)."""
+
+    field: str
+    value: object
+    other: str
+
+    def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
+        return {"not": {"required": [self.field, self.other],
+                        "properties": {self.field: {"const": self.value}, self.other: {"not": _NULL}}}}
 
 
 def rules_schema(rules, properties: dict[str, dict], defaults: dict[str, object]) -> dict:

@@ -17,7 +17,7 @@ import msgspec
 from msgspec import Meta
 
 from .limits import LIMITS
-from .schema_rules import AtMostOne, ExactlyOne
+from .schema_rules import AtMostOne, ExactlyOne, ExcludesWhen
 
 
 def doc(text: str) -> Meta:
@@ -196,18 +196,22 @@ PlayerSelection = Annotated[
 
 
 class StandingsRequest(Strict):
-    """A tournament (JSON or TRF) and the rules to rank it by; `offset`, `top` and `player`
-    choose the rows returned (everyone is still ranked)."""
+    """A tournament (JSON, TRF or a team event) and the rules to rank it by; `offset`, `top` and
+    `player` choose the rows returned (everyone is still ranked)."""
 
     schema_rules: ClassVar = (
-        ExactlyOne(("tournament", "trf"), titles={"tournament": "A JSON tournament", "trf": "TRF text"}),
+        ExactlyOne(("tournament", "trf", "team_tournament"),
+                   titles={"tournament": "A JSON tournament", "trf": "TRF text", "team_tournament": "A team event"}),
         AtMostOne(("tiebreaks", "preset")),
+        ExcludesWhen("participants", "players", "team_tournament"),
     )
 
-    tournament: Annotated[Tournament | None, doc("The crosstable as JSON (or give `trf`)")] = None
+    tournament: Annotated[Tournament | None, doc("The crosstable as JSON (or give `trf` or `team_tournament`)")] = None
     trf: Annotated[TrfText | None, doc(
         "FIDE TRF-16/TRF-26 text instead of `tournament`; its record 202 gives the rules when neither "
-        "`tiebreaks` nor `preset` is given")] = None
+        "`tiebreaks` nor `preset` is given; a TRF with team records is a team event")] = None
+    team_tournament: Annotated[schemas_teams.TeamTournament | None, doc(
+        "A team event (SPEC 3.7), instead of `tournament` or `trf`")] = None
     tiebreaks: Annotated[RuleItems | None, doc(TIEBREAKS_DOC)] = None
     preset: Annotated[PresetName | None, doc("A named rule list of GET /v1/presets, instead of `tiebreaks`")] = None
     regulations: Annotated[RegulationsName, doc(REGULATIONS_DOC)] = "auto"
@@ -221,10 +225,17 @@ class StandingsRequest(Strict):
     player: Annotated[PlayerSelection | None, doc(
         "Return only these players' rows (one start number or a list); with `top`/`offset`, after the page, "
         "in standings order")] = None
+    # Who is ranked: the teams of a team event (`auto`), or, for a TRF with team records,
+    # its players one by one (`players`: individual standings, e.g. for board prizes).
+    participants: Annotated[Literal["auto", "players"], Meta(
+        description="`auto`: teams for a team event, players otherwise; `players`: rank the players of a "
+                    "TRF with team records individually (its team records are skipped with a warning)")] = "auto"
 
     def __post_init__(self) -> None:
-        if (self.tournament is None) == (self.trf is None):
-            raise ValueError("give exactly one of `tournament` and `trf`")
+        if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
+            raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
+        if self.participants == "players" and self.team_tournament is not None:
+            raise ValueError("`participants: players` ranks the players of a TRF; a `team_tournament` ranks teams")
         if self.preset is not None and self.tiebreaks is not None:
             raise ValueError("give either `tiebreaks` or `preset`, not both")
 
@@ -312,9 +323,9 @@ class Standing(Out, omit_defaults=True):
     """One row; the identity fields after `opponents` appear when the request gave them."""
 
     rank: Annotated[int, doc("The place; players equal on points and every rule share it")]
-    id: Annotated[int, doc("The start number")]
-    name: Annotated[str, doc("The player's name")]
-    points: Annotated[float, doc("The score")]
+    id: Annotated[int, doc("The start number (a team's number in a team event)")]
+    name: Annotated[str, doc("The player's (or team's) name")]
+    points: Annotated[float, doc("The score (a team event: its primary score)")]
     values: Annotated[list[float | None], doc("The value of each rule, in the order of `tiebreaks`")]
     decided_by: Annotated[str | None, doc(
         "What separated the player from the next row: `PTS`, a rule's spec, or null when equal on everything "
@@ -330,6 +341,9 @@ class Standing(Out, omit_defaults=True):
     title: Annotated[str | None, doc("The player's title, when given")] = None
     sex: Annotated[SexName | None, doc("The player's sex, when given")] = None
     birth_date: Annotated[str | None, doc("The player's birth date, when given")] = None
+    # Team events: the row is a team; `points` is its primary score, these are both scores.
+    match_points: Annotated[float, Meta(description="Team events: the team's match points")] | None = None
+    game_points: Annotated[float, Meta(description="Team events: the team's game points")] | None = None
 
 
 class WarningOut(Out):
@@ -371,6 +385,11 @@ class StandingsResponse(Out):
     warnings: Annotated[list[WarningOut], doc("Everything worth knowing about the input and the rules")]
     total_players: Annotated[int, doc(
         "Players ranked; more than the rows returned when `top`/`offset`/`player` chose rows")] = 0
+    # Team events: boards per match, and the score the standings are ordered by first (MP or GP).
+    team_size: Annotated[int, Meta(description="Team events: boards per match (null otherwise)")] | None = None
+    primary_score: Annotated[Literal["MP", "GP"], Meta(
+        description="Team events: the score the standings are ordered by first, match (MP) or game points (GP)")] \
+        | None = None
 
 
 class CatalogueEntry(Out):
@@ -385,6 +404,10 @@ class CatalogueEntry(Out):
     lower_is_better: Annotated[bool, doc("True when a lower value ranks higher")]
     aliases: Annotated[list[str], doc("Spellings accepted for the plain rule (case-insensitive)")]
     rating_based: Annotated[bool, doc("Dropped when unrated players take part, unless `unrated_rating` is given")]
+    # The events the code ranks: individual tournaments, team events (SPEC 2.5), or both.
+    events: Annotated[list[Literal["individual", "team"]], Meta(
+        description="The events the code ranks: individual tournaments, team events, or both")] = msgspec.field(
+        default_factory=lambda: ["individual"])
 
 
 class PresetOut(Out):
@@ -395,6 +418,8 @@ class PresetOut(Out):
     description: Annotated[str, doc("What it is for")]
     regulations: Annotated[list[str], doc("The rule sets it is a list for")]
     tiebreaks: Annotated[list[str], doc("Its rules, canonical specs, in order")]
+    event: Annotated[Literal["individual", "team"], Meta(
+        description="The events the preset ranks: individual tournaments or team events")] = "individual"
 
 
 class Health(Out):
@@ -434,3 +459,7 @@ class Problem(Out, omit_defaults=True):
     errors: Annotated[list[ProblemItem], doc("Each problem with its place")]
     warnings: Annotated[list[WarningOut], doc(
         "What reading the input noted (e.g. TRF lines skipped), when it helps explain the error")] = []
+
+
+# Team events (SPEC 3.7) have their own module; imported last, as it builds on the structs above.
+from . import schemas_teams  # noqa: E402

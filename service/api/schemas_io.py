@@ -7,6 +7,7 @@ from typing import Annotated, ClassVar
 from msgspec import Meta
 
 from . import schemas as s
+from . import schemas_teams
 from ..version import __version__
 from .schema_rules import ExactlyOne
 
@@ -16,14 +17,18 @@ doc = s.doc
 
 class TrfConvertRequest(s.Strict):
     """Exactly one of `trf` (read it: the JSON tournament comes back) and `tournament`
-    (write it: TRF text comes back, ranked by `tiebreaks` when given)."""
+    (write it: TRF text comes back, ranked by `tiebreaks` when given); `team_tournament`
+    writes a team event with its TRF-26 team records."""
 
     schema_rules: ClassVar = (ExactlyOne(
-        ("trf", "tournament"), titles={"trf": "Read TRF text", "tournament": "Write a tournament as TRF"},
+        ("trf", "tournament", "team_tournament"),
+        titles={"trf": "Read TRF text", "tournament": "Write a tournament as TRF",
+                "team_tournament": "Write a team event as TRF"},
         excludes={"trf": ("tiebreaks", "regulations", "unrated_rating")}),)
 
     trf: Annotated[s.TrfText | None, doc("TRF-16/TRF-26 text to read into the JSON tournament")] = None
     tournament: Annotated[s.Tournament | None, doc("A JSON tournament to write as TRF")] = None
+    team_tournament: Annotated[schemas_teams.TeamTournament | None, doc("A team event to write as TRF")] = None
     tiebreaks: Annotated[s.RuleItems | None, doc(
         "Writing: the rules that rank the tournament for the points and rank columns, written to record 202")] = None
     regulations: Annotated[s.RegulationsName, doc("Writing: the rule set of `tiebreaks` (" +
@@ -31,8 +36,8 @@ class TrfConvertRequest(s.Strict):
     unrated_rating: Annotated[s.Rating | None, doc("Writing: " + s.UNRATED_DOC)] = None
 
     def __post_init__(self) -> None:
-        if (self.tournament is None) == (self.trf is None):
-            raise ValueError("give exactly one of `trf` (to read) and `tournament` (to write)")
+        if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
+            raise ValueError("give exactly one of `trf` (to read), `tournament` and `team_tournament` (to write)")
         if self.trf is not None and (self.tiebreaks is not None or self.unrated_rating is not None
                                      or self.regulations != "auto"):
             raise ValueError("`tiebreaks`, `regulations` and `unrated_rating` rank a `tournament` written as TRF; "
@@ -40,8 +45,9 @@ class TrfConvertRequest(s.Strict):
 
 
 class TrfConvertResponse(s.Out):
-    """Reading: `tournament` and `tiebreaks` (record 202) are set, `trf` is null.
-    Writing: `trf` is set, `tournament` is null and `tiebreaks` echoes the rules written to 202."""
+    """Reading: `tournament` (or, for a file with team records, `team_tournament`) and `tiebreaks`
+    (record 202) are set, `trf` is null. Writing: `trf` is set, `tournament` is null and
+    `tiebreaks` echoes the rules written to 202 (212 for a team event)."""
 
     tournament: Annotated[s.Tournament | None, doc("Reading: the tournament read, as POST /v1/standings takes it")]
     tiebreaks: Annotated[list[str], doc("Reading: the TRF's rule list (record 202); writing: the rules written")]
@@ -49,6 +55,8 @@ class TrfConvertResponse(s.Out):
     warnings: Annotated[list[s.WarningOut], doc(
         "Reading: every line not used (`trf-line-ignored`, with line and column); writing: what TRF cannot "
         "carry (`trf-not-carried`) and the ranking's warnings")]
+    team_tournament: Annotated[schemas_teams.TeamTournament | None, Meta(
+        description="Reading a TRF with team records: the team event")] = None
 
 
 class BatchItem(s.StandingsRequest):

@@ -6,27 +6,35 @@ answer JSON (see docs/trf.md), so one strict schema validates every request.
 
 from __future__ import annotations
 
-import anyio.to_thread
 import msgspec
-from litestar import Request, post
+from litestar import Request, Response, post
 
 from ..engine import compute_standings
 from ..engine.errors import InvalidRequest, Issue
-from ..formats.trf import parse_trf
 from ..formats.trf_writer import standings_columns, write_trf
 from . import schemas as s
 from .convert import header_from_wire, rules_from_wire, tournament_from_wire, tournament_to_wire
-from .pipeline import applied_regulations
-from .routes import PROBLEMS, THREAD_THRESHOLD, decode_json, request_body_operation
-from .wire import WireDecoder
+from .gate import NO_COMPRESSION, answer_request
+from .limits import Limits
+from .pipeline import applied_regulations, capped_warnings, read_trf_checked
+from .routes import PROBLEMS, request_body_operation
 from .schemas_io import TrfConvertRequest, TrfConvertResponse
+from .trf_teams_routes import is_team_trf, read_team_to_wire, write_team_from_wire
+from .wire import WireDecoder
 
 _convert_decoder = WireDecoder(TrfConvertRequest)
-THREAD_THRESHOLD_CHARS = 100 * THREAD_THRESHOLD  # a TRF player line is about 100 characters per 10 rounds
 
 
-def read_to_wire(text: str) -> TrfConvertResponse:
-    document = parse_trf(text)
+def read_to_wire(text: str, limits: Limits | None = None) -> TrfConvertResponse:
+    """The JSON tournament of the player lines; for a team event also `team_tournament` (docs/teams.md)."""
+    individual = _read_individual(text, limits)
+    if not is_team_trf(text):
+        return individual
+    return read_team_to_wire(text, individual)
+
+
+def _read_individual(text: str, limits: Limits | None = None) -> TrfConvertResponse:
+    document = read_trf_checked(text, limits)
     wire = tournament_to_wire(document.tournament, document.header)
     try:  # what the TRF held must also be a valid JSON tournament (ratings, rounds, names within limits)
         msgspec.convert(msgspec.to_builtins(wire), s.Tournament)
@@ -34,10 +42,15 @@ def read_to_wire(text: str) -> TrfConvertResponse:
         raise InvalidRequest([Issue(("trf",), f"read from the TRF, the tournament is not valid: {exc}")]) from None
     warnings = [s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
                 for w in document.warnings]
+    if document.warnings_omitted:
+        warnings.append(s.WarningOut(code="trf-warnings-omitted", message=f"{document.warnings_omitted} more lines "
+                                     f"ignored (only the first {len(document.warnings)} are listed)", rule=None))
     return TrfConvertResponse(tournament=wire, tiebreaks=document.tiebreaks, trf=None, warnings=warnings)
 
 
-def write_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
+def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> TrfConvertResponse:
+    if body.team_tournament is not None:
+        return write_team_from_wire(body)
     tournament = tournament_from_wire(body.tournament)
     specs = rules_from_wire(body.tiebreaks or [])
     regulations = applied_regulations(body.regulations, None, tournament)  # `auto-historic` too
@@ -51,7 +64,8 @@ def write_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
         warnings.append(s.WarningOut(code="trf-rating-report-incomplete", rule="TRF-26",
                                      message=f"for a FIDE rating report the TRF needs: "
                                              f"{', '.join(output.rating_report_gaps)}"))
-    return TrfConvertResponse(tournament=None, tiebreaks=rule_names, trf=output.text, warnings=warnings)
+    return TrfConvertResponse(tournament=None, tiebreaks=rule_names, trf=output.text,
+                              warnings=capped_warnings(warnings, limits))
 
 
 @post(
@@ -64,16 +78,11 @@ def write_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
     status_code=200,
     operation_class=request_body_operation("TrfConvertRequest"),
     responses=PROBLEMS,
+    opt=NO_COMPRESSION,
 )
-async def convert_trf(request: Request) -> TrfConvertResponse:
-    body: TrfConvertRequest = await decode_json(request, _convert_decoder)
-    if body.trf is not None:
-        if len(body.trf) > THREAD_THRESHOLD_CHARS:
-            return await anyio.to_thread.run_sync(read_to_wire, body.trf)
-        return read_to_wire(body.trf)
-    if len(body.tournament.players) * body.tournament.rounds > THREAD_THRESHOLD:
-        return await anyio.to_thread.run_sync(write_from_wire, body)
-    return write_from_wire(body)
+async def convert_trf(request: Request) -> Response[TrfConvertResponse]:
+    # decoded, priced and computed by the compute gate (service/api/work.py `trf`)
+    return await answer_request(request, "trf")
 
 
 TRF_ROUTES = [convert_trf]

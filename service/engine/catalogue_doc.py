@@ -50,7 +50,31 @@ def render() -> str:
     for p in PRESETS.values():
         sets = ", ".join(sorted(r.value for r in p.regulations))
         out.append(f"| `{p.name}` | {', '.join(f'`{r}`' for r in p.rules)} | {sets} | {p.origin} |")
+    out += ["", *_team_section()]
     return "\n".join(out) + "\n"
+
+
+def _team_section() -> list[str]:
+    """Team events (SPEC 2.5): the rules a team event accepts, and the team presets."""
+    from .teams.presets import TEAM_PRESETS
+    from .teams.registry import TEAM_TIEBREAKS, team_aliases
+
+    lines = ["## Team events (`fide-2026`, `fide-2024`)", "",
+             "A team event (`team_tournament`, or a TRF with team records) accepts these codes; see docs/teams.md.",
+             "`:MP` / `:GP` name the reference score where a rule takes one (`BH:GP/C1`); without it the primary",
+             "score is used. SSSC's modifiers: `Kn` the normalising factor, `P` forfeits as played, `F` Fore Buchholz.",
+             "", "| code | name | article | modifiers | `:MP`/`:GP` | aliases | what it is |",
+             "|---|---|---|---|---|---|---|"]
+    for t in TEAM_TIEBREAKS.values():
+        mods = " ".join(sorted(t.modifiers)) or "–"
+        aliases = ", ".join(f"`{a}`" for a in team_aliases(t.code)) or "–"
+        extra = " Lower is better." if t.lower_is_better else ""
+        lines.append(f"| `{t.code}` | {t.name} | {t.citation} | {mods} | {'yes' if t.takes_score else '–'} | "
+                     f"{aliases} | {t.description}{extra} |")
+    lines += ["", "### Team presets", "", "| preset | rules | origin |", "|---|---|---|"]
+    for p in TEAM_PRESETS.values():
+        lines.append(f"| `{p.name}` | {', '.join(f'`{r}`' for r in p.rules)} | {p.origin} |")
+    return lines
 
 
 def main(argv: list[str]) -> int:

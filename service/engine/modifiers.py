@@ -52,7 +52,7 @@ def _last_max(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
 
 
 def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, counted: np.ndarray,
-                low: int, high: int) -> np.ndarray | None:
+                low: int, high: int, memo: dict | None = None) -> np.ndarray | None:
     """Which counted entries a Cut/Median removes, as a matrix of reason codes (None: no cut).
 
     C.07 16.5.1/16.5.2: at the low end the lowest contribution coming from a voluntary
@@ -65,44 +65,64 @@ def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, coun
     unplayed or not. Low cuts come first.
 
     Rows without a voluntary unplayed round are sorted once; only the rows with one go
-    through the cut-by-cut comparison.
+    through the cut-by-cut comparison. `memo` (a request's cache) keeps the sort for the
+    other cuts of the same columns (BH/C1, BH/C2, BH/M1 sort once).
     """
     if not (low or high):
         return None
     reasons = np.zeros(key.shape, dtype=np.int8)
     with_vur = vur.any(axis=1) if vur is not None else None
     if with_vur is None or not with_vur.any():
-        _sorted_cuts(reasons, key, value, counted, low, high)
+        _sorted_cuts(reasons, _row_order(key, value, counted, None, memo), low, high)
         return reasons
     plain = ~with_vur
     if plain.any():
         part = np.zeros((int(plain.sum()), key.shape[1]), dtype=np.int8)
-        _sorted_cuts(part, key[plain], value[plain], counted[plain], low, high)
+        _sorted_cuts(part, _row_order(key, value, counted, plain, memo, id(vur)), low, high)
         reasons[plain] = part
     part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
-    _stepwise_cuts(part, key[with_vur], value[with_vur], vur[with_vur], counted[with_vur], low, high)
+    _stepwise_cuts(part, key[with_vur], value[with_vur], counted[with_vur], vur[with_vur], low, high)
     reasons[with_vur] = part
     return reasons
 
 
-def _sorted_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, counted: np.ndarray,
-                 low: int, high: int) -> None:
-    """Cuts without unplayed rounds to prefer: one stable sort of each row by (key, value)."""
-    if not key.size:
-        return
-    if value is key:
+def _row_order(key: np.ndarray, value: np.ndarray, counted: np.ndarray, rows: np.ndarray | None,
+               memo: dict | None, rows_from: int = 0) -> tuple:
+    """Each row's counted entries from the least significant (key, then value, then round), and
+    how many there are; remembered in `memo` under the columns' identities (`rows_from`: the
+    identity of what chose `rows`)."""
+    token = (id(key), id(value), id(counted), rows is None, rows_from)
+    if memo is not None and token in memo:
+        return memo[token]
+    if rows is not None:
+        key, value, counted = key[rows], value[rows], counted[rows]
+    if value is key or not key.size:
         significance = key
     else:
-        span = int(value.max()) + 1 if value.size else 1
+        span = int(value.max()) + 1
         if int(np.abs(key).max()) * span >= 2 ** 62 or int(value.min()) < 0:
-            _stepwise_cuts(reasons, key, value, None, counted, low, high)
-            return
+            found = (key, value, counted)  # no safe single column: cut step by step
+            if memo is not None:
+                memo[token] = found
+            return found
         significance = key * span + value
     significance = np.where(counted, significance, _BIG)  # entries not counted sort last
-    order = np.argsort(significance, axis=1, kind="stable")  # equal entries keep round order
-    count = counted.sum(axis=1)
-    rows = np.arange(key.shape[0])
-    for j in range(min(low, key.shape[1])):
+    found = (np.argsort(significance, axis=1, kind="stable"), counted.sum(axis=1))  # equal: round order
+    if memo is not None:
+        memo[token] = found
+    return found
+
+
+def _sorted_cuts(reasons: np.ndarray, order, low: int, high: int) -> None:
+    """Cuts without unplayed rounds to prefer, from each row's sorted entries."""
+    if len(order) == 3:
+        _stepwise_cuts(reasons, *order, vur=None, low=low, high=high)
+        return
+    order, count = order
+    if not order.size:
+        return
+    rows = np.arange(order.shape[0])
+    for j in range(min(low, order.shape[1])):
         hit = count > j
         reasons[rows[hit], order[hit, j]] = LOWEST
     for j in range(high):
@@ -111,8 +131,8 @@ def _sorted_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, counte
         reasons[rows[hit], order[rows[hit], at[hit]]] = HIGHEST
 
 
-def _stepwise_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, vur: np.ndarray | None,
-                   counted: np.ndarray, low: int, high: int) -> None:
+def _stepwise_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, counted: np.ndarray,
+                   vur: np.ndarray | None, low: int, high: int) -> None:
     """Cut by cut, comparing the lowest unplayed-round contribution with the least significant value."""
     alive = counted.copy()
     rows = np.arange(key.shape[0])

@@ -57,13 +57,14 @@ def _dense(order: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return group
 
 
-def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str]) -> tuple[np.ndarray, np.ndarray,
-                                                                                    list[np.ndarray], list[RuleOutcome]]:
+def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str],
+         registry=TIEBREAKS) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
     """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
 
     Players equal on everything share a rank and are listed by start number. A rule that
     needs the groups sorts only the keys since the last such rule, behind the group index
-    the earlier ones left; the final sort does the same.
+    the earlier ones left; the final sort does the same. `registry`: the catalogue the
+    codes are looked up in (team events have their own).
     """
     table = ctx.table
     keys = [-table.score]
@@ -71,7 +72,7 @@ def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str]) -> t
     group: np.ndarray | None = None  # every key before `pending`, as one dense column
     outcomes: list[RuleOutcome] = []
     for spec in specs:
-        entry = TIEBREAKS[spec.code]
+        entry = registry[spec.code]
         if spec in dropped:
             outcome = RuleOutcome(spec, [None] * table.size, dropped_reason=dropped[spec])
         elif entry.needs_groups:

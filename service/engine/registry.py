@@ -9,7 +9,8 @@ from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
 from .families import buchholz, counts, direct_encounter, koya, progressive, rating, sonneborn_berger, uscf
 from .model import Regulations
-from .rules import FIDE_ALIASES, USCF_ALIASES, RuleSpec, code_of, normalise, parse_rule, suggest, unknown_message
+from .rules import (FIDE_ALIASES, USCF_ALIASES, RuleSpec, code_of, modifiers_text, normalise, parse_rule, suggest,
+                    unknown_message)
 
 FIDE = frozenset({Regulations.FIDE_2026, Regulations.FIDE_2024, Regulations.FIDE_2009})
 USCF = frozenset({Regulations.USCF})
@@ -137,16 +138,7 @@ def valid_codes(regulations: Regulations | None = None) -> dict[str, frozenset[s
 
 
 def display_name(spec: RuleSpec) -> str:
-    name = TIEBREAKS[spec.code].name
-    if spec.cut:
-        name += f" Cut-{spec.cut}"
-    if spec.median:
-        name += f" Median-{spec.median}"
-    if spec.limit is not None:
-        name += f" (limit {spec.limit} %)"
-    if spec.forfeits_played:
-        name += ", forfeits as played"
-    return name
+    return TIEBREAKS[spec.code].name + modifiers_text(spec)
 
 
 def rule_sets_of(code: str) -> list[str]:

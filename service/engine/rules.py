@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .errors import Issue, Path, UnknownTiebreak, InvalidRequest
 
 MAX_CUT = 10  # more would cut away whole tournaments; bounded so bad input stays cheap
+MAX_FACTOR = 1000  # SSSC /K: a normalising factor, far above any event's
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,18 +24,27 @@ class RuleSpec:
     median: int = 0
     limit: int | None = None  # Koya limit, percent of the maximum score
     forfeits_played: bool = False
+    score: str | None = None  # teams: "MP" or "GP", the reference score (None: the event's primary score)
+    factor: int | None = None  # SSSC /K: the normalising factor (None: computed, C.07 13.4)
+    fore: bool = False  # SSSC /F: Fore Buchholz instead of Buchholz
 
     @property
     def canonical(self) -> str:
         text = self.code
+        if self.score:
+            text += f":{self.score}"
         if self.cut:
             text += f"/C{self.cut}"
         if self.median:
             text += f"/M{self.median}"
         if self.limit is not None:
             text += f"/L{self.limit}"
+        if self.factor is not None:
+            text += f"/K{self.factor}"
         if self.forfeits_played:
             text += "/P"
+        if self.fore:
+            text += "/F"
         return text
 
     def __str__(self) -> str:
@@ -97,7 +107,7 @@ USCF_ALIASES = {
     "opposition performance": "OPERF",  # US Chess 34E11
 }
 
-_SPEC = re.compile(r"^([A-Z]+)((?:/[A-Z][0-9]*)*)$")
+_SPEC = re.compile(r"^([A-Z]+)(?::(MP|GP))?((?:/[A-Z][0-9]*)*)$")  # code, team score, modifiers
 _GLUED = re.compile(r"^(BH|FB|SB|ARO|PS)(C|M)([0-9]+)$")  # BHC1, ARO C1 squeezed
 _DASHED = re.compile(r"^([A-Z]+)-([CMLP][0-9]*)$")  # BH-C1, KS-L40
 # One grammar for a rule name followed by a modifier in words: "BH Cut 1", "SB cut-1",
@@ -174,16 +184,23 @@ def code_of(norm: str) -> str | None:
 
 
 def parse_rule(text: str, valid_codes: dict[str, frozenset[str]], path: Path = (),
-               aliases: dict[str, str] = FIDE_ALIASES, fallback: dict[str, str] | None = USCF_ALIASES) -> RuleSpec:
-    """Parse a rule spec string. `valid_codes` maps each code to the modifier letters it takes."""
+               aliases: dict[str, str] = FIDE_ALIASES, fallback: dict[str, str] | None = USCF_ALIASES,
+               scores: bool = False) -> RuleSpec:
+    """Parse a rule spec string. `valid_codes` maps each code to the modifier letters it takes;
+    `scores`: the event is a team event, where `:MP`/`:GP` name the reference score."""
     norm = normalise(text, aliases, fallback)
     m = _SPEC.match(norm)
     if not m or m[1] not in valid_codes:
         raise UnknownTiebreak([Issue(path, unknown_message(text, suggest(text, valid_codes, aliases),
                                                           "valid codes", valid_codes))])
     code = m[1]
-    mods = [part for part in m[2].split("/") if part]
-    return build_rule(code, mods, valid_codes[code], path, text)
+    if m[2] and not scores:
+        raise InvalidRequest([Issue(path, f"{text!r}: :{m[2]} names a team score (match or game points); "
+                                          f"this is not a team event")])
+    mods = [part for part in m[3].split("/") if part]
+    spec = build_rule(code, mods, valid_codes[code], path, text)
+    return spec if not m[2] else RuleSpec(spec.code, spec.cut, spec.median, spec.limit, spec.forfeits_played,
+                                          m[2], spec.factor, spec.fore)
 
 
 def build_rule(
@@ -191,7 +208,8 @@ def build_rule(
 ) -> RuleSpec:
     cut = median = 0
     limit: int | None = None
-    played = False
+    factor: int | None = None
+    played = fore = False
     for mod in modifiers:
         letter, digits = mod[0], mod[1:]
         if letter not in allowed:
@@ -199,15 +217,22 @@ def build_rule(
             raise InvalidRequest(
                 [Issue(path, f"{original!r}: {code} does not take modifier {letter} (allowed: {allowed_text})")]
             )
-        if letter == "P":
+        if letter in "PF":
             if digits:
-                raise InvalidRequest([Issue(path, f"{original!r}: modifier P takes no number")])
-            played = True
+                raise InvalidRequest([Issue(path, f"{original!r}: modifier {letter} takes no number")])
+            if letter == "P":
+                played = True
+            else:
+                fore = True
             continue
         if not digits:
             raise InvalidRequest([Issue(path, f"{original!r}: modifier {letter} needs a number, e.g. {letter}1")])
         n = int(digits)
-        if letter == "L":
+        if letter == "K":  # SSSC's normalising factor (C.07 13.4)
+            if not 1 <= n <= MAX_FACTOR:
+                raise InvalidRequest([Issue(path, f"{original!r}: K{n} out of range 1..{MAX_FACTOR}")])
+            factor = n
+        elif letter == "L":
             if not 0 <= n <= 100:
                 raise InvalidRequest([Issue(path, f"{original!r}: Koya limit must be 0..100 percent")])
             limit = n
@@ -219,4 +244,23 @@ def build_rule(
             median = n
     if cut and median:
         raise InvalidRequest([Issue(path, f"{original!r}: use either Cut or Median, not both")])
-    return RuleSpec(code, cut=cut, median=median, limit=limit, forfeits_played=played)
+    return RuleSpec(code, cut=cut, median=median, limit=limit, forfeits_played=played, factor=factor, fore=fore)
+
+
+def modifiers_text(spec: RuleSpec) -> str:
+    """The modifiers of a spec in words, as a rule's display name ends: " Cut-1", ", forfeits as played"."""
+    text = ""
+    if spec.cut:
+        text += f" Cut-{spec.cut}"
+    if spec.median:
+        text += f" Median-{spec.median}"
+    if spec.limit is not None:
+        text += f" (limit {spec.limit} %)"
+    if spec.factor is not None:
+        text += f", factor {spec.factor}"
+    if spec.forfeits_played:
+        text += ", forfeits as played"
+    if spec.fore:
+        text += ", Fore Buchholz"
+    return text
+

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -29,13 +29,40 @@ class StandingRow:
     decided_by: str | None
 
 
+class StandingRows(Sequence):
+    """The rows of the standings, made on demand from the standing order (table indices), the
+    shared rank of each position and `decided_by`: a caller that reads a few rows (top, player)
+    does not pay for a row object per player."""
+
+    __slots__ = ("order", "ranks", "decided", "_made")
+
+    def __init__(self, order: list[int], ranks: list[int], decided: list[str | None]) -> None:
+        self.order, self.ranks, self.decided = order, ranks, decided
+        self._made: list[StandingRow] | None = None
+
+    def __len__(self) -> int:
+        return len(self.order)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if self._made is not None:
+            return self._made[i]
+        return StandingRow(self.ranks[i], self.order[i], self.decided[i])
+
+    def __iter__(self):
+        if self._made is None:
+            self._made = [StandingRow(*row) for row in zip(self.ranks, self.order, self.decided)]
+        return iter(self._made)
+
+
 @dataclass(slots=True)
 class Standings:
     table: Table
     regulations: Regulations
     specs: list[RuleSpec]
     outcomes: list[RuleOutcome]
-    rows: list[StandingRow]
+    rows: Sequence[StandingRow]
     warnings: list[Warning] = field(default_factory=list)
 
     def explain(self, players: Iterable[int]) -> None:
@@ -172,17 +199,16 @@ def _compute(tournament, specs, regulations, after_round, unrated_rating, explai
 
 
 def _rows(table: Table, order: np.ndarray, starts: np.ndarray, keys: list[np.ndarray],
-          outcomes: list[RuleOutcome]) -> list[StandingRow]:
-    """One row per player in standing order: the shared rank of its group and `decided_by`,
-    the first rule (PTS first) on which the player differs from the next one."""
+          outcomes: list[RuleOutcome]) -> StandingRows:
+    """The rows in standing order: the shared rank of each group and `decided_by`, the first
+    rule (PTS first) on which the player differs from the next one."""
     n = len(order)
     rank_at = np.maximum.accumulate(np.where(starts, np.arange(n), 0)) + 1
     labels = ["PTS"] + [o.spec.canonical for o in outcomes]
     decided: list[str | None] = [None] * n
     if n > 1:
         ordered = np.stack([k[order] for k in keys])  # (rules + 1, players)
-        differs = ordered[:, 1:] != ordered[:, :-1]
-        first = differs.argmax(axis=0)
+        first = (ordered[:, 1:] != ordered[:, :-1]).argmax(axis=0).tolist()
         for i in np.flatnonzero(starts[1:]).tolist():
             decided[i] = labels[first[i]]
-    return [StandingRow(rank, p, by) for rank, p, by in zip(rank_at.tolist(), order.tolist(), decided)]
+    return StandingRows(order.tolist(), rank_at.tolist(), decided)

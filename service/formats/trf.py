@@ -191,6 +191,23 @@ class TrfDocument:
     # written, for checking an archive against what the service computes.
     points_written: list[str] = field(default_factory=list)
     ranks_written: list[str] = field(default_factory=list)
+    warnings_omitted: int = 0  # warnings past `parse_trf(max_warnings=...)`, counted but not kept
+
+
+class _CappedWarnings(list):
+    """A warning list that keeps the first `cap` and only counts the rest: a file of two
+    million unknown lines must not become two million warning objects."""
+
+    def __init__(self, cap: int | None):
+        super().__init__()
+        self.cap = cap
+        self.omitted = 0
+
+    def append(self, warning: TrfWarning) -> None:
+        if self.cap is not None and len(self) >= self.cap:
+            self.omitted += 1
+        else:
+            super().append(warning)
 
 
 # ---------------------------------------------------------------- bytes -> text
@@ -281,11 +298,14 @@ class _Reading:
     not_carried: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # what -> (line, value)
 
 
-def parse_trf(text: str) -> TrfDocument:
-    """Read TRF text. Raises TrfError (line, column) for a line that cannot be read."""
+def parse_trf(text: str, max_warnings: int | None = None) -> TrfDocument:
+    """Read TRF text. Raises TrfError (line, column) for a line that cannot be read.
+
+    With `max_warnings`, only that many warnings are kept; `warnings_omitted` counts the rest.
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
-    reading = _Reading()
+    reading = _Reading(warnings=_CappedWarnings(max_warnings))
     try:
         # Records end with CR (TRF-26 remark 1), LF or CR LF: all read the same.
         for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
@@ -295,7 +315,7 @@ def parse_trf(text: str) -> TrfDocument:
             _read_line(reading, line, lineno)
         return _finish(reading)
     except TrfError as exc:
-        exc.warnings = reading.warnings
+        exc.warnings = list(reading.warnings)
         raise
 
 
@@ -794,6 +814,7 @@ def _finish(reading: _Reading) -> TrfDocument:
     tournament = Tournament(players=tuple(reading.players), rounds=rounds, system=system,
                             scoring=reading.scoring, name=reading.name, start_date=start)
     source = TrfSource([reading.player_lines[p.id] for p in reading.players], reading.result_columns)
-    return TrfDocument(tournament, reading.warnings, tiebreaks, header=reading.header, source=source,
+    return TrfDocument(tournament, list(reading.warnings), tiebreaks, header=reading.header, source=source,
                        points_written=[text for _, text in reading.points_columns],
-                       ranks_written=list(reading.rank_columns))
+                       ranks_written=list(reading.rank_columns),
+                       warnings_omitted=getattr(reading.warnings, "omitted", 0))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 
@@ -74,3 +76,23 @@ def test_compare_shows_one_event_under_three_editions(client):
     hugo = [next(r for r in lst["standings"]["standings"] if r["id"] == 1)["values"] for lst in body["lists"]]
     # docs/arbiters.md: virtual opponent 3½ (14.5), uncapped dummy 4½ (15.5), capped 2½ (13.5)
     assert hugo == [[14.5], [15.5], [13.5]]
+
+
+def test_a_team_trf_ranks_its_teams_or_on_request_its_players(client):
+    from pathlib import Path
+    trf = (Path(__file__).parent.parent / "fixtures" / "conformance_fide_team" / "tswiss-0001.trf").read_text()
+    teams = client.post("/v1/standings", json={"trf": trf, "tiebreaks": ["BH:MP"], "explain": False}).json()
+    assert teams["team_size"] is not None
+    players = client.post("/v1/standings", json={"trf": trf, "tiebreaks": ["BH"], "explain": False,
+                                                 "participants": "players"})
+    assert players.status_code == 200, players.text
+    body = players.json()
+    assert body["team_size"] is None and len(body["standings"]) > len(teams["standings"])
+
+
+def test_players_of_a_team_tournament_body_are_refused(client):
+    from pathlib import Path
+    event = json.loads((Path(__file__).parent.parent / "fixtures" / "conformance_fide_team" /
+                        "tswiss-0001.input.json").read_text())
+    response = client.post("/v1/standings", json={**event, "participants": "players"})
+    assert response.status_code == 400

@@ -3,7 +3,9 @@
 The files belong to their authors and are never copied into the project (the folder's README);
 without the folder these tests are skipped. Each file must be read by `POST /v1/trf` and
 `POST /v1/standings`, `auto` must pick the edition of its start date, the standings must stop at
-the last round played, and both runs' values must equal the independent reference's exactly.
+the last round played, and both runs' values must equal the independent reference's exactly. A
+file with team records whose pairings are matches between its teams is a team event: its
+standings rank the teams (the reference ranked the players, without the team records).
 """
 
 from __future__ import annotations
@@ -90,6 +92,16 @@ def test_each_run_agrees_with_the_reference(client, item):
     response = client.post("/v1/standings", json=body)
     assert response.status_code == 200, response.text
     data = response.json()
+    if data["team_size"] is not None:
+        # A team event (SPEC 3.7, issue 9): its rows are the teams of its 310/013 records, ranked by
+        # the team rules. The reference ranked the players of the 001 lines individually (its copy
+        # had the team records removed): `participants: players` is that ranking.
+        assert {row["id"] for row in data["standings"]} == _team_numbers(_text(case))
+        assert all(row["match_points"] is not None and row["game_points"] is not None for row in data["standings"])
+        response = client.post("/v1/standings", json={**body, "participants": "players"})
+        assert response.status_code == 200, response.text
+        data = response.json()
+        assert data["team_size"] is None
     assert data["regulations"] == case["regulations"]
     assert data["after_round"] == case["after_round"]
     if not run["reference"]["ok"]:
@@ -146,6 +158,13 @@ def test_trf_to_json_to_trf_keeps_what_the_file_carries(client, case):
         assert fide_id == mine[57:68].strip() or fide_id.strip("-0") == "", number  # dashes, zeros: no FIDE ID
         sex, title = line[9].lower().replace("f", "w"), line[10:13].strip()
         assert (sex if sex in "mw" else " ", title) == (mine[9], mine[10:13].strip()), number
+
+
+def _team_numbers(text: str) -> set[int]:
+    """The team numbers of a team TRF: 310's columns 5-7, else the 013 records in order."""
+    lines = _lines(text)
+    numbers = {int(line[4:7]) for line in lines if line.startswith("310")}
+    return numbers or set(range(1, 1 + sum(1 for line in lines if line.startswith("013"))))
 
 
 def _lines(text: str) -> list[str]:

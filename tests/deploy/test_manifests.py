@@ -13,7 +13,9 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from service.api.gate import WORKER_MEMORY_HEADROOM
 from service.api.limits import ENV as LIMIT_ENV
+from service.api.server import SERVER_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "kubernetes"
@@ -40,7 +42,8 @@ def by_kind(kind: str) -> dict:
 
 def test_every_kind_the_issue_asks_for_is_there():
     kinds = sorted(d["kind"] for d in DOCS.values())
-    assert kinds == ["Deployment", "HorizontalPodAutoscaler", "Job", "PodDisruptionBudget", "Service"]
+    assert kinds == ["ConfigMap", "Deployment", "HorizontalPodAutoscaler", "Ingress", "Job", "PodDisruptionBudget",
+                     "Service"]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -64,7 +67,8 @@ def test_kustomization_lists_every_service_manifest():
     kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
     for resource in kustomization["resources"]:
         assert (K8S / resource).exists()
-    assert set(kustomization["resources"]) == {"deployment.yaml", "service.yaml", "hpa.yaml", "pdb.yaml"}
+    assert set(kustomization["resources"]) == {"deployment.yaml", "service.yaml", "hpa.yaml", "pdb.yaml",
+                                               "ingress.yaml"}
 
 
 def container(doc: dict) -> dict:
@@ -95,7 +99,7 @@ def test_deployment_probes_resources_security_and_termination():
     assert env["WORKERS"] == "1"
     assert c["args"] == ["tiebreak", "serve"]
     # every TIEBREAK_ variable it sets is one the service reads
-    known = set(LIMIT_ENV.values()) | {"TIEBREAK_GRACEFUL_TIMEOUT_S", "TIEBREAK_CORS_ORIGINS", "TIEBREAK_API_KEYS"}
+    known = set(LIMIT_ENV.values()) | set(SERVER_ENV) | {"TIEBREAK_CORS_ORIGINS", "TIEBREAK_API_KEYS"}
     assert {n for n in env if n.startswith("TIEBREAK_")} <= known
     assert deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
 
@@ -129,6 +133,76 @@ def test_rerank_job_is_indexed_one_shard_per_index_with_tiebreak_batch():
     mounts = {m["mountPath"]: m for m in c["volumeMounts"]}
     assert mounts["/archive"]["readOnly"] is True and "/results" in mounts
     assert job["spec"]["template"]["spec"]["restartPolicy"] == "Never"
+
+
+def env_of(doc: dict) -> dict[str, str]:
+    return {e["name"]: e.get("value") for e in container(doc)["env"]}
+
+
+def nginx_size(text: str) -> int:
+    """ingress-nginx sizes: 32m, 8k, 1024."""
+    units = {"k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+    text = text.strip().lower()
+    return int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
+
+
+def test_ingress_reaches_only_the_public_port_with_bounds_that_fit_the_service():
+    ingress, service, deployment = by_kind("Ingress"), by_kind("Service"), by_kind("Deployment")
+    env = env_of(deployment)
+    [rule] = ingress["spec"]["rules"]
+    [path] = rule["http"]["paths"]
+    assert path["backend"]["service"] == {"name": service["metadata"]["name"], "port": {"name": "http"}}
+    notes = ingress["metadata"]["annotations"]
+    prefix = "nginx.ingress.kubernetes.io/"
+    # the proxy refuses what the service would refuse anyway, before it reaches a pod
+    assert nginx_size(notes[prefix + "proxy-body-size"]) == int(env["TIEBREAK_MAX_BODY_BYTES"])
+    assert notes[prefix + "proxy-request-buffering"] == "on"
+    # a computation answered at the deadline still reaches the client
+    assert int(notes[prefix + "proxy-read-timeout"]) > float(env["TIEBREAK_COMPUTE_DEADLINE_S"])
+    assert int(notes[prefix + "limit-connections"]) > 0 and int(notes[prefix + "limit-rps"]) > 0
+    # the Service exposes the public port only; metrics and docs stay on the admin port
+    assert [p["targetPort"] for p in service["spec"]["ports"]] == ["http"]
+
+
+def test_ingress_controller_settings_are_stricter_than_the_service():
+    config, deployment = by_kind("ConfigMap")["data"], by_kind("Deployment")
+    env = env_of(deployment)
+    count, size = config["large-client-header-buffers"].split()
+    assert int(count) * nginx_size(size) <= int(env["TIEBREAK_MAX_HEADER_BYTES"])
+    assert int(config["client-header-timeout"]) <= float(env["TIEBREAK_HEADER_TIMEOUT_S"])
+    assert int(config["client-body-timeout"]) <= float(env["TIEBREAK_BODY_TIMEOUT_S"])
+    # the proxy closes idle upstream connections before the pod does (no request on a closing socket)
+    assert int(config["upstream-keepalive-timeout"]) < float(env["TIEBREAK_KEEPALIVE_TIMEOUT_S"])
+    assert int(config["keep-alive"]) > 0
+
+
+def test_metrics_are_scraped_on_the_admin_port_and_readiness_follows_saturation():
+    deployment = by_kind("Deployment")
+    c, env = container(deployment), env_of(deployment)
+    ports = {p["name"]: p["containerPort"] for p in c["ports"]}
+    assert ports["admin"] == int(env["TIEBREAK_ADMIN_PORT"]) != ports["http"]
+    notes = deployment["spec"]["template"]["metadata"]["annotations"]
+    assert notes["prometheus.io/port"] == str(ports["admin"]) and notes["prometheus.io/path"] == "/metrics"
+    readiness = c["readinessProbe"]
+    assert readiness["httpGet"] == {"path": "/readyz", "port": "http"}
+    assert readiness["periodSeconds"] * readiness["failureThreshold"] <= 5, "a saturated pod leaves the Service fast"
+    assert c["livenessProbe"]["timeoutSeconds"] >= 1
+
+
+def test_the_pod_memory_limit_holds_the_compute_workers_and_the_bodies_in_flight():
+    deployment = by_kind("Deployment")
+    env = env_of(deployment)
+    limit = nginx_size(container(deployment)["resources"]["limits"]["memory"].replace("Gi", "g").replace("Mi", "m"))
+    workers = int(env["TIEBREAK_COMPUTE_WORKERS"]) * int(env["TIEBREAK_MAX_MEMORY_MIB"]) * WORKER_MEMORY_HEADROOM
+    bodies = 2 * int(env["TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES"]) / 2**20  # a body, and its copy sent to a worker
+    server = 150  # MiB: the uvicorn process itself (measured about 80-100 MiB)
+    assert workers + bodies + server <= limit / 2**20
+
+
+def test_rerank_job_has_an_overall_deadline_and_retry_limit():
+    spec = by_kind("Job")["spec"]
+    assert 0 < spec["activeDeadlineSeconds"] <= 24 * 3600
+    assert 0 < spec["backoffLimit"] and 0 < spec["backoffLimitPerIndex"] <= spec["backoffLimit"]
 
 
 def test_compose_file_for_one_host():

@@ -221,3 +221,20 @@ def test_a_large_body_is_refused_before_its_rows_are_built(small):
     response = small.post("/v1/prizes", content=body, headers={"content-type": "application/json"})
     errors = problem(response, 400)
     assert errors == {"standings": "12000 standings; limit max_players = 3 (TIEBREAK_MAX_PLAYERS)"}
+
+
+def test_a_team_event_to_compute_first_is_priced_not_a_500(client):
+    # found by tests/contract (schemathesis): the pricing read `trf` of a team event's request
+    event = {"rounds": 1, "team_size": 1, "board_colours": "B",
+             "teams": [{"id": 1}, {"id": 2}, {"id": 2}],
+             "matches": [{"round": 1, "home": 1, "away": 2, "boards": [{"board": 1, "result": "1-0"}]}]}
+    body = {"standings_request": {"team_tournament": event}, "prizes": [{"id": "1", "amount": "10"}]}
+    assert problem(post(client, body), 422)
+    event["teams"] = [{"id": 1}, {"id": 2}]  # a valid event: prizes go to players, not teams
+    assert "prizes go to players" in problem(post(client, body), 422)["standings_request.team_tournament"]
+
+
+def test_a_standings_request_with_a_page_still_distributes_over_every_row(client):
+    paged = {"standings_request": {"trf": ALEKHINE, "offset": 3, "top": 1, "player": [1]}, **ALEKHINE_PRIZES}
+    whole = {"standings_request": {"trf": ALEKHINE}, **ALEKHINE_PRIZES}
+    assert post(client, paged).json() == post(client, whole).json()

@@ -25,7 +25,7 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
     key = columns.key
     value = ctx.cached(("sb-values", spec.forfeits_played), lambda: key * table.pts) if weight_by_result else key
     vur = columns.vur if columns.any_vur else None
-    reasons = cut_reasons(key, value, vur, columns.counted, low, high)
+    reasons = cut_reasons(key, value, vur, columns.counted, low, high, ctx.cached("cut-orders", dict))
     totals = kept_total(value, columns.counted, reasons)
     scale = table.scale * table.scale if weight_by_result else table.scale
     outcome = RuleOutcome.of(spec, totals, scale)

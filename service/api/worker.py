@@ -1,0 +1,128 @@
+"""A compute worker process: `python -m service.api.worker`, started and killed by the gate.
+
+It reads jobs from stdin and writes answers to stdout, one at a time: a frame is
+an 8-byte big-endian length and its bytes; a job is two frames (the msgpack `Job`
+without its body, then the body), an answer one (the msgpack `Answer`, see
+service/api/work.py); an empty frame first says it is ready (imports done, warm). It never decides when to stop: the gate kills it with
+SIGKILL when the deadline passes or the client leaves, and starts another. It runs
+at a lower priority (nice +10) than the server, so that the server's event loop
+(probes, reading requests, shedding) gets the CPU first when both want it.
+
+Its data segment is capped (RLIMIT_DATA, `--memory-mib`), so a computation the
+cost model priced too low ends in a MemoryError (answered 413) instead of the
+kernel's OOM killer taking the whole pod; the worker then exits, so that the next
+job starts in a fresh process. It asks the kernel to kill it when its parent dies
+(Linux), so that no computation outlives the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import struct
+import sys
+
+FRAME = struct.Struct(">Q")
+WORKER_NICENESS = 10
+
+
+def _die_with_parent() -> None:
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the closed stdin ends the worker instead
+        pass
+
+
+def _cap_memory(mib: int) -> None:
+    if mib <= 0:
+        return
+    try:
+        import resource
+
+        limit = mib * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+WARM_UP = (b'{"tournament":{"rounds":2,"players":['
+           b'{"id":1,"rating":1800,"results":[{"round":1,"opponent":2,"color":"w","result":"win"},'
+           b'{"round":2,"result":"half_bye"}]},'
+           b'{"id":2,"rating":1700,"results":[{"round":1,"opponent":1,"color":"b","result":"loss"}]}]},'
+           b'"tiebreaks":["BH/C1","SB","DE","PS","ARO","KS"],"unrated_rating":1400}')
+
+
+def _warm_up(execute, job_type) -> None:
+    """One small job before saying ready: the engine's first computation imports and sets up
+    what later ones reuse (a few hundred milliseconds), which must not count against a
+    request's deadline."""
+    from .limits import LIMITS
+
+    execute(job_type(kind="standings", body=WARM_UP, limits=LIMITS))
+
+
+def read_frame(stream) -> bytes | None:
+    head = stream.read(FRAME.size)
+    if len(head) < FRAME.size:
+        return None
+    (size,) = FRAME.unpack(head)
+    data = stream.read(size)
+    if len(data) < size:
+        return None
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m service.api.worker")
+    parser.add_argument("--memory-mib", type=int, default=0, help="data segment cap (0: none)")
+    args = parser.parse_args(argv)
+    _die_with_parent()
+    try:  # the server's event loop (probes, I/O, shedding) comes first when both want the CPU
+        os.nice(WORKER_NICENESS)
+    except OSError:
+        pass
+    # Answers go to the pipe the gate reads; anything printed by accident goes to stderr.
+    channel = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    jobs = sys.stdin.buffer
+
+    import msgspec
+
+    from .ops import configure_logging
+    from .work import Answer, Job, execute
+
+    configure_logging(os.environ.get("TIEBREAK_LOG_LEVEL", "INFO").upper())
+    job_decoder = msgspec.msgpack.Decoder(Job)
+    answer_encoder = msgspec.msgpack.Encoder()
+    _warm_up(execute, Job)
+    _cap_memory(args.memory_mib)
+    channel.write(FRAME.pack(0))  # ready: an empty frame once everything is imported and warm
+    channel.flush()
+    while True:
+        frame = read_frame(jobs)
+        body = read_frame(jobs) if frame is not None else None
+        if frame is None or body is None:
+            return 0  # the gate closed the pipe: shut down
+        try:
+            answer = execute(msgspec.structs.replace(job_decoder.decode(frame), body=body))
+        except MemoryError:  # even building the problem failed: say so with what is left
+            answer = Answer(413, b'{"type":"about:blank","title":"Content Too Large","status":413,'
+                                 b'"detail":"the request exceeds a limit: max_memory_mib","errors":[]}',
+                            "application/problem+json", limit="max_memory_mib", memory_exhausted=True)
+        exhausted = answer.memory_exhausted
+        data = answer_encoder.encode(answer)
+        channel.write(FRAME.pack(len(data)))
+        channel.write(data)
+        channel.flush()
+        del answer, data, frame, body
+        if exhausted:
+            return 0  # a fresh process for the next job: this heap may be fragmented near the cap
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""What the team rules share while one team standings request is computed.
+
+One individual `Context` per score (match points, game points) over that score's table,
+so that every individual rule runs unchanged on `:MP` or `:GP` and caches what it
+derives (adjusted scores, opponent columns) per table; the board table beside them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..context import Context
+from ..model import Regulations
+from ..rules import RuleSpec
+from ..table import Table
+from .build import BoardTable, TeamTables
+from .model import Score
+
+
+@dataclass(slots=True)
+class TeamContext:
+    tables: TeamTables
+    regulations: Regulations
+    primary: Score
+    mp: Context
+    gp: Context
+    table: Table  # the primary score's table: the ranking sorts on its score first
+    _cache: dict = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, tables: TeamTables, regulations: Regulations, primary: Score) -> "TeamContext":
+        none = np.zeros(len(tables.mp.ids), dtype=np.int64)  # teams have no rating (C.07 10 has no team meaning)
+        mp, gp = Context(tables.mp, regulations, none), Context(tables.gp, regulations, none)
+        return cls(tables, regulations, primary, mp, gp, tables.table(primary))
+
+    @property
+    def boards(self) -> BoardTable:
+        return self.tables.boards
+
+    @property
+    def secondary(self) -> Score:
+        return self.primary.other
+
+    def score_of(self, spec: RuleSpec) -> Score:
+        """The reference score a rule is computed on: `:MP`/`:GP`, else the primary score."""
+        return Score(spec.score) if spec.score else self.primary
+
+    def on(self, score: Score) -> Context:
+        return self.mp if score is Score.MP else self.gp
+
+    def cached(self, key, compute):
+        try:
+            return self._cache[key]
+        except KeyError:
+            value = self._cache[key] = compute()
+            return value

@@ -1,0 +1,163 @@
+"""Standings of a team event: the entry point, the rule-list checks, the presets.
+
+The same fold as for individuals (`ranking.rank`): the primary score first, then each
+rule in order, the group rules inside the groups the earlier rules leave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from ..checks import Warning, round_checks
+from ..errors import Issue, UnknownTiebreak
+from ..model import FIDE_2026_START, Regulations, System
+from ..ranking import rank
+from ..rules import RuleSpec
+from ..standings import Standings, _rows, cyclic_gc_paused
+from .build import TeamTables, build_team_tables
+from .context import TeamContext
+from .model import Score, TeamTournament
+from .registry import KNOCKOUT_RULES, TEAM_REGULATIONS, TEAM_TIEBREAKS, check_team_rule_set
+
+__all__ = ["TeamStandings", "compute_team_standings", "primary_score", "resolve_team_regulations"]
+
+EDE_CHAINS_WITH_BOARDS = frozenset({"EDEC", "EDET", "EDEB", "EDEBT", "EDEBB"})
+
+
+# The individual families name a round's contribution by what a player had; a team had a match.
+TEAM_KINDS = {"game": "match", "forfeit": "forfeited_match"}
+
+
+@dataclass(slots=True)
+class TeamStandings(Standings):
+    """Standings whose rows are teams; `table` is the primary score's table."""
+
+    tables: TeamTables | None = None
+    primary: Score = Score.MP
+
+    def explain(self, players: Iterable[int]) -> None:
+        players = list(players)
+        Standings.explain(self, players)
+        for outcome in self.outcomes:
+            for p in players:
+                for c in (outcome.contributions or {}).get(p, ()):
+                    c.kind = TEAM_KINDS.get(c.kind, c.kind)
+
+
+def primary_score(event: TeamTournament, specs: list[RuleSpec]) -> Score:
+    """The event's primary score: as declared (TRF 192, `primary_score`), else `PTS:GP` leading
+    the rule list makes it game points, else match points (C.07 11)."""
+    if event.primary is not None:
+        return event.primary
+    if specs and specs[0].code == "PTS" and specs[0].score == "GP":
+        return Score.GP
+    return Score.MP
+
+
+def resolve_team_regulations(requested: Regulations | None, event: TeamTournament) -> Regulations:
+    """`None` is `auto`: fide-2026 unless the start date is known and before 1 March 2026."""
+    if requested is None:
+        if event.start_date is not None and event.start_date < FIDE_2026_START:
+            return Regulations.FIDE_2024
+        return Regulations.FIDE_2026
+    if requested not in TEAM_REGULATIONS:
+        raise UnknownTiebreak([Issue(("regulations",), f"team events are ranked under fide-2026 or fide-2024 "
+                                                       f"(C.07), not {requested.value}")])
+    return requested
+
+
+def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warning]:
+    """What an arbiter of a team event should know about the rule list; changes no number."""
+    warnings: list[Warning] = []
+    system = ctx.table.system
+    if system is System.ROUND_ROBIN:
+        family = [s for s in specs if TEAM_TIEBREAKS[s.code].opponent_scores]
+        if family:
+            warnings.append(Warning("buchholz-in-round-robin",
+                                    f"{', '.join(map(str, family))} should not be used in a round robin",
+                                    "C.07 8, note"))
+    if system is System.SWISS:
+        knockout = [s for s in specs if s.code in KNOCKOUT_RULES]
+        if knockout:
+            warnings.append(Warning(
+                "knockout-tiebreak-in-swiss",
+                f"{', '.join(map(str, knockout))} compare boards, which suits knock-out matches and round robins; "
+                f"in a Swiss use them inside an EDE chain (EDEC, EDET, EDEB, EDEBT, EDEBB)", "C.07 12, 13.3"))
+    rating = [s for s in specs if TEAM_TIEBREAKS[s.code].rating_based]
+    if rating:
+        warnings.append(Warning("rating-tiebreak-dropped",
+                                f"{', '.join(map(str, rating))} dropped: rating-based rules have no team meaning",
+                                "C.07 10"))
+    other = [s for s in specs if TEAM_TIEBREAKS[s.code].dropped_why and not TEAM_TIEBREAKS[s.code].rating_based]
+    if other:
+        warnings.append(Warning("tiebreak-not-for-teams",
+                                f"{', '.join(map(str, other))} dropped: {TEAM_TIEBREAKS[other[0].code].dropped_why}",
+                                TEAM_TIEBREAKS[other[0].code].citation))
+    seen: dict[RuleSpec, int] = {}
+    for i, spec in enumerate(specs):
+        same = RuleSpec(spec.code, spec.cut, spec.median, spec.limit, spec.forfeits_played,
+                        ctx.score_of(spec).value if TEAM_TIEBREAKS[spec.code].takes_score else None,
+                        spec.factor, spec.fore)
+        if spec.code == "PTS" and ctx.score_of(spec) is ctx.primary and i > 0:
+            warnings.append(Warning("redundant-tiebreak",
+                                    f"tiebreaks[{i}] {spec}: the standings are ordered by the primary score "
+                                    f"({ctx.primary.value}) first, so it cannot separate anyone", "C.07 4.1"))
+        elif same in seen and spec.code != "PTS":
+            warnings.append(Warning("duplicate-tiebreak",
+                                    f"tiebreaks[{i}] {spec} repeats tiebreaks[{seen[same]}], so it cannot separate "
+                                    f"anyone", "C.07 4.1"))
+        else:
+            seen.setdefault(same, i)
+    return warnings
+
+
+def _group_checks(outcomes, ctx: TeamContext) -> list[Warning]:
+    table = ctx.table
+    warnings = []
+    for outcome in outcomes:
+        for group in outcome.unresolved or []:
+            ids = ", ".join(str(table.ids[p]) for p in sorted(group, key=table.ids.__getitem__))
+            warnings.append(Warning(
+                "direct-encounter-not-applicable",
+                f"{outcome.spec}: teams {ids} are tied but did not all meet, and the matches they did play do not "
+                f"separate them; the next rule decides", TEAM_TIEBREAKS[outcome.spec.code].citation))
+    return warnings
+
+
+def compute_team_standings(
+    event: TeamTournament,
+    specs: list[RuleSpec],
+    regulations: Regulations | None = None,
+    after_round: int | None = None,
+    explain: bool | Collection[int] = True,
+) -> TeamStandings:
+    """Rank the teams by the primary score and then the rules in order.
+
+    `explain` as for `compute_standings`: True every team's breakdown, False none, a
+    collection of team ids only theirs.
+    """
+    with cyclic_gc_paused():
+        applied = resolve_team_regulations(regulations, event)
+        check_team_rule_set(specs)
+        tables = build_team_tables(event, after_round)
+        primary = primary_score(event, specs)
+        ctx = TeamContext.of(tables, applied, primary)
+        warnings = [Warning(code, message, None) for code, message in tables.warnings]
+        warnings += team_rule_list_checks(specs, ctx)
+        warnings += round_checks(ctx.table, after_round, applied)
+        dropped = {s: TEAM_TIEBREAKS[s.code].dropped_why for s in specs if TEAM_TIEBREAKS[s.code].dropped_why}
+        order, starts, keys, outcomes = rank(ctx, specs, dropped, TEAM_TIEBREAKS)
+        warnings += _group_checks(outcomes, ctx)
+        rows = _rows(ctx.table, order, starts, keys, outcomes)
+        if primary is Score.GP:
+            for row in rows:
+                if row.decided_by == "PTS":
+                    row.decided_by = "PTS:GP"
+        standings = TeamStandings(ctx.table, applied, specs, outcomes, rows, warnings, tables, primary)
+        if explain is True:
+            standings.explain(range(ctx.table.size))
+        elif explain is not False:
+            wanted = set(explain)
+            standings.explain(p for p, tid in enumerate(ctx.table.ids) if tid in wanted)
+        return standings

@@ -1,0 +1,632 @@
+"""TRF-26 team records: a team event's TRF read into the engine's team model.
+
+The player lines (001) and the tournament header are read by `trf.parse_trf`; this module
+reads what makes the file a team event and builds the matches from both:
+
+* 310 teams (and the old 013): pairing number, name, short name, match and game points,
+  the players in board order, reserves last;
+* 352 the home team's colour per board (its length is the team size); 362 match scoring
+  (both layouts in use: `W  2.0    D  1.0 ...` as record 162, and `TW 2.0 TD 1.0 TL 0.0`);
+* 192 the encoded tournament type (`FIDE_TEAM_GP_MP`: game points primary; `..._ROUNDROBIN`);
+* 300 a line-up out of the default order, or with an unoccupied board (`0000`);
+* 320 the pairing-allocated bye: its match and game points and the team of each round;
+* 330 forfeited matches `+-` `-+` `--` — also when the absent team's boards are not written;
+* 240 team byes F, H, Z (an odd round robin's idle team is a Z);
+* 202/212 the rule list (212 keeps its leading PTS or PTS:GP);
+* 801/802 and the match and game points of 310 only cross-check: a disagreement is a warning.
+
+Boards: in every match a team's players sit in roster order (a reserve who plays moves up),
+unless a 300 record gives the line-up; the players of both teams on a board must be each
+other's opponents, or the file is refused with the line and the round.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from ..engine.model import ResultKind, RoundResult, System
+from ..engine.teams.model import (
+    Board, BoardResult, Match, MatchForfeit, Score, Team, TeamBye, TeamMember, TeamScoring, TeamTournament,
+)
+from .trf import FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfError, TrfWarning, decode_trf, parse_trf
+
+# Records of a team event read here (the rest of the file is read by trf.parse_trf).
+TEAM_RECORDS = frozenset({"013", "310", "300", "320", "330", "240", "352", "362", "192", "202", "212", "801", "802"})
+TEAM_TYPE_WORDS = re.compile(r"team", re.I)
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+_MATCH_SCORE_ITEM = re.compile(r"(TW|TD|TL|W|D|L)\s*(-?[0-9]+(?:\.[0-9]+)?)", re.I)
+_FORFEITS = {"+-": MatchForfeit.HOME_WINS, "-+": MatchForfeit.AWAY_WINS, "--": MatchForfeit.DOUBLE,
+             "10": MatchForfeit.HOME_WINS, "01": MatchForfeit.AWAY_WINS, "00": MatchForfeit.DOUBLE}
+_INFORMATIVE = re.compile(r"^80[12]\s+(\d+)\s+\S+\s+(-?\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)(?:\s|$)")
+_BYES_240 = {"F": ResultKind.FULL_BYE, "H": ResultKind.HALF_BYE, "Z": ResultKind.ZERO_BYE}
+PRESENT = "present"  # a "0000 - +" entry: a board (or a whole match) won by forfeit, nobody on the other side
+
+
+class NotATeamEvent(TrfError):
+    """The file has team records, but its pairings are not matches between teams (teammates meet,
+    a team meets several teams in a round): an individual event with team groupings."""
+
+
+@dataclass(slots=True)
+class TeamTrfDocument:
+    event: TeamTournament
+    warnings: list[TrfWarning]
+    tiebreaks: list[str]  # 212 (with its PTS) or 202
+    encoding: str = "utf-8"
+
+
+@dataclass(slots=True)
+class _Line:
+    number: int
+    text: str
+
+
+def is_team_trf(text: str) -> bool:
+    """A TRF of a team event: it has team records 310, or the old 013 with a team tournament type (092/192)."""
+    records = {line[:3] for line in _lines(text)}
+    if "310" in records:
+        return True
+    if "013" not in records:
+        return False
+    return any(line[:3] in ("092", "192") and TEAM_TYPE_WORDS.search(line[4:]) for line in _lines(text))
+
+
+def _lines(text: str) -> list[str]:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return [raw.rstrip() for raw in re.split(r"\r\n|\r|\n", text)]
+
+
+def read_team_trf(data: bytes | str) -> TeamTrfDocument:
+    """Read a team TRF's bytes (encoding detected as for individual files) or text."""
+    if isinstance(data, str):
+        return parse_team_trf(data)
+    text, encoding, warnings = decode_trf(data)
+    document = parse_team_trf(text)
+    document.warnings[:0] = warnings
+    document.encoding = encoding
+    return document
+
+
+def parse_team_trf(text: str) -> TeamTrfDocument:
+    """Read a team event's TRF text. Raises TrfError (line, column) for what cannot be read."""
+    lines = _lines(text)
+    team_lines: dict[str, list[_Line]] = {}
+    individual: list[str] = []
+    present: set[tuple[int, int]] = set()  # (start number, round) of "0000 - +" entries
+    for number, line in enumerate(lines, start=1):
+        record = line[:3]
+        if record in TEAM_RECORDS:
+            team_lines.setdefault(record, []).append(_Line(number, line))
+            individual.append("###")  # keeps the line numbers of trf.parse_trf's errors
+        elif record == "001":
+            individual.append(_mark_present(line, number, present))
+        else:
+            individual.append(line)
+    document = parse_trf("\n".join(individual))
+    player_line = {int(line[4:8]): number for number, line in enumerate(lines, start=1)
+                   if line[:3] == "001" and line[4:8].strip().isdigit()}
+    return _Reader(document, team_lines, present, player_line).read()
+
+
+def _mark_present(line: str, number: int, present: set[tuple[int, int]]) -> str:
+    """A "0000 - +" round block (individual TRF has no code for a forfeit won with nobody paired)
+    becomes "0000 - F" for the player-line reader, and is remembered here."""
+    start = line[4:8].strip()
+    first = FIRST_ROUND_OPPONENT.first - 1
+    rnd = 0
+    chars = list(line)
+    while first + 7 < len(line) + 1:
+        rnd += 1
+        block = line[first:first + 8].ljust(8)
+        if block[0:4].strip() in ("", "0", "0000") and block[7] == "+":
+            if not start.isdigit():
+                raise TrfError(number, 5, f"start number {start!r} is not a number")
+            present.add((int(start), rnd))
+            chars[first + 7] = "F"
+        first += ROUND_WIDTH
+    return "".join(chars)
+
+
+def _number_at(line: _Line, first: int, last: int, what: str, low: int = 0, allow_blank: bool = False) -> int | None:
+    text = line.text[first - 1:last].strip()
+    if not text and allow_blank:
+        return None
+    if not text.isdigit():
+        raise TrfError(line.number, first, f"record {line.text[:3]}: {what} must be a whole number, found {text!r}")
+    value = int(text)
+    if value < low:
+        raise TrfError(line.number, first, f"record {line.text[:3]}: {what} must be at least {low}, found {value}")
+    return value
+
+
+def _points_at(line: _Line, first: int, last: int, what: str) -> Fraction | None:
+    text = line.text[first - 1:last].strip()
+    if not text:
+        return None
+    try:
+        return Fraction(Decimal(text))
+    except (InvalidOperation, ValueError):
+        raise TrfError(line.number, first, f"record {line.text[:3]}: {what} {text!r} is not a number") from None
+
+
+class _Reader:
+    def __init__(self, document, team_lines: dict[str, list[_Line]], present: set[tuple[int, int]],
+                 player_line: dict[int, int]):
+        self.document = document
+        self.lines = team_lines
+        self.present = present  # (player, round) of "0000 - +"
+        self.warnings: list[TrfWarning] = list(document.warnings)
+        self.players = {p.id: p for p in document.tournament.players}
+        self.player_line = player_line  # start number -> line number
+
+    def warn(self, line: int, column: int, message: str) -> None:
+        self.warnings.append(TrfWarning(line, column, message))
+
+    # ---------------------------------------------------------------- the header records
+
+    def read(self) -> TeamTrfDocument:
+        tournament = self.document.tournament
+        teams, totals = self._teams()
+        team_of = {member.id: team.id for team in teams for member in team.players}
+        colours = self._colours()
+        team_size = len(colours) if colours else self._widest_lineup(team_of)
+        system, primary = self._type(tournament.system)
+        scoring = self._scoring(tournament.scoring)
+        lineups = self._lineups(teams)
+        forfeits = self._forfeits(teams)
+        byes, pab = self._byes(teams)
+        if pab is not None:
+            scoring = replace(scoring, pab_match=pab[0], pab_game=pab[1])
+        last_listed = max([r for r, *_ in forfeits] + [b.round for b, _ in byes] + [0])
+        rounds = max(tournament.rounds, last_listed)
+        matches, byes = self._matches(teams, team_of, team_size, colours, lineups, forfeits, byes, rounds)
+        event = TeamTournament(
+            teams=tuple(teams), rounds=rounds, team_size=team_size, matches=tuple(matches), byes=tuple(byes),
+            system=system, scoring=scoring, board_colours=colours, primary=primary, name=tournament.name,
+            start_date=tournament.start_date)
+        self._cross_check(event, totals)
+        return TeamTrfDocument(event, self.warnings, self._tiebreaks())
+
+    def _teams(self) -> tuple[list[Team], dict[int, tuple[_Line, Fraction | None, Fraction | None]]]:
+        records = self.lines.get("310")
+        old = records is None
+        if old:
+            records = self.lines.get("013", [])
+        elif "013" in self.lines:
+            self.warn(self.lines["013"][0].number, 1, "records 013 ignored: the file has the records 310 that "
+                                                      "replace them")
+        teams: list[Team] = []
+        seen_ids: dict[int, int] = {}
+        seen_players: dict[int, tuple[int, int]] = {}
+        totals = {}
+        for k, line in enumerate(records):
+            if old:  # 013: name 5-36, players from 37, every 5 columns
+                team_id, name, short, first = k + 1, line.text[4:36].strip(), "", 37
+            else:  # 310: number 5-7, name 9-40, short name 42-46, MP 55-60, GP 62-67, rank 69-71, players from 74
+                team_id = _number_at(line, 5, 7, "team pairing number", low=1)
+                name, short, first = line.text[8:40].strip(), line.text[41:46].strip(), 74
+                totals[team_id] = (line, _points_at(line, 55, 60, "match points"), _points_at(line, 62, 67, "game points"))
+            if team_id in seen_ids:
+                raise TrfError(line.number, 5, f"team {team_id} already defined on line {seen_ids[team_id]}")
+            seen_ids[team_id] = line.number
+            members = []
+            column = first
+            while column <= len(line.text):
+                pid = _number_at(line, column, column + 3, "player", allow_blank=True)
+                if pid:
+                    if pid not in self.players:
+                        raise TrfError(line.number, column, f"team {team_id}: no player has start number {pid}")
+                    if pid in seen_players:
+                        other, other_line = seen_players[pid]
+                        raise TrfError(line.number, column, f"player {pid} is on team {team_id} and on team {other} "
+                                                            f"(line {other_line})")
+                    seen_players[pid] = (team_id, line.number)
+                    player = self.players[pid]
+                    members.append(TeamMember(pid, player.name, player.rating))
+                column += 5
+            teams.append(Team(team_id, name, short, tuple(members)))
+        if not teams:
+            raise TrfError(1, 1, "no team records (310 or 013) found")
+        for pid, player in self.players.items():
+            if pid not in seen_players and any(r.opponent for r in player.results):
+                raise NotATeamEvent(self._line_of(pid), 1, f"player {pid} has games but is on no team (records 310)")
+        return teams, totals
+
+    def _colours(self) -> str | None:
+        line = self._last("352")
+        if line is None:
+            return None
+        colours = line.text[4:].strip().upper()
+        if not colours or set(colours) - set("WB"):
+            raise TrfError(line.number, 5, f"record 352: the colour sequence {colours!r} is not made of W and B")
+        return colours
+
+    def _widest_lineup(self, team_of: dict[int, int]) -> int:
+        """Without 352: the most boards a team used in a round."""
+        widest = 1
+        rounds: dict[tuple[int, int], int] = {}
+        for player in self.players.values():
+            for result in player.results:
+                if result.opponent or (player.id, result.round) in self.present:
+                    key = (team_of.get(player.id, 0), result.round)
+                    rounds[key] = rounds.get(key, 0) + 1
+                    widest = max(widest, rounds[key])
+        return widest
+
+    def _type(self, system: System | None) -> tuple[System | None, Score | None]:
+        line = self._last("192")
+        primary = None
+        if line is not None:
+            code = line.text[4:].strip().upper()
+            if "ROUNDROBIN" in code:
+                system = System.ROUND_ROBIN
+            elif "SWISS" in code or code.startswith("FIDE_TEAM"):
+                system = system or System.SWISS
+            # FIDE_TEAM_MP_GP, FIDE_TEAM_TYPEA_GP_MP, FIDE_TEAM_MP_BAKU, CUSTOM_TEAM_SWISS_GP, ...
+            first = re.search(r"_(MP|GP)(?:_|$)", code)
+            if first:
+                primary = Score(first[1])
+        return system, primary
+
+    def _scoring(self, game) -> TeamScoring:
+        scoring = TeamScoring(game_win=game.win, game_draw=game.draw, game_loss=game.loss)
+        line = self._last("362")
+        if line is None:
+            return scoring
+        body = line.text[4:]
+        fields = {}
+        position = 0
+        for m in _MATCH_SCORE_ITEM.finditer(body):
+            if body[position:m.start()].strip():
+                raise TrfError(line.number, 5 + position, f"record 362: cannot read {body[position:m.start()].strip()!r}")
+            position = m.end()
+            code = m[1].upper().lstrip("T")
+            fields[{"W": "match_win", "D": "match_draw", "L": "match_loss"}[code]] = Fraction(Decimal(m[2]))
+        if body[position:].strip():
+            raise TrfError(line.number, 5 + position, f"record 362: cannot read {body[position:].strip()!r} "
+                                                      f"(TW, TD, TL with their match points)")
+        return replace(scoring, **fields)
+
+    def _lineups(self, teams: list[Team]) -> dict[tuple[int, int], tuple[_Line, list[int]]]:
+        """300: (round, team) -> the line-up, 0 for an unoccupied board."""
+        ids = {t.id for t in teams}
+        lineups = {}
+        for line in self.lines.get("300", []):
+            rnd = _number_at(line, 5, 7, "round", low=1)
+            team = _number_at(line, 9, 11, "team", low=1)
+            if team not in ids:
+                self.warn(line.number, 9, f"record 300: no team has pairing number {team}; skipped")
+                continue
+            players = []
+            column = 17
+            while column <= len(line.text):
+                players.append(_number_at(line, column, column + 3, "player", allow_blank=True) or 0)
+                column += 5
+            lineups[(rnd, team)] = (line, players)
+        return lineups
+
+    def _forfeits(self, teams: list[Team]) -> list[tuple[int, int, int, MatchForfeit, _Line]]:
+        """330: (round, home, away, forfeit, line)."""
+        ids = {t.id for t in teams}
+        out = []
+        for line in self.lines.get("330", []):
+            code = line.text[4:6].upper()
+            if code not in _FORFEITS:
+                raise TrfError(line.number, 5, f"record 330: forfeit type {code!r} is not +-, -+ or --")
+            rnd = _number_at(line, 8, 10, "round", low=1)
+            home = _number_at(line, 12, 14, "team", low=1)
+            away = _number_at(line, 16, 18, "team", low=1)
+            unknown = [(team, column) for team, column in ((home, 12), (away, 16)) if team not in ids]
+            if unknown:
+                self.warn(line.number, unknown[0][1], f"record 330: no team has pairing number {unknown[0][0]}; "
+                                                      f"skipped")
+                continue
+            out.append((rnd, home, away, _FORFEITS[code], line))
+        return out
+
+    def _byes(self, teams: list[Team]) -> tuple[list[tuple[TeamBye, _Line]], tuple[Fraction, Fraction] | None]:
+        """The byes of 320 and 240 with their lines; a team number nobody has is skipped with a warning."""
+        ids = {t.id for t in teams}
+        byes: list[tuple[TeamBye, _Line]] = []
+        pab = None
+        for line in self.lines.get("320", []):
+            values = (_points_at(line, 5, 8, "match points"), _points_at(line, 10, 13, "game points"))
+            if None in values:
+                raise TrfError(line.number, 5, "record 320: the PAB's match points (5-8) and game points (10-13) "
+                                               "must be given")
+            if pab is not None and values != pab:
+                self.warn(line.number, 5, "record 320: PAB values differ from the first 320 record's; those are used")
+            pab = pab or values
+            column, rnd = 15, 0
+            while column <= len(line.text):
+                rnd += 1
+                team = _number_at(line, column, column + 2, "team", allow_blank=True)
+                if team:
+                    if team not in ids:
+                        self.warn(line.number, column, f"record 320: no team has pairing number {team}; skipped")
+                    else:
+                        byes.append((TeamBye(rnd, team, ResultKind.PAIRING_BYE), line))
+                column += 4
+        for line in self.lines.get("240", []):
+            kind = line.text[4:5].upper()
+            if kind not in _BYES_240:
+                raise TrfError(line.number, 5, f"record 240: bye type {kind!r} is not F, H or Z")
+            rnd = _number_at(line, 7, 9, "round", low=1)
+            rest = line.text[10:]
+            if not rest.strip():
+                raise TrfError(line.number, 11, "record 240 names no team")
+            for m in re.finditer(r"\S+", rest):
+                column = 11 + m.start()
+                if not m[0].isdigit() or int(m[0]) not in ids:
+                    self.warn(line.number, column, f"record 240: no team has pairing number {m[0]}; skipped")
+                    continue
+                byes.append((TeamBye(rnd, int(m[0]), _BYES_240[kind]), line))
+        return byes, pab
+
+    def _tiebreaks(self) -> list[str]:
+        for record in ("212", "202"):
+            line = self._last(record)
+            if line is not None:
+                value = line.text[4:].strip()
+                parts = re.split(r"[,;]", value) if re.search(r"[,;]", value) else value.split()
+                return [p.strip() for p in parts if p.strip()]
+        return []
+
+    def _last(self, record: str) -> _Line | None:
+        found = self.lines.get(record)
+        return found[-1] if found else None
+
+    # ---------------------------------------------------------------- the matches
+
+    def _entries(self, team: Team, rnd: int) -> list[tuple[int, RoundResult | None]]:
+        """The team's players with an entry in the round, roster order: (player, result or None for PRESENT)."""
+        out = []
+        for member in team.players:
+            if (member.id, rnd) in self.present:
+                out.append((member.id, None))
+                continue
+            result = next((r for r in self.players[member.id].results if r.round == rnd), None)
+            if result is not None:
+                out.append((member.id, result))
+        return out
+
+    def _matches(self, teams, team_of, team_size, colours, lineups, forfeits, byes, rounds):
+        """The matches of every round, and the byes that agree with them (a record that contradicts
+        the player lines is skipped with a warning: the 001 lines are the results)."""
+        by_id = {t.id: t for t in teams}
+        matches: list[Match] = []
+        kept_byes: list[TeamBye] = []
+        for rnd in range(1, rounds + 1):
+            entries = {t.id: self._entries(t, rnd) for t in teams}
+            linked: dict[int, set[int]] = {}
+            for team_id, items in entries.items():
+                for pid, result in items:
+                    if result is not None and result.opponent:
+                        other = team_of.get(result.opponent)
+                        if other is None or other == team_id:
+                            raise NotATeamEvent(self._line_of(pid), self._column(rnd), (
+                                f"round {rnd}: player {pid} (team {team_id}) is paired with player {result.opponent}, "
+                                f"who is {'on the same team' if other else 'on no team'}"))
+                        back = next((r for r in self.players[result.opponent].results if r.round == rnd), None)
+                        if back is None or back.opponent != pid:
+                            said = (f"player {back.opponent}" if back is not None and back.opponent
+                                    else "no game" if back is None else back.result.value)
+                            raise TrfError(self._line_of(pid), self._column(rnd), (
+                                f"round {rnd}: player {pid} is paired with player {result.opponent}, whose line says "
+                                f"{said} in that round"))
+                        linked.setdefault(team_id, set()).add(other)
+            for team_id, others in linked.items():
+                if len(others) > 1:
+                    pid = next(pid for pid, r in entries[team_id] if r is not None and r.opponent)
+                    raise NotATeamEvent(self._line_of(pid), self._column(rnd), (
+                        f"round {rnd}: the players of team {team_id} meet players of teams "
+                        f"{', '.join(map(str, sorted(others)))}"))
+            paired: set[int] = set()
+            for r, home, away, forfeit, line in forfeits:
+                if r != rnd:
+                    continue
+                if home in linked or away in linked or home in paired or away in paired:
+                    self.warn(line.number, 1, f"record 330 skipped: teams {home} and {away} have games (or another "
+                                              f"match) in round {rnd}")
+                    continue
+                paired |= {home, away}
+                matches.append(Match(rnd, home, away, forfeit=forfeit))
+            done: set[frozenset[int]] = set()
+            for team_id in sorted(linked):
+                other = next(iter(linked[team_id]))
+                if frozenset((team_id, other)) in done:
+                    continue
+                done.add(frozenset((team_id, other)))
+                matches.append(self._match(rnd, by_id[team_id], by_id[other], entries, team_size, colours, lineups))
+                paired |= {team_id, other}
+            for team_id, items in entries.items():
+                if team_id in paired or not any(result is None for _, result in items):
+                    continue
+                # boards won by forfeit with nobody opposite and no game: a line-up of empty seats (300)
+                named = [(line, key) for key, (line, _) in lineups.items() if key[0] == rnd and team_id in (
+                    key[1], _number_at(line, 13, 15, "scheduled opponent", low=1))]
+                other = None
+                for line, (_, team) in named:
+                    candidate = _number_at(line, 13, 15, "scheduled opponent", low=1) if team == team_id else team
+                    if candidate in by_id and candidate not in paired:
+                        other = candidate
+                        break
+                if other is None:
+                    pid = next(pid for pid, r in items if r is None)
+                    raise TrfError(self._line_of(pid), self._column(rnd), (
+                        f"round {rnd}: players of team {team_id} won by forfeit (0000 - +) but no record 330 or 300 "
+                        f"names the opponent"))
+                matches.append(self._match(rnd, by_id[team_id], by_id[other], entries, team_size, colours, lineups))
+                paired |= {team_id, other}
+            for bye, line in byes:
+                if bye.round != rnd:
+                    continue
+                if bye.team in paired:
+                    self.warn(line.number, 1, f"record {line.text[:3]}: team {bye.team} already has a match or a bye "
+                                              f"in round {rnd}; this bye is skipped")
+                    continue
+                paired.add(bye.team)
+                kept_byes.append(bye)
+        return matches, kept_byes
+
+    def _match(self, rnd, team_a: Team, team_b: Team, entries, team_size, colours, lineups) -> Match:
+        sides = []
+        for team in (team_a, team_b):
+            results = dict(entries[team.id])
+            given = lineups.get((rnd, team.id))
+            if given is not None and any(pid and pid not in results for pid in given[1]):
+                missing = next(pid for pid in given[1] if pid and pid not in results)
+                self.warn(given[0].number, 17, f"record 300 skipped: player {missing} has no game in round {rnd}")
+                given = None
+            if given is not None:
+                lineup = given[1]
+            else:  # roster order: a reserve who plays moves up
+                lineup = [pid for pid, result in entries[team.id] if result is None or result.opponent]
+            sides.append((lineup, results))
+        (la, ra), (lb, rb) = sides
+        boards = max(len(la), len(lb))
+        if boards > team_size:
+            raise TrfError(self._line_of(la[0] if la else lb[0]), self._column(rnd),
+                           f"round {rnd}: teams {team_a.id} and {team_b.id} play on {boards} boards, more than the "
+                           f"team size {team_size} (record 352)")
+        seats = []
+        for b in range(boards):
+            pa = la[b] if b < len(la) else 0
+            pb = lb[b] if b < len(lb) else 0
+            a, bb = (ra.get(pa) if pa else None), (rb.get(pb) if pb else None)
+            for player, result, partner in ((pa, a, pb), (pb, bb, pa)):
+                if not player:
+                    continue
+                paired_with = result.opponent if result is not None else 0
+                if (paired_with or 0) != partner:
+                    return self._match_by_pairings(rnd, team_a, team_b, la, ra, lb, rb, team_size, colours, player)
+            seats.append((b + 1, pa, a, pb, bb))
+        return self._match_from_seats(rnd, team_a, team_b, seats, colours)
+
+    def _match_from_seats(self, rnd, team_a, team_b, seats, colours) -> Match:
+        home_is_a = self._home_is_first(seats, colours)
+        home, away = (team_a, team_b) if home_is_a else (team_b, team_a)
+        out = []
+        for number, pa, a, pb, bb in seats:
+            colour_a = a.color.value if a is not None and a.color else None
+            colour_b = bb.color.value if bb is not None and bb.color else None
+            if colour_a:
+                a_white = colour_a == "w"
+            elif colour_b:
+                a_white = colour_b != "w"
+            else:  # nobody's colour is written (an empty seat facing a forfeit): the home colour of the board
+                home_white = (colours[number - 1] if colours else "WB"[(number - 1) % 2]) == "W"
+                a_white = home_white == home_is_a
+            white, wr, black, br = (pa, a, pb, bb) if a_white else (pb, bb, pa, a)
+            out.append(_board(number, white or None, black or None, wr, br))
+        return Match(rnd, home.id, away.id, tuple(out))
+
+    def _match_by_pairings(self, rnd, team_a, team_b, la, ra, lb, rb, team_size, colours, culprit) -> Match:
+        """Boards when the line-ups are not in roster order and no 300 record says so: team a's players
+        in its order, each facing the player it is paired with; the other side's unpaired players
+        (a board won against an empty seat) after them."""
+        self.warn(self._line_of(culprit), self._column(rnd), (
+            f"round {rnd}: the players of teams {team_a.id} and {team_b.id} do not face each other board by board "
+            f"in roster order and no record 300 gives the line-up; boards taken in team {team_a.id}'s order"))
+        seats = []
+        placed_b = set()
+        for pa in la:
+            a = ra.get(pa)
+            pb = a.opponent if a is not None and a.opponent else 0
+            if pb and pb not in rb:
+                raise TrfError(self._line_of(pa), self._column(rnd), f"round {rnd}: player {pa} is paired with "
+                                                                     f"{pb}, who has no entry in that round")
+            placed_b.add(pb)
+            seats.append((len(seats) + 1, pa, a, pb, rb.get(pb) if pb else None))
+        for pb in lb:
+            if pb not in placed_b:
+                seats.append((len(seats) + 1, 0, None, pb, rb.get(pb)))
+        if len(seats) > team_size:
+            raise TrfError(self._line_of(culprit), self._column(rnd), (
+                f"round {rnd}: teams {team_a.id} and {team_b.id} play on {len(seats)} boards, more than the team size "
+                f"{team_size}; give the line-ups with record 300"))
+        return self._match_from_seats(rnd, team_a, team_b, seats, colours)
+
+    @staticmethod
+    def _home_is_first(seats, colours: str | None) -> bool:
+        """Whether the first team is the home team: the one whose colours follow 352 (without 352:
+        the one with white on the first board whose colour is written)."""
+        for number, pa, a, pb, bb in seats:
+            for result, is_a in ((a, True), (bb, False)):
+                if result is not None and result.color is not None:
+                    home_colour = (colours[number - 1] if colours else "WB"[(number - 1) % 2]).lower()
+                    return (result.color.value == home_colour) == is_a
+        return True
+
+    def _line_of(self, player: int) -> int:
+        return self.player_line.get(player, 1)
+
+    @staticmethod
+    def _column(rnd: int) -> int:
+        return FIRST_ROUND_OPPONENT.first + (rnd - 1) * ROUND_WIDTH
+
+    # ---------------------------------------------------------------- cross-checks
+
+    def _cross_check(self, event: TeamTournament, totals) -> None:
+        """310's match and game points, 801/802: a warning where they disagree with the results."""
+        from ..engine.teams.build import build_team_tables
+
+        tables = build_team_tables(event)
+        index = {tid: i for i, tid in enumerate(tables.mp.ids)}
+        scale = tables.mp.scale
+
+        def check(line: _Line, team: int, mp: Fraction | None, gp: Fraction | None, what: str) -> None:
+            if team not in index:
+                self.warn(line.number, 5, f"record {line.text[:3]}: no team has pairing number {team}")
+                return
+            p = index[team]
+            mine_mp, mine_gp = Fraction(tables.mp.scores[p], scale), Fraction(tables.gp.scores[p], scale)
+            if mp is not None and mp != mine_mp:
+                self.warn(line.number, 1, f"record {line.text[:3]}: team {team} has {float(mp):g} match points {what}, "
+                                          f"the results give {float(mine_mp):g}")
+            if gp is not None and gp != mine_gp:
+                self.warn(line.number, 1, f"record {line.text[:3]}: team {team} has {float(gp):g} game points {what}, "
+                                          f"the results give {float(mine_gp):g}")
+
+        for team, (line, mp, gp) in totals.items():
+            check(line, team, mp, gp, "in columns 55-67")
+        for record in ("801", "802"):
+            for line in self.lines.get(record, []):
+                # team number, nickname, match points, game points: read as fields, whose widths vary
+                # between the programs that write them (801 per round: opponent, colour, board results)
+                m = _INFORMATIVE.match(line.text)
+                if m is None:
+                    self.warn(line.number, 5, f"record {record} not read: expected the team number, its nickname, "
+                                              f"match points and game points")
+                    continue
+                check(line, int(m[1]), Fraction(Decimal(m[2])), Fraction(Decimal(m[3])), f"in record {record}")
+
+
+def _board(number: int, white: int | None, black: int | None, wr: RoundResult | None,
+           br: RoundResult | None) -> Board:
+    """A board from the two players' entries (None: nobody, or a PRESENT entry)."""
+    def code(player, result):
+        if not player:
+            return None
+        if result is None:
+            return "+"
+        return {ResultKind.WIN: "1", ResultKind.DRAW: "=", ResultKind.LOSS: "0", ResultKind.FORFEIT_WIN: "+",
+                ResultKind.FORFEIT_LOSS: "-"}.get(result.result, "-")
+
+    w, b = code(white, wr), code(black, br)
+    results = {("1", "0"): BoardResult.WHITE_WINS, ("0", "1"): BoardResult.BLACK_WINS,
+               ("=", "="): BoardResult.DRAW, ("+", "-"): BoardResult.WHITE_FORFEIT_WIN,
+               ("-", "+"): BoardResult.BLACK_FORFEIT_WIN, ("-", "-"): BoardResult.DOUBLE_FORFEIT,
+               ("+", None): BoardResult.WHITE_FORFEIT_WIN, (None, "+"): BoardResult.BLACK_FORFEIT_WIN,
+               ("-", None): BoardResult.DOUBLE_FORFEIT, (None, "-"): BoardResult.DOUBLE_FORFEIT,
+               (None, None): BoardResult.DOUBLE_FORFEIT}
+    result = results.get((w, b))
+    if result is not None:
+        return Board(number, white, black, result)
+    # an arbiter's decision (0-0, ½-0): each side's own points
+    value = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0), "+": Fraction(1), "-": Fraction(0)}
+    return Board(number, white, black, None, (value[w], value[b]))

@@ -1,0 +1,466 @@
+"""The compute gate over the real ASGI app: cost ceilings, killable work, shedding, no 5xx for any input.
+
+Worker processes are real child processes of the test; a computation's time is only
+bounded from above here (the machine is shared): tests wait for *events* (an answer,
+a process gone), with generous time limits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from dataclasses import replace
+
+import anyio
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+from service.api.app import app as default_app, create_app
+from service.api.cost import Counts, estimate
+from service.api.gate import Admission
+from service.api.limits import ENV, LIMITS, json_depth_exceeds
+from service.api.ops import OpsConfig
+from service.synthetic import swiss_wire
+from tests.formats.trf_lines import SMALL, trf
+
+RULES_24 = ["BH/C1", "BH", "SB", "PS", "WIN", "DE", "ARO", "KS", "BH/M1", "SB/C1", "WON", "BPG", "AOB", "FB",
+            "TPR", "PTP", "APRO", "APPO", "GE", "BWG", "BH/C2", "SB/M1", "KS/L40", "BH/C3"]
+# Admitted by these limits, priced far above the inline threshold: a worker computes it
+# for a second or more (5,000 players × 100 rounds without results × 24 rules).
+ROOMY = replace(LIMITS, max_cost_s=1000.0, max_memory_mib=4096)
+SLOW = {"tournament": {"rounds": 100, "players": [{"id": i + 1, "rating": 1500 + i % 700} for i in range(5000)]},
+        "tiebreaks": RULES_24, "explain": False}
+PRESTART = OpsConfig(prestart_workers=True)  # workers up before the first request, as `tiebreak serve` does
+SMALL_BODY = {"tournament": swiss_wire(12, 5, seed=3), "tiebreaks": ["BH", "SB"]}
+
+
+def assert_problem(response, status: int, limit: str | None = None) -> dict:
+    assert response.status_code == status, response.text[:500]
+    assert response.headers["content-type"] == "application/problem+json"
+    problem = response.json()
+    assert problem["status"] == status
+    if limit is not None:
+        messages = " ".join(e["message"] for e in problem["errors"])
+        assert f"limit {limit} = " in messages and ENV[limit] in messages, problem
+    return problem
+
+
+def alive(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def wait_until(condition, seconds: float) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def the_gate(app):
+    """The app's one gate (each test runs an app on one event loop), or None before it exists."""
+    gates = list(app.state.get("gates", {}).values())
+    return gates[0] if gates else None
+
+
+def pool_pids(app) -> list[int]:
+    return [w.process.pid for w in the_gate(app).pool.idle if w.alive]
+
+
+# ---- killable computation ----
+
+def test_past_the_deadline_the_worker_is_killed_and_replaced():
+    app = create_app(replace(ROOMY, compute_deadline_s=0.5), PRESTART)
+    with TestClient(app) as client:
+        [first] = pool_pids(app)
+        started = time.monotonic()
+        response = client.post("/v1/standings", json=SLOW)
+        assert_problem(response, 503, "compute_deadline_s")
+        assert response.json()["title"] == "Compute deadline exceeded"
+        assert response.headers["retry-after"]
+        assert time.monotonic() - started < 5
+        assert wait_until(lambda: not alive(first), 5), "the worker computing past the deadline still runs"
+        assert wait_until(lambda: len(pool_pids(app)) == 1, 10), "no fresh worker was started"
+        assert pool_pids(app) != [first]
+        assert client.post("/v1/standings", json=SMALL_BODY).status_code == 200
+
+
+def test_a_client_that_leaves_gets_its_computation_killed():
+    """Raw ASGI: the body arrives, then the client disconnects; the worker computing it is killed."""
+    app = create_app(ROOMY)
+    body = msgspec.json.encode(SLOW)
+    gone = anyio.Event()
+    sent = []
+
+    async def receive():
+        if not sent:
+            sent.append(True)
+            return {"type": "http.request", "body": body, "more_body": False}
+        with anyio.fail_after(20):  # leave once a worker computes the request
+            while not (the_gate(app) and the_gate(app).pool.running):
+                await anyio.sleep(0.02)
+        await anyio.sleep(0.2)
+        gone.set()
+        return {"type": "http.disconnect"}
+
+    responses = []
+
+    async def send(message):
+        responses.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": "/v1/standings", "raw_path": b"/v1/standings", "query_string": b"", "root_path": "",
+             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+             "client": ("127.0.0.1", 50000), "server": ("testserver", 80), "state": {}}
+    computing = set()
+
+    async def main():
+        async with anyio.create_task_group() as tg:
+            async def spy():  # the pid of the worker computing the request
+                while not gone.is_set():
+                    gate = the_gate(app)
+                    if gate is not None:
+                        computing.update(w.process.pid for w in gate.pool.running)
+                    await anyio.sleep(0.02)
+            tg.start_soon(spy)
+            with anyio.fail_after(30):
+                await app(scope, receive, send)
+        assert computing, "the request never reached a worker"
+        with anyio.fail_after(10):
+            while any(alive(pid) for pid in computing):
+                await anyio.sleep(0.05)
+        gate = the_gate(app)
+        assert gate.pool.lane.busy in (0, 1)  # released once the killed process is reaped
+        await gate.close()
+
+    started = time.monotonic()
+    anyio.run(main)
+    assert time.monotonic() - started < 10, "the computation ran on after the client left"
+    assert responses[0]["status"] == 499  # logged as "client closed request"; nobody reads it
+    assert the_gate(app).pool.lane.busy == 0
+
+
+def worker_processes() -> list[int]:
+    """Live compute workers started by this test process."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    command = cmdline.read()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"service.api.worker" in command:
+                found.append(int(entry))
+    return found
+
+
+def test_a_killed_worker_holds_its_slot_until_it_is_gone():
+    """One worker: past the deadline it is killed; a replacement may start meanwhile, but no second
+    computation runs beside the dying one, and the next request is computed by the replacement."""
+    app = create_app(replace(ROOMY, compute_deadline_s=0.5, compute_workers=1, compute_queue=4), PRESTART)
+    others = set(worker_processes())  # workers of other apps of this test session
+    with TestClient(app) as client:
+        [first] = pool_pids(app)
+        seen, stop = [], threading.Event()
+
+        def watch():
+            while not stop.is_set():
+                seen.append(len(set(worker_processes()) - others))
+                time.sleep(0.01)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            assert client.post("/v1/standings", json=SLOW).status_code == 503
+            assert wait_until(lambda: not alive(first), 5)
+            assert wait_until(lambda: pool_pids(app), 20), "no replacement worker"
+            small = {**SMALL_BODY, "tournament": swiss_wire(300, 9, seed=3)}  # priced over the inline threshold
+            assert client.post("/v1/standings", json=small).status_code == 200
+        finally:
+            stop.set()
+            watcher.join()
+        assert max(seen) <= 2, "more than the killed worker and its replacement were alive at once"
+        assert pool_pids(app) and first not in pool_pids(app)
+        assert the_gate(app).pool.lane.busy == 0
+
+
+# ---- shedding ----
+
+def test_a_full_pool_and_queue_shed_at_once_and_readyz_says_not_ready():
+    app = create_app(replace(ROOMY, compute_workers=1, compute_queue=1))
+    with TestClient(app) as client:
+        assert client.get("/readyz").json() == {"status": "ok"}
+        statuses = []
+        def post_slow():
+            response = client.post("/v1/standings", json=SLOW)
+            statuses.append(response.status_code if response.status_code == 200 else response.text)
+
+        threads = [threading.Thread(target=post_slow) for _ in range(2)]
+        for t in threads:
+            t.start()
+            time.sleep(0.3)
+        assert wait_until(lambda: the_gate(app).saturated(), 10)
+        ready = client.get("/readyz")
+        assert ready.status_code == 503 and ready.json() == {"status": "saturated"}
+        started = time.monotonic()
+        shed = client.post("/v1/standings", json=SLOW)
+        assert time.monotonic() - started < 1.0, "shedding must not wait"
+        problem = assert_problem(shed, 503)
+        assert shed.headers["retry-after"] == "1" and problem["title"] == "Service Unavailable"
+        assert client.get("/healthz").status_code == 200  # liveness is not readiness
+        # a cheap request is still computed inline, beside the saturated pool
+        assert client.post("/v1/standings", json=SMALL_BODY).status_code == 200
+        for t in threads:
+            t.join(60)
+        assert statuses == [200, 200]
+        assert client.get("/readyz").status_code == 200
+        metrics = client.get("/metrics").text
+        assert 'tiebreak_shed_total{reason="pool"} 1.0' in metrics
+
+
+def test_requests_over_the_in_flight_limit_are_shed_by_the_middleware():
+    app = create_app(replace(ROOMY, max_in_flight=1))
+    with TestClient(app) as client:
+        slow = threading.Thread(target=lambda: client.post("/v1/standings", json=SLOW))
+        slow.start()
+        assert wait_until(lambda: app.state.admission.in_flight == 1, 10)
+        shed = client.post("/v1/standings", json=SMALL_BODY)
+        assert_problem(shed, 503)
+        assert shed.headers["retry-after"] == "1"
+        assert "max_in_flight" in shed.json()["errors"][0]["message"]
+        assert client.get("/readyz").status_code == 503
+        assert client.get("/healthz").status_code == 200  # probes are never shed
+        slow.join(60)
+        assert client.post("/v1/standings", json=SMALL_BODY).status_code == 200
+
+
+def test_admission_reserves_the_declared_body_and_the_whole_limit_for_chunked_bodies():
+    admission = Admission(replace(LIMITS, max_in_flight=10, max_body_bytes=100, max_in_flight_body_bytes=250))
+    assert admission.enter(90) == (None, 90)
+    assert admission.enter(None) == (None, 100)  # no Content-Length: as much as the body limit allows
+    assert admission.enter(80) == ("body_bytes", 0)
+    assert admission.enter(60) == (None, 60)
+    admission.leave(100)
+    assert admission.enter(80) == (None, 80) and admission.in_flight == 3
+    lone = Admission(replace(LIMITS, max_body_bytes=100, max_in_flight_body_bytes=10))
+    assert lone.enter(100) == (None, 100)  # one request is always let in: the body limit is its bound
+
+
+# ---- the cost model ----
+
+def test_the_issue_s_50000_players_100_rounds_20_rules_are_refused_at_once_naming_the_limit(client):
+    body = {"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(50_000)]},
+            "tiebreaks": RULES_24[:20]}
+    encoded = msgspec.json.encode(body)
+    assert 600_000 < len(encoded) < 700_000  # the issue's 639 KB
+    started = time.monotonic()
+    response = client.post("/v1/standings", content=encoded, headers={"content-type": "application/json"})
+    problem = assert_problem(response, 413)
+    assert problem["detail"].endswith(("max_cost_s", "max_memory_mib"))
+    assert time.monotonic() - started < 10
+    assert "50000 players × 100 rounds" in problem["errors"][0]["message"]
+
+
+def test_the_time_ceiling_names_max_cost_s():
+    with TestClient(create_app(replace(LIMITS, max_cost_s=0.01))) as c:
+        problem = assert_problem(c.post("/v1/standings", json={"tournament": swiss_wire(300, 11, seed=1),
+                                                              "tiebreaks": ["BH", "SB"]}), 413, "max_cost_s")
+        assert "estimated" in problem["errors"][0]["message"]
+        compare = {"tournament": swiss_wire(300, 11, seed=1), "lists": [{"name": "a", "tiebreaks": ["BH"]}]}
+        assert_problem(c.post("/v1/compare", json=compare), 413, "max_cost_s")
+        write = {"tournament": swiss_wire(300, 11, seed=1), "tiebreaks": ["BH"]}
+        assert_problem(c.post("/v1/trf", json=write), 413, "max_cost_s")
+
+
+def test_the_model_grows_with_players_rounds_rules_and_breakdowns():
+    base = Counts(players=1000, rounds=11, rule_passes=6)
+    more = [Counts(players=2000, rounds=11, rule_passes=6), Counts(players=1000, rounds=22, rule_passes=6),
+            Counts(players=1000, rounds=11, rule_passes=12), Counts(players=1000, rounds=11, rule_passes=6,
+                                                                    explained_rules=6000)]
+    for counts in more:
+        assert estimate(counts).seconds > estimate(base).seconds
+        assert estimate(counts).memory_bytes > estimate(base).memory_bytes
+    # the defaults admit the SPEC's 20,000 × 11 × 12 rules without breakdowns
+    big = Counts(players=20_000, rounds=11, rule_passes=12, body_bytes=13_000_000)
+    assert estimate(big).seconds < LIMITS.max_cost_s and estimate(big).memory_mib < LIMITS.max_memory_mib
+
+
+TRF_40000_RULES = trf(*SMALL[:4], "202 " + ",".join(["BH", "ARO", "BH/C1"] * 13_334), *SMALL[4:])
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/v1/standings", {"trf": TRF_40000_RULES}),
+    ("/v1/compare", {"trf": TRF_40000_RULES, "lists": [{"name": "a", "tiebreaks": ["BH"]}]}),
+    ("/v1/trf", {"trf": TRF_40000_RULES}),
+])
+def test_rules_read_from_trf_record_202_obey_max_rules(client, path, body):
+    assert 150_000 < len(TRF_40000_RULES) < 200_000  # the issue's 183 KB (40,002 rules)
+    started = time.monotonic()
+    problem = assert_problem(client.post(path, json=body), 400, "max_rules")
+    assert time.monotonic() - started < 5
+    assert problem["errors"][0]["path"] == "trf"
+    assert "40002 rules" in problem["errors"][0]["message"]
+
+
+def test_trf_warnings_are_capped_with_one_summary_line(client):
+    text = trf(*SMALL, *(["999 unknown record"] * 5000))
+    response = client.post("/v1/standings", json={"trf": text, "tiebreaks": ["BH"]})
+    assert response.status_code == 200
+    warnings = response.json()["warnings"]
+    ignored = [w for w in warnings if w["code"] == "trf-line-ignored"]
+    assert len(ignored) == LIMITS.max_warnings
+    [summary] = [w for w in warnings if w["code"] == "trf-warnings-omitted"]
+    assert summary["message"].startswith(f"{5000 - LIMITS.max_warnings} more lines ignored")
+    converted = client.post("/v1/trf", json={"trf": text}).json()["warnings"]
+    assert len(converted) == LIMITS.max_warnings + 1 and converted[-1]["code"] == "trf-warnings-omitted"
+
+
+def test_the_response_size_is_capped():
+    body = {"tournament": swiss_wire(100, 9, seed=1), "tiebreaks": ["BH", "SB", "PS"]}
+    with TestClient(create_app(replace(LIMITS, max_response_bytes=50_000))) as c:
+        problem = assert_problem(c.post("/v1/standings", json=body), 413, "max_response_bytes")
+        assert "`top`" in problem["errors"][0]["message"]
+        assert c.post("/v1/standings", json={**body, "explain": False}).status_code == 200
+        item = c.post("/v1/standings/batch", json=[body, {**body, "explain": False}])
+        assert [json.loads(line)["status"] for line in item.text.splitlines()] == [413, 200]
+
+
+def test_the_issue_s_small_request_with_a_huge_answer_is_bounded(client):
+    """2.4 KB asking for every breakdown of 200 players × 100 empty rounds × 40 rules."""
+    rules = (RULES_24 * 2)[:40]
+    body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(200)]},
+                                "tiebreaks": rules})
+    assert len(body) < 3000
+    response = client.post("/v1/standings", content=body, headers={"content-type": "application/json"})
+    assert response.status_code in (200, 413), response.text[:300]
+    assert len(response.content) <= LIMITS.max_response_bytes
+
+
+# ---- no 5xx for any input ----
+
+DEEP = b"[" * 1000 + b"]" * 1000
+
+
+@pytest.mark.parametrize("path", ["/v1/standings", "/v1/compare", "/v1/trf"])
+@pytest.mark.parametrize("padding", [0, 2 * 1024 * 1024], ids=["small", "over-1-MiB"])
+def test_deep_nesting_is_a_400_naming_max_json_depth(client, path, padding):
+    body = b'{"tournament":{"name":"' + b"x" * padding + b'","rounds":1,"players":[{"id":1,"name":' + DEEP + b"}]}}"
+    assert_problem(client.post(path, content=body, headers={"content-type": "application/json"}), 400,
+                   "max_json_depth")
+
+
+def test_a_deep_batch_line_is_an_error_line_and_the_stream_goes_on(client):
+    good = json.dumps({"tournament": {"rounds": 1, "players": [{"id": 1}]}, "explain": False}).encode()
+    bad = b'{"id":"deep","tournament":{"rounds":1,"players":[{"id":1,"name":' + DEEP + b"}]}}"
+    body = b"\n".join([good, bad, good, b"[" * 100_000, good]) + b"\n"
+    response = client.post("/v1/standings/batch", content=body, headers={"content-type": "application/x-ndjson"})
+    assert response.status_code == 200
+    lines = [json.loads(line) for line in response.text.splitlines()]
+    assert [line["status"] for line in lines] == [200, 400, 200, 400, 200]
+    assert [line["index"] for line in lines] == [0, 1, 2, 3, 4]
+    assert "max_json_depth" in lines[1]["error"]["errors"][0]["message"]
+    # in a JSON array, an item nested too deep is its own error line too
+    array = b"[" + b",".join([good, b'{"x":' + b"[" * 100 + b"]" * 100 + b"}", good]) + b"]"
+    response = client.post("/v1/standings/batch", content=array, headers={"content-type": "application/json"})
+    assert [json.loads(line)["status"] for line in response.text.splitlines()] == [200, 400, 200]
+
+
+def test_a_batch_item_past_its_deadline_is_a_503_line_and_the_batch_goes_on():
+    with TestClient(create_app(replace(ROOMY, compute_deadline_s=0.5), PRESTART)) as c:
+        small = {"tournament": {"rounds": 1, "players": [{"id": 1}]}, "explain": False}
+        response = c.post("/v1/standings/batch", json=[small, SLOW, small])
+        lines = [json.loads(line) for line in response.text.splitlines()]
+        assert [line["status"] for line in lines] == [200, 503, 200]
+        assert lines[1]["error"]["title"] == "Compute deadline exceeded"
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "br", "deflate, identity", "x-unknown"])
+def test_a_compressed_request_body_is_a_415(client, encoding):
+    response = client.post("/v1/standings", content=b"{}", headers={"content-type": "application/json",
+                                                                    "content-encoding": encoding})
+    assert_problem(response, 415)
+    assert response.headers["accept-encoding"] == "identity"
+    assert client.post("/v1/standings", json=SMALL_BODY, headers={"content-encoding": "identity"}).status_code == 200
+
+
+# ---- the depth check itself ----
+
+def reference_depth(value) -> int:
+    if isinstance(value, list):
+        return 1 + max((reference_depth(v) for v in value), default=0)
+    if isinstance(value, dict):
+        return 1 + max((reference_depth(v) for v in value.values()), default=0)
+    return 0
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='ab[]{}"\\\n', max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet='k[]{}"\\', max_size=3), inner,
+                                                                max_size=3),
+    max_leaves=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, st.integers(min_value=0, max_value=12))
+def test_the_depth_check_agrees_with_the_nesting_of_any_json(value, bound):
+    data = json.dumps(value).encode()
+    assert json_depth_exceeds(data, bound) == (reference_depth(value) > bound)
+
+
+def test_the_depth_check_is_fast_on_hostile_bodies():
+    for data in [b"[" * (8 << 20), b'["' + b'\\"' * (4 << 20) + b'"]', b"[" + b"[]," * (3 << 20) + b"[]]"]:
+        started = time.perf_counter()
+        json_depth_exceeds(data, 32)
+        assert time.perf_counter() - started < 2.0  # C-speed passes; about 0.05 s each here
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(default_app) as c:
+        yield c
+
+
+
+
+def test_a_worker_over_its_memory_cap_answers_413_and_exits():
+    """The worker on its own: a job the cost model would let through but that needs more memory than the
+    process may have (RLIMIT_DATA) is a 413 naming max_memory_mib, and the process ends (a fresh one follows)."""
+    import subprocess
+    import sys
+
+    from service.api.work import Answer, Job
+    from service.api.worker import FRAME
+
+    worker = subprocess.Popen([sys.executable, "-m", "service.api.worker", "--memory-mib", "120"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert FRAME.unpack(worker.stdout.read(FRAME.size)) == (0,)  # ready
+        body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(10_000)]},
+                                    "tiebreaks": RULES_24, "explain": False})
+        job = msgspec.msgpack.encode(Job(kind="standings", body=b"",
+                                         limits=replace(ROOMY, max_response_bytes=1 << 40)))
+        worker.stdin.write(FRAME.pack(len(job)) + job + FRAME.pack(len(body)) + body)
+        worker.stdin.flush()
+        (size,) = FRAME.unpack(worker.stdout.read(FRAME.size))
+        answer = msgspec.msgpack.decode(worker.stdout.read(size), type=Answer)
+        assert answer.status == 413 and answer.memory_exhausted
+        assert b"max_memory_mib" in answer.body
+        assert worker.wait(timeout=10) == 0
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
