@@ -17,10 +17,13 @@ from .prizes_routes import PRIZE_ROUTES, PrizeRequest
 from .routes import ROUTES
 from .schemas import StandingsRequest
 from .schemas_io import BatchItem, BatchResult, TrfConvertRequest
+from .check import CheckItem, CheckLine
 from .trf_routes import TRF_ROUTES
 
-# BatchResult: the schema of each NDJSON line of the batch response, documented by hand in batch.py.
-REQUEST_MODELS = [StandingsRequest, TrfConvertRequest, BatchItem, BatchResult, CompareRequest, PrizeRequest]
+# BatchResult, CheckLine: the schemas of each NDJSON line of the batch and check responses,
+# documented by hand in batch.py.
+REQUEST_MODELS = [StandingsRequest, TrfConvertRequest, BatchItem, BatchResult, CompareRequest, PrizeRequest,
+                  CheckItem, CheckLine]
 
 
 def _request_components() -> dict:

@@ -67,7 +67,7 @@ class Scoring(Strict):
     absent: Points | None = None
 
 
-class RoundResult(Strict):
+class RoundResult(Strict, gc=False):  # gc=False: scalars only, no cycle; a large body decodes faster
     round: RoundNumber
     result: ResultName
     opponent: PlayerId | None = None
@@ -89,7 +89,7 @@ PlayerKey = Annotated[str, Meta(min_length=1, max_length=100, examples=["3f2b9c1
                                             "breakdown that names the player; unique in the tournament")]
 
 
-class Player(Strict):
+class Player(Strict, gc=False):  # gc=False: decoded from JSON, it cannot be part of a cycle
     id: PlayerId
     name: ShortText = ""
     rating: Rating | None = None
