@@ -182,8 +182,8 @@ def _compute(tournament, specs, regulations, after_round, unrated_rating, explai
     warnings += round_checks(table, after_round, applied)
     rating_article = "US Chess 34E10" if applied is Regulations.USCF else "C.07 10"
 
-    unrated = [table.ids[p] for p, r in enumerate(table.ratings) if r is None]
-    ratings = np.array([r or 0 for r in table.ratings], dtype=np.int64)
+    ratings = np.fromiter((r or 0 for r in table.ratings), np.int64, table.size)
+    unrated = [table.ids[p] for p in np.flatnonzero(ratings == 0).tolist()]
     dropped: dict[RuleSpec, str] = {}
     rating_specs = [s for s in specs if TIEBREAKS[s.code].rating_based]
     if unrated and rating_specs:
