@@ -136,6 +136,19 @@ def engine_worker(args: argparse.Namespace) -> None:
     explain = bool(args.explain)
     t0 = time.perf_counter()
     tournament = swiss_tournament(players, rounds, seed=args.seed)
+    if not args.objects:
+        # The engine's input as the JSON and TRF adapters hand it over: the results as columns
+        # (service.engine.model.ResultColumns), not one RoundResult object per result.
+        import dataclasses
+
+        import numpy as np
+
+        from service.engine.model import ResultColumns, result_columns
+
+        flat = result_columns(tournament.players)
+        tournament = dataclasses.replace(tournament, columns=ResultColumns(
+            np.asarray(flat.counts), np.asarray(flat.round), np.asarray(flat.kind, np.int8),
+            np.asarray(flat.opponent), np.asarray(flat.color, np.int8), flat.points))
     generation_s = time.perf_counter() - t0
     codes = valid_codes()
     specs = [parse_rule(r, codes) for r in args.rules]
@@ -204,6 +217,8 @@ def run_engine(size: tuple[int, int], explain: bool, repeats: int, warmup: int, 
         cmd.append("--no-tracemalloc")
     if args.gc_off:
         cmd.append("--gc-off")
+    if args.objects:
+        cmd.append("--objects")
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=args.worker_timeout)
     if proc.returncode != 0:
         raise RuntimeError(f"engine worker failed ({proc.returncode}):\n{proc.stderr}")
@@ -260,27 +275,25 @@ def stop_server(proc: subprocess.Popen) -> int | None:
 
 
 def in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
-    """What the handler does for a JSON body, without the HTTP server.
+    """What a compute worker does with a JSON body (service.api.work), without the HTTP server.
 
-    Returns the response body and the seconds spent decoding (JSON to engine
-    model and rule specs), computing, and encoding (engine result to JSON).
+    Returns the response body and the seconds spent reading (decode, checks, JSON to the
+    engine's columns, pricing), computing (engine, breakdowns, conversion) and encoding.
     """
-    import msgspec
+    import dataclasses
 
-    from service.api import schemas as s
-    from service.api.convert import rules_from_wire, standings_to_wire, tournament_from_wire
-    from service.engine import compute_standings
+    from service.api import work
+    from service.api.limits import LIMITS
 
+    # the cost ceilings of the shipped defaults would refuse the largest sizes measured here
+    unbounded = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9, max_response_bytes=10**12)
+    job = work.Job(kind="standings", body=body, limits=unbounded)
     t0 = time.perf_counter()
-    req = msgspec.json.decode(body, type=s.StandingsRequest)
-    tournament = tournament_from_wire(req.tournament)
-    specs = rules_from_wire(req.tiebreaks or [])
+    task = work.prepare(job)
     t1 = time.perf_counter()
-    result = compute_standings(tournament, specs, None, req.after_round, req.unrated_rating, req.explain)
+    answer = task if isinstance(task, work.Answer) else task.finish()
     t2 = time.perf_counter()
-    out = msgspec.json.encode(standings_to_wire(result, req.explain))
-    t3 = time.perf_counter()
-    return out, t1 - t0, t2 - t1, t3 - t2
+    return answer.body, t1 - t0, t2 - t1, 0.0  # encoding is part of the worker's computing
 
 
 def run_http(args) -> list[dict]:
@@ -676,6 +689,9 @@ def main() -> None:
     p.add_argument("--skip-http", action="store_true")
     p.add_argument("--no-tracemalloc", dest="tracemalloc", action="store_false",
                    help="skip the extra tracemalloc run")
+    p.add_argument("--objects", action="store_true",
+                   help="engine: give the tournament as RoundResult objects (default: as columns, as the "
+                        "JSON and TRF adapters do)")
     p.add_argument("--gc-off", action="store_true",
                    help="diagnostic: disable the cyclic garbage collector during each timed engine call "
                         "(and --profile); shows how much of the time is GC")

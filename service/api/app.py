@@ -19,13 +19,15 @@ from .prizes_routes import PRIZE_ROUTES
 from .schemas_prizes import PrizeRequest, PrizesResponse
 from .routes import ROUTES
 from .schemas_io import BatchItem, BatchResult, TrfConvertRequest, TrfConvertResponse
+from .check import CheckItem, CheckLine
 from .trf_routes import TRF_ROUTES
 
 # Every struct a handler decodes or encodes: the document's component schemas are msgspec's
-# own for these (and what they contain). BatchResult: one NDJSON line of the batch response.
+# own for these (and what they contain). BatchResult, CheckLine: one NDJSON line of the batch
+# and check responses.
 DOCUMENTED_MODELS = [
-    s.StandingsRequest, TrfConvertRequest, BatchItem, CompareRequest, PrizeRequest,
-    s.StandingsResponse, BatchResult, CompareResponse, TrfConvertResponse, PrizesResponse,
+    s.StandingsRequest, TrfConvertRequest, BatchItem, CompareRequest, PrizeRequest, CheckItem,
+    s.StandingsResponse, BatchResult, CompareResponse, TrfConvertResponse, PrizesResponse, CheckLine,
     s.CatalogueEntry, s.PresetOut, s.VersionInfo, s.Health, s.Problem,
 ]
 VERSION_HEADER = "Tiebreak-Version"

@@ -68,17 +68,19 @@ class BatchOperation(Operation):
         )
 
 
-async def run_item(index: int, raw: bytes, request: Request, limits: Limits) -> bytes:
-    """One item to one NDJSON line, through the gate; every failure becomes that item's error line."""
+async def run_item(index: int, raw: bytes, request: Request, limits: Limits, kind: str = "item") -> bytes:
+    """One item to one NDJSON line, through the gate; every failure becomes that item's error line.
+
+    `kind`: "item" (a standings request of the batch) or "check" (an archived file to check)."""
     gate = gate_of(request.app)
     try:
-        answer = await gate.run(job_for(request, "item", raw, gzip_ok=False, index=index), Deadline(limits),
+        answer = await gate.run(job_for(request, kind, raw, gzip_ok=False, index=index), Deadline(limits),
                                 wait=True)
         if answer.media_type == PROBLEM_JSON:  # a worker that ran out of memory answers a bare problem
             answer = failure(LimitExceeded("max_memory_mib", "", "the computation needed more memory than a "
-                                           "compute worker may use", 413, limits), index, "item", raw)
+                                           "compute worker may use", 413, limits), index, kind, raw)
     except Unavailable as exc:  # past its deadline (waiting or computing): a 503 line, and on to the next
-        answer = failure(exc, index, "item", raw)
+        answer = failure(exc, index, kind, raw)
     count_batch_item(answer.status == 200)  # /metrics: tiebreak_batch_items_total{outcome}
     return answer.body
 
@@ -95,9 +97,9 @@ def _array_items(body: bytes, limits: Limits) -> tuple[int, Iterator[bytes]]:
     return len(raws), iter([bytes(r) for r in raws])
 
 
-def _error_line(index: int, exc: Exception) -> bytes:
+def _error_line(index: int, exc: Exception, kind: str) -> bytes:
     count_batch_item(False)
-    return failure(exc, index, "item").body
+    return failure(exc, index, kind).body
 
 
 def ndjson_items(body: bytes) -> Iterator[bytes]:
@@ -113,21 +115,21 @@ def ndjson_items(body: bytes) -> Iterator[bytes]:
         start = end + 1
 
 
-async def _ndjson_results(body: bytes, request: Request, limits: Limits) -> AsyncIterator[bytes]:
+async def _ndjson_results(body: bytes, request: Request, limits: Limits, kind: str) -> AsyncIterator[bytes]:
     for index, line in enumerate(ndjson_items(body)):
         if index == limits.max_batch_items:  # counted on the way: lines are not split up front
             yield _error_line(index, LimitExceeded(
                 "max_batch_items", "items", f"more than {limits.max_batch_items} items; the rest is not read",
-                400, limits))
+                400, limits), kind)
             return
-        yield await run_item(index, line, request, limits)
+        yield await run_item(index, line, request, limits, kind)
 
 
-async def _results(items: Iterator[bytes], request: Request, limits: Limits) -> AsyncIterator[bytes]:
+async def _results(items: Iterator[bytes], request: Request, limits: Limits, kind: str) -> AsyncIterator[bytes]:
     for index, raw in enumerate(items):
         # A cancellation (client gone) lands here, in the item being computed: its worker is
         # killed and the rest is never started.
-        yield await run_item(index, raw, request, limits)
+        yield await run_item(index, raw, request, limits, kind)
 
 
 async def _gzipped(lines: AsyncIterator[bytes], level: int) -> AsyncIterator[bytes]:
@@ -167,6 +169,11 @@ def _stream(lines: AsyncIterator[bytes], request: Request) -> Stream:
     opt=NO_COMPRESSION,
 )
 async def standings_batch(request: Request) -> Stream:
+    return await _item_stream(request, "item")
+
+
+async def _item_stream(request: Request, kind: str) -> Stream:
+    """A body of items (a JSON array or NDJSON) to a stream of one NDJSON line per item, in order."""
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
     ndjson = media in NDJSON_ALIASES
     if not ndjson and media != "application/json":
@@ -182,14 +189,53 @@ async def standings_batch(request: Request) -> Stream:
     if gate.saturated():  # admitted as a whole, or not at all; its items then wait their turn
         raise Unavailable("saturated", "the service is at capacity; retry shortly", 1)
     if ndjson:
-        return _stream(_ndjson_results(body, request, limits), request)
+        return _stream(_ndjson_results(body, request, limits, kind), request)
     if len(body) > INLINE_BODY_BYTES:  # splitting a large array: off the event loop
         count, items = await anyio.to_thread.run_sync(_array_items, body, limits)
     else:
         count, items = _array_items(body, limits)
     if count > limits.max_batch_items:
         raise LimitExceeded("max_batch_items", "items", f"{count} items", 400, limits)  # the schema's maxItems
-    return _stream(_results(items, request, limits), request)
+    return _stream(_results(items, request, limits, kind), request)
 
 
-BATCH_ROUTES = [standings_batch]
+@dataclass
+class CheckOperation(Operation):
+    """Documents the two request media types of POST /v1/check and its NDJSON response."""
+
+    def __post_init__(self) -> None:
+        # Items are objects here, not CheckItem: an object that is not a valid CheckItem is
+        # answered by an error line for that item (status 200 for the check), by design.
+        item = Schema(type="object", description="An archived file (schema CheckItem: `trf` and an optional `id`); "
+                                                 "an item that does not match CheckItem gets an error line")
+        self.request_body = RequestBody(required=True, content={
+            "application/json": OpenAPIMediaType(schema=Schema(type="array", items=item,
+                                                               max_items=LIMITS.max_batch_items)),
+            NDJSON: OpenAPIMediaType(schema=item),
+        }, description="Archived TRF files to check: a JSON array of `{trf, id?}`, or NDJSON, one per line.")
+        self.responses = dict(self.responses or {})
+        self.responses["200"] = OpenAPIResponse(
+            description="NDJSON, one line per file in input order: `{index, id, status, result, error}`, the "
+                        "result a report (consistent or inconsistent, and each disagreement)",
+            content={NDJSON: OpenAPIMediaType(schema={"$ref": "#/components/schemas/CheckLine"})},  # type: ignore[arg-type]
+        )
+
+
+@post(
+    "/v1/check",
+    operation_id="checkArchive",
+    summary="Check archived TRF files: their points and ranks against the standings under the edition of "
+            "each file's date; streams one NDJSON report per file",
+    description="What each file says (points column 81-84, rank column 86-89) against what the service "
+                "computes under `auto-historic` (docs/archives.md). A file that cannot be read is that "
+                "line's error; the check goes on to the end.",
+    status_code=200,
+    operation_class=CheckOperation,
+    responses={code: spec for code, spec in PROBLEMS.items() if code != 422},  # file errors are lines
+    opt=NO_COMPRESSION,
+)
+async def check_archive(request: Request) -> Stream:
+    return await _item_stream(request, "check")
+
+
+BATCH_ROUTES = [standings_batch, check_archive]

@@ -21,29 +21,33 @@ from msgspec import Meta
 from ..formats.trf import parse_trf
 from . import schemas as s
 from .limits import LIMITS
+from ..version import __version__
 from .pipeline import run_standings
+
+doc = s.doc
 
 
 class Disagreement(s.Out):
     """One value the file and the service see differently."""
 
-    player: int  # start number
-    name: str
-    field: Literal["points", "rank"]
-    file: str  # as written in the file
-    computed: str  # the points, or the places the player's tie group covers ("5" or "5-7")
+    player: Annotated[int, doc("The start number")]
+    name: Annotated[str, doc("The player's name")]
+    field: Annotated[Literal["points", "rank"], doc("The column that differs: points (81-84) or rank (86-89)")]
+    file: Annotated[str, doc("The value as written in the file")]
+    computed: Annotated[str, doc(
+        "What the service computes: the points, or the places the player's tie group covers (\"5\" or \"5-7\")")]
 
 
 class CheckReport(s.Out):
     """The verdict on one file."""
 
-    status: Literal["consistent", "inconsistent"]
-    regulations: s.AppliedRegulations
-    tiebreaks: list[str]  # the file's own rule list (202/212) the ranks were compared under
-    after_round: int | None
-    compared: list[str]  # what the file carried and was compared: "points", "rank"
-    disagreements: list[Disagreement]
-    warnings: list[s.WarningOut]
+    status: Annotated[Literal["consistent", "inconsistent"], doc("Whether every value compared agrees")]
+    regulations: Annotated[s.AppliedRegulations, doc("The edition applied (the one of the file's date)")]
+    tiebreaks: Annotated[list[str], doc("The file's own rule list (202/212) the ranks were compared under")]
+    after_round: Annotated[int | None, doc("The last round counted, when not every round is")]
+    compared: Annotated[list[str], doc("What the file carried and was compared: `points`, `rank`")]
+    disagreements: Annotated[list[Disagreement], doc("Each value that differs")]
+    warnings: Annotated[list[s.WarningOut], doc("What reading and ranking the file noted")]
 
 
 def _decimal(text: str) -> Decimal | None:
@@ -96,18 +100,21 @@ def check_trf(text: str) -> CheckReport:
 class CheckLine(s.Out):
     """One NDJSON line of a check: the report on item `index`, or the problem that stopped it."""
 
-    index: int
-    id: str | int | None  # the item's `id` (the file's path for the command line)
-    status: int  # 200 when the file was read and checked, else the problem's status
-    result: CheckReport | None
-    error: s.Problem | None
+    index: Annotated[int, doc("The item's 0-based position in the request")]
+    id: Annotated[str | int | None, doc("The item's `id` (the file's path for the command line)")]
+    status: Annotated[int, doc("200 when the file was read and checked, else the problem's status")]
+    result: Annotated[CheckReport | None, doc("The report, when `status` is 200")]
+    error: Annotated[s.Problem | None, doc("The problem, when `status` is not 200")]
+    version: Annotated[str, Meta(description="The service version that checked the file (always present)",
+                                 examples=["0.1.0"])] = __version__
 
 
 class CheckItem(s.Strict):
     """One archived file to check: its TRF text and an optional `id` echoed in its line."""
 
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars, description="The TRF text of the archived file")]
-    id: Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53), le=2**53)] | None = None
+    id: Annotated[Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53), le=2**53)] | None, doc(
+        "The caller's name for the file, echoed in its line")] = None
 
 
 def check_line(index: int, item_id, text: str, problem_of) -> bytes:

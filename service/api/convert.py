@@ -6,6 +6,7 @@ import datetime
 from decimal import Decimal
 from fractions import Fraction
 
+import msgspec
 import numpy as np
 
 from ..engine import model as m
@@ -276,41 +277,74 @@ def select_rows(result: Standings, top: int | None = None, player: int | list[in
     return rows
 
 
+# Breakdowns of large standings are built, converted and encoded this many rows at a time, so
+# that the objects of one chunk are alive at once, never those of every row.
+CHUNK_ROWS = 500
+
+
+def _display(outcome: RuleOutcome) -> list[float | None]:
+    """Every player's value as the JSON number (units / scale: exact for these decimals)."""
+    scale = outcome.scale
+    if outcome.column is not None:
+        shown = (outcome.column / scale).tolist()
+        if outcome.missing is not None:
+            shown = [None if m else v for v, m in zip(shown, outcome.missing.tolist())]
+        return shown
+    return [None if v is None else v / scale for v in outcome.values]
+
+
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
                       player: int | list[int] | None = None, tournament: m.Tournament | None = None,
-                      tiebreak_out=None, offset: int = 0) -> s.StandingsResponse:
+                      tiebreak_out=None, encode_rows: bool = False, offset: int = 0) -> s.StandingsResponse:
     """The response; `tournament` (the one ranked) brings the scoring and the players' identities;
-    `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own)."""
+    `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own).
+
+    With `explain`, the breakdowns of the rows returned are built here (Standings.explain), a
+    chunk of rows at a time; with `encode_rows` each chunk is encoded at once and `standings`
+    holds the JSON of the rows (msgspec.Raw), so that a large answer never holds every row's
+    objects at the same time.
+    """
     tiebreak_out = tiebreak_out or tiebreak_to_wire
     table = result.table
     outcomes = result.outcomes
-    rows = []
     keys = _breakdown_keys(outcomes)
     players = {p.id: p for p in tournament.players} if tournament is not None else {}
     player_keys = {pid: p.key for pid, p in players.items() if p.key is not None}
-    chosen = select_rows(result, top, player, offset)
-    met = dict(zip((row.player for row in chosen), table.opp[[row.player for row in chosen]].tolist())) \
-        if explain else {}
-    for row in chosen:
-        p = row.player
-        breakdown = opponents = None
+    identities = {pid: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title,
+                        "sex": p.sex, "birth_date": p.birth_date}
+                  for pid, p in players.items()
+                  if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
+    values_by_player = list(map(list, zip(*[_display(o) for o in outcomes]))) if outcomes else None
+    points = (table.score / table.scale).tolist()
+    chosen = list(select_rows(result, top, player, offset))
+    encoder = msgspec.json.Encoder()
+    rows: list[s.Standing] = []
+    pieces: list[bytes] = []
+    for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
+        chunk = chosen[start:start + CHUNK_ROWS] if explain else chosen
+        made = []
         if explain:
-            breakdown = {key: _breakdown(o, i, p, table.scale, player_keys)
-                         for i, (key, o) in enumerate(zip(keys, outcomes))}
-            opponents = _opponents(table, met[p], player_keys)
-        who = players.get(table.ids[p])
-        rows.append(s.Standing(
-            rank=row.rank,
-            id=table.ids[p],
-            name=table.names[p],
-            points=table.scores[p] / table.scale,
-            values=[_number(o.values[p], o.scale) for o in outcomes],
-            decided_by=row.decided_by,
-            breakdown=breakdown,
-            opponents=opponents,
-            **({} if who is None else {"key": who.key, "fide_id": who.fide_id, "federation": who.federation,
-                                       "title": who.title, "sex": who.sex, "birth_date": who.birth_date}),
-        ))
+            members = [row.player for row in chunk]
+            result.explain(members)
+            met = dict(zip(members, table.opp[members].tolist()))
+        for row in chunk:
+            p = row.player
+            pid = table.ids[p]
+            breakdown = opponents = None
+            if explain:
+                breakdown = {key: _breakdown(o, i, p, table.scale, player_keys)
+                             for i, (key, o) in enumerate(zip(keys, outcomes))}
+                opponents = _opponents(table, met[p], player_keys)
+            made.append(s.Standing(rank=row.rank, id=pid, name=table.names[p], points=points[p],
+                                   values=values_by_player[p] if values_by_player else [], decided_by=row.decided_by,
+                                   breakdown=breakdown, opponents=opponents, **identities.get(pid, {})))
+        if explain and encode_rows:
+            result.forget(members)  # this chunk's contributions are in its JSON now
+        if encode_rows:
+            pieces.append(encoder.encode(made)[1:-1])
+        else:
+            rows.extend(made)
+    standings = msgspec.Raw(b"[" + b",".join(p for p in pieces if p) + b"]") if encode_rows else rows
     return s.StandingsResponse(
         regulations=result.regulations.value,
         system=table.system.value,
@@ -319,7 +353,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         after_round=table.played_rounds if table.played_rounds != table.rounds else None,
         scoring=scoring_to_wire(tournament.scoring if tournament is not None else m.Scoring()),
         tiebreaks=[tiebreak_out(o) for o in outcomes],
-        standings=rows,
+        standings=standings,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),
     )

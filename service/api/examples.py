@@ -82,4 +82,8 @@ REQUEST_EXAMPLES: dict[str, dict[str, dict[str, dict]]] = {
         # No example for the NDJSON form: schemathesis cannot send NDJSON and stops at an example
         # it cannot serialize; the body's description says what a line is.
     },
+    "checkArchive": {"application/json": {
+        "one-file": _example("One archived file: its points and rank columns against the standings",
+                             [{"id": "riverside-2026.trf", "trf": TRF}]),
+    }},
 }

@@ -233,19 +233,22 @@ def capped_warnings(warnings: list[s.WarningOut], limits: Limits | None) -> list
                                                           f"{limits.max_warnings} (TIEBREAK_MAX_WARNINGS)", rule=None)]
 
 
-def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None) -> s.StandingsResponse:
+def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None,
+                 encode_rows: bool = False) -> s.StandingsResponse:
     """The engine and the response. The cyclic garbage collector is paused throughout: the
-    breakdowns are millions of small objects without a cycle, which it would otherwise rescan."""
+    breakdowns are millions of small objects without a cycle, which it would otherwise rescan.
+    With `encode_rows` (an answer about to be encoded) the rows of an individual event come
+    back as their JSON, built a chunk at a time (convert.standings_to_wire)."""
     with cyclic_gc_paused():
         if plan.team:
             try:
                 return run_team_standings(plan.body, plan.limits, deadline)
             except NotATeamEvent as exc:  # team records over individual pairings: an individual event
                 plan = plan_standings(plan.body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
-        return _compute_individual(plan, deadline)
+        return _compute_individual(plan, deadline, encode_rows)
 
 
-def _compute_individual(plan: StandingsPlan, deadline: Deadline | None) -> s.StandingsResponse:
+def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_rows: bool) -> s.StandingsResponse:
     body, source = plan.body, plan.source
     tournament = source.tournament
     started = time.perf_counter()
@@ -256,16 +259,15 @@ def _compute_individual(plan: StandingsPlan, deadline: Deadline | None) -> s.Sta
         if source.trf is None:
             raise
         raise located(exc, source.trf.source, source.warnings) from None
-    if body.explain:
-        # Breakdowns only for the rows returned (the page and the players), from the same engine pass.
-        result.explain(row.player for row in select_rows(result, body.top, body.player, body.offset))
     plan.engine_seconds = time.perf_counter() - started
     ENGINE_SECONDS.observe(plan.engine_seconds)
     if deadline is not None:
         deadline.check("after ranking")
     # What reading gave is capped by the reader; the engine's own warnings here.
     result.warnings = [*source.warnings, *capped(result.warnings, plan.limits)]
-    return standings_to_wire(result, body.explain, body.top, body.player, tournament, offset=body.offset)
+    # The breakdowns of the rows returned are built as they are converted, from the same engine pass.
+    return standings_to_wire(result, body.explain, body.top, body.player, tournament, encode_rows=encode_rows,
+                             offset=body.offset)
 
 
 def run_standings(body: s.StandingsRequest, limits: Limits | None = None,

@@ -93,8 +93,6 @@ def team_after_round(event: TeamTournament, after_round: int | None, warnings: l
 def compute_team(body, event: TeamTournament, specs, regulations, warnings: list[Warning]) -> TeamStandings:
     after_round = team_after_round(event, body.after_round, warnings)
     result = compute_team_standings(event, specs, regulations, after_round, False)
-    if body.explain:
-        result.explain(row.player for row in select_rows(result, body.top, body.player))
     return result
 
 

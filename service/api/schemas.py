@@ -90,7 +90,7 @@ class Scoring(Strict):
     absent: Annotated[Points | None, doc("A round without a result: not paired, withdrawn (default: `loss`)")] = None
 
 
-class RoundResult(Strict):
+class RoundResult(Strict, gc=False):  # gc=False: scalars only, no cycle; a large body decodes faster
     """One round of one player: a game (with `opponent`) or an unplayed round (without)."""
 
     round: Annotated[RoundNumber, doc("The round, from 1")]
@@ -118,7 +118,7 @@ PlayerKey = Annotated[str, Meta(min_length=1, max_length=100, examples=["3f2b9c1
                                             "breakdown that names the player; unique in the tournament")]
 
 
-class Player(Strict):
+class Player(Strict, gc=False):  # gc=False: decoded from JSON, it cannot be part of a cycle
     """A player: start number, name, rating, the results round by round, and the identity
     fields the standings do not use but echo in the rows (written to TRF, except `key`)."""
 

@@ -31,7 +31,7 @@ JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("service.work")
 
-KINDS = ("standings", "compare", "trf", "item", "prizes")
+KINDS = ("standings", "compare", "trf", "item", "prizes", "check")
 
 
 class Job(msgspec.Struct, array_like=True):
@@ -115,6 +115,15 @@ def item_id(raw: bytes) -> str | int | None:
 _encoder = msgspec.json.Encoder()
 
 
+def _check_line(**fields):
+    from .check import CheckLine
+    return CheckLine(**fields)
+
+
+# The kinds answered by one NDJSON line per item (a batch item, an archived file to check).
+LINE_KINDS = {"item": BatchResult, "check": _check_line}
+
+
 def failure(exc: BaseException, index: int = 0, kind: str = "standings", raw: bytes = b"") -> Answer:
     exhausted = isinstance(exc, MemoryError)
     if exhausted:
@@ -125,8 +134,8 @@ def failure(exc: BaseException, index: int = 0, kind: str = "standings", raw: by
     problem = problem_of(None, exc)  # type: ignore[arg-type]
     limit = getattr(exc, "limit", None)
     retry = exc.retry_after_s if isinstance(exc, Unavailable) else None
-    if kind == "item":
-        line = BatchResult(index=index, id=item_id(raw), status=problem.status, result=None, error=problem)
+    if kind in LINE_KINDS:
+        line = LINE_KINDS[kind](index=index, id=item_id(raw), status=problem.status, result=None, error=problem)
         return Answer(problem.status, _encoder.encode(line) + b"\n", JSON, limit=limit, retry_after_s=retry,
                       memory_exhausted=exhausted)
     return Answer(problem.status, _encoder.encode(problem), PROBLEM_JSON, limit=limit, retry_after_s=retry,
@@ -179,7 +188,7 @@ def _standings_task(job: Job, request: s.StandingsRequest) -> Task:
     cost = check_cost(plan.counts, limits)
 
     def compute() -> Answer:
-        response = compute_plan(plan)
+        response = compute_plan(plan, encode_rows=True)
         return encoded(response, job, engine_seconds=plan.engine_seconds)
 
     return Task(cost, compute, job)
@@ -200,7 +209,7 @@ def _prepare_item(job: Job) -> Task:
     cost = check_cost(plan.counts, limits)
 
     def compute() -> Answer:
-        response = _encoder.encode(compute_plan(plan))
+        response = _encoder.encode(compute_plan(plan, encode_rows=True))
         if len(response) > limits.max_response_bytes:
             raise LimitExceeded("max_response_bytes", "", f"the result would be {len(response)} bytes; ask for "
                                 f"`explain: false`, `top` or `player`", 413, limits)
@@ -371,8 +380,36 @@ def _answer_of(response) -> Answer:
     return Answer(response.status_code, _encoder.encode(response.content), PROBLEM_JSON)
 
 
+def _prepare_check(job: Job) -> Task:
+    """One archived file of `POST /v1/check`: the answer is its NDJSON line (service/api/check.py)."""
+    from .check import CheckLine, check_trf
+
+    limits = job.limits
+    item = decode(job.body, _check_decoder, limits)
+    if len(item.trf) > limits.max_trf_chars:
+        raise LimitExceeded("max_trf_chars", "trf", f"{len(item.trf)} characters", 413, limits)
+    # Reading and ranking the file: priced from the text (a player line holds 10 characters per round).
+    lines = item.trf.count("\n") + 1
+    counts = Counts(players=lines, rounds=max(1, len(item.trf) // (10 * lines)), rule_passes=limits.max_rules,
+                    body_bytes=len(job.body))
+    cost = check_cost(counts, limits)
+
+    def compute() -> Answer:
+        line = CheckLine(index=job.index, id=item.id, status=200, result=check_trf(item.trf), error=None)
+        return Answer(200, _encoder.encode(line) + b"\n", JSON)
+
+    return Task(cost, compute, job)
+
+
+def _check_item_type():
+    from .check import CheckItem
+    return CheckItem
+
+
+_check_decoder = msgspec.json.Decoder(_check_item_type())
+
 _PREPARE = {"standings": _prepare_standings, "compare": _prepare_compare, "trf": _prepare_trf,
-            "item": _prepare_item, "prizes": _prepare_prizes}
+            "item": _prepare_item, "prizes": _prepare_prizes, "check": _prepare_check}
 
 
 def prepare(job: Job) -> Task | Answer:

@@ -79,6 +79,8 @@ class RuleOutcome:
     note_row: Callable[[int], str | None] | None = None
     # The same for many rows at once (one slice of each column), where a family has it.
     explain_rows: Callable[[list[int]], list[list[Contribution]]] | None = None
+    # Drops what the family keeps per row to build the breakdowns (contributions shared by rules).
+    forget_rows: Callable[[list[int]], None] | None = None
 
     @classmethod
     def of(cls, spec: RuleSpec, column: np.ndarray, scale: int = 1, missing: np.ndarray | None = None,

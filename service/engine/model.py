@@ -114,7 +114,7 @@ class RoundResult:
     rated: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen __init__ costs several times more per player; treated as immutable
 class Player:
     id: int  # the start number
     name: str = ""

@@ -64,11 +64,14 @@ class Standings:
     outcomes: list[RuleOutcome]
     rows: Sequence[StandingRow]
     warnings: list[Warning] = field(default_factory=list)
+    explained: set[int] = field(default_factory=set, init=False)  # the players whose breakdowns are built
 
     def explain(self, players: Iterable[int]) -> None:
         """Build the breakdowns of these players (table indices), from the columns the values
-        came from: each rule's contributions, note and, when it cuts, the total before the cut."""
-        players = list(players)
+        came from: each rule's contributions, note and, when it cuts, the total before the cut.
+        Players already explained are left as they are."""
+        players = [p for p in dict.fromkeys(players) if p not in self.explained]
+        self.explained.update(players)
         for outcome in self.outcomes:
             if outcome.explain_row is None and outcome.explain_rows is None:
                 continue
@@ -87,6 +90,19 @@ class Standings:
                     outcome.totals_before_cut = {}
                 for p in players:
                     outcome.totals_before_cut[p] = sum(c.value for c in outcome.contributions[p])
+
+    def forget(self, players: Iterable[int]) -> None:
+        """Drop these players' breakdowns (and what the families keep to build them): a caller
+        that has written them out frees their memory before the next ones are built."""
+        players = list(players)
+        self.explained.difference_update(players)
+        for outcome in self.outcomes:
+            for built in (outcome.contributions, outcome.notes, outcome.totals_before_cut):
+                if built:
+                    for p in players:
+                        built.pop(p, None)
+            if outcome.forget_rows is not None:
+                outcome.forget_rows(players)
 
 
 def resolve_regulations(requested: Regulations | None, tournament: Tournament, historic: bool = False) -> Regulations:
@@ -166,8 +182,8 @@ def _compute(tournament, specs, regulations, after_round, unrated_rating, explai
     warnings += round_checks(table, after_round, applied)
     rating_article = "US Chess 34E10" if applied is Regulations.USCF else "C.07 10"
 
-    unrated = [table.ids[p] for p, r in enumerate(table.ratings) if r is None]
-    ratings = np.array([r or 0 for r in table.ratings], dtype=np.int64)
+    ratings = np.fromiter((r or 0 for r in table.ratings), np.int64, table.size)
+    unrated = [table.ids[p] for p in np.flatnonzero(ratings == 0).tolist()]
     dropped: dict[RuleSpec, str] = {}
     rating_specs = [s for s in specs if TIEBREAKS[s.code].rating_based]
     if unrated and rating_specs:

@@ -200,7 +200,7 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     return Table(
         ids=ids,
         names=[p.name for p in players],
-        ratings=[p.rating if p.rating else None for p in players],
+        ratings=[p.rating or None for p in players],
         rounds=rounds,
         played_rounds=played_rounds,
         system=system,

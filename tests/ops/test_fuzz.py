@@ -38,7 +38,7 @@ _rejection.expected_statuses = [*_rejection.expected_statuses, "413"]
 @schema.parametrize()
 @FUZZ
 def test_fuzz_every_operation(case):
-    assert_ndjson_lines_conform(case.call_and_validate(checks=CHECKS))  # the contract test's checks, more examples
+    assert_ndjson_lines_conform(case.call_and_validate(checks=CHECKS), case.path)  # the contract test's checks, more examples
 
 
 STANDINGS = schema["/v1/standings"]["POST"]

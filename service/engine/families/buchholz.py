@@ -42,6 +42,7 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
         return [with_cuts(base[p], codes, label) for p, codes in zip(players, reasons[players].tolist())]
 
     outcome.explain_rows = explain_rows
+    outcome.forget_rows = lambda players: [base.pop(p, None) for p in players]
     return outcome
 
 

@@ -59,14 +59,29 @@ class Games:
 
     def __init__(self, ctx: Context) -> None:
         table = ctx.table
+        self.table = table
         self.played = IS_PLAYED[table.kind] & (table.opp != NO_OPPONENT)
         self.count = self.played.sum(axis=1)
         self.opponent = np.where(self.played, table.opp, 0)
         self.opponent_rating = np.where(self.played, ctx.ratings[self.opponent], 0)
-        # Performance is measured in standard points, whatever the event's scoring (3-1-0,
-        # an arbiter's ½-0): a won game is 1, a draw ½, a loss 0. In half points:
-        self.halves = np.where(self.played, np.where(table.kind == WIN, 2, np.where(table.kind == DRAW, 1, 0)), 0)
-        self.scored_halves = self.halves.sum(axis=1)
+        self._halves: np.ndarray | None = None
+        self._scored: np.ndarray | None = None
+
+    @property
+    def halves(self) -> np.ndarray:
+        """Performance is measured in standard points, whatever the event's scoring (3-1-0, an
+        arbiter's ½-0): a won game is 1, a draw ½, a loss 0. In half points (only the
+        performance rules need it)."""
+        if self._halves is None:
+            kind = self.table.kind
+            self._halves = np.where(self.played, np.where(kind == WIN, 2, np.where(kind == DRAW, 1, 0)), 0)
+        return self._halves
+
+    @property
+    def scored_halves(self) -> np.ndarray:
+        if self._scored is None:
+            self._scored = self.halves.sum(axis=1)
+        return self._scored
 
 
 def _games(ctx: Context) -> Games:
