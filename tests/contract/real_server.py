@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,14 +25,20 @@ def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
     The listening socket is bound here and handed to uvicorn (`--fd`): a port chosen and
     released before the server binds it could be taken by another process meanwhile."""
     listener = socket.socket()
+    # uvicorn takes an inherited socket for a Unix one and leaves Nagle's algorithm on: set
+    # TCP_NODELAY here (accepted connections inherit it), or every small answer waits ~40 ms.
+    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(128)
     port = listener.getsockname()[1]
+    # The server's log goes to a file: a pipe nobody reads fills up (64 KiB) and the server
+    # then blocks on its next log line, every request with it.
+    log = tempfile.TemporaryFile()
     try:
         process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "service.api.app:app", "--fd", str(listener.fileno()),
              "--log-level", "warning"],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(listener.fileno(),),
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, pass_fds=(listener.fileno(),),
             env={**os.environ, "PYTHONUNBUFFERED": "1", "TIEBREAK_ACCESS_LOG": "0", **(env or {})},
         )
     finally:
@@ -46,7 +53,8 @@ def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
             except httpx.TransportError:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"uvicorn did not start: {process.stderr.read().decode()[-2000:]}")
+                log.seek(0)
+                raise RuntimeError(f"uvicorn did not start: {log.read().decode(errors='replace')[-2000:]}")
             time.sleep(0.1)
         yield base
     finally:
@@ -56,4 +64,4 @@ def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
-        process.stderr.close()
+        log.close()
