@@ -669,9 +669,10 @@ def print_report(report: dict) -> None:
                   f"{r['inprocess_median_ms']:>10.2f} {r['decode_median_ms']:>7.2f} {r['engine_median_ms']:>7.2f} "
                   f"{r['encode_median_ms']:>7.2f} "
                   f"{r['http_overhead_median_ms']:>11.2f}")
-        print("  in-proc: the handler's work in this process, median ms: decode (JSON -> model + rules), "
-              "engine (compute_standings),\n  encode (standings_to_wire + JSON); "
-              "overhead = HTTP median - in-proc median (server, client, loopback)")
+        print("  in-proc: what a compute worker does, in this process, median ms: decode (read, check, JSON -> "
+              "columns, price),\n  engine (engine, breakdowns, conversion and JSON encoding: one step in the "
+              "worker; encode is part of it);\n  overhead = HTTP median - in-proc median (server, gate, client, "
+              "loopback)")
     print_teams(report)
     if report["targets"]:
         print("\nSPEC section 4 targets (and issue 9's team event)")
