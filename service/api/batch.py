@@ -46,26 +46,35 @@ _array_decoder = msgspec.json.Decoder(list[msgspec.Raw])
 _encoder = msgspec.json.Encoder()
 
 
-@dataclass
-class BatchOperation(Operation):
-    """Documents the two request media types and the NDJSON response (one BatchResult per line)."""
+def items_operation(item: str, what: str, body: str, line: str, lines: str) -> type[Operation]:
+    """An Operation documenting a body of items (a JSON array, or NDJSON) and its NDJSON answer.
 
-    def __post_init__(self) -> None:
-        # Items are objects here, not BatchItem: an object that is not a valid BatchItem is
-        # answered by an error line for that item (status 200 for the batch), by design.
-        item = Schema(type="object", description="A standings request (schema BatchItem) with an optional `id`; "
-                                                 "an item that does not match BatchItem gets an error line")
-        self.request_body = RequestBody(required=True, content={
-            "application/json": OpenAPIMediaType(schema=Schema(type="array", items=item,
-                                                               max_items=LIMITS.max_batch_items)),
-            NDJSON: OpenAPIMediaType(schema=item),
-        }, description="A JSON array of standings requests, or NDJSON: one request per line. Each may carry an "
-                       "`id`, echoed in its result line.")
-        self.responses = dict(self.responses or {})
-        self.responses["200"] = OpenAPIResponse(
-            description="NDJSON, one line per item in input order: `{index, id, status, result, error}`",
-            content={NDJSON: OpenAPIMediaType(schema={"$ref": "#/components/schemas/BatchResult"})},  # type: ignore[arg-type]
-        )
+    Items are objects in the document, not `item`: an object that is not a valid `item` is
+    answered by an error line for it (status 200 for the whole), by design."""
+
+    @dataclass
+    class ItemsOperation(Operation):
+        def __post_init__(self) -> None:
+            one = Schema(type="object", description=f"{what} (schema {item}); an item that does not match "
+                                                    f"{item} gets an error line")
+            self.request_body = RequestBody(required=True, content={
+                "application/json": OpenAPIMediaType(schema=Schema(type="array", items=one,
+                                                                   max_items=LIMITS.max_batch_items)),
+                NDJSON: OpenAPIMediaType(schema=one),
+            }, description=body)
+            self.responses = dict(self.responses or {})
+            self.responses["200"] = OpenAPIResponse(
+                description=lines,
+                content={NDJSON: OpenAPIMediaType(schema={"$ref": f"#/components/schemas/{line}"})},  # type: ignore[arg-type]
+            )
+
+    return ItemsOperation
+
+
+BatchOperation = items_operation(
+    "BatchItem", "A standings request with an optional `id`",
+    "A JSON array of standings requests, or NDJSON: one request per line. Each may carry an `id`, echoed in its "
+    "result line.", "BatchResult", "NDJSON, one line per item in input order: `{index, id, status, result, error}`")
 
 
 async def run_item(index: int, raw: bytes, request: Request, limits: Limits, kind: str = "item") -> bytes:
@@ -199,26 +208,11 @@ async def _item_stream(request: Request, kind: str) -> Stream:
     return _stream(_results(items, request, limits, kind), request)
 
 
-@dataclass
-class CheckOperation(Operation):
-    """Documents the two request media types of POST /v1/check and its NDJSON response."""
-
-    def __post_init__(self) -> None:
-        # Items are objects here, not CheckItem: an object that is not a valid CheckItem is
-        # answered by an error line for that item (status 200 for the check), by design.
-        item = Schema(type="object", description="An archived file (schema CheckItem: `trf` and an optional `id`); "
-                                                 "an item that does not match CheckItem gets an error line")
-        self.request_body = RequestBody(required=True, content={
-            "application/json": OpenAPIMediaType(schema=Schema(type="array", items=item,
-                                                               max_items=LIMITS.max_batch_items)),
-            NDJSON: OpenAPIMediaType(schema=item),
-        }, description="Archived TRF files to check: a JSON array of `{trf, id?}`, or NDJSON, one per line.")
-        self.responses = dict(self.responses or {})
-        self.responses["200"] = OpenAPIResponse(
-            description="NDJSON, one line per file in input order: `{index, id, status, result, error}`, the "
-                        "result a report (consistent or inconsistent, and each disagreement)",
-            content={NDJSON: OpenAPIMediaType(schema={"$ref": "#/components/schemas/CheckLine"})},  # type: ignore[arg-type]
-        )
+CheckOperation = items_operation(
+    "CheckItem", "An archived file: `trf` and an optional `id`",
+    "Archived TRF files to check: a JSON array of `{trf, id?}`, or NDJSON, one per line.", "CheckLine",
+    "NDJSON, one line per file in input order: `{index, id, status, result, error}`, the result a report "
+    "(consistent or inconsistent, and each disagreement)")
 
 
 @post(
