@@ -22,34 +22,28 @@ from . import schemas as s
 from .errors import PROBLEM_JSON
 
 
+def _entry(t, aliases: list[str], rating_based: bool, events: list[str]) -> s.CatalogueEntry:
+    """One catalogue entry from a registry entry (individual or team)."""
+    return s.CatalogueEntry(
+        code=t.code,
+        name=t.name,
+        article=t.citation,
+        description=t.description,
+        modifiers=sorted(t.modifiers),
+        regulations=sorted(r.value for r in t.regulations),
+        lower_is_better=t.lower_is_better,
+        aliases=aliases,
+        rating_based=rating_based,
+        events=events,
+    )
+
+
 def catalogue() -> list[s.CatalogueEntry]:
     return [
-        s.CatalogueEntry(
-            code=t.code,
-            name=t.name,
-            article=t.citation,
-            description=t.description,
-            modifiers=sorted(t.modifiers),
-            regulations=sorted(r.value for r in t.regulations),
-            lower_is_better=t.lower_is_better,
-            aliases=t.aliases,
-            rating_based=t.rating_based,
-            events=["individual", "team"] if t.code in TEAM_TIEBREAKS else ["individual"],
-        )
+        _entry(t, t.aliases, t.rating_based, ["individual", "team"] if t.code in TEAM_TIEBREAKS else ["individual"])
         for t in TIEBREAKS.values()
     ] + [
-        s.CatalogueEntry(
-            code=t.code,
-            name=t.name,
-            article=t.citation,
-            description=t.description,
-            modifiers=sorted(t.modifiers),
-            regulations=sorted(r.value for r in t.regulations),
-            lower_is_better=t.lower_is_better,
-            aliases=team_aliases(t.code),
-            rating_based=False,
-            events=["team"],
-        )
+        _entry(t, team_aliases(t.code), False, ["team"])
         for t in TEAM_TIEBREAKS.values() if t.team_only
     ]
 
