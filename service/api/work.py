@@ -24,6 +24,7 @@ import msgspec
 from . import schemas as s
 from .cost import Counts, Estimate, check_cost
 from .limits import LimitExceeded, Limits, Unavailable, check_json_depth, check_standings, prescan
+from .check import CheckItem, CheckLine, check_trf
 from .schemas_io import BatchItem, BatchResult, ItemId
 from .wire import WireDecoder
 
@@ -115,13 +116,8 @@ def item_id(raw: bytes) -> str | int | None:
 _encoder = msgspec.json.Encoder()
 
 
-def _check_line(**fields):
-    from .check import CheckLine
-    return CheckLine(**fields)
-
-
 # The kinds answered by one NDJSON line per item (a batch item, an archived file to check).
-LINE_KINDS = {"item": BatchResult, "check": _check_line}
+LINE_KINDS = {"item": BatchResult, "check": CheckLine}
 
 
 def failure(exc: BaseException, index: int = 0, kind: str = "standings", raw: bytes = b"") -> Answer:
@@ -382,8 +378,6 @@ def _answer_of(response) -> Answer:
 
 def _prepare_check(job: Job) -> Task:
     """One archived file of `POST /v1/check`: the answer is its NDJSON line (service/api/check.py)."""
-    from .check import CheckLine, check_trf
-
     limits = job.limits
     item = decode(job.body, _check_decoder, limits)
     if len(item.trf) > limits.max_trf_chars:
@@ -401,12 +395,7 @@ def _prepare_check(job: Job) -> Task:
     return Task(cost, compute, job)
 
 
-def _check_item_type():
-    from .check import CheckItem
-    return CheckItem
-
-
-_check_decoder = msgspec.json.Decoder(_check_item_type())
+_check_decoder = WireDecoder(CheckItem)
 
 _PREPARE = {"standings": _prepare_standings, "compare": _prepare_compare, "trf": _prepare_trf,
             "item": _prepare_item, "prizes": _prepare_prizes, "check": _prepare_check}
