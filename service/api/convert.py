@@ -10,7 +10,7 @@ import msgspec
 import numpy as np
 
 from ..engine import model as m
-from ..engine.contributions import Contribution, RuleOutcome
+from ..engine.contributions import RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.rules import RuleSpec, build_rule
@@ -173,51 +173,20 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _points(units: int | None, scale: int) -> float | None:
-    return None if units is None else units / scale
-
-
-def _contribution(c: Contribution, scale: int, points_scale: int, keys: dict[int, str]) -> s.ContributionOut:
-    """The wire form of one contribution, made once and kept on it (rules share contributions)."""
-    if (c.note is None and c.cut_reason is None and c.opponent_score is None and c.result is None
-            and c.own_score is None and c.unplayed is None and c.article is None):
-        # the common case, a plain game: only the fields it has
-        out = s.ContributionOut(
-            round=c.round, kind=c.kind, opponent=c.opponent, value=c.value / scale,
-            opponent_key=keys.get(c.opponent) if keys and c.opponent is not None else None)
-    else:
-        out = s.ContributionOut(
-            round=c.round,
-            kind=c.kind,
-            opponent=c.opponent,
-            opponent_key=keys.get(c.opponent) if c.opponent is not None else None,
-            value=c.value / scale,  # int / int is correctly rounded: exact for these decimals
-            unplayed=c.unplayed.value if c.unplayed else None,
-            note=c.note,
-            cut=c.cut_reason is not None,
-            cut_reason=c.cut_reason,
-            cut_code=c.cut_code,
-            opponent_score=_points(c.opponent_score, points_scale),
-            counted_score=_points(c.counted_score, points_scale),
-            result=_points(c.result, points_scale),
-            own_score=_points(c.own_score, points_scale),
-            capped_at=_points(c.capped_at, points_scale),
-            article=c.article,
-            reason_code=c.reason_code,
-        )
-    c.memo = out
-    return out
-
-
-def _breakdown(outcome: RuleOutcome, position: int, p: int, points_scale: int,
-               keys: dict[int, str]) -> s.RuleBreakdown:
+def _breakdown(outcome: RuleOutcome, position: int, p: int, keys: dict[int, str]) -> s.RuleBreakdown:
+    """One rule's breakdown of one player: the engine's contributions go out as they are (they
+    are the wire's objects: no copy), with the opponents' client keys when the request gave some."""
     scale = outcome.contribution_scale or outcome.scale
     contributions = outcome.contributions.get(p, []) if outcome.contributions is not None else []
+    if keys:
+        for c in contributions:
+            if c.opponent is not None:
+                c.opponent_key = keys.get(c.opponent)
     before = outcome.totals_before_cut.get(p) if outcome.totals_before_cut else None
     return s.RuleBreakdown(
         value=_number(outcome.values[p], outcome.scale),
         note=outcome.notes.get(p) if outcome.notes else None,
-        contributions=[c.memo or _contribution(c, scale, points_scale, keys) for c in contributions],
+        contributions=contributions,
         position=position,
         spec=outcome.spec.canonical,
         total_before_cut=None if before is None else before / scale,
@@ -332,7 +301,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             pid = table.ids[p]
             breakdown = opponents = None
             if explain:
-                breakdown = {key: _breakdown(o, i, p, table.scale, player_keys)
+                breakdown = {key: _breakdown(o, i, p, player_keys)
                              for i, (key, o) in enumerate(zip(keys, outcomes))}
                 opponents = _opponents(table, met[p], player_keys)
             made.append(s.Standing(rank=row.rank, id=pid, name=table.names[p], points=points[p],

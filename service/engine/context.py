@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .contributions import Contribution
 from .model import Regulations
 from .table import Table
 from .unplayed import OpponentColumns, adjusted_scores, counted_as_draw, opponent_columns, policy_of
@@ -23,6 +24,8 @@ class Context:
     ratings: np.ndarray  # int64; unrated players already given `unrated_rating`, else 0
     _cache: dict = field(default_factory=dict)
     fore_buchholz: bool = False  # the table is Fore Buchholz's, with the last round drawn (8.3)
+    # The type a breakdown's contributions are built in (see contributions.Contribution).
+    contribution: type = Contribution
 
     def cached(self, key, compute):
         try:
@@ -46,4 +49,5 @@ class Context:
 
     def for_table(self, table: Table, fore_buchholz: bool = False) -> "Context":
         """A context over a modified table (Fore Buchholz), sharing nothing cached."""
-        return Context(table, self.regulations, self.ratings, fore_buchholz=fore_buchholz)
+        return Context(table, self.regulations, self.ratings, fore_buchholz=fore_buchholz,
+                       contribution=self.contribution)

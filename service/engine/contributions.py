@@ -7,6 +7,7 @@ players whose rows are returned. The API's breakdown is this list.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,37 +19,55 @@ from .rules import RuleSpec
 
 @dataclass(slots=True)
 class Contribution:
+    """One value a rule summed, in the form a breakdown shows it.
+
+    The values were computed from the integer columns; a contribution is built afterwards,
+    only for an explained player, and carries numbers in points: `value` is units / scale of
+    its rule and the scores units / scale of the table, an int / int division, correctly
+    rounded, so the float is the exact decimal for every scale made of 2s and 5s (halves,
+    quarters, tenths). One object per contribution, shared by the rules that count it (BH,
+    BH/C1, BH/M1 ...); only a cut one is copied.
+
+    This is the engine's default record type. A caller may have the engine build its
+    records in another type with the same fields in the same order and the same defaults
+    (`compute_standings(..., contribution=...)`): the API passes its wire struct, which the
+    encoder writes out as it is, so a breakdown is never copied into wire objects.
+    """
+
     round: int | None
     kind: str  # game, forfeit, dummy, running_score, rating, encounter, opponent_value, or a result kind
-    value: int  # in the rule's units (see RuleOutcome.scale / contribution_scale)
-    key: int  # significance for cuts: lower is less significant (opponent's score, rating, round)
-    vur: bool = False  # a voluntary unplayed round (C.07 16.2), cut first (16.5)
-    opponent: int | None = None  # the opponent's id; for a forfeit or its dummy the scheduled opponent
-    unplayed: ResultKind | None = None  # for a dummy: what the round was
+    opponent: int | None  # the opponent's id; for a forfeit or its dummy the scheduled opponent
+    value: float  # what it adds to the rule's value (before any cut)
+    opponent_key: str | None = None  # the opponent's client key (set by a caller that has them)
+    unplayed: ResultKind | None = None  # for an unplayed round: what it was
     note: str | None = None
+    cut: bool = False
     cut_reason: str | None = None
-    # Structured details beside the note, in the table's point units (None: not applicable).
-    opponent_score: int | None = None  # the opponent's face score
-    counted_score: int | None = None  # what is counted for the opponent when it differs (16.3, 34E1)
-    result: int | None = None  # Sonneborn-Berger: the points scored in the round
-    own_score: int | None = None  # a dummy: the player's own score (16.4)
-    capped_at: int | None = None  # a dummy: the cap it was held to (16.4.1 / 16.4.2)
-    article: str | None = None  # the article that set the value
-    reason_code: str | None = None  # why the value is what it is: dummy-own-score, dummy-capped-at-half, ...
     cut_code: str | None = None  # why it was cut: vur-cut-first, least-significant, most-significant, ...
-    # What a caller made of this contribution (the API's wire object), kept with it so that
-    # rules sharing it convert it once.
-    memo: object = None
+    opponent_score: float | None = None  # the opponent's face score
+    counted_score: float | None = None  # what is counted for the opponent when it differs (16.3, 34E1)
+    result: float | None = None  # Sonneborn-Berger: the points scored in the round
+    own_score: float | None = None  # a dummy: the player's own score (16.4)
+    capped_at: float | None = None  # a dummy: the cap it was held to (16.4.1 / 16.4.2)
+    article: str | None = None  # the article that set the value
+    reason_code: str | None = None  # how a dummy's value was found: dummy-own-score, dummy-capped-at-half, ...
 
-    @property
-    def cut(self) -> bool:
-        return self.cut_reason is not None
 
-    def marked_cut(self, reason: str, code: str) -> "Contribution":
-        """A copy marked as cut (positional: dataclasses.replace is several times slower)."""
-        return Contribution(self.round, self.kind, self.value, self.key, self.vur, self.opponent, self.unplayed,
-                            self.note, reason, self.opponent_score, self.counted_score, self.result, self.own_score,
-                            self.capped_at, self.article, self.reason_code, code)
+def mark_cut(c, reason: str, code: str) -> None:
+    """Mark a contribution as cut, in place (one no other rule shares)."""
+    c.cut, c.cut_reason, c.cut_code = True, reason, code
+
+
+def marked_cut(c, reason: str, code: str):
+    """A copy of a contribution marked as cut (the uncut one stays shared by the rules that keep it)."""
+    marked = copy.copy(c)
+    mark_cut(marked, reason, code)
+    return marked
+
+
+def points(units: int | None, scale: int) -> float | None:
+    """Units of 1/scale as the number a breakdown shows (exact for scales of 2s and 5s)."""
+    return None if units is None else units / scale
 
 
 @dataclass(slots=True)
@@ -69,6 +88,8 @@ class RuleOutcome:
     unresolved: list[list[int]] | None = None
     # Per explained player: the sum before any cut, when the rule cuts (in contribution units).
     totals_before_cut: dict[int, int] | None = None
+    # Every player's sum before any cut, when the family has it as a column (contribution units).
+    uncut: np.ndarray | None = None
     # The values as an int64 column (where `missing` is set there is no value), when the
     # family computed them as one: the ranking sorts on it without a Python loop.
     column: np.ndarray | None = None

@@ -31,19 +31,22 @@ ROUND_TESTS: dict[str, RoundTest] = {
 }
 
 
-def _round_contributions(table: Table, players: list[int], values: list[list[int]] | None,
+def _round_contributions(ctx: Context, players: list[int], values: np.ndarray | None, scale: int,
                          chosen: list[list[bool]] | None) -> list[list[Contribution]]:
     """Per player, one contribution per round chosen (every round when None): the result kind,
-    the value (1 when `values` is None), the opponent if any. One slice of each column."""
-    ids = table.ids
+    the value in units of 1/scale (1 when `values` is None), the opponent if any. One slice of
+    each column."""
+    table, contribution = ctx.table, ctx.contribution
     names = [k.value for k in KINDS]
+    opps = table.opp[players]
+    has_opp = opps != NO_OPPONENT
+    opponent_ids = np.where(has_opp, np.asarray(table.ids, dtype=np.int64)[np.where(has_opp, opps, 0)], -1).tolist()
+    shown = (values / scale).tolist() if values is not None else [[1.0] * table.played_rounds] * len(players)
     out = []
-    rows = zip(table.kind[players].tolist(), table.opp[players].tolist(),
-               values if values is not None else [None] * len(players),
+    rows = zip(table.kind[players].tolist(), opponent_ids, shown,
                chosen if chosen is not None else [None] * len(players))
-    for kinds, opps, vals, picked in rows:
-        out.append([Contribution(r + 1, names[kinds[r]], 1 if vals is None else vals[r], r,
-                                 opponent=ids[opps[r]] if opps[r] != NO_OPPONENT else None)
+    for kinds, row_opp, vals, picked in rows:
+        out.append([contribution(r + 1, names[kinds[r]], row_opp[r] if row_opp[r] >= 0 else None, vals[r])
                     for r in range(len(kinds)) if picked is None or picked[r]])
     return out
 
@@ -52,7 +55,7 @@ def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     counted = ROUND_TESTS[spec.code](table)
     outcome = RuleOutcome.of(spec, counted.sum(axis=1), 1)
-    outcome.explain_rows = lambda players: _round_contributions(table, players, None, counted[players].tolist())
+    outcome.explain_rows = lambda players: _round_contributions(ctx, players, None, 1, counted[players].tolist())
     return outcome
 
 
@@ -60,7 +63,7 @@ def points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """The score itself (C.07 7.1)."""
     table = ctx.table
     outcome = RuleOutcome.of(spec, table.score, table.scale)
-    outcome.explain_rows = lambda players: _round_contributions(table, players, table.pts[players].tolist(), None)
+    outcome.explain_rows = lambda players: _round_contributions(ctx, players, table.pts[players], table.scale, None)
     return outcome
 
 
@@ -73,7 +76,7 @@ def standard_points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     halves = np.where(table.pts > table.draw, 2, np.where(table.pts == table.draw, 1, 0))
     outcome = RuleOutcome.of(spec, halves.sum(axis=1), 2)
-    outcome.explain_rows = lambda players: _round_contributions(table, players, halves[players].tolist(), None)
+    outcome.explain_rows = lambda players: _round_contributions(ctx, players, halves[players], 2, None)
     return outcome
 
 
