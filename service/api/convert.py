@@ -173,24 +173,28 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _breakdown(outcome: RuleOutcome, position: int, p: int, keys: dict[int, str]) -> s.RuleBreakdown:
-    """One rule's breakdown of one player: the engine's contributions go out as they are (they
-    are the wire's objects: no copy), with the opponents' client keys when the request gave some."""
-    scale = outcome.contribution_scale or outcome.scale
-    contributions = outcome.contributions.get(p, []) if outcome.contributions is not None else []
-    if keys:
-        for c in contributions:
-            if c.opponent is not None:
-                c.opponent_key = keys.get(c.opponent)
-    before = outcome.totals_before_cut.get(p) if outcome.totals_before_cut else None
-    return s.RuleBreakdown(
-        value=_number(outcome.values[p], outcome.scale),
-        note=outcome.notes.get(p) if outcome.notes else None,
-        contributions=contributions,
-        position=position,
-        spec=outcome.spec.canonical,
-        total_before_cut=None if before is None else before / scale,
-    )
+def _breakdowns(outcomes: list[RuleOutcome], keys: list[str], values_by_player, players: list[int],
+                player_keys: dict[int, str]) -> list[dict[str, s.RuleBreakdown]]:
+    """Each player's breakdown: per rule its value, note, contributions (the engine's objects
+    as they are: they are the wire's type) and the total before a cut; the opponents' client
+    keys added when the request gave some."""
+    per_rule = []
+    for i, outcome in enumerate(outcomes):
+        scale = outcome.contribution_scale or outcome.scale
+        contributions = outcome.contributions or {}
+        if player_keys:
+            for p in players:
+                for c in contributions.get(p, ()):
+                    if c.opponent is not None:
+                        c.opponent_key = player_keys.get(c.opponent)
+        notes = outcome.notes or {}
+        before = outcome.totals_before_cut or {}
+        spec = outcome.spec.canonical
+        per_rule.append([
+            s.RuleBreakdown(values[i], notes.get(p), contributions.get(p, []), i, spec,
+                            None if (b := before.get(p)) is None else b / scale)
+            for p, values in zip(players, map(values_by_player.__getitem__, players))])
+    return [dict(zip(keys, row)) for row in zip(*per_rule)] if per_rule else [{} for _ in players]
 
 
 def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
@@ -204,12 +208,19 @@ def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
     return keys
 
 
-def _opponents(table, opponents: list[int], player_keys: dict[int, str]) -> list[s.OpponentName]:
+def _opponents(table, opponents: list[int], names: dict[int, s.OpponentName], player_keys: dict[int, str]
+               ) -> list[s.OpponentName]:
     """The names (and the client's keys) of the players a row's breakdown can mention: the
-    player's opponents, scheduled ones included (table indices of the row, -1 for none)."""
-    ids, names = table.ids, table.names
-    return [s.OpponentName(id=ids[q], name=names[q], key=player_keys.get(ids[q]))
-            for q in sorted(set(opponents) - {-1}, key=ids.__getitem__)]
+    player's opponents, scheduled ones included (table indices of the row, -1 for none); one
+    object per player, shared by the rows that mention them (`names`)."""
+    ids = table.ids
+    out = []
+    for q in sorted(set(opponents) - {-1}, key=ids.__getitem__):
+        name = names.get(q)
+        if name is None:
+            name = names[q] = s.OpponentName(id=ids[q], name=table.names[q], key=player_keys.get(ids[q]))
+        out.append(name)
+    return out
 
 
 def scoring_to_wire(scoring: m.Scoring) -> s.ScoringOut:
@@ -288,32 +299,37 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     chosen = list(select_rows(result, top, player, offset))
     encoder = msgspec.json.Encoder()
     rows: list[s.Standing] = []
-    pieces: list[bytes] = []
+    encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
+    opponent_names: dict[int, s.OpponentName] = {}
     for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
         chunk = chosen[start:start + CHUNK_ROWS] if explain else chosen
-        made = []
+        members = [row.player for row in chunk]
+        breakdowns = opponents = None
         if explain:
-            members = [row.player for row in chunk]
             result.explain(members)
-            met = dict(zip(members, table.opp[members].tolist()))
-        for row in chunk:
+            breakdowns = _breakdowns(outcomes, keys, values_by_player, members, player_keys)
+            opponents = [_opponents(table, met, opponent_names, player_keys) for met in table.opp[members].tolist()]
+        made = []
+        for i, row in enumerate(chunk):
             p = row.player
             pid = table.ids[p]
-            breakdown = opponents = None
-            if explain:
-                breakdown = {key: _breakdown(o, i, p, player_keys)
-                             for i, (key, o) in enumerate(zip(keys, outcomes))}
-                opponents = _opponents(table, met[p], player_keys)
             made.append(s.Standing(rank=row.rank, id=pid, name=table.names[p], points=points[p],
                                    values=values_by_player[p] if values_by_player else [], decided_by=row.decided_by,
-                                   breakdown=breakdown, opponents=opponents, **identities.get(pid, {})))
-        if explain and encode_rows:
-            result.forget(members)  # this chunk's contributions are in its JSON now
+                                   breakdown=breakdowns[i] if explain else None,
+                                   opponents=opponents[i] if explain else None, **identities.get(pid, {})))
         if encode_rows:
-            pieces.append(encoder.encode(made)[1:-1])
+            if made:
+                # each chunk's list is written over the previous one's closing bracket
+                at = len(encoded_rows) - 1
+                encoder.encode_into(made, encoded_rows, at)
+                encoded_rows[at] = ord("[" if at == 0 else ",")
+            if explain:
+                result.forget(members)  # this chunk's contributions are in its JSON now
         else:
             rows.extend(made)
-    standings = msgspec.Raw(b"[" + b",".join(p for p in pieces if p) + b"]") if encode_rows else rows
+    if encode_rows and len(encoded_rows) == 1:
+        encoded_rows += b"]"
+    standings = msgspec.Raw(encoded_rows) if encode_rows else rows
     return s.StandingsResponse(
         regulations=result.regulations.value,
         system=table.system.value,

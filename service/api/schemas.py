@@ -304,7 +304,7 @@ class ContributionOut(msgspec.Struct, omit_defaults=True, gc=False):
         "`dummy-capped-at-half`")] = None
 
 
-class RuleBreakdown(Out):
+class RuleBreakdown(msgspec.Struct, frozen=True, gc=False):
     """One rule's value for one player and the contributions it summed."""
 
     value: Annotated[float | None, doc("The rule's value (as in `values`); null when the rule was dropped")]

@@ -13,7 +13,7 @@ import numpy as np
 
 from .contributions import Contribution
 from .model import Regulations
-from .table import Table
+from .table import NO_OPPONENT, Table
 from .unplayed import OpponentColumns, adjusted_scores, counted_as_draw, opponent_columns, policy_of
 
 
@@ -46,6 +46,16 @@ class Context:
             ("opponents", forfeits_played),
             lambda: opponent_columns(self.table, self.adjusted(), self.regulations, forfeits_played),
         )
+
+    def opponent_ids(self) -> np.ndarray:
+        """Per player and round, the opponent's id (None where there is none): an object matrix
+        that breakdowns slice."""
+        def compute() -> np.ndarray:
+            table = self.table
+            has_opp = table.opp != NO_OPPONENT
+            ids = np.array(table.ids + [None], dtype=object)
+            return ids[np.where(has_opp, table.opp, len(table.ids))]
+        return self.cached("opponent-ids", compute)
 
     def for_table(self, table: Table, fore_buchholz: bool = False) -> "Context":
         """A context over a modified table (Fore Buchholz), sharing nothing cached."""

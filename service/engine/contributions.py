@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
+from itertools import repeat
 
 import numpy as np
 
 from .model import ResultKind
+from .modifiers import REASON_CODES
 from .rules import RuleSpec
 
 
@@ -60,9 +62,54 @@ def mark_cut(c, reason: str, code: str) -> None:
 
 def marked_cut(c, reason: str, code: str):
     """A copy of a contribution marked as cut (the uncut one stays shared by the rules that keep it)."""
-    marked = copy.copy(c)
+    copier = getattr(c, "__copy__", None)  # a msgspec struct copies itself in C
+    marked = copier() if copier is not None else copy.copy(c)
     mark_cut(marked, reason, code)
     return marked
+
+
+FIELDS = [f.name for f in fields(Contribution)]
+DEFAULTS = {f.name: f.default for f in fields(Contribution) if f.default is not MISSING}
+
+
+def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, object],
+                      reasons: np.ndarray | None = None, reason_texts: dict[int, str] | None = None) -> list[list]:
+    """Per row of `selected` (a boolean matrix, rows × rounds), the contributions of the
+    selected rounds in round order, made in one pass: `columns` gives each field either as a
+    matrix of that shape (read at the selected cells; an object matrix for strings and None)
+    or as one value for all. `round` is the column index + 1 unless given. With `reasons`
+    (cut codes per cell) the cut ones are marked, with `reason_texts[code]`.
+
+    One call of the type per contribution, positionally, through `map`: no Python frame per
+    contribution (the callers pass a msgspec struct or the default dataclass)."""
+    rows, rounds = np.nonzero(selected)
+    columns = {"round": (rounds + 1).tolist(), **columns}
+    last = max(FIELDS.index(name) for name in columns)
+    args = []
+    for name in FIELDS[:last + 1]:
+        if name not in columns:
+            args.append(repeat(DEFAULTS.get(name)))
+            continue
+        column = columns[name]
+        if name == "round" and isinstance(column, list):
+            args.append(column)
+        elif isinstance(column, np.ndarray):
+            args.append(column[selected].tolist())
+        else:
+            args.append(repeat(column))
+    flat = list(map(make, *args))
+    if reasons is not None:
+        cut = selected & (reasons != 0)
+        if cut.any():
+            at = np.cumsum(selected.ravel()) - 1  # each cell's place in `flat`
+            for k, code in zip(at[cut.ravel()].tolist(), reasons[cut].tolist()):
+                mark_cut(flat[k], reason_texts[code], REASON_CODES[code])
+    out = []
+    start = 0
+    for end in np.cumsum(selected.sum(axis=1)).tolist():
+        out.append(flat[start:end])
+        start = end
+    return out
 
 
 def points(units: int | None, scale: int) -> float | None:
@@ -98,6 +145,7 @@ class RuleOutcome:
     # from, on demand: only for the rows a response returns (Standings.explain).
     explain_row: Callable[[int], list[Contribution]] | None = None
     note_row: Callable[[int], str | None] | None = None
+    note_rows: Callable[[list[int]], list[str | None]] | None = None  # the same for many rows
     # The same for many rows at once (one slice of each column), where a family has it.
     explain_rows: Callable[[list[int]], list[list[Contribution]]] | None = None
     # Drops what the family keeps per row to build the breakdowns (contributions shared by rules).

@@ -83,9 +83,12 @@ class Standings:
             else:
                 for p in players:
                     outcome.contributions[p] = outcome.explain_row(p)
-            note_row = outcome.note_row
-            for p in players:
-                outcome.notes[p] = note_row(p) if note_row else None
+            if outcome.note_rows is not None:
+                outcome.notes.update(zip(players, outcome.note_rows(players)))
+            elif outcome.note_row is not None:
+                note_row = outcome.note_row
+                for p in players:
+                    outcome.notes[p] = note_row(p)
             if outcome.spec.cut or outcome.spec.median:
                 if outcome.totals_before_cut is None:
                     outcome.totals_before_cut = {}

@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, marked_cut
+from ..contributions import Contribution, RuleOutcome, contribution_rows, marked_cut
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
 from ..rounding import mean_note, round_half_up_div
 from ..rules import RuleSpec
@@ -49,106 +49,102 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
     return outcome
 
 
-GAME_KINDS = ("game", "forfeit")  # a contribution from a round with an opponent: played or not
+GAME_KINDS = np.array(["game", "forfeit"], dtype=object)  # a round with an opponent: played or not
+FORE_NOTE = "the last round counted as a draw (8.3)"
 
 
 def _contributions(ctx: Context, columns, value: np.ndarray, players: list[int],
                    weight_by_result: bool) -> list[list[Contribution]]:
-    """The players' counted rounds as contributions, before any cut (one slice of each column).
+    """The players' counted rounds as contributions, before any cut, in one pass over slices
+    of the columns.
 
-    The common contribution, a game counted at face value, is made in one step; a dummy
-    opponent, an opponent counted other than at face value (16.3), Fore Buchholz's last
-    round and Sonneborn-Berger's factors carry their details.
+    A game counted at face value is a round, a kind, an opponent and a value; the cells that
+    carry details get them in extra columns first: a dummy opponent (16.4: own score, cap,
+    article, reason), a virtual opponent (C.02 13.15.2), an opponent counted other than at
+    face value (16.3: the face and counted scores, the note), Fore Buchholz's last round
+    (8.3). Sonneborn-Berger's contributions carry their factors: the opponent's score and
+    the points scored.
     """
     table = ctx.table
     scale = table.scale
     value_scale = scale * scale if weight_by_result else scale
-    adjusted = ctx.adjusted()
-    ids = table.ids
-    kinds = table.kind[players]
     opps = table.opp[players]
     has_opp = opps != NO_OPPONENT
     opp_index = np.where(has_opp, opps, 0)
     counted = columns.counted[players]
-    dummy = columns.dummy[players]
+    dummy = columns.dummy[players] & counted
     # an opponent counted other than at face value (C.07 16.3, C.02 13.15) gets a note
-    off_face = has_opp & ~dummy & (adjusted != table.score)[opp_index]
-    detailed = dummy | off_face
+    off_face = has_opp & ~dummy & counted & (ctx.adjusted() != table.score)[opp_index]
+    fore = np.zeros(counted.shape, dtype=bool)
     if ctx.fore_buchholz and table.played_rounds:
-        detailed[:, -1] |= counted[:, -1]
-    shown = (value[players] / value_scale).tolist()
-    opponent_ids = np.asarray(ids, dtype=np.int64)[opp_index] if len(ids) else opp_index
-    opponent_ids = np.where(has_opp, opponent_ids, -1).tolist()
-    game_kind = (kinds > LOSS).astype(np.int8).tolist()  # 0: game, 1: forfeit
-    detailed_rows = detailed.any(axis=1).tolist()
+        fore[:, -1] = counted[:, -1] & ~dummy[:, -1]
+    fields = {"kind": GAME_KINDS[(table.kind[players] > LOSS).view(np.int8)],
+              "opponent": ctx.opponent_ids()[players], "value": value[players] / value_scale}
     if weight_by_result:
-        factors = (table.pts[players] / scale).tolist()
-        opponent_scores = (table.score[opp_index] / scale).tolist()
-    contribution = ctx.contribution
-    out = []
-    for i, (p, row_counted, row_kind, row_opp, row_value) in enumerate(
-            zip(players, counted.tolist(), game_kind, opponent_ids, shown)):
-        if weight_by_result:
-            row_factor, row_score = factors[i], opponent_scores[i]
-            rows = [contribution(r + 1, GAME_KINDS[row_kind[r]], row_opp[r], row_value[r], result=row_factor[r],
-                             opponent_score=row_score[r])
-                    for r in range(len(row_counted)) if row_counted[r]]
-        else:
-            rows = [contribution(r + 1, GAME_KINDS[row_kind[r]], row_opp[r], row_value[r])
-                    for r in range(len(row_counted)) if row_counted[r]]
-        if detailed_rows[i]:
-            _detail_row(ctx, columns, p, rows, detailed[i], weight_by_result)
-        out.append(rows)
-    return out
+        fields["opponent_score"] = table.score[opp_index] / scale
+        fields["result"] = table.pts[players] / scale
+    if dummy.any() or off_face.any() or fore.any():
+        _add_details(ctx, columns, players, fields, dummy, off_face, fore, weight_by_result)
+    return contribution_rows(ctx.contribution, counted, fields)
 
 
-def _detail_row(ctx: Context, columns, p: int, rows: list[Contribution], detailed: np.ndarray,
-                weight_by_result: bool) -> None:
-    """Replace a row's contributions that carry details (dummies, 16.3 notes, Fore Buchholz's
-    last round) by their full form."""
+def _add_details(ctx: Context, columns, players: list[int], fields: dict, dummy: np.ndarray, off_face: np.ndarray,
+                 fore: np.ndarray, weight_by_result: bool) -> None:
+    """Fill the detail columns of the cells that carry them (object matrices, None elsewhere)."""
     table = ctx.table
     scale = table.scale
-    policy = policy_of(ctx.regulations)
-    notes = ctx.cached("adjustment-notes", dict)
-    adjusted = ctx.adjusted()
-    ids, scores = table.ids, table.scores
-    own = scores[p]
-    last = table.played_rounds - 1
-    at = {c.round - 1: i for i, c in enumerate(rows)}
-    for r in np.flatnonzero(detailed).tolist():
-        if r not in at:
-            continue
-        plain = rows[at[r]]
-        kind_code, q, key = int(table.kind[p, r]), int(table.opp[p, r]), int(columns.key[p, r])
-        result = plain.result
-        if columns.dummy[p, r]:
-            kind, how = KINDS[kind_code], int(columns.how[p, r])
-            if how == VIRTUAL:
-                rows[at[r]] = ctx.contribution(r + 1, "virtual", plain.opponent if q != NO_OPPONENT else None, plain.value,
-                                           note=virtual_note(table, p, r, key),
-                                           result=result, article=DUMMY_ARTICLES[how],
-                                           reason_code=DUMMY_REASONS[how], unplayed=kind)
-                continue
-            rows[at[r]] = ctx.contribution(
-                r + 1, "dummy", plain.opponent if q != NO_OPPONENT else None, plain.value, unplayed=kind,
-                note=dummy_note(how, own, key, scale, plain.opponent if q != NO_OPPONENT else None),
-                result=result, own_score=own / scale, capped_at=key / scale if how != OWN_SCORE else None,
-                article=DUMMY_ARTICLES[how], reason_code=DUMMY_REASONS[how])
-            continue
-        if q in notes:
-            note = notes[q]
-        else:
-            note = notes[q] = adjustment_note(table, ctx.counted_as_draw(), q, scores[q], int(adjusted[q]),
-                                              policy.article)
-        article = None if note is None else policy.article
-        if ctx.fore_buchholz and r == last:
-            note = "the last round counted as a draw (8.3)" + (f"; {note}" if note else "")
-        # The opponent's score is shown apart only when it is not counted at face value,
-        # and as a factor of Sonneborn-Berger.
-        rows[at[r]] = ctx.contribution(
-            r + 1, plain.kind, ids[q], plain.value, note=note,
-            opponent_score=scores[q] / scale if article or weight_by_result else None,
-            counted_score=key / scale if article else None, result=result, article=article)
+    shape = dummy.shape
+    detail = {name: np.full(shape, None, dtype=object)
+              for name in ("unplayed", "note", "counted_score", "own_score", "capped_at", "article", "reason_code")}
+    kind = fields["kind"] = fields["kind"].copy()
+    if weight_by_result:
+        shown = fields["opponent_score"].astype(object)
+        shown[dummy] = None  # a dummy's score is its value; the player's own is shown apart
+    else:
+        shown = np.full(shape, None, dtype=object)
+    fields["opponent_score"] = shown
+
+    rows, rounds = np.nonzero(dummy)
+    if len(rows):
+        p = np.asarray(players)[rows]
+        key = columns.key[p, rounds].tolist()
+        how = columns.how[p, rounds].tolist()
+        own = table.score[p].tolist()
+        scheduled = fields["opponent"][rows, rounds].tolist()
+        kind[rows, rounds] = ["virtual" if h == VIRTUAL else "dummy" for h in how]
+        detail["unplayed"][rows, rounds] = [KINDS[k] for k in table.kind[p, rounds].tolist()]
+        detail["note"][rows, rounds] = [
+            virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
+            for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled)]
+        detail["own_score"][rows, rounds] = [None if h == VIRTUAL else o / scale for h, o in zip(how, own)]
+        detail["capped_at"][rows, rounds] = [None if h in (VIRTUAL, OWN_SCORE) else k / scale
+                                             for h, k in zip(how, key)]
+        detail["article"][rows, rounds] = [DUMMY_ARTICLES[h] for h in how]
+        detail["reason_code"][rows, rounds] = [DUMMY_REASONS[h] for h in how]
+
+    rows, rounds = np.nonzero(off_face | fore)
+    if len(rows):
+        policy = policy_of(ctx.regulations)
+        notes = ctx.cached("adjustment-notes", dict)
+        adjusted = ctx.adjusted()
+        p = np.asarray(players)[rows]
+        q = table.opp[p, rounds].tolist()
+        for q_ in set(q) - notes.keys():
+            notes[q_] = adjustment_note(table, ctx.counted_as_draw(), q_, table.scores[q_], int(adjusted[q_]),
+                                        policy.article)
+        adjusted_note = [notes[q_] for q_ in q]
+        last = fore[rows, rounds].tolist()
+        detail["note"][rows, rounds] = [f"{FORE_NOTE}; {n}" if f and n else FORE_NOTE if f else n
+                                        for n, f in zip(adjusted_note, last)]
+        article = [None if n is None else policy.article for n in adjusted_note]
+        detail["article"][rows, rounds] = article
+        # the opponent's score is shown apart when it is not counted at face value (and
+        # always as a factor of Sonneborn-Berger)
+        shown[rows, rounds] = [table.scores[q_] / scale if a or weight_by_result else None
+                               for q_, a in zip(q, article)]
+        key = columns.key[p, rounds].tolist()
+        detail["counted_score"][rows, rounds] = [k / scale if a else None for k, a in zip(key, article)]
+    fields.update(detail)
 
 
 def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.ndarray,
@@ -158,12 +154,12 @@ def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.n
     position = np.cumsum(counted, axis=1) - 1  # where each round's contribution sits in its row
     marked = list(rows)
     cut_rows, cut_rounds = np.nonzero(reasons)
-    for i, r in zip(cut_rows.tolist(), cut_rounds.tolist()):
+    texts = {code: reason_text(code, label) for code in REASON_CODES}
+    for i, j, code in zip(cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(),
+                          reasons[cut_rows, cut_rounds].tolist()):
         if marked[i] is rows[i]:
             marked[i] = rows[i][:]
-        code = int(reasons[i, r])
-        j = int(position[i, r])
-        marked[i][j] = marked_cut(marked[i][j], reason_text(code, label), REASON_CODES[code])
+        marked[i][j] = marked_cut(marked[i][j], texts[code], REASON_CODES[code])
     return marked
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Contribution, RuleOutcome, contribution_rows
 from ..rules import RuleSpec
 from ..table import (BLACK, COUNTS_AS_WIN, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, NO_OPPONENT, PAIRING_BYE, WIN,
                      Table)
@@ -31,31 +31,27 @@ ROUND_TESTS: dict[str, RoundTest] = {
 }
 
 
+KIND_NAMES = np.array([k.value for k in KINDS], dtype=object)
+
+
 def _round_contributions(ctx: Context, players: list[int], values: np.ndarray | None, scale: int,
-                         chosen: list[list[bool]] | None) -> list[list[Contribution]]:
+                         chosen: np.ndarray | None) -> list[list[Contribution]]:
     """Per player, one contribution per round chosen (every round when None): the result kind,
     the value in units of 1/scale (1 when `values` is None), the opponent if any. One slice of
     each column."""
-    table, contribution = ctx.table, ctx.contribution
-    names = [k.value for k in KINDS]
-    opps = table.opp[players]
-    has_opp = opps != NO_OPPONENT
-    opponent_ids = np.where(has_opp, np.asarray(table.ids, dtype=np.int64)[np.where(has_opp, opps, 0)], -1).tolist()
-    shown = (values / scale).tolist() if values is not None else [[1.0] * table.played_rounds] * len(players)
-    out = []
-    rows = zip(table.kind[players].tolist(), opponent_ids, shown,
-               chosen if chosen is not None else [None] * len(players))
-    for kinds, row_opp, vals, picked in rows:
-        out.append([contribution(r + 1, names[kinds[r]], row_opp[r] if row_opp[r] >= 0 else None, vals[r])
-                    for r in range(len(kinds)) if picked is None or picked[r]])
-    return out
+    table = ctx.table
+    kinds = table.kind[players]
+    fields = {"kind": KIND_NAMES[kinds], "opponent": ctx.opponent_ids()[players],
+              "value": values / scale if values is not None else 1.0}
+    return contribution_rows(ctx.contribution, chosen if chosen is not None else np.ones(kinds.shape, dtype=bool),
+                             fields)
 
 
 def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     counted = ROUND_TESTS[spec.code](table)
     outcome = RuleOutcome.of(spec, counted.sum(axis=1), 1)
-    outcome.explain_rows = lambda players: _round_contributions(ctx, players, None, 1, counted[players].tolist())
+    outcome.explain_rows = lambda players: _round_contributions(ctx, players, None, 1, counted[players])
     return outcome
 
 

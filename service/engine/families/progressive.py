@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, mark_cut
+from ..contributions import Contribution, RuleOutcome, contribution_rows
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
 from ..rules import RuleSpec
 
@@ -24,13 +24,12 @@ def progressive(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         outcome.uncut = running.sum(axis=1)
     label = cut_label(low, high)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = [ctx.contribution(r + 1, "running_score", None, v)
-                for r, v in enumerate((running[p] / table.scale).tolist())]
-        if reasons is not None:
-            for r in np.flatnonzero(reasons[p]).tolist():
-                mark_cut(rows[r], reason_text(int(reasons[p, r]), label), REASON_CODES[int(reasons[p, r])])
-        return rows
+    texts = {code: reason_text(code, label) for code in REASON_CODES}
 
-    outcome.explain_row = explain_row
+    def explain_rows(players: list[int]) -> list[list[Contribution]]:
+        fields = {"kind": "running_score", "opponent": None, "value": running[players] / table.scale}
+        return contribution_rows(ctx.contribution, counted[players], fields,
+                                 None if reasons is None else reasons[players], texts)
+
+    outcome.explain_rows = explain_rows
     return outcome

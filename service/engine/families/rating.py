@@ -13,9 +13,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, mark_cut
+from ..contributions import Contribution, RuleOutcome, contribution_rows
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
-from ..rounding import mean_note, round_half_up_div
+from ..rounding import mean_note, mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import DRAW, IS_PLAYED, NO_OPPONENT, WIN
 
@@ -113,19 +113,15 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         outcome.uncut = kept_total(ratings, games.played, None)
     label = cut_label(low, high)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = []
-        opponents, row_ratings = games.opponent[p].tolist(), ratings[p].tolist()
-        codes = reasons[p].tolist() if reasons is not None else None
-        for r in np.flatnonzero(games.played[p]).tolist():
-            c = ctx.contribution(r + 1, "game", table.ids[opponents[r]], float(row_ratings[r]))
-            if codes and codes[r]:
-                mark_cut(c, reason_text(codes[r], label), REASON_CODES[codes[r]])
-            rows.append(c)
-        return rows
+    texts = {code: reason_text(code, label) for code in REASON_CODES}
 
-    outcome.explain_row = explain_row
-    outcome.note_row = lambda p: mean_note(Fraction(int(total[p])), int(kept[p]), "mean rating of the opponents")
+    def explain_rows(players: list[int]) -> list[list[Contribution]]:
+        fields = {"kind": "game", "opponent": ctx.opponent_ids()[players], "value": ratings[players] / 1}
+        return contribution_rows(ctx.contribution, games.played[players], fields,
+                                 None if reasons is None else reasons[players], texts)
+
+    outcome.explain_rows = explain_rows
+    outcome.note_rows = lambda players: mean_notes(total[players], 1, kept[players], "mean rating of the opponents")
     return outcome
 
 
