@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from decimal import Decimal
+from itertools import repeat
 from fractions import Fraction
 
 import msgspec
@@ -13,6 +14,7 @@ from ..engine import model as m
 from ..engine.contributions import RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
+from ..engine.table import NO_OPPONENT
 from ..engine.rules import RuleSpec, build_rule
 from ..engine.standings import Standings
 from ..formats.trf import TrfHeader, scoring_with_defaults
@@ -173,27 +175,27 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _breakdowns(outcomes: list[RuleOutcome], keys: list[str], values_by_player, players: list[int],
+def _breakdowns(outcomes: list[RuleOutcome], keys: list[str], displays: list[list], players: list[int],
                 player_keys: dict[int, str]) -> list[dict[str, s.RuleBreakdown]]:
     """Each player's breakdown: per rule its value, note, contributions (the engine's objects
     as they are: they are the wire's type) and the total before a cut; the opponents' client
-    keys added when the request gave some."""
+    keys added when the request gave some. Made a rule at a time, a column of players at once."""
     per_rule = []
     for i, outcome in enumerate(outcomes):
-        scale = outcome.contribution_scale or outcome.scale
         contributions = outcome.contributions or {}
+        column = list(map(contributions.get, players, repeat([])))
         if player_keys:
-            for p in players:
-                for c in contributions.get(p, ()):
+            for row in column:
+                for c in row:
                     if c.opponent is not None:
                         c.opponent_key = player_keys.get(c.opponent)
-        notes = outcome.notes or {}
-        before = outcome.totals_before_cut or {}
-        spec = outcome.spec.canonical
-        per_rule.append([
-            s.RuleBreakdown(values[i], notes.get(p), contributions.get(p, []), i, spec,
-                            None if (b := before.get(p)) is None else b / scale)
-            for p, values in zip(players, map(values_by_player.__getitem__, players))])
+        notes = list(map(outcome.notes.get, players)) if outcome.notes else repeat(None)
+        before = repeat(None)
+        if outcome.totals_before_cut:
+            scale = outcome.contribution_scale or outcome.scale
+            before = [None if b is None else b / scale for b in map(outcome.totals_before_cut.get, players)]
+        per_rule.append(list(map(s.RuleBreakdown, map(displays[i].__getitem__, players), notes, column, repeat(i),
+                                 repeat(outcome.spec.canonical), before)))
     return [dict(zip(keys, row)) for row in zip(*per_rule)] if per_rule else [{} for _ in players]
 
 
@@ -208,18 +210,35 @@ def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
     return keys
 
 
-def _opponents(table, opponents: list[int], names: dict[int, s.OpponentName], player_keys: dict[int, str]
-               ) -> list[s.OpponentName]:
-    """The names (and the client's keys) of the players a row's breakdown can mention: the
-    player's opponents, scheduled ones included (table indices of the row, -1 for none); one
-    object per player, shared by the rows that mention them (`names`)."""
-    ids = table.ids
-    out = []
-    for q in sorted(set(opponents) - {-1}, key=ids.__getitem__):
-        name = names.get(q)
-        if name is None:
-            name = names[q] = s.OpponentName(id=ids[q], name=table.names[q], key=player_keys.get(ids[q]))
-        out.append(name)
+class _OpponentNames(dict):
+    """One OpponentName per player id, made when first mentioned, shared by every row."""
+
+    def __init__(self, table, player_keys: dict[int, str]) -> None:
+        super().__init__()
+        self.names = dict(zip(table.ids, table.names))
+        self.player_keys = player_keys
+
+    def __missing__(self, pid: int) -> s.OpponentName:
+        name = self[pid] = s.OpponentName(id=pid, name=self.names[pid], key=self.player_keys.get(pid))
+        return name
+
+
+def _opponents(table, members: list[int], names: _OpponentNames) -> list[list[s.OpponentName]]:
+    """Per row, the players its breakdown can mention, by start number: the opponents,
+    scheduled ones included, each once."""
+    opp = table.opp[members]
+    if not opp.size:
+        return [[] for _ in members]
+    none = np.iinfo(np.int64).max
+    met = np.sort(np.where(opp != NO_OPPONENT, np.asarray(table.ids, dtype=np.int64)[np.where(opp != NO_OPPONENT, opp, 0)],
+                           none), axis=1)
+    kept = met != none
+    kept[:, 1:] &= met[:, 1:] != met[:, :-1]  # each opponent once
+    flat = list(map(names.__getitem__, met[kept].tolist()))
+    out, start = [], 0
+    for end in np.cumsum(kept.sum(axis=1)).tolist():
+        out.append(flat[start:end])
+        start = end
     return out
 
 
@@ -294,21 +313,22 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
                         "sex": p.sex, "birth_date": p.birth_date}
                   for pid, p in players.items()
                   if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
-    values_by_player = list(map(list, zip(*[_display(o) for o in outcomes]))) if outcomes else None
+    displays = [_display(o) for o in outcomes]
+    values_by_player = list(map(list, zip(*displays))) if outcomes else None
     points = (table.score / table.scale).tolist()
     chosen = list(select_rows(result, top, player, offset))
     encoder = msgspec.json.Encoder()
     rows: list[s.Standing] = []
     encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
-    opponent_names: dict[int, s.OpponentName] = {}
+    opponent_names = _OpponentNames(table, player_keys)
     for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
         chunk = chosen[start:start + CHUNK_ROWS] if explain else chosen
         members = [row.player for row in chunk]
         breakdowns = opponents = None
         if explain:
             result.explain(members)
-            breakdowns = _breakdowns(outcomes, keys, values_by_player, members, player_keys)
-            opponents = [_opponents(table, met, opponent_names, player_keys) for met in table.opp[members].tolist()]
+            breakdowns = _breakdowns(outcomes, keys, displays, members, player_keys)
+            opponents = _opponents(table, members, opponent_names)
         made = []
         for i, row in enumerate(chunk):
             p = row.player

@@ -60,10 +60,15 @@ def mark_cut(c, reason: str, code: str) -> None:
     c.cut, c.cut_reason, c.cut_code = True, reason, code
 
 
+def copier(kind: type) -> Callable:
+    """How to copy a contribution of this type: its own `__copy__` when it has one (a msgspec
+    struct copies itself in C), else copy.copy."""
+    return getattr(kind, "__copy__", None) or copy.copy
+
+
 def marked_cut(c, reason: str, code: str):
     """A copy of a contribution marked as cut (the uncut one stays shared by the rules that keep it)."""
-    copier = getattr(c, "__copy__", None)  # a msgspec struct copies itself in C
-    marked = copier() if copier is not None else copy.copy(c)
+    marked = copier(type(c))(c)
     mark_cut(marked, reason, code)
     return marked
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, contribution_rows, marked_cut
+from ..contributions import Contribution, RuleOutcome, contribution_rows, copier
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
 from ..rounding import mean_note, round_half_up_div
 from ..rules import RuleSpec
@@ -155,11 +155,15 @@ def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.n
     marked = list(rows)
     cut_rows, cut_rounds = np.nonzero(reasons)
     texts = {code: reason_text(code, label) for code in REASON_CODES}
+    copy_of = None
     for i, j, code in zip(cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(),
                           reasons[cut_rows, cut_rounds].tolist()):
         if marked[i] is rows[i]:
             marked[i] = rows[i][:]
-        marked[i][j] = marked_cut(marked[i][j], texts[code], REASON_CODES[code])
+        if copy_of is None:
+            copy_of = copier(type(marked[i][j]))
+        c = marked[i][j] = copy_of(marked[i][j])
+        c.cut, c.cut_reason, c.cut_code = True, texts[code], REASON_CODES[code]
     return marked
 
 
