@@ -193,7 +193,8 @@ def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes:
     _check_names(body.lists)
     if not_teams is None and is_team_request(body):
         rules = sum(max(1, len(item.tiebreaks or [])) for item in body.lists)
-        return ComparePlan(body, team_counts(body, rules, body.explain, body_bytes), limits=limits, team=True)
+        counts = team_counts(body, rules, body.explain, body_bytes, len(body.lists))
+        return ComparePlan(body, counts, limits=limits, team=True)
     with cyclic_gc_paused():
         tournament, read_warnings = _tournament(body, limits)
     if not_teams is not None:
@@ -213,7 +214,8 @@ def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes:
     players = len(tournament.players)
     rules = sum(max(1, len(specs)) for specs, _ in lists)
     counts = Counts(players=players, rounds=after_round or tournament.rounds, rule_passes=rules,
-                    explained_rules=players * rules if body.explain else 0, body_bytes=body_bytes)
+                    explained_rules=players * rules if body.explain else 0, body_bytes=body_bytes,
+                    lists=len(lists))
     return ComparePlan(body, counts, tournament, read_warnings, after_round, lists, limits)
 
 
@@ -273,7 +275,8 @@ def _response(body: CompareRequest, results: list[Standings], tournament: Tourna
                     team_standings_to_wire(result, body.explain) if isinstance(result, TeamStandings)
                     else standings_to_wire(result, body.explain, tournament=tournament)))
                  for name, first, result in zip(names, firsts, results)]
-    champions = [Champion(rule_list=name, ids=first, names=[table.names[table.ids.index(pid)] for pid in first])
+    index = table.index_of_id()  # not ids.index: an event without results has every player first
+    champions = [Champion(rule_list=name, ids=first, names=[table.names[index[pid]] for pid in first])
                  for name, first in zip(names, firsts)]
     summaries = []
     for name, first, rank in zip(names, firsts, ranks):

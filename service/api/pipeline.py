@@ -20,7 +20,7 @@ from ..engine.presets import preset, preset_specs
 from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from . import schemas as s
-from .cost import Counts
+from .cost import Counts, explained_rows as cost_explained_rows, returned_rows
 from .errors import TrfCrosstableError
 from .limits import Deadline, LimitExceeded, Limits, check_tournament
 from .metrics import ENGINE_SECONDS
@@ -173,25 +173,21 @@ class StandingsPlan:
 
 
 def explained_rows(body: s.StandingsRequest, players: int) -> int:
-    if not body.explain:
-        return 0
-    if body.top is None and body.player is None:
-        return players
-    return min(players, (body.top or 0) + (body.player is not None))
+    return cost_explained_rows(body.explain, players, body.top, body.player)
 
 
-def team_counts(body, rules: int, explain: bool, body_bytes: int) -> Counts:
+def team_counts(body, rules: int, explain: bool, body_bytes: int, lists: int = 1) -> Counts:
     """A team event's price: its boards as players (teams × boards × rounds cells), or its TRF's size.
     (The team engine is not calibrated on its own: the individual figures stand in.)"""
     t = getattr(body, "team_tournament", None)
     if t is not None:
         participants = len(t.teams) * t.team_size
         return Counts(players=participants, rounds=t.rounds, rule_passes=max(1, rules),
-                      explained_rules=len(t.teams) * rules if explain else 0, body_bytes=body_bytes)
+                      explained_rules=len(t.teams) * rules if explain else 0, body_bytes=body_bytes, lists=lists)
     text = body.trf or ""
     lines = text.count("\n") + 1
     return Counts(players=lines, rounds=max(1, len(text) // (10 * lines)), rule_passes=max(1, rules),
-                  explained_rules=lines * rules if explain else 0, body_bytes=body_bytes)
+                  explained_rules=lines * rules if explain else 0, body_bytes=body_bytes, lists=lists)
 
 
 def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0,
@@ -210,7 +206,8 @@ def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_
         warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
     players = len(tournament.players)
     counts = Counts(players=players, rounds=covered, rule_passes=max(1, len(specs)),
-                    explained_rules=explained_rows(body, players) * len(specs), body_bytes=body_bytes)
+                    explained_rules=explained_rows(body, players) * len(specs), body_bytes=body_bytes,
+                    rows=returned_rows(players, body.top, body.player))
     return StandingsPlan(body, counts, source, specs, regulations, after_round, limits)
 
 

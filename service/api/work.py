@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import msgspec
 
 from . import schemas as s
-from .cost import Counts, Estimate, check_cost
+from .cost import Counts, Estimate, check_cost, explained_rows, returned_rows
 from .limits import LimitExceeded, Limits, Unavailable, check_json_depth, check_standings, prescan
 from .check import CheckItem, CheckLine, check_trf
 from .schemas_io import BatchItem, BatchResult, ItemId
@@ -276,7 +276,7 @@ class _StandingsShape(msgspec.Struct):
     tiebreaks: list[msgspec.Raw] | None = None
     explain: bool = True
     top: int | None = None
-    player: int | None = None
+    player: int | list[msgspec.Raw] | None = None
     after_round: int | None = None
 
 
@@ -287,7 +287,7 @@ class _ListShape(msgspec.Struct):
 class _CompareShape(msgspec.Struct):
     tournament: _TournamentShape | None = None
     lists: list[_ListShape] = []
-    explain: bool = False
+    explain: bool = True
     after_round: int | None = None
 
 
@@ -308,13 +308,13 @@ def _shape_counts(job: Job) -> Counts | None:
     if job.kind == "compare":
         rules = sum(max(1, len(item.tiebreaks or [])) for item in shape.lists) or 1
         explained = players * rules if shape.explain else 0
+        lists, rows = max(1, len(shape.lists)), players
     else:
         rules = max(1, len(shape.tiebreaks or []))
-        rows = 0 if not shape.explain else players if shape.top is None and shape.player is None else min(
-            players, (shape.top or 0) + (shape.player is not None))
-        explained = rows * len(shape.tiebreaks or [])
+        explained = explained_rows(shape.explain, players, shape.top, shape.player) * len(shape.tiebreaks or [])
+        lists, rows = 1, returned_rows(players, shape.top, shape.player)
     return Counts(players=players, rounds=rounds, rule_passes=rules, explained_rules=explained,
-                  body_bytes=len(job.body))
+                  body_bytes=len(job.body), lists=lists, rows=rows)
 
 
 def price_early(job: Job) -> Answer | Estimate | None:
