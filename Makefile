@@ -62,7 +62,9 @@ load: venv
 hostile: venv
 	$(BIN)/python scripts/hostile.py
 
-# Re-measure the cost model's constants (service/api/cost.py) on the current engine.
+# Re-measure the cost model's constants (service/api/cost.py) on the current engine and compare
+# them with cost.py as it is. On a shared machine: twice at the quietest moment with --json, then
+# --merge the two files (the larger figure per constant; docs/operations.md, "Bounded work").
 calibrate: venv
 	$(BIN)/python scripts/calibrate_cost.py --check
 
