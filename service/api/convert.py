@@ -16,7 +16,7 @@ from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.table import NO_OPPONENT
 from ..engine.rules import RuleSpec, build_rule
-from ..engine.standings import Standings
+from ..engine.standings import StandingRows, Standings
 from ..formats.trf import TrfHeader, scoring_with_defaults
 from . import schemas as s
 
@@ -281,15 +281,65 @@ def select_rows(result: Standings, top: int | None = None, player: int | list[in
 CHUNK_ROWS = 500
 
 
-def _display(outcome: RuleOutcome) -> list[float | None]:
-    """Every player's value as the JSON number (units / scale: exact for these decimals)."""
+class _PlainRow(msgspec.Struct, gc=False):
+    """A row without breakdown and identity fields, encoded to the same bytes as `s.Standing`
+    (the same keys in the same order; Standing leaves out its empty optional fields and
+    always writes `breakdown` and `opponents`). Positional and without defaults to compare,
+    20,000 of them are built and encoded in a third of the time Standing takes."""
+
+    rank: int
+    id: int
+    name: str
+    points: float
+    values: list[float | None]
+    decided_by: str | None
+    breakdown: None = None
+    opponents: None = None
+
+
+def _plain_rows(result: Standings, rows, identities: dict[int, dict]) -> msgspec.Raw:
+    """The JSON of standings rows without breakdowns (`explain: false`).
+
+    Every number is made in the order the rows are written: the values of one row lie
+    together in memory, so the encoder reads them in order (reading 280,000 floats made rule
+    by rule in player order, but written in standings order, took it three times as long)."""
+    table = result.table
+    if isinstance(rows, StandingRows):  # every row: the engine's columns, no row objects
+        order, ranks, decided = rows.order, rows.ranks, rows.decided
+    else:
+        order = [row.player for row in rows]
+        ranks = [row.rank for row in rows]
+        decided = [row.decided_by for row in rows]
+    chosen = np.asarray(order, dtype=np.int64)
+    points = (table.score[chosen] / table.scale).tolist()
+    columns = [_display(o, chosen) for o in result.outcomes]
+    values = list(map(list, zip(*columns))) if columns else [[] for _ in order]
+    ids, names = table.ids, table.names
+    made = list(map(_PlainRow, ranks, [ids[p] for p in order], [names[p] for p in order], points, values,
+                    decided))
+    for i, row in enumerate(made) if identities else ():
+        identity = identities.get(row.id)
+        if identity is not None:
+            made[i] = s.Standing(rank=row.rank, id=row.id, name=row.name, points=row.points, values=row.values,
+                                 decided_by=row.decided_by, breakdown=None, opponents=None, **identity)
+    return msgspec.Raw(msgspec.json.encode(made))
+
+
+def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[float | None]:
+    """Every player's value as the JSON number (units / scale: exact for these decimals);
+    with `players` (table indices), theirs in that order."""
     scale = outcome.scale
     if outcome.column is not None:
-        shown = (outcome.column / scale).tolist()
-        if outcome.missing is not None:
-            shown = [None if m else v for v, m in zip(shown, outcome.missing.tolist())]
+        column, missing = outcome.column, outcome.missing
+        if players is not None:
+            column = column[players]
+            missing = None if missing is None else missing[players]
+        shown = (column / scale).tolist()
+        if missing is not None:
+            shown = [None if m else v for v, m in zip(shown, missing.tolist())]
         return shown
-    return [None if v is None else v / scale for v in outcome.values]
+    values = outcome.values if players is None else map(outcome.values.__getitem__, players.tolist())
+    return [None if v is None else v / scale for v in values]
 
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
@@ -313,10 +363,11 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
                         "sex": p.sex, "birth_date": p.birth_date}
                   for pid, p in players.items()
                   if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
-    displays = [_display(o) for o in outcomes]
-    values_by_player = list(map(list, zip(*displays))) if outcomes else None
+    plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
+    displays = [] if plain else [_display(o) for o in outcomes]
+    values_by_player = list(map(list, zip(*displays))) if displays else None
     points = (table.score / table.scale).tolist()
-    chosen = list(select_rows(result, top, player, offset))
+    chosen = [] if plain else list(select_rows(result, top, player, offset))
     encoder = msgspec.json.Encoder()
     rows: list[s.Standing] = []
     encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
@@ -349,7 +400,10 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             rows.extend(made)
     if encode_rows and len(encoded_rows) == 1:
         encoded_rows += b"]"
-    standings = msgspec.Raw(encoded_rows) if encode_rows else rows
+    if plain:
+        standings = _plain_rows(result, select_rows(result, top, player, offset), identities)
+    else:
+        standings = msgspec.Raw(encoded_rows) if encode_rows else rows
     return s.StandingsResponse(
         regulations=result.regulations.value,
         system=table.system.value,
