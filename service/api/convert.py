@@ -114,7 +114,8 @@ def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
     n = len(results)
     kinds, colors = _KIND_CODES, _COLOR_CODES
     points = {}
-    overrides = [i for i, r in enumerate(results) if r.points is not None]
+    given = [r.points for r in results]
+    overrides = [i for i, v in enumerate(given) if v is not None] if given.count(None) != n else []
     if overrides:
         offsets = np.cumsum([0] + [len(p.results) for p in players])
         for flat in overrides:
@@ -122,7 +123,7 @@ def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
             points[flat] = exact(results[flat].points, ("tournament", "players", i, "results", flat - int(offsets[i]),
                                                         "points"))
     return m.ResultColumns(
-        counts=np.fromiter((len(p.results) for p in players), np.int64, len(players)),
+        counts=np.fromiter(map(len, [p.results for p in players]), np.int64, len(players)),
         round=np.fromiter([r.round for r in results], np.int64, n),
         kind=np.fromiter([kinds[r.result] for r in results], np.int8, n),
         opponent=np.fromiter([r.opponent or 0 for r in results], np.int64, n),

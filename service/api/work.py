@@ -14,7 +14,6 @@ gate looks at the price in between.
 
 from __future__ import annotations
 
-import gzip
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from dataclasses import dataclass
 import msgspec
 
 from . import schemas as s
+from .compress import gzip_bytes
 from .cost import Counts, Estimate, check_cost
 from .limits import LimitExceeded, Limits, Unavailable, check_json_depth, check_standings, prescan
 from .check import CheckItem, CheckLine, check_trf
@@ -181,7 +181,7 @@ def encoded(value, job: Job, status: int = 200, engine_seconds: float = 0.0) -> 
         raise LimitExceeded("max_response_bytes", "", f"the response would be {len(data)} bytes; ask for "
                             f"`explain: false`, `top` or `player`", 413, limits)
     if job.gzip_min_bytes and len(data) >= job.gzip_min_bytes:
-        return Answer(status, gzip.compress(data, job.gzip_level, mtime=0), JSON, gzipped=True,
+        return Answer(status, gzip_bytes(data, job.gzip_level), JSON, gzipped=True,
                       engine_seconds=engine_seconds)
     return Answer(status, data, JSON, engine_seconds=engine_seconds)
 
