@@ -132,15 +132,32 @@ def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
     )
 
 
+# Rule strings already parsed, per rule set (RuleSpec is immutable; failures are not kept, so
+# each is reported with its own path). Bounded: the strings come from clients.
+_PARSED: dict[tuple[str, m.Regulations | None], RuleSpec] = {}
+_PARSED_MAX = 4096
+
+
+def _parsed(item: str, regulations: m.Regulations | None, path: Path) -> RuleSpec:
+    spec = _PARSED.get((item, regulations))
+    if spec is None:
+        spec = parse_spec(item, regulations, path)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[item, regulations] = spec
+    return spec
+
+
 def rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulations | None = None) -> list[RuleSpec]:
     """The rule list, parsed under one rule set (its codes and aliases), or any when None."""
-    codes = valid_codes(regulations)
+    codes = None
     specs = []
     for i, item in enumerate(items):
         path = ("tiebreaks", i)
         if isinstance(item, str):
-            specs.append(parse_spec(item, regulations, path))
+            specs.append(_parsed(item, regulations, path))
             continue
+        codes = codes or valid_codes(regulations)
         code = item.code.strip().upper()
         if code not in codes:
             named = parse_spec(item.code, regulations, path)  # an alias, or a 400 with the valid codes

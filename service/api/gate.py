@@ -60,6 +60,8 @@ INLINE_BODY_BYTES = 256 * 1024
 # Headroom of a worker's data segment over the cost model's memory ceiling.
 WORKER_MEMORY_HEADROOM = 1.25
 SHED_RETRY_AFTER_S = 1
+POOL = "pool"  # run_at_once read the request and found it too costly for the loop: a worker computes it
+UNPRICED = object()  # Gate.run: price_early not asked yet
 
 _job_encoder = msgspec.msgpack.Encoder()
 _answer_decoder = msgspec.msgpack.Decoder(work.Answer)
@@ -310,34 +312,68 @@ class Gate:
         """No room for one more pooled request: what /readyz reports as not ready."""
         return self.pool.lane.full()
 
-    async def run(self, job: work.Job, deadline: Deadline, wait: bool = False) -> work.Answer:
+    def _readable_here(self, job: work.Job, early) -> bool:
+        """Whether the loop may read `job` (and compute it when its price allows): small, and not
+        priced over the inline budget by its shape (then it goes to a worker unread)."""
+        costly = early is not None and early.seconds * 1000 > self.limits.inline_max_cost_ms
+        return not costly and len(job.body) <= self.inline_body_bytes
+
+    def _inline(self, job: work.Job) -> work.Answer | None:
+        """Holding the inline slot: read and price `job`, compute it when its price is within the
+        inline budget. None: it belongs to the pool. The answer is not gzipped yet."""
+        prepared = work.prepare(msgspec.structs.replace(job, gzip_min_bytes=0))
+        if isinstance(prepared, work.Answer):
+            return prepared
+        if prepared.estimate.seconds * 1000 <= self.limits.inline_max_cost_ms:
+            metrics.COMPUTED.labels("inline").inc()
+            return prepared.finish()
+        return None
+
+    def run_at_once(self, job: work.Job) -> tuple[work.Answer | None, object]:
+        """The answer of a request that needs no waiting, computed now (no task, no await):
+        one over a limit by its shape, or one for the inline lane while nobody holds it or waits
+        for it. The inline answer is not gzipped yet (`gzipped`). Else (None, what `run` needs:
+        the early price, or POOL when reading found it too costly for the loop).
+
+        The same request through `run` would take the free slot at once as well and compute it
+        on the loop; what is saved is the task, the disconnect watcher and the turn of the loop
+        before computing (docs/decisions.md, "The inline lane without a task")."""
+        early = work.price_early(job)
+        if isinstance(early, work.Answer):  # over a limit by its shape alone: no slot, no worker
+            return early, early
+        inline = self.inline
+        if not (self._readable_here(job, early) and inline.busy < inline.capacity and not inline.waiters):
+            return None, early
+        inline.busy += 1  # the free slot, taken and given back within this step
+        try:
+            answer = self._inline(job)
+        finally:
+            inline.release()
+        return answer, (early if answer is not None else POOL)
+
+    async def run(self, job: work.Job, deadline: Deadline, wait: bool = False, early=UNPRICED) -> work.Answer:
         """The answer to `job`; raises Unavailable (503) when shed or past the deadline.
 
         `wait`: queue however long the queue is (batch items of a stream already admitted).
+        `early`: what `run_at_once` found (the early price, or POOL), when it was asked first.
         """
-        early = work.price_early(job)
+        if early is UNPRICED:
+            early = work.price_early(job)
         if isinstance(early, work.Answer):  # over a limit by its shape alone: no slot, no worker
             return early
-        # Priced over the inline budget by its shape: straight to a worker, unread here.
-        costly = early is not None and early.seconds * 1000 > self.limits.inline_max_cost_ms
         inline = self.inline
-        if not costly and len(job.body) <= self.inline_body_bytes and (wait or not inline.full()):
+        if early is not POOL and self._readable_here(job, early) and (wait or not inline.full()):
             await inline.acquire(deadline, shed=False)
             released = False
             try:
                 # Yield once while holding the slot: requests that arrived meanwhile queue
                 # behind it, and probes and I/O run before the computation starts.
                 await asyncio.sleep(0)
-                gzip_min = job.gzip_min_bytes
-                prepared = work.prepare(msgspec.structs.replace(job, gzip_min_bytes=0))
-                if isinstance(prepared, work.Answer):
-                    return prepared
-                if prepared.estimate.seconds * 1000 <= self.limits.inline_max_cost_ms:
-                    metrics.COMPUTED.labels("inline").inc()
-                    answer = prepared.finish()
+                answer = self._inline(job)
+                if answer is not None:
                     inline.release()  # compressing does not need the loop: zlib lets go of the GIL
                     released = True
-                    return await gzipped(answer, gzip_min, job.gzip_level)
+                    return await gzipped(answer, job.gzip_min_bytes, job.gzip_level)
             finally:
                 if not released:
                     inline.release()
@@ -501,7 +537,11 @@ async def answer_request(request: Request, kind: str) -> Response:
         return Response(b"", status_code=CLIENT_CLOSED)
     deadline = Deadline(request.app.state.limits)
     gate = gate_of(request.app)
-    computation = asyncio.ensure_future(gate.run(job_for(request, kind, body), deadline))
+    job = job_for(request, kind, body)
+    answer, early = gate.run_at_once(job)
+    if answer is not None:
+        return response_of(await gzipped(answer, job.gzip_min_bytes, job.gzip_level))
+    computation = asyncio.ensure_future(gate.run(job, deadline, early=early))
     watcher = asyncio.ensure_future(until_disconnect(request))
     try:
         await asyncio.wait({computation, watcher}, return_when=asyncio.FIRST_COMPLETED)

@@ -204,7 +204,12 @@ def _standings_task(job: Job, request: s.StandingsRequest) -> Task:
 
 
 def _prepare_standings(job: Job) -> Task:
-    return _standings_task(job, decode(job.body, _standings_decoder, job.limits))
+    from ..engine.standings import cyclic_gc_paused
+
+    # Decoding a large body makes a list per player: the cyclic collector would rescan the
+    # players decoded so far again and again (5 ms of 45 for 20,000 players). JSON has no cycles.
+    with cyclic_gc_paused():
+        return _standings_task(job, decode(job.body, _standings_decoder, job.limits))
 
 
 def _prepare_item(job: Job) -> Task:
