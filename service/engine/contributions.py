@@ -66,13 +66,6 @@ def copier(kind: type) -> Callable:
     return getattr(kind, "__copy__", None) or copy.copy
 
 
-def marked_cut(c, reason: str, code: str):
-    """A copy of a contribution marked as cut (the uncut one stays shared by the rules that keep it)."""
-    marked = copier(type(c))(c)
-    mark_cut(marked, reason, code)
-    return marked
-
-
 FIELDS = [f.name for f in fields(Contribution)]
 DEFAULTS = {f.name: f.default for f in fields(Contribution) if f.default is not MISSING}
 
@@ -115,11 +108,6 @@ def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, objec
         out.append(flat[start:end])
         start = end
     return out
-
-
-def points(units: int | None, scale: int) -> float | None:
-    """Units of 1/scale as the number a breakdown shows (exact for scales of 2s and 5s)."""
-    return None if units is None else units / scale
 
 
 @dataclass(slots=True)
