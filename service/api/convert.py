@@ -309,7 +309,7 @@ class _PlainRow(msgspec.Struct, gc=False):
     id: int
     name: str
     points: float
-    values: list[float | None]
+    values: tuple[float | None, ...]  # a JSON array as a list is
     decided_by: str | None
     breakdown: None = None
     opponents: None = None
@@ -331,14 +331,14 @@ def _plain_rows(result: Standings, rows, identities: dict[int, dict]) -> msgspec
     chosen = np.asarray(order, dtype=np.int64)
     points = (table.score[chosen] / table.scale).tolist()
     columns = [_display(o, chosen) for o in result.outcomes]
-    values = list(map(list, zip(*columns))) if columns else [[] for _ in order]
+    values = list(zip(*columns)) if columns else [()] * len(order)
     ids, names = table.ids, table.names
     made = list(map(_PlainRow, ranks, [ids[p] for p in order], [names[p] for p in order], points, values,
                     decided))
     for i, row in enumerate(made) if identities else ():
         identity = identities.get(row.id)
         if identity is not None:
-            made[i] = s.Standing(rank=row.rank, id=row.id, name=row.name, points=row.points, values=row.values,
+            made[i] = s.Standing(rank=row.rank, id=row.id, name=row.name, points=row.points, values=list(row.values),
                                  decided_by=row.decided_by, breakdown=None, opponents=None, **identity)
     return msgspec.Raw(msgspec.json.encode(made))
 
@@ -375,12 +375,11 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     table = result.table
     outcomes = result.outcomes
     keys = _breakdown_keys(outcomes)
-    players = {p.id: p for p in tournament.players} if tournament is not None else {}
-    player_keys = {pid: p.key for pid, p in players.items() if p.key is not None}
-    identities = {pid: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title,
-                        "sex": p.sex, "birth_date": p.birth_date}
-                  for pid, p in players.items()
-                  if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
+    players = tournament.players if tournament is not None else ()
+    player_keys = {p.id: p.key for p in players if p.key is not None}
+    identities = {p.id: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title,
+                         "sex": p.sex, "birth_date": p.birth_date}
+                  for p in players if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
     plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
     displays = [] if plain else [_display(o) for o in outcomes]
     values_by_player = list(map(list, zip(*displays))) if displays else None
@@ -389,7 +388,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     encoder = msgspec.json.Encoder()
     rows: list[s.Standing] = []
     encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
-    opponent_names = _OpponentNames(table, player_keys)
+    opponent_names = _OpponentNames(table, player_keys) if explain else None
     for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
         chunk = chosen[start:start + CHUNK_ROWS] if explain else chosen
         members = [row.player for row in chunk]

@@ -302,6 +302,9 @@ class Gate:
         self.limits = limits
         self.loop = loop
         self.inline = Lane("inline", 1, limits.inline_queue)
+        # An inline computation ran in this turn of the loop: the next one waits for the next turn,
+        # so that the loop polls its sockets (probes, other requests' I/O) between any two.
+        self.inline_ran = False
         self.pool = Pool(limits)
         # A body whose decoding alone the cost model prices over the inline budget goes to a
         # worker unread: reading it on the loop would only find out it belongs there.
@@ -326,14 +329,21 @@ class Gate:
             return prepared
         if prepared.estimate.seconds * 1000 <= self.limits.inline_max_cost_ms:
             metrics.COMPUTED.labels("inline").inc()
+            if not self.inline_ran:
+                self.inline_ran = True
+                asyncio.get_running_loop().call_soon(self._next_turn)
             return prepared.finish()
         return None
+
+    def _next_turn(self) -> None:
+        self.inline_ran = False
 
     def run_at_once(self, job: work.Job) -> tuple[work.Answer | None, object]:
         """The answer of a request that needs no waiting, computed now (no task, no await):
         one over a limit by its shape, or one for the inline lane while nobody holds it or waits
-        for it. The inline answer is not gzipped yet (`gzipped`). Else (None, what `run` needs:
-        the early price, or POOL when reading found it too costly for the loop).
+        for it and no inline computation ran in this turn of the loop. The inline answer is not
+        gzipped yet (`gzipped`). Else (None, what `run` needs: the early price, or POOL when
+        reading found it too costly for the loop).
 
         The same request through `run` would take the free slot at once as well and compute it
         on the loop; what is saved is the task, the disconnect watcher and the turn of the loop
@@ -342,7 +352,8 @@ class Gate:
         if isinstance(early, work.Answer):  # over a limit by its shape alone: no slot, no worker
             return early, early
         inline = self.inline
-        if not (self._readable_here(job, early) and inline.busy < inline.capacity and not inline.waiters):
+        free = inline.busy < inline.capacity and not inline.waiters and not self.inline_ran
+        if not (free and self._readable_here(job, early)):
             return None, early
         inline.busy += 1  # the free slot, taken and given back within this step
         try:

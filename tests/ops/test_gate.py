@@ -537,3 +537,50 @@ def test_a_depth_limit_below_the_schema_s_is_checked_before_decoding():
     """TIEBREAK_MAX_JSON_DEPTH under a request's own depth: valid bodies are refused, as documented."""
     with TestClient(create_app(replace(LIMITS, max_json_depth=3))) as c:
         assert_problem(c.post("/v1/standings", json=SMALL_BODY), 400, "max_json_depth")
+
+
+# ---- the inline lane without a task (Gate.run_at_once) ----
+
+def test_a_request_for_the_free_inline_lane_is_answered_at_once_and_the_next_waits_for_a_turn_of_the_loop():
+    """Between two inline computations the loop polls its sockets (probes, other requests' I/O):
+    a second request in the same turn goes through Gate.run, which yields first."""
+    import asyncio
+
+    from service.api import work
+    from service.api.cost import Estimate
+    from service.api.gate import Gate
+    from service.api.limits import Deadline
+
+    async def scenario():
+        gate = Gate(LIMITS, asyncio.get_running_loop())
+        job = work.Job(kind="standings", body=msgspec.json.encode(SMALL_BODY), limits=LIMITS)
+        first, _ = gate.run_at_once(job)
+        second, early = gate.run_at_once(job)  # same turn: not now
+        queued = await gate.run(job, Deadline(LIMITS), early=early)
+        gate.inline.busy = 1  # someone holds the slot: not now either
+        held, _ = gate.run_at_once(job)
+        gate.inline.release()
+        await asyncio.sleep(0)
+        third, _ = gate.run_at_once(job)  # a later turn, the slot free: at once again
+        return first, second, early, queued, held, third
+
+    first, second, early, queued, held, third = asyncio.run(scenario())
+    assert first.status == 200 and second is None and held is None and isinstance(early, Estimate)
+    assert queued.body == first.body and third.body == first.body
+
+
+def test_a_request_over_a_limit_by_its_shape_is_answered_at_once_without_the_lane():
+    import asyncio
+
+    from service.api import work
+    from service.api.gate import Gate
+
+    async def scenario():
+        gate = Gate(LIMITS, asyncio.get_running_loop())
+        gate.inline.busy = 1
+        body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(5000)]},
+                                    "tiebreaks": RULES_24})
+        return gate.run_at_once(work.Job(kind="standings", body=body, limits=LIMITS))
+
+    answer, early = asyncio.run(scenario())
+    assert answer is early and answer.status == 413 and b"max_" in answer.body
