@@ -362,14 +362,15 @@ def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[fl
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
                       player: int | list[int] | None = None, tournament: m.Tournament | None = None,
-                      tiebreak_out=None, encode_rows: bool = False, offset: int = 0) -> s.StandingsResponse:
+                      tiebreak_out=None, encode_rows: bool = False, offset: int = 0) -> s.StandingsResponse | bytearray:
     """The response; `tournament` (the one ranked) brings the scoring and the players' identities;
     `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own).
 
     With `explain`, the breakdowns of the rows returned are built here (Standings.explain), a
     chunk of rows at a time; with `encode_rows` each chunk is encoded at once and `standings`
     holds the JSON of the rows (msgspec.Raw), so that a large answer never holds every row's
-    objects at the same time.
+    objects at the same time; when those rows are large (IN_PLACE_MIN_BYTES) the whole answer's
+    JSON is returned instead, written around them (a bytearray).
     """
     tiebreak_out = tiebreak_out or tiebreak_to_wire
     table = result.table
@@ -419,9 +420,11 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         encoded_rows += b"]"
     if plain:
         standings = _plain_rows(result, select_rows(result, top, player, offset), identities)
+    elif encode_rows and len(encoded_rows) >= IN_PLACE_MIN_BYTES:
+        standings = _ROWS_HERE  # the answer is finished around the rows' buffer, below
     else:
         standings = msgspec.Raw(encoded_rows) if encode_rows else rows
-    return s.StandingsResponse(
+    response = s.StandingsResponse(
         regulations=result.regulations.value,
         system=table.system.value,
         system_inferred=table.system_inferred,
@@ -433,6 +436,23 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),
     )
+    if standings is not _ROWS_HERE:
+        return response
+    # A large answer: the rest of the response is written around the rows where they are (the
+    # head moved in front of them, the tail after), so the rows are never copied into a new
+    # bytes object; the caller gets the whole answer's JSON.
+    head, tail = encoder.encode(response).split(_ROWS_MARK, 1)
+    encoded_rows[0:0] = head + _ROWS_MARK[:-1]
+    encoded_rows += tail
+    return encoded_rows
+
+
+# Rows' JSON this large is finished in place (see standings_to_wire): smaller ones are copied.
+IN_PLACE_MIN_BYTES = 1 << 20
+# The placeholder the response is encoded with; its key is the response's own, written once, and
+# a string value inside the response cannot hold it unescaped.
+_ROWS_HERE = msgspec.Raw(b"0")
+_ROWS_MARK = b'"standings":0'
 
 
 def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.Tournament:

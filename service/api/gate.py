@@ -160,7 +160,9 @@ class WorkerProcess:
         stdin.write(job.body)
         await stdin.drain()
         (size,) = FRAME.unpack(await stdout.readexactly(FRAME.size))
-        return _answer_decoder.decode(await stdout.readexactly(size))
+        head = _answer_decoder.decode(await stdout.readexactly(size))
+        (size,) = FRAME.unpack(await stdout.readexactly(FRAME.size))
+        return msgspec.structs.replace(head, body=await stdout.readexactly(size))
 
     def kill(self) -> None:
         if self.alive:
@@ -502,7 +504,10 @@ def response_of(answer: work.Answer) -> Response:
         headers["vary"] = "Accept-Encoding"
     if answer.retry_after_s:
         headers["retry-after"] = str(answer.retry_after_s)
-    return Response(content=answer.body, status_code=answer.status, media_type=answer.media_type, headers=headers)
+    body = answer.body
+    if isinstance(body, bytearray):  # a large answer finished in place (computed inline: rare)
+        body = bytes(body)
+    return Response(content=body, status_code=answer.status, media_type=answer.media_type, headers=headers)
 
 
 def accepts_gzip(request: Request) -> bool:

@@ -174,8 +174,9 @@ def decode(data: bytes, decoder: WireDecoder, limits: Limits, shape_prescan: boo
 
 
 def encoded(value, job: Job, status: int = 200, engine_seconds: float = 0.0) -> Answer:
-    """The JSON answer, within max_response_bytes, gzipped when the client accepts it."""
-    data = _encoder.encode(value)
+    """The JSON answer, within max_response_bytes, gzipped when the client accepts it (`value`
+    may be the answer's JSON already, as standings_to_wire returns a large one)."""
+    data = value if isinstance(value, bytearray) else _encoder.encode(value)
     limits = job.limits
     if len(data) > limits.max_response_bytes:
         raise LimitExceeded("max_response_bytes", "", f"the response would be {len(data)} bytes; ask for "
@@ -223,7 +224,9 @@ def _prepare_item(job: Job) -> Task:
     cost = check_cost(plan.counts, limits)
 
     def compute() -> Answer:
-        response = _encoder.encode(compute_plan(plan, encode_rows=True))
+        response = compute_plan(plan, encode_rows=True)
+        if not isinstance(response, bytearray):  # a large one comes as its JSON already
+            response = _encoder.encode(response)
         if len(response) > limits.max_response_bytes:
             raise LimitExceeded("max_response_bytes", "", f"the result would be {len(response)} bytes; ask for "
                                 f"`explain: false`, `top` or `player`", 413, limits)

@@ -456,7 +456,9 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
         worker.stdin.write(FRAME.pack(len(job)) + job + FRAME.pack(len(body)) + body)
         worker.stdin.flush()
         (size,) = FRAME.unpack(worker.stdout.read(FRAME.size))
-        answer = msgspec.msgpack.decode(worker.stdout.read(size), type=Answer)
+        answer = msgspec.msgpack.decode(worker.stdout.read(size), type=Answer)  # the answer without its body,
+        (size,) = FRAME.unpack(worker.stdout.read(FRAME.size))
+        answer = msgspec.structs.replace(answer, body=worker.stdout.read(size))  # then the body, a frame of its own
         assert answer.status == 413 and answer.memory_exhausted
         assert b"max_memory_mib" in answer.body
         assert worker.wait(timeout=10) == 0
