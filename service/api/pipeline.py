@@ -50,9 +50,11 @@ def trf_warnings(document: TrfDocument) -> list[Warning]:
     return warnings
 
 
-def read_trf_checked(text: str, limits: Limits | None, path: str = "trf") -> TrfDocument:
-    """Parse TRF text under the limits: warnings capped, players, rounds and the 202/212 rules checked."""
-    document = parse_trf(text, limits.max_warnings if limits is not None else None)
+def read_trf_checked(text: str, limits: Limits | None, path: str = "trf", columns: bool = False) -> TrfDocument:
+    """Parse TRF text under the limits: warnings capped, players, rounds and the 202/212 rules checked.
+
+    `columns`: the results straight into the engine's columns (for computing, not for converting)."""
+    document = parse_trf(text, limits.max_warnings if limits is not None else None, columns=columns)
     if limits is not None:
         check_tournament(len(document.tournament.players), document.tournament.rounds, limits, path)
         if len(document.tiebreaks) > limits.max_rules:
@@ -68,7 +70,7 @@ def read_input(tournament: s.Tournament | None, trf: str | None, limits: Limits 
     its warnings capped."""
     if trf is None:
         return Input(tournament_from_wire(tournament, columns=True))  # results straight into the engine's columns
-    document = read_trf_checked(trf, limits)
+    document = read_trf_checked(trf, limits, columns=True)  # results straight into the engine's columns
     return Input(document.tournament, trf_warnings(document), document)
 
 
