@@ -12,6 +12,8 @@ is started.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -77,14 +79,16 @@ BatchOperation = items_operation(
     "result line.", "BatchResult", "NDJSON, one line per item in input order: `{index, id, status, result, error}`")
 
 
-async def run_item(index: int, raw: bytes, request: Request, limits: Limits, kind: str = "item") -> bytes:
+async def run_item(index: int, raw: bytes, request: Request, limits: Limits, kind: str = "item",
+                   spill: bool = False) -> bytes:
     """One item to one NDJSON line, through the gate; every failure becomes that item's error line.
 
-    `kind`: "item" (a standings request of the batch) or "check" (an archived file to check)."""
+    `kind`: "item" (a standings request of the batch) or "check" (an archived file to check).
+    `spill`: to an idle compute worker rather than onto the event loop (see `in_order`)."""
     gate = gate_of(request.app)
     try:
         answer = await gate.run(job_for(request, kind, raw, gzip_ok=False, index=index), Deadline(limits),
-                                wait=True)
+                                wait=True, spill=spill)
         if answer.media_type == PROBLEM_JSON:  # a worker that ran out of memory answers a bare problem
             answer = failure(LimitExceeded("max_memory_mib", "", "the computation needed more memory than a "
                                            "compute worker may use", 413, limits), index, kind, raw)
@@ -124,21 +128,59 @@ def ndjson_items(body: bytes) -> Iterator[bytes]:
         start = end + 1
 
 
+def items_in_flight(limits: Limits) -> int:
+    """Items of one batch computed at once: one on the event loop and up to half the compute
+    workers (at least one), so that single requests still find a worker free or next in line."""
+    return 1 + max(1, limits.compute_workers // 2)
+
+
+async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kind: str,
+                   max_items: int | None = None) -> AsyncIterator[bytes]:
+    """One line per item, in input order, with the next items already computing meanwhile
+    (`items_in_flight`: while the loop computes one, an idle worker computes another).
+
+    With `max_items`, the item after that many is an error line naming the limit, and the end.
+    A cancellation (client gone) lands in the item awaited: it and the items in flight are
+    cancelled, their workers killed, and no further item is started."""
+    window = items_in_flight(limits)
+    flight: collections.deque[asyncio.Future] = collections.deque()
+    index, more = 0, True
+    try:
+        while True:
+            while more and len(flight) < window:
+                raw = next(items, None)
+                if raw is None:
+                    more = False
+                elif index == max_items:  # counted on the way: NDJSON lines are not split up front
+                    done = asyncio.get_running_loop().create_future()
+                    done.set_result(_error_line(index, LimitExceeded(
+                        "max_batch_items", "items", f"more than {max_items} items; the rest is not read",
+                        400, limits), kind))
+                    flight.append(done)
+                    more = False
+                else:
+                    # Items behind the first go to a worker if one is idle: the first is computed
+                    # as a lone request would be.
+                    flight.append(asyncio.ensure_future(run_item(index, raw, request, limits, kind, bool(flight))))
+                    index += 1
+            if not flight:
+                return
+            yield await flight.popleft()
+    finally:
+        for pending in flight:
+            pending.cancel()
+        if flight:
+            await asyncio.gather(*flight, return_exceptions=True)
+
+
 async def _ndjson_results(body: bytes, request: Request, limits: Limits, kind: str) -> AsyncIterator[bytes]:
-    for index, line in enumerate(ndjson_items(body)):
-        if index == limits.max_batch_items:  # counted on the way: lines are not split up front
-            yield _error_line(index, LimitExceeded(
-                "max_batch_items", "items", f"more than {limits.max_batch_items} items; the rest is not read",
-                400, limits), kind)
-            return
-        yield await run_item(index, line, request, limits, kind)
+    async for line in in_order(ndjson_items(body), request, limits, kind, max_items=limits.max_batch_items):
+        yield line
 
 
 async def _results(items: Iterator[bytes], request: Request, limits: Limits, kind: str) -> AsyncIterator[bytes]:
-    for index, raw in enumerate(items):
-        # A cancellation (client gone) lands here, in the item being computed: its worker is
-        # killed and the rest is never started.
-        yield await run_item(index, raw, request, limits, kind)
+    async for line in in_order(items, request, limits, kind):
+        yield line
 
 
 async def _gzipped(lines: AsyncIterator[bytes], level: int) -> AsyncIterator[bytes]:

@@ -78,6 +78,10 @@ class Lane:
     def full(self) -> bool:
         return self.busy >= self.capacity and len(self.waiters) >= self.queue
 
+    def has_room(self) -> bool:
+        """A slot free now, and nobody waiting for it."""
+        return self.busy < self.capacity and not self.waiters
+
     def _publish(self) -> None:
         metrics.COMPUTE_BUSY.labels(self.name).set(self.busy)
         metrics.COMPUTE_WAITING.labels(self.name).set(len(self.waiters))
@@ -190,6 +194,10 @@ class Pool:
         self.memory_mib = int(limits.max_memory_mib * WORKER_MEMORY_HEADROOM)
         self.reaping: set[asyncio.Task] = set()
         self.closed = False
+
+    def has_idle_worker(self) -> bool:
+        """A slot free and a worker started and waiting in it: a job sent now starts at once."""
+        return self.lane.has_room() and any(worker.alive for worker in self.idle)
 
     async def prestart(self) -> None:
         while len(self.idle) < self.lane.capacity:
@@ -310,16 +318,20 @@ class Gate:
         """No room for one more pooled request: what /readyz reports as not ready."""
         return self.pool.lane.full()
 
-    async def run(self, job: work.Job, deadline: Deadline, wait: bool = False) -> work.Answer:
+    async def run(self, job: work.Job, deadline: Deadline, wait: bool = False, spill: bool = False) -> work.Answer:
         """The answer to `job`; raises Unavailable (503) when shed or past the deadline.
 
         `wait`: queue however long the queue is (batch items of a stream already admitted).
+        `spill`: a cheap job goes to an idle worker (started, its slot free, nobody waiting)
+        rather than onto the loop: a batch with items in flight keeps the loop and a worker
+        busy at once (service/api/batch.py), and never takes a slot someone waits for.
         """
         early = work.price_early(job)
         if isinstance(early, work.Answer):  # over a limit by its shape alone: no slot, no worker
             return early
         # Priced over the inline budget by its shape: straight to a worker, unread here.
         costly = early is not None and early.seconds * 1000 > self.limits.inline_max_cost_ms
+        costly = costly or (spill and self.pool.has_idle_worker())
         inline = self.inline
         if not costly and len(job.body) <= self.inline_body_bytes and (wait or not inline.full()):
             await inline.acquire(deadline, shed=False)

@@ -110,7 +110,6 @@ SCORING_CODES: dict[str, tuple[str, ...]] = {
     "P": ("pairing_bye",),
     "X": (),  # unknown result (adjourned game): no result code of 001 uses it
 }
-_ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 # Year first: YYYY/MM/DD (TRF-26), YY/MM/DD (older files); `.` and `-` too, blanks after them allowed.
 _DATE_YEAR_FIRST = re.compile(r"(\d{4}|\d{2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})", re.ASCII)
 # Year last: DD/MM/YYYY or MM/DD/YYYY (Swiss-Manager, Vega, JaVaFo), "28. 07. 2005" (Sharly, SKlangen).
@@ -424,9 +423,14 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
                                                       f"knows; line skipped"))
 
 
+def _is_ascii_number(text: str) -> bool:
+    """ASCII digits only, at least one (str.isdigit alone takes other scripts' digits too)."""
+    return text.isascii() and text.isdigit()
+
+
 def _whole_number(text: str, lineno: int, column: int, what: str, low: int = 0, high: int | None = None) -> int:
     text = text.strip()
-    if not _ASCII_DIGITS.fullmatch(text):
+    if not _is_ascii_number(text):
         raise TrfError(lineno, column, f"{what} must be a whole number, found {text!r}")
     number = int(text)
     if number < low or (high is not None and number > high):
@@ -569,36 +573,41 @@ def _split_rules(value: str) -> list[str]:
 _SEXES = {"m": "m", "w": "f", "f": "f"}
 
 
-def _read_identity(reading: _Reading, line: str, lineno: int, number: int) -> dict:
-    """Sex, title, federation, FIDE ID and birth date of an 001 line (what is not there stays None)."""
-    identity: dict = {}
-    sex = SEX.of(line).strip().lower()
+_YEAR_ONLY = re.compile(r"(\d{4})(?:[/.-]00[/.-]00)?", re.ASCII)  # "1959", "2014/00/00"
+
+
+def _read_identity(reading: _Reading, line: str, lineno: int) -> tuple:
+    """FIDE ID, federation, title, sex and birth date of an 001 line (None where not there),
+    in the order of Player's fields."""
+    sex = line[SEX.first - 1:SEX.last].strip().lower()
     if sex in _SEXES:
-        identity["sex"] = _SEXES[sex]
-    elif sex:
-        _not_carried(reading, "sex (column 10) that is not m, w or f", sex, lineno)
-    if title := TITLE.of(line).strip():
-        identity["title"] = title
-    if federation := FEDERATION.of(line).strip():
-        identity["federation"] = federation
-    fide_id = FIDE_ID.of(line).strip()
-    if _ASCII_DIGITS.fullmatch(fide_id):
-        if int(fide_id):
-            identity["fide_id"] = int(fide_id)
-    elif fide_id and set(fide_id) != {"-"}:  # dashes: "no FIDE ID" in some programs
-        _not_carried(reading, "FIDE ID (columns 58-68) that is not a number", fide_id, lineno)
-    birth = BIRTH_DATE.of(line).strip()
-    year_only = re.fullmatch(r"(\d{4})(?:[/.-]00[/.-]00)?", birth, re.ASCII)  # "1959", "2014/00/00"
-    if year_only:
+        sex = _SEXES[sex]
+    else:
+        if sex:
+            _not_carried(reading, "sex (column 10) that is not m, w or f", sex, lineno)
+        sex = None
+    title = line[TITLE.first - 1:TITLE.last].strip() or None
+    federation = line[FEDERATION.first - 1:FEDERATION.last].strip() or None
+    fide_text = line[FIDE_ID.first - 1:FIDE_ID.last].strip()
+    fide_id = None
+    if _is_ascii_number(fide_text):
+        fide_id = int(fide_text) or None
+    elif fide_text and set(fide_text) != {"-"}:  # dashes: "no FIDE ID" in some programs
+        _not_carried(reading, "FIDE ID (columns 58-68) that is not a number", fide_text, lineno)
+    birth = line[BIRTH_DATE.first - 1:BIRTH_DATE.last].strip()
+    birth_date = None
+    if not birth:
+        pass
+    elif year_only := _YEAR_ONLY.fullmatch(birth):
         if int(year_only[1]):
-            identity["birth_date"] = year_only[1]
-    elif birth and birth.strip("0/.- "):
+            birth_date = year_only[1]
+    elif birth.strip("0/.- "):
         found, _ = parse_date(birth)
         if found is None:
             _not_carried(reading, "birth date (columns 70-79) that is not a date", birth, lineno)
         else:
-            identity["birth_date"] = f"{found:%Y-%m-%d}"
-    return identity
+            birth_date = f"{found:%Y-%m-%d}"
+    return fide_id, federation, title, sex, birth_date
 
 
 def _not_carried(reading: _Reading, what: str, value: str, lineno: int) -> None:
@@ -623,8 +632,8 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     reading.player_lines[number] = lineno
     reading.points_columns.append((lineno, line[POINTS.first - 1:POINTS.last]))
     reading.rank_columns.append(line[RANK.first - 1:RANK.last])
-    reading.players.append(Player(number, line[NAME.first - 1:NAME.last].strip(), rating or None,
-                                  **_read_identity(reading, line, lineno, number)))
+    reading.players.append(Player(number, line[NAME.first - 1:NAME.last].strip(), rating or None, (),
+                                  *_read_identity(reading, line, lineno)))
 
 
 def _read_rounds_one_by_one(reading: _Reading, line: str, lineno: int) -> list[tuple[int, int, int, int, bool]]:
@@ -661,7 +670,7 @@ def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int
     colour = COLOR_CODES[COLOURS[colour_text.lower()]]
     opponent = 0
     if opponent_text:
-        if not _ASCII_DIGITS.fullmatch(opponent_text):
+        if not _is_ascii_number(opponent_text):
             raise TrfError(lineno, first, f"round {rnd}: opponent {opponent_text!r} is not a start number")
         opponent = int(opponent_text)
     if code == NOT_PLAYED or (opponent and code == " "):  # paired (or marked) but no result yet: not played
