@@ -278,9 +278,9 @@ def _batch_chunk(chunk: tuple[int, list[str]]) -> tuple[bytes, list[str | None]]
 
 
 def batch_chunks(count: int, jobs: int) -> int:
-    """Files per chunk handed to a worker process: a few chunks per worker and at most 64 files,
-    so that the workers finish together and the output keeps flowing."""
-    return max(1, min(64, count // (jobs * 4)))
+    """Files per chunk handed to a worker process: many chunks per worker (the workers finish
+    close together) of at most 32 files (the output keeps flowing), each worth its hand-off."""
+    return max(1, min(32, count // (jobs * 16)))
 
 
 class Progress:

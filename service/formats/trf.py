@@ -325,9 +325,6 @@ class _Reading:
     not_carried: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # what -> (line, value)
 
 
-_LINE_END = re.compile(r"\r\n|\r|\n")
-
-
 def parse_trf(text: str, max_warnings: int | None = None, *, columns: bool = False) -> TrfDocument:
     """Read TRF text. Raises TrfError (line, column) for a line that cannot be read.
 
@@ -339,8 +336,9 @@ def parse_trf(text: str, max_warnings: int | None = None, *, columns: bool = Fal
     if text.startswith("\ufeff"):
         text = text[1:]
     reading = _Reading(warnings=_CappedWarnings(max_warnings))
-    # Records end with CR (TRF-26 remark 1), LF or CR LF: all read the same.
-    lines = [(lineno, line) for lineno, raw in enumerate(_LINE_END.split(text), start=1)
+    # Records end with CR (TRF-26 remark 1), LF or CR LF: all read the same (CR LF first, as one).
+    lines = [(lineno, line) for lineno, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"),
+                                                         start=1)
              if (line := raw.rstrip()) and not line.startswith("###")]
     reading.blocks = _scan_round_blocks([line for _, line in lines if line.startswith("001")])
     try:
@@ -616,13 +614,22 @@ def _not_carried(reading: _Reading, what: str, value: str, lineno: int) -> None:
 
 
 def _read_player(reading: _Reading, line: str, lineno: int) -> None:
-    number = _whole_number(line[START_NUMBER.first - 1:START_NUMBER.last], lineno, START_NUMBER.first,
-                           "start number", low=1)
+    # The plain case inline (a number, a rating or none): this runs once per player.
+    text = line[START_NUMBER.first - 1:START_NUMBER.last].strip()
+    if text.isascii() and text.isdigit() and int(text) >= 1:
+        number = int(text)
+    else:
+        number = _whole_number(text, lineno, START_NUMBER.first, "start number", low=1)  # raises
     if number in reading.player_lines:
         raise TrfError(lineno, START_NUMBER.first,
                        f"start number {number} already used on line {reading.player_lines[number]}")
     rating_text = line[RATING.first - 1:RATING.last].strip()
-    rating = _whole_number(rating_text, lineno, RATING.first, "rating") if rating_text else 0
+    if not rating_text:
+        rating = None
+    elif rating_text.isascii() and rating_text.isdigit():
+        rating = int(rating_text) or None
+    else:
+        rating = _whole_number(rating_text, lineno, RATING.first, "rating")  # raises
     first = FIRST_ROUND_OPPONENT.first
     if line[first - 1 - 2:first - 1].strip():  # columns 90-91 belong to no field
         raise TrfError(lineno, first - 2, "columns 90-91 must be blank (round 1 starts in column 92)")
@@ -632,7 +639,7 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     reading.player_lines[number] = lineno
     reading.points_columns.append((lineno, line[POINTS.first - 1:POINTS.last]))
     reading.rank_columns.append(line[RANK.first - 1:RANK.last])
-    reading.players.append(Player(number, line[NAME.first - 1:NAME.last].strip(), rating or None, (),
+    reading.players.append(Player(number, line[NAME.first - 1:NAME.last].strip(), rating, (),
                                   *_read_identity(reading, line, lineno)))
 
 
@@ -707,16 +714,31 @@ def _code_table(codes: dict[str, int]) -> np.ndarray:
     return table
 
 
-_KIND_WITH_OPPONENT = _code_table({code: kind.code for code, (kind, _) in RESULTS_WITH_OPPONENT.items()})
+# A blank result code with an opponent, and "*" either way: paired, not played yet (no result).
+_KIND_WITH_OPPONENT = _code_table({**{code: kind.code for code, (kind, _) in RESULTS_WITH_OPPONENT.items()},
+                                   " ": NO_RESULT, NOT_PLAYED: NO_RESULT})
 _UNRATED = _code_table({code: int(not rated) for code, (_, rated) in RESULTS_WITH_OPPONENT.items()}) == 1
-_KIND_WITHOUT_OPPONENT = _code_table({code: NO_RESULT if kind is None else kind.code
-                                      for code, kind in RESULTS_WITHOUT_OPPONENT.items()})
-_KIND_OF_OLD_BYE = _code_table({code: kind.code for code, (kind, _) in OLD_BYE_SPELLINGS.items()})
+_KIND_WITHOUT_OPPONENT = _code_table({**{code: NO_RESULT if kind is None else kind.code
+                                         for code, kind in RESULTS_WITHOUT_OPPONENT.items()},
+                                      **{code: kind.code for code, (kind, _) in OLD_BYE_SPELLINGS.items()},
+                                      NOT_PLAYED: NO_RESULT})
+_OLD_BYE = _code_table({code: 1 for code in OLD_BYE_SPELLINGS}) == 1
 _COLOUR_OF = _code_table({text: COLOR_CODES[colour] for text, colour in COLOURS.items()})
-_BLANK, _DIGIT_ZERO = ord(" "), ord("0")
-_OPPONENT, _COLOUR, _RESULT = slice(0, 4), FIRST_ROUND_COLOUR - FIRST_ROUND_OPPONENT.first, \
-    FIRST_ROUND_RESULT - FIRST_ROUND_OPPONENT.first
-_SEPARATORS = [4, 6, 8, 9]
+_BLANK, _STAR = ord(" "), ord(NOT_PLAYED)
+_COLOUR, _RESULT = FIRST_ROUND_COLOUR - FIRST_ROUND_OPPONENT.first, FIRST_ROUND_RESULT - FIRST_ROUND_OPPONENT.first
+# The layout of a block without its colour and result code: each byte a blank (0), an ASCII
+# digit (1) or anything else (2); the ten bytes as one base-3 number (colour and result count 0).
+_BYTE_CLASS = np.full(256, 2, np.int16)
+_BYTE_CLASS[_BLANK] = 0
+_BYTE_CLASS[ord("0"):ord("9") + 1] = 1
+_LAYOUT_WEIGHTS = np.array([3 ** 7, 3 ** 6, 3 ** 5, 3 ** 4, 3 ** 3, 0, 3 ** 2, 0, 3 ** 1, 3 ** 0], np.int16)
+# Plain layouts: the opponent blank or right-aligned digits ("   5", "  12", "0000"), blanks between.
+_PLAIN_LAYOUT = np.zeros(3 ** 8, bool)
+for _digits in range(5):
+    _PLAIN_LAYOUT[sum(3 ** (7 - i) for i in range(4 - _digits, 4))] = True
+_DIGIT_VALUE = np.zeros(256, np.int64)
+_DIGIT_VALUE[ord("0"):ord("9") + 1] = range(10)
+_PLACE_VALUES = np.array([1000, 100, 10, 1], np.int64)
 # The array holds at most this many times the characters of the round blocks (and this many
 # cells in any case): a line far longer than the others is read block by block instead.
 _BLOCKS_SPREAD, _BLOCKS_ANY = 4, 1 << 16
@@ -732,14 +754,16 @@ class _RoundBlocks:
     colour: np.ndarray  # 0 none, 1 white, 2 black
     unrated: np.ndarray  # W, D, L: played, not rated
     not_played: np.ndarray  # paired without a result: blank result code with an opponent, or "*"
-    old_bye: np.ndarray  # the byte of an old bye spelling ("+", "="), else 0
+    old_bye: np.ndarray  # an old bye spelling ("+", "=" without an opponent)
+    code: np.ndarray  # the result code's byte
 
 
 def _scan_round_blocks(lines: list[str]) -> _RoundBlocks:
     """The round blocks of all 001 lines, as arrays: one pass in numpy instead of one per block.
 
-    A block is read here only when it is plainly valid; a line with any other block is marked
-    not `clean` and read block by block (`_read_rounds_one_by_one`), which raises the located error."""
+    A block is read here only when it is plainly valid (its opponent right-aligned); a line with
+    any other block is marked not `clean` and read block by block (`_read_rounds_one_by_one`),
+    which reads the rare spellings and raises the located error for a broken block."""
     areas = [line[FIRST_ROUND_OPPONENT.first - 1:] for line in lines]
     lengths = [len(area) for area in areas]
     rounds = min(-(-max(lengths, default=0) // ROUND_WIDTH), MAX_ROUNDS)
@@ -751,26 +775,15 @@ def _scan_round_blocks(lines: list[str]) -> _RoundBlocks:
     # One byte per character: anything beyond ASCII becomes "?", which no field accepts.
     text = "".join([area.ljust(width) if fit else " " * width for area, fit in zip(areas, fits)])
     cells = np.frombuffer(text.encode("ascii", "replace"), np.uint8).reshape(len(lines), rounds, ROUND_WIDTH)
-    opponent_chars = cells[:, :, _OPPONENT]
-    digit = (opponent_chars - _DIGIT_ZERO) < 10  # bytes wrap around below "0"
-    # The opponent field: blank, or ASCII digits with blanks only around them.
-    opponent_read = (digit | (opponent_chars == _BLANK)).all(2) & (
-        digit[:, :, 0] + (digit[:, :, 1:] & ~digit[:, :, :-1]).sum(2, dtype=np.int64) <= 1)
-    opponent = np.zeros(cells.shape[:2], np.int64)
-    for position in range(4):
-        opponent = np.where(digit[:, :, position], opponent * 10 + (opponent_chars[:, :, position] - _DIGIT_ZERO),
-                            opponent)
+    plain = _PLAIN_LAYOUT[_BYTE_CLASS[cells] @ _LAYOUT_WEIGHTS]
+    opponent = _DIGIT_VALUE[cells[:, :, :4]] @ _PLACE_VALUES
     colour = _COLOUR_OF[cells[:, :, _COLOUR]]
     code = cells[:, :, _RESULT]
     paired = opponent > 0
-    not_played = (code == ord(NOT_PLAYED)) | (paired & (code == _BLANK))
-    old_bye = ~paired & (_KIND_OF_OLD_BYE[code] >= 0)
     kind = np.where(paired, _KIND_WITH_OPPONENT[code], _KIND_WITHOUT_OPPONENT[code])
-    kind = np.where(old_bye, _KIND_OF_OLD_BYE[code], np.where(not_played, NO_RESULT, kind))
-    valid = opponent_read & (cells[:, :, _SEPARATORS] == _BLANK).all(2) & (colour >= 0) & (kind != _BROKEN)
-    clean = (valid.all(1) & np.array(fits, bool)).tolist()
-    return _RoundBlocks(clean, kind, np.where(paired, opponent, 0), np.where(paired, colour, 0),
-                        paired & _UNRATED[code], not_played, np.where(old_bye, code, 0))
+    clean = ((plain & (colour >= 0) & (kind != _BROKEN)).all(1) & np.array(fits, bool)).tolist()
+    return _RoundBlocks(clean, kind, opponent, np.where(paired, colour, 0), paired & _UNRATED[code],
+                        (code == _STAR) | (paired & (code == _BLANK)), ~paired & _OLD_BYE[code], code)
 
 
 def _read_byes(reading: _Reading, line: str, lineno: int) -> None:
@@ -900,7 +913,7 @@ def _lenient_readings(reading: _Reading, lines: list[int]) -> tuple[dict[int, tu
                 found[("not-played", col + 1)] = ((lines[first_rows[col]], FIRST_ROUND_RESULT + col * ROUND_WIDTH),
                                                   count)
     for code in OLD_BYE_SPELLINGS:
-        marks = (blocks.old_bye == ord(code)) & clean
+        marks = blocks.old_bye & (blocks.code == ord(code)) & clean
         if marks.any():
             row, col = divmod(int(marks.argmax()), marks.shape[1])  # the first, by line and then round
             found[("old-bye", code)] = ((lines[row], FIRST_ROUND_RESULT + col * ROUND_WIDTH), int(marks.sum()))
