@@ -130,3 +130,13 @@ def contribution_scale(result, rule: str) -> int:
     index = [s.canonical for s in result.specs].index(parse_rule(rule, valid_codes()).canonical)
     outcome = result.outcomes[index]
     return outcome.contribution_scale or outcome.scale
+
+
+def exact(points: float) -> Fraction:
+    """A breakdown's number as the exact decimal it stands for (its shortest repr)."""
+    return Fraction(repr(points))
+
+
+def is_vur(contribution) -> bool:
+    """Whether a dummy's round was a voluntary unplayed round (C.07 16.2)."""
+    return contribution.unplayed is not None and contribution.unplayed.is_voluntary_unplayed

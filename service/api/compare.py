@@ -230,7 +230,7 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
         for i, (specs, regulations) in enumerate(plan.lists):
             try:
                 result = compute_standings(plan.tournament, specs, regulations, plan.after_round,
-                                           body.unrated_rating, body.explain)
+                                           body.unrated_rating, body.explain, s.ContributionOut)
             except InvalidRequest as exc:
                 raise _under_list(i, exc) from None
             result.warnings[:0] = plan.read_warnings
@@ -256,7 +256,7 @@ def _team_results(body: CompareRequest) -> list[Standings]:
         try:
             regulations = team_regulations(item.regulations or body.regulations, event)
             specs = team_specs(item.tiebreaks, item.preset, regulations)
-            result = compute_team_standings(event, specs, regulations, after_round, body.explain)
+            result = compute_team_standings(event, specs, regulations, after_round, body.explain, s.ContributionOut)
         except InvalidRequest as exc:
             raise _under_list(i, exc) from None
         result.warnings[:0] = read_warnings

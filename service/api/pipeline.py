@@ -281,7 +281,7 @@ def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_r
     started = time.perf_counter()
     try:
         result = compute_standings(tournament, plan.specs, plan.regulations, plan.after_round, body.unrated_rating,
-                                   False)
+                                   False, s.ContributionOut)
     except InconsistentCrosstable as exc:
         if source.trf is None:
             raise

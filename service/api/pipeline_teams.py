@@ -91,7 +91,7 @@ def team_after_round(event: TeamTournament, after_round: int | None, warnings: l
 
 def compute_team(body, event: TeamTournament, specs, regulations, warnings: list[Warning]) -> TeamStandings:
     after_round = team_after_round(event, body.after_round, warnings)
-    result = compute_team_standings(event, specs, regulations, after_round, False)
+    result = compute_team_standings(event, specs, regulations, after_round, False, s.ContributionOut)
     return result
 
 

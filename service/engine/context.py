@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .contributions import Contribution
 from .model import Regulations
-from .table import Table
+from .table import NO_OPPONENT, Table
 from .unplayed import OpponentColumns, adjusted_scores, counted_as_draw, opponent_columns, policy_of
 
 
@@ -23,6 +24,8 @@ class Context:
     ratings: np.ndarray  # int64; unrated players already given `unrated_rating`, else 0
     _cache: dict = field(default_factory=dict)
     fore_buchholz: bool = False  # the table is Fore Buchholz's, with the last round drawn (8.3)
+    # The type a breakdown's contributions are built in (see contributions.Contribution).
+    contribution: type = Contribution
 
     def cached(self, key, compute):
         try:
@@ -44,6 +47,17 @@ class Context:
             lambda: opponent_columns(self.table, self.adjusted(), self.regulations, forfeits_played),
         )
 
+    def opponent_ids(self) -> np.ndarray:
+        """Per player and round, the opponent's id (None where there is none): an object matrix
+        that breakdowns slice."""
+        def compute() -> np.ndarray:
+            table = self.table
+            has_opp = table.opp != NO_OPPONENT
+            ids = np.array(table.ids + [None], dtype=object)
+            return ids[np.where(has_opp, table.opp, len(table.ids))]
+        return self.cached("opponent-ids", compute)
+
     def for_table(self, table: Table, fore_buchholz: bool = False) -> "Context":
         """A context over a modified table (Fore Buchholz), sharing nothing cached."""
-        return Context(table, self.regulations, self.ratings, fore_buchholz=fore_buchholz)
+        return Context(table, self.regulations, self.ratings, fore_buchholz=fore_buchholz,
+                       contribution=self.contribution)

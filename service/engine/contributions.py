@@ -7,48 +7,107 @@ players whose rows are returned. The API's breakdown is this list.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
+from itertools import repeat
 
 import numpy as np
 
 from .model import ResultKind
+from .modifiers import REASON_CODES
 from .rules import RuleSpec
 
 
 @dataclass(slots=True)
 class Contribution:
+    """One value a rule summed, in the form a breakdown shows it.
+
+    The values were computed from the integer columns; a contribution is built afterwards,
+    only for an explained player, and carries numbers in points: `value` is units / scale of
+    its rule and the scores units / scale of the table, an int / int division, correctly
+    rounded, so the float is the exact decimal for every scale made of 2s and 5s (halves,
+    quarters, tenths). One object per contribution, shared by the rules that count it (BH,
+    BH/C1, BH/M1 ...); only a cut one is copied.
+
+    This is the engine's default record type. A caller may have the engine build its
+    records in another type with the same fields in the same order and the same defaults
+    (`compute_standings(..., contribution=...)`): the API passes its wire struct, which the
+    encoder writes out as it is, so a breakdown is never copied into wire objects.
+    """
+
     round: int | None
     kind: str  # game, forfeit, dummy, running_score, rating, encounter, opponent_value, or a result kind
-    value: int  # in the rule's units (see RuleOutcome.scale / contribution_scale)
-    key: int  # significance for cuts: lower is less significant (opponent's score, rating, round)
-    vur: bool = False  # a voluntary unplayed round (C.07 16.2), cut first (16.5)
-    opponent: int | None = None  # the opponent's id; for a forfeit or its dummy the scheduled opponent
-    unplayed: ResultKind | None = None  # for a dummy: what the round was
+    opponent: int | None  # the opponent's id; for a forfeit or its dummy the scheduled opponent
+    value: float  # what it adds to the rule's value (before any cut)
+    opponent_key: str | None = None  # the opponent's client key (set by a caller that has them)
+    unplayed: ResultKind | None = None  # for an unplayed round: what it was
     note: str | None = None
+    cut: bool = False
     cut_reason: str | None = None
-    # Structured details beside the note, in the table's point units (None: not applicable).
-    opponent_score: int | None = None  # the opponent's face score
-    counted_score: int | None = None  # what is counted for the opponent when it differs (16.3, 34E1)
-    result: int | None = None  # Sonneborn-Berger: the points scored in the round
-    own_score: int | None = None  # a dummy: the player's own score (16.4)
-    capped_at: int | None = None  # a dummy: the cap it was held to (16.4.1 / 16.4.2)
-    article: str | None = None  # the article that set the value
-    reason_code: str | None = None  # why the value is what it is: dummy-own-score, dummy-capped-at-half, ...
     cut_code: str | None = None  # why it was cut: vur-cut-first, least-significant, most-significant, ...
-    # What a caller made of this contribution (the API's wire object), kept with it so that
-    # rules sharing it convert it once.
-    memo: object = None
+    opponent_score: float | None = None  # the opponent's face score
+    counted_score: float | None = None  # what is counted for the opponent when it differs (16.3, 34E1)
+    result: float | None = None  # Sonneborn-Berger: the points scored in the round
+    own_score: float | None = None  # a dummy: the player's own score (16.4)
+    capped_at: float | None = None  # a dummy: the cap it was held to (16.4.1 / 16.4.2)
+    article: str | None = None  # the article that set the value
+    reason_code: str | None = None  # how a dummy's value was found: dummy-own-score, dummy-capped-at-half, ...
 
-    @property
-    def cut(self) -> bool:
-        return self.cut_reason is not None
 
-    def marked_cut(self, reason: str, code: str) -> "Contribution":
-        """A copy marked as cut (positional: dataclasses.replace is several times slower)."""
-        return Contribution(self.round, self.kind, self.value, self.key, self.vur, self.opponent, self.unplayed,
-                            self.note, reason, self.opponent_score, self.counted_score, self.result, self.own_score,
-                            self.capped_at, self.article, self.reason_code, code)
+def mark_cut(c, reason: str, code: str) -> None:
+    """Mark a contribution as cut, in place (one no other rule shares)."""
+    c.cut, c.cut_reason, c.cut_code = True, reason, code
+
+
+def copier(kind: type) -> Callable:
+    """How to copy a contribution of this type: its own `__copy__` when it has one (a msgspec
+    struct copies itself in C), else copy.copy."""
+    return getattr(kind, "__copy__", None) or copy.copy
+
+
+FIELDS = [f.name for f in fields(Contribution)]
+DEFAULTS = {f.name: f.default for f in fields(Contribution) if f.default is not MISSING}
+
+
+def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, object],
+                      reasons: np.ndarray | None = None, reason_texts: dict[int, str] | None = None) -> list[list]:
+    """Per row of `selected` (a boolean matrix, rows × rounds), the contributions of the
+    selected rounds in round order, made in one pass: `columns` gives each field either as a
+    matrix of that shape (read at the selected cells; an object matrix for strings and None)
+    or as one value for all. `round` is the column index + 1 unless given. With `reasons`
+    (cut codes per cell) the cut ones are marked, with `reason_texts[code]`.
+
+    One call of the type per contribution, positionally, through `map`: no Python frame per
+    contribution (the callers pass a msgspec struct or the default dataclass)."""
+    rows, rounds = np.nonzero(selected)
+    columns = {"round": (rounds + 1).tolist(), **columns}
+    last = max(FIELDS.index(name) for name in columns)
+    args = []
+    for name in FIELDS[:last + 1]:
+        if name not in columns:
+            args.append(repeat(DEFAULTS.get(name)))
+            continue
+        column = columns[name]
+        if name == "round" and isinstance(column, list):
+            args.append(column)
+        elif isinstance(column, np.ndarray):
+            args.append(column[selected].tolist())
+        else:
+            args.append(repeat(column))
+    flat = list(map(make, *args))
+    if reasons is not None:
+        cut = selected & (reasons != 0)
+        if cut.any():
+            at = np.cumsum(selected.ravel()) - 1  # each cell's place in `flat`
+            for k, code in zip(at[cut.ravel()].tolist(), reasons[cut].tolist()):
+                mark_cut(flat[k], reason_texts[code], REASON_CODES[code])
+    out = []
+    start = 0
+    for end in np.cumsum(selected.sum(axis=1)).tolist():
+        out.append(flat[start:end])
+        start = end
+    return out
 
 
 @dataclass(slots=True)
@@ -69,6 +128,8 @@ class RuleOutcome:
     unresolved: list[list[int]] | None = None
     # Per explained player: the sum before any cut, when the rule cuts (in contribution units).
     totals_before_cut: dict[int, int] | None = None
+    # Every player's sum before any cut, when the family has it as a column (contribution units).
+    uncut: np.ndarray | None = None
     # The values as an int64 column (where `missing` is set there is no value), when the
     # family computed them as one: the ranking sorts on it without a Python loop.
     column: np.ndarray | None = None
@@ -77,6 +138,7 @@ class RuleOutcome:
     # from, on demand: only for the rows a response returns (Standings.explain).
     explain_row: Callable[[int], list[Contribution]] | None = None
     note_row: Callable[[int], str | None] | None = None
+    note_rows: Callable[[list[int]], list[str | None]] | None = None  # the same for many rows
     # The same for many rows at once (one slice of each column), where a family has it.
     explain_rows: Callable[[list[int]], list[list[Contribution]]] | None = None
     # Drops what the family keeps per row to build the breakdowns (contributions shared by rules).

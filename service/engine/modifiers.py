@@ -166,8 +166,9 @@ def kept_total(value: np.ndarray, counted: np.ndarray, reasons: np.ndarray | Non
 
 
 def apply_cuts(contributions: list, low: int, high: int, label: str) -> int:
-    """One row of contributions through the same selection: mark the cut ones (reason and
-    code) in place and return the sum of the rest."""
+    """One row of entries (each with an integer `value`, its significance `key` and `vur`)
+    through the same selection: mark the cut ones (`cut_reason`, `cut_code`) in place and
+    return the sum of the rest."""
     if not contributions:
         return 0
     key = np.array([[c.key for c in contributions]], dtype=np.int64)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import math
 from collections.abc import Collection, Iterable, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ import numpy as np
 
 from .checks import Warning, group_checks, round_checks, rule_list_checks
 from .context import Context
-from .contributions import RuleOutcome
+from .contributions import Contribution, RuleOutcome
 from .model import FIDE_2024_START, FIDE_2026_START, Regulations, Tournament
 from .ranking import rank
 from .registry import TIEBREAKS, check_rule_set
@@ -82,14 +83,21 @@ class Standings:
             else:
                 for p in players:
                     outcome.contributions[p] = outcome.explain_row(p)
-            note_row = outcome.note_row
-            for p in players:
-                outcome.notes[p] = note_row(p) if note_row else None
+            if outcome.note_rows is not None:
+                outcome.notes.update(zip(players, outcome.note_rows(players)))
+            elif outcome.note_row is not None:
+                note_row = outcome.note_row
+                for p in players:
+                    outcome.notes[p] = note_row(p)
             if outcome.spec.cut or outcome.spec.median:
                 if outcome.totals_before_cut is None:
                     outcome.totals_before_cut = {}
-                for p in players:
-                    outcome.totals_before_cut[p] = sum(c.value for c in outcome.contributions[p])
+                if outcome.uncut is not None:
+                    outcome.totals_before_cut.update(zip(players, outcome.uncut[players].tolist()))
+                else:
+                    scale = outcome.contribution_scale or outcome.scale
+                    for p in players:  # the contributions' points back in units (exact: fsum of decimals)
+                        outcome.totals_before_cut[p] = round(math.fsum(c.value for c in outcome.contributions[p]) * scale)
 
     def forget(self, players: Iterable[int]) -> None:
         """Drop these players' breakdowns (and what the families keep to build them): a caller
@@ -163,18 +171,20 @@ def compute_standings(
     after_round: int | None = None,
     unrated_rating: int | None = None,
     explain: bool | Collection[int] = True,
+    contribution: type = Contribution,
 ) -> Standings:
     """Rank the tournament by points and then the rules in order.
 
     `explain`: True builds every player's contributions, False none, and a
     collection of player ids builds only theirs (values are computed for all);
-    `Standings.explain` builds more afterwards, from the same pass.
+    `Standings.explain` builds more afterwards, from the same pass. `contribution`: the type
+    the breakdowns' contributions are built in (the fields of contributions.Contribution).
     """
     with cyclic_gc_paused():
-        return _compute(tournament, specs, regulations, after_round, unrated_rating, explain)
+        return _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution)
 
 
-def _compute(tournament, specs, regulations, after_round, unrated_rating, explain) -> Standings:
+def _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution) -> Standings:
     applied = resolve_regulations(regulations, tournament)
     check_rule_set(specs, applied)
     table = build_table(tournament, after_round)
@@ -201,7 +211,7 @@ def _compute(tournament, specs, regulations, after_round, unrated_rating, explai
                 "unrated-rating-used",
                 f"{len(unrated)} unrated player(s) count as rated {unrated_rating}", rating_article))
 
-    ctx = Context(table, applied, ratings)
+    ctx = Context(table, applied, ratings, contribution=contribution)
     order, starts, keys, outcomes = rank(ctx, specs, dropped)
     warnings += group_checks(outcomes, table)
     rows = _rows(table, order, starts, keys, outcomes)

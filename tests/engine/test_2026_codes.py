@@ -24,7 +24,7 @@ def test_standard_points_score_each_round_one_half_zero():
     result = standings(seven_rounds(), "STD")
     assert result.table.scores[0] == 11 and result.table.scale == 1
     assert values(result, "STD")[1] == 4
-    per_round = [(c.round, F(c.value) / 2) for c in contributions(result, "STD", 1)]
+    per_round = [(c.round, F(c.value)) for c in contributions(result, "STD", 1)]
     assert per_round == [(1, 1), (2, F("0.5")), (3, 0), (4, 1), (5, F("0.5")), (6, 0), (7, 1)]
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine.contributions import Contribution
+from dataclasses import dataclass
+
 from service.engine.errors import InvalidRequest, UnknownTiebreak
 from service.engine.modifiers import apply_cuts
 from service.engine.registry import valid_codes
@@ -113,17 +114,34 @@ def test_bad_modifiers_are_invalid_requests_not_unknown_codes(text):
 # --- cuts on hand-made contributions (C.07 16.5) ---------------------------------------
 # Values are in half points (scale 2): 7 stands for 3½.
 
-def game(value: int, key: int | None = None, rnd: int = 1) -> Contribution:
-    return Contribution(rnd, "game", value, value if key is None else key)
+@dataclass(eq=False)
+class Entry:
+    """One row entry as `apply_cuts` reads it: a value, its significance, whether it is a VUR."""
+
+    round: int
+    kind: str
+    value: int
+    key: int
+    vur: bool = False
+    cut_reason: str | None = None
+    cut_code: str | None = None
+
+    @property
+    def cut(self) -> bool:
+        return self.cut_reason is not None
 
 
-def vur(value: int, key: int | None = None, rnd: int = 9, kind: str = "dummy") -> Contribution:
-    return Contribution(rnd, kind, value, value if key is None else key, vur=True)
+def game(value: int, key: int | None = None, rnd: int = 1) -> Entry:
+    return Entry(rnd, "game", value, value if key is None else key)
 
 
-def pab_dummy(value: int, rnd: int = 8) -> Contribution:
+def vur(value: int, key: int | None = None, rnd: int = 9, kind: str = "dummy") -> Entry:
+    return Entry(rnd, kind, value, value if key is None else key, vur=True)
+
+
+def pab_dummy(value: int, rnd: int = 8) -> Entry:
     # An unplayed round that is not voluntary (pairing-allocated bye): no priority in cuts.
-    return Contribution(rnd, "dummy", value, value, vur=False)
+    return Entry(rnd, "dummy", value, value, vur=False)
 
 
 def test_no_cut_sums_everything():

@@ -52,12 +52,12 @@ def test_sssc_with_its_factor_and_fore_buchholz():
 
 
 def test_a_half_point_bye_is_capped_at_the_draw_on_every_board_in_game_points():
-    # team 1 scores 4 GP in round 1, takes a half-point bye (1 GP on two boards) in round 2:
-    # the dummy is min(own 5 GP, ½ × 2 boards × 2 rounds = 2 GP) under fide-2026 (16.4.2)
+    # team 1 scores 2 GP in round 1, takes a half-point bye (1 GP on two boards) in round 2:
+    # the dummy is min(own 3 GP, ½ × 2 boards × 2 rounds = 2 GP) under fide-2026 (16.4.2)
     ev = event(2, 2, 2, [match(1, 1, 2, "1 1")], [bye(2, 1, "half_bye"), bye(2, 2, "zero_bye")])
     result, v = run(ev, "BH:GP", "BH:MP", explain=True)
     dummy = result.outcomes[0].contributions[0][1]
-    assert (dummy.kind, dummy.own_score, dummy.capped_at, dummy.article) == ("dummy", 6, 4, "16.4.2")
+    assert (dummy.kind, dummy.own_score, dummy.capped_at, dummy.article) == ("dummy", 3, 2, "16.4.2")
     # team 2 scored 0 GP; its closing zero-point bye counts as a draw for its opponents (16.3): 1 GP
     assert v["BH:GP"][1] == 1 + 2
     _, old = run(ev, "BH:GP", regulations=Regulations.FIDE_2024)

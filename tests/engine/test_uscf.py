@@ -132,7 +132,7 @@ def test_estima_median_drops_highest_and_lowest(estima):
 def test_modified_median_breakdown_names_the_dropped_score(estima):
     rows = contributions(uscf(estima, "MM"), "MM", B)
     dropped = [c for c in rows if c.cut]
-    assert [(c.opponent, c.value) for c in dropped] == [(22, 4)]  # 2 points, in half-point units
+    assert [(c.opponent, c.value) for c in dropped] == [(22, 2)]  # 2 points
     assert "plus score" in dropped[0].cut_reason and "34E1" in dropped[0].cut_reason
 
 
@@ -185,7 +185,7 @@ def unplayed():
 def test_opponent_adjusted_score_counts_unplayed_games_as_draws(unplayed):
     result = uscf(unplayed, "SOLK")
     rows = {c.round: c for c in contributions(result, "SOLK", P)}
-    assert rows[3].value == 6  # X's adjusted score 3, in half points ([OCHESS])
+    assert rows[3].value == 3  # X's adjusted score 3 ([OCHESS])
     assert "adjusted score 3" in rows[3].note
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Contribution, RuleOutcome, contribution_rows, copier
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
 from ..rounding import mean_note, round_half_up_div
 from ..rules import RuleSpec
@@ -37,79 +37,133 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
         missing = [p for p in players if p not in base]
         if missing:
             base.update(zip(missing, _contributions(ctx, columns, value, missing, weight_by_result)))
+        rows = [base[p] for p in players]
         if reasons is None:
-            return [base[p] for p in players]
-        return [with_cuts(base[p], codes, label) for p, codes in zip(players, reasons[players].tolist())]
+            return rows
+        return with_cuts(rows, reasons[players], columns.counted[players], label)
 
     outcome.explain_rows = explain_rows
     outcome.forget_rows = lambda players: [base.pop(p, None) for p in players]
+    if reasons is not None:
+        outcome.uncut = kept_total(value, columns.counted, None)
     return outcome
+
+
+GAME_KINDS = np.array(["game", "forfeit"], dtype=object)  # a round with an opponent: played or not
+FORE_NOTE = "the last round counted as a draw (8.3)"
 
 
 def _contributions(ctx: Context, columns, value: np.ndarray, players: list[int],
                    weight_by_result: bool) -> list[list[Contribution]]:
-    """The players' counted rounds as contributions, before any cut (one slice of each column)."""
+    """The players' counted rounds as contributions, before any cut, in one pass over slices
+    of the columns.
+
+    A game counted at face value is a round, a kind, an opponent and a value; the cells that
+    carry details get them in extra columns first: a dummy opponent (16.4: own score, cap,
+    article, reason), a virtual opponent (C.02 13.15.2), an opponent counted other than at
+    face value (16.3: the face and counted scores, the note), Fore Buchholz's last round
+    (8.3). Sonneborn-Berger's contributions carry their factors: the opponent's score and
+    the points scored.
+    """
     table = ctx.table
-    adjusted = ctx.adjusted()
-    policy = policy_of(ctx.regulations)
-    notes = ctx.cached("adjustment-notes", dict)
-    ids, scores = table.ids, table.scores
-    last = table.played_rounds - 1
-    fore = ctx.fore_buchholz
-    out = []
-    for p, kinds, opps, keys, values, points, counted, dummies, hows, vurs in zip(
-            players, table.kind[players].tolist(), table.opp[players].tolist(), columns.key[players].tolist(),
-            value[players].tolist(), table.pts[players].tolist(), columns.counted[players].tolist(),
-            columns.dummy[players].tolist(), columns.how[players].tolist(), columns.vur[players].tolist()):
-        own = scores[p]
-        rows = []
-        for r, (is_counted, kind_code, q, key, v) in enumerate(zip(counted, kinds, opps, keys, values)):
-            if not is_counted:
-                continue
-            result = points[r] if weight_by_result else None
-            if dummies[r]:
-                kind, how = KINDS[kind_code], hows[r]
-                scheduled = ids[q] if q != NO_OPPONENT else None
-                if how == VIRTUAL:
-                    rows.append(Contribution(r + 1, "virtual", v, key, False, scheduled, kind,
-                                             virtual_note(table, p, r, key), result=result,
-                                             article=DUMMY_ARTICLES[how], reason_code=DUMMY_REASONS[how]))
-                    continue
-                rows.append(Contribution(r + 1, "dummy", v, key, vurs[r], scheduled, kind,
-                                         dummy_note(how, own, key, table.scale, scheduled), result=result,
-                                         own_score=own, capped_at=key if how != OWN_SCORE else None,
-                                         article=DUMMY_ARTICLES[how], reason_code=DUMMY_REASONS[how]))
-                continue
-            if q in notes:
-                note = notes[q]
-            else:
-                note = notes[q] = adjustment_note(table, ctx.counted_as_draw(), q, scores[q], int(adjusted[q]),
-                                                  policy.article)
-            if note is None and not weight_by_result and not (fore and r == last):
-                # the common case: a game counted at face value, its value the opponent's score
-                rows.append(Contribution(r + 1, "game" if kind_code <= LOSS else "forfeit", v, key, False, ids[q]))
-                continue
-            article = None if note is None else policy.article
-            if fore and r == last:
-                note = "the last round counted as a draw (8.3)" + (f"; {note}" if note else "")
-            # The opponent's score is shown apart only when it is not counted at face value,
-            # and as a factor of Sonneborn-Berger.
-            shown = scores[q] if article or weight_by_result else None
-            rows.append(Contribution(r + 1, "game" if kind_code <= LOSS else "forfeit", v, key, opponent=ids[q],
-                                     note=note, opponent_score=shown, counted_score=key if article else None,
-                                     result=result, article=article))
-        out.append(rows)
-    return out
+    scale = table.scale
+    value_scale = scale * scale if weight_by_result else scale
+    opps = table.opp[players]
+    has_opp = opps != NO_OPPONENT
+    opp_index = np.where(has_opp, opps, 0)
+    counted = columns.counted[players]
+    dummy = columns.dummy[players] & counted
+    # an opponent counted other than at face value (C.07 16.3, C.02 13.15) gets a note
+    off_face = has_opp & ~dummy & counted & (ctx.adjusted() != table.score)[opp_index]
+    fore = np.zeros(counted.shape, dtype=bool)
+    if ctx.fore_buchholz and table.played_rounds:
+        fore[:, -1] = counted[:, -1] & ~dummy[:, -1]
+    fields = {"kind": GAME_KINDS[(table.kind[players] > LOSS).view(np.int8)],
+              "opponent": ctx.opponent_ids()[players], "value": value[players] / value_scale}
+    if weight_by_result:
+        fields["opponent_score"] = table.score[opp_index] / scale
+        fields["result"] = table.pts[players] / scale
+    if dummy.any() or off_face.any() or fore.any():
+        _add_details(ctx, columns, players, fields, dummy, off_face, fore, weight_by_result)
+    return contribution_rows(ctx.contribution, counted, fields)
 
 
-def with_cuts(rows: list[Contribution], codes: list[int], label: str) -> list[Contribution]:
-    """A copy of the list with the cut entries (by round, from the reason codes) replaced by
-    marked copies; the others are shared."""
-    marked = rows[:]
-    for i, c in enumerate(rows):
-        code = codes[c.round - 1]
-        if code:
-            marked[i] = c.marked_cut(reason_text(code, label), REASON_CODES[code])
+def _add_details(ctx: Context, columns, players: list[int], fields: dict, dummy: np.ndarray, off_face: np.ndarray,
+                 fore: np.ndarray, weight_by_result: bool) -> None:
+    """Fill the detail columns of the cells that carry them (object matrices, None elsewhere)."""
+    table = ctx.table
+    scale = table.scale
+    shape = dummy.shape
+    detail = {name: np.full(shape, None, dtype=object)
+              for name in ("unplayed", "note", "counted_score", "own_score", "capped_at", "article", "reason_code")}
+    kind = fields["kind"] = fields["kind"].copy()
+    if weight_by_result:
+        shown = fields["opponent_score"].astype(object)
+        shown[dummy] = None  # a dummy's score is its value; the player's own is shown apart
+    else:
+        shown = np.full(shape, None, dtype=object)
+    fields["opponent_score"] = shown
+
+    rows, rounds = np.nonzero(dummy)
+    if len(rows):
+        p = np.asarray(players)[rows]
+        key = columns.key[p, rounds].tolist()
+        how = columns.how[p, rounds].tolist()
+        own = table.score[p].tolist()
+        scheduled = fields["opponent"][rows, rounds].tolist()
+        kind[rows, rounds] = ["virtual" if h == VIRTUAL else "dummy" for h in how]
+        detail["unplayed"][rows, rounds] = [KINDS[k] for k in table.kind[p, rounds].tolist()]
+        detail["note"][rows, rounds] = [
+            virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
+            for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled)]
+        detail["own_score"][rows, rounds] = [None if h == VIRTUAL else o / scale for h, o in zip(how, own)]
+        detail["capped_at"][rows, rounds] = [None if h in (VIRTUAL, OWN_SCORE) else k / scale
+                                             for h, k in zip(how, key)]
+        detail["article"][rows, rounds] = [DUMMY_ARTICLES[h] for h in how]
+        detail["reason_code"][rows, rounds] = [DUMMY_REASONS[h] for h in how]
+
+    rows, rounds = np.nonzero(off_face | fore)
+    if len(rows):
+        policy = policy_of(ctx.regulations)
+        notes = ctx.cached("adjustment-notes", dict)
+        adjusted = ctx.adjusted()
+        p = np.asarray(players)[rows]
+        q = table.opp[p, rounds].tolist()
+        for q_ in set(q) - notes.keys():
+            notes[q_] = adjustment_note(table, ctx.counted_as_draw(), q_, table.scores[q_], int(adjusted[q_]),
+                                        policy.article)
+        adjusted_note = [notes[q_] for q_ in q]
+        last = fore[rows, rounds].tolist()
+        detail["note"][rows, rounds] = [f"{FORE_NOTE}; {n}" if f and n else FORE_NOTE if f else n
+                                        for n, f in zip(adjusted_note, last)]
+        article = [None if n is None else policy.article for n in adjusted_note]
+        detail["article"][rows, rounds] = article
+        # the opponent's score is shown apart when it is not counted at face value (and
+        # always as a factor of Sonneborn-Berger)
+        shown[rows, rounds] = [table.scores[q_] / scale if a or weight_by_result else None
+                               for q_, a in zip(q, article)]
+        key = columns.key[p, rounds].tolist()
+        detail["counted_score"][rows, rounds] = [k / scale if a else None for k, a in zip(key, article)]
+    fields.update(detail)
+
+
+def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.ndarray,
+              label: str) -> list[list[Contribution]]:
+    """Per row, the contributions with the cut ones (from the reason codes) replaced by marked
+    copies; a row without a cut is the shared list itself."""
+    position = np.cumsum(counted, axis=1) - 1  # where each round's contribution sits in its row
+    marked = list(rows)
+    cut_rows, cut_rounds = np.nonzero(reasons)
+    texts = {code: reason_text(code, label) for code in REASON_CODES}
+    copy_of = None
+    for i, j, code in zip(cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(),
+                          reasons[cut_rows, cut_rounds].tolist()):
+        if marked[i] is rows[i]:
+            marked[i] = rows[i][:]
+        if copy_of is None:
+            copy_of = copier(type(marked[i][j]))
+        c = marked[i][j] = copy_of(marked[i][j])
+        c.cut, c.cut_reason, c.cut_code = True, texts[code], REASON_CODES[code]
     return marked
 
 
@@ -152,8 +206,8 @@ def average_of_opponents_buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def explain_row(p: int) -> list[Contribution]:
         opponents = table.opp[p].tolist()
-        return [Contribution(r + 1, "opponent_value", int(bh[opponents[r]]), int(bh[opponents[r]]),
-                             opponent=table.ids[opponents[r]]) for r in np.flatnonzero(played[p]).tolist()]
+        return [ctx.contribution(r + 1, "opponent_value", table.ids[opponents[r]], int(bh[opponents[r]]) / table.scale)
+                for r in np.flatnonzero(played[p]).tolist()]
 
     def note_row(p: int) -> str | None:
         return mean_note(Fraction(int(total[p]), table.scale), int(games[p]),

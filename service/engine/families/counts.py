@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Contribution, RuleOutcome, contribution_rows
 from ..rules import RuleSpec
 from ..table import (BLACK, COUNTS_AS_WIN, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, NO_OPPONENT, PAIRING_BYE, WIN,
                      Table)
@@ -31,28 +31,27 @@ ROUND_TESTS: dict[str, RoundTest] = {
 }
 
 
-def _round_contributions(table: Table, players: list[int], values: list[list[int]] | None,
-                         chosen: list[list[bool]] | None) -> list[list[Contribution]]:
+KIND_NAMES = np.array([k.value for k in KINDS], dtype=object)
+
+
+def _round_contributions(ctx: Context, players: list[int], values: np.ndarray | None, scale: int,
+                         chosen: np.ndarray | None) -> list[list[Contribution]]:
     """Per player, one contribution per round chosen (every round when None): the result kind,
-    the value (1 when `values` is None), the opponent if any. One slice of each column."""
-    ids = table.ids
-    names = [k.value for k in KINDS]
-    out = []
-    rows = zip(table.kind[players].tolist(), table.opp[players].tolist(),
-               values if values is not None else [None] * len(players),
-               chosen if chosen is not None else [None] * len(players))
-    for kinds, opps, vals, picked in rows:
-        out.append([Contribution(r + 1, names[kinds[r]], 1 if vals is None else vals[r], r,
-                                 opponent=ids[opps[r]] if opps[r] != NO_OPPONENT else None)
-                    for r in range(len(kinds)) if picked is None or picked[r]])
-    return out
+    the value in units of 1/scale (1 when `values` is None), the opponent if any. One slice of
+    each column."""
+    table = ctx.table
+    kinds = table.kind[players]
+    fields = {"kind": KIND_NAMES[kinds], "opponent": ctx.opponent_ids()[players],
+              "value": values / scale if values is not None else 1.0}
+    return contribution_rows(ctx.contribution, chosen if chosen is not None else np.ones(kinds.shape, dtype=bool),
+                             fields)
 
 
 def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     counted = ROUND_TESTS[spec.code](table)
     outcome = RuleOutcome.of(spec, counted.sum(axis=1), 1)
-    outcome.explain_rows = lambda players: _round_contributions(table, players, None, counted[players].tolist())
+    outcome.explain_rows = lambda players: _round_contributions(ctx, players, None, 1, counted[players])
     return outcome
 
 
@@ -60,7 +59,7 @@ def points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """The score itself (C.07 7.1)."""
     table = ctx.table
     outcome = RuleOutcome.of(spec, table.score, table.scale)
-    outcome.explain_rows = lambda players: _round_contributions(table, players, table.pts[players].tolist(), None)
+    outcome.explain_rows = lambda players: _round_contributions(ctx, players, table.pts[players], table.scale, None)
     return outcome
 
 
@@ -73,7 +72,7 @@ def standard_points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     halves = np.where(table.pts > table.draw, 2, np.where(table.pts == table.draw, 1, 0))
     outcome = RuleOutcome.of(spec, halves.sum(axis=1), 2)
-    outcome.explain_rows = lambda players: _round_contributions(table, players, halves[players].tolist(), None)
+    outcome.explain_rows = lambda players: _round_contributions(ctx, players, halves[players], 2, None)
     return outcome
 
 

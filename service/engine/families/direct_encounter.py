@@ -41,7 +41,7 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
                 if q in members and counted[r]:
                     against[p][q] = against[p].get(q, 0) + points[r]
                     encounters.setdefault(p, []).append(
-                        Contribution(r + 1, "encounter", points[r], r, opponent=table.ids[q]))
+                        ctx.contribution(r + 1, "encounter", table.ids[q], points[r] / table.scale))
         steps: dict[int, str] = {}
         places = place_group(group, against, table.win, 1, steps, _Namer(table.ids, table.scale))
         separated = len(set(places.values())) > 1

@@ -30,8 +30,8 @@ def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def explain_row(p: int) -> list[Contribution]:
         kinds, opponents, points = table.kind[p].tolist(), opp[p].tolist(), table.pts[p].tolist()
-        return [Contribution(r + 1, KINDS[kinds[r]].value, points[r], table.scores[opponents[r]],
-                             opponent=table.ids[opponents[r]], opponent_score=table.scores[opponents[r]])
+        return [ctx.contribution(r + 1, KINDS[kinds[r]].value, table.ids[opponents[r]], points[r] / table.scale,
+                             opponent_score=table.scores[opponents[r]] / table.scale)
                 for r in np.flatnonzero(counted[p]).tolist()]
 
     outcome.explain_row = explain_row

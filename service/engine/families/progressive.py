@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Contribution, RuleOutcome, contribution_rows
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
 from ..rules import RuleSpec
 
@@ -20,15 +20,16 @@ def progressive(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     order = np.broadcast_to(np.arange(table.played_rounds), running.shape)
     reasons = cut_reasons(order, running, None, counted, low, high)
     outcome = RuleOutcome.of(spec, kept_total(running, counted, reasons), table.scale)
+    if reasons is not None:
+        outcome.uncut = running.sum(axis=1)
     label = cut_label(low, high)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = [Contribution(r + 1, "running_score", v, r) for r, v in enumerate(running[p].tolist())]
-        if reasons is not None:
-            for r in np.flatnonzero(reasons[p]).tolist():
-                rows[r].cut_reason = reason_text(int(reasons[p, r]), label)
-                rows[r].cut_code = REASON_CODES[int(reasons[p, r])]
-        return rows
+    texts = {code: reason_text(code, label) for code in REASON_CODES}
 
-    outcome.explain_row = explain_row
+    def explain_rows(players: list[int]) -> list[list[Contribution]]:
+        fields = {"kind": "running_score", "opponent": None, "value": running[players] / table.scale}
+        return contribution_rows(ctx.contribution, counted[players], fields,
+                                 None if reasons is None else reasons[players], texts)
+
+    outcome.explain_rows = explain_rows
     return outcome

@@ -13,9 +13,9 @@ from fractions import Fraction
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Contribution, RuleOutcome, contribution_rows
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
-from ..rounding import mean_note, round_half_up_div
+from ..rounding import mean_note, mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import DRAW, IS_PLAYED, NO_OPPONENT, WIN
 
@@ -109,22 +109,19 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     total = kept_total(ratings, games.played, reasons)
     kept = games.count - np.minimum(games.count, low + high)
     outcome = _mean(spec, total, kept)
+    if reasons is not None:
+        outcome.uncut = kept_total(ratings, games.played, None)
     label = cut_label(low, high)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = []
-        opponents, row_ratings = games.opponent[p].tolist(), ratings[p].tolist()
-        codes = reasons[p].tolist() if reasons is not None else None
-        for r in np.flatnonzero(games.played[p]).tolist():
-            c = Contribution(r + 1, "game", row_ratings[r], row_ratings[r], opponent=table.ids[opponents[r]])
-            if codes and codes[r]:
-                c.cut_reason = reason_text(codes[r], label)
-                c.cut_code = REASON_CODES[codes[r]]
-            rows.append(c)
-        return rows
+    texts = {code: reason_text(code, label) for code in REASON_CODES}
 
-    outcome.explain_row = explain_row
-    outcome.note_row = lambda p: mean_note(Fraction(int(total[p])), int(kept[p]), "mean rating of the opponents")
+    def explain_rows(players: list[int]) -> list[list[Contribution]]:
+        fields = {"kind": "game", "opponent": ctx.opponent_ids()[players], "value": ratings[players] / 1}
+        return contribution_rows(ctx.contribution, games.played[players], fields,
+                                 None if reasons is None else reasons[players], texts)
+
+    outcome.explain_rows = explain_rows
+    outcome.note_rows = lambda players: mean_notes(total[players], 1, kept[players], "mean rating of the opponents")
     return outcome
 
 
@@ -187,8 +184,8 @@ def _games_as_contributions(ctx: Context, p: int) -> list[Contribution]:
     table, games = ctx.table, _games(ctx)
     opponents, ratings, halves = games.opponent[p].tolist(), games.opponent_rating[p].tolist(), games.halves[p].tolist()
     return [
-        Contribution(r + 1, "game", ratings[r], ratings[r], opponent=table.ids[opponents[r]],
-                     note=f"scored {halves[r] / 2:g}", result=halves[r])
+        ctx.contribution(r + 1, "game", table.ids[opponents[r]], float(ratings[r]), note=f"scored {halves[r] / 2:g}",
+                     result=halves[r] / 2)
         for r in np.flatnonzero(games.played[p]).tolist()
     ]
 
@@ -234,8 +231,8 @@ def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: np.ndarray) 
 
     def explain_row(p: int) -> list[Contribution]:
         opponents = games.opponent[p].tolist()
-        return [Contribution(r + 1, "opponent_value", int(per_player[opponents[r]]), int(per_player[opponents[r]]),
-                             opponent=table.ids[opponents[r]]) for r in np.flatnonzero(counted[p]).tolist()]
+        return [ctx.contribution(r + 1, "opponent_value", table.ids[opponents[r]], float(per_player[opponents[r]]))
+                for r in np.flatnonzero(counted[p]).tolist()]
 
     outcome.explain_row = explain_row
     outcome.note_row = lambda p: mean_note(Fraction(int(total[p])), int(count[p]), f"mean {spec.code[1:]} of the opponents")

@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Contribution, RuleOutcome, mark_cut
 from ..model import System
 from ..modifiers import HIGHEST, cut_reasons, kept_total
 from ..rounding import mean_note, round_half_up_div
@@ -85,23 +85,26 @@ def _adjusted_note(ctx: Context, q: int) -> str | None:
             f"{unplayed} unplayed game(s) counted as draws, US Chess 34E1)")
 
 
-def _opposition_contributions(ctx: Context, p: int, value: np.ndarray | None = None) -> list[Contribution]:
-    """One contribution per counted round: the opponent's adjusted score, or 0 for an unplayed round."""
+def _opposition_contributions(ctx: Context, p: int, value: np.ndarray | None = None,
+                              value_scale: int | None = None) -> list[Contribution]:
+    """One contribution per counted round: the opponent's adjusted score, or 0 for an unplayed
+    round (`value`, in units of 1/value_scale, replaces the score as what is summed)."""
     table, opposition = ctx.table, _opposition(ctx)
+    scale = table.scale
     notes = ctx.cached("uscf-adjusted-notes", dict)
     rows = []
     for r in np.flatnonzero(opposition.counted[p]).tolist():
         key = int(opposition.key[p, r])
-        v = key if value is None else int(value[p, r])
+        v = key / scale if value is None else int(value[p, r]) / value_scale
         q = int(table.opp[p, r])
         if opposition.played[p, r]:
             if q not in notes:
                 notes[q] = _adjusted_note(ctx, q)
-            rows.append(Contribution(r + 1, "game", v, key, opponent=table.ids[q], note=notes[q],
-                                     opponent_score=table.scores[q],
-                                     counted_score=key if key != table.scores[q] else None))
+            rows.append(ctx.contribution(r + 1, "game", table.ids[q], v, note=notes[q],
+                                     opponent_score=table.scores[q] / scale,
+                                     counted_score=key / scale if key != table.scores[q] else None))
         else:
-            rows.append(Contribution(r + 1, "unplayed", v, 0, opponent=table.ids[q] if q != NO_OPPONENT else None,
+            rows.append(ctx.contribution(r + 1, "unplayed", table.ids[q] if q != NO_OPPONENT else None, v,
                                      unplayed=table.kind_of(p, r), note=OWN_UNPLAYED_NOTE))
     return rows
 
@@ -146,6 +149,8 @@ def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleO
             if marks is not None:
                 reasons[rows] = marks
     outcome = RuleOutcome.of(spec, kept_total(key, counted, reasons), table.scale)
+    if reasons is not None:
+        outcome.uncut = kept_total(key, counted, None)
 
     def explain_row(p: int) -> list[Contribution]:
         rows = _opposition_contributions(ctx, p)
@@ -154,8 +159,7 @@ def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleO
             for c in rows:
                 code = codes[c.round - 1]
                 if code:
-                    c.cut_reason = _drop_reason(code, why[p])
-                    c.cut_code = "dropped-highest" if code == HIGHEST else "dropped-lowest"
+                    mark_cut(c, _drop_reason(code, why[p]), "dropped-highest" if code == HIGHEST else "dropped-lowest")
         return rows
 
     def note_row(p: int) -> str | None:
@@ -207,10 +211,10 @@ def cumulative(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     outcome = RuleOutcome.of(spec, _cumulative_values(ctx), table.scale)
 
     def explain_row(p: int) -> list[Contribution]:
-        running = np.cumsum(table.pts[p]).tolist()
-        rows = [Contribution(r + 1, "running_score", v, r) for r, v in enumerate(running)]
+        running = (np.cumsum(table.pts[p]) / table.scale).tolist()
+        rows = [ctx.contribution(r + 1, "running_score", None, v) for r, v in enumerate(running)]
         rows += [
-            Contribution(r + 1, "unplayed_win", -table.win, r, unplayed=table.kind_of(p, r),
+            ctx.contribution(r + 1, "unplayed_win", None, -table.win / table.scale, unplayed=table.kind_of(p, r),
                          note="one point subtracted for an unplayed win (US Chess 34E3)")
             for r in np.flatnonzero(UNPLAYED_WINS[table.kind[p]]).tolist()
         ]
@@ -232,11 +236,11 @@ def cumulative_of_opposition(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         rows = []
         for r, q in enumerate(table.opp[p].tolist()):
             if played[p, r]:
-                rows.append(Contribution(r + 1, "opponent_value", int(cum[q]), int(cum[q]), opponent=table.ids[q],
+                rows.append(ctx.contribution(r + 1, "opponent_value", table.ids[q], int(cum[q]) / table.scale,
                                          note="the opponent's cumulative score (US Chess 34E3)"))
             else:
-                rows.append(Contribution(r + 1, "unplayed", 0, 0, opponent=table.ids[q] if q != NO_OPPONENT
-                                         else None, unplayed=table.kind_of(p, r),
+                rows.append(ctx.contribution(r + 1, "unplayed", table.ids[q] if q != NO_OPPONENT else None, 0.0,
+                                         unplayed=table.kind_of(p, r),
                                          note="own unplayed round adds nothing (US Chess 34E9)"))
         return rows
 
@@ -256,9 +260,8 @@ def kashdan(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         rows = []
         for r, q in enumerate(table.opp[p].tolist()):
             kind = table.kind_of(p, r)
-            rows.append(Contribution(r + 1, kind.value, int(points[p, r]), r,
-                                     opponent=table.ids[q] if q != NO_OPPONENT else None,
-                                     unplayed=None if kind.is_played else kind))
+            rows.append(ctx.contribution(r + 1, kind.value, table.ids[q] if q != NO_OPPONENT else None,
+                                     float(points[p, r]), unplayed=None if kind.is_played else kind))
         return rows
 
     outcome.explain_row = explain_row
@@ -277,8 +280,8 @@ def sonneborn_berger(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     outcome = RuleOutcome.of(spec, kept_total(value, opposition.counted, None), table.scale * table.scale)
 
     def explain_row(p: int) -> list[Contribution]:
-        rows = _opposition_contributions(ctx, p, value)
-        points = table.pts[p].tolist()
+        rows = _opposition_contributions(ctx, p, value, table.scale * table.scale)
+        points = (table.pts[p] / table.scale).tolist()
         for c in rows:
             c.result = points[c.round - 1]
         return rows
@@ -316,7 +319,7 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
                     step = 1 if kinds[r] == WIN else -1 if kinds[r] == LOSS else 0
                     balance += step
                     encounters.setdefault(p, []).append(
-                        Contribution(r + 1, "encounter", step, r, opponent=table.ids[q], note=kind.value))
+                        ctx.contribution(r + 1, "encounter", table.ids[q], float(step), note=kind.value))
             values[p] = balance
         everyone_met = all(len(met[p]) == len(group) - 1 for p in group)
         separated = len({values[p] for p in group}) > 1
@@ -358,9 +361,8 @@ def opposition_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def explain_row(p: int) -> list[Contribution]:
         return [
-            Contribution(r + 1, "opponent_value", int(perf[games.opponent[p, r]]),
-                         int(perf[games.opponent[p, r]]), opponent=table.ids[games.opponent[p, r]],
-                         note="the opponent's performance: their opposition's average + "
+            ctx.contribution(r + 1, "opponent_value", table.ids[games.opponent[p, r]],
+                         float(perf[games.opponent[p, r]]), note="the opponent's performance: their opposition's average + "
                               "400 × (wins − losses) / games")
             for r in np.flatnonzero(games.played[p]).tolist()]
 

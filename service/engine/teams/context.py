@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..context import Context
+from ..contributions import Contribution
 from ..model import Regulations
 from ..rules import RuleSpec
 from ..table import Table
@@ -28,12 +29,15 @@ class TeamContext:
     gp: Context
     table: Table  # the primary score's table: the ranking sorts on its score first
     _cache: dict = field(default_factory=dict)
+    contribution: type = Contribution  # the type a breakdown's contributions are built in
 
     @classmethod
-    def of(cls, tables: TeamTables, regulations: Regulations, primary: Score) -> "TeamContext":
+    def of(cls, tables: TeamTables, regulations: Regulations, primary: Score,
+           contribution: type = Contribution) -> "TeamContext":
         none = np.zeros(len(tables.mp.ids), dtype=np.int64)  # teams have no rating (C.07 10 has no team meaning)
-        mp, gp = Context(tables.mp, regulations, none), Context(tables.gp, regulations, none)
-        return cls(tables, regulations, primary, mp, gp, tables.table(primary))
+        mp = Context(tables.mp, regulations, none, contribution=contribution)
+        gp = Context(tables.gp, regulations, none, contribution=contribution)
+        return cls(tables, regulations, primary, mp, gp, tables.table(primary), contribution=contribution)
 
     @property
     def boards(self) -> BoardTable:

@@ -77,8 +77,8 @@ def _count(ctx: TeamContext, spec: RuleSpec, counted: np.ndarray) -> RuleOutcome
     table = ctx.mp.table
     outcome = RuleOutcome.of(spec, counted.sum(axis=1), 1)
     outcome.explain_row = lambda p: [
-        Contribution(r + 1, KINDS[table.kind[p, r]].value, 1, r,
-                     opponent=table.ids[table.opp[p, r]] if table.opp[p, r] != NO_OPPONENT else None)
+        ctx.contribution(r + 1, KINDS[table.kind[p, r]].value,
+                     table.ids[table.opp[p, r]] if table.opp[p, r] != NO_OPPONENT else None, 1.0)
         for r in np.flatnonzero(counted[p]).tolist()]
     return outcome
 
@@ -126,13 +126,15 @@ def extended_sonneborn_berger(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     outcome = RuleOutcome.of(spec, kept_total(value, columns.counted, reasons), table.scale * table.scale)
     label = cut_label(low, high)
 
+    second_scale = ctx.on(second).table.scale
+
     def explain_rows(players: list[int]) -> list[list[Contribution]]:
-        out = []
-        for p, rows in zip(players, buchholz._contributions(fctx, columns, value, players, True)):
+        out = buchholz._contributions(fctx, columns, value, players, True)
+        for p, rows in zip(players, out):
+            factors = (scored[p] / second_scale).tolist()
             for c in rows:
-                c.result = int(scored[p, c.round - 1])  # what the team scored, on the second-named score
-            out.append(rows if reasons is None else with_cuts(rows, reasons[p].tolist(), label))
-        return out
+                c.result = factors[c.round - 1]  # what the team scored, on the second-named score
+        return out if reasons is None else with_cuts(out, reasons[players], columns.counted[players], label)
 
     outcome.explain_rows = explain_rows
     outcome.note_row = lambda p: (f"opponent's {first.value} × the team's {second.value} in the match "
@@ -198,7 +200,7 @@ def _board_contributions(ctx: TeamContext, p: int, weights: np.ndarray | None = 
         note = f"board {b + 1}: {total / scale:g} game points" + (f" × {factor}" if weights is not None else "")
         if unplayed:
             note += f" (counted as board points: {', '.join(unplayed)})"
-        rows.append(Contribution(None, "board", total * factor, b + 1, note=note))
+        rows.append(ctx.contribution(None, "board", None, total * factor / scale, note=note))
     return rows
 
 
@@ -398,8 +400,8 @@ def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[lis
                     f"shares place {place}" + (": " + "; ".join(log[p]) if log[p] else "") if separated
                     else "the matches between the tied teams do not separate them (C.07 13.3)")
                 contributions[p] = [
-                    Contribution(r + 1, "encounter", int(table.pts[p, r]), r, opponent=table.ids[table.opp[p, r]],
-                                 result=int(ctx.on(ctx.secondary).table.pts[p, r]))
+                    ctx.contribution(r + 1, "encounter", table.ids[table.opp[p, r]], int(table.pts[p, r]) / table.scale,
+                                 result=int(ctx.on(ctx.secondary).table.pts[p, r]) / ctx.on(ctx.secondary).table.scale)
                     for r in encounters.meetings(p, members)]
             place += len(cls)
         if not separated and any(len({int(table.opp[p, r]) for r in encounters.meetings(p, members)}) < len(group) - 1

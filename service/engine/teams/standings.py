@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from ..checks import Warning, round_checks
+from ..contributions import Contribution
 from ..errors import Issue, UnknownTiebreak
 from ..model import FIDE_2026_START, Regulations, System
 from ..ranking import rank
@@ -131,6 +132,7 @@ def compute_team_standings(
     regulations: Regulations | None = None,
     after_round: int | None = None,
     explain: bool | Collection[int] = True,
+    contribution: type = Contribution,
 ) -> TeamStandings:
     """Rank the teams by the primary score and then the rules in order.
 
@@ -142,7 +144,7 @@ def compute_team_standings(
         check_team_rule_set(specs)
         tables = build_team_tables(event, after_round)
         primary = primary_score(event, specs)
-        ctx = TeamContext.of(tables, applied, primary)
+        ctx = TeamContext.of(tables, applied, primary, contribution)
         warnings = [Warning(code, message, None) for code, message in tables.warnings]
         warnings += team_rule_list_checks(specs, ctx)
         warnings += round_checks(ctx.table, after_round, applied)
