@@ -30,7 +30,7 @@ import msgspec
 
 from .api import schemas as s
 from .api import schemas_teams
-from .api.pipeline import run_standings
+from .api.pipeline import compute_plan, plan_standings
 from .api.schemas_io import BatchResult
 from .api.wire import WireDecoder
 from .engine.errors import TiebreakError
@@ -97,9 +97,11 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
     return s.StandingsRequest(**fields), warnings
 
 
-def rank_file(path: Path, options: Options) -> s.StandingsResponse:
+def rank_file(path: Path, options: Options, encode_rows: bool = False) -> s.StandingsResponse:
+    """The standings of one file; with `encode_rows`, its rows come as their JSON (msgspec.Raw),
+    built as a compute worker builds them for the API (for lines written out, not read back)."""
     request, warnings = load_request(path, options)
-    response = run_standings(request)
+    response = compute_plan(plan_standings(request), encode_rows=encode_rows)
     if warnings:
         response = msgspec.structs.replace(response, warnings=[*warnings, *response.warnings])
     return response
@@ -246,7 +248,7 @@ def batch_line(index: int, path: str, options: Options) -> tuple[bytes, str | No
     """One file to one NDJSON line, the same shape as the HTTP batch's (`id` is the path), and
     what went wrong when the file could not be ranked (None when it was)."""
     try:
-        result = rank_file(Path(path), options)
+        result = rank_file(Path(path), options, encode_rows=True)
         line = BatchResult(index=index, id=path, status=200, result=result, error=None)
         failure = None
     except Exception as exc:  # noqa: BLE001 - a bad file is reported, the batch goes on

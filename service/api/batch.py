@@ -136,41 +136,76 @@ def items_in_flight(limits: Limits) -> int:
 
 async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kind: str,
                    max_items: int | None = None) -> AsyncIterator[bytes]:
-    """One line per item, in input order, with the next items already computing meanwhile
-    (`items_in_flight`: while the loop computes one, an idle worker computes another).
+    """One line per item, in input order, computed by `items_in_flight` runners that each take
+    the next item as soon as they are free: one computes on the event loop, the others send
+    theirs to an idle compute worker (else onto the loop as well). So the loop and a worker stay
+    busy together whichever is the faster, and at most one item more than the runners is
+    computed ahead of the line awaited.
 
     With `max_items`, the item after that many is an error line naming the limit, and the end.
-    A cancellation (client gone) lands in the item awaited: it and the items in flight are
-    cancelled, their workers killed, and no further item is started."""
-    window = items_in_flight(limits)
-    flight: collections.deque[asyncio.Future] = collections.deque()
-    index, more = 0, True
+    A cancellation (client gone) lands in the line awaited: every runner is cancelled (a worker
+    computing an item is killed) and no further item is started."""
+    runners = items_in_flight(limits)
+    ahead = runners + 1  # items taken beyond the next line to send
+    source = enumerate(items)
+    lines: dict[int, bytes] = {}
+    state = {"next": 0, "taken": 0, "end": None}  # next line to send, items taken, index of the end
+    changed = asyncio.Event()
+    failed: list[Exception] = []  # what broke a runner (a worker that cannot start): ends the stream
+
+    def take() -> tuple[int, bytes] | None:
+        if state["end"] is not None:
+            return None
+        index, raw = next(source, (state["taken"], None))
+        if raw is None:
+            state["end"] = index
+            return None
+        if index == max_items:  # counted on the way: NDJSON lines are not split up front
+            lines[index] = _error_line(index, LimitExceeded(
+                "max_batch_items", "items", f"more than {max_items} items; the rest is not read", 400, limits), kind)
+            state["end"] = index + 1
+            return None
+        state["taken"] = index + 1
+        return index, raw
+
+    async def runner(spill: bool) -> None:
+        while True:
+            while state["taken"] - state["next"] >= ahead and state["end"] is None:
+                changed.clear()
+                await changed.wait()
+            item = take()
+            if item is None:
+                changed.set()
+                return
+            index, raw = item
+            try:
+                lines[index] = await run_item(index, raw, request, limits, kind, spill)
+            except Exception as exc:  # noqa: BLE001 - not an item's error (those are lines): the stream's
+                failed.append(exc)
+                state["end"] = index
+                changed.set()
+                return
+            changed.set()
+
+    tasks = [asyncio.ensure_future(runner(spill=i > 0)) for i in range(runners)]
     try:
         while True:
-            while more and len(flight) < window:
-                raw = next(items, None)
-                if raw is None:
-                    more = False
-                elif index == max_items:  # counted on the way: NDJSON lines are not split up front
-                    done = asyncio.get_running_loop().create_future()
-                    done.set_result(_error_line(index, LimitExceeded(
-                        "max_batch_items", "items", f"more than {max_items} items; the rest is not read",
-                        400, limits), kind))
-                    flight.append(done)
-                    more = False
-                else:
-                    # Items behind the first go to a worker if one is idle: the first is computed
-                    # as a lone request would be.
-                    flight.append(asyncio.ensure_future(run_item(index, raw, request, limits, kind, bool(flight))))
-                    index += 1
-            if not flight:
+            if failed:
+                raise failed[0]
+            line = lines.pop(state["next"], None)
+            if line is not None:
+                state["next"] += 1
+                changed.set()
+                yield line
+            elif state["end"] is not None and state["next"] >= state["end"]:
                 return
-            yield await flight.popleft()
+            else:
+                changed.clear()
+                await changed.wait()
     finally:
-        for pending in flight:
-            pending.cancel()
-        if flight:
-            await asyncio.gather(*flight, return_exceptions=True)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _ndjson_results(body: bytes, request: Request, limits: Limits, kind: str) -> AsyncIterator[bytes]:
