@@ -279,10 +279,17 @@ def _batch_chunk(chunk: tuple[int, list[str]]) -> tuple[bytes, list[str | None]]
     return b"".join(lines), failures
 
 
-def batch_chunks(count: int, jobs: int) -> int:
-    """Files per chunk handed to a worker process: many chunks per worker (the workers finish
-    close together) of at most 32 files (the output keeps flowing), each worth its hand-off."""
-    return max(1, min(32, count // (jobs * 16)))
+def batch_chunks(paths: list[str], jobs: int) -> list[tuple[int, list[str]]]:
+    """The files in chunks for the worker processes, each chunk (first index, paths): at most 32
+    files (the output keeps flowing), each worth its hand-off, and smaller towards the end (a
+    quarter of what is left per worker), so that the workers finish close together."""
+    chunks = []
+    first = 0
+    while first < len(paths):
+        size = max(1, min(32, (len(paths) - first) // (jobs * 4)))
+        chunks.append((first, paths[first:first + size]))
+        first += size
+    return chunks
 
 
 class Progress:
@@ -315,13 +322,11 @@ def batch(args: argparse.Namespace) -> int:
     # Everything imported so far lives as long as the command: out of the cyclic collector's
     # reach, so that its collections stay short and, in forked workers, leave the shared
     # pages unwritten (copy-on-write).
-    gc.collect()
     gc.freeze()
     started = time.perf_counter()
     try:
         if args.jobs > 1 and len(paths) > 1:
-            size = batch_chunks(len(paths), args.jobs)
-            chunks = [(first, paths[first:first + size]) for first in range(0, len(paths), size)]
+            chunks = batch_chunks(paths, args.jobs)
             context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
             with context.Pool(args.jobs, initializer=_set_batch_options, initargs=(options,)) as pool:
                 for (_, chunk_paths), (data, chunk_failures) in zip(chunks, pool.imap(_batch_chunk, chunks)):
