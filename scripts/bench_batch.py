@@ -22,6 +22,10 @@ NDJSON body, streamed back and read to the end (the server's body limit is raise
 to 512 MiB for the 10 x N run). The server's peak RSS (VmHWM) is
 read after a batch of N items and after one of 10 x N items: the body is held, the
 results (much larger) are not.
+
+Beside each wall time, the CPU seconds spent (the command and its worker processes; the
+server and its compute worker): on a shared machine the wall time says what the load let
+through, the CPU time what the work costs.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -55,7 +60,14 @@ def write_files(folder: Path, count: int, players: int, rounds: int) -> list[str
     return texts
 
 
-def time_cli(folder: Path, jobs: int, explain: bool) -> float:
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_cli(folder: Path, jobs: int, explain: bool) -> tuple[float, float]:
+    """Wall seconds from start to exit, and the CPU seconds of the command and its workers."""
+    cpu = children_cpu()
     started = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "service.cli", "batch", str(folder), "-t", *RULES,
                              "--explain" if explain else "--no-explain",
@@ -64,13 +76,26 @@ def time_cli(folder: Path, jobs: int, explain: bool) -> float:
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         raise RuntimeError(result.stderr)
-    return elapsed
+    return elapsed, children_cpu() - cpu
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds of a process and of its children alive now (the server and its compute workers)."""
+    total = 0.0
+    children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    for each in [pid, *map(int, children)]:
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def peak_rss_mib(pid: int) -> float:
@@ -102,9 +127,10 @@ def time_endpoint(texts: list[str], repeat_for_memory: int, explain: bool, repea
                     except httpx.TransportError:
                         time.sleep(0.1)
 
-                def run(items: list[str]) -> tuple[float, int]:
+                def run(items: list[str]) -> tuple[float, int, float]:
                     body = b"".join(json.dumps({"id": i, "trf": t, "tiebreaks": RULES, "explain": explain}).encode()
                                     + b"\n" for i, t in enumerate(items))
+                    cpu = process_cpu(server.pid)
                     started = time.perf_counter()
                     lines = 0
                     with client.stream("POST", f"{base}/v1/standings/batch", content=body,
@@ -113,17 +139,17 @@ def time_endpoint(texts: list[str], repeat_for_memory: int, explain: bool, repea
                             raise RuntimeError(f"batch answered {response.status_code}: {response.read()[:300]!r}")
                         for line in response.iter_lines():
                             lines += bool(line) and json.loads(line)["status"] == 200
-                    return time.perf_counter() - started, lines
+                    return time.perf_counter() - started, lines, process_cpu(server.pid) - cpu
 
                 run(texts[:20])  # warm up
-                elapsed, ok = min(run(texts) for _ in range(repeat))
+                elapsed, ok, cpu = min(run(texts) for _ in range(repeat))
                 rss_n = peak_rss_mib(server.pid)
-                elapsed_big, ok_big = run(texts * repeat_for_memory)
+                elapsed_big, ok_big, _ = run(texts * repeat_for_memory)
                 rss_big = peak_rss_mib(server.pid)
         finally:
             server.send_signal(signal.SIGINT)
             server.wait(timeout=30)
-    return {"seconds": elapsed, "ok": ok, "peak_rss_mib": rss_n, "items_big": len(texts) * repeat_for_memory,
+    return {"seconds": elapsed, "ok": ok, "cpu": cpu, "peak_rss_mib": rss_n, "items_big": len(texts) * repeat_for_memory,
             "seconds_big": elapsed_big, "ok_big": ok_big, "peak_rss_mib_big": rss_big}
 
 
@@ -159,14 +185,15 @@ def main() -> int:
               f"rules {' '.join(RULES)}, {'with' if args.explain else 'without'} breakdowns"
               + (f", best of {args.repeat} runs" if args.repeat > 1 else ""))
         for jobs in [] if args.skip_cli else args.jobs:
-            seconds = min(time_cli(folder, jobs, args.explain) for _ in range(args.repeat))
-            print(f"tiebreak batch --jobs {jobs}: {seconds:.2f} s, {args.files / seconds:.0f} files/s")
+            seconds, cpu = min(time_cli(folder, jobs, args.explain) for _ in range(args.repeat))
+            print(f"tiebreak batch --jobs {jobs}: {seconds:.2f} s, {args.files / seconds:.0f} files/s "
+                  f"(CPU {cpu:.2f} s in all its processes)")
         if args.skip_http:
             return 0
         result = time_endpoint(texts, args.memory_repeat, args.explain, args.repeat)
         print(f"POST /v1/standings/batch (NDJSON, {args.files} items): {result['seconds']:.2f} s, "
-              f"{args.files / result['seconds']:.0f} items/s, {result['ok']} ok; server peak RSS "
-              f"{result['peak_rss_mib']:.0f} MiB")
+              f"{args.files / result['seconds']:.0f} items/s, {result['ok']} ok (server CPU {result['cpu']:.2f} s "
+              f"with its worker); server peak RSS {result['peak_rss_mib']:.0f} MiB")
         print(f"POST /v1/standings/batch (NDJSON, {result['items_big']} items): {result['seconds_big']:.2f} s, "
               f"{result['items_big'] / result['seconds_big']:.0f} items/s, {result['ok_big']} ok; server peak RSS "
               f"{result['peak_rss_mib_big']:.0f} MiB")

@@ -320,8 +320,8 @@ def batch(args: argparse.Namespace) -> int:
     failures: list[tuple[str, str]] = []
     out = sys.stdout.buffer if args.out == "-" else open(args.out, "wb")
     # Everything imported so far lives as long as the command: out of the cyclic collector's
-    # reach, so that its collections stay short and, in forked workers, leave the shared
-    # pages unwritten (copy-on-write).
+    # reach while the files are ranked, so that its collections stay short and, in forked
+    # workers, leave the shared pages unwritten (copy-on-write).
     gc.freeze()
     started = time.perf_counter()
     try:
@@ -339,6 +339,7 @@ def batch(args: argparse.Namespace) -> int:
                 out.write(line)
                 _note(path, failure, failures, progress)
     finally:
+        gc.unfreeze()  # as it was (`main` may run in a longer-lived process)
         if out is not sys.stdout.buffer:
             out.close()
     elapsed = time.perf_counter() - started

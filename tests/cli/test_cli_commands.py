@@ -112,6 +112,17 @@ def test_batch_with_bad_files_reports_them_and_fails(tmp_path):
     assert "failed: " in result.stderr and "broken.trf: the TRF text cannot be read" in result.stderr
 
 
+def test_batch_lines_are_the_same_with_one_job_and_with_several(tmp_path):
+    """Worker processes take the files in chunks (smaller towards the end); the output is the
+    one-process output byte for byte, broken files included."""
+    for path in sorted(FIXTURES.glob("*.trf"))[:20]:
+        (tmp_path / path.name).write_text(path.read_text())
+    (tmp_path / "zz-broken.trf").write_text("001  xx\n")
+    runs = [tiebreak("batch", tmp_path, "-t", "BH/C1", "SB", "--no-explain", "--jobs", jobs) for jobs in ("1", "3")]
+    assert runs[0].returncode == runs[1].returncode == 1
+    assert runs[0].stdout == runs[1].stdout and len(runs[0].stdout.splitlines()) == 21
+
+
 def test_batch_with_a_pattern_that_matches_nothing_fails(tmp_path):
     result = tiebreak("batch", tmp_path / "*.trf")
     assert result.returncode == 1 and "no file matches" in result.stderr
