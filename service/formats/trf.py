@@ -246,7 +246,8 @@ def decode_trf(data: bytes) -> tuple[str, str, list[TrfWarning]]:
     warnings: list[TrfWarning] = []
     if data.startswith(codecs.BOM_UTF8):
         return _decode_strictly(data[len(codecs.BOM_UTF8):], "utf-8", line_offset=0), "utf-8", warnings
-    declared = _DECLARED_ENCODING.search(data)
+    # The search tries every line start: files without a ### comment skip it.
+    declared = _DECLARED_ENCODING.search(data) if b"###" in data else None
     if declared:
         name = declared[1].decode("ascii", "replace")
         try:
