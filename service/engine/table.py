@@ -140,7 +140,8 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     cell = owner * rounds + (rnd - 1)
     duplicate = np.zeros(len(rnd), dtype=bool)
     in_range = np.flatnonzero(~bad_round)
-    if len(in_range):
+    if len(in_range) and bool((np.bincount(cell[in_range], minlength=n * rounds) > 1).any()):
+        # rare: find the later entries of each repeated cell (the first one filed stays)
         by_cell = in_range[np.argsort(cell[in_range], kind="stable")]
         repeated = cell[by_cell][1:] == cell[by_cell][:-1]
         duplicate[by_cell[1:][repeated]] = True
