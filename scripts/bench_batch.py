@@ -149,7 +149,8 @@ def time_endpoint(texts: list[str], repeat_for_memory: int, explain: bool, repea
         finally:
             server.send_signal(signal.SIGINT)
             server.wait(timeout=30)
-    return {"seconds": elapsed, "ok": ok, "cpu": cpu, "peak_rss_mib": rss_n, "items_big": len(texts) * repeat_for_memory,
+    return {"seconds": elapsed, "ok": ok, "cpu": cpu, "peak_rss_mib": rss_n,
+            "items_big": len(texts) * repeat_for_memory,
             "seconds_big": elapsed_big, "ok_big": ok_big, "peak_rss_mib_big": rss_big}
 
 

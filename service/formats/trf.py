@@ -737,9 +737,9 @@ _LAYOUT_WEIGHTS = np.array([3 ** 7, 3 ** 6, 3 ** 5, 3 ** 4, 3 ** 3, 0, 3 ** 2, 0
 _PLAIN_LAYOUT = np.zeros(3 ** 8, bool)
 for _digits in range(5):
     _PLAIN_LAYOUT[sum(3 ** (7 - i) for i in range(4 - _digits, 4))] = True
-_DIGIT_VALUE = np.zeros(256, np.int64)
+_DIGIT_VALUE = np.zeros(256, np.int16)  # four digits: at most 9999
 _DIGIT_VALUE[ord("0"):ord("9") + 1] = range(10)
-_PLACE_VALUES = np.array([1000, 100, 10, 1], np.int64)
+_PLACE_VALUES = np.array([1000, 100, 10, 1], np.int16)
 # The array holds at most this many times the characters of the round blocks (and this many
 # cells in any case): a line far longer than the others is read block by block instead.
 _BLOCKS_SPREAD, _BLOCKS_ANY = 4, 1 << 16
@@ -830,7 +830,7 @@ def _results(reading: _Reading) -> _Results:
     clean = np.array(blocks.clean, bool)
     found = (blocks.kind >= 0) & clean[:, None]
     counts = found.sum(1, dtype=np.int64)
-    results = _Results(counts, np.nonzero(found)[1] + 1, blocks.kind[found], blocks.opponent[found],
+    results = _Results(counts, np.nonzero(found)[1] + 1, blocks.kind[found], blocks.opponent[found].astype(np.int64),
                        blocks.colour[found], blocks.unrated[found])
     one_by_one = reading.results_read_one_by_one
     if one_by_one:
