@@ -331,9 +331,9 @@ class Gate:
             return early
         # Priced over the inline budget by its shape: straight to a worker, unread here.
         costly = early is not None and early.seconds * 1000 > self.limits.inline_max_cost_ms
-        costly = costly or (spill and self.pool.has_idle_worker())
+        to_pool = costly or (spill and self.pool.has_idle_worker())
         inline = self.inline
-        if not costly and len(job.body) <= self.inline_body_bytes and (wait or not inline.full()):
+        if not to_pool and len(job.body) <= self.inline_body_bytes and (wait or not inline.full()):
             await inline.acquire(deadline, shed=False)
             released = False
             try:

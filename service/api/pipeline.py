@@ -13,6 +13,7 @@ import functools
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
@@ -26,6 +27,9 @@ from .cost import Counts
 from .limits import Deadline, LimitExceeded, Limits, check_tournament
 from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
 from .pipeline_teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings, team_request_size
+
+if TYPE_CHECKING:
+    from .errors import TrfCrosstableError
 
 
 @dataclass(slots=True)
@@ -92,11 +96,9 @@ def default_after_round(tournament: Tournament, after_round: int | None, warning
     return defaulted
 
 
-def located(exc: InconsistentCrosstable, source: TrfSource, warnings: list[Warning]) -> Exception:
-    """A crosstable error of a tournament read from TRF, its paths turned into `trf:LINE:COLUMN`
-    (a TrfCrosstableError: imported here, since the error handlers bring in the web framework,
-    which the command line does without)."""
-    from .errors import TrfCrosstableError
+def located(exc: InconsistentCrosstable, source: TrfSource, warnings: list[Warning]) -> TrfCrosstableError:
+    """A crosstable error of a tournament read from TRF, its paths turned into `trf:LINE:COLUMN`."""
+    from .errors import TrfCrosstableError  # here: the error handlers bring in the web framework (the CLI has none)
 
     items = []
     for issue in exc.issues:

@@ -182,3 +182,14 @@ def test_the_batch_summary_shows_the_first_error_of_each_failed_file(tmp_path):
     result = tiebreak("batch", tmp_path, "--no-progress", "--out", tmp_path / "out.ndjson")
     assert result.returncode == 1
     assert "bad.trf: the TRF text cannot be read" in result.stderr and "-- trf:2:97: round 1: colour" in result.stderr
+
+
+def test_the_command_line_starts_without_the_web_framework():
+    """Start-up is most of a small batch's time: `tiebreak batch` and `standings` import neither
+    litestar nor prometheus_client (a failing file's line brings in the error handlers)."""
+    code = ("import sys, service.cli; from service.cli import main; "
+            "main(['standings', sys.argv[1], '-t', 'BH']); "
+            "print(sorted(m for m in ('litestar', 'prometheus_client') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code, str(ALEKHINE)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
