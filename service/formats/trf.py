@@ -177,7 +177,7 @@ class TrfSource:
     counts: Sequence[int] = ()  # results per player, as in the tournament's columns
     rounds: Sequence[int] = ()  # the round of every result, player after player
     byes: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (player, round) -> (line, column)
-    _offsets: list[int] | None = None
+    _offsets: list[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def _where(self, player: int, result: int) -> tuple[int, int] | None:
         """Line and column of the first field of a player's result, None when there is no such result."""
