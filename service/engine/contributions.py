@@ -14,7 +14,6 @@ from itertools import repeat
 
 import numpy as np
 
-from .model import ResultKind
 from .modifiers import REASON_CODES
 from .rules import RuleSpec
 
@@ -41,7 +40,7 @@ class Contribution:
     opponent: int | None  # the opponent's id; for a forfeit or its dummy the scheduled opponent
     value: float  # what it adds to the rule's value (before any cut)
     opponent_key: str | None = None  # the opponent's client key (set by a caller that has them)
-    unplayed: ResultKind | None = None  # for an unplayed round: what it was
+    unplayed: str | None = None  # for an unplayed round: what it was (a ResultKind value)
     note: str | None = None
     cut: bool = False
     cut_reason: str | None = None

@@ -120,7 +120,7 @@ def _add_details(ctx: Context, columns, players: list[int], fields: dict, dummy:
         own = table.score[p].tolist()
         scheduled = fields["opponent"][rows, rounds].tolist()
         kind[rows, rounds] = ["virtual" if h == VIRTUAL else "dummy" for h in how]
-        detail["unplayed"][rows, rounds] = [KINDS[k] for k in table.kind[p, rounds].tolist()]
+        detail["unplayed"][rows, rounds] = [KINDS[k].value for k in table.kind[p, rounds].tolist()]
         detail["note"][rows, rounds] = [
             virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
             for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled)]
