@@ -195,8 +195,7 @@ def _contribution_text(c: s.ContributionOut, names: dict[int, str]) -> str:
     if c.opponent is not None:
         what = f"{c.kind} vs {c.opponent} {names.get(c.opponent, '')}".rstrip()
     else:
-        # the engine's ResultKind (its breakdowns are built in the wire's type) or its name
-        what = c.kind + (f" ({getattr(c.unplayed, 'value', c.unplayed)})" if c.unplayed else "")
+        what = c.kind + (f" ({c.unplayed})" if c.unplayed else "")
     text = f"{where}  {what:<32} {_number(c.value):>7}"
     if c.note:
         text += f"  {c.note}"
