@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 from decimal import Decimal
 from itertools import repeat
 from fractions import Fraction
@@ -261,7 +262,14 @@ def _opponents(table, members: list[int], names: _OpponentNames) -> list[list[s.
 
 
 def scoring_to_wire(scoring: m.Scoring) -> s.ScoringOut:
-    return s.ScoringOut(**{name: float(scoring.points_for(m.ResultKind(name))) for name in s.ScoringOut.__struct_fields__})
+    return s.ScoringOut(**_scoring_numbers(scoring))
+
+
+@functools.lru_cache(maxsize=64)
+def _scoring_numbers(scoring: m.Scoring) -> dict[str, float]:
+    """The scoring's values as JSON numbers (remembered: a batch answers with the same few
+    scorings over and over); not to be changed by the caller."""
+    return {name: float(scoring.points_for(m.ResultKind(name))) for name in s.ScoringOut.__struct_fields__}
 
 
 def player_ids(player: int | list[int] | None) -> list[int]:

@@ -80,6 +80,10 @@ class Lane:
     def full(self) -> bool:
         return self.busy >= self.capacity and len(self.waiters) >= self.queue
 
+    def has_room(self) -> bool:
+        """A slot free now, and nobody waiting for it."""
+        return self.busy < self.capacity and not self.waiters
+
     def _publish(self) -> None:
         metrics.COMPUTE_BUSY.labels(self.name).set(self.busy)
         metrics.COMPUTE_WAITING.labels(self.name).set(len(self.waiters))
@@ -194,6 +198,10 @@ class Pool:
         self.memory_mib = int(limits.max_memory_mib * WORKER_MEMORY_HEADROOM)
         self.reaping: set[asyncio.Task] = set()
         self.closed = False
+
+    def has_idle_worker(self) -> bool:
+        """A slot free and a worker started and waiting in it: a job sent now starts at once."""
+        return self.lane.has_room() and any(worker.alive for worker in self.idle)
 
     async def prestart(self) -> None:
         while len(self.idle) < self.lane.capacity:
@@ -364,18 +372,23 @@ class Gate:
             inline.release()
         return answer, (early if answer is not None else POOL)
 
-    async def run(self, job: work.Job, deadline: Deadline, wait: bool = False, early=UNPRICED) -> work.Answer:
+    async def run(self, job: work.Job, deadline: Deadline, wait: bool = False, early=UNPRICED,
+                  spill: bool = False) -> work.Answer:
         """The answer to `job`; raises Unavailable (503) when shed or past the deadline.
 
         `wait`: queue however long the queue is (batch items of a stream already admitted).
         `early`: what `run_at_once` found (the early price, or POOL), when it was asked first.
+        `spill`: a cheap job goes to an idle worker (started, its slot free, nobody waiting)
+        rather than onto the loop: a batch with items in flight keeps the loop and a worker
+        busy at once (service/api/batch.py), and never takes a slot someone waits for.
         """
         if early is UNPRICED:
             early = work.price_early(job)
         if isinstance(early, work.Answer):  # over a limit by its shape alone: no slot, no worker
             return early
         inline = self.inline
-        if early is not POOL and self._readable_here(job, early) and (wait or not inline.full()):
+        to_pool = early is POOL or (spill and self.pool.has_idle_worker())
+        if not to_pool and self._readable_here(job, early) and (wait or not inline.full()):
             await inline.acquire(deadline, shed=False)
             released = False
             try:
