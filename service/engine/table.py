@@ -12,6 +12,7 @@ played B but B did not play A) is refused with the place of each contradiction.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -180,12 +181,12 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
         has_points[np.fromiter(cols.points.keys(), dtype=np.int64)] = True
     _check_pairings(ids, grid_kind, grid_opp, grid_color, grid_entry, has_points, where)
 
-    scoring = tournament.scoring
-    values = [scoring.points_for(k) for k in KINDS]
-    scale = 1
-    for v in (*values, *cols.points.values()):
-        scale = math.lcm(scale, Fraction(v).denominator)
-    units = np.array([int(v * scale) for v in values], dtype=np.int64)
+    scale, units = _scoring_units(tournament.scoring)
+    if cols.points:  # an arbiter's points decide the scale too
+        for v in cols.points.values():
+            scale = math.lcm(scale, Fraction(v).denominator)
+        scale, units = scale, np.array([int(v * scale) for v in _scoring_values(tournament.scoring)],
+                                       dtype=np.int64)
     kind_r = grid_kind[:, :played_rounds]
     pts = units[kind_r]
     for flat, value in cols.points.items():
@@ -216,6 +217,22 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
         score=score,
         scores=score.tolist(),
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _scoring_values(scoring) -> tuple[Fraction, ...]:
+    return tuple(Fraction(scoring.points_for(k)) for k in KINDS)
+
+
+@functools.lru_cache(maxsize=64)
+def _scoring_units(scoring) -> tuple[int, np.ndarray]:
+    """The smallest scale that makes every result's points whole, and the points of each result
+    kind in those units (one computation per scoring: batches rank thousands of small events)."""
+    values = _scoring_values(scoring)
+    scale = math.lcm(1, *(v.denominator for v in values))
+    units = np.array([int(v * scale) for v in values], dtype=np.int64)
+    units.flags.writeable = False  # shared by every table of this scoring
+    return scale, units
 
 
 def _indices_of(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
