@@ -370,15 +370,17 @@ def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[fl
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
                       player: int | list[int] | None = None, tournament: m.Tournament | None = None,
-                      tiebreak_out=None, encode_rows: bool = False, offset: int = 0) -> s.StandingsResponse | bytearray:
+                      tiebreak_out=None, encode_rows: bool = False, offset: int = 0,
+                      whole_answer: bool = False) -> s.StandingsResponse | bytearray:
     """The response; `tournament` (the one ranked) brings the scoring and the players' identities;
     `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own).
 
     With `explain`, the breakdowns of the rows returned are built here (Standings.explain), a
     chunk of rows at a time; with `encode_rows` each chunk is encoded at once and `standings`
     holds the JSON of the rows (msgspec.Raw), so that a large answer never holds every row's
-    objects at the same time; when those rows are large (IN_PLACE_MIN_BYTES) the whole answer's
-    JSON is returned instead, written around them (a bytearray).
+    objects at the same time; with `whole_answer` too, when those rows are large
+    (IN_PLACE_MIN_BYTES), the whole answer's JSON is returned instead, written around them (a
+    bytearray: for a caller that sends it as it is).
     """
     tiebreak_out = tiebreak_out or tiebreak_to_wire
     table = result.table
@@ -428,7 +430,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         encoded_rows += b"]"
     if plain:
         standings = _plain_rows(result, select_rows(result, top, player, offset), identities)
-    elif encode_rows and len(encoded_rows) >= IN_PLACE_MIN_BYTES:
+    elif encode_rows and whole_answer and len(encoded_rows) >= IN_PLACE_MIN_BYTES:
         standings = _ROWS_HERE  # the answer is finished around the rows' buffer, below
     else:
         standings = msgspec.Raw(encoded_rows) if encode_rows else rows

@@ -263,21 +263,23 @@ def capped_warnings(warnings: list[s.WarningOut], limits: Limits | None) -> list
 
 
 def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None,
-                 encode_rows: bool = False) -> s.StandingsResponse:
+                 encode_rows: bool = False, whole_answer: bool = False) -> s.StandingsResponse | bytearray:
     """The engine and the response. The cyclic garbage collector is paused throughout: the
     breakdowns are millions of small objects without a cycle, which it would otherwise rescan.
     With `encode_rows` (an answer about to be encoded) the rows of an individual event come
-    back as their JSON, built a chunk at a time (convert.standings_to_wire)."""
+    back as their JSON, built a chunk at a time (convert.standings_to_wire); with `whole_answer`
+    too, a large answer comes back as its whole JSON, finished around its rows."""
     with cyclic_gc_paused():
         if plan.team:
             try:
                 return run_team_standings(plan.body, plan.limits, deadline)
             except NotATeamEvent as exc:  # team records over individual pairings: an individual event
                 plan = plan_standings(plan.body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
-        return _compute_individual(plan, deadline, encode_rows)
+        return _compute_individual(plan, deadline, encode_rows, whole_answer)
 
 
-def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_rows: bool) -> s.StandingsResponse:
+def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_rows: bool,
+                        whole_answer: bool = False) -> s.StandingsResponse | bytearray:
     body, source = plan.body, plan.source
     tournament = source.tournament
     started = time.perf_counter()
@@ -296,7 +298,7 @@ def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_r
     result.warnings = [*source.warnings, *capped(result.warnings, plan.limits)]
     # The breakdowns of the rows returned are built as they are converted, from the same engine pass.
     return standings_to_wire(result, body.explain, body.top, body.player, tournament, encode_rows=encode_rows,
-                             offset=body.offset)
+                             offset=body.offset, whole_answer=whole_answer)
 
 
 def run_standings(body: s.StandingsRequest, limits: Limits | None = None,

@@ -198,7 +198,7 @@ def _standings_task(job: Job, request: s.StandingsRequest) -> Task:
     cost = check_cost(plan.counts, limits)
 
     def compute() -> Answer:
-        response = compute_plan(plan, encode_rows=True)
+        response = compute_plan(plan, encode_rows=True, whole_answer=True)
         return encoded(response, job, engine_seconds=plan.engine_seconds)
 
     return Task(cost, compute, job)
@@ -224,9 +224,7 @@ def _prepare_item(job: Job) -> Task:
     cost = check_cost(plan.counts, limits)
 
     def compute() -> Answer:
-        response = compute_plan(plan, encode_rows=True)
-        if not isinstance(response, bytearray):  # a large one comes as its JSON already
-            response = _encoder.encode(response)
+        response = _encoder.encode(compute_plan(plan, encode_rows=True))
         if len(response) > limits.max_response_bytes:
             raise LimitExceeded("max_response_bytes", "", f"the result would be {len(response)} bytes; ask for "
                                 f"`explain: false`, `top` or `player`", 413, limits)
