@@ -12,7 +12,6 @@ played B but B did not play A) is refused with the place of each contradiction.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -219,20 +218,28 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     )
 
 
-@functools.lru_cache(maxsize=64)
 def _scoring_values(scoring) -> tuple[Fraction, ...]:
-    return tuple(Fraction(scoring.points_for(k)) for k in KINDS)
+    return tuple(v if type(v) is Fraction else Fraction(v) for v in map(scoring.points_for, KINDS))
 
 
-@functools.lru_cache(maxsize=64)
+_SCORING_UNITS: dict[tuple, tuple[int, np.ndarray]] = {}
+
+
 def _scoring_units(scoring) -> tuple[int, np.ndarray]:
     """The smallest scale that makes every result's points whole, and the points of each result
-    kind in those units (one computation per scoring: batches rank thousands of small events)."""
+    kind in those units: computed once per scoring (batches rank thousands of small events),
+    remembered under the numerators and denominators (hashing Fractions costs more than that)."""
     values = _scoring_values(scoring)
-    scale = math.lcm(1, *(v.denominator for v in values))
-    units = np.array([int(v * scale) for v in values], dtype=np.int64)
-    units.flags.writeable = False  # shared by every table of this scoring
-    return scale, units
+    key = tuple((v.numerator, v.denominator) for v in values)
+    found = _SCORING_UNITS.get(key)
+    if found is None:
+        scale = math.lcm(1, *(v.denominator for v in values))
+        units = np.array([int(v * scale) for v in values], dtype=np.int64)
+        units.flags.writeable = False  # shared by every table of this scoring
+        if len(_SCORING_UNITS) < 256:  # the scorings come from clients: keep a bounded few
+            _SCORING_UNITS[key] = (scale, units)
+        found = (scale, units)
+    return found
 
 
 def _indices_of(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
