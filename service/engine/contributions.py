@@ -114,7 +114,9 @@ class RuleOutcome:
     """One rule's values for every player (by table index), with the explained players' contributions."""
 
     spec: RuleSpec
-    values: list[int | None]
+    # Every player's value (None: no value); for an outcome made from a column (`of`) the list
+    # is made when first read (`values`): ranking and the API read the column.
+    _values: list[int | None] | None
     scale: int = 1  # a value v stands for v / scale
     # Per explained player (table index): the contributions, cut ones marked; None without explain.
     contributions: dict[int, list[Contribution]] | None = None
@@ -147,9 +149,15 @@ class RuleOutcome:
     def of(cls, spec: RuleSpec, column: np.ndarray, scale: int = 1, missing: np.ndarray | None = None,
            **fields) -> "RuleOutcome":
         """An outcome from a column of values (and a mask of players without one)."""
-        values = column.tolist()
-        if missing is not None and missing.any():
-            values = [None if m else v for v, m in zip(values, missing.tolist())]
-        else:
+        if missing is not None and not missing.any():
             missing = None
-        return cls(spec, values, scale, column=column, missing=missing, **fields)
+        return cls(spec, None, scale, column=column, missing=missing, **fields)
+
+    @property
+    def values(self) -> list[int | None]:
+        if self._values is None:
+            values = self.column.tolist()
+            if self.missing is not None:
+                values = [None if m else v for v, m in zip(values, self.missing.tolist())]
+            self._values = values
+        return self._values
