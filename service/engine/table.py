@@ -42,6 +42,7 @@ COMPLEMENTARY = np.zeros((len(KINDS), len(KINDS)), dtype=bool)
 for _kind, _others in COMPLEMENT.items():
     for _other in _others:
         COMPLEMENTARY[_kind.code, _other.code] = True
+_COMPLEMENTARY_FLAT = COMPLEMENTARY.ravel()  # [kind of one side × len(KINDS) + kind of the other]
 
 WIN, DRAW, LOSS = ResultKind.WIN.code, ResultKind.DRAW.code, ResultKind.LOSS.code
 FORFEIT_WIN, FORFEIT_LOSS = ResultKind.FORFEIT_WIN.code, ResultKind.FORFEIT_LOSS.code
@@ -305,25 +306,32 @@ def _check_pairings(ids, kind, opp, color, entry, has_points, where) -> None:
     Works on the flattened grid: each paired cell and the cell of its opponent in the same
     round, gathered once.
     """
-    rounds = opp.shape[1]
+    n, rounds = opp.shape
+    paired = opp != NO_OPPONENT
+    if not paired.any():
+        return
     flat_opp, flat_kind, flat_color = opp.ravel(), kind.ravel(), color.ravel()
-    cells = np.flatnonzero(flat_opp != NO_OPPONENT)
-    if not len(cells):
-        return
-    p, r = np.divmod(cells, rounds)
-    q = flat_opp[cells]
-    other = q * rounds + r
-    mismatch = flat_opp[other] != p
-    first = (p < q) & ~mismatch
-    mine_color = flat_color[cells]
-    clash = first & (mine_color != 0) & (mine_color == flat_color[other])
+    # Every cell against the cell of its opponent in the same round (an unpaired cell against
+    # itself, then masked out): whole-grid passes, no list of cells to build first.
+    row = np.arange(n, dtype=opp.dtype)[:, None]
+    q = np.where(paired, opp, row)
+    other = (q * rounds + np.arange(rounds)).ravel()
+    mismatch = paired & (flat_opp[other].reshape(n, rounds) != row)
+    first = paired & (row < q) & ~mismatch
+    clash = first & (color != 0) & (color == flat_color[other].reshape(n, rounds))
     # an unusual result needs `points` on both entries (an arbiter's decision must be explicit)
-    flat_entry = entry.ravel()
-    unusual = first & ~COMPLEMENTARY[flat_kind[cells], flat_kind[other]] & ~(
-        has_points[flat_entry[cells]] & has_points[flat_entry[other]])
-    bad = np.flatnonzero(mismatch | clash | unusual)
-    if not len(bad):
+    unusual = first & ~_COMPLEMENTARY_FLAT[kind.astype(np.intp) * len(KINDS)
+                                           + flat_kind[other].reshape(n, rounds)]
+    if has_points[:-1].any():
+        flat_entry = entry.ravel()
+        unusual &= ~(has_points[entry] & has_points[flat_entry[other]].reshape(n, rounds))
+    bad_cells = np.flatnonzero((mismatch | clash | unusual).ravel())
+    if not len(bad_cells):
         return
+    p, r = np.divmod(bad_cells, rounds)
+    q = flat_opp[bad_cells]
+    mismatch, clash, unusual = mismatch.ravel()[bad_cells], clash.ravel()[bad_cells], unusual.ravel()[bad_cells]
+    bad = np.arange(len(bad_cells))
     issues: list[tuple[tuple[int, int], int, Issue]] = []
     for k in bad[:MAX_ISSUES]:
         i, rr, j = int(p[k]), int(r[k]), int(q[k])
