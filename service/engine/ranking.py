@@ -28,7 +28,12 @@ def sort_keys(outcome: RuleOutcome) -> np.ndarray:
 
 def _order(keys: list[np.ndarray]) -> np.ndarray:
     """Indices sorted by the keys, the first key most significant (a stable lexicographic sort)."""
+    if len(keys[0]) < PACK_FROM_PLAYERS:  # small: packing would cost more than the passes it saves
+        return np.lexsort(keys[::-1])
     return np.lexsort(_packed(keys)[::-1])
+
+
+PACK_FROM_PLAYERS = 2048
 
 
 _PACKED_SPAN = 2 ** 62
