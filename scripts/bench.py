@@ -233,12 +233,42 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, log_file) -> subprocess.Popen:
+_FLOOR_ANSWERS: dict[int, bytes] = {}
+
+
+async def floor_app(scope, receive, send) -> None:
+    """The transport floor: a bare ASGI app that reads the whole body and answers as many bytes
+    as the request's `x-floor-bytes` header asks, served by the same uvicorn as the service. The
+    same client and bodies against it time the client, loopback and uvicorn alone."""
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    if scope["type"] != "http":
+        return
+    more = True
+    while more:
+        message = await receive()
+        more = message.get("more_body", False) and message["type"] == "http.request"
+    size = int(dict(scope["headers"]).get(b"x-floor-bytes", b"2"))
+    answer = _FLOOR_ANSWERS.setdefault(size, b" " * size)
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(size).encode())]})
+    await send({"type": "http.response.body", "body": answer})
+
+
+def start_server(port: int, log_file, app: str = "service.api.app:app") -> subprocess.Popen:
     """uvicorn on 127.0.0.1:port; its output goes to `log_file` (a pipe nobody reads could fill and block it)."""
     uvicorn = Path(sys.executable).with_name("uvicorn")
     launcher = [str(uvicorn)] if uvicorn.exists() else [sys.executable, "-m", "uvicorn"]
-    cmd = [*launcher, "service.api.app:app", "--host", "127.0.0.1", "--port", str(port),
+    cmd = [*launcher, app, "--host", "127.0.0.1", "--port", str(port),
            "--log-level", "warning", "--no-access-log"]
+    if app == "bench:floor_app":
+        cmd += ["--app-dir", str(Path(__file__).resolve().parent)]
     # The shipped cost ceilings (docs/operations.md) refuse the largest sizes measured here on
     # purpose; the benchmark lifts them to time the work itself.
     env = {**os.environ, "TIEBREAK_MAX_COST_S": "1e9", "TIEBREAK_MAX_MEMORY_MIB": "1000000",
@@ -321,10 +351,15 @@ def run_http(args) -> list[dict]:
     log(f"starting uvicorn on {base}")
     log_file = tempfile.TemporaryFile()
     proc = start_server(port, log_file)
+    floor_port = free_port()
+    floor_url = f"http://127.0.0.1:{floor_port}/"
+    floor_log = tempfile.TemporaryFile()
+    floor_proc = start_server(floor_port, floor_log, "bench:floor_app")
     rows = []
     try:
         with httpx.Client(timeout=60.0) as client:
             wait_healthy(client, base, proc, log_file)
+            wait_healthy(client, floor_url.rstrip("/"), floor_proc, floor_log)
             headers = {"content-type": "application/json"}
             for (size, explain), body in bodies.items():
                 log(f"http {size[0]}x{size[1]} explain={explain}: {args.requests} requests")
@@ -352,8 +387,18 @@ def run_http(args) -> list[dict]:
                     decode.append(decode_s)
                     engine.append(engine_s)
                     encode.append(encode_s)
+                # The same client sending the same body and reading as many bytes (as sent, gzipped or
+                # not) from the bare app: what the client, loopback and uvicorn take by themselves.
+                floor_headers = {**headers, "x-floor-bytes": str(first.num_bytes_downloaded)}
+                floor = []
+                for i in range(args.http_warmup + args.requests):
+                    t0 = time.perf_counter()
+                    client.post(floor_url, content=body, headers=floor_headers).read()
+                    if i >= args.http_warmup:
+                        floor.append(time.perf_counter() - t0)
                 http = summary(times)
                 pipe = summary(local)
+                floor_ms = summary(floor)["median_ms"]
                 rows.append({
                     "kind": "http",
                     "players": size[0],
@@ -369,14 +414,18 @@ def run_http(args) -> list[dict]:
                     "engine_median_ms": statistics.median(engine) * 1000,
                     "encode_median_ms": statistics.median(encode) * 1000,
                     "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
+                    "floor_median_ms": floor_ms,
+                    "server_overhead_median_ms": http["median_ms"] - pipe["median_ms"] - floor_ms,
                 })
     except Exception:
         log(f"uvicorn output:\n{server_log(log_file)}")
         raise
     finally:
         rc = stop_server(proc)
+        stop_server(floor_proc)
         log(f"uvicorn stopped (exit {rc})")
         log_file.close()
+        floor_log.close()
     return rows
 
 
@@ -660,7 +709,8 @@ def print_report(report: dict) -> None:
     if report["http"]:
         print(f"\nHTTP end to end (uvicorn on 127.0.0.1, keep-alive httpx client, {report['requests']} requests each)")
         head = (f"{'size':>10} {'explain':>7} {'req KB':>7} {'resp KB':>8} {'median ms':>10} {'p95 ms':>8} "
-                f"{'min ms':>7} {'in-proc ms':>10} {'decode':>7} {'engine':>7} {'encode':>7} {'overhead ms':>11}")
+                f"{'min ms':>7} {'in-proc ms':>10} {'decode':>7} {'engine':>7} {'encode':>7} {'overhead ms':>11} "
+                f"{'floor ms':>8} {'server ms':>9}")
         print(head)
         print("-" * len(head))
         for r in report["http"]:
@@ -668,11 +718,13 @@ def print_report(report: dict) -> None:
                   f"{r['response_kb']:>8.0f} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
                   f"{r['inprocess_median_ms']:>10.2f} {r['decode_median_ms']:>7.2f} {r['engine_median_ms']:>7.2f} "
                   f"{r['encode_median_ms']:>7.2f} "
-                  f"{r['http_overhead_median_ms']:>11.2f}")
+                  f"{r['http_overhead_median_ms']:>11.2f} {fmt(r.get('floor_median_ms'), '.2f'):>8} "
+                  f"{fmt(r.get('server_overhead_median_ms'), '.2f'):>9}")
         print("  in-proc: what a compute worker does, in this process, median ms: decode (read, check, JSON -> "
               "columns, price),\n  engine (engine, breakdowns, conversion and JSON encoding: one step in the "
               "worker; encode is part of it);\n  overhead = HTTP median - in-proc median (server, gate, client, "
-              "loopback)")
+              "loopback); floor = the same client, body and\n  response bytes against a bare ASGI app on the same "
+              "uvicorn (client, loopback, uvicorn); server = overhead - floor")
     print_teams(report)
     if report["targets"]:
         print("\nSPEC section 4 targets (and issue 9's team event)")

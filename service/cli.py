@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gc
 import glob
 import io
 import multiprocessing
@@ -29,7 +30,7 @@ import msgspec
 
 from .api import schemas as s
 from .api import schemas_teams
-from .api.pipeline import run_standings
+from .api.pipeline import compute_plan, plan_standings
 from .api.schemas_io import BatchResult
 from .api.wire import WireDecoder
 from .engine.errors import TiebreakError
@@ -96,9 +97,11 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
     return s.StandingsRequest(**fields), warnings
 
 
-def rank_file(path: Path, options: Options) -> s.StandingsResponse:
+def rank_file(path: Path, options: Options, encode_rows: bool = False) -> s.StandingsResponse:
+    """The standings of one file; with `encode_rows`, its rows come as their JSON (msgspec.Raw),
+    built as a compute worker builds them for the API (for lines written out, not read back)."""
     request, warnings = load_request(path, options)
-    response = run_standings(request)
+    response = compute_plan(plan_standings(request), encode_rows=encode_rows)
     if warnings:
         response = msgspec.structs.replace(response, warnings=[*warnings, *response.warnings])
     return response
@@ -241,16 +244,52 @@ def _problem(exc: Exception) -> s.Problem:
     return problem_of(None, exc)
 
 
-def batch_line(job: tuple[int, str, Options]) -> bytes:
-    """One file to one NDJSON line, the same shape as the HTTP batch's (`id` is the path)."""
-    index, path, options = job
+def batch_line(index: int, path: str, options: Options) -> tuple[bytes, str | None]:
+    """One file to one NDJSON line, the same shape as the HTTP batch's (`id` is the path), and
+    what went wrong when the file could not be ranked (None when it was)."""
     try:
-        result = rank_file(Path(path), options)
+        result = rank_file(Path(path), options, encode_rows=True)
         line = BatchResult(index=index, id=path, status=200, result=result, error=None)
+        failure = None
     except Exception as exc:  # noqa: BLE001 - a bad file is reported, the batch goes on
         problem = _problem(exc)
         line = BatchResult(index=index, id=path, status=problem.status, result=None, error=problem)
-    return msgspec.json.encode(line) + b"\n"
+        failure = _failure_text(problem)
+    return _line_encoder.encode(line) + b"\n", failure
+
+
+_line_encoder = msgspec.json.Encoder()
+_batch_options: Options | None = None  # what every file of a worker process's batch is ranked with
+
+
+def _set_batch_options(options: Options) -> None:
+    global _batch_options
+    _batch_options = options
+
+
+def _batch_chunk(chunk: tuple[int, list[str]]) -> tuple[bytes, list[str | None]]:
+    """Consecutive files in a worker process: their lines joined, and each one's failure (None: ranked).
+    One message per chunk each way, so that the hand-off costs little next to the work."""
+    first, paths = chunk
+    lines, failures = [], []
+    for index, path in enumerate(paths, start=first):
+        line, failure = batch_line(index, path, _batch_options)
+        lines.append(line)
+        failures.append(failure)
+    return b"".join(lines), failures
+
+
+def batch_chunks(paths: list[str], jobs: int) -> list[tuple[int, list[str]]]:
+    """The files in chunks for the worker processes, each chunk (first index, paths): at most 32
+    files (the output keeps flowing), each worth its hand-off, and smaller towards the end (a
+    quarter of what is left per worker), so that the workers finish close together."""
+    chunks = []
+    first = 0
+    while first < len(paths):
+        size = max(1, min(32, (len(paths) - first) // (jobs * 4)))
+        chunks.append((first, paths[first:first + size]))
+        first += size
+    return chunks
 
 
 class Progress:
@@ -275,47 +314,55 @@ class Progress:
 
 
 def batch(args: argparse.Namespace) -> int:
-    paths = expand_paths(args.paths)
+    paths = [str(p) for p in expand_paths(args.paths)]
     options = _options(args, explain=args.explain)
-    jobs = [(i, str(p), options) for i, p in enumerate(paths)]
-    progress = Progress(len(jobs), args.progress if args.progress is not None else sys.stderr.isatty())
+    progress = Progress(len(paths), args.progress if args.progress is not None else sys.stderr.isatty())
     failures: list[tuple[str, str]] = []
     out = sys.stdout.buffer if args.out == "-" else open(args.out, "wb")
+    # Everything imported so far lives as long as the command: out of the cyclic collector's
+    # reach while the files are ranked, so that its collections stay short and, in forked
+    # workers, leave the shared pages unwritten (copy-on-write).
+    gc.freeze()
     started = time.perf_counter()
     try:
-        if args.jobs > 1 and len(jobs) > 1:
-            with multiprocessing.get_context("fork" if os.name == "posix" else "spawn").Pool(args.jobs) as pool:
-                _write_lines(pool.imap(batch_line, jobs, chunksize=8), out, progress, failures)
+        if args.jobs > 1 and len(paths) > 1:
+            chunks = batch_chunks(paths, args.jobs)
+            context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+            with context.Pool(args.jobs, initializer=_set_batch_options, initargs=(options,)) as pool:
+                for (_, chunk_paths), (data, chunk_failures) in zip(chunks, pool.imap(_batch_chunk, chunks)):
+                    out.write(data)
+                    for path, failure in zip(chunk_paths, chunk_failures):
+                        _note(path, failure, failures, progress)
         else:
-            _write_lines(map(batch_line, jobs), out, progress, failures)
+            for index, path in enumerate(paths):
+                line, failure = batch_line(index, path, options)
+                out.write(line)
+                _note(path, failure, failures, progress)
     finally:
+        gc.unfreeze()  # as it was (`main` may run in a longer-lived process)
         if out is not sys.stdout.buffer:
             out.close()
     elapsed = time.perf_counter() - started
-    print(f"tiebreak batch: {len(jobs)} files in {elapsed:.2f} s ({len(jobs) / max(elapsed, 1e-9):.0f} files/s), "
-          f"{len(jobs) - len(failures)} ranked, {len(failures)} failed", file=sys.stderr)
+    print(f"tiebreak batch: {len(paths)} files in {elapsed:.2f} s ({len(paths) / max(elapsed, 1e-9):.0f} files/s), "
+          f"{len(paths) - len(failures)} ranked, {len(failures)} failed", file=sys.stderr)
     for path, message in failures:
         print(f"  failed: {path}: {message}", file=sys.stderr)
     return 1 if failures else 0
 
 
-def _failure_text(error: "_ProblemDetail") -> str:
+def _note(path: str, failure: str | None, failures: list[tuple[str, str]], progress: Progress) -> None:
+    if failure is not None:
+        failures.append((path, failure))
+    progress.step(failure is not None)
+
+
+def _failure_text(error) -> str:
     """The problem's detail, and its first error's path and message (where in the file, and what)."""
     if not error.errors:
         return error.detail
     first = error.errors[0]
     more = f" (+{len(error.errors) - 1} more)" if len(error.errors) > 1 else ""
     return f"{error.detail} -- {first.path or 'body'}: {first.message}{more}"
-
-
-def _write_lines(lines, out, progress: Progress, failures: list[tuple[str, str]]) -> None:
-    for line in lines:
-        out.write(line)
-        result = msgspec.json.decode(line, type=_BatchStatus)
-        failed = result.status != 200
-        if failed:
-            failures.append((result.id, _failure_text(result.error)))
-        progress.step(failed)
 
 
 class _ProblemItem(msgspec.Struct):
@@ -326,12 +373,6 @@ class _ProblemItem(msgspec.Struct):
 class _ProblemDetail(msgspec.Struct):
     detail: str
     errors: list[_ProblemItem] = []
-
-
-class _BatchStatus(msgspec.Struct):
-    id: str
-    status: int
-    error: _ProblemDetail | None
 
 
 # ---------------------------------------------------------------- check

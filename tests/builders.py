@@ -139,4 +139,4 @@ def exact(points: float) -> Fraction:
 
 def is_vur(contribution) -> bool:
     """Whether a dummy's round was a voluntary unplayed round (C.07 16.2)."""
-    return contribution.unplayed is not None and contribution.unplayed.is_voluntary_unplayed
+    return contribution.unplayed is not None and ResultKind(contribution.unplayed).is_voluntary_unplayed

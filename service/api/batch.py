@@ -12,6 +12,8 @@ is started.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -77,14 +79,16 @@ BatchOperation = items_operation(
     "result line.", "BatchResult", "NDJSON, one line per item in input order: `{index, id, status, result, error}`")
 
 
-async def run_item(index: int, raw: bytes, request: Request, limits: Limits, kind: str = "item") -> bytes:
+async def run_item(index: int, raw: bytes, request: Request, limits: Limits, kind: str = "item",
+                   spill: bool = False) -> bytes:
     """One item to one NDJSON line, through the gate; every failure becomes that item's error line.
 
-    `kind`: "item" (a standings request of the batch) or "check" (an archived file to check)."""
+    `kind`: "item" (a standings request of the batch) or "check" (an archived file to check).
+    `spill`: to an idle compute worker rather than onto the event loop (see `in_order`)."""
     gate = gate_of(request.app)
     try:
         answer = await gate.run(job_for(request, kind, raw, gzip_ok=False, index=index), Deadline(limits),
-                                wait=True)
+                                wait=True, spill=spill)
         if answer.media_type == PROBLEM_JSON:  # a worker that ran out of memory answers a bare problem
             answer = failure(LimitExceeded("max_memory_mib", "", "the computation needed more memory than a "
                                            "compute worker may use", 413, limits), index, kind, raw)
@@ -124,21 +128,94 @@ def ndjson_items(body: bytes) -> Iterator[bytes]:
         start = end + 1
 
 
+def items_in_flight(limits: Limits) -> int:
+    """Items of one batch computed at once: one on the event loop and up to half the compute
+    workers (at least one), so that single requests still find a worker free or next in line."""
+    return 1 + max(1, limits.compute_workers // 2)
+
+
+async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kind: str,
+                   max_items: int | None = None) -> AsyncIterator[bytes]:
+    """One line per item, in input order, computed by `items_in_flight` runners that each take
+    the next item as soon as they are free: one computes on the event loop, the others send
+    theirs to an idle compute worker (else onto the loop as well). So the loop and a worker stay
+    busy together whichever is the faster, and at most one item more than the runners is
+    computed ahead of the line awaited.
+
+    With `max_items`, the item after that many is an error line naming the limit, and the end.
+    A cancellation (client gone) lands in the line awaited: every runner is cancelled (a worker
+    computing an item is killed) and no further item is started."""
+    runners = items_in_flight(limits)
+    ahead = runners + 1  # items taken beyond the next line to send
+    source = enumerate(items)
+    lines: dict[int, bytes] = {}
+    state = {"next": 0, "taken": 0, "end": None}  # next line to send, items taken, index of the end
+    changed = asyncio.Event()
+    failed: list[Exception] = []  # what broke a runner (a worker that cannot start): ends the stream
+
+    def take() -> tuple[int, bytes] | None:
+        if state["end"] is not None:
+            return None
+        index, raw = next(source, (state["taken"], None))
+        if raw is None:
+            state["end"] = index
+            return None
+        if index == max_items:  # counted on the way: NDJSON lines are not split up front
+            lines[index] = _error_line(index, LimitExceeded(
+                "max_batch_items", "items", f"more than {max_items} items; the rest is not read", 400, limits), kind)
+            state["end"] = index + 1
+            return None
+        state["taken"] = index + 1
+        return index, raw
+
+    async def runner(spill: bool) -> None:
+        while True:
+            while state["taken"] - state["next"] >= ahead and state["end"] is None:
+                changed.clear()
+                await changed.wait()
+            item = take()
+            if item is None:
+                changed.set()
+                return
+            index, raw = item
+            try:
+                lines[index] = await run_item(index, raw, request, limits, kind, spill)
+            except Exception as exc:  # noqa: BLE001 - not an item's error (those are lines): the stream's
+                failed.append(exc)
+                state["end"] = index
+                changed.set()
+                return
+            changed.set()
+
+    tasks = [asyncio.ensure_future(runner(spill=i > 0)) for i in range(runners)]
+    try:
+        while True:
+            if failed:
+                raise failed[0]
+            line = lines.pop(state["next"], None)
+            if line is not None:
+                state["next"] += 1
+                changed.set()
+                yield line
+            elif state["end"] is not None and state["next"] >= state["end"]:
+                return
+            else:
+                changed.clear()
+                await changed.wait()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def _ndjson_results(body: bytes, request: Request, limits: Limits, kind: str) -> AsyncIterator[bytes]:
-    for index, line in enumerate(ndjson_items(body)):
-        if index == limits.max_batch_items:  # counted on the way: lines are not split up front
-            yield _error_line(index, LimitExceeded(
-                "max_batch_items", "items", f"more than {limits.max_batch_items} items; the rest is not read",
-                400, limits), kind)
-            return
-        yield await run_item(index, line, request, limits, kind)
+    async for line in in_order(ndjson_items(body), request, limits, kind, max_items=limits.max_batch_items):
+        yield line
 
 
 async def _results(items: Iterator[bytes], request: Request, limits: Limits, kind: str) -> AsyncIterator[bytes]:
-    for index, raw in enumerate(items):
-        # A cancellation (client gone) lands here, in the item being computed: its worker is
-        # killed and the rest is never started.
-        yield await run_item(index, raw, request, limits, kind)
+    async for line in in_order(items, request, limits, kind):
+        yield line
 
 
 async def _gzipped(lines: AsyncIterator[bytes], level: int) -> AsyncIterator[bytes]:

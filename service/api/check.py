@@ -59,7 +59,7 @@ def _decimal(text: str) -> Decimal | None:
 
 def check_trf(text: str) -> CheckReport:
     """Check one TRF file; an unreadable file raises the reader's error (a 400 or a 422 as for /v1/standings)."""
-    document = parse_trf(text)
+    document = parse_trf(text, columns=True)  # the players and the columns 81-89 as written; no result objects
     request = s.StandingsRequest(trf=text, regulations="auto-historic", explain=False)
     response = run_standings(request)
     rows = {row.id: row for row in response.standings}

@@ -150,7 +150,7 @@ class CompareResponse(s.Out):
 def _tournament(body: CompareRequest, limits: Limits | None) -> tuple[Tournament, list[Warning]]:
     if body.trf is None:
         return tournament_from_wire(body.tournament, columns=True), []
-    document = read_trf_checked(body.trf, limits)
+    document = read_trf_checked(body.trf, limits, columns=True)
     return document.tournament, trf_warnings(document)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 from decimal import Decimal
 from itertools import repeat
 from fractions import Fraction
@@ -114,7 +115,8 @@ def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
     n = len(results)
     kinds, colors = _KIND_CODES, _COLOR_CODES
     points = {}
-    overrides = [i for i, r in enumerate(results) if r.points is not None]
+    given = [r.points for r in results]
+    overrides = [i for i, v in enumerate(given) if v is not None] if given.count(None) != n else []
     if overrides:
         offsets = np.cumsum([0] + [len(p.results) for p in players])
         for flat in overrides:
@@ -122,7 +124,7 @@ def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
             points[flat] = exact(results[flat].points, ("tournament", "players", i, "results", flat - int(offsets[i]),
                                                         "points"))
     return m.ResultColumns(
-        counts=np.fromiter((len(p.results) for p in players), np.int64, len(players)),
+        counts=np.fromiter(map(len, [p.results for p in players]), np.int64, len(players)),
         round=np.fromiter([r.round for r in results], np.int64, n),
         kind=np.fromiter([kinds[r.result] for r in results], np.int8, n),
         opponent=np.fromiter([r.opponent or 0 for r in results], np.int64, n),
@@ -131,15 +133,32 @@ def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
     )
 
 
+# Rule strings already parsed, per rule set (RuleSpec is immutable; failures are not kept, so
+# each is reported with its own path). Bounded: the strings come from clients.
+_PARSED: dict[tuple[str, m.Regulations | None], RuleSpec] = {}
+_PARSED_MAX = 4096
+
+
+def _parsed(item: str, regulations: m.Regulations | None, path: Path) -> RuleSpec:
+    spec = _PARSED.get((item, regulations))
+    if spec is None:
+        spec = parse_spec(item, regulations, path)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[item, regulations] = spec
+    return spec
+
+
 def rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulations | None = None) -> list[RuleSpec]:
     """The rule list, parsed under one rule set (its codes and aliases), or any when None."""
-    codes = valid_codes(regulations)
+    codes = None
     specs = []
     for i, item in enumerate(items):
         path = ("tiebreaks", i)
         if isinstance(item, str):
-            specs.append(parse_spec(item, regulations, path))
+            specs.append(_parsed(item, regulations, path))
             continue
+        codes = codes or valid_codes(regulations)
         code = item.code.strip().upper()
         if code not in codes:
             named = parse_spec(item.code, regulations, path)  # an alias, or a 400 with the valid codes
@@ -243,7 +262,14 @@ def _opponents(table, members: list[int], names: _OpponentNames) -> list[list[s.
 
 
 def scoring_to_wire(scoring: m.Scoring) -> s.ScoringOut:
-    return s.ScoringOut(**{name: float(scoring.points_for(m.ResultKind(name))) for name in s.ScoringOut.__struct_fields__})
+    return s.ScoringOut(**_scoring_numbers(scoring))
+
+
+@functools.lru_cache(maxsize=64)
+def _scoring_numbers(scoring: m.Scoring) -> dict[str, float]:
+    """The scoring's values as JSON numbers (remembered: a batch answers with the same few
+    scorings over and over); not to be changed by the caller."""
+    return {name: float(scoring.points_for(m.ResultKind(name))) for name in s.ScoringOut.__struct_fields__}
 
 
 def player_ids(player: int | list[int] | None) -> list[int]:
@@ -291,7 +317,7 @@ class _PlainRow(msgspec.Struct, gc=False):
     id: int
     name: str
     points: float
-    values: list[float | None]
+    values: tuple[float | None, ...]  # a JSON array as a list is
     decided_by: str | None
     breakdown: None = None
     opponents: None = None
@@ -313,14 +339,14 @@ def _plain_rows(result: Standings, rows, identities: dict[int, dict]) -> msgspec
     chosen = np.asarray(order, dtype=np.int64)
     points = (table.score[chosen] / table.scale).tolist()
     columns = [_display(o, chosen) for o in result.outcomes]
-    values = list(map(list, zip(*columns))) if columns else [[] for _ in order]
+    values = list(zip(*columns)) if columns else [()] * len(order)
     ids, names = table.ids, table.names
     made = list(map(_PlainRow, ranks, [ids[p] for p in order], [names[p] for p in order], points, values,
                     decided))
     for i, row in enumerate(made) if identities else ():
         identity = identities.get(row.id)
         if identity is not None:
-            made[i] = s.Standing(rank=row.rank, id=row.id, name=row.name, points=row.points, values=row.values,
+            made[i] = s.Standing(rank=row.rank, id=row.id, name=row.name, points=row.points, values=list(row.values),
                                  decided_by=row.decided_by, breakdown=None, opponents=None, **identity)
     return msgspec.Raw(msgspec.json.encode(made))
 
@@ -344,25 +370,27 @@ def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[fl
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
                       player: int | list[int] | None = None, tournament: m.Tournament | None = None,
-                      tiebreak_out=None, encode_rows: bool = False, offset: int = 0) -> s.StandingsResponse:
+                      tiebreak_out=None, encode_rows: bool = False, offset: int = 0,
+                      whole_answer: bool = False) -> s.StandingsResponse | bytearray:
     """The response; `tournament` (the one ranked) brings the scoring and the players' identities;
     `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own).
 
     With `explain`, the breakdowns of the rows returned are built here (Standings.explain), a
     chunk of rows at a time; with `encode_rows` each chunk is encoded at once and `standings`
     holds the JSON of the rows (msgspec.Raw), so that a large answer never holds every row's
-    objects at the same time.
+    objects at the same time; with `whole_answer` too, when those rows are large
+    (IN_PLACE_MIN_BYTES), the whole answer's JSON is returned instead, written around them (a
+    bytearray: for a caller that sends it as it is).
     """
     tiebreak_out = tiebreak_out or tiebreak_to_wire
     table = result.table
     outcomes = result.outcomes
     keys = _breakdown_keys(outcomes)
-    players = {p.id: p for p in tournament.players} if tournament is not None else {}
-    player_keys = {pid: p.key for pid, p in players.items() if p.key is not None}
-    identities = {pid: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title,
-                        "sex": p.sex, "birth_date": p.birth_date}
-                  for pid, p in players.items()
-                  if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
+    players = tournament.players if tournament is not None else ()
+    player_keys = {p.id: p.key for p in players if p.key is not None}
+    identities = {p.id: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title,
+                         "sex": p.sex, "birth_date": p.birth_date}
+                  for p in players if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
     plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
     displays = [] if plain else [_display(o) for o in outcomes]
     values_by_player = list(map(list, zip(*displays))) if displays else None
@@ -371,7 +399,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     encoder = msgspec.json.Encoder()
     rows: list[s.Standing] = []
     encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
-    opponent_names = _OpponentNames(table, player_keys)
+    opponent_names = _OpponentNames(table, player_keys) if explain else None
     for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
         chunk = chosen[start:start + CHUNK_ROWS] if explain else chosen
         members = [row.player for row in chunk]
@@ -402,9 +430,11 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         encoded_rows += b"]"
     if plain:
         standings = _plain_rows(result, select_rows(result, top, player, offset), identities)
+    elif encode_rows and whole_answer and len(encoded_rows) >= IN_PLACE_MIN_BYTES:
+        standings = _ROWS_HERE  # the answer is finished around the rows' buffer, below
     else:
         standings = msgspec.Raw(encoded_rows) if encode_rows else rows
-    return s.StandingsResponse(
+    response = s.StandingsResponse(
         regulations=result.regulations.value,
         system=table.system.value,
         system_inferred=table.system_inferred,
@@ -416,6 +446,23 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),
     )
+    if standings is not _ROWS_HERE:
+        return response
+    # A large answer: the rest of the response is written around the rows where they are (the
+    # head moved in front of them, the tail after), so the rows are never copied into a new
+    # bytes object; the caller gets the whole answer's JSON.
+    head, tail = encoder.encode(response).split(_ROWS_MARK, 1)
+    encoded_rows[0:0] = head + _ROWS_MARK[:-1]
+    encoded_rows += tail
+    return encoded_rows
+
+
+# Rows' JSON this large is finished in place (see standings_to_wire): smaller ones are copied.
+IN_PLACE_MIN_BYTES = 1 << 20
+# The placeholder the response is encoded with; its key is the response's own, written once, and
+# a string value inside the response cannot hold it unescaped.
+_ROWS_HERE = msgspec.Raw(b"0")
+_ROWS_MARK = b'"standings":0'
 
 
 def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.Tournament:

@@ -60,6 +60,8 @@ INLINE_BODY_BYTES = 256 * 1024
 # Headroom of a worker's data segment over the cost model's memory ceiling.
 WORKER_MEMORY_HEADROOM = 1.25
 SHED_RETRY_AFTER_S = 1
+POOL = "pool"  # run_at_once read the request and found it too costly for the loop: a worker computes it
+UNPRICED = object()  # Gate.run: price_early not asked yet
 
 _job_encoder = msgspec.msgpack.Encoder()
 _answer_decoder = msgspec.msgpack.Decoder(work.Answer)
@@ -77,6 +79,10 @@ class Lane:
 
     def full(self) -> bool:
         return self.busy >= self.capacity and len(self.waiters) >= self.queue
+
+    def has_room(self) -> bool:
+        """A slot free now, and nobody waiting for it."""
+        return self.busy < self.capacity and not self.waiters
 
     def _publish(self) -> None:
         metrics.COMPUTE_BUSY.labels(self.name).set(self.busy)
@@ -158,7 +164,9 @@ class WorkerProcess:
         stdin.write(job.body)
         await stdin.drain()
         (size,) = FRAME.unpack(await stdout.readexactly(FRAME.size))
-        return _answer_decoder.decode(await stdout.readexactly(size))
+        head = _answer_decoder.decode(await stdout.readexactly(size))
+        (size,) = FRAME.unpack(await stdout.readexactly(FRAME.size))
+        return msgspec.structs.replace(head, body=await stdout.readexactly(size))
 
     def kill(self) -> None:
         if self.alive:
@@ -190,6 +198,10 @@ class Pool:
         self.memory_mib = int(limits.max_memory_mib * WORKER_MEMORY_HEADROOM)
         self.reaping: set[asyncio.Task] = set()
         self.closed = False
+
+    def has_idle_worker(self) -> bool:
+        """A slot free and a worker started and waiting in it: a job sent now starts at once."""
+        return self.lane.has_room() and any(worker.alive for worker in self.idle)
 
     async def prestart(self) -> None:
         while len(self.idle) < self.lane.capacity:
@@ -300,6 +312,9 @@ class Gate:
         self.limits = limits
         self.loop = loop
         self.inline = Lane("inline", 1, limits.inline_queue)
+        # An inline computation ran in this turn of the loop: the next one waits for the next turn,
+        # so that the loop polls its sockets (probes, other requests' I/O) between any two.
+        self.inline_ran = False
         self.pool = Pool(limits)
         # A body whose decoding alone the cost model prices over the inline budget goes to a
         # worker unread: reading it on the loop would only find out it belongs there.
@@ -310,34 +325,81 @@ class Gate:
         """No room for one more pooled request: what /readyz reports as not ready."""
         return self.pool.lane.full()
 
-    async def run(self, job: work.Job, deadline: Deadline, wait: bool = False) -> work.Answer:
+    def _readable_here(self, job: work.Job, early) -> bool:
+        """Whether the loop may read `job` (and compute it when its price allows): small, and not
+        priced over the inline budget by its shape (then it goes to a worker unread)."""
+        costly = early is not None and early.seconds * 1000 > self.limits.inline_max_cost_ms
+        return not costly and len(job.body) <= self.inline_body_bytes
+
+    def _inline(self, job: work.Job) -> work.Answer | None:
+        """Holding the inline slot: read and price `job`, compute it when its price is within the
+        inline budget. None: it belongs to the pool. The answer is not gzipped yet."""
+        prepared = work.prepare(msgspec.structs.replace(job, gzip_min_bytes=0))
+        if isinstance(prepared, work.Answer):
+            return prepared
+        if prepared.estimate.seconds * 1000 <= self.limits.inline_max_cost_ms:
+            metrics.COMPUTED.labels("inline").inc()
+            if not self.inline_ran:
+                self.inline_ran = True
+                asyncio.get_running_loop().call_soon(self._next_turn)
+            return prepared.finish()
+        return None
+
+    def _next_turn(self) -> None:
+        self.inline_ran = False
+
+    def run_at_once(self, job: work.Job) -> tuple[work.Answer | None, object]:
+        """The answer of a request that needs no waiting, computed now (no task, no await):
+        one over a limit by its shape, or one for the inline lane while nobody holds it or waits
+        for it and no inline computation ran in this turn of the loop. The inline answer is not
+        gzipped yet (`gzipped`). Else (None, what `run` needs: the early price, or POOL when
+        reading found it too costly for the loop).
+
+        The same request through `run` would take the free slot at once as well and compute it
+        on the loop; what is saved is the task, the disconnect watcher and the turn of the loop
+        before computing (docs/decisions.md, "The inline lane without a task")."""
+        early = work.price_early(job)
+        if isinstance(early, work.Answer):  # over a limit by its shape alone: no slot, no worker
+            return early, early
+        inline = self.inline
+        free = inline.busy < inline.capacity and not inline.waiters and not self.inline_ran
+        if not (free and self._readable_here(job, early)):
+            return None, early
+        inline.busy += 1  # the free slot, taken and given back within this step
+        try:
+            answer = self._inline(job)
+        finally:
+            inline.release()
+        return answer, (early if answer is not None else POOL)
+
+    async def run(self, job: work.Job, deadline: Deadline, wait: bool = False, early=UNPRICED,
+                  spill: bool = False) -> work.Answer:
         """The answer to `job`; raises Unavailable (503) when shed or past the deadline.
 
         `wait`: queue however long the queue is (batch items of a stream already admitted).
+        `early`: what `run_at_once` found (the early price, or POOL), when it was asked first.
+        `spill`: a cheap job goes to an idle worker (started, its slot free, nobody waiting)
+        rather than onto the loop: a batch with items in flight keeps the loop and a worker
+        busy at once (service/api/batch.py), and never takes a slot someone waits for.
         """
-        early = work.price_early(job)
+        if early is UNPRICED:
+            early = work.price_early(job)
         if isinstance(early, work.Answer):  # over a limit by its shape alone: no slot, no worker
             return early
-        # Priced over the inline budget by its shape: straight to a worker, unread here.
-        costly = early is not None and early.seconds * 1000 > self.limits.inline_max_cost_ms
         inline = self.inline
-        if not costly and len(job.body) <= self.inline_body_bytes and (wait or not inline.full()):
+        to_pool = early is POOL or (spill and self.pool.has_idle_worker())
+        if not to_pool and self._readable_here(job, early) and (wait or not inline.full()):
             await inline.acquire(deadline, shed=False)
             released = False
             try:
                 # Yield once while holding the slot: requests that arrived meanwhile queue
                 # behind it, and probes and I/O run before the computation starts.
                 await asyncio.sleep(0)
-                gzip_min = job.gzip_min_bytes
-                prepared = work.prepare(msgspec.structs.replace(job, gzip_min_bytes=0))
-                if isinstance(prepared, work.Answer):
-                    return prepared
-                if prepared.estimate.seconds * 1000 <= self.limits.inline_max_cost_ms:
-                    metrics.COMPUTED.labels("inline").inc()
-                    answer = prepared.finish()
+                answer = self._inline(job)
+                if answer is not None:
                     inline.release()  # compressing does not need the loop: zlib lets go of the GIL
                     released = True
-                    return await gzipped(answer, gzip_min, job.gzip_level)
+                    return await gzipped(answer, job.gzip_min_bytes, job.gzip_level)
             finally:
                 if not released:
                     inline.release()
@@ -455,7 +517,10 @@ def response_of(answer: work.Answer) -> Response:
         headers["vary"] = "Accept-Encoding"
     if answer.retry_after_s:
         headers["retry-after"] = str(answer.retry_after_s)
-    return Response(content=answer.body, status_code=answer.status, media_type=answer.media_type, headers=headers)
+    body = answer.body
+    if isinstance(body, bytearray):  # a large answer finished in place (computed inline: rare)
+        body = bytes(body)
+    return Response(content=body, status_code=answer.status, media_type=answer.media_type, headers=headers)
 
 
 def accepts_gzip(request: Request) -> bool:
@@ -501,7 +566,11 @@ async def answer_request(request: Request, kind: str) -> Response:
         return Response(b"", status_code=CLIENT_CLOSED)
     deadline = Deadline(request.app.state.limits)
     gate = gate_of(request.app)
-    computation = asyncio.ensure_future(gate.run(job_for(request, kind, body), deadline))
+    job = job_for(request, kind, body)
+    answer, early = gate.run_at_once(job)
+    if answer is not None:
+        return response_of(await gzipped(answer, job.gzip_min_bytes, job.gzip_level))
+    computation = asyncio.ensure_future(gate.run(job, deadline, early=early))
     watcher = asyncio.ensure_future(until_disconnect(request))
     try:
         await asyncio.wait({computation, watcher}, return_when=asyncio.FIRST_COMPLETED)

@@ -9,8 +9,11 @@ runs the engine and builds the response.
 
 from __future__ import annotations
 
+import functools
+import sys
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
@@ -21,11 +24,12 @@ from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, reso
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from . import schemas as s
 from .cost import Counts, explained_rows as cost_explained_rows, returned_rows
-from .errors import TrfCrosstableError
 from .limits import Deadline, LimitExceeded, Limits, check_tournament
-from .metrics import ENGINE_SECONDS
 from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
 from .pipeline_teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings, team_request_size
+
+if TYPE_CHECKING:
+    from .errors import TrfCrosstableError
 
 
 @dataclass(slots=True)
@@ -35,6 +39,14 @@ class Input:
     tournament: Tournament
     warnings: list[Warning] = field(default_factory=list)
     trf: TrfDocument | None = None
+
+
+def observe_engine_seconds(seconds: float) -> None:
+    """Into /metrics (tiebreak_engine_seconds) when the server runs: it imports the metrics, which
+    the command line does without (prometheus_client costs its start-up and nobody reads them there)."""
+    metrics = sys.modules.get(f"{__package__}.metrics")
+    if metrics is not None:
+        metrics.ENGINE_SECONDS.observe(seconds)
 
 
 def trf_warning(w: TrfWarning) -> Warning:
@@ -50,9 +62,11 @@ def trf_warnings(document: TrfDocument) -> list[Warning]:
     return warnings
 
 
-def read_trf_checked(text: str, limits: Limits | None, path: str = "trf") -> TrfDocument:
-    """Parse TRF text under the limits: warnings capped, players, rounds and the 202/212 rules checked."""
-    document = parse_trf(text, limits.max_warnings if limits is not None else None)
+def read_trf_checked(text: str, limits: Limits | None, path: str = "trf", columns: bool = False) -> TrfDocument:
+    """Parse TRF text under the limits: warnings capped, players, rounds and the 202/212 rules checked.
+
+    `columns`: the results straight into the engine's columns (for computing, not for converting)."""
+    document = parse_trf(text, limits.max_warnings if limits is not None else None, columns=columns)
     if limits is not None:
         check_tournament(len(document.tournament.players), document.tournament.rounds, limits, path)
         if len(document.tiebreaks) > limits.max_rules:
@@ -68,7 +82,7 @@ def read_input(tournament: s.Tournament | None, trf: str | None, limits: Limits 
     its warnings capped."""
     if trf is None:
         return Input(tournament_from_wire(tournament, columns=True))  # results straight into the engine's columns
-    document = read_trf_checked(trf, limits)
+    document = read_trf_checked(trf, limits, columns=True)  # results straight into the engine's columns
     return Input(document.tournament, trf_warnings(document), document)
 
 
@@ -84,6 +98,8 @@ def default_after_round(tournament: Tournament, after_round: int | None, warning
 
 def located(exc: InconsistentCrosstable, source: TrfSource, warnings: list[Warning]) -> TrfCrosstableError:
     """A crosstable error of a tournament read from TRF, its paths turned into `trf:LINE:COLUMN`."""
+    from .errors import TrfCrosstableError  # here: the error handlers bring in the web framework (the CLI has none)
+
     items = []
     for issue in exc.issues:
         path = issue.path
@@ -115,11 +131,24 @@ def prepare_input(body: s.StandingsRequest, limits: Limits | None = None
     elif body.tiebreaks is None and source.trf is not None and source.trf.tiebreaks:
         specs = rules_of_the_file(source.trf.tiebreaks, regulations, warnings)
     else:
-        specs = rules_from_wire(body.tiebreaks or [], regulations)
+        specs = parsed_rules(body.tiebreaks or [], regulations)
     if not specs:
         warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank",
                                 "C.07 4.1"))
     return source, specs, regulations
+
+
+def parsed_rules(items: list, regulations: Regulations) -> list[RuleSpec]:
+    """`rules_from_wire`, remembered for lists of rule strings: a batch asks for the same few lists
+    over and over, and reading one costs more than ranking a small event's first round."""
+    if all(isinstance(item, str) for item in items):
+        return list(_rules_of_strings(tuple(items), regulations))
+    return rules_from_wire(items, regulations)
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_of_strings(items: tuple[str, ...], regulations: Regulations) -> tuple[RuleSpec, ...]:
+    return tuple(rules_from_wire(list(items), regulations))  # a rule it cannot read raises: nothing is kept
 
 
 def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list[Warning]) -> list[RuleSpec]:
@@ -129,7 +158,7 @@ def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list
     specs = []
     for i, item in enumerate(items):
         try:
-            specs += rules_from_wire([item], regulations)
+            specs += parsed_rules([item], regulations)
         except InvalidRequest as exc:
             warnings.append(Warning("trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: "
                                                         f"{exc.issues[0].message}", None))
@@ -231,21 +260,23 @@ def capped_warnings(warnings: list[s.WarningOut], limits: Limits | None) -> list
 
 
 def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None,
-                 encode_rows: bool = False) -> s.StandingsResponse:
+                 encode_rows: bool = False, whole_answer: bool = False) -> s.StandingsResponse | bytearray:
     """The engine and the response. The cyclic garbage collector is paused throughout: the
     breakdowns are millions of small objects without a cycle, which it would otherwise rescan.
     With `encode_rows` (an answer about to be encoded) the rows of an individual event come
-    back as their JSON, built a chunk at a time (convert.standings_to_wire)."""
+    back as their JSON, built a chunk at a time (convert.standings_to_wire); with `whole_answer`
+    too, a large answer comes back as its whole JSON, finished around its rows."""
     with cyclic_gc_paused():
         if plan.team:
             try:
                 return run_team_standings(plan.body, plan.limits, deadline)
             except NotATeamEvent as exc:  # team records over individual pairings: an individual event
                 plan = plan_standings(plan.body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
-        return _compute_individual(plan, deadline, encode_rows)
+        return _compute_individual(plan, deadline, encode_rows, whole_answer)
 
 
-def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_rows: bool) -> s.StandingsResponse:
+def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_rows: bool,
+                        whole_answer: bool = False) -> s.StandingsResponse | bytearray:
     body, source = plan.body, plan.source
     tournament = source.tournament
     started = time.perf_counter()
@@ -257,14 +288,14 @@ def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_r
             raise
         raise located(exc, source.trf.source, source.warnings) from None
     plan.engine_seconds = time.perf_counter() - started
-    ENGINE_SECONDS.observe(plan.engine_seconds)
+    observe_engine_seconds(plan.engine_seconds)
     if deadline is not None:
         deadline.check("after ranking")
     # What reading gave is capped by the reader; the engine's own warnings here.
     result.warnings = [*source.warnings, *capped(result.warnings, plan.limits)]
     # The breakdowns of the rows returned are built as they are converted, from the same engine pass.
     return standings_to_wire(result, body.explain, body.top, body.player, tournament, encode_rows=encode_rows,
-                             offset=body.offset)
+                             offset=body.offset, whole_answer=whole_answer)
 
 
 def run_standings(body: s.StandingsRequest, limits: Limits | None = None,

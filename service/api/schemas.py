@@ -264,13 +264,12 @@ class TiebreakOut(Out):
         "Why the rule was dropped (rating-based rules with unrated players, C.07 10), or null")]
 
 
+# The engine builds the breakdowns in this type (service.engine.contributions.Contribution has
+# the same fields, in the same order, with the same defaults), so they are encoded as they are:
+# no copy. Mutable, since the engine marks cuts and the API adds `opponent_key`; no reference
+# cycles, so outside the cyclic collector's watch.
 class ContributionOut(msgspec.Struct, omit_defaults=True, gc=False):
     """One value a rule summed; the optional fields appear only when they say something.
-
-    The engine builds the breakdowns in this type (service.engine.contributions.Contribution
-    has the same fields, in the same order, with the same defaults), so they are encoded as
-    they are: no copy. Mutable, since the engine marks cuts and the API adds `opponent_key`;
-    no reference cycles, so outside the cyclic collector's watch.
 
     Scores and values are in points of the event's scoring. `opponent` is the player met,
     or for a forfeit and its dummy the scheduled opponent.

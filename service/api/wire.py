@@ -28,11 +28,50 @@ def _float_or_integer(text: str) -> float | int:
 _lenient = msgspec.json.Decoder(float_hook=_float_or_integer)
 
 
+def schema_depth(type_) -> int | None:
+    """The deepest JSON nesting (objects and arrays) a body that `type_` decodes can have, or
+    None when it has no bound: a value of any shape (`Any`, `msgspec.Raw`, a custom type), a
+    struct that skips unknown fields (their values can nest at will), a recursive type.
+
+    msgspec stops at the first value out of place, so decoding into a type of depth D never
+    looks deeper than D + 1 levels, however deep the body nests."""
+    from msgspec import inspect as mi
+
+    def depth(info, seen: frozenset) -> int | None:
+        if isinstance(info, mi.Metadata):
+            return depth(info.type, seen)
+        if isinstance(info, (mi.AnyType, mi.RawType, mi.CustomType, mi.ExtType)):
+            return None
+        if isinstance(info, (mi.StructType, mi.TypedDictType, mi.DataclassType, mi.NamedTupleType)):
+            if info.cls in seen or not getattr(info, "forbid_unknown_fields", False):
+                return None
+            inner = [depth(f.type, seen | {info.cls}) for f in info.fields]
+            return None if None in inner else 1 + max(inner, default=0)
+        if isinstance(info, mi.UnionType):
+            inner = [depth(t, seen) for t in info.types]
+            return None if None in inner else max(inner, default=0)
+        if isinstance(info, (mi.ListType, mi.SetType, mi.FrozenSetType, mi.VarTupleType)):
+            inner = depth(info.item_type, seen)
+            return None if inner is None else 1 + inner
+        if isinstance(info, mi.TupleType):
+            inner = [depth(t, seen) for t in info.item_types]
+            return None if None in inner else 1 + max(inner, default=0)
+        if isinstance(info, mi.DictType):
+            inner = depth(info.value_type, seen)
+            return None if inner is None else 1 + inner
+        return 0  # a scalar: number, string, boolean, null, date, enum, literal
+
+    return depth(mi.type_info(type_), frozenset())
+
+
 class WireDecoder:
-    """A strict msgspec decoder for `type` that also accepts `1.0` where an integer is expected."""
+    """A strict msgspec decoder for `type` that also accepts `1.0` where an integer is expected.
+
+    `depth`: the deepest nesting a body it decodes can have (schema_depth), None when unbounded."""
 
     def __init__(self, type_):
         self.type = type_
+        self.depth = schema_depth(type_)
         self._strict = msgspec.json.Decoder(type_)
 
     def decode(self, data: bytes):

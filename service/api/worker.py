@@ -115,11 +115,13 @@ def main(argv: list[str] | None = None) -> int:
                                  b'"detail":"the request exceeds a limit: max_memory_mib","errors":[]}',
                             "application/problem+json", limit="max_memory_mib", memory_exhausted=True)
         exhausted = answer.memory_exhausted
-        data = answer_encoder.encode(answer)
-        channel.write(FRAME.pack(len(data)))
-        channel.write(data)
+        # The answer without its body, then the body in a frame of its own: a large answer is
+        # written from its own buffer, never copied into a message.
+        head = answer_encoder.encode(msgspec.structs.replace(answer, body=b""))
+        channel.write(FRAME.pack(len(head)) + head + FRAME.pack(len(answer.body)))
+        channel.write(answer.body)
         channel.flush()
-        del answer, data, frame, body
+        del answer, head, frame, body
         if exhausted:
             return 0  # a fresh process for the next job: this heap may be fragmented near the cap
 

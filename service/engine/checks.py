@@ -68,7 +68,8 @@ def last_round_with_results(table: Table) -> int:
     return int(np.flatnonzero(rounds_with_results)[-1]) + 1 if rounds_with_results.any() else 0
 
 
-_WITH_OPPONENT = [k.code for k in ResultKind if k.has_opponent]  # a game, played or forfeited
+_HAS_OPPONENT = np.zeros(max(k.code for k in ResultKind) + 1, dtype=bool)  # a game, played or forfeited
+_HAS_OPPONENT[[k.code for k in ResultKind if k.has_opponent]] = True
 _PAIRING_BYE = ResultKind.PAIRING_BYE.code
 
 
@@ -78,7 +79,7 @@ def last_round_played(tournament: Tournament) -> int:
     Byes alone do not make a round played: byes requested for later rounds are often
     entered in advance. This is the default `after_round` of a tournament in progress."""
     columns = tournament.result_columns()
-    rounds = np.asarray(columns.round, dtype=np.int64)[np.isin(np.asarray(columns.kind), _WITH_OPPONENT)]
+    rounds = np.asarray(columns.round, dtype=np.int64)[_HAS_OPPONENT[np.asarray(columns.kind, dtype=np.int64)]]
     return int(rounds.max()) if rounds.size else 0
 
 

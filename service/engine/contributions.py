@@ -14,7 +14,6 @@ from itertools import repeat
 
 import numpy as np
 
-from .model import ResultKind
 from .modifiers import REASON_CODES
 from .rules import RuleSpec
 
@@ -41,7 +40,7 @@ class Contribution:
     opponent: int | None  # the opponent's id; for a forfeit or its dummy the scheduled opponent
     value: float  # what it adds to the rule's value (before any cut)
     opponent_key: str | None = None  # the opponent's client key (set by a caller that has them)
-    unplayed: ResultKind | None = None  # for an unplayed round: what it was
+    unplayed: str | None = None  # for an unplayed round: what it was (a ResultKind value)
     note: str | None = None
     cut: bool = False
     cut_reason: str | None = None
@@ -64,13 +63,6 @@ def copier(kind: type) -> Callable:
     """How to copy a contribution of this type: its own `__copy__` when it has one (a msgspec
     struct copies itself in C), else copy.copy."""
     return getattr(kind, "__copy__", None) or copy.copy
-
-
-def marked_cut(c, reason: str, code: str):
-    """A copy of a contribution marked as cut (the uncut one stays shared by the rules that keep it)."""
-    marked = copier(type(c))(c)
-    mark_cut(marked, reason, code)
-    return marked
 
 
 FIELDS = [f.name for f in fields(Contribution)]
@@ -117,17 +109,14 @@ def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, objec
     return out
 
 
-def points(units: int | None, scale: int) -> float | None:
-    """Units of 1/scale as the number a breakdown shows (exact for scales of 2s and 5s)."""
-    return None if units is None else units / scale
-
-
 @dataclass(slots=True)
 class RuleOutcome:
     """One rule's values for every player (by table index), with the explained players' contributions."""
 
     spec: RuleSpec
-    values: list[int | None]
+    # Every player's value (None: no value); for an outcome made from a column (`of`) the list
+    # is made when first read (`values`): ranking and the API read the column.
+    _values: list[int | None] | None
     scale: int = 1  # a value v stands for v / scale
     # Per explained player (table index): the contributions, cut ones marked; None without explain.
     contributions: dict[int, list[Contribution]] | None = None
@@ -160,9 +149,15 @@ class RuleOutcome:
     def of(cls, spec: RuleSpec, column: np.ndarray, scale: int = 1, missing: np.ndarray | None = None,
            **fields) -> "RuleOutcome":
         """An outcome from a column of values (and a mask of players without one)."""
-        values = column.tolist()
-        if missing is not None and missing.any():
-            values = [None if m else v for v, m in zip(values, missing.tolist())]
-        else:
+        if missing is not None and not missing.any():
             missing = None
-        return cls(spec, values, scale, column=column, missing=missing, **fields)
+        return cls(spec, None, scale, column=column, missing=missing, **fields)
+
+    @property
+    def values(self) -> list[int | None]:
+        if self._values is None:
+            values = self.column.tolist()
+            if self.missing is not None:
+                values = [None if m else v for v, m in zip(values, self.missing.tolist())]
+            self._values = values
+        return self._values

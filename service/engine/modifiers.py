@@ -72,63 +72,111 @@ def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, coun
         return None
     reasons = np.zeros(key.shape, dtype=np.int8)
     with_vur = vur.any(axis=1) if vur is not None else None
+    order = _row_order(key, value, counted, memo)
     if with_vur is None or not with_vur.any():
-        _sorted_cuts(reasons, _row_order(key, value, counted, None, memo), low, high)
+        _sorted_cuts(reasons, order, low, high)
         return reasons
-    plain = ~with_vur
-    if plain.any():
-        part = np.zeros((int(plain.sum()), key.shape[1]), dtype=np.int8)
-        _sorted_cuts(part, _row_order(key, value, counted, plain, memo, id(vur)), low, high)
-        reasons[plain] = part
+    _sorted_cuts(reasons, order, low, high, np.flatnonzero(~with_vur))
     part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
     _stepwise_cuts(part, key[with_vur], value[with_vur], counted[with_vur], vur[with_vur], low, high)
     reasons[with_vur] = part
     return reasons
 
 
-def _row_order(key: np.ndarray, value: np.ndarray, counted: np.ndarray, rows: np.ndarray | None,
-               memo: dict | None, rows_from: int = 0) -> tuple:
-    """Each row's counted entries from the least significant (key, then value, then round), and
-    how many there are; remembered in `memo` under the columns' identities (`rows_from`: the
-    identity of what chose `rows`)."""
-    token = (id(key), id(value), id(counted), rows is None, rows_from)
+class _SortedRows:
+    """Each row's counted entries from the least significant (key, then value, then round), as
+    one sorted int64 matrix: the significance with the round in the low digits, entries not
+    counted last; `count` of them per row. The round and the value are read back from it."""
+
+    __slots__ = ("packed", "count", "rounds", "span")
+
+    def __init__(self, packed: np.ndarray, count: np.ndarray, rounds: int, span: int | None) -> None:
+        self.packed, self.count, self.rounds, self.span = packed, count, rounds, span
+
+    def order(self) -> np.ndarray:
+        """The round of each sorted entry."""
+        return self.packed % self.rounds
+
+    def values(self, positions: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        significance = self.packed[rows, positions] // self.rounds
+        return significance % self.span if self.span else significance
+
+
+def _row_order(key: np.ndarray, value: np.ndarray, counted: np.ndarray, memo: dict | None):
+    """The rows sorted for the cuts (a _SortedRows), or the columns themselves when no single
+    int64 can hold key, value and round (then the cuts go step by step); remembered in `memo`
+    under the columns' identities (BH/C1, BH/C2, BH/M1 sort once)."""
+    token = (id(key), id(value), id(counted))
     if memo is not None and token in memo:
         return memo[token]
-    if rows is not None:
-        key, value, counted = key[rows], value[rows], counted[rows]
+    rounds = max(key.shape[1], 1)
+    span = None
+    found = None
     if value is key or not key.size:
         significance = key
     else:
         span = int(value.max()) + 1
         if int(np.abs(key).max()) * span >= 2 ** 62 or int(value.min()) < 0:
-            found = (key, value, counted)  # no safe single column: cut step by step
-            if memo is not None:
-                memo[token] = found
-            return found
-        significance = key * span + value
-    significance = np.where(counted, significance, _BIG)  # entries not counted sort last
-    found = (np.argsort(significance, axis=1, kind="stable"), counted.sum(axis=1))  # equal: round order
+            found = (key, value, counted)
+        else:
+            significance = key * span + value
+    if found is None and int(np.abs(significance).max(initial=0)) >= 2 ** 62 // rounds:
+        found = (key, value, counted)
+    if found is None:
+        packed = np.where(counted, significance * rounds + np.arange(rounds), _BIG)
+        found = _SortedRows(np.sort(packed, axis=1), counted.sum(axis=1), rounds, span)
     if memo is not None:
         memo[token] = found
     return found
 
 
-def _sorted_cuts(reasons: np.ndarray, order, low: int, high: int) -> None:
-    """Cuts without unplayed rounds to prefer, from each row's sorted entries."""
-    if len(order) == 3:
-        _stepwise_cuts(reasons, *order, vur=None, low=low, high=high)
+def _sorted_cuts(reasons: np.ndarray, order, low: int, high: int, rows: np.ndarray | None = None) -> None:
+    """Cuts without unplayed rounds to prefer, from each row's sorted entries (only `rows`,
+    when given: the others are cut step by step)."""
+    if not isinstance(order, _SortedRows):
+        key, value, counted = order
+        if rows is not None:
+            part = np.zeros((len(rows), reasons.shape[1]), dtype=np.int8)
+            _stepwise_cuts(part, key[rows], value[rows], counted[rows], None, low, high)
+            reasons[rows] = part
+        else:
+            _stepwise_cuts(reasons, key, value, counted, vur=None, low=low, high=high)
         return
-    order, count = order
-    if not order.size:
+    if not order.packed.size:
         return
-    rows = np.arange(order.shape[0])
-    for j in range(min(low, order.shape[1])):
-        hit = count > j
-        reasons[rows[hit], order[hit, j]] = LOWEST
+    rounds_of = order.order()
+    count = order.count
+    rows = np.arange(reasons.shape[0]) if rows is None else rows
+    for j in range(min(low, reasons.shape[1])):
+        hit = rows[count[rows] > j]
+        reasons[hit, rounds_of[hit, j]] = LOWEST
     for j in range(high):
-        at = count - 1 - j  # the most significant alive entries, the latest round first
-        hit = at >= low
-        reasons[rows[hit], order[rows[hit], at[hit]]] = HIGHEST
+        at = count[rows] - 1 - j  # the most significant alive entries, the latest round first
+        keep = at >= low
+        hit = rows[keep]
+        reasons[hit, rounds_of[hit, at[keep]]] = HIGHEST
+
+
+def _sorted_removed(value: np.ndarray, order, low: int, high: int) -> np.ndarray:
+    """Per row, the sum of the values `_sorted_cuts` would mark."""
+    if not isinstance(order, _SortedRows):
+        reasons = np.zeros(value.shape, dtype=np.int8)
+        _sorted_cuts(reasons, order, low, high)
+        return np.where(reasons != KEPT, value, 0).sum(axis=1)
+    count = order.count
+    removed = np.zeros(value.shape[0], dtype=np.int64)
+    if not order.packed.size:
+        return removed
+    rows = np.arange(value.shape[0])
+    for j in range(min(low, value.shape[1])):
+        hit = rows[count > j]
+        removed[hit] += order.values(np.full(len(hit), j), hit)
+    for j in range(high):
+        at = count - 1 - j
+        keep = at >= low
+        hit = rows[keep]
+        removed[hit] += order.values(at[keep], hit)
+    return removed
 
 
 def _stepwise_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, counted: np.ndarray,
@@ -157,6 +205,25 @@ def _stepwise_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, coun
         hit = rows[some]
         reasons[hit, top[some]] = HIGHEST
         alive[hit, top[some]] = False
+
+
+def cut_totals(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, counted: np.ndarray, low: int, high: int,
+               memo: dict | None = None, uncut: np.ndarray | None = None) -> np.ndarray:
+    """Per row, the sum of the counted values left after the cuts: the selection of
+    `cut_reasons`, taken from the same sorted orders, without a matrix of reasons (a
+    breakdown asks `cut_reasons` for the marks). `uncut`: the rows' sums, when known."""
+    if uncut is None:
+        uncut = kept_total(value, counted, None)
+    if not (low or high):
+        return uncut
+    with_vur = vur.any(axis=1) if vur is not None else None
+    removed = _sorted_removed(value, _row_order(key, value, counted, memo), low, high)
+    if with_vur is not None and with_vur.any():
+        # the rows with a voluntary unplayed round, cut by cut (16.5)
+        part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
+        _stepwise_cuts(part, key[with_vur], value[with_vur], counted[with_vur], vur[with_vur], low, high)
+        removed[with_vur] = np.where(part != KEPT, value[with_vur], 0).sum(axis=1)
+    return uncut - removed
 
 
 def kept_total(value: np.ndarray, counted: np.ndarray, reasons: np.ndarray | None) -> np.ndarray:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -128,8 +129,10 @@ _ENTRIES = (
 TIEBREAKS: dict[str, Tiebreak] = {t.code: t for t in _ENTRIES}
 
 
+@functools.lru_cache(maxsize=None)
 def valid_codes(regulations: Regulations | None = None) -> dict[str, frozenset[str]]:
-    """Code → modifier letters, for the codes a rule set supports (all when None)."""
+    """Code → modifier letters, for the codes a rule set supports (all when None). One dict per
+    rule set, shared: read it, never change it."""
     return {
         t.code: t.modifiers
         for t in _ENTRIES

@@ -42,6 +42,7 @@ COMPLEMENTARY = np.zeros((len(KINDS), len(KINDS)), dtype=bool)
 for _kind, _others in COMPLEMENT.items():
     for _other in _others:
         COMPLEMENTARY[_kind.code, _other.code] = True
+_COMPLEMENTARY_FLAT = COMPLEMENTARY.ravel()  # [kind of one side × len(KINDS) + kind of the other]
 
 WIN, DRAW, LOSS = ResultKind.WIN.code, ResultKind.DRAW.code, ResultKind.LOSS.code
 FORFEIT_WIN, FORFEIT_LOSS = ResultKind.FORFEIT_WIN.code, ResultKind.FORFEIT_LOSS.code
@@ -140,7 +141,8 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     cell = owner * rounds + (rnd - 1)
     duplicate = np.zeros(len(rnd), dtype=bool)
     in_range = np.flatnonzero(~bad_round)
-    if len(in_range):
+    if len(in_range) and bool((np.bincount(cell[in_range], minlength=n * rounds) > 1).any()):
+        # rare: find the later entries of each repeated cell (the first one filed stays)
         by_cell = in_range[np.argsort(cell[in_range], kind="stable")]
         repeated = cell[by_cell][1:] == cell[by_cell][:-1]
         duplicate[by_cell[1:][repeated]] = True
@@ -179,12 +181,12 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
         has_points[np.fromiter(cols.points.keys(), dtype=np.int64)] = True
     _check_pairings(ids, grid_kind, grid_opp, grid_color, grid_entry, has_points, where)
 
-    scoring = tournament.scoring
-    values = [scoring.points_for(k) for k in KINDS]
-    scale = 1
-    for v in (*values, *cols.points.values()):
-        scale = math.lcm(scale, Fraction(v).denominator)
-    units = np.array([int(v * scale) for v in values], dtype=np.int64)
+    scale, units = _scoring_units(tournament.scoring)
+    if cols.points:  # an arbiter's points decide the scale too
+        for v in cols.points.values():
+            scale = math.lcm(scale, Fraction(v).denominator)
+        scale, units = scale, np.array([int(v * scale) for v in _scoring_values(tournament.scoring)],
+                                       dtype=np.int64)
     kind_r = grid_kind[:, :played_rounds]
     pts = units[kind_r]
     for flat, value in cols.points.items():
@@ -215,6 +217,30 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
         score=score,
         scores=score.tolist(),
     )
+
+
+def _scoring_values(scoring) -> tuple[Fraction, ...]:
+    return tuple(v if type(v) is Fraction else Fraction(v) for v in map(scoring.points_for, KINDS))
+
+
+_SCORING_UNITS: dict[tuple, tuple[int, np.ndarray]] = {}
+
+
+def _scoring_units(scoring) -> tuple[int, np.ndarray]:
+    """The smallest scale that makes every result's points whole, and the points of each result
+    kind in those units: computed once per scoring (batches rank thousands of small events),
+    remembered under the numerators and denominators (hashing Fractions costs more than that)."""
+    values = _scoring_values(scoring)
+    key = tuple((v.numerator, v.denominator) for v in values)
+    found = _SCORING_UNITS.get(key)
+    if found is None:
+        scale = math.lcm(1, *(v.denominator for v in values))
+        units = np.array([int(v * scale) for v in values], dtype=np.int64)
+        units.flags.writeable = False  # shared by every table of this scoring
+        if len(_SCORING_UNITS) < 256:  # the scorings come from clients: keep a bounded few
+            _SCORING_UNITS[key] = (scale, units)
+        found = (scale, units)
+    return found
 
 
 def _indices_of(ids: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -280,25 +306,32 @@ def _check_pairings(ids, kind, opp, color, entry, has_points, where) -> None:
     Works on the flattened grid: each paired cell and the cell of its opponent in the same
     round, gathered once.
     """
-    rounds = opp.shape[1]
+    n, rounds = opp.shape
+    paired = opp != NO_OPPONENT
+    if not paired.any():
+        return
     flat_opp, flat_kind, flat_color = opp.ravel(), kind.ravel(), color.ravel()
-    cells = np.flatnonzero(flat_opp != NO_OPPONENT)
-    if not len(cells):
-        return
-    p, r = np.divmod(cells, rounds)
-    q = flat_opp[cells]
-    other = q * rounds + r
-    mismatch = flat_opp[other] != p
-    first = (p < q) & ~mismatch
-    mine_color = flat_color[cells]
-    clash = first & (mine_color != 0) & (mine_color == flat_color[other])
+    # Every cell against the cell of its opponent in the same round (an unpaired cell against
+    # itself, then masked out): whole-grid passes, no list of cells to build first.
+    row = np.arange(n, dtype=opp.dtype)[:, None]
+    q = np.where(paired, opp, row)
+    other = (q * rounds + np.arange(rounds)).ravel()
+    mismatch = paired & (flat_opp[other].reshape(n, rounds) != row)
+    first = paired & (row < q) & ~mismatch
+    clash = first & (color != 0) & (color == flat_color[other].reshape(n, rounds))
     # an unusual result needs `points` on both entries (an arbiter's decision must be explicit)
-    flat_entry = entry.ravel()
-    unusual = first & ~COMPLEMENTARY[flat_kind[cells], flat_kind[other]] & ~(
-        has_points[flat_entry[cells]] & has_points[flat_entry[other]])
-    bad = np.flatnonzero(mismatch | clash | unusual)
-    if not len(bad):
+    unusual = first & ~_COMPLEMENTARY_FLAT[kind.astype(np.intp) * len(KINDS)
+                                           + flat_kind[other].reshape(n, rounds)]
+    if has_points[:-1].any():
+        flat_entry = entry.ravel()
+        unusual &= ~(has_points[entry] & has_points[flat_entry[other]].reshape(n, rounds))
+    bad_cells = np.flatnonzero((mismatch | clash | unusual).ravel())
+    if not len(bad_cells):
         return
+    p, r = np.divmod(bad_cells, rounds)
+    q = flat_opp[bad_cells]
+    mismatch, clash, unusual = mismatch.ravel()[bad_cells], clash.ravel()[bad_cells], unusual.ravel()[bad_cells]
+    bad = np.arange(len(bad_cells))
     issues: list[tuple[tuple[int, int], int, Issue]] = []
     for k in bad[:MAX_ISSUES]:
         i, rr, j = int(p[k]), int(r[k]), int(q[k])

@@ -10,13 +10,19 @@ inclusive as printed there.
 from __future__ import annotations
 
 import codecs
+import itertools
+import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from ..engine.model import Color, Player, ResultKind, RoundResult, Scoring, System, Tournament
+import numpy as np
+
+from ..engine.model import (COLOR_CODES, Color, Player, ResultColumns, ResultKind, RoundResult, Scoring, System,
+                            Tournament)
 
 # TRF round fields are three digits wide (records 240, 250, 260, 300, 330).
 MAX_ROUNDS = 999
@@ -104,7 +110,6 @@ SCORING_CODES: dict[str, tuple[str, ...]] = {
     "P": ("pairing_bye",),
     "X": (),  # unknown result (adjourned game): no result code of 001 uses it
 }
-_ASCII_DIGITS = re.compile(r"[0-9]+", re.ASCII)
 # Year first: YYYY/MM/DD (TRF-26), YY/MM/DD (older files); `.` and `-` too, blanks after them allowed.
 _DATE_YEAR_FIRST = re.compile(r"(\d{4}|\d{2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{1,2})", re.ASCII)
 # Year last: DD/MM/YYYY or MM/DD/YYYY (Swiss-Manager, Vega, JaVaFo), "28. 07. 2005" (Sharly, SKlangen).
@@ -163,16 +168,35 @@ class TrfHeader:
 
 @dataclass(slots=True)
 class TrfSource:
-    """Where each player and result came from, so that a later error can point at the TRF text."""
+    """Where each player and result came from, so that a later error can point at the TRF text.
+
+    A result read from an 001 line sits in its round's block (column 92 + 10 per round before
+    it); one put in by a 240 record is located at the player id in that record (`byes`)."""
 
     player_lines: list[int] = field(default_factory=list)  # by player index
-    result_columns: list[list[tuple[int, int]]] = field(default_factory=list)  # [player][result] -> (line, column)
+    counts: Sequence[int] = ()  # results per player, as in the tournament's columns
+    rounds: Sequence[int] = ()  # the round of every result, player after player
+    byes: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # (player, round) -> (line, column)
+    _offsets: list[int] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def _where(self, player: int, result: int) -> tuple[int, int] | None:
+        """Line and column of the first field of a player's result, None when there is no such result."""
+        if player >= len(self.counts) or not 0 <= result < self.counts[player]:
+            return None
+        if self._offsets is None:
+            self._offsets = [0, *itertools.accumulate(int(c) for c in self.counts)]
+        rnd = int(self.rounds[self._offsets[player] + result])
+        bye = self.byes.get((player, rnd))
+        if bye is not None:
+            return bye
+        return self.player_lines[player], FIRST_ROUND_OPPONENT.first + (rnd - 1) * ROUND_WIDTH
 
     def locate(self, player: int, result: int | None = None, what: str | None = None) -> tuple[int, int]:
         """Line and column of a player's start number, or of one of their results' fields."""
-        if result is None or player >= len(self.result_columns) or result >= len(self.result_columns[player]):
+        where = None if result is None else self._where(player, result)
+        if where is None:
             return self.player_lines[player], START_NUMBER.first
-        line, column = self.result_columns[player][result]
+        line, column = where
         if column < FIRST_ROUND_OPPONENT.first:  # a bye read from a 240 record: the record's column
             return line, column
         offset = {"color": FIRST_ROUND_COLOUR, "result": FIRST_ROUND_RESULT, "points": FIRST_ROUND_RESULT}
@@ -222,7 +246,8 @@ def decode_trf(data: bytes) -> tuple[str, str, list[TrfWarning]]:
     warnings: list[TrfWarning] = []
     if data.startswith(codecs.BOM_UTF8):
         return _decode_strictly(data[len(codecs.BOM_UTF8):], "utf-8", line_offset=0), "utf-8", warnings
-    declared = _DECLARED_ENCODING.search(data)
+    # The search tries every line start: files without a ### comment skip it.
+    declared = _DECLARED_ENCODING.search(data) if b"###" in data else None
     if declared:
         name = declared[1].decode("ascii", "replace")
         try:
@@ -256,12 +281,12 @@ def _decode_strictly(data: bytes, codec: str, line_offset: int) -> str:
         raise TrfError(1, 1, f"cannot decode as {codec}: {exc}") from None
 
 
-def read_trf(data: bytes | str) -> TrfDocument:
-    """Read a TRF file's bytes (encoding detected, see `decode_trf`) or text."""
+def read_trf(data: bytes | str, *, columns: bool = False) -> TrfDocument:
+    """Read a TRF file's bytes (encoding detected, see `decode_trf`) or text (`columns`: see `parse_trf`)."""
     if isinstance(data, str):
-        return parse_trf(data)
+        return parse_trf(data, columns=columns)
     text, encoding, warnings = decode_trf(data)
-    document = parse_trf(text)
+    document = parse_trf(text, columns=columns)
     document.warnings[:0] = warnings
     document.encoding = encoding
     return document
@@ -286,9 +311,12 @@ class _Reading:
     tiebreaks_212: list[str] | None = None
     header: TrfHeader = field(default_factory=TrfHeader)
     end_text: tuple[int, str] | None = None
-    players: list[Player] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)  # without their results (see `blocks`)
     player_lines: dict[int, int] = field(default_factory=dict)  # start number -> line
-    result_columns: list[list[tuple[int, int]]] = field(default_factory=list)
+    # The round blocks of every 001 line, read at once; a line they could not read (a broken
+    # block, a line far longer than the others) is read block by block into `results_read_one_by_one`.
+    blocks: _RoundBlocks | None = None
+    results_read_one_by_one: dict[int, list[tuple[int, int, int, int, bool]]] = field(default_factory=dict)
     points_columns: list[tuple[int, str]] = field(default_factory=list)  # per player: line, text of 81-84
     rank_columns: list[str] = field(default_factory=list)  # per player: text of 86-89
     byes: list[tuple[int, int, int, int, ResultKind]] = field(default_factory=list)  # line, col, id, round, kind
@@ -298,34 +326,39 @@ class _Reading:
     not_carried: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # what -> (line, value)
 
 
-def parse_trf(text: str, max_warnings: int | None = None) -> TrfDocument:
+def parse_trf(text: str, max_warnings: int | None = None, *, columns: bool = False) -> TrfDocument:
     """Read TRF text. Raises TrfError (line, column) for a line that cannot be read.
 
     With `max_warnings`, only that many warnings are kept; `warnings_omitted` counts the rest.
+    With `columns`, the results go straight into the tournament's `columns` (what the engine
+    reads) and the players carry none; without, every player carries its RoundResult objects
+    (for the TRF writer, the JSON conversion and team events).
     """
     if text.startswith("\ufeff"):
         text = text[1:]
     reading = _Reading(warnings=_CappedWarnings(max_warnings))
+    # Records end with CR (TRF-26 remark 1), LF or CR LF: all read the same (CR LF first, as one).
+    lines = [(lineno, line) for lineno, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"),
+                                                         start=1)
+             if (line := raw.rstrip()) and not line.startswith("###")]
+    reading.blocks = _scan_round_blocks([line for _, line in lines if line.startswith("001")])
     try:
-        # Records end with CR (TRF-26 remark 1), LF or CR LF: all read the same.
-        for lineno, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
-            line = raw.rstrip()
-            if not line or line.startswith("###"):
-                continue
+        for lineno, line in lines:
             _read_line(reading, line, lineno)
-        return _finish(reading)
+        return _finish(reading, columns)
     except TrfError as exc:
         exc.warnings = list(reading.warnings)
         raise
 
 
 def _read_line(reading: _Reading, line: str, lineno: int) -> None:
-    record = RECORD.of(line)
-    value = line[HEADER_VALUE - 1:].strip()
-    header = reading.header
+    record = line[:3]  # RECORD
     if record == "001":
         _read_player(reading, line, lineno)
-    elif record == "012":
+        return
+    value = line[HEADER_VALUE - 1:].strip()
+    header = reading.header
+    if record == "012":
         reading.name = value
     elif record == "022":
         header.city = value
@@ -389,9 +422,14 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
                                                       f"knows; line skipped"))
 
 
+def _is_ascii_number(text: str) -> bool:
+    """ASCII digits only, at least one (str.isdigit alone takes other scripts' digits too)."""
+    return text.isascii() and text.isdigit()
+
+
 def _whole_number(text: str, lineno: int, column: int, what: str, low: int = 0, high: int | None = None) -> int:
     text = text.strip()
-    if not _ASCII_DIGITS.fullmatch(text):
+    if not _is_ascii_number(text):
         raise TrfError(lineno, column, f"{what} must be a whole number, found {text!r}")
     number = int(text)
     if number < low or (high is not None and number > high):
@@ -534,36 +572,41 @@ def _split_rules(value: str) -> list[str]:
 _SEXES = {"m": "m", "w": "f", "f": "f"}
 
 
-def _read_identity(reading: _Reading, line: str, lineno: int, number: int) -> dict:
-    """Sex, title, federation, FIDE ID and birth date of an 001 line (what is not there stays None)."""
-    identity: dict = {}
-    sex = SEX.of(line).strip().lower()
+_YEAR_ONLY = re.compile(r"(\d{4})(?:[/.-]00[/.-]00)?", re.ASCII)  # "1959", "2014/00/00"
+
+
+def _read_identity(reading: _Reading, line: str, lineno: int) -> tuple:
+    """FIDE ID, federation, title, sex and birth date of an 001 line (None where not there),
+    in the order of Player's fields."""
+    sex = line[SEX.first - 1:SEX.last].strip().lower()
     if sex in _SEXES:
-        identity["sex"] = _SEXES[sex]
-    elif sex:
-        _not_carried(reading, "sex (column 10) that is not m, w or f", sex, lineno)
-    if title := TITLE.of(line).strip():
-        identity["title"] = title
-    if federation := FEDERATION.of(line).strip():
-        identity["federation"] = federation
-    fide_id = FIDE_ID.of(line).strip()
-    if _ASCII_DIGITS.fullmatch(fide_id):
-        if int(fide_id):
-            identity["fide_id"] = int(fide_id)
-    elif fide_id and set(fide_id) != {"-"}:  # dashes: "no FIDE ID" in some programs
-        _not_carried(reading, "FIDE ID (columns 58-68) that is not a number", fide_id, lineno)
-    birth = BIRTH_DATE.of(line).strip()
-    year_only = re.fullmatch(r"(\d{4})(?:[/.-]00[/.-]00)?", birth, re.ASCII)  # "1959", "2014/00/00"
-    if year_only:
+        sex = _SEXES[sex]
+    else:
+        if sex:
+            _not_carried(reading, "sex (column 10) that is not m, w or f", sex, lineno)
+        sex = None
+    title = line[TITLE.first - 1:TITLE.last].strip() or None
+    federation = line[FEDERATION.first - 1:FEDERATION.last].strip() or None
+    fide_text = line[FIDE_ID.first - 1:FIDE_ID.last].strip()
+    fide_id = None
+    if _is_ascii_number(fide_text):
+        fide_id = int(fide_text) or None
+    elif fide_text and set(fide_text) != {"-"}:  # dashes: "no FIDE ID" in some programs
+        _not_carried(reading, "FIDE ID (columns 58-68) that is not a number", fide_text, lineno)
+    birth = line[BIRTH_DATE.first - 1:BIRTH_DATE.last].strip()
+    birth_date = None
+    if not birth:
+        pass
+    elif year_only := _YEAR_ONLY.fullmatch(birth):
         if int(year_only[1]):
-            identity["birth_date"] = year_only[1]
-    elif birth and birth.strip("0/.- "):
+            birth_date = year_only[1]
+    elif birth.strip("0/.- "):
         found, _ = parse_date(birth)
         if found is None:
             _not_carried(reading, "birth date (columns 70-79) that is not a date", birth, lineno)
         else:
-            identity["birth_date"] = f"{found:%Y-%m-%d}"
-    return identity
+            birth_date = f"{found:%Y-%m-%d}"
+    return fide_id, federation, title, sex, birth_date
 
 
 def _not_carried(reading: _Reading, what: str, value: str, lineno: int) -> None:
@@ -572,17 +615,39 @@ def _not_carried(reading: _Reading, what: str, value: str, lineno: int) -> None:
 
 
 def _read_player(reading: _Reading, line: str, lineno: int) -> None:
-    number = _whole_number(START_NUMBER.of(line), lineno, START_NUMBER.first, "start number", low=1)
+    # The plain case inline (a number, a rating or none): this runs once per player.
+    text = line[START_NUMBER.first - 1:START_NUMBER.last].strip()
+    if text.isascii() and text.isdigit() and int(text) >= 1:
+        number = int(text)
+    else:
+        number = _whole_number(text, lineno, START_NUMBER.first, "start number", low=1)  # raises
     if number in reading.player_lines:
         raise TrfError(lineno, START_NUMBER.first,
                        f"start number {number} already used on line {reading.player_lines[number]}")
-    rating_text = RATING.of(line).strip()
-    rating = _whole_number(rating_text, lineno, RATING.first, "rating") if rating_text else 0
-    results: list[RoundResult] = []
-    columns: list[tuple[int, int]] = []
+    rating_text = line[RATING.first - 1:RATING.last].strip()
+    if not rating_text:
+        rating = None
+    elif rating_text.isascii() and rating_text.isdigit():
+        rating = int(rating_text) or None
+    else:
+        rating = _whole_number(rating_text, lineno, RATING.first, "rating")  # raises
     first = FIRST_ROUND_OPPONENT.first
     if line[first - 1 - 2:first - 1].strip():  # columns 90-91 belong to no field
         raise TrfError(lineno, first - 2, "columns 90-91 must be blank (round 1 starts in column 92)")
+    index = len(reading.players)
+    if not reading.blocks.clean[index]:  # the blocks read at once left this line to be read block by block
+        reading.results_read_one_by_one[index] = _read_rounds_one_by_one(reading, line, lineno)
+    reading.player_lines[number] = lineno
+    reading.points_columns.append((lineno, line[POINTS.first - 1:POINTS.last]))
+    reading.rank_columns.append(line[RANK.first - 1:RANK.last])
+    reading.players.append(Player(number, line[NAME.first - 1:NAME.last].strip(), rating, (),
+                                  *_read_identity(reading, line, lineno)))
+
+
+def _read_rounds_one_by_one(reading: _Reading, line: str, lineno: int) -> list[tuple[int, int, int, int, bool]]:
+    """The round blocks of one 001 line, each checked in turn: (round, kind code, opponent, colour code, rated)."""
+    results = []
+    first = FIRST_ROUND_OPPONENT.first
     rnd = 0
     while first <= len(line):
         rnd += 1
@@ -591,17 +656,12 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
         result = _read_round(reading, line, lineno, rnd, first)
         if result is not None:
             results.append(result)
-            columns.append((lineno, first))
         first += ROUND_WIDTH
-    reading.player_lines[number] = lineno
-    reading.result_columns.append(columns)
-    reading.points_columns.append((lineno, POINTS.of(line)))
-    reading.rank_columns.append(RANK.of(line))
-    reading.players.append(Player(id=number, name=NAME.of(line).strip(), rating=rating or None,
-                                  results=tuple(results), **_read_identity(reading, line, lineno, number)))
+    return results
 
 
-def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int) -> RoundResult | None:
+def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int
+                ) -> tuple[int, int, int, int, bool] | None:
     """One round block: opponent (4 columns), blank, colour, blank, result code."""
     block = line[first - 1 : first - 1 + ROUND_WIDTH].ljust(ROUND_WIDTH)
     colour_column = first + (FIRST_ROUND_COLOUR - FIRST_ROUND_OPPONENT.first)
@@ -615,10 +675,10 @@ def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int)
     code = block[result_column - first].upper()
     if colour_text.lower() not in COLOURS:
         raise TrfError(lineno, colour_column, f"round {rnd}: colour {colour_text!r} is not w, b or -")
-    colour = COLOURS[colour_text.lower()]
+    colour = COLOR_CODES[COLOURS[colour_text.lower()]]
     opponent = 0
     if opponent_text:
-        if not _ASCII_DIGITS.fullmatch(opponent_text):
+        if not _is_ascii_number(opponent_text):
             raise TrfError(lineno, first, f"round {rnd}: opponent {opponent_text!r} is not a start number")
         opponent = int(opponent_text)
     if code == NOT_PLAYED or (opponent and code == " "):  # paired (or marked) but no result yet: not played
@@ -629,16 +689,102 @@ def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int)
             raise TrfError(lineno, result_column, f"round {rnd}: result {code!r} is not valid with an opponent "
                                                   f"(one of 1 = 0 + - W D L, or blank or * when not played yet)")
         kind, rated = RESULTS_WITH_OPPONENT[code]
-        return RoundResult(rnd, kind, opponent, colour, None, rated)
+        return rnd, kind.code, opponent, colour, rated
     if code in OLD_BYE_SPELLINGS:
         kind = OLD_BYE_SPELLINGS[code][0]
         reading.old_byes.setdefault(code, []).append((lineno, result_column))
-        return RoundResult(rnd, kind)
+        return rnd, kind.code, 0, 0, True
     if code not in RESULTS_WITHOUT_OPPONENT:
         raise TrfError(lineno, result_column, f"round {rnd}: result {code!r} is not valid without an opponent "
                                               f"(one of U F H Z - or blank)")
     kind = RESULTS_WITHOUT_OPPONENT[code]
-    return None if kind is None else RoundResult(rnd, kind)
+    return None if kind is None else (rnd, kind.code, 0, 0, True)
+
+
+# ---- every round block of every 001 line at once
+
+NO_RESULT = -1  # a blank block, or a pairing without a result yet
+_BROKEN = -2  # a block the block-by-block reader must look at (it raises the located error)
+
+
+def _code_table(codes: dict[str, int]) -> np.ndarray:
+    """A lookup from a code's byte to a value; letters in either case (TRF-26), other bytes broken."""
+    table = np.full(256, _BROKEN, np.int8)
+    for code, value in codes.items():
+        table[ord(code)] = table[ord(code.lower())] = table[ord(code.upper())] = value
+    return table
+
+
+# A blank result code with an opponent, and "*" either way: paired, not played yet (no result).
+_KIND_WITH_OPPONENT = _code_table({**{code: kind.code for code, (kind, _) in RESULTS_WITH_OPPONENT.items()},
+                                   " ": NO_RESULT, NOT_PLAYED: NO_RESULT})
+_UNRATED = _code_table({code: int(not rated) for code, (_, rated) in RESULTS_WITH_OPPONENT.items()}) == 1
+_KIND_WITHOUT_OPPONENT = _code_table({**{code: NO_RESULT if kind is None else kind.code
+                                         for code, kind in RESULTS_WITHOUT_OPPONENT.items()},
+                                      **{code: kind.code for code, (kind, _) in OLD_BYE_SPELLINGS.items()},
+                                      NOT_PLAYED: NO_RESULT})
+_OLD_BYE = _code_table({code: 1 for code in OLD_BYE_SPELLINGS}) == 1
+_COLOUR_OF = _code_table({text: COLOR_CODES[colour] for text, colour in COLOURS.items()})
+_BLANK, _STAR = ord(" "), ord(NOT_PLAYED)
+_COLOUR, _RESULT = FIRST_ROUND_COLOUR - FIRST_ROUND_OPPONENT.first, FIRST_ROUND_RESULT - FIRST_ROUND_OPPONENT.first
+# The layout of a block without its colour and result code: each byte a blank (0), an ASCII
+# digit (1) or anything else (2); the ten bytes as one base-3 number (colour and result count 0).
+_BYTE_CLASS = np.full(256, 2, np.int16)
+_BYTE_CLASS[_BLANK] = 0
+_BYTE_CLASS[ord("0"):ord("9") + 1] = 1
+_LAYOUT_WEIGHTS = np.array([3 ** 7, 3 ** 6, 3 ** 5, 3 ** 4, 3 ** 3, 0, 3 ** 2, 0, 3 ** 1, 3 ** 0], np.int16)
+# Plain layouts: the opponent blank or right-aligned digits ("   5", "  12", "0000"), blanks between.
+_PLAIN_LAYOUT = np.zeros(3 ** 8, bool)
+for _digits in range(5):
+    _PLAIN_LAYOUT[sum(3 ** (7 - i) for i in range(4 - _digits, 4))] = True
+_DIGIT_VALUE = np.zeros(256, np.int16)  # four digits: at most 9999
+_DIGIT_VALUE[ord("0"):ord("9") + 1] = range(10)
+_PLACE_VALUES = np.array([1000, 100, 10, 1], np.int16)
+# The array holds at most this many times the characters of the round blocks (and this many
+# cells in any case): a line far longer than the others is read block by block instead.
+_BLOCKS_SPREAD, _BLOCKS_ANY = 4, 1 << 16
+
+
+@dataclass(slots=True)
+class _RoundBlocks:
+    """Every round block of the 001 lines (line i, round r + 1) as read at once."""
+
+    clean: list[bool]  # per line: every block read here (else the line is read block by block)
+    kind: np.ndarray  # ResultKind.code, NO_RESULT
+    opponent: np.ndarray  # start number, 0 for none
+    colour: np.ndarray  # 0 none, 1 white, 2 black
+    unrated: np.ndarray  # W, D, L: played, not rated
+    not_played: np.ndarray  # paired without a result: blank result code with an opponent, or "*"
+    old_bye: np.ndarray  # an old bye spelling ("+", "=" without an opponent)
+    code: np.ndarray  # the result code's byte
+
+
+def _scan_round_blocks(lines: list[str]) -> _RoundBlocks:
+    """The round blocks of all 001 lines, as arrays: one pass in numpy instead of one per block.
+
+    A block is read here only when it is plainly valid (its opponent right-aligned); a line with
+    any other block is marked not `clean` and read block by block (`_read_rounds_one_by_one`),
+    which reads the rare spellings and raises the located error for a broken block."""
+    areas = [line[FIRST_ROUND_OPPONENT.first - 1:] for line in lines]
+    lengths = [len(area) for area in areas]
+    rounds = min(-(-max(lengths, default=0) // ROUND_WIDTH), MAX_ROUNDS)
+    cap = max(_BLOCKS_SPREAD * sum(lengths), _BLOCKS_ANY)
+    if len(lines) * rounds * ROUND_WIDTH > cap:
+        rounds = cap // (len(lines) * ROUND_WIDTH)
+    width = rounds * ROUND_WIDTH
+    fits = [length <= width for length in lengths]
+    # One byte per character: anything beyond ASCII becomes "?", which no field accepts.
+    text = "".join([area.ljust(width) if fit else " " * width for area, fit in zip(areas, fits)])
+    cells = np.frombuffer(text.encode("ascii", "replace"), np.uint8).reshape(len(lines), rounds, ROUND_WIDTH)
+    plain = _PLAIN_LAYOUT[_BYTE_CLASS[cells] @ _LAYOUT_WEIGHTS]
+    opponent = _DIGIT_VALUE[cells[:, :, :4]] @ _PLACE_VALUES
+    colour = _COLOUR_OF[cells[:, :, _COLOUR]]
+    code = cells[:, :, _RESULT]
+    paired = opponent > 0
+    kind = np.where(paired, _KIND_WITH_OPPONENT[code], _KIND_WITHOUT_OPPONENT[code])
+    clean = ((plain & (colour >= 0) & (kind != _BROKEN)).all(1) & np.array(fits, bool)).tolist()
+    return _RoundBlocks(clean, kind, opponent, np.where(paired, colour, 0), paired & _UNRATED[code],
+                        (code == _STAR) | (paired & (code == _BLANK)), ~paired & _OLD_BYE[code], code)
 
 
 def _read_byes(reading: _Reading, line: str, lineno: int) -> None:
@@ -665,7 +811,54 @@ def _is_team_event(reading: _Reading) -> bool:
     return "team" in typed
 
 
-def _apply_byes(reading: _Reading) -> None:
+@dataclass(slots=True)
+class _Results:
+    """Every result of the tournament, player after player (each player's in round order)."""
+
+    counts: np.ndarray
+    rounds: np.ndarray
+    kind: np.ndarray  # ResultKind.code
+    opponent: np.ndarray  # start number, 0 for none
+    colour: np.ndarray  # 0 none, 1 white, 2 black
+    unrated: np.ndarray  # W, D, L
+    byes: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)  # put in by 240: where
+
+
+def _results(reading: _Reading) -> _Results:
+    """The results of the 001 lines: those read at once, and those read block by block put in their place."""
+    blocks = reading.blocks
+    clean = np.array(blocks.clean, bool)
+    found = (blocks.kind >= 0) & clean[:, None]
+    counts = found.sum(1, dtype=np.int64)
+    results = _Results(counts, np.nonzero(found)[1] + 1, blocks.kind[found], blocks.opponent[found].astype(np.int64),
+                       blocks.colour[found], blocks.unrated[found])
+    one_by_one = reading.results_read_one_by_one
+    if one_by_one:
+        starts = np.cumsum(counts) - counts  # these lines have no result read at once
+        at: list[int] = []
+        read: list[tuple[int, int, int, int, bool]] = []
+        for i, line_results in one_by_one.items():  # in line order
+            at += [int(starts[i])] * len(line_results)
+            read += line_results
+            counts[i] = len(line_results)
+        _insert(results, at, read)
+    return results
+
+
+def _insert(results: _Results, at: list[int], read: list[tuple[int, int, int, int, bool]]) -> None:
+    """Put results (round, kind code, opponent, colour code, rated) before the flat positions `at`
+    (equal positions keep their order); the counts are the caller's."""
+    if not read:
+        return
+    rounds, kinds, opponents, colours, rated = zip(*read)
+    results.rounds = np.insert(results.rounds, at, rounds)
+    results.kind = np.insert(results.kind, at, kinds)
+    results.opponent = np.insert(results.opponent, at, opponents)
+    results.colour = np.insert(results.colour, at, colours)
+    results.unrated = np.insert(results.unrated, at, [not r for r in rated])
+
+
+def _apply_byes(reading: _Reading, results: _Results) -> None:
     """Put each 240 bye into its player's results: into a blank round, or agreeing with the 001 line."""
     if not reading.byes:
         return
@@ -676,38 +869,78 @@ def _apply_byes(reading: _Reading) -> None:
                          f"players (team events are not computed yet)"))
         return
     index = {p.id: i for i, p in enumerate(reading.players)}
+    offsets = [0, *itertools.accumulate(results.counts.tolist())]
+    kinds = list(ResultKind)
+    added: dict[tuple[int, int], ResultKind] = {}
     for lineno, column, player_id, rnd, kind in reading.byes:
         if player_id not in index:
             raise TrfError(lineno, column, f"record 240: no player has start number {player_id}")
         i = index[player_id]
-        player = reading.players[i]
-        existing = next((r for r in player.results if r.round == rnd), None)
+        existing, paired = added.get((i, rnd)), False
         if existing is None:
-            order = sorted(range(len(player.results) + 1),
-                           key=lambda j: player.results[j].round if j < len(player.results) else rnd)
-            results = (*player.results, RoundResult(rnd, kind))
-            columns = [*reading.result_columns[i], (lineno, column)]
-            reading.players[i] = replace(player, results=tuple(results[j] for j in order))
-            reading.result_columns[i] = [columns[j] for j in order]
-        elif existing.result is not kind or existing.opponent is not None:
+            start, end = offsets[i], offsets[i + 1]
+            same_round = np.flatnonzero(results.rounds[start:end] == rnd)
+            if same_round.size:
+                existing = kinds[results.kind[start + same_round[0]]]
+                paired = bool(results.opponent[start + same_round[0]])
+        if existing is None:
+            added[(i, rnd)] = kind
+            results.byes[(i, rnd)] = (lineno, column)
+        elif existing is not kind or paired:
             raise TrfError(lineno, column, f"record 240 gives player {player_id} a {kind.value} in round {rnd}, "
                                            f"but line {reading.player_lines[player_id]} records "
-                                           f"{existing.result.value}")
+                                           f"{existing.value}")
+    at, read = [], []
+    for (i, rnd), kind in sorted(added.items()):  # by player, then round: each before the later rounds
+        start, end = offsets[i], offsets[i + 1]
+        at.append(start + int(np.searchsorted(results.rounds[start:end], rnd)))
+        read.append((rnd, kind.code, 0, 0, True))
+        results.counts[i] += 1
+    _insert(results, at, read)
 
 
-def _note_lenient_readings(reading: _Reading) -> None:
+def _lenient_readings(reading: _Reading, lines: list[int]) -> tuple[dict[int, tuple[tuple[int, int], int]],
+                                                                    dict[str, tuple[tuple[int, int], int]]]:
+    """Pairings without a result by round, and old bye spellings by code: (first line and column, how
+    many), of the blocks read at once and of the lines read block by block together."""
+    blocks = reading.blocks
+    clean = np.array(blocks.clean, bool)[:, None]
+    found: dict[tuple[str, int | str], tuple[tuple[int, int], int]] = {}
+    marks = blocks.not_played & clean
+    if marks.any():
+        counts, first_rows = marks.sum(0).tolist(), marks.argmax(0).tolist()
+        for col, count in enumerate(counts):
+            if count:
+                found[("not-played", col + 1)] = ((lines[first_rows[col]], FIRST_ROUND_RESULT + col * ROUND_WIDTH),
+                                                  count)
+    for code in OLD_BYE_SPELLINGS:
+        marks = blocks.old_bye & (blocks.code == ord(code)) & clean
+        if marks.any():
+            row, col = divmod(int(marks.argmax()), marks.shape[1])  # the first, by line and then round
+            found[("old-bye", code)] = ((lines[row], FIRST_ROUND_RESULT + col * ROUND_WIDTH), int(marks.sum()))
+    for kind, noted in (("not-played", reading.not_played), ("old-bye", reading.old_byes)):
+        for key, where in noted.items():
+            first, count = found.get((kind, key), (where[0], 0))
+            found[(kind, key)] = (min(first, where[0]), count + len(where))
+    not_played = {key: seen for (kind, key), seen in found.items() if kind == "not-played"}
+    # in the order the reader met them, as one reading line after line would
+    old_byes = {key: seen for (kind, key), seen in sorted(found.items(), key=lambda item: item[1][0])
+                if kind == "old-bye"}
+    return not_played, old_byes
+
+
+def _note_lenient_readings(reading: _Reading, not_played: dict[int, tuple[tuple[int, int], int]],
+                           old_byes: dict[str, tuple[tuple[int, int], int]]) -> None:
     """One warning per kind of lenient reading, located at its first occurrence."""
-    for code, where in reading.old_byes.items():
+    for code, ((line, column), count) in old_byes.items():
         kind, letter = OLD_BYE_SPELLINGS[code]
-        line, column = where[0]
         reading.warnings.append(TrfWarning(
             line, column, f"'0000 - {code}' read as a {kind.value.replace('_', '-')} (TRF-26 writes "
-                          f"'0000 - {letter}'); {len(where)} round(s) spelt so", "trf-unusual-spelling"))
-    for rnd in sorted(reading.not_played):
-        where = reading.not_played[rnd]
-        line, column = where[0]
+                          f"'0000 - {letter}'); {count} round(s) spelt so", "trf-unusual-spelling"))
+    for rnd in sorted(not_played):
+        (line, column), count = not_played[rnd]
         reading.warnings.append(TrfWarning(
-            line, column, f"round {rnd}: {len(where)} pairing(s) without a result (blank or '*'): counted as not "
+            line, column, f"round {rnd}: {count} pairing(s) without a result (blank or '*'): counted as not "
                           f"played", "trf-not-played"))
     for what, where in reading.not_carried.items():
         (line, value), more = where[0], len(where) - 1
@@ -738,33 +971,34 @@ def _resolve_dates(reading: _Reading) -> date | None:
     return start
 
 
-def _check_points_column(reading: _Reading, scoring: Scoring) -> None:
+def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results) -> None:
     """Columns 81-84 against the results: a mismatch is a warning per player (a column of zeros is unused)."""
-    claimed: list[tuple[int, Player, Fraction]] = []
-    for (lineno, text), player in zip(reading.points_columns, reading.players):
+    claimed: list[tuple[int, int, Fraction]] = []  # line, player index, points
+    for i, (lineno, text) in enumerate(reading.points_columns):
         text = text.strip()
         if not text:
             continue
         try:
-            claimed.append((lineno, player, Fraction(Decimal(text.replace(",", ".")))))
+            claimed.append((lineno, i, Fraction(Decimal(text.replace(",", ".")))))
         except (InvalidOperation, ValueError):
             reading.warnings.append(TrfWarning(lineno, POINTS.first, f"points {text!r} (columns 81-84) are not a "
                                                                      f"number; not compared", "trf-points-mismatch"))
     if not any(points for _, _, points in claimed):
         return
+    kinds_by_player = _kinds_by_player(results)
+    computed_points = _points_by_player(kinds_by_player, scoring)
     mismatches = 0
-    for lineno, player, points in claimed:
-        computed = sum((r.points if r.points is not None else scoring.points_for(r.result) for r in player.results),
-                       Fraction(0))
+    for lineno, i, points in claimed:
+        computed = computed_points[i]
         if computed != points:
             mismatches += 1
             reading.warnings.append(TrfWarning(
-                lineno, POINTS.first, f"player {player.id}: the points column says {_decimal(points)}, the results "
-                                      f"give {_decimal(computed)} under the scoring read "
+                lineno, POINTS.first, f"player {reading.players[i].id}: the points column says {_decimal(points)}, "
+                                      f"the results give {_decimal(computed)} under the scoring read "
                                       f"({_decimal(scoring.win)}-{_decimal(scoring.draw)}-{_decimal(scoring.loss)}); "
                                       f"the standings use the results", "trf-points-mismatch"))
     if mismatches and not reading.scoring_line:
-        hint = _scoring_hint(claimed)
+        hint = _scoring_hint(claimed, kinds_by_player)
         if hint:
             reading.warnings.append(TrfWarning(
                 claimed[0][0], POINTS.first, f"the points column fits {hint} scoring: the file has no record 162 "
@@ -772,12 +1006,32 @@ def _check_points_column(reading: _Reading, scoring: Scoring) -> None:
                 "trf-points-mismatch"))
 
 
-def _scoring_hint(claimed: list[tuple[int, Player, Fraction]]) -> str | None:
+def _kinds_by_player(results: _Results) -> np.ndarray:
+    """How many results of each kind (column: ResultKind.code) each player has."""
+    kinds = len(ResultKind)
+    owners = np.repeat(np.arange(len(results.counts), dtype=np.int64), results.counts)
+    return np.bincount(owners * kinds + results.kind, minlength=len(results.counts) * kinds).reshape(-1, kinds)
+
+
+def _points_by_player(kinds_by_player: np.ndarray, scoring: Scoring) -> list[Fraction]:
+    """Each player's points under `scoring`, exactly: counts times points, in integer units."""
+    values = [scoring.points_for(kind) for kind in ResultKind]
+    unit = math.lcm(*(v.denominator for v in values))
+    units = [int(v * unit) for v in values]
+    most = max(units) * int(kinds_by_player.sum(1).max(initial=0))
+    if most < 2 ** 62:  # int64 cannot overflow
+        totals = (kinds_by_player @ np.array(units, np.int64)).tolist()
+    else:
+        totals = [sum(c * u for c, u in zip(row, units)) for row in kinds_by_player.tolist()]
+    return [Fraction(total, unit) for total in totals]
+
+
+def _scoring_hint(claimed: list[tuple[int, int, Fraction]], kinds_by_player: np.ndarray) -> str | None:
     """A common scoring under which every points column agrees, if there is one."""
     for win, draw in ((3, 1), (2, 1), (3, 2)):
-        scoring = scoring_with_defaults({"win": Fraction(win), "draw": Fraction(draw)})
-        if all(sum((scoring.points_for(r.result) for r in player.results), Fraction(0)) == points
-               for _, player, points in claimed):
+        computed = _points_by_player(kinds_by_player, scoring_with_defaults({"win": Fraction(win),
+                                                                             "draw": Fraction(draw)}))
+        if all(computed[i] == points for _, i, points in claimed):
             return f"{win}-{draw}-0"
     return None
 
@@ -786,18 +1040,34 @@ def _decimal(value: Fraction) -> str:
     return f"{float(value):g}" if value.denominator in (1, 2, 4, 5, 10, 20, 25, 50, 100) else str(value)
 
 
-def _last_round_with_a_game(players: list[Player]) -> int:
-    return max((r.round for p in players for r in p.results if r.result.has_opponent), default=0)
+_KINDS_BY_CODE = list(ResultKind)
+_COLOURS_BY_CODE = [None, Color.WHITE, Color.BLACK]
 
 
-def _finish(reading: _Reading) -> TrfDocument:
+def _attach_results(players: list[Player], results: _Results) -> None:
+    """Give each player its RoundResult objects (the form the TRF writer and the JSON conversion read)."""
+    kinds, colours = _KINDS_BY_CODE, _COLOURS_BY_CODE
+    flat = [RoundResult(rnd, kinds[kind], opponent or None, colours[colour], None, not unrated)
+            for rnd, kind, opponent, colour, unrated in zip(results.rounds.tolist(), results.kind.tolist(),
+                                                            results.opponent.tolist(), results.colour.tolist(),
+                                                            results.unrated.tolist())]
+    start = 0
+    for player, count in zip(players, results.counts.tolist()):
+        player.results = tuple(flat[start:start + count])  # built here, treated as immutable from now on
+        start += count
+
+
+def _finish(reading: _Reading, columns: bool) -> TrfDocument:
     if not reading.players:
         raise TrfError(1, 1, "no player records (001) found")
-    _apply_byes(reading)
+    results = _results(reading)
+    _apply_byes(reading, results)
     start = _resolve_dates(reading)
-    last_round = max((r.round for p in reading.players for r in p.results), default=0)
+    last_round = int(results.rounds.max(initial=0))
+    lines = [reading.player_lines[p.id] for p in reading.players]
+    not_played, old_byes = _lenient_readings(reading, lines)
     # Pairings without a result count for the number of rounds too: the round exists.
-    last_paired = max([last_round, *reading.not_played])
+    last_paired = max([last_round, *not_played])
     rounds = reading.rounds
     if rounds is None:
         rounds = max(last_paired, 1)
@@ -808,12 +1078,18 @@ def _finish(reading: _Reading) -> TrfDocument:
         tiebreaks = reading.tiebreaks_202
     else:  # 212 is 202 with PTS in front (TRF-26); points always rank first here
         tiebreaks = [t for t in reading.tiebreaks_212 or [] if t.upper() != "PTS"]
-    _check_points_column(reading, reading.scoring)
-    _note_lenient_readings(reading)
+    _check_points_column(reading, reading.scoring, results)
+    _note_lenient_readings(reading, not_played, old_byes)
     system = reading.system or reading.system_192
+    if columns:
+        result_columns = ResultColumns(results.counts, results.rounds, results.kind, results.opponent,
+                                       results.colour)
+    else:
+        result_columns = None
+        _attach_results(reading.players, results)
     tournament = Tournament(players=tuple(reading.players), rounds=rounds, system=system,
-                            scoring=reading.scoring, name=reading.name, start_date=start)
-    source = TrfSource([reading.player_lines[p.id] for p in reading.players], reading.result_columns)
+                            scoring=reading.scoring, name=reading.name, start_date=start, columns=result_columns)
+    source = TrfSource(lines, results.counts, results.rounds, results.byes)
     return TrfDocument(tournament, list(reading.warnings), tiebreaks, header=reading.header, source=source,
                        points_written=[text for _, text in reading.points_columns],
                        ranks_written=list(reading.rank_columns),

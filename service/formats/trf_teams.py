@@ -64,8 +64,16 @@ class _Line:
     text: str
 
 
+def _may_have_team_records(text: str) -> bool:
+    """Some line starts with 310 or 013 (else the file is no team event: found without splitting it)."""
+    return text.startswith(("310", "013", "\ufeff310", "\ufeff013")) or any(
+        f"{end}{record}" in text for end in "\n\r" for record in ("310", "013"))
+
+
 def is_team_trf(text: str) -> bool:
     """A TRF of a team event: it has team records 310, or the old 013 with a team tournament type (092/192)."""
+    if not _may_have_team_records(text):
+        return False
     records = {line[:3] for line in _lines(text)}
     if "310" in records:
         return True

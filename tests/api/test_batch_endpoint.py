@@ -163,3 +163,85 @@ def test_a_client_disconnect_stops_the_work(monkeypatch, chunk_size):
     anyio.run(main)
     assert 1 <= len(sent_lines) < 5
     assert len(started) < 5, f"{len(started)} of {items} items were started after the client left"
+
+
+# ---- items in flight: the event loop and an idle compute worker together ----
+
+def test_with_a_worker_started_items_are_computed_on_the_loop_and_in_the_worker_and_stay_in_order():
+    """As `tiebreak serve` runs it (a worker started with the app): the batch keeps the loop and
+    the idle worker busy together; the lines are the same as one at a time, in input order."""
+    from service.api.ops import OpsConfig
+
+    items = [{**MIXED[i % len(MIXED)], "id": i} for i in range(60)]
+    with TestClient(app) as one_at_a_time:
+        expected = lines_of(one_at_a_time.post("/v1/standings/batch", json=items))
+    with TestClient(create_app(LIMITS, OpsConfig(prestart_workers=True))) as c:
+        got = lines_of(c.post("/v1/standings/batch", json=items))
+        metrics = c.get("/metrics").text
+    assert got == expected
+    assert [line["index"] for line in got] == list(range(60))
+    computed = {lane: float(line.rsplit(" ", 1)[1]) for line in metrics.splitlines()
+                if line.startswith("tiebreak_compute_total{") for lane in ("inline", "pool") if f'"{lane}"' in line}
+    assert computed.get("pool", 0) >= 1 and computed.get("inline", 0) >= 1, computed
+
+
+def test_items_in_flight_leave_workers_for_single_requests():
+    assert batch.items_in_flight(replace(LIMITS, compute_workers=1)) == 2
+    assert batch.items_in_flight(replace(LIMITS, compute_workers=4)) == 3
+
+
+def test_a_disconnect_with_items_in_a_worker_stops_the_work():
+    """With a worker started: the client goes away after the first line; the items in flight are
+    cancelled (a worker computing one is killed and replaced) and no further item is started."""
+    from service.api.ops import OpsConfig
+
+    started = []
+    original = batch.run_item
+
+    def counting_run_item(*args):
+        started.append(args[0])
+        return original(*args)
+
+    items = 200
+    body = b"".join(json.dumps({"id": i, "trf": ALEKHINE, "tiebreaks": ["BH", "SB"]}).encode() + b"\n"
+                    for i in range(items))
+    first_line_sent = anyio.Event()
+    sent_lines = []
+    chunks = [body]
+    test_app = create_app(LIMITS, OpsConfig(prestart_workers=True))
+
+    async def receive():
+        if chunks:
+            return {"type": "http.request", "body": chunks.pop(), "more_body": False}
+        await first_line_sent.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        if message["type"] == "http.response.body" and message.get("body"):
+            sent_lines.append(message["body"])
+            first_line_sent.set()
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": "/v1/standings/batch", "raw_path": b"/v1/standings/batch", "query_string": b"", "root_path": "",
+        "headers": [(b"content-type", NDJSON.encode()), (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80), "state": {},
+    }
+
+    async def main():
+        from service.api.gate import start_gate, stop_gate
+
+        await start_gate(test_app)
+        try:
+            with anyio.fail_after(30):
+                await test_app(scope, receive, send)
+            await anyio.sleep(0.2)  # nothing keeps running in the background
+            assert len(started) < 5, f"{len(started)} of {items} items were started after the client left"
+        finally:
+            await stop_gate(test_app)
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(batch, "run_item", counting_run_item):
+        anyio.run(main)
+    assert 1 <= len(sent_lines) < 5

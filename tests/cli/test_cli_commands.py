@@ -112,6 +112,17 @@ def test_batch_with_bad_files_reports_them_and_fails(tmp_path):
     assert "failed: " in result.stderr and "broken.trf: the TRF text cannot be read" in result.stderr
 
 
+def test_batch_lines_are_the_same_with_one_job_and_with_several(tmp_path):
+    """Worker processes take the files in chunks (smaller towards the end); the output is the
+    one-process output byte for byte, broken files included."""
+    for path in sorted(FIXTURES.glob("*.trf"))[:20]:
+        (tmp_path / path.name).write_text(path.read_text())
+    (tmp_path / "zz-broken.trf").write_text("001  xx\n")
+    runs = [tiebreak("batch", tmp_path, "-t", "BH/C1", "SB", "--no-explain", "--jobs", jobs) for jobs in ("1", "3")]
+    assert runs[0].returncode == runs[1].returncode == 1
+    assert runs[0].stdout == runs[1].stdout and len(runs[0].stdout.splitlines()) == 21
+
+
 def test_batch_with_a_pattern_that_matches_nothing_fails(tmp_path):
     result = tiebreak("batch", tmp_path / "*.trf")
     assert result.returncode == 1 and "no file matches" in result.stderr
@@ -171,3 +182,14 @@ def test_the_batch_summary_shows_the_first_error_of_each_failed_file(tmp_path):
     result = tiebreak("batch", tmp_path, "--no-progress", "--out", tmp_path / "out.ndjson")
     assert result.returncode == 1
     assert "bad.trf: the TRF text cannot be read" in result.stderr and "-- trf:2:97: round 1: colour" in result.stderr
+
+
+def test_the_command_line_starts_without_the_web_framework():
+    """Start-up is most of a small batch's time: `tiebreak batch` and `standings` import neither
+    litestar nor prometheus_client (a failing file's line brings in the error handlers)."""
+    code = ("import sys, service.cli; from service.cli import main; "
+            "main(['standings', sys.argv[1], '-t', 'BH']); "
+            "print(sorted(m for m in ('litestar', 'prometheus_client') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code, str(ALEKHINE)], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"

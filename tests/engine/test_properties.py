@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from fractions import Fraction
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -189,3 +190,14 @@ def test_every_rule_stands_alone(drawn, data, regulations, unrated_rating, expla
         index = together.specs.index(spec)
         assert together.outcomes[index].values == alone.outcomes[0].values, spec.canonical
         assert together.outcomes[index].scale == alone.outcomes[0].scale, spec.canonical
+
+
+@settings(max_examples=200, deadline=None)
+@given(columns=st.lists(st.lists(st.sampled_from([-3, -1, 0, 2, 7, 10**12, 2**62, np.iinfo(np.int64).max]),
+                                 min_size=6, max_size=6), min_size=1, max_size=7))
+def test_packed_keys_sort_as_the_keys_do(columns):
+    # ranking._order packs neighbouring keys into one; the order must be the lexicographic one.
+    from service.engine.ranking import _order, _packed
+    keys = [np.array(c, dtype=np.int64) for c in columns]
+    assert np.lexsort(_packed(keys)[::-1]).tolist() == np.lexsort(keys[::-1]).tolist()
+    assert _order(keys).tolist() == np.lexsort(keys[::-1]).tolist()

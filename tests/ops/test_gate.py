@@ -464,7 +464,9 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
         worker.stdin.write(FRAME.pack(len(job)) + job + FRAME.pack(len(body)) + body)
         worker.stdin.flush()
         (size,) = FRAME.unpack(worker.stdout.read(FRAME.size))
-        answer = msgspec.msgpack.decode(worker.stdout.read(size), type=Answer)
+        answer = msgspec.msgpack.decode(worker.stdout.read(size), type=Answer)  # the answer without its body,
+        (size,) = FRAME.unpack(worker.stdout.read(FRAME.size))
+        answer = msgspec.structs.replace(answer, body=worker.stdout.read(size))  # then the body, a frame of its own
         assert answer.status == 413 and answer.memory_exhausted
         assert b"max_memory_mib" in answer.body
         assert worker.wait(timeout=10) == 0
@@ -472,3 +474,123 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
         if worker.poll() is None:
             worker.kill()
             worker.wait()
+# ---- the depth check where it is needed (work.decode, wire.schema_depth) ----
+
+def test_every_request_schema_is_shallower_than_the_depth_limit():
+    """What lets a body that decodes skip the depth check: its schema bounds its nesting."""
+    from service.api import work
+    from service.api.compare import _decoder as compare_decoder
+    from service.api.trf_routes import _convert_decoder
+    for decoder in (work._standings_decoder, work._item_decoder, work._check_decoder, compare_decoder,
+                    _convert_decoder):
+        assert decoder.depth is not None and decoder.depth <= LIMITS.max_json_depth, decoder.type
+
+
+from typing import Any  # noqa: E402
+
+from service.api.schemas import Strict  # noqa: E402
+from service.api.wire import schema_depth  # noqa: E402
+
+
+class _Leaf(Strict):
+    values: list[int] = []
+
+
+class _Node(Strict):
+    leaves: list[_Leaf] | None = None
+    table: dict[str, list[int]] = {}
+
+
+class _Lenient(msgspec.Struct):  # unknown fields are skipped, whatever they hold
+    x: int = 0
+
+
+class _Open(Strict):
+    anything: Any = None
+
+
+class _Raw(Strict):
+    kept: msgspec.Raw | None = None
+
+
+def test_schema_depth_counts_objects_and_arrays_and_knows_when_there_is_no_bound():
+    assert schema_depth(int) == 0 and schema_depth(list[int]) == 1 and schema_depth(_Leaf) == 2
+    assert schema_depth(_Node) == 4 and json_depth_exceeds(b'{"leaves":[{"values":[1]}]}', 3)
+    assert schema_depth(_Lenient) is None and schema_depth(_Open) is None and schema_depth(_Raw) is None
+
+
+DEEP_IN_AN_UNKNOWN_FIELD = b'{"x":' + b"[" * 100 + b"]" * 100 + b',"tournament":{"rounds":1,"players":[{"id":1}]}}'
+
+
+@pytest.mark.parametrize("padding", [0, 2 * 1024 * 1024], ids=["small", "over-1-MiB"])
+def test_nesting_past_the_limit_but_short_of_msgspec_s_is_still_refused_as_too_deep(client, padding):
+    """100 levels: msgspec reads it (skipping an unknown field) but the strict decoder refuses
+    the field; what is reported is the nesting, as when it was checked first."""
+    body = DEEP_IN_AN_UNKNOWN_FIELD[:-2] + b',"name":"' + b"x" * padding + b'"}}'
+    assert_problem(client.post("/v1/standings", content=body, headers={"content-type": "application/json"}), 400,
+                   "max_json_depth")
+
+
+def test_a_body_nested_too_deep_is_refused_as_such_before_another_limit():
+    players = b",".join([b'{"id":1}'] * 12)
+    body = b'{"x":' + b"[" * 40 + b"]" * 40 + b',"tournament":{"rounds":1,"players":[' + players + b"]}}"
+    with TestClient(create_app(replace(LIMITS, max_players=10))) as c:
+        assert_problem(c.post("/v1/standings", content=body, headers={"content-type": "application/json"}), 400,
+                       "max_json_depth")
+        # without the nesting, the count is what is wrong
+        shallow = b'{"tournament":{"rounds":1,"players":[' + players + b"]}}"
+        assert_problem(c.post("/v1/standings", content=shallow, headers={"content-type": "application/json"}), 400,
+                       "max_players")
+
+
+def test_a_depth_limit_below_the_schema_s_is_checked_before_decoding():
+    """TIEBREAK_MAX_JSON_DEPTH under a request's own depth: valid bodies are refused, as documented."""
+    with TestClient(create_app(replace(LIMITS, max_json_depth=3))) as c:
+        assert_problem(c.post("/v1/standings", json=SMALL_BODY), 400, "max_json_depth")
+
+
+# ---- the inline lane without a task (Gate.run_at_once) ----
+
+def test_a_request_for_the_free_inline_lane_is_answered_at_once_and_the_next_waits_for_a_turn_of_the_loop():
+    """Between two inline computations the loop polls its sockets (probes, other requests' I/O):
+    a second request in the same turn goes through Gate.run, which yields first."""
+    import asyncio
+
+    from service.api import work
+    from service.api.cost import Estimate
+    from service.api.gate import Gate
+    from service.api.limits import Deadline
+
+    async def scenario():
+        gate = Gate(LIMITS, asyncio.get_running_loop())
+        job = work.Job(kind="standings", body=msgspec.json.encode(SMALL_BODY), limits=LIMITS)
+        first, _ = gate.run_at_once(job)
+        second, early = gate.run_at_once(job)  # same turn: not now
+        queued = await gate.run(job, Deadline(LIMITS), early=early)
+        gate.inline.busy = 1  # someone holds the slot: not now either
+        held, _ = gate.run_at_once(job)
+        gate.inline.release()
+        await asyncio.sleep(0)
+        third, _ = gate.run_at_once(job)  # a later turn, the slot free: at once again
+        return first, second, early, queued, held, third
+
+    first, second, early, queued, held, third = asyncio.run(scenario())
+    assert first.status == 200 and second is None and held is None and isinstance(early, Estimate)
+    assert queued.body == first.body and third.body == first.body
+
+
+def test_a_request_over_a_limit_by_its_shape_is_answered_at_once_without_the_lane():
+    import asyncio
+
+    from service.api import work
+    from service.api.gate import Gate
+
+    async def scenario():
+        gate = Gate(LIMITS, asyncio.get_running_loop())
+        gate.inline.busy = 1
+        body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(5000)]},
+                                    "tiebreaks": RULES_24})
+        return gate.run_at_once(work.Job(kind="standings", body=body, limits=LIMITS))
+
+    answer, early = asyncio.run(scenario())
+    assert answer is early and answer.status == 413 and b"max_" in answer.body

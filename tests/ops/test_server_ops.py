@@ -49,11 +49,21 @@ def test_sigterm_lets_the_request_in_flight_finish_then_exits():
     process, base = start(1)
     body = msgspec.json.encode({"tournament": swiss_wire(3000, 11, seed=4), "tiebreaks": ["BH/C1", "BH", "SB", "PS"]})
     outcome = {}
+    half_sent, go_on = threading.Event(), threading.Event()
+
+    def in_two_halves():
+        # The request is in flight for sure when the signal comes: half of its body is sent,
+        # the rest follows only after the signal (the engine alone is too fast to rely on).
+        yield body[:len(body) // 2]
+        half_sent.set()
+        go_on.wait(30)
+        yield body[len(body) // 2:]
 
     def slow_request():
         try:
-            r = httpx.post(f"{base}/v1/standings", content=body, timeout=120,
-                           headers={"content-type": "application/json", "x-request-id": "in-flight-1"})
+            r = httpx.post(f"{base}/v1/standings", content=in_two_halves(), timeout=120,
+                           headers={"content-type": "application/json", "x-request-id": "in-flight-1",
+                                    "content-length": str(len(body))})
             outcome["status"], outcome["rows"] = r.status_code, len(r.json()["standings"])
         except Exception as exc:  # noqa: BLE001 - reported below
             outcome["error"] = repr(exc)
@@ -62,15 +72,19 @@ def test_sigterm_lets_the_request_in_flight_finish_then_exits():
     try:
         worker = threading.Thread(target=slow_request)
         worker.start()
-        time.sleep(0.5)  # the body (about 2 MB) is sent; the computation takes well over a second
-        assert "done" not in outcome, "the request finished before the signal: make it larger"
+        assert half_sent.wait(30)
+        time.sleep(0.3)  # the first half has reached the server
+        assert "done" not in outcome
         signalled = time.monotonic()
         process.send_signal(signal.SIGTERM)
+        time.sleep(0.3)
+        go_on.set()
         worker.join(timeout=120)
         # uvicorn re-raises the signal it caught once it has shut down (a single-process
         # server then ends "by SIGTERM"); with workers its supervisor exits 0.
         assert process.wait(timeout=60) in (0, -signal.SIGTERM)
     finally:
+        go_on.set()
         if process.poll() is None:
             process.kill()
     assert outcome.get("status") == 200 and outcome["rows"] == 3000, outcome

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome, contribution_rows, copier
-from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
+from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_total, reason_text
 from ..rounding import mean_note, round_half_up_div
 from ..rules import RuleSpec
 from ..table import IS_PLAYED, KINDS, LOSS, NO_OPPONENT
@@ -25,10 +25,18 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
     key = columns.key
     value = ctx.cached(("sb-values", spec.forfeits_played), lambda: key * table.pts) if weight_by_result else key
     vur = columns.vur if columns.any_vur else None
-    reasons = cut_reasons(key, value, vur, columns.counted, low, high, ctx.cached("cut-orders", dict))
-    totals = kept_total(value, columns.counted, reasons)
+    memo = ctx.cached("cut-orders", dict)
+    uncut = ctx.cached(("uncut", spec.forfeits_played, weight_by_result),
+                       lambda: kept_total(value, columns.counted, None))
+    totals = cut_totals(key, value, vur, columns.counted, low, high, memo, uncut)
     scale = table.scale * table.scale if weight_by_result else table.scale
     outcome = RuleOutcome.of(spec, totals, scale)
+    marks: list = []  # the cut marks, made when a breakdown first asks (the values need none)
+
+    def cut_marks() -> np.ndarray | None:
+        if not marks:
+            marks.append(cut_reasons(key, value, vur, columns.counted, low, high, memo))
+        return marks[0]
     # Every rule of the family shares the uncut contributions; a cut one is a marked copy.
     base = ctx.cached(("opponent-contributions", spec.forfeits_played, weight_by_result), dict)
     label = cut_label(low, high)
@@ -38,14 +46,14 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
         if missing:
             base.update(zip(missing, _contributions(ctx, columns, value, missing, weight_by_result)))
         rows = [base[p] for p in players]
-        if reasons is None:
+        if not (low or high):
             return rows
-        return with_cuts(rows, reasons[players], columns.counted[players], label)
+        return with_cuts(rows, cut_marks()[players], columns.counted[players], label)
 
     outcome.explain_rows = explain_rows
     outcome.forget_rows = lambda players: [base.pop(p, None) for p in players]
-    if reasons is not None:
-        outcome.uncut = kept_total(value, columns.counted, None)
+    if low or high:
+        outcome.uncut = uncut
     return outcome
 
 
@@ -112,7 +120,7 @@ def _add_details(ctx: Context, columns, players: list[int], fields: dict, dummy:
         own = table.score[p].tolist()
         scheduled = fields["opponent"][rows, rounds].tolist()
         kind[rows, rounds] = ["virtual" if h == VIRTUAL else "dummy" for h in how]
-        detail["unplayed"][rows, rounds] = [KINDS[k] for k in table.kind[p, rounds].tolist()]
+        detail["unplayed"][rows, rounds] = [KINDS[k].value for k in table.kind[p, rounds].tolist()]
         detail["note"][rows, rounds] = [
             virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
             for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled)]

@@ -105,7 +105,7 @@ def _opposition_contributions(ctx: Context, p: int, value: np.ndarray | None = N
                                      counted_score=key / scale if key != table.scores[q] else None))
         else:
             rows.append(ctx.contribution(r + 1, "unplayed", table.ids[q] if q != NO_OPPONENT else None, v,
-                                     unplayed=table.kind_of(p, r), note=OWN_UNPLAYED_NOTE))
+                                     unplayed=table.kind_of(p, r).value, note=OWN_UNPLAYED_NOTE))
     return rows
 
 
@@ -214,7 +214,7 @@ def cumulative(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         running = (np.cumsum(table.pts[p]) / table.scale).tolist()
         rows = [ctx.contribution(r + 1, "running_score", None, v) for r, v in enumerate(running)]
         rows += [
-            ctx.contribution(r + 1, "unplayed_win", None, -table.win / table.scale, unplayed=table.kind_of(p, r),
+            ctx.contribution(r + 1, "unplayed_win", None, -table.win / table.scale, unplayed=table.kind_of(p, r).value,
                          note="one point subtracted for an unplayed win (US Chess 34E3)")
             for r in np.flatnonzero(UNPLAYED_WINS[table.kind[p]]).tolist()
         ]
@@ -240,7 +240,7 @@ def cumulative_of_opposition(ctx: Context, spec: RuleSpec) -> RuleOutcome:
                                          note="the opponent's cumulative score (US Chess 34E3)"))
             else:
                 rows.append(ctx.contribution(r + 1, "unplayed", table.ids[q] if q != NO_OPPONENT else None, 0.0,
-                                         unplayed=table.kind_of(p, r),
+                                         unplayed=table.kind_of(p, r).value,
                                          note="own unplayed round adds nothing (US Chess 34E9)"))
         return rows
 
@@ -261,7 +261,7 @@ def kashdan(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         for r, q in enumerate(table.opp[p].tolist()):
             kind = table.kind_of(p, r)
             rows.append(ctx.contribution(r + 1, kind.value, table.ids[q] if q != NO_OPPONENT else None,
-                                     float(points[p, r]), unplayed=None if kind.is_played else kind))
+                                     float(points[p, r]), unplayed=None if kind.is_played else kind.value))
         return rows
 
     outcome.explain_row = explain_row

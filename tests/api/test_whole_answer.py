@@ -1,0 +1,33 @@
+"""A large answer is finished around its rows' buffer (convert.standings_to_wire, whole_answer):
+the JSON must be exactly the answer's own encoding."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from service.api import convert, work
+from service.api.limits import LIMITS
+from service.synthetic import swiss_wire
+
+RULES = ["BH/C1", "SB", "PS", "DE", "ARO", "WIN"]
+
+
+@pytest.mark.parametrize("extra", [{}, {"top": 7}, {"player": [3, 9]}, {"explain": False}, {"offset": 5, "top": 4}])
+def test_the_whole_answer_is_the_encoding_of_the_response(monkeypatch, extra):
+    body = msgspec.json.encode({"tournament": swiss_wire(40, 7, 3), "tiebreaks": RULES, **extra})
+    job = work.Job(kind="standings", body=body, limits=LIMITS)
+    as_objects = work.execute(job)
+    monkeypatch.setattr(convert, "IN_PLACE_MIN_BYTES", 0)  # every answer finished in place
+    in_place = work.execute(job)
+    assert in_place.status == as_objects.status == 200
+    assert bytes(in_place.body) == as_objects.body
+    assert msgspec.json.decode(in_place.body)["standings"]
+
+
+def test_a_batch_item_never_carries_the_whole_answer(monkeypatch):
+    monkeypatch.setattr(convert, "IN_PLACE_MIN_BYTES", 0)
+    item = msgspec.json.encode({"id": "a", "tournament": swiss_wire(12, 5, 2), "tiebreaks": RULES})
+    answer = work.execute(work.Job(kind="item", body=item, limits=LIMITS, index=0))
+    line = msgspec.json.decode(answer.body)
+    assert line["status"] == 200 and line["result"]["standings"][0]["breakdown"]

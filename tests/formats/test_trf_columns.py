@@ -1,0 +1,189 @@
+"""The TRF reader's two ways to the same document.
+
+Round blocks are read for all 001 lines at once (numpy); a line with a block that is not
+plainly valid is read block by block instead, which raises the located error. And the
+results go either into the engine's columns (`columns=True`, what the standings use) or
+into RoundResult objects (the writer, the JSON conversion). Each pair must agree on
+everything: results, warnings, errors, where each result came from, and the standings.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from unittest import mock
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service.api.convert import standings_to_wire
+from service.engine import compute_standings
+from service.engine.model import Regulations, result_columns
+from service.engine.registry import parse_spec
+from service.formats import trf
+from service.formats.trf import TrfError, parse_trf
+from service.formats.trf_writer import write_trf
+from tests.formats.test_trf_fuzz import mutated_real_files
+from tests.formats.trf_lines import player
+from tests.strategies import swiss_tournaments
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+REAL_WORLD = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "realworld-trf"
+FILES = sorted(FIXTURES.rglob("*.trf"))
+RULES = [parse_spec(code, Regulations.FIDE_2026) for code in ("BH/C1", "BH", "SB", "PS", "DE", "ARO")]
+
+
+@contextmanager
+def block_by_block():
+    """Every 001 line read block by block, as if no line were plainly valid."""
+    scan = trf._scan_round_blocks
+
+    def nothing_clean(lines):
+        blocks = scan(lines)
+        return replace(blocks, clean=[False] * len(blocks.clean))
+
+    with mock.patch.object(trf, "_scan_round_blocks", nothing_clean):
+        yield
+
+
+def outcome(text: str, columns: bool = False, max_warnings: int | None = None):
+    """The document, or the error as (line, column, message, warnings noted before it)."""
+    try:
+        return parse_trf(text, max_warnings, columns=columns)
+    except TrfError as exc:
+        return exc.line, exc.column, exc.message, exc.warnings
+
+
+def warnings_of(document) -> list[tuple]:
+    return [(w.line, w.column, w.message, w.code) for w in document.warnings]
+
+
+def where_results_are(document) -> list[tuple[int, int]]:
+    """Where each result (and its colour and result code) came from, and one past each player's last."""
+    source = document.source
+    return [source.locate(i, j, what) for i, count in enumerate(source.counts) for j in range(int(count) + 1)
+            for what in (None, "color", "result")]
+
+
+def assert_same_documents(a, b) -> None:
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        assert a == b
+        return
+    assert a.tournament == b.tournament
+    assert warnings_of(a) == warnings_of(b)
+    assert (a.tiebreaks, a.header, a.points_written, a.ranks_written, a.warnings_omitted) == \
+        (b.tiebreaks, b.header, b.points_written, b.ranks_written, b.warnings_omitted)
+    assert where_results_are(a) == where_results_are(b)
+
+
+def assert_columns_match_objects(text: str) -> None:
+    objects, columns = outcome(text), outcome(text, columns=True)
+    if isinstance(objects, tuple):
+        assert columns == objects
+        return
+    assert all(p.results == () for p in columns.tournament.players)
+    assert columns.tournament.players == tuple(replace(p, results=()) for p in objects.tournament.players)
+    expected, got = result_columns(objects.tournament.players), columns.tournament.columns
+    for name in ("counts", "round", "kind", "opponent", "color"):
+        assert [int(v) for v in getattr(got, name)] == list(getattr(expected, name)), name
+    assert not got.points  # TRF has no per-game points
+    assert warnings_of(columns) == warnings_of(objects)
+    assert where_results_are(columns) == where_results_are(objects)
+
+
+def standings_json(tournament) -> bytes:
+    result = compute_standings(tournament, RULES, Regulations.FIDE_2026, explain=True)
+    return msgspec.json.encode(standings_to_wire(result, True, None, None, tournament))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_fixture_files_read_the_same_every_way(path):
+    text = trf.decode_trf(path.read_bytes())[0]
+    with block_by_block():
+        one_by_one = outcome(text)
+    assert_same_documents(outcome(text), one_by_one)
+    assert_columns_match_objects(text)
+
+
+def test_real_world_files_read_the_same_every_way():
+    if not REAL_WORLD.is_dir():
+        pytest.skip(f"{REAL_WORLD} is absent (the shared real-world TRF corpus is read in place, never copied)")
+    paths = sorted(REAL_WORLD.glob("*.trf"))
+    assert paths
+    for path in paths:
+        text = trf.decode_trf(path.read_bytes())[0]
+        with block_by_block():
+            one_by_one = outcome(text)
+        assert_same_documents(outcome(text), one_by_one)
+        assert_columns_match_objects(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_real_files(), st.sampled_from([None, 1, 3]))
+def test_mutated_files_read_the_same_every_way(data, max_warnings):
+    text = trf.decode_trf(data)[0]
+    with block_by_block():
+        one_by_one = outcome(text, max_warnings=max_warnings)
+    assert_same_documents(outcome(text, max_warnings=max_warnings), one_by_one)
+    assert_columns_match_objects(text)
+
+
+# Blocks the reader accepts though they are not the common case (old bye spellings, not played,
+# letters in either case, a left-aligned opponent), and blocks it refuses.
+ACCEPTED_BLOCKS = ["0000 - +", "   5 w *", "   5 w  ", "0000 - =", "     - -", "   3 B W", "   3 w d", "       H",
+                   "0000 - U", "   7 - +", "  7  w 1", "0    - F", "", "   2 w l", "   2 w *", "0000 - Z", "   4 b 0"]
+REFUSED_BLOCKS = ["0000 w 1", "   2 x 1", "   2 w 1 x", "  1 2 w 1", "   2 w U", "   2 w é", "  -2 w 1"]
+UNUSUAL_BLOCKS = st.sampled_from(ACCEPTED_BLOCKS * 8 + REFUSED_BLOCKS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(UNUSUAL_BLOCKS, max_size=5), min_size=2, max_size=6),
+       st.lists(st.tuples(st.sampled_from("FHZ"), st.integers(1, 6), st.integers(1, 7)), max_size=3))
+def test_unusual_blocks_and_byes_read_the_same_every_way(lines, byes):
+    """Lines of unusual blocks (not played, old bye spellings, letters in either case, broken
+    ones) and 240 byes: read at once or block by block, into columns or objects, the same."""
+    rows = [player(i + 1, f"P{i + 1}").ljust(91) + "".join(f"{b:<10}" for b in blocks)
+            for i, blocks in enumerate(lines)]
+    text = "\n".join(["012 Unusual", *(f"240 {kind} {rnd:>3} {pid:>4}" for kind, rnd, pid in byes), *rows]) + "\n"
+    with block_by_block():
+        one_by_one = outcome(text)
+    assert_same_documents(outcome(text), one_by_one)
+    assert_columns_match_objects(text)
+
+
+def test_a_line_far_longer_than_the_others_is_read_block_by_block():
+    """The arrays of the blocks stay near the size of the text: one line of 300 rounds among
+    short ones is read on its own, and its results land in its place."""
+    short = [player(i, f"P{i}", None, [(0, "-", "H")]) for i in range(1, 2001)]
+    long = player(2001, "Long", None, [(0, "-", "F")] * 300)
+    text = "\n".join(["012 Long", "142 300", *short[:1000], long, *short[1000:]]) + "\n"
+    document = parse_trf(text, columns=True)
+    columns = document.tournament.columns
+    assert [int(c) for c in columns.counts] == [1] * 1000 + [300] + [1] * 1000
+    assert [int(r) for r in columns.round[999:1301]] == [1, *range(1, 301), 1]
+    assert document.source.locate(1000, 299, "result") == (1003, 99 + 299 * 10)
+    assert_columns_match_objects(text)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(swiss_tournaments(max_players=14, max_rounds=7))
+def test_standings_from_columns_and_from_objects_are_the_same(drawn):
+    """A random consistent tournament written as TRF: the standings (values, ranks, every
+    breakdown) from the columns the reader builds equal those from its RoundResult objects."""
+    tournament = drawn.tournament
+    if any(r.points is not None for p in tournament.players for r in p.results):
+        return  # TRF has no per-game points
+    text = write_trf(tournament, tiebreaks=["BH/C1", "BH", "SB"]).text
+    from_objects = parse_trf(text).tournament
+    from_columns = parse_trf(text, columns=True).tournament
+    assert from_columns.columns is not None and from_objects.columns is None
+    assert standings_json(from_columns) == standings_json(from_objects)
+
+
+@pytest.mark.parametrize("path", sorted((FIXTURES / "conformance_fide").glob("*.trf"))[:40], ids=lambda p: p.name)
+def test_conformance_standings_from_columns_and_from_objects_are_the_same(path):
+    text = trf.decode_trf(path.read_bytes())[0]
+    assert standings_json(parse_trf(text, columns=True).tournament) == standings_json(parse_trf(text).tournament)
