@@ -31,24 +31,25 @@ from dataclasses import dataclass
 from .limits import LimitExceeded, Limits
 
 # ---- calibrated constants (scripts/calibrate_cost.py, see the module docstring) ----
-# Measured 2026-11-30 17:05 and 17:06 on the shared 2-vCPU development VM at its quietest (load
-# average 0.18 and 0.43 when each run started), Linux 6.18, CPython 3.11.7, main at 3102bd7
-# (the columnar engine, breakdowns built once in the wire's type); the larger figure of the two runs
-# per constant (`--merge`). CPU seconds of one worker process; memory is the growth of its peak RSS.
+# Measured 2026-11-30 17:20 and 17:21 on the shared 2-vCPU development VM at its quietest (load
+# average 0.25 and 0.36 when each run started), Linux 6.18, CPython 3.11.7, main at 89ec73e (the
+# columnar engine, breakdowns built once in the wire's type, issue 14's second round); the larger
+# figure of the two runs per constant (`--merge`). CPU seconds of a warm worker process; memory is
+# the growth of its peak RSS.
 CALIBRATION = "2026-11-30"  # the runs: docs/calibration/2026-11-30-run1.json, -run2.json
-SECONDS_PER_PLAYER = 2.02e-06           # one player: reading, ranking, the row
-SECONDS_PER_COMPARED_PLAYER = 5.79e-06  # one player × each rule list after the first (compare): ranking, summary
-SECONDS_PER_CELL = 5.85e-08             # one player × one round: reading, table, dummy opponents
-SECONDS_PER_RULE_CELL = 2.06e-08        # one player × one round × one rule evaluation
-SECONDS_PER_EXPLAINED_RULE = 4.04e-06   # one explained row × one rule: its breakdown's frame, notes, total
-SECONDS_PER_EXPLAINED_CELL = 6.31e-07   # one explained row × one round × one rule: contributions and their JSON
-SECONDS_PER_BODY_BYTE = 2.58e-08        # decoding, and what grows with the input's text beyond the cells
-BYTES_PER_PLAYER = 1029.8
-BYTES_PER_COMPARED_PLAYER = 1240.8
-BYTES_PER_CELL = 132.7
-BYTES_PER_RULE_CELL = 10.2
-BYTES_PER_EXPLAINED_RULE = 1132.6
-BYTES_PER_EXPLAINED_CELL = 313.4
+SECONDS_PER_PLAYER = 1.99e-06           # one player: reading, ranking, the row
+SECONDS_PER_COMPARED_PLAYER = 5.33e-06  # one player × each rule list after the first (compare): ranking, summary
+SECONDS_PER_CELL = 6.93e-08             # one player × one round: reading, table, dummy opponents
+SECONDS_PER_RULE_CELL = 2.02e-08        # one player × one round × one rule evaluation
+SECONDS_PER_EXPLAINED_RULE = 4.14e-06   # one explained row × one rule: its breakdown's frame, notes, total
+SECONDS_PER_EXPLAINED_CELL = 5.18e-07   # one explained row × one round × one rule: contributions and their JSON
+SECONDS_PER_BODY_BYTE = 1.91e-08        # decoding, and what grows with the input's text beyond the cells
+BYTES_PER_PLAYER = 759.4
+BYTES_PER_COMPARED_PLAYER = 1286.6
+BYTES_PER_CELL = 138.8
+BYTES_PER_RULE_CELL = 11.0
+BYTES_PER_EXPLAINED_RULE = 0.0
+BYTES_PER_EXPLAINED_CELL = 282.9
 ANSWER_BYTES_PER_ROW = 135.1            # the JSON answer: a row per player returned,
 ANSWER_BYTES_PER_COMPARED_ROW = 227.2   # each list after the first: its rows and the summary's changes and moves,
 ANSWER_BYTES_PER_RULE_ROW = 4.7         # a value per rule and row,

@@ -84,8 +84,9 @@ class Limits:
     # computed on the event loop, one at a time, with inline_queue waiting at most.
     compute_workers: int = _env_int("TIEBREAK_COMPUTE_WORKERS", 1)
     compute_queue: int = _env_int("TIEBREAK_COMPUTE_QUEUE", 2)
-    # In the cost model's milliseconds (service/api/cost.py): 3 since its calibration of issue 14,
-    # the same requests as 15 under the constants before, which over-estimated small ones 6-10×.
+    # In the cost model's milliseconds (service/api/cost.py): 3 since its calibration of issue 14
+    # (requests of about 2 real ms at most), close to what 15 let through under the constants
+    # before, which over-estimated small requests 6-10×.
     inline_max_cost_ms: float = _env_float("TIEBREAK_INLINE_MAX_COST_MS", 3.0)
     inline_queue: int = _env_int("TIEBREAK_INLINE_QUEUE", 32)
     # Requests being handled at once (probes excepted) and the request bodies they may
