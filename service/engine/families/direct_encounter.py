@@ -45,11 +45,16 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
         steps: dict[int, str] = {}
         places = place_group(group, against, table.win, 1, steps, _Namer(table.ids, table.scale))
         separated = len(set(places.values())) > 1
-        for p in group:
-            values[p] = places[p] if separated else NOT_SEPARATED
-            notes[p] = steps[p] if separated else _not_separated_note(group, against)
-        if not separated and not _all_met(group, against):
-            unresolved.append(group)
+        if separated:
+            for p in group:
+                values[p], notes[p] = places[p], steps[p]
+        else:
+            all_met = _all_met(group, against)
+            note = _not_separated_note(all_met)  # one text for the whole group
+            for p in group:
+                notes[p] = note
+            if not all_met:
+                unresolved.append(group)
     outcome = RuleOutcome.of(spec, np.asarray(values, dtype=np.int64), 1, lower_is_better=True,
                              contribution_scale=table.scale)
     outcome.explain_row = lambda p: encounters.get(p, [])
@@ -95,6 +100,7 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
     """
     if len(group) == 1:
         return {group[0]: first_place}
+    listed = namer.players(group)  # once per group: each member's note names them all
     scores = _mutual_scores(group, against)
     places: dict[int, int] = {}
     if _all_met(group, against):
@@ -106,7 +112,7 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
             for p in group:
                 places[p] = first_place
                 steps[p] = (f"shares place {first_place}: {namer.points(scores[p])} each in the games between "
-                            f"{namer.players(group)} (C.07 6.1)")
+                            f"{listed} (C.07 6.1)")
             return places
         place = first_place
         for score in sorted(by_score, reverse=True):
@@ -114,13 +120,13 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
             if len(subgroup) == 1:
                 p = subgroup[0]
                 places[p] = place
-                steps[p] = (f"place {place}: {namer.points(score)} in the games between {namer.players(group)} "
+                steps[p] = (f"place {place}: {namer.points(score)} in the games between {listed} "
                             f"(C.07 6.1)")
             else:
                 # 6.2: re-applied to the sub-group still tied, on its own games
                 places.update(place_group(subgroup, against, win, place, steps, namer))
                 for p in subgroup:
-                    steps[p] = (f"{namer.points(score)} in the games between {namer.players(group)}, tied with "
+                    steps[p] = (f"{namer.points(score)} in the games between {listed}, tied with "
                                 f"{namer.players([q for q in subgroup if q != p])}; re-applied (C.07 6.2): "
                                 + steps[p])
             place += len(subgroup)
@@ -129,13 +135,13 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
     if leader is None:
         for p in group:
             places[p] = first_place
-            steps[p] = (f"shares place {first_place}: {namer.players(group)} did not all meet and no one stays "
+            steps[p] = (f"shares place {first_place}: {listed} did not all meet and no one stays "
                         f"alone on top whatever the missing games would give (C.07 6.3)")
         return places
     p, at_least, best_other = leader
     places[p] = first_place
     steps[p] = (f"place {first_place}: at least {namer.points(at_least)} in the games between "
-                f"{namer.players(group)} whatever the missing games, the others at most "
+                f"{listed} whatever the missing games, the others at most "
                 f"{namer.points(best_other)} (C.07 6.3)")
     rest = [q for q in group if q != p]
     places.update(place_group(rest, against, win, first_place + 1, steps, namer))
@@ -151,15 +157,19 @@ def _alone_on_top(group: list[int], against: Mutual, scores: dict[int, int], win
     score beats every other member's highest. Returns (player, lowest, best other).
     """
     members = set(group)
-    highest = {q: scores[q] + win * len(members - against[q].keys() - {q}) for q in group}
+    others = len(group) - 1
+    highest = {q: scores[q] + win * (others - sum(1 for o in against[q] if o in members)) for q in group}
+    # the best other of each candidate: the highest of the group, or the second when it is theirs
+    ranked = sorted(group, key=highest.__getitem__, reverse=True)
+    top, second = ranked[0], highest[ranked[1]]
     for p in group:
-        best_other = max(highest[q] for q in group if q != p)
+        best_other = second if p == top else highest[top]
         if scores[p] > best_other:  # the candidate's lowest possible score is its score now
             return p, scores[p], best_other
     return None
 
 
-def _not_separated_note(group: list[int], against: Mutual) -> str:
-    if not _all_met(group, against):
+def _not_separated_note(all_met: bool) -> str:
+    if not all_met:
         return "the tied players did not all meet, and no one is ahead whatever the missing games (C.07 6.3)"
     return "the games between the tied players leave them equal (C.07 6.1)"
