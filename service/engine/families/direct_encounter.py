@@ -108,11 +108,11 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
         for p in group:
             by_score.setdefault(scores[p], []).append(p)
         if len(by_score) == 1:
-            # 6.2: nothing separates them any more; they share the place
+            # 6.2: nothing separates them any more; they share the place (one text for all of them)
+            shared = (f"shares place {first_place}: {namer.points(scores[group[0]])} each in the games between "
+                      f"{listed} (C.07 6.1)")
             for p in group:
-                places[p] = first_place
-                steps[p] = (f"shares place {first_place}: {namer.points(scores[p])} each in the games between "
-                            f"{listed} (C.07 6.1)")
+                places[p], steps[p] = first_place, shared
             return places
         place = first_place
         for score in sorted(by_score, reverse=True):
@@ -133,10 +133,10 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
         return places
     leader = _alone_on_top(group, against, scores, win)
     if leader is None:
+        shared = (f"shares place {first_place}: {listed} did not all meet and no one stays "
+                  f"alone on top whatever the missing games would give (C.07 6.3)")
         for p in group:
-            places[p] = first_place
-            steps[p] = (f"shares place {first_place}: {listed} did not all meet and no one stays "
-                        f"alone on top whatever the missing games would give (C.07 6.3)")
+            places[p], steps[p] = first_place, shared
         return places
     p, at_least, best_other = leader
     places[p] = first_place
