@@ -29,9 +29,10 @@ from tests.formats.trf_lines import SMALL, trf
 RULES_24 = ["BH/C1", "BH", "SB", "PS", "WIN", "DE", "ARO", "KS", "BH/M1", "SB/C1", "WON", "BPG", "AOB", "FB",
             "TPR", "PTP", "APRO", "APPO", "GE", "BWG", "BH/C2", "SB/M1", "KS/L40", "BH/C3"]
 # Admitted by these limits, priced far above the inline threshold: a worker computes it
-# for a second or more (5,000 players × 100 rounds without results × 24 rules).
+# for a second or more (40,000 players × 100 rounds without results × 24 rules: about 2.5 s on the
+# development VM; 5,000 were enough while direct encounter was quadratic in the one group of all).
 ROOMY = replace(LIMITS, max_cost_s=1000.0, max_memory_mib=4096)
-SLOW = {"tournament": {"rounds": 100, "players": [{"id": i + 1, "rating": 1500 + i % 700} for i in range(5000)]},
+SLOW = {"tournament": {"rounds": 100, "players": [{"id": i + 1, "rating": 1500 + i % 700} for i in range(40_000)]},
         "tiebreaks": RULES_24, "explain": False}
 PRESTART = OpsConfig(prestart_workers=True)  # workers up before the first request, as `tiebreak serve` does
 SMALL_BODY = {"tournament": swiss_wire(12, 5, seed=3), "tiebreaks": ["BH", "SB"]}
