@@ -23,7 +23,7 @@ from . import schemas as s
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .cost import Counts
 from .gate import NO_COMPRESSION, answer_request
-from .limits import LIMITS, Limits
+from .limits import Limits
 from .pipeline import applied_regulations, default_after_round, read_trf_checked, team_counts, trf_warnings
 from . import schemas_teams
 from ..engine.teams.standings import TeamStandings, compute_team_standings

@@ -60,7 +60,7 @@ BYTES_PER_BODY_BYTE = 2
 BYTES_BASE = 40 * 1024 * 1024          # a compute worker with the service imported, before any job
 # Not modelled: direct encounter (DE) works inside the groups tied on every earlier rule; since the
 # engine places a group in linear time its cost is small against the rest (an event of 50,000
-# without results, one group: 0.21 s; DE right after the points of a 20,000 × 11 Swiss: 0.27 s;
+# without results, one group: 0.19 s; DE right after the points of a 20,000 × 11 Swiss: 0.20 s;
 # it was Σ size² / 5e6 s before). The deadline stops anything the counts still miss.
 
 

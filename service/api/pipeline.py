@@ -25,7 +25,7 @@ from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from . import schemas as s
 from .cost import Counts, explained_rows as cost_explained_rows, returned_rows
 from .limits import Deadline, LimitExceeded, Limits, check_tournament
-from .convert import rules_from_wire, select_rows, standings_to_wire, tournament_from_wire
+from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .pipeline_teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings, team_request_size
 
 if TYPE_CHECKING:

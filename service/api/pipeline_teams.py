@@ -13,7 +13,6 @@ from ..engine.teams.presets import team_preset_specs
 from ..engine.teams.standings import TeamStandings, compute_team_standings, resolve_team_regulations
 from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
 from . import schemas as s
-from .convert import select_rows
 from .convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
 from .limits import Deadline, LimitExceeded, Limits
 

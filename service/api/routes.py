@@ -17,7 +17,6 @@ from .catalogue_routes import CATALOGUE_ROUTES
 from .errors import PROBLEM_JSON
 from .gate import NO_COMPRESSION, answer_request, gate_of
 from .limits import prescan
-from .wire import WireDecoder
 
 
 def _problem_spec(description: str) -> ResponseSpec:

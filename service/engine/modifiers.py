@@ -77,10 +77,15 @@ def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, coun
         _sorted_cuts(reasons, order, low, high)
         return reasons
     _sorted_cuts(reasons, order, low, high, np.flatnonzero(~with_vur))
+    reasons[with_vur] = _vur_rows_cut(key, value, counted, vur, with_vur, low, high)
+    return reasons
+
+
+def _vur_rows_cut(key, value, counted, vur, with_vur: np.ndarray, low: int, high: int) -> np.ndarray:
+    """The reason codes of the rows with a voluntary unplayed round, cut by cut (16.5)."""
     part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
     _stepwise_cuts(part, key[with_vur], value[with_vur], counted[with_vur], vur[with_vur], low, high)
-    reasons[with_vur] = part
-    return reasons
+    return part
 
 
 class _SortedRows:
@@ -219,9 +224,7 @@ def cut_totals(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, count
     with_vur = vur.any(axis=1) if vur is not None else None
     removed = _sorted_removed(value, _row_order(key, value, counted, memo), low, high)
     if with_vur is not None and with_vur.any():
-        # the rows with a voluntary unplayed round, cut by cut (16.5)
-        part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
-        _stepwise_cuts(part, key[with_vur], value[with_vur], counted[with_vur], vur[with_vur], low, high)
+        part = _vur_rows_cut(key, value, counted, vur, with_vur, low, high)
         removed[with_vur] = np.where(part != KEPT, value[with_vur], 0).sum(axis=1)
     return uncut - removed
 

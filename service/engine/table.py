@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 
 from .errors import InconsistentCrosstable, Issue, InvalidRequest
-from .model import COMPLEMENT, ResultColumns, ResultKind, System, Tournament
+from .model import COMPLEMENT, ResultKind, System, Tournament
 
 NO_OPPONENT = -1
 KINDS: tuple[ResultKind, ...] = tuple(ResultKind)  # by code

@@ -46,6 +46,16 @@ def check_mixed(results: list[dict]) -> None:
     assert results[5]["result"]["standings"][1]["values"] == [9.75]
 
 
+
+def batch_scope(body: bytes) -> dict:
+    """The raw ASGI scope of an NDJSON POST to /v1/standings/batch (the disconnect tests drive the app directly)."""
+    return {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": "/v1/standings/batch", "raw_path": b"/v1/standings/batch", "query_string": b"", "root_path": "",
+        "headers": [(b"content-type", NDJSON.encode()), (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 50000), "server": ("testserver", 80), "state": {},
+    }
+
 def test_a_json_array_with_good_and_bad_items(client):
     check_mixed(lines_of(client.post("/v1/standings/batch", json=MIXED)))
 
@@ -148,12 +158,7 @@ def test_a_client_disconnect_stops_the_work(monkeypatch, chunk_size):
             sent_lines.append(message["body"])
             first_line_sent.set()
 
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-        "path": "/v1/standings/batch", "raw_path": b"/v1/standings/batch", "query_string": b"", "root_path": "",
-        "headers": [(b"content-type", NDJSON.encode()), (b"content-length", str(len(body)).encode())],
-        "client": ("127.0.0.1", 50000), "server": ("testserver", 80), "state": {},
-    }
+    scope = batch_scope(body)
 
     async def main():
         with anyio.fail_after(30):
@@ -221,12 +226,7 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
             sent_lines.append(message["body"])
             first_line_sent.set()
 
-    scope = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-        "path": "/v1/standings/batch", "raw_path": b"/v1/standings/batch", "query_string": b"", "root_path": "",
-        "headers": [(b"content-type", NDJSON.encode()), (b"content-length", str(len(body)).encode())],
-        "client": ("127.0.0.1", 50000), "server": ("testserver", 80), "state": {},
-    }
+    scope = batch_scope(body)
 
     async def main():
         from service.api.gate import start_gate, stop_gate

@@ -4,11 +4,12 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.contract.real_server import healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance_fide"
@@ -28,17 +29,9 @@ def server():
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"uvicorn did not start: {process.stderr.read().decode()[-2000:]}")
-        time.sleep(0.1)
+    if not healthy(base, process, 20):
+        process.kill()
+        pytest.fail(f"uvicorn did not start: {process.stderr.read().decode()[-2000:]}")
     yield base
     process.terminate()
     process.wait(timeout=10)

@@ -18,6 +18,21 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def healthy(base: str, process: subprocess.Popen, timeout: float) -> bool:
+    """Wait until the server at `base` answers /healthz (True), or its process ends or
+    `timeout` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return True
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
     """The base URL of a uvicorn started for the block, stopped after it.
@@ -45,17 +60,9 @@ def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
         listener.close()  # the server has its own copy
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                raise RuntimeError(f"uvicorn did not start: {log.read().decode(errors='replace')[-2000:]}")
-            time.sleep(0.1)
+        if not healthy(base, process, 30):
+            log.seek(0)
+            raise RuntimeError(f"uvicorn did not start: {log.read().decode(errors='replace')[-2000:]}")
         yield base
     finally:
         process.terminate()

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.engine import Regulations
-from tests.builders import F, exact, is_vur, contribution_scale, contributions, crosstable, standings, values
+from tests.builders import F, exact, contributions, crosstable, standings, values
 from tests.strategies import swiss_tournaments
 
 FIDE_2009 = Regulations.FIDE_2009

@@ -10,7 +10,7 @@ import pytest
 
 from service.engine import Regulations, Scoring, System
 from service.formats.trf import parse_trf
-from tests.builders import F, exact, is_vur, contribution_scale, contributions, crosstable, standings, values
+from tests.builders import F, contributions, crosstable, exact, is_vur, standings, values
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance_fide"
 HPB = parse_trf((FIXTURES / "worked-c-hpb-2026.trf").read_text(encoding="utf-8")).tournament

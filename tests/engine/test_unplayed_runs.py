@@ -18,7 +18,7 @@ import pytest
 from service.engine import Regulations, Scoring
 from service.engine.table import build_crosstable
 from service.engine.unplayed import adjusted_scores
-from tests.builders import F, exact, is_vur, contributions, contribution_scale, crosstable, standings, values
+from tests.builders import F, contributions, crosstable, exact, standings, values
 
 THREE_ONE_ZERO = Scoring(win=F(3), draw=F(1), loss=F(0), forfeit_win=F(3), forfeit_loss=F(0),
                          pairing_bye=F(3), full_bye=F(3), half_bye=F("1/2"), zero_bye=F(0), absent=F(0))

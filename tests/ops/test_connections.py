@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from tests.api.test_real_server import free_port
+from tests.contract.real_server import healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 TIEBREAK = Path(sys.executable).parent / "tiebreak"
@@ -33,17 +34,9 @@ def server():
     process = subprocess.Popen([str(TIEBREAK), "serve"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail("tiebreak serve did not start")
-        time.sleep(0.1)
+    if not healthy(base, process, 30):
+        process.kill()
+        pytest.fail("tiebreak serve did not start")
     yield port, admin
     process.send_signal(signal.SIGTERM)
     try:

@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, contribution_rows, copier
+from ..contributions import Contribution, RuleOutcome, contribution_rows, copier, mark_cut
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_total, reason_text
 from ..rounding import mean_note, round_half_up_div
 from ..rules import RuleSpec
@@ -171,7 +171,7 @@ def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.n
         if copy_of is None:
             copy_of = copier(type(marked[i][j]))
         c = marked[i][j] = copy_of(marked[i][j])
-        c.cut, c.cut_reason, c.cut_code = True, texts[code], REASON_CODES[code]
+        mark_cut(c, texts[code], REASON_CODES[code])
     return marked
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from ..context import Context
 from ..contributions import Contribution, RuleOutcome, contribution_rows
 from ..rules import RuleSpec
-from ..table import (BLACK, COUNTS_AS_WIN, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, NO_OPPONENT, PAIRING_BYE, WIN,
+from ..table import (BLACK, COUNTS_AS_WIN, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, PAIRING_BYE, WIN,
                      Table)
 
 RoundTest = Callable[[Table], np.ndarray]  # the rounds a count counts, as a boolean matrix

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The parts behind the figures docs/benchmarks.md and docs/decisions.md quote for issue 14.
+
+    .venv/bin/python scripts/bench_parts.py
+
+Each figure is the best of a few runs, in this process, on synthetic events (service.synthetic,
+seed 1), 12 rules `BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO`:
+
+- a contribution made through `contribution_rows`: the engine's default dataclass against the
+  API's msgspec struct (ns per contribution, 20,000 × 11 Buchholz rows);
+- all 20,000 breakdowns: made (engine and conversion), encoded to JSON, freed;
+- the pairing checks of the table build at 20,000 × 11;
+- direct encounter right after the points (20,000 × 11), and on one group of 50,000 players
+  without results.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+RULES = ["BH/C1", "BH/C2", "BH", "BH/M1", "SB", "SB/C1", "PS", "WIN", "WON", "BPG", "DE", "ARO"]
+
+
+def best(run, repeats: int = 3) -> float:
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> int:
+    import msgspec
+    import numpy as np
+
+    from service.api import schemas as s
+    from service.api.convert import standings_to_wire
+    from service.engine import compute_standings
+    from service.engine.contributions import Contribution, contribution_rows
+    from service.engine.registry import valid_codes
+    from service.engine.rules import parse_rule
+    from service.engine.standings import cyclic_gc_paused
+    from service.engine.table import build_table
+    from service.synthetic import swiss_tournament
+
+    codes = valid_codes()
+    specs = [parse_rule(rule, codes) for rule in RULES]
+    tournament = swiss_tournament(20_000, 11, seed=1)
+
+    selected = np.ones((20_000, 11), dtype=bool)
+    fields = {"kind": np.full(selected.shape, "game", dtype=object),
+              "opponent": np.arange(220_000, dtype=np.int64).reshape(selected.shape).astype(object),
+              "value": np.arange(220_000).reshape(selected.shape) / 2}
+    for kind in (Contribution, s.ContributionOut):
+        with cyclic_gc_paused():
+            seconds = best(lambda: contribution_rows(kind, selected, fields))
+        print(f"contribution_rows, {kind.__module__}.{kind.__name__}: {seconds / 220_000 * 1e9:.0f} ns each")
+
+    with cyclic_gc_paused():
+        result = compute_standings(tournament, specs, explain=False, contribution=s.ContributionOut)
+        started = time.perf_counter()
+        response = standings_to_wire(result, True, tournament=tournament)
+        made = time.perf_counter() - started
+        started = time.perf_counter()
+        body = msgspec.json.encode(response)
+        encoded = time.perf_counter() - started
+        started = time.perf_counter()
+        del response, result
+        freed = time.perf_counter() - started
+    print(f"all 20,000 breakdowns: made {made:.2f} s, encoded {encoded:.2f} s ({len(body) / 1e6:.0f} MB), "
+          f"freed {freed:.2f} s")
+    del body
+
+    from service.engine import table as engine_table
+
+    built = build_table(tournament)
+    entry = np.full(built.kind.shape, -1, dtype=np.int64)
+    has_points = np.zeros(1, dtype=bool)
+    seconds = best(lambda: engine_table._check_pairings(built.ids, built.kind, built.opp, built.color, entry,
+                                                         has_points, None), 10)
+    print(f"pairing checks, 20,000 x 11: {seconds * 1000:.1f} ms")
+
+    de_first = [parse_rule(rule, codes) for rule in ("DE", "BH")]
+    seconds = best(lambda: compute_standings(tournament, de_first, explain=False))
+    print(f"DE right after the points, 20,000 x 11: {seconds:.2f} s")
+    empty = swiss_tournament(50_000, 11, seed=1)
+    empty = dataclasses.replace(empty, players=tuple(dataclasses.replace(p, results=()) for p in empty.players),
+                                columns=None)
+    seconds = best(lambda: compute_standings(empty, de_first, explain=False))
+    print(f"DE on one group of 50,000 players without results: {seconds:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
