@@ -297,8 +297,11 @@ def select_rows(result: Standings, top: int | None = None, player: int | list[in
                 raise InvalidRequest([Issue(path, f"no player with id {pid} in the tournament")])
         shown = {row.player for row in rows}
         wanted_set = set(wanted)
+        order = getattr(result.rows, "order", None)  # StandingRows: the standing order, no row objects
+        if order is None:
+            order = [row.player for row in result.rows]
         # after the page, in standings order (a player ranked above the page too)
-        rows = [*rows, *(row for row in result.rows if ids[row.player] in wanted_set and row.player not in shown)]
+        rows = [*rows, *(result.rows[i] for i, p in enumerate(order) if ids[p] in wanted_set and p not in shown)]
     return rows
 
 
@@ -351,6 +354,22 @@ def _plain_rows(result: Standings, rows, identities: dict[int, dict]) -> msgspec
     return msgspec.Raw(msgspec.json.encode(made))
 
 
+def _shown_values(result: Standings, chosen: list | None) -> tuple[list, object, object]:
+    """Each rule's values as JSON numbers, each player's list of them, and the points, readable by
+    table index: for every player, or (`chosen`: a page, or the players named) for those rows'
+    players only, in dicts (one row of 20,000 players need not convert 240,000 values)."""
+    table = result.table
+    if chosen is None:
+        displays = [_display(o) for o in result.outcomes]
+        values_by_player = list(map(list, zip(*displays))) if displays else None
+        return displays, values_by_player, (table.score / table.scale).tolist()
+    players = sorted({row.player for row in chosen})
+    at = np.asarray(players, dtype=np.int64)
+    displays = [dict(zip(players, _display(o, at))) for o in result.outcomes]
+    values_by_player = {p: [d[p] for d in displays] for p in players} if displays else None
+    return displays, values_by_player, dict(zip(players, (table.score[at] / table.scale).tolist()))
+
+
 def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[float | None]:
     """Every player's value as the JSON number (units / scale: exact for these decimals);
     with `players` (table indices), theirs in that order."""
@@ -392,10 +411,8 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
                          "sex": p.sex, "birth_date": p.birth_date}
                   for p in players if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
     plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
-    displays = [] if plain else [_display(o) for o in outcomes]
-    values_by_player = list(map(list, zip(*displays))) if displays else None
-    points = (table.score / table.scale).tolist()
     chosen = [] if plain else list(select_rows(result, top, player, offset))
+    displays, values_by_player, points = _shown_values(result, None if len(chosen) == len(result.rows) else chosen)
     encoder = msgspec.json.Encoder()
     rows: list[s.Standing] = []
     encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer

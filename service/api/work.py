@@ -434,7 +434,15 @@ def prepare(job: Job) -> Task | Answer:
         return failure(exc, job.index, job.kind, job.body)
 
 
-def execute(job: Job) -> Answer:
-    """The whole job, as a compute worker runs it."""
+def execute(job: Job, held: list | None = None) -> Answer:
+    """The whole job, as a compute worker runs it.
+
+    With `held`, the task (the request as read: for a large body, hundreds of thousands of
+    objects) is appended to it instead of being freed on return: the worker frees it once the
+    answer is written, so that the client does not wait for it (12 ms of a 20,000-player request)."""
     prepared = prepare(job)
-    return prepared if isinstance(prepared, Answer) else prepared.finish()
+    if isinstance(prepared, Answer):
+        return prepared
+    if held is not None:
+        held.append(prepared)
+    return prepared.finish()

@@ -31,3 +31,15 @@ def test_a_batch_item_never_carries_the_whole_answer(monkeypatch):
     answer = work.execute(work.Job(kind="item", body=item, limits=LIMITS, index=0))
     line = msgspec.json.decode(answer.body)
     assert line["status"] == 200 and line["result"]["standings"][0]["breakdown"]
+
+
+def test_a_job_can_leave_what_it_read_to_be_freed_after_its_answer():
+    """work.execute's `held`: the worker frees the request as read once the answer is written."""
+    body = msgspec.json.encode({"tournament": swiss_wire(30, 5, 4), "tiebreaks": RULES})
+    job = work.Job(kind="standings", body=body, limits=LIMITS)
+    held: list = []
+    answer = work.execute(job, held)
+    assert answer.body == work.execute(job).body
+    assert len(held) == 1 and isinstance(held[0], work.Task)
+    refused = work.execute(work.Job(kind="standings", body=b"{", limits=LIMITS), held)
+    assert refused.status == 400 and len(held) == 1  # nothing was read: nothing held

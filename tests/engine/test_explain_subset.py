@@ -37,3 +37,24 @@ def test_chosen_players_get_the_full_breakdown_and_the_others_none(drawn, data, 
     others = set(ids) - chosen
     for per_rule in breakdowns(some, others).values():
         assert all(rows is None and note is None for rows, note in per_rule)
+
+
+def test_a_few_rows_of_a_large_event_are_cut_as_in_the_whole_breakdown():
+    """Up to FEW_ROWS rows of a large event are marked on their own (buchholz.FEW_ROWS): the
+    same cuts as when every player's marks are made, for players with and without voluntary
+    unplayed rounds (16.5 compares those round by round)."""
+    from service.engine.families.buchholz import FEW_ROWS
+    from service.synthetic import swiss_tournament
+
+    t = swiss_tournament(400, 9, seed=3)
+    assert len(t.players) > 4 * FEW_ROWS
+    specs = [parse_rule(r, valid_codes(Regulations.FIDE_2026)) for r in ["BH/C1", "BH/C2", "BH/M1", "SB/C1", "FB/C1"]]
+    with_vur = [p.id for p in t.players if any(r.result.is_voluntary_unplayed for r in p.results)]
+    without = [p.id for p in t.players if p.id not in with_vur]
+    assert len(with_vur) >= 5
+    chosen = with_vur[:5] + without[:5]
+    full = compute_standings(t, specs, Regulations.FIDE_2026, explain=True)
+    some = compute_standings(t, specs, Regulations.FIDE_2026, explain=chosen)
+    assert breakdowns(some, chosen) == breakdowns(full, chosen)
+    cut = [c for per_rule in breakdowns(some, chosen).values() for rows, _ in per_rule for c in rows or [] if c.cut]
+    assert cut and any(c.unplayed for c in cut)  # the cuts were there to compare, unplayed rounds among them

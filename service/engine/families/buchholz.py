@@ -16,6 +16,11 @@ from ..table import IS_PLAYED, KINDS, LOSS, NO_OPPONENT
 from ..unplayed import DUMMY_ARTICLES, DUMMY_REASONS, OWN_SCORE, VIRTUAL, dummy_note, policy_of, virtual_note
 
 
+# Up to this many rows explained (and a quarter of the players at most), a cut rule marks
+# those rows alone instead of every player's (16.5 cuts each row on its own).
+FEW_ROWS = 64
+
+
 def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> RuleOutcome:
     """Sum of opponents' scores (Buchholz), or of score × result (Sonneborn-Berger, 9.1)."""
     table = ctx.table
@@ -31,12 +36,17 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
     totals = cut_totals(key, value, vur, columns.counted, low, high, memo, uncut)
     scale = table.scale * table.scale if weight_by_result else table.scale
     outcome = RuleOutcome.of(spec, totals, scale)
-    marks: list = []  # the cut marks, made when a breakdown first asks (the values need none)
+    marks: list = []  # every player's cut marks, made when a breakdown first asks (the values need none)
 
-    def cut_marks() -> np.ndarray | None:
+    def cut_marks(players: list[int]) -> np.ndarray:
+        if not marks and len(players) <= FEW_ROWS < len(key) // 4:
+            # a few rows (`player=`, a short page): their own marks; each row is cut on its own
+            rows = np.asarray(players, dtype=np.int64)
+            return cut_reasons(key[rows], value[rows], None if vur is None else vur[rows], columns.counted[rows],
+                               low, high)
         if not marks:
             marks.append(cut_reasons(key, value, vur, columns.counted, low, high, memo))
-        return marks[0]
+        return marks[0][players]
     # Every rule of the family shares the uncut contributions; a cut one is a marked copy.
     base = ctx.cached(("opponent-contributions", spec.forfeits_played, weight_by_result), dict)
     label = cut_label(low, high)
@@ -48,7 +58,7 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
         rows = [base[p] for p in players]
         if not (low or high):
             return rows
-        return with_cuts(rows, cut_marks()[players], columns.counted[players], label)
+        return with_cuts(rows, cut_marks(players), columns.counted[players], label)
 
     outcome.explain_rows = explain_rows
     outcome.forget_rows = lambda players: [base.pop(p, None) for p in players]
