@@ -37,11 +37,13 @@ def main() -> int:
     parser.add_argument("--player", type=int, action="append", help="only this player's row (repeatable)")
     parser.add_argument("--top", type=int, help="only the first N rows")
     parser.add_argument("--repeats", type=int, default=2, help="runs (default 2)")
+    parser.add_argument("--processes", type=int, default=2,
+                        help="processes building the breakdowns, the worker's default (2); 1: one process")
     args = parser.parse_args()
 
     import msgspec
 
-    from service.api import work
+    from service.api import forked, work
     from service.api.limits import LIMITS
     from service.engine.standings import cyclic_gc_paused
     from service.synthetic import swiss_wire
@@ -52,8 +54,11 @@ def main() -> int:
     if args.top is not None:
         request["top"] = args.top
     body = msgspec.json.encode(request)
-    limits = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9, max_response_bytes=10**12)
     selection = "".join(f", {k}={request[k]}" for k in ("player", "top") if k in request)
+    del request  # the tournament as Python dicts: not the worker's memory
+    forked.enable(args.processes)  # as the worker does (TIEBREAK_BREAKDOWN_PROCESSES)
+    copies_private = _measure_forked_copies(forked)
+    limits = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9, max_response_bytes=10**12)
     answered = []
     for _ in range(args.repeats):
         held: list = []
@@ -61,18 +66,59 @@ def main() -> int:
             wall, cpu = time.perf_counter(), time.process_time()
             answer = work.execute(work.Job(kind="standings", body=body, limits=limits), held)
             answer_s = time.perf_counter() - wall
-            size = len(answer.body)
+            size = len(answer.body) + sum(map(len, answer.more_body or ()))
             freeing = time.perf_counter()
             del answer
             held.clear()
             freed_s = time.perf_counter() - freeing
         answered.append(answer_s)
+        private = copies_private()
+        copies = f" + {sum(private) / 1024:.0f} MB private to the forked copies" if private else ""
         print(f"{args.players} x {args.rounds}, explain={args.explain}{selection}: {answer_s * 1000:.0f} ms to the "
-              f"answer, then {freed_s * 1000:.0f} ms freeing; {time.process_time() - cpu:.2f} s CPU, "
-              f"{size / 1e6:.2f} MB of JSON, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+              f"answer, then {freed_s * 1000:.0f} ms freeing; {time.process_time() - cpu:.2f} s CPU here, "
+              f"{size / 1e6:.2f} MB of JSON, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+              f"{copies}")
     answered.sort()
     print(f"to the answer: median {answered[len(answered) // 2] * 1000:.0f} ms, best {answered[0] * 1000:.0f} ms")
     return 0
+
+
+def _measure_forked_copies(forked):
+    """The memory each forked copy has to itself (kB, Private_Clean + Private_Dirty of
+    /proc/self/smaps_rollup as it finishes: its own objects and buffer, and the pages of the
+    worker it wrote to), sent back through a pipe; the pages it shares with the worker are in
+    the worker's RSS already. Linux only (empty elsewhere)."""
+    import os
+
+    if not os.path.exists("/proc/self/smaps_rollup"):
+        return lambda: []
+    start = forked.start
+
+    def measuring_start(parts, encode):
+        reading, writing = os.pipe()
+
+        def measured_encode(part):
+            yield from encode(part)
+            with open("/proc/self/smaps_rollup") as f:
+                fields = dict(line.split(":", 1) for line in f if line.startswith("Private"))
+            os.write(writing, str(sum(int(v.split()[0]) for v in fields.values())).encode() + b"\n")
+
+        copies = start(parts, measured_encode)
+        os.close(writing)
+        pipes.append(reading)  # read once the copies have finished (they write their figure first)
+        return copies
+
+    def measured() -> list[int]:
+        figures = []
+        while pipes:
+            with os.fdopen(pipes.pop()) as f:
+                figures.extend(int(line) for line in f.read().split())
+        return figures
+
+    pipes: list[int] = []
+
+    forked.start = measuring_start
+    return measured
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+from collections.abc import Iterator
 from decimal import Decimal
 from itertools import repeat
 from fractions import Fraction
@@ -19,6 +20,7 @@ from ..engine.table import NO_OPPONENT
 from ..engine.rules import RuleSpec, build_rule
 from ..engine.standings import StandingRows, Standings
 from ..formats.trf import TrfHeader, scoring_with_defaults
+from . import forked
 from . import schemas as s
 
 MAX_DECIMALS = 2
@@ -390,7 +392,7 @@ def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[fl
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
                       player: int | list[int] | None = None, tournament: m.Tournament | None = None,
                       tiebreak_out=None, encode_rows: bool = False, offset: int = 0,
-                      whole_answer: bool = False) -> s.StandingsResponse | bytearray:
+                      whole_answer: bool = False) -> s.StandingsResponse | bytearray | AnswerPieces:
     """The response; `tournament` (the one ranked) brings the scoring and the players' identities;
     `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own).
 
@@ -399,7 +401,8 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     holds the JSON of the rows (msgspec.Raw), so that a large answer never holds every row's
     objects at the same time; with `whole_answer` too, when those rows are large
     (IN_PLACE_MIN_BYTES), the whole answer's JSON is returned instead, written around them (a
-    bytearray: for a caller that sends it as it is).
+    bytearray: for a caller that sends it as it is), or, when forked copies built some of the
+    rows (every breakdown of thousands of players, in a compute worker), as AnswerPieces.
     """
     tiebreak_out = tiebreak_out or tiebreak_to_wire
     table = result.table
@@ -417,37 +420,71 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     rows: list[s.Standing] = []
     encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
     opponent_names = _OpponentNames(table, player_keys) if explain else None
-    for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
-        chunk = chosen[start:start + CHUNK_ROWS] if explain else chosen
-        members = [row.player for row in chunk]
-        breakdowns = opponents = None
-        if explain:
-            result.explain(members)
-            breakdowns = _breakdowns(outcomes, keys, displays, members, player_keys)
-            opponents = _opponents(table, members, opponent_names)
-        made = []
-        for i, row in enumerate(chunk):
-            p = row.player
-            pid = table.ids[p]
-            made.append(s.Standing(rank=row.rank, id=pid, name=table.names[p], points=points[p],
-                                   values=values_by_player[p] if values_by_player else [], decided_by=row.decided_by,
-                                   breakdown=breakdowns[i] if explain else None,
-                                   opponents=opponents[i] if explain else None, **identities.get(pid, {})))
-        if encode_rows:
-            if made:
-                # each chunk's list is written over the previous one's closing bracket
-                at = len(encoded_rows) - 1
-                encoder.encode_into(made, encoded_rows, at)
-                encoded_rows[at] = ord("[" if at == 0 else ",")
+
+    def chunks(part: list) -> Iterator[tuple[list, list[int]]]:
+        """A share of the rows, a chunk at a time (all at once without breakdowns), with their
+        players' breakdowns built."""
+        for start in range(0, len(part), CHUNK_ROWS if explain else max(len(part), 1)):
+            chunk = part[start:start + CHUNK_ROWS] if explain else part
+            members = [row.player for row in chunk]
+            breakdowns = opponents = None
+            if explain:
+                result.explain(members)
+                breakdowns = _breakdowns(outcomes, keys, displays, members, player_keys)
+                opponents = _opponents(table, members, opponent_names)
+            made = []
+            for i, row in enumerate(chunk):
+                p = row.player
+                pid = table.ids[p]
+                made.append(s.Standing(rank=row.rank, id=pid, name=table.names[p], points=points[p],
+                                       values=values_by_player[p] if values_by_player else [],
+                                       decided_by=row.decided_by, breakdown=breakdowns[i] if explain else None,
+                                       opponents=opponents[i] if explain else None, **identities.get(pid, {})))
+            yield made, members
+
+    def encode_share(part: list) -> None:
+        for made, members in chunks(part):
+            if not encode_rows:
+                rows.extend(made)
+                continue
+            # each chunk's list is written over the previous one's closing bracket
+            at = len(encoded_rows) - 1
+            encoder.encode_into(made, encoded_rows, at)
+            encoded_rows[at] = ord("[" if at == 0 else ",")
             if explain:
                 result.forget(members)  # this chunk's contributions are in its JSON now
-        else:
-            rows.extend(made)
+
+    def forked_share(part: list) -> Iterator[bytearray]:
+        """In a forked copy: the share's rows as JSON, a chunk at a time, each led by a comma."""
+        chunk_json = bytearray()
+        for made, members in chunks(part):
+            encoder.encode_into(made, chunk_json)
+            chunk_json[0] = ord(",")  # the list's brackets: a comma before, nothing after
+            del chunk_json[-1]
+            yield chunk_json
+            result.forget(members)
+
+    # Every player's breakdown (a worker's whole answer): shares of the rows built by forked
+    # copies of the worker on the other cores (service/api/forked.py); the bytes are the same.
+    shares = forked.shares(chosen) if explain and encode_rows and whole_answer else [chosen]
+    copies = forked.start(shares[1:], forked_share) if len(shares) > 1 else []
+    encode_share(shares[0])
+    rows_after: list = []  # the copies' rows, in order, as they wrote them (memory maps)
+    for copy, part in zip(copies, shares[1:]):
+        written = forked.finish(copy)
+        if written is None:  # the copy did not finish: its rows are built here, the same bytes
+            written = bytearray()
+            for piece in forked_share(part):
+                written += piece
+        rows_after.append(written)
+    if rows_after:
+        del encoded_rows[-1]  # the closing bracket: after the copies' rows
+        rows_after.append(b"]")
     if encode_rows and len(encoded_rows) == 1:
         encoded_rows += b"]"
     if plain:
         standings = _plain_rows(result, select_rows(result, top, player, offset), identities)
-    elif encode_rows and whole_answer and len(encoded_rows) >= IN_PLACE_MIN_BYTES:
+    elif encode_rows and whole_answer and (rows_after or len(encoded_rows) >= IN_PLACE_MIN_BYTES):
         standings = _ROWS_HERE  # the answer is finished around the rows' buffer, below
     else:
         standings = msgspec.Raw(encoded_rows) if encode_rows else rows
@@ -469,9 +506,19 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     # head moved in front of them, the tail after), so the rows are never copied into a new
     # bytes object; the caller gets the whole answer's JSON.
     head, tail = encoder.encode(response).split(_ROWS_MARK, 1)
+    if rows_after:  # rows built by forked copies: the answer goes out as its pieces, none copied
+        return AnswerPieces([head + _ROWS_MARK[:-1], encoded_rows, *rows_after[:-1], b"]" + tail])
     encoded_rows[0:0] = head + _ROWS_MARK[:-1]
     encoded_rows += tail
     return encoded_rows
+
+
+class AnswerPieces(list):
+    """A whole answer's JSON as consecutive buffers (bytes, bytearrays, memory maps), written
+    one after the other: the rows forked copies built are sent from where they wrote them."""
+
+    def size(self) -> int:
+        return sum(map(len, self))
 
 
 # Rows' JSON this large is finished in place (see standings_to_wire): smaller ones are copied.

@@ -518,7 +518,9 @@ def response_of(answer: work.Answer) -> Response:
     if answer.retry_after_s:
         headers["retry-after"] = str(answer.retry_after_s)
     body = answer.body
-    if isinstance(body, bytearray):  # a large answer finished in place (computed inline: rare)
+    if answer.more_body:  # pieces of a worker's answer (only a worker forks; here for completeness)
+        body = b"".join([body, *answer.more_body])
+    elif isinstance(body, bytearray):  # a large answer finished in place (computed inline: rare)
         body = bytes(body)
     return Response(content=body, status_code=answer.status, media_type=answer.media_type, headers=headers)
 

@@ -54,6 +54,7 @@ ENV = {
     "max_points_per_round": "TIEBREAK_MAX_POINTS_PER_ROUND",
     "max_prizes": "TIEBREAK_MAX_PRIZES",
     "max_prize_categories": "TIEBREAK_MAX_PRIZE_CATEGORIES",
+    "breakdown_processes": "TIEBREAK_BREAKDOWN_PROCESSES",
 }
 
 
@@ -89,6 +90,9 @@ class Limits:
     # before, which over-estimated small requests 6-10×.
     inline_max_cost_ms: float = _env_float("TIEBREAK_INLINE_MAX_COST_MS", 3.0)
     inline_queue: int = _env_int("TIEBREAK_INLINE_QUEUE", 32)
+    # Processes that build one answer's breakdowns when it has thousands of rows: the compute
+    # worker and forked copies of it (service/api/forked.py), at most one per CPU; 1: the worker alone.
+    breakdown_processes: int = _env_int("TIEBREAK_BREAKDOWN_PROCESSES", 2)
     # Requests being handled at once (probes excepted) and the request bodies they may
     # hold in memory (Content-Length, or max_body_bytes when unknown); past either: 503.
     max_in_flight: int = _env_int("TIEBREAK_MAX_IN_FLIGHT", 64)

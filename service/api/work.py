@@ -22,6 +22,7 @@ import msgspec
 
 from . import schemas as s
 from .compress import gzip_bytes
+from .convert import AnswerPieces
 from .cost import Counts, Estimate, check_cost, explained_rows, returned_rows
 from .limits import LimitExceeded, Limits, Unavailable, check_json_depth, check_standings, prescan
 from .check import CheckItem, CheckLine, check_trf
@@ -56,6 +57,10 @@ class Answer(msgspec.Struct, array_like=True):
     retry_after_s: int | None = None  # for 503s
     estimate_s: float | None = None  # what the cost model said, for logs and calibration
     memory_exhausted: bool = False  # a MemoryError: the worker process starts afresh
+    # The rest of the body, written after `body` (a worker's answer whose rows forked copies
+    # built: convert.AnswerPieces); never sent to the gate as such: the worker writes the pieces
+    # as one body frame.
+    more_body: list | None = None
 
 
 @dataclass
@@ -176,15 +181,17 @@ def decode(data: bytes, decoder: WireDecoder, limits: Limits, shape_prescan: boo
 def encoded(value, job: Job, status: int = 200, engine_seconds: float = 0.0) -> Answer:
     """The JSON answer, within max_response_bytes, gzipped when the client accepts it (`value`
     may be the answer's JSON already, as standings_to_wire returns a large one)."""
-    data = value if isinstance(value, bytearray) else _encoder.encode(value)
+    pieces = value if isinstance(value, AnswerPieces) else None
+    data = pieces[0] if pieces else value if isinstance(value, bytearray) else _encoder.encode(value)
+    size = pieces.size() if pieces else len(data)
     limits = job.limits
-    if len(data) > limits.max_response_bytes:
-        raise LimitExceeded("max_response_bytes", "", f"the response would be {len(data)} bytes; ask for "
+    if size > limits.max_response_bytes:
+        raise LimitExceeded("max_response_bytes", "", f"the response would be {size} bytes; ask for "
                             f"`explain: false`, `top` or `player`", 413, limits)
-    if job.gzip_min_bytes and len(data) >= job.gzip_min_bytes:
-        return Answer(status, gzip_bytes(data, job.gzip_level), JSON, gzipped=True,
+    if job.gzip_min_bytes and size >= job.gzip_min_bytes:
+        return Answer(status, gzip_bytes(b"".join(pieces) if pieces else data, job.gzip_level), JSON, gzipped=True,
                       engine_seconds=engine_seconds)
-    return Answer(status, data, JSON, engine_seconds=engine_seconds)
+    return Answer(status, data, JSON, engine_seconds=engine_seconds, more_body=pieces[1:] if pieces else None)
 
 
 # ---- the kinds ----

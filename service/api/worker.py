@@ -19,23 +19,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import struct
 import sys
 
+from .forked import die_with_parent
+
 FRAME = struct.Struct(">Q")
 WORKER_NICENESS = 10
-
-
-def _die_with_parent() -> None:
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # not Linux: the closed stdin ends the worker instead
-        pass
 
 
 def _cap_memory(mib: int) -> None:
@@ -81,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m service.api.worker")
     parser.add_argument("--memory-mib", type=int, default=0, help="data segment cap (0: none)")
     args = parser.parse_args(argv)
-    _die_with_parent()
+    die_with_parent()
     try:  # the server's event loop (probes, I/O, shedding) comes first when both want the CPU
         os.nice(WORKER_NICENESS)
     except OSError:
@@ -94,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     import msgspec
 
     from ..engine.standings import cyclic_gc_paused
+    from . import forked
+    from .limits import LIMITS
     from .ops import configure_logging
     from .work import Job, execute
 
@@ -101,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     job_decoder = msgspec.msgpack.Decoder(Job)
     answer_encoder = msgspec.msgpack.Encoder()
     _warm_up(execute, Job)
+    forked.enable(LIMITS.breakdown_processes)  # after the warm-up: its tiny answer never forks anyway
     _cap_memory(args.memory_mib)
     channel.write(FRAME.pack(0))  # ready: an empty frame once everything is imported and warm
     channel.flush()
@@ -137,9 +130,12 @@ def _answer(execute, job, channel, answer_encoder) -> bool:
                             "application/problem+json", limit="max_memory_mib", memory_exhausted=True)
         # The answer without its body, then the body in a frame of its own: a large answer is
         # written from its own buffer, never copied into a message.
-        head = answer_encoder.encode(msgspec.structs.replace(answer, body=b""))
-        channel.write(FRAME.pack(len(head)) + head + FRAME.pack(len(answer.body)))
+        more = answer.more_body or ()
+        head = answer_encoder.encode(msgspec.structs.replace(answer, body=b"", more_body=None))
+        channel.write(FRAME.pack(len(head)) + head + FRAME.pack(len(answer.body) + sum(map(len, more))))
         channel.write(answer.body)
+        for piece in more:  # rows built by forked copies, written from where they are
+            channel.write(piece)
         channel.flush()
         return answer.memory_exhausted
     finally:

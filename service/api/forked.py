@@ -1,0 +1,119 @@
+"""Parts of one large answer built in forked copies of a compute worker, on the machine's other cores.
+
+Every player's breakdown of a 20,000-player event is 2.4 million contributions, 187 MB of
+JSON: making and encoding them is Python work that one process does on one core (about
+1.5 s). The engine's pass is done by then, and a breakdown reads only what it left, so the
+worker forks: each copy builds the JSON of its share of the rows and writes it to a pipe,
+while the worker builds the first share; a thread of the worker reads the pipes meanwhile
+(os.read lets go of the interpreter). The copies end with `os._exit`, without freeing
+what they made. The bytes are the same as when one process builds every row: a copy that
+fails (memory, a signal) is noticed by its exit status, and its rows are built again by the
+worker itself.
+
+Only a compute worker forks (`enable`, called by service/api/worker.py): it is
+single-threaded and killed as a whole, and each copy asks the kernel to kill it when the
+worker dies. The server's own process (the event loop, cheap requests) never does.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+# Forked copies per answer (processes besides the worker itself): set by `enable`.
+_HELPERS = 0
+# Rows below this are built by the worker alone: a fork, its pipe and its thread cost a few
+# milliseconds, about what 100 rows with breakdowns do.
+MIN_ROWS_PER_PART = 1000
+
+
+def enable(processes: int) -> None:
+    """Let large answers be built by `processes` processes in all (the worker and its copies);
+    capped by the CPUs this process may run on."""
+    global _HELPERS
+    available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    _HELPERS = max(0, min(processes, available) - 1) if hasattr(os, "fork") else 0
+
+
+def shares(rows: list, helpers: int | None = None) -> list[list]:
+    """The rows split into consecutive shares, the first for the worker: one share when the
+    answer is too small to be worth a fork (or forking is not enabled)."""
+    helpers = _HELPERS if helpers is None else helpers
+    count = min(helpers + 1, len(rows) // MIN_ROWS_PER_PART)
+    if count < 2:
+        return [rows]
+    size = -(-len(rows) // count)
+    return [rows[i:i + size] for i in range(0, len(rows), size)]
+
+
+@dataclass
+class _Copy:
+    pid: int
+    output: int  # the file it writes, in memory (memfd) where the system has it
+
+
+def start(parts: list[list], encode: Callable[[list], Iterable[bytes]]) -> list[_Copy]:
+    """Fork one copy per part; each writes what `encode(part)` yields to a file of its own, as
+    it comes (never waiting for the worker, holding no more than a chunk), then exits."""
+    copies = []
+    worker = os.getpid()
+    for part in parts:
+        output = _memory_file()
+        pid = os.fork()
+        if pid == 0:  # the copy
+            status = 1
+            try:
+                die_with_parent()
+                if os.getppid() != worker:  # the worker died before the kernel was told
+                    os._exit(1)
+                for piece in encode(part):
+                    with memoryview(piece) as whole:  # released before `encode` reuses its buffer
+                        written = 0
+                        while written < len(whole):
+                            written += os.write(output, whole[written:])
+                status = 0
+            except BaseException:  # the worker builds this part itself; the log says why
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                os._exit(status)  # nothing freed: the process ends
+        copies.append(_Copy(pid, output))
+    return copies
+
+
+def _memory_file() -> int:
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("tiebreak-rows", os.MFD_CLOEXEC)
+    import tempfile
+
+    with tempfile.TemporaryFile() as f:
+        return os.dup(f.fileno())
+
+
+def finish(copy: _Copy) -> mmap.mmap | None:
+    """What the copy wrote (mapped, not copied), once it has exited; None when it did not
+    finish: its part is then to be built again."""
+    try:
+        _, status = os.waitpid(copy.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            return None
+        size = os.fstat(copy.output).st_size
+        return mmap.mmap(copy.output, size, access=mmap.ACCESS_READ) if size else None
+    finally:
+        os.close(copy.output)  # the mapping stays until it is dropped
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to kill this process when its parent dies (Linux; elsewhere a closed
+    pipe ends it instead): no computation outlives the process that asked for it."""
+    try:
+        import ctypes
+        import signal
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
