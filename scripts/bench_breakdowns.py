@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import mmap
 import resource
 import sys
 import time
@@ -67,13 +68,15 @@ def main() -> int:
             answer = work.execute(work.Job(kind="standings", body=body, limits=limits), held)
             answer_s = time.perf_counter() - wall
             size = len(answer.body) + sum(map(len, answer.more_body or ()))
+            in_files = sum(len(p) for p in answer.more_body or () if isinstance(p, mmap.mmap))
             freeing = time.perf_counter()
             del answer
             held.clear()
             freed_s = time.perf_counter() - freeing
         answered.append(answer_s)
         private = copies_private()
-        copies = f" + {sum(private) / 1024:.0f} MB private to the forked copies" if private else ""
+        copies = (f" + {sum(private) / 1024:.0f} MB private to the forked copies + {in_files / 2**20:.0f} MB of "
+                  f"their rows in memory files" if private else "")
         print(f"{args.players} x {args.rounds}, explain={args.explain}{selection}: {answer_s * 1000:.0f} ms to the "
               f"answer, then {freed_s * 1000:.0f} ms freeing; {time.process_time() - cpu:.2f} s CPU here, "
               f"{size / 1e6:.2f} MB of JSON, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
