@@ -237,6 +237,13 @@ def test_explain_has_one_default_on_every_endpoint_and_the_command_line():
     assert parser().parse_args(["batch", "events/", "--no-explain"]).explain is False
 
 
+def test_the_installed_package_has_the_version_the_service_names():
+    """pyproject.toml reads the version from service/version.py: the metadata agrees."""
+    from importlib.metadata import version
+
+    assert version("tiebreak-service") == __version__
+
+
 def test_the_command_line_names_the_version():
     import subprocess
     import sys
