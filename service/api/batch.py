@@ -98,6 +98,41 @@ async def run_item(index: int, raw: bytes, request: Request, limits: Limits, kin
     return answer.body
 
 
+# Small standings items go to an idle compute worker a few at a time (one "items" job): the
+# worker then has the next one at hand, where one at a time it waited for the event loop to
+# finish the item it was computing itself before its answer was read and the next item sent.
+CHUNK_ITEMS = 16
+CHUNK_ITEM_BYTES = 16 * 1024  # a 40-player TRF is about 5 KB; a larger item goes alone
+
+
+class _Status(msgspec.Struct):
+    status: int
+
+
+_status_decoder = msgspec.json.Decoder(_Status)
+
+
+async def run_items(first: int, raws: list[bytes], request: Request, limits: Limits) -> list[bytes]:
+    """Consecutive standings items to their NDJSON lines, computed together by an idle compute
+    worker (else item by item on the event loop); one deadline for them all: an item past it
+    makes every line of the group a 503 line (the items are small: CHUNK_ITEM_BYTES)."""
+    gate = gate_of(request.app)
+    try:
+        answer = await gate.run(job_for(request, "items", msgspec.msgpack.encode(raws), gzip_ok=False, index=first),
+                                Deadline(limits), wait=True, spill=True)
+        if answer.media_type == PROBLEM_JSON:  # a worker that ran out of memory answers a bare problem
+            exc = LimitExceeded("max_memory_mib", "", "the computation needed more memory than a compute worker "
+                                "may use", 413, limits)
+            lines = [failure(exc, first + i, "item", raw).body for i, raw in enumerate(raws)]
+        else:
+            lines = answer.body.splitlines(keepends=True)  # encoded JSON holds no raw newline
+    except Unavailable as exc:
+        lines = [failure(exc, first + i, "item", raw).body for i, raw in enumerate(raws)]
+    for line in lines:
+        count_batch_item(_status_decoder.decode(line).status == 200)
+    return lines
+
+
 def _array_items(body: bytes, limits: Limits) -> tuple[int, Iterator[bytes]]:
     """The items of a JSON array body; each must at least be an object (what the OpenAPI schema says)."""
     if json_depth_exceeds(body, max(SPLIT_DEPTH, limits.max_json_depth)):
@@ -138,25 +173,52 @@ async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kin
                    max_items: int | None = None) -> AsyncIterator[bytes]:
     """One line per item, in input order, computed by `items_in_flight` runners that each take
     the next item as soon as they are free: one computes on the event loop, the others send
-    theirs to an idle compute worker (else onto the loop as well). So the loop and a worker stay
-    busy together whichever is the faster, and at most one item more than the runners is
-    computed ahead of the line awaited.
+    theirs to an idle compute worker (else onto the loop as well); small standings items go to
+    the worker up to CHUNK_ITEMS at a time (`run_items`). So the loop and a worker stay busy
+    together whichever is the faster. At most one item more than the runners is computed ahead
+    of the line awaited, and while a worker computes a group, the group and as many small items
+    again past it. The lines ready in order are yielded together.
 
     With `max_items`, the item after that many is an error line naming the limit, and the end.
     A cancellation (client gone) lands in the line awaited: every runner is cancelled (a worker
     computing an item is killed) and no further item is started."""
     runners = items_in_flight(limits)
-    ahead = runners + 1  # items taken beyond the next line to send
+    grouped = kind == "item"  # small standings items go to a worker a few at a time (CHUNK_ITEMS)
+    # Items taken beyond the next line to send, plus those of a group in a worker (the loop goes
+    # on with the items after it meanwhile: the lines go out in order). Only small items make
+    # groups, so a disconnect wastes at most a group of them more than one at a time did.
+    ahead = runners + 1
+    gate = gate_of(request.app)
     source = enumerate(items)
     lines: dict[int, bytes] = {}
-    state = {"next": 0, "taken": 0, "end": None}  # next line to send, items taken, index of the end
-    changed = asyncio.Event()
+    # next line to send, items taken, index of the end, items in a worker's group now
+    state = {"next": 0, "taken": 0, "end": None, "in_group": 0}
+    # Two signals: `ready` wakes the sender only when the line it awaits (or the end) is there,
+    # `room` wakes the runners when they may take more. A sender woken by every item computed
+    # ahead would never be found waiting when a disconnect's cancellation is delivered (anyio
+    # skips a task whose wait has just ended), and the runners would go on for as long.
+    ready = asyncio.Event()
+    room = asyncio.Event()
     failed: list[Exception] = []  # what broke a runner (a worker that cannot start): ends the stream
+
+    looked_at: list[tuple[int, bytes | None]] = []  # the next item, read but not taken yet
+
+    def next_is_small() -> bool:
+        if not looked_at:
+            looked_at.append(next(source, (state["taken"], None)))
+        raw = looked_at[0][1]
+        return raw is not None and len(raw) <= CHUNK_ITEM_BYTES
+
+    def may_take() -> bool:
+        """Within `ahead`; or, while a worker computes a group, as many small items past it as
+        the group holds (the loop computes those meanwhile; a large one waits for the group)."""
+        beyond = state["taken"] - state["next"]
+        return beyond < ahead or (beyond < ahead + 2 * state["in_group"] and next_is_small())
 
     def take() -> tuple[int, bytes] | None:
         if state["end"] is not None:
             return None
-        index, raw = next(source, (state["taken"], None))
+        index, raw = looked_at.pop() if looked_at else next(source, (state["taken"], None))
         if raw is None:
             state["end"] = index
             return None
@@ -170,22 +232,37 @@ async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kin
 
     async def runner(spill: bool) -> None:
         while True:
-            while state["taken"] - state["next"] >= ahead and state["end"] is None:
-                changed.clear()
-                await changed.wait()
+            while not may_take() and state["end"] is None:
+                room.clear()
+                await room.wait()
             item = take()
             if item is None:
-                changed.set()
+                ready.set()
+                room.set()
                 return
             index, raw = item
+            group = [raw]
+            if grouped and spill and len(raw) <= CHUNK_ITEM_BYTES and gate.pool.has_idle_worker():
+                while len(group) < CHUNK_ITEMS and next_is_small() and (more := take()) is not None:
+                    group.append(more[1])
             try:
-                lines[index] = await run_item(index, raw, request, limits, kind, spill)
+                if len(group) == 1:
+                    lines[index] = await run_item(index, raw, request, limits, kind, spill)
+                else:
+                    state["in_group"] = len(group)
+                    room.set()  # the loop's runner may go on past the group
+                    try:
+                        lines.update(enumerate(await run_items(index, group, request, limits), start=index))
+                    finally:
+                        state["in_group"] = 0
             except Exception as exc:  # noqa: BLE001 - not an item's error (those are lines): the stream's
                 failed.append(exc)
                 state["end"] = index
-                changed.set()
+                ready.set()
+                room.set()
                 return
-            changed.set()
+            if state["next"] in lines:
+                ready.set()
 
     tasks = [asyncio.ensure_future(runner(spill=i > 0)) for i in range(runners)]
     try:
@@ -194,14 +271,21 @@ async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kin
                 raise failed[0]
             line = lines.pop(state["next"], None)
             if line is not None:
+                # every line ready in order goes out at once (a worker's group): one chunk to
+                # write and, gzipped, one flush, where each line cost its own
+                chunk = [line]
                 state["next"] += 1
-                changed.set()
-                yield line
+                while (line := lines.pop(state["next"], None)) is not None:
+                    chunk.append(line)
+                    state["next"] += 1
+                room.set()
+                yield chunk[0] if len(chunk) == 1 else b"".join(chunk)
             elif state["end"] is not None and state["next"] >= state["end"]:
                 return
             else:
-                changed.clear()
-                await changed.wait()
+                ready.clear()
+                if state["next"] not in lines and not failed:
+                    await ready.wait()
     finally:
         for task in tasks:
             task.cancel()
@@ -219,7 +303,7 @@ async def _results(items: Iterator[bytes], request: Request, limits: Limits, kin
 
 
 async def _gzipped(lines: AsyncIterator[bytes], level: int) -> AsyncIterator[bytes]:
-    """One gzip stream, flushed after every line so that each arrives as soon as it is computed."""
+    """One gzip stream, flushed after every chunk of lines so that each arrives as soon as it is computed."""
     compressor = zlib.compressobj(level, zlib.DEFLATED, 31)
 
     def compress(line: bytes) -> bytes:

@@ -133,6 +133,7 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "", root_type: type |
         from .metrics import LIMIT_REJECTIONS
 
         LIMIT_REJECTIONS.labels(limit).inc()
+        exc.limit = limit  # a compute worker's answer carries it to the gate, which counts it (work.failure)
     # msgspec.ValidationError subclasses DecodeError: test for it first.
     if isinstance(exc, msgspec.ValidationError):
         detail = "the request does not match the schema"

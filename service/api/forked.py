@@ -106,6 +106,18 @@ def finish(copy: _Copy) -> mmap.mmap | None:
         os.close(copy.output)  # the mapping stays until it is dropped
 
 
+def enlarge_pipe(fd: int) -> None:
+    """A pipe as large as the system allows (Linux: /proc/sys/fs/pipe-max-size, 1 MiB by
+    default, where a pipe holds 64 KiB): a 12.9 MB body crosses in 16 times fewer turns."""
+    try:
+        import fcntl
+
+        with open("/proc/sys/fs/pipe-max-size") as f:
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, int(f.read()))
+    except (ImportError, AttributeError, OSError, ValueError):  # not Linux, or not a pipe
+        pass
+
+
 def die_with_parent() -> None:
     """Ask the kernel to kill this process when its parent dies (Linux; elsewhere a closed
     pipe ends it instead): no computation outlives the process that asked for it."""

@@ -33,13 +33,14 @@ JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("service.work")
 
-KINDS = ("standings", "compare", "trf", "item", "prizes", "check")
+KINDS = ("standings", "compare", "trf", "item", "items", "prizes", "check")
 
 
 class Job(msgspec.Struct, array_like=True):
     """A request to compute: which endpoint, its raw body and what shapes the answer."""
 
-    kind: str  # one of KINDS; "item" is one item of a batch (its answer is the NDJSON line)
+    kind: str  # one of KINDS; "item" is one item of a batch (its answer is the NDJSON line); "items"
+    # consecutive ones (the body: their raw JSON as a msgpack list; the answer: their lines)
     body: bytes
     limits: Limits
     gzip_min_bytes: int = 0  # gzip the answer from this size on; 0: never (client or config says no)
@@ -428,9 +429,31 @@ def _prepare_check(job: Job) -> Task:
 
 
 _check_decoder = WireDecoder(CheckItem)
+_items_decoder = msgspec.msgpack.Decoder(list[bytes])
+
+
+def _prepare_items(job: Job) -> Task:
+    """Consecutive small items of a batch sent to a worker at once (service/api/batch.py), so
+    that the worker has the next one at hand instead of waiting for the event loop to send it.
+    Each is read, checked, priced and answered as an "item" job of its own (its errors are its
+    line); the answer is their lines in order, priced as their sum."""
+    raws = _items_decoder.decode(job.body)
+    tasks = [prepare(msgspec.structs.replace(job, kind="item", body=raw, index=job.index + i))
+             for i, raw in enumerate(raws)]
+    priced = [t.estimate for t in tasks if isinstance(t, Task)]
+    estimate = Estimate(sum(e.seconds for e in priced), max((e.memory_bytes for e in priced), default=0),
+                        sum(e.answer_bytes for e in priced))
+
+    def compute() -> Answer:
+        answers = [t if isinstance(t, Answer) else t.finish() for t in tasks]
+        return Answer(200, b"".join(a.body for a in answers), JSON,
+                      engine_seconds=sum(a.engine_seconds for a in answers),
+                      memory_exhausted=any(a.memory_exhausted for a in answers))
+
+    return Task(estimate, compute, job)
 
 _PREPARE = {"standings": _prepare_standings, "compare": _prepare_compare, "trf": _prepare_trf,
-            "item": _prepare_item, "prizes": _prepare_prizes, "check": _prepare_check}
+            "item": _prepare_item, "items": _prepare_items, "prizes": _prepare_prizes, "check": _prepare_check}
 
 
 def prepare(job: Job) -> Task | Answer:

@@ -22,7 +22,7 @@ import os
 import struct
 import sys
 
-from .forked import die_with_parent
+from .forked import die_with_parent, enlarge_pipe
 
 FRAME = struct.Struct(">Q")
 WORKER_NICENESS = 10
@@ -79,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     # Answers go to the pipe the gate reads; anything printed by accident goes to stderr.
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
+    for pipe in (0, channel.fileno()):  # the gate's pipes: large bodies and answers in fewer turns
+        enlarge_pipe(pipe)
     jobs = sys.stdin.buffer
 
     import msgspec

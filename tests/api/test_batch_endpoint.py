@@ -6,6 +6,7 @@ from pathlib import Path
 from dataclasses import replace
 
 import anyio
+import msgspec
 import pytest
 from litestar.testing import TestClient
 
@@ -197,15 +198,23 @@ def test_items_in_flight_leave_workers_for_single_requests():
 
 def test_a_disconnect_with_items_in_a_worker_stops_the_work():
     """With a worker started: the client goes away after the first line; the items in flight are
-    cancelled (a worker computing one is killed and replaced) and no further item is started."""
+    cancelled (a worker computing one or a group is killed and replaced) and no more items are
+    started than may be taken ahead of the line awaited."""
     from service.api.ops import OpsConfig
 
-    started = []
-    original = batch.run_item
+    started = []  # items started once the disconnect was handed to the app
+    gone = []
+    original, original_group = batch.run_item, batch.run_items
 
     def counting_run_item(*args):
-        started.append(args[0])
+        if gone:
+            started.append(args[0])
         return original(*args)
+
+    def counting_run_items(first, raws, *args):  # a group of items for the worker
+        if gone:
+            started.extend(range(first, first + len(raws)))
+        return original_group(first, raws, *args)
 
     items = 200
     body = b"".join(json.dumps({"id": i, "trf": ALEKHINE, "tiebreaks": ["BH", "SB"]}).encode() + b"\n"
@@ -219,6 +228,7 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
         if chunks:
             return {"type": "http.request", "body": chunks.pop(), "more_body": False}
         await first_line_sent.wait()
+        gone.append(True)
         return {"type": "http.disconnect"}
 
     async def send(message):
@@ -236,12 +246,30 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
             with anyio.fail_after(30):
                 await test_app(scope, receive, send)
             await anyio.sleep(0.2)  # nothing keeps running in the background
-            assert len(started) < 5, f"{len(started)} of {items} items were started after the client left"
+            # at most what may be taken ahead of the line awaited: the runners and one more, and
+            # while the worker computes a group of small items, the group and as many again
+            window = batch.items_in_flight(LIMITS) + 1 + 2 * batch.CHUNK_ITEMS
+            assert len(started) <= window, f"{len(started)} of {items} items were started after the client left"
         finally:
             await stop_gate(test_app)
 
     import unittest.mock
 
-    with unittest.mock.patch.object(batch, "run_item", counting_run_item):
+    with (unittest.mock.patch.object(batch, "run_item", counting_run_item),
+          unittest.mock.patch.object(batch, "run_items", counting_run_items)):
         anyio.run(main)
     assert 1 <= len(sent_lines) < 5
+
+
+def test_a_group_of_items_answers_each_as_it_would_alone():
+    """The "items" job a worker gets for a group of small items (batch.run_items): each item is
+    read, priced and answered as an "item" job of its own, errors included, in order."""
+    from service.api import work
+
+    raws = [json.dumps({**MIXED[i % len(MIXED)], "id": i}).encode() for i in range(7)]
+    alone = b"".join(work.execute(work.Job(kind="item", body=raw, limits=LIMITS, index=10 + i)).body
+                     for i, raw in enumerate(raws))
+    grouped = work.execute(work.Job(kind="items", body=msgspec.msgpack.encode(raws), limits=LIMITS, index=10))
+    assert grouped.status == 200 and grouped.body == alone
+    assert [json.loads(line)["index"] for line in grouped.body.splitlines()] == list(range(10, 17))
+    assert {json.loads(line)["status"] for line in grouped.body.splitlines()} > {200}  # bad items are lines
