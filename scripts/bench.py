@@ -360,7 +360,8 @@ def run_http(args) -> list[dict]:
         with httpx.Client(timeout=60.0) as client:
             wait_healthy(client, base, proc, log_file)
             wait_healthy(client, floor_url.rstrip("/"), floor_proc, floor_log)
-            headers = {"content-type": "application/json"}
+            # httpx asks for gzip by default, as most clients do; --accept-encoding identity: uncompressed
+            headers = {"content-type": "application/json", "accept-encoding": args.accept_encoding}
             for (size, explain), body in bodies.items():
                 log(f"http {size[0]}x{size[1]} explain={explain}: {args.requests} requests")
                 first = client.post(f"{base}/v1/standings", content=body, headers=headers)
@@ -745,6 +746,8 @@ def main() -> None:
     p.add_argument("--http-warmup", type=int, default=5)
     p.add_argument("--http-explain-max-cells", type=int, default=50_000,
                    help="HTTP with every breakdown only up to this many player-rounds (default 50,000)")
+    p.add_argument("--accept-encoding", default="gzip, deflate",
+                   help="what the HTTP client accepts (default: httpx's 'gzip, deflate'; 'identity': no gzip)")
     p.add_argument("--rules", nargs="+", default=DEFAULT_RULES, help="rule list (default: 12 rules)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--skip-engine", action="store_true")

@@ -11,7 +11,9 @@ seed 1), 12 rules `BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO`:
 - all 20,000 breakdowns: made (engine and conversion), encoded to JSON, freed;
 - the pairing checks of the table build at 20,000 × 11;
 - direct encounter right after the points (20,000 × 11), and on one group of 50,000 players
-  without results.
+  without results;
+- reading a 20,000 × 11 JSON body: the pre-scan, msgspec's decoding, the result columns, the
+  player objects.
 """
 
 from __future__ import annotations
@@ -96,6 +98,25 @@ def main() -> int:
                                 columns=None)
     seconds = best(lambda: compute_standings(empty, de_first, explain=False))
     print(f"DE on one group of 50,000 players without results: {seconds:.2f} s")
+
+    # Reading a 20,000 x 11 JSON body, step by step, as a compute worker does (collector paused).
+    from service.api import convert, work
+    from service.api.limits import LIMITS, prescan
+    from service.synthetic import swiss_wire
+
+    body = msgspec.json.encode({"tournament": swiss_wire(20_000, 11, seed=1), "tiebreaks": RULES})
+    limits = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9)
+    with cyclic_gc_paused():
+        request = work._standings_decoder.decode(body)
+        wire = request.tournament
+        steps = {
+            "pre-scan (players counted, not built)": lambda: prescan(body, limits),
+            "msgspec decoding into structs": lambda: work._standings_decoder.decode(body),
+            "the five result columns read from them": lambda: convert.columns_from_wire(wire),
+            "the player objects": lambda: tuple(map(convert._player, wire.players)),
+        }
+        for label, step in steps.items():
+            print(f"reading {len(body) / 1e6:.1f} MB, {label}: {best(step, 5) * 1000:.1f} ms")
     return 0
 
 
