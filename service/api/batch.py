@@ -33,7 +33,7 @@ from .metrics import count_batch_item
 from .routes import PROBLEMS
 from .schemas_io import BatchItem, BatchResult
 from .errors import ShapeError
-from .work import PROBLEM_JSON, failure, problem_of  # noqa: F401 - problem_of: the command line's batch uses it
+from .work import PROBLEM_JSON, failure, out_of_memory, problem_of  # noqa: F401 - problem_of: the command line's batch uses it
 
 NDJSON = "application/x-ndjson"
 NDJSON_ALIASES = frozenset({NDJSON, "application/ndjson", "application/jsonl", "application/x-jsonlines"})
@@ -90,8 +90,7 @@ async def run_item(index: int, raw: bytes, request: Request, limits: Limits, kin
         answer = await gate.run(job_for(request, kind, raw, gzip_ok=False, index=index), Deadline(limits),
                                 wait=True, spill=spill)
         if answer.media_type == PROBLEM_JSON:  # a worker that ran out of memory answers a bare problem
-            answer = failure(LimitExceeded("max_memory_mib", "", "the computation needed more memory than a "
-                                           "compute worker may use", 413, limits), index, kind, raw)
+            answer = failure(out_of_memory(limits), index, kind, raw)
     except Unavailable as exc:  # past its deadline (waiting or computing): a 503 line, and on to the next
         answer = failure(exc, index, kind, raw)
     count_batch_item(answer.status == 200)  # /metrics: tiebreak_batch_items_total{outcome}
@@ -117,17 +116,16 @@ async def run_items(first: int, raws: list[bytes], request: Request, limits: Lim
     worker (else item by item on the event loop); one deadline for them all: an item past it
     makes every line of the group a 503 line (the items are small: CHUNK_ITEM_BYTES)."""
     gate = gate_of(request.app)
+    job = job_for(request, "items", msgspec.msgpack.encode(raws), gzip_ok=False, index=first)
     try:
-        answer = await gate.run(job_for(request, "items", msgspec.msgpack.encode(raws), gzip_ok=False, index=first),
-                                Deadline(limits), wait=True, spill=True)
-        if answer.media_type == PROBLEM_JSON:  # a worker that ran out of memory answers a bare problem
-            exc = LimitExceeded("max_memory_mib", "", "the computation needed more memory than a compute worker "
-                                "may use", 413, limits)
-            lines = [failure(exc, first + i, "item", raw).body for i, raw in enumerate(raws)]
-        else:
-            lines = answer.body.splitlines(keepends=True)  # encoded JSON holds no raw newline
+        answer = await gate.run(job, Deadline(limits), wait=True, spill=True)
+        failed = out_of_memory(limits) if answer.media_type == PROBLEM_JSON else None  # a worker's bare problem
     except Unavailable as exc:
-        lines = [failure(exc, first + i, "item", raw).body for i, raw in enumerate(raws)]
+        failed = exc
+    if failed is None:
+        lines = answer.body.splitlines(keepends=True)  # encoded JSON holds no raw newline
+    else:  # the same error line for each item of the group
+        lines = [failure(failed, first + i, "item", raw).body for i, raw in enumerate(raws)]
     for line in lines:
         count_batch_item(_status_decoder.decode(line).status == 200)
     return lines
@@ -184,9 +182,8 @@ async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kin
     computing an item is killed) and no further item is started."""
     runners = items_in_flight(limits)
     grouped = kind == "item"  # small standings items go to a worker a few at a time (CHUNK_ITEMS)
-    # Items taken beyond the next line to send, plus those of a group in a worker (the loop goes
-    # on with the items after it meanwhile: the lines go out in order). Only small items make
-    # groups, so a disconnect wastes at most a group of them more than one at a time did.
+    # Items taken beyond the next line to send (`may_take` adds room while a worker computes a
+    # group: only for small items, so a disconnect wastes at most two groups of them more).
     ahead = runners + 1
     gate = gate_of(request.app)
     source = enumerate(items)

@@ -1,11 +1,11 @@
 """Parts of one large answer built in forked copies of a compute worker, on the machine's other cores.
 
 Every player's breakdown of a 20,000-player event is 2.4 million contributions, 187 MB of
-JSON: making and encoding them is Python work that one process does on one core (about
-1.5 s). The engine's pass is done by then, and a breakdown reads only what it left, so the
-worker forks: each copy builds the JSON of its share of the rows and writes it to a pipe,
-while the worker builds the first share; a thread of the worker reads the pipes meanwhile
-(os.read lets go of the interpreter). The copies end with `os._exit`, without freeing
+JSON: making and encoding them is Python work that one process does on one core. The
+engine's pass is done by then, and a breakdown reads only what it left, so the worker forks:
+each copy builds the JSON of its share of the rows into a file in memory (memfd), a chunk at
+a time, while the worker builds the first share; the worker then maps the files and sends
+them as they are (convert.AnswerPieces). The copies end with `os._exit`, without freeing
 what they made. The bytes are the same as when one process builds every row: a copy that
 fails (memory, a signal) is noticed by its exit status, and its rows are built again by the
 worker itself.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 # Forked copies per answer (processes besides the worker itself): set by `enable`.
 _HELPERS = 0
-# Rows below this are built by the worker alone: a fork, its pipe and its thread cost a few
+# Rows per share at least (fewer: the worker alone): a fork and its memory file cost a few
 # milliseconds, about what 100 rows with breakdowns do.
 MIN_ROWS_PER_PART = 1000
 

@@ -24,7 +24,7 @@ from . import schemas as s
 from .compress import gzip_bytes
 from .convert import AnswerPieces
 from .cost import Counts, Estimate, check_cost, explained_rows, returned_rows
-from .limits import LimitExceeded, Limits, Unavailable, check_json_depth, check_standings, prescan
+from .limits import LIMITS, LimitExceeded, Limits, Unavailable, check_json_depth, check_standings, prescan
 from .check import CheckItem, CheckLine, check_trf
 from .schemas_io import BatchItem, BatchResult, ItemId
 from .wire import WireDecoder
@@ -126,11 +126,16 @@ _encoder = msgspec.json.Encoder()
 LINE_KINDS = {"item": BatchResult, "check": CheckLine}
 
 
+def out_of_memory(limits: Limits = LIMITS) -> LimitExceeded:
+    """What a computation that ran out of a compute worker's memory is answered."""
+    return LimitExceeded("max_memory_mib", "", "the computation needed more memory than a compute worker may use",
+                         413, limits)
+
+
 def failure(exc: BaseException, index: int = 0, kind: str = "standings", raw: bytes = b"") -> Answer:
     exhausted = isinstance(exc, MemoryError)
     if exhausted:
-        exc = LimitExceeded("max_memory_mib", "", "the computation needed more memory than a compute worker may use",
-                            413)
+        exc = out_of_memory()
     elif isinstance(exc, RecursionError):
         exc = LimitExceeded("max_json_depth", "body", "the input nests too deeply", 400)
     problem = problem_of(None, exc)  # type: ignore[arg-type]
@@ -452,6 +457,7 @@ def _prepare_items(job: Job) -> Task:
 
     return Task(estimate, compute, job)
 
+
 _PREPARE = {"standings": _prepare_standings, "compare": _prepare_compare, "trf": _prepare_trf,
             "item": _prepare_item, "items": _prepare_items, "prizes": _prepare_prizes, "check": _prepare_check}
 
@@ -469,7 +475,7 @@ def execute(job: Job, held: list | None = None) -> Answer:
 
     With `held`, the task (the request as read: for a large body, hundreds of thousands of
     objects) is appended to it instead of being freed on return: the worker frees it once the
-    answer is written, so that the client does not wait for it (12 ms of a 20,000-player request)."""
+    answer is written, so that the client does not wait for it."""
     prepared = prepare(job)
     if isinstance(prepared, Answer):
         return prepared

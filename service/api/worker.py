@@ -116,7 +116,7 @@ def _answer(execute, job, channel, answer_encoder) -> bool:
 
     The cyclic collector stays paused from reading the body to freeing what the job made: a
     large request makes hundreds of thousands of objects without a cycle, and the first
-    collection after they were made would scan them all (26 ms of a 20,000-player request).
+    collection after they were made would scan them all.
     What the job read is freed after its answer is written (work.execute's `held`)."""
     import msgspec
 
