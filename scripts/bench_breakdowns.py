@@ -10,7 +10,8 @@
 Runs `service.api.work.execute` on a synthetic Swiss (service.synthetic, seed 1) with the
 cost ceilings lifted (the shipped ones refuse the largest sizes on purpose), `--repeats`
 times, in this process, as the compute worker runs a job (service/api/worker.py): the cyclic
-collector paused, and the request as read freed after the answer is made (the worker frees it
+collector paused, the memory a run frees kept for the next (forked.keep_freed_memory), and the
+request as read freed after the answer is made (the worker frees it
 once the answer is written). Prints, per run, the time to the answer (what the client waits
 for), the freeing after it, CPU time, the answer's size and the process's peak RSS.
 """
@@ -58,6 +59,7 @@ def main() -> int:
     selection = "".join(f", {k}={request[k]}" for k in ("player", "top") if k in request)
     del request  # the tournament as Python dicts: not the worker's memory
     forked.enable(args.processes)  # as the worker does (TIEBREAK_BREAKDOWN_PROCESSES)
+    forked.keep_freed_memory()  # as the worker does: a job reuses the pages the previous one freed
     copies_private = _measure_forked_copies(forked)
     limits = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9, max_response_bytes=10**12)
     answered = []

@@ -22,7 +22,7 @@ import os
 import struct
 import sys
 
-from .forked import die_with_parent, enlarge_pipe
+from .forked import die_with_parent, enlarge_pipe, keep_freed_memory
 
 FRAME = struct.Struct(">Q")
 WORKER_NICENESS = 10
@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(2, 1)
     for pipe in (0, channel.fileno()):  # the gate's pipes: large bodies and answers in fewer turns
         enlarge_pipe(pipe)
+    keep_freed_memory()  # large jobs reuse the pages the previous ones freed (no page faults)
     jobs = sys.stdin.buffer
 
     import msgspec
