@@ -232,15 +232,16 @@ def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
 
 
 class _OpponentNames(dict):
-    """One OpponentName per player id, made when first mentioned, shared by every row."""
+    """One OpponentName per player (table index), made when first mentioned, shared by every row."""
 
     def __init__(self, table, player_keys: dict[int, str]) -> None:
         super().__init__()
-        self.names = dict(zip(table.ids, table.names))
-        self.player_keys = player_keys
+        self.ids, self.names, self.player_keys = table.ids, table.names, player_keys
+        self.id_array = np.asarray(table.ids, dtype=np.int64)
 
-    def __missing__(self, pid: int) -> s.OpponentName:
-        name = self[pid] = s.OpponentName(id=pid, name=self.names[pid], key=self.player_keys.get(pid))
+    def __missing__(self, p: int) -> s.OpponentName:
+        pid = self.ids[p]
+        name = self[p] = s.OpponentName(id=pid, name=self.names[p], key=self.player_keys.get(pid))
         return name
 
 
@@ -251,11 +252,13 @@ def _opponents(table, members: list[int], names: _OpponentNames) -> list[list[s.
     if not opp.size:
         return [[] for _ in members]
     none = np.iinfo(np.int64).max
-    met = np.sort(np.where(opp != NO_OPPONENT, np.asarray(table.ids, dtype=np.int64)[np.where(opp != NO_OPPONENT, opp, 0)],
-                           none), axis=1)
+    paired = opp != NO_OPPONENT
+    met_ids = np.where(paired, names.id_array[np.where(paired, opp, 0)], none)
+    by_id = np.argsort(met_ids, axis=1, kind="stable")
+    met = np.take_along_axis(met_ids, by_id, axis=1)
     kept = met != none
     kept[:, 1:] &= met[:, 1:] != met[:, :-1]  # each opponent once
-    flat = list(map(names.__getitem__, met[kept].tolist()))
+    flat = list(map(names.__getitem__, np.take_along_axis(opp, by_id, axis=1)[kept].tolist()))
     out, start = [], 0
     for end in np.cumsum(kept.sum(axis=1)).tolist():
         out.append(flat[start:end])
@@ -291,19 +294,18 @@ def select_rows(result: Standings, top: int | None = None, player: int | list[in
     rows = result.rows[offset:offset + top if top is not None else None] if paged else []
     wanted = player_ids(player)
     if wanted:
-        ids = result.table.ids
-        known = set(ids)
-        for i, pid in enumerate(wanted):
-            if pid not in known:
-                path = ("player",) if isinstance(player, int) else ("player", i)
-                raise InvalidRequest([Issue(path, f"no player with id {pid} in the tournament")])
+        ids = np.asarray(result.table.ids, dtype=np.int64)
+        asked = np.asarray(wanted, dtype=np.int64)
+        for i in np.flatnonzero(~np.isin(asked, ids)).tolist()[:1]:
+            path = ("player",) if isinstance(player, int) else ("player", i)
+            raise InvalidRequest([Issue(path, f"no player with id {wanted[i]} in the tournament")])
         shown = {row.player for row in rows}
-        wanted_set = set(wanted)
         order = getattr(result.rows, "order", None)  # StandingRows: the standing order, no row objects
         if order is None:
             order = [row.player for row in result.rows]
         # after the page, in standings order (a player ranked above the page too)
-        rows = [*rows, *(result.rows[i] for i, p in enumerate(order) if ids[p] in wanted_set and p not in shown)]
+        positions = np.flatnonzero(np.isin(ids[np.asarray(order, dtype=np.int64)], asked)).tolist()
+        rows = [*rows, *(result.rows[i] for i in positions if order[i] not in shown)]
     return rows
 
 
@@ -409,12 +411,15 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     outcomes = result.outcomes
     keys = _breakdown_keys(outcomes)
     players = tournament.players if tournament is not None else ()
+    selected = select_rows(result, top, player, offset)
     player_keys = {p.id: p.key for p in players if p.key is not None}
+    # Only the rows shown carry identity fields: a few rows of 20,000 players read only theirs.
+    shown = players if selected is result.rows else [players[row.player] for row in selected] if players else ()
     identities = {p.id: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title,
                          "sex": p.sex, "birth_date": p.birth_date}
-                  for p in players if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
+                  for p in shown if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
     plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
-    chosen = [] if plain else list(select_rows(result, top, player, offset))
+    chosen = [] if plain else list(selected)
     displays, values_by_player, points = _shown_values(result, None if len(chosen) == len(result.rows) else chosen)
     encoder = msgspec.json.Encoder()
     rows: list[s.Standing] = []
@@ -483,7 +488,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     if encode_rows and len(encoded_rows) == 1:
         encoded_rows += b"]"
     if plain:
-        standings = _plain_rows(result, select_rows(result, top, player, offset), identities)
+        standings = _plain_rows(result, selected, identities)
     elif encode_rows and whole_answer and (rows_after or len(encoded_rows) >= IN_PLACE_MIN_BYTES):
         standings = _ROWS_HERE  # the answer is finished around the rows' buffer, below
     else:

@@ -15,6 +15,11 @@ from service.api.app import app
 from service.synthetic import swiss_wire
 
 TOURNAMENT = swiss_wire(30, 7, seed=11)
+for i, p in enumerate(TOURNAMENT["players"]):  # some players' identities and keys: rows and breakdowns carry them
+    if i % 3 == 0:
+        p.update(key=f"key-{p['id']}", federation="NOR")
+    if i % 4 == 1:
+        p.update(title="FM", birth_date="1990")
 RULES = ["BH/C1", "BH", "SB", "DE"]
 CLIENT = TestClient(app)
 
