@@ -337,9 +337,15 @@ def run_http(args) -> list[dict]:
 
     from service.synthetic import swiss_wire
 
-    from service.api import forked
+    from service.api import forked, second_reader
+    from service.api.limits import LIMITS
 
-    forked.keep_freed_memory()  # as a compute worker does, for the in-process comparison
+    # the in-process comparison as a compute worker runs: freed memory kept, forked copies for
+    # large answers, a second process reading half of a large body's players
+    forked.keep_freed_memory()
+    forked.enable(LIMITS.breakdown_processes)
+    if forked.helpers():
+        second_reader.start()
     bodies = {}
     for size in args.http_sizes:
         wire = swiss_wire(*size, seed=args.seed)

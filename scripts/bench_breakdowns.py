@@ -45,7 +45,7 @@ def main() -> int:
 
     import msgspec
 
-    from service.api import forked, work
+    from service.api import forked, second_reader, work
     from service.api.limits import LIMITS
     from service.engine.standings import cyclic_gc_paused
     from service.synthetic import swiss_wire
@@ -60,6 +60,8 @@ def main() -> int:
     del request  # the tournament as Python dicts: not the worker's memory
     forked.enable(args.processes)  # as the worker does (TIEBREAK_BREAKDOWN_PROCESSES)
     forked.keep_freed_memory()  # as the worker does: a job reuses the pages the previous one freed
+    if forked.helpers():  # as the worker does: a second process reads half of a large body's players
+        second_reader.start()
     copies_private = _measure_forked_copies(forked)
     limits = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9, max_response_bytes=10**12)
     answered = []

@@ -70,15 +70,17 @@ def _player(p: s.Player, results: tuple[m.RoundResult, ...] = ()) -> m.Player:
                     p.birth_date, p.key)
 
 
-def tournament_from_wire(t: s.Tournament, columns: bool = False) -> m.Tournament:
+def tournament_from_wire(t: s.Tournament, columns: bool = False, read: m.ResultColumns | None = None
+                         ) -> m.Tournament:
     """The engine's tournament. With `columns` the results go straight into the engine's
     columns (no RoundResult per result: the fast path of the standings endpoints); without,
-    every player carries its RoundResult objects (for the TRF writer)."""
+    every player carries its RoundResult objects (for the TRF writer). `read`: the results'
+    columns already made while the body was read (service/api/second_reader.py)."""
     scoring = scoring_from_wire(t.scoring)
     _check_keys(t.players)
     if columns:
         players = tuple(_player(p) for p in t.players)
-        result_columns = columns_from_wire(t)
+        result_columns = read if read is not None else columns_from_wire(t)
     else:
         players = tuple(_player(p, _results_from_wire(p, i)) for i, p in enumerate(t.players))
         result_columns = None
@@ -121,12 +123,20 @@ def _small_ints(values: list[int], dtype) -> np.ndarray:
 
 def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
     """Every result of the wire tournament as the engine's flat columns: one pass per column."""
-    players = t.players
+    return columns_from_players(t.players)
+
+
+def columns_from_players(players: list[s.Player], without_points: bool = False) -> m.ResultColumns | None:
+    """The results of these wire players as the engine's flat columns. `without_points`: None
+    when an arbiter's points are given (a second reader leaves them to the whole body's reading:
+    their errors name positions in it)."""
     results = [r for p in players for r in p.results]
     n = len(results)
     kinds, colors = _KIND_CODES, _COLOR_CODES
     points = {}
     if [r for r in results if r.points is not None]:  # an arbiter's points: rare
+        if without_points:
+            return None
         offsets = np.cumsum([0] + [len(p.results) for p in players])
         for flat in [flat for flat, r in enumerate(results) if r.points is not None]:
             i = int(np.searchsorted(offsets, flat, side="right")) - 1

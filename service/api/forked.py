@@ -37,6 +37,11 @@ def enable(processes: int) -> None:
     _HELPERS = max(0, min(processes, available) - 1) if hasattr(os, "fork") else 0
 
 
+def helpers() -> int:
+    """The processes a large request may use besides the worker's own (0: forking is off)."""
+    return _HELPERS
+
+
 def shares(rows: list, helpers: int | None = None) -> list[list]:
     """The rows split into consecutive shares, the first for the worker: one share when the
     answer is too small to be worth a fork (or forking is not enabled)."""

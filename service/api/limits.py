@@ -230,8 +230,9 @@ _shape_decoder = msgspec.json.Decoder(_RequestShape)
 PRESCAN_BYTES = 1024 * 1024
 
 
-def prescan(data: bytes, limits: Limits) -> None:
-    """Count players and rules of a large body without building them.
+def prescan(data: bytes, limits: Limits) -> _RequestShape | None:
+    """Count players and rules of a large body without building them; the shape it read
+    (each player as its slice of `data`), None for a small body or one of another shape.
 
     msgspec checks a list's length only once the whole list is built, so 32 MiB of
     `{"id":1},` would build 3.7 million players (seconds) before being refused.
@@ -240,17 +241,18 @@ def prescan(data: bytes, limits: Limits) -> None:
     decoder, which names the field.
     """
     if len(data) <= PRESCAN_BYTES:
-        return
+        return None
     try:
         shape = _shape_decoder.decode(data)
     except msgspec.ValidationError:
-        return
+        return None
     rules = shape.tiebreaks or []
     if len(rules) > limits.max_rules:
         raise LimitExceeded("max_rules", "tiebreaks", f"{len(rules)} rules", limits=limits)
     if shape.tournament is not None and len(shape.tournament.players) > limits.max_players:
         raise LimitExceeded("max_players", "tournament.players", f"{len(shape.tournament.players)} players",
                             limits=limits)
+    return shape
 
 
 # ---- nesting depth, before any decoder recurses into it ----

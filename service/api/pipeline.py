@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..engine import Regulations, Tournament, compute_standings
+from ..engine.model import ResultColumns
 from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
 from ..engine.errors import InconsistentCrosstable, InvalidRequest
 from ..engine.rules import RuleSpec
@@ -75,13 +76,14 @@ def read_trf_checked(text: str, limits: Limits | None, path: str = "trf", column
     return document
 
 
-def read_input(tournament: s.Tournament | None, trf: str | None, limits: Limits | None = None) -> Input:
+def read_input(tournament: s.Tournament | None, trf: str | None, limits: Limits | None = None,
+               read: ResultColumns | None = None) -> Input:
     """The engine's tournament from a request's `tournament` or `trf` (exactly one is given).
 
     With `limits`, a TRF's players, rounds and 202/212 rules are checked once read, and
-    its warnings capped."""
-    if trf is None:
-        return Input(tournament_from_wire(tournament, columns=True))  # results straight into the engine's columns
+    its warnings capped. `read`: the results of `tournament` as columns, made while reading it."""
+    if trf is None:  # results straight into the engine's columns
+        return Input(tournament_from_wire(tournament, columns=True, read=read))
     document = read_trf_checked(trf, limits, columns=True)  # results straight into the engine's columns
     return Input(document.tournament, trf_warnings(document), document)
 
@@ -120,9 +122,9 @@ def prepare(body: s.StandingsRequest, limits: Limits | None = None
     return source.tournament, specs, regulations, source.warnings
 
 
-def prepare_input(body: s.StandingsRequest, limits: Limits | None = None
+def prepare_input(body: s.StandingsRequest, limits: Limits | None = None, read: ResultColumns | None = None
                   ) -> tuple[Input, list[RuleSpec], Regulations]:
-    source = read_input(body.tournament, body.trf, limits)
+    source = read_input(body.tournament, body.trf, limits, read)
     warnings = source.warnings
     regulations = applied_regulations(body.regulations, body.preset, source.tournament)
     warnings += regulation_warnings(body.regulations, regulations, source.tournament)
@@ -220,13 +222,15 @@ def team_counts(body, rules: int, explain: bool, body_bytes: int, lists: int = 1
 
 
 def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0,
-                   not_teams: Warning | None = None) -> StandingsPlan:
-    """Read the input and apply every limit that needs it read (a TRF's players, rounds and rules)."""
+                   not_teams: Warning | None = None, read: ResultColumns | None = None) -> StandingsPlan:
+    """Read the input and apply every limit that needs it read (a TRF's players, rounds and rules).
+
+    `read`: the results of `body.tournament` as columns, made while the body was read."""
     if not_teams is None and body.participants == "auto" and is_team_request(body):
         counts = team_counts(body, len(body.tiebreaks or []), body.explain, body_bytes)
         return StandingsPlan(body, counts, limits=limits, team=True)
     with cyclic_gc_paused():
-        source, specs, regulations = prepare_input(body, limits)
+        source, specs, regulations = prepare_input(body, limits, read)
         tournament, warnings = source.tournament, source.warnings
         if not_teams is not None:
             warnings.insert(0, not_teams)

@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     import msgspec
 
     from ..engine.standings import cyclic_gc_paused
-    from . import forked
+    from . import forked, second_reader
     from .limits import LIMITS
     from .ops import configure_logging
     from .work import Job, execute
@@ -98,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     _warm_up(execute, Job)
     forked.enable(LIMITS.breakdown_processes)  # after the warm-up: its tiny answer never forks anyway
     _cap_memory(args.memory_mib)
+    if forked.helpers():  # the second process forked now, small, with the same memory cap
+        second_reader.start()
     channel.write(FRAME.pack(0))  # ready: an empty frame once everything is imported and warm
     channel.flush()
     while True:
