@@ -48,6 +48,7 @@ class Job(msgspec.Struct, array_like=True):
     gzip_min_bytes: int = 0  # gzip the answer from this size on; 0: never (client or config says no)
     gzip_level: int = 5
     index: int = 0  # a batch item's position
+    body_in_file: int = 0  # the body's size when the gate wrote it to the worker's body file, not the pipe
 
 
 class Answer(msgspec.Struct, array_like=True):

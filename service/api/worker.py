@@ -67,9 +67,22 @@ def read_frame(stream) -> bytes | None:
     return data
 
 
+def _read_from_start(fd: int, size: int) -> bytes:
+    parts, done = [], 0
+    while done < size:
+        part = os.pread(fd, size - done, done)
+        if not part:
+            raise EOFError(f"the body file ends at {done} of {size} bytes")
+        parts.append(part)
+        done += len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m service.api.worker")
     parser.add_argument("--memory-mib", type=int, default=0, help="data segment cap (0: none)")
+    parser.add_argument("--body-file", type=int, default=-1,
+                        help="a file descriptor the gate writes large bodies to (-1: none; every body in the pipe)")
     args = parser.parse_args(argv)
     die_with_parent()
     try:  # the server's event loop (probes, I/O, shedding) comes first when both want the CPU
@@ -107,8 +120,11 @@ def main(argv: list[str] | None = None) -> int:
         body = read_frame(jobs) if frame is not None else None
         if frame is None or body is None:
             return 0  # the gate closed the pipe: shut down
+        job = job_decoder.decode(frame)
+        if job.body_in_file:  # a large body: in the file the gate wrote it to, not in the frame
+            body = _read_from_start(args.body_file, job.body_in_file)
         with cyclic_gc_paused():
-            exhausted = _answer(execute, msgspec.structs.replace(job_decoder.decode(frame), body=body), channel,
+            exhausted = _answer(execute, msgspec.structs.replace(job, body=body, body_in_file=0), channel,
                                 answer_encoder)
         if exhausted:
             return 0  # a fresh process for the next job: this heap may be fragmented near the cap

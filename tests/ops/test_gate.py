@@ -595,3 +595,27 @@ def test_a_request_over_a_limit_by_its_shape_is_answered_at_once_without_the_lan
 
     answer, early = asyncio.run(scenario())
     assert answer is early and answer.status == 413 and b"max_" in answer.body
+
+
+# ---- the body file ----
+
+@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="the body file is a memfd (Linux)")
+def test_bodies_written_to_the_worker_s_body_file_are_answered_as_through_the_pipe(monkeypatch):
+    """Large bodies reach a worker through a memory file both have open (gate.BODY_FILE_MIN_BYTES);
+    here every body does: a large one, then smaller ones over what is left of it (each over the
+    inline lane's budget, so that a worker computes it)."""
+    from service.api import gate
+
+    written = []
+    real_write = gate._write_from_start
+    monkeypatch.setattr(gate, "_write_from_start", lambda fd, data: written.append(len(data)) or real_write(fd, data))
+    bodies = [{"tournament": swiss_wire(size, 7, seed=size), "tiebreaks": ["BH/C1", "SB", "DE"], "player": 1}
+              for size in (3000, 800, 700)]
+    with TestClient(create_app(ROOMY)) as client:
+        expected = [client.post("/v1/standings", json=body).content for body in bodies]  # through the pipe
+        assert not written or min(written) >= gate.BODY_FILE_MIN_BYTES
+        written.clear()
+        monkeypatch.setattr(gate, "BODY_FILE_MIN_BYTES", 1)
+        got = [client.post("/v1/standings", json=body).content for body in bodies]
+    assert got == expected
+    assert len(written) == 3 and written[0] > written[1]  # each body went through the file
