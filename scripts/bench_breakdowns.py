@@ -81,13 +81,26 @@ def main() -> int:
         private = copies_private()
         copies = (f" + {sum(private) / 1024:.0f} MB private to the forked copies + {in_files / 2**20:.0f} MB of "
                   f"their rows in memory files" if private else "")
+        second = _private_kib(second_reader._second.pid) if second_reader.available() else None
+        reader = "" if second is None else f" + {second / 1024:.0f} MB private to the second reader"
         print(f"{args.players} x {args.rounds}, explain={args.explain}{selection}: {answer_s * 1000:.0f} ms to the "
               f"answer, then {freed_s * 1000:.0f} ms freeing; {time.process_time() - cpu:.2f} s CPU here, "
               f"{size / 1e6:.2f} MB of JSON, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
-              f"{copies}")
+              f"{copies}{reader}")
     answered.sort()
     print(f"to the answer: median {answered[len(answered) // 2] * 1000:.0f} ms, best {answered[0] * 1000:.0f} ms")
     return 0
+
+
+def _private_kib(pid: int) -> int | None:
+    """A process's memory of its own (kB: Private_Clean + Private_Dirty of smaps_rollup): for the
+    second reader, what it kept of its largest share (freed memory stays with it, as with the
+    worker); Linux only (None elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            return sum(int(line.split()[1]) for line in f if line.startswith("Private"))
+    except OSError:
+        return None
 
 
 def _measure_forked_copies(forked):
