@@ -12,8 +12,9 @@ seed 1), 12 rules `BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO`:
 - the pairing checks of the table build at 20,000 × 11;
 - direct encounter right after the points (20,000 × 11), and on one group of 50,000 players
   without results;
-- reading a 20,000 × 11 JSON body: the pre-scan, msgspec's decoding, the result columns, the
-  player objects.
+- reading a 20,000 × 11 JSON body in one process: the pre-scan, msgspec's decoding, the result
+  columns, the roster (a compute worker reads 45 % of the players in a second process:
+  service/api/second_reader.py).
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ def main() -> int:
 
     # Reading a 20,000 x 11 JSON body, step by step, as a compute worker does (collector paused).
     from service.api import convert, work
+    from service.engine import model as m
     from service.api.limits import LIMITS, prescan
     from service.synthetic import swiss_wire
 
@@ -113,7 +115,9 @@ def main() -> int:
             "pre-scan (players counted, not built)": lambda: prescan(body, limits),
             "msgspec decoding into structs": lambda: work._standings_decoder.decode(body),
             "the five result columns read from them": lambda: convert.columns_from_wire(wire),
-            "the player objects": lambda: tuple(map(convert._player, wire.players)),
+            "the roster (ids, names, ratings; no Player object until a row shows one)":
+                lambda: m.Roster([p.id for p in wire.players], [p.name for p in wire.players],
+                                 [p.rating or None for p in wire.players]),
         }
         for label, step in steps.items():
             print(f"reading {len(body) / 1e6:.1f} MB, {label}: {best(step, 5) * 1000:.1f} ms")

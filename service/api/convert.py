@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from decimal import Decimal
 from itertools import repeat
 from fractions import Fraction
@@ -78,9 +78,12 @@ def tournament_from_wire(t: s.Tournament, columns: bool = False, read: m.ResultC
     columns already made while the body was read (service/api/second_reader.py)."""
     scoring = scoring_from_wire(t.scoring)
     _check_keys(t.players)
+    roster = None
     if columns:
-        players = tuple(_player(p) for p in t.players)
+        wire = t.players
+        players = WirePlayers(wire)
         result_columns = read if read is not None else columns_from_wire(t)
+        roster = m.Roster([p.id for p in wire], [p.name for p in wire], [p.rating or None for p in wire])
     else:
         players = tuple(_player(p, _results_from_wire(p, i)) for i, p in enumerate(t.players))
         result_columns = None
@@ -92,7 +95,33 @@ def tournament_from_wire(t: s.Tournament, columns: bool = False, read: m.ResultC
         name=t.name,
         start_date=t.start_date,
         columns=result_columns,
+        roster=roster,
     )
+
+
+class WirePlayers(Sequence):
+    """The engine's players of a wire tournament whose results are columns, each Player made
+    when first read: ranking reads the roster, and an answer shows only some rows (20,000
+    Player objects cost 10 ms). `wire`: the wire players, which carry the same identity fields."""
+
+    __slots__ = ("wire", "_made")
+
+    def __init__(self, wire: list[s.Player]) -> None:
+        self.wire = wire
+        self._made: dict[int, m.Player] = {}
+
+    def __len__(self) -> int:
+        return len(self.wire)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self.wire)
+        made = self._made.get(i)
+        if made is None:
+            made = self._made[i] = _player(self.wire[i])
+        return made
 
 
 def _results_from_wire(p: s.Player, i: int) -> tuple[m.RoundResult, ...]:
@@ -428,6 +457,8 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     outcomes = result.outcomes
     keys = _breakdown_keys(outcomes)
     players = tournament.players if tournament is not None else ()
+    if isinstance(players, WirePlayers):  # the wire players carry the same fields: no Player made
+        players = players.wire
     selected = select_rows(result, top, player, offset)
     player_keys = {p.id: p.key for p in players if p.key is not None}
     # Only the rows shown carry identity fields: a few rows of 20,000 players read only theirs.

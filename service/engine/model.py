@@ -166,8 +166,19 @@ def result_columns(players: Sequence[Player]) -> ResultColumns:
 
 
 @dataclass(frozen=True, slots=True)
+class Roster:
+    """Every player's start number, name and rating (None: unrated), in player order: what an
+    adapter can hand the engine beside ResultColumns, so that ranking reads no Player object
+    (the JSON API makes those only for the rows it shows). The engine keeps these lists."""
+
+    ids: list[int]
+    names: list[str]
+    ratings: list[int | None]
+
+
+@dataclass(frozen=True, slots=True)
 class Tournament:
-    players: tuple[Player, ...]
+    players: Sequence[Player]  # a tuple, or a sequence that makes each Player when it is read
     rounds: int
     system: System | None = None  # None: infer it
     scoring: Scoring = field(default_factory=Scoring)
@@ -176,6 +187,9 @@ class Tournament:
     # The results as columns; when given, the players' own `results` are not read
     # (the JSON API's fast path builds these straight from the wire).
     columns: ResultColumns | None = None
+    # The players' ids, names and ratings as columns; when given, the engine reads these
+    # instead of the Player objects (which must agree with them).
+    roster: Roster | None = None
 
     def result_columns(self) -> ResultColumns:
         return self.columns if self.columns is not None else result_columns(self.players)

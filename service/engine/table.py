@@ -117,9 +117,9 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     if after_round is not None and not 1 <= after_round <= rounds:
         raise InvalidRequest([Issue(("after_round",), f"after_round must be between 1 and {rounds}")])
     played_rounds = after_round or rounds
-    players = tournament.players
+    players, roster = tournament.players, tournament.roster
     n = len(players)
-    ids = [p.id for p in players]
+    ids = roster.ids if roster is not None else [p.id for p in players]
     id_array = np.array(ids, dtype=np.int64)
     _check_ids(id_array)
 
@@ -201,8 +201,8 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
         system = infer_system(n, rounds, paired // rounds, grid_opp.ravel()[paired])
     return Table(
         ids=ids,
-        names=[p.name for p in players],
-        ratings=[p.rating or None for p in players],
+        names=roster.names if roster is not None else [p.name for p in players],
+        ratings=roster.ratings if roster is not None else [p.rating or None for p in players],
         rounds=rounds,
         played_rounds=played_rounds,
         system=system,
