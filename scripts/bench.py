@@ -137,18 +137,22 @@ def engine_worker(args: argparse.Namespace) -> None:
     t0 = time.perf_counter()
     tournament = swiss_tournament(players, rounds, seed=args.seed)
     if not args.objects:
-        # The engine's input as the JSON and TRF adapters hand it over: the results as columns
-        # (service.engine.model.ResultColumns), not one RoundResult object per result.
+        # The engine's input as the JSON adapter hands it over: the results as columns
+        # (service.engine.model.ResultColumns), not one RoundResult object per result, and the
+        # players' ids, names and ratings as a Roster (the TRF reader gives the columns only).
         import dataclasses
 
         import numpy as np
 
-        from service.engine.model import ResultColumns, result_columns
+        from service.engine.model import ResultColumns, Roster, result_columns
 
         flat = result_columns(tournament.players)
+        entrants = tournament.players
         tournament = dataclasses.replace(tournament, columns=ResultColumns(
             np.asarray(flat.counts), np.asarray(flat.round), np.asarray(flat.kind, np.int8),
-            np.asarray(flat.opponent), np.asarray(flat.color, np.int8), flat.points))
+            np.asarray(flat.opponent), np.asarray(flat.color, np.int8), flat.points),
+            roster=Roster([p.id for p in entrants], [p.name for p in entrants],
+                          [p.rating or None for p in entrants]))
     generation_s = time.perf_counter() - t0
     codes = valid_codes()
     specs = [parse_rule(r, codes) for r in args.rules]
@@ -769,8 +773,8 @@ def main() -> None:
     p.add_argument("--no-tracemalloc", dest="tracemalloc", action="store_false",
                    help="skip the extra tracemalloc run")
     p.add_argument("--objects", action="store_true",
-                   help="engine: give the tournament as RoundResult objects (default: as columns, as the "
-                        "JSON and TRF adapters do)")
+                   help="engine: give the tournament as RoundResult objects (default: as columns and a roster, as the "
+                        "JSON adapter does)")
     p.add_argument("--gc-off", action="store_true",
                    help="diagnostic: disable the cyclic garbage collector during each timed engine call "
                         "(and --profile); shows how much of the time is GC")

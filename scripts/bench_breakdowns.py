@@ -6,6 +6,8 @@
 
     .venv/bin/python scripts/bench_breakdowns.py --player 7      # one player's row and breakdown
     .venv/bin/python scripts/bench_breakdowns.py --top 10
+    .venv/bin/python scripts/bench_breakdowns.py --player 7 --processes 1    # one process reads the body
+    .venv/bin/python scripts/bench_breakdowns.py --player 7 --no-kept-memory # malloc's defaults
 
 Runs `service.api.work.execute` on a synthetic Swiss (service.synthetic, seed 1) with the
 cost ceilings lifted (the shipped ones refuse the largest sizes on purpose), `--repeats`
@@ -41,6 +43,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=2, help="runs (default 2)")
     parser.add_argument("--processes", type=int, default=2,
                         help="processes building the breakdowns, the worker's default (2); 1: one process")
+    parser.add_argument("--no-kept-memory", dest="kept_memory", action="store_false",
+                        help="malloc's defaults: freed blocks go back to the system (the worker keeps them)")
     args = parser.parse_args()
 
     import msgspec
@@ -59,7 +63,8 @@ def main() -> int:
     selection = "".join(f", {k}={request[k]}" for k in ("player", "top") if k in request)
     del request  # the tournament as Python dicts: not the worker's memory
     forked.enable(args.processes)  # as the worker does (TIEBREAK_BREAKDOWN_PROCESSES)
-    forked.keep_freed_memory()  # as the worker does: a job reuses the pages the previous one freed
+    if args.kept_memory:  # as the worker does: a job reuses the pages the previous one freed
+        forked.keep_freed_memory()
     if forked.helpers():  # as the worker does: a second process reads half of a large body's players
         second_reader.start()
     copies_private = _measure_forked_copies(forked)
