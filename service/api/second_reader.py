@@ -86,7 +86,12 @@ def start() -> bool:
     jobs_read, jobs_write = os.pipe()
     answers_read, answers_write = os.pipe()
     enlarge_pipe(answers_write)
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:  # no process to spare: the worker reads alone
+        for fd in (half, jobs_read, jobs_write, answers_read, answers_write):
+            os.close(fd)
+        return False
     if pid == 0:  # the second process
         status = 0
         try:
@@ -212,8 +217,8 @@ def _send(later: memoryview) -> bool:
                 size += written
         _write_all(second.jobs, _SIZE.pack(size))
         return True
-    except OSError:
-        _lost()
+    except OSError as exc:
+        _lost(exc)
         return False
 
 
@@ -233,14 +238,14 @@ def _receive() -> _HalfRead | None:
             raise EOFError("the second reader exited")
         return _answer_decoder.decode(answer)
     except (OSError, EOFError, msgspec.DecodeError) as exc:
-        print(f"second reader lost: {exc}", file=sys.stderr)
-        _lost()
+        _lost(exc)
         return None
 
 
-def _lost() -> None:
+def _lost(reason: Exception) -> None:
     """The second process is gone (killed, out of memory): from now on the worker reads alone."""
     global _second
+    print(f"second reader lost: {reason}", file=sys.stderr)  # the worker's log
     second, _second = _second, None
     if second is not None:
         for fd in (second.half, second.jobs, second.answers):
