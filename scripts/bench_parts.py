@@ -13,8 +13,8 @@ seed 1), 12 rules `BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO`:
 - direct encounter right after the points (20,000 × 11), and on one group of 50,000 players
   without results;
 - reading a 20,000 × 11 JSON body in one process: the pre-scan, msgspec's decoding, the result
-  columns, the roster (a compute worker reads 45 % of the players in a second process:
-  service/api/second_reader.py).
+  columns, a Player object per player against the roster (a compute worker reads 45 % of the
+  players in a second process: service/api/second_reader.py).
 """
 
 from __future__ import annotations
@@ -115,6 +115,7 @@ def main() -> int:
             "pre-scan (players counted, not built)": lambda: prescan(body, limits),
             "msgspec decoding into structs": lambda: work._standings_decoder.decode(body),
             "the five result columns read from them": lambda: convert.columns_from_wire(wire),
+            "a Player object per player (what the roster replaced)": lambda: tuple(map(convert._player, wire.players)),
             "the roster (ids, names, ratings; no Player object until a row shows one)":
                 lambda: m.Roster([p.id for p in wire.players], [p.name for p in wire.players],
                                  [p.rating or None for p in wire.players]),
