@@ -387,7 +387,8 @@ def run_http(args) -> list[dict]:
                 assert n_rows == (1 if isinstance(explain, str) else size[0]), (n_rows, size)
                 for _ in range(args.http_warmup):
                     client.post(f"{base}/v1/standings", content=body, headers=headers).read()
-                    in_process_pipeline(body)
+                    if not args.back_to_back:
+                        in_process_pipeline(body)
                 # HTTP requests alternate with the same request handled in this process, so
                 # that both see the same background load and the overhead is a fair difference.
                 times, local, decode, engine, encode = [], [], [], [], []
@@ -398,6 +399,8 @@ def run_http(args) -> list[dict]:
                     times.append(time.perf_counter() - t0)
                     if r.status_code != 200:
                         raise RuntimeError(f"POST /v1/standings -> {r.status_code}")
+                    if args.back_to_back:  # the next request at once: no in-process comparison
+                        continue
                     t0 = time.perf_counter()
                     _, decode_s, engine_s, encode_s = in_process_pipeline(body)
                     local.append(time.perf_counter() - t0)
@@ -414,7 +417,7 @@ def run_http(args) -> list[dict]:
                     if i >= args.http_warmup:
                         floor.append(time.perf_counter() - t0)
                 http = summary(times)
-                pipe = summary(local)
+                pipe = summary(local or [float("nan")])
                 floor_ms = summary(floor)["median_ms"]
                 rows.append({
                     "kind": "http",
@@ -427,9 +430,9 @@ def run_http(args) -> list[dict]:
                     **http,
                     "inprocess_median_ms": pipe["median_ms"],
                     "inprocess_min_ms": pipe["min_ms"],
-                    "decode_median_ms": statistics.median(decode) * 1000,
-                    "engine_median_ms": statistics.median(engine) * 1000,
-                    "encode_median_ms": statistics.median(encode) * 1000,
+                    "decode_median_ms": statistics.median(decode or [float("nan")]) * 1000,
+                    "engine_median_ms": statistics.median(engine or [float("nan")]) * 1000,
+                    "encode_median_ms": statistics.median(encode or [float("nan")]) * 1000,
                     "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
                     "floor_median_ms": floor_ms,
                     "server_overhead_median_ms": http["median_ms"] - pipe["median_ms"] - floor_ms,
@@ -762,6 +765,9 @@ def main() -> None:
     p.add_argument("--http-warmup", type=int, default=5)
     p.add_argument("--http-explain-max-cells", type=int, default=50_000,
                    help="HTTP with every breakdown only up to this many player-rounds (default 50,000)")
+    p.add_argument("--back-to-back", action="store_true",
+                   help="HTTP requests one after another, without the in-process run between them "
+                        "(the in-process columns are then empty)")
     p.add_argument("--http-player", type=int, metavar="ID",
                    help="also this player's row and breakdown alone (`player`) at each HTTP size")
     p.add_argument("--accept-encoding", default="gzip, deflate",
