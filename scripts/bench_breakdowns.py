@@ -42,7 +42,8 @@ def main() -> int:
     parser.add_argument("--top", type=int, help="only the first N rows")
     parser.add_argument("--repeats", type=int, default=2, help="runs (default 2)")
     parser.add_argument("--processes", type=int, default=2,
-                        help="processes building the breakdowns, the worker's default (2); 1: one process")
+                        help="processes for one large request (forked copies building the breakdowns, the "
+                             "second reader of the body), the worker's default (2); 1: one process")
     parser.add_argument("--no-kept-memory", dest="kept_memory", action="store_false",
                         help="malloc's defaults: freed blocks go back to the system (the worker keeps them)")
     args = parser.parse_args()
