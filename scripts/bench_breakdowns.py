@@ -13,9 +13,9 @@ Runs `service.api.work.execute` on a synthetic Swiss (service.synthetic, seed 1)
 cost ceilings lifted (the shipped ones refuse the largest sizes on purpose), `--repeats`
 times, in this process, as the compute worker runs a job (service/api/worker.py): the cyclic
 collector paused, the memory a run frees kept for the next (forked.keep_freed_memory), and the
-request as read freed after the answer is made (the worker frees it
-once the answer is written). Prints, per run, the time to the answer (what the client waits
-for), the freeing after it, CPU time, the answer's size and the process's peak RSS.
+request as read freed after the answer is made (the worker frees it once the answer is
+written). Prints, per run, the time to the answer (what the client waits for) and the page
+faults until then, the freeing after it, CPU time, the answer's size and the process's peak RSS.
 """
 
 from __future__ import annotations
@@ -75,8 +75,10 @@ def main() -> int:
         held: list = []
         with cyclic_gc_paused():  # as the worker runs a job
             wall, cpu = time.perf_counter(), time.process_time()
+            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
             answer = work.execute(work.Job(kind="standings", body=body, limits=limits), held)
             answer_s = time.perf_counter() - wall
+            faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
             size = len(answer.body) + sum(map(len, answer.more_body or ()))
             in_files = sum(len(p) for p in answer.more_body or () if isinstance(p, mmap.mmap))
             freeing = time.perf_counter()
@@ -90,7 +92,8 @@ def main() -> int:
         second = _private_kib(second_reader._second.pid) if second_reader.available() else None
         reader = "" if second is None else f" + {second / 1024:.0f} MB private to the second reader"
         print(f"{args.players} x {args.rounds}, explain={args.explain}{selection}: {answer_s * 1000:.0f} ms to the "
-              f"answer, then {freed_s * 1000:.0f} ms freeing; {time.process_time() - cpu:.2f} s CPU here, "
+              f"answer ({faults} page faults here), then {freed_s * 1000:.0f} ms freeing; "
+              f"{time.process_time() - cpu:.2f} s CPU here, "
               f"{size / 1e6:.2f} MB of JSON, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
               f"{copies}{reader}")
     answered.sort()

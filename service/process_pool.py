@@ -127,16 +127,16 @@ def _assign(worker: _Worker, next_item: int, count: int) -> int:
 
 
 def _receive(worker: _Worker) -> object:
-    head = _read_exactly(worker.results, _LENGTH.size)
+    head = read_exactly(worker.results, _LENGTH.size)
     if head is None:
         raise RuntimeError(f"a worker process died while working on item {worker.item}")
-    data = _read_exactly(worker.results, _LENGTH.unpack(head)[0])
+    data = read_exactly(worker.results, _LENGTH.unpack(head)[0])
     if data is None:
         raise RuntimeError(f"a worker process died while answering item {worker.item}")
     return pickle.loads(data)
 
 
-def _read_exactly(fd: int, size: int) -> bytes | None:
+def read_exactly(fd: int, size: int) -> bytes | None:
     parts, left = [], size
     while left:
         part = os.read(fd, min(left, 1 << 20))

@@ -74,10 +74,7 @@ def start(parts: list[list], encode: Callable[[list], Iterable[bytes]]) -> list[
                 if os.getppid() != worker:  # the worker died before the kernel was told
                     os._exit(1)
                 for piece in encode(part):
-                    with memoryview(piece) as whole:  # released before `encode` reuses its buffer
-                        written = 0
-                        while written < len(whole):
-                            written += os.write(output, whole[written:])
+                    write_all(output, piece)
                 status = 0
             except BaseException:  # the worker builds this part itself; the log says why
                 import traceback
@@ -111,6 +108,28 @@ def finish(copy: _Copy) -> mmap.mmap | None:
         os.close(copy.output)  # the mapping stays until it is dropped
 
 
+def write_all(fd: int, data, offset: int | None = None) -> None:
+    """All of `data` to `fd`, in as many writes as it takes: at `offset` of a file (pwrite), or
+    where the file stands (a pipe, a file written in order). Its view of `data` is released on
+    return, so the caller may reuse the buffer."""
+    with memoryview(data) as view:
+        done = 0
+        while done < len(view):
+            done += os.write(fd, view[done:]) if offset is None else os.pwrite(fd, view[done:], offset + done)
+
+
+def read_at(fd: int, size: int, offset: int = 0) -> bytes:
+    """`size` bytes of a file from `offset`, in as many reads as it takes; EOFError when it is shorter."""
+    parts, done = [], 0
+    while done < size:
+        part = os.pread(fd, size - done, offset + done)
+        if not part:
+            raise EOFError(f"the file ends at {offset + done}, before {offset + size}")
+        parts.append(part)
+        done += len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
 def enlarge_pipe(fd: int) -> None:
     """A pipe as large as the system allows (Linux: /proc/sys/fs/pipe-max-size, 1 MiB by
     default, where a pipe holds 64 KiB): a 12.9 MB body crosses in 16 times fewer turns."""
@@ -135,8 +154,9 @@ def keep_freed_memory() -> bool:
 
     A 20,000-player body is read into blocks of megabytes (the body, the result columns,
     the engine's arrays) which malloc maps afresh and unmaps once freed: the next job
-    touches every page again, about 10,000 page faults, 15-20 ms of a 180 ms `player=`
-    request (scripts/bench_breakdowns.py --player 7). Kept, they are reused. The data
+    touches every page again (thousands of page faults: scripts/bench_breakdowns.py
+    --player 7 prints them, and `--no-kept-memory` shows the time they take). Kept, they
+    are reused. The data
     segment's cap (RLIMIT_DATA) counts the kept memory as it counted the mappings, so a
     job still gets no more than the cap. Whether the options were taken."""
     try:

@@ -42,6 +42,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, InternalServerException
 
 from . import cost, metrics, work
+from .forked import write_all
 from .limits import Deadline, Limits, Unavailable, deadline_exceeded
 from .worker import FRAME
 
@@ -129,8 +130,8 @@ class Lane:
 
 
 # Bodies from this size go to a worker through its body file: a memory file (memfd) both
-# processes have open, written at once and read at once (a 12.9 MB body: about 4 ms, where the
-# pipe takes 11 ms on the machine of docs/benchmarks.md); smaller ones fit the pipe in one write.
+# processes have open, written at once and read at once, where the 1 MiB pipe takes a turn
+# between the processes per MiB; smaller ones fit the pipe in one write.
 BODY_FILE_MIN_BYTES = 1 << 20
 
 
@@ -178,7 +179,9 @@ class WorkerProcess:
         body = job.body
         in_file = self.body_file is not None and len(body) >= BODY_FILE_MIN_BYTES
         if in_file:
-            _write_from_start(self.body_file, body)  # the worker reads nothing of it before the frame
+            # at the start of the file (what lies after it from a larger body is never read); the
+            # worker reads nothing of it before the frame
+            write_all(self.body_file, body, 0)
             body = b""
         head = _job_encoder.encode(msgspec.structs.replace(job, body=b"", body_in_file=len(job.body) if in_file else 0))
         stdin, stdout = self.process.stdin, self.process.stdout
@@ -213,14 +216,6 @@ class WorkerProcess:
         body_file, self.body_file = self.body_file, None
         if body_file is not None:
             os.close(body_file)  # the memory is freed once the worker's copy is closed too
-
-
-def _write_from_start(fd: int, data: bytes) -> None:
-    """All of `data` at the start of the file (what lies after it from a larger body is never read)."""
-    with memoryview(data) as view:
-        done = 0
-        while done < len(view):
-            done += os.pwrite(fd, view[done:], done)
 
 
 class Pool:

@@ -1,10 +1,10 @@
 """A second process that reads the later half of a large body's players, beside the compute worker.
 
 Reading a 20,000-player standings body is Python work, one object per result: msgspec's
-structs, then the engine's columns read out of them, about 75 ms of a `player=` request.
+structs, then the engine's columns read out of them (scripts/bench_parts.py times both).
 A compute worker forks a second process once, before its first job (`start`), so that the
-two never write to pages they still share (a copy forked per request ran each half at half
-speed). For a large body, the worker cuts the players' array in two at a player's boundary
+two never write to pages they still share (a copy forked per request was tried first: both
+kept copying shared pages as they wrote, and each read its half far slower than alone). For a large body, the worker cuts the players' array in two at a player's boundary
 (the pre-scan's msgspec.Raw slices point into the body: their offsets are exact), writes the
 later half to a memory file the second process reads, and reads the rest itself: the request
 as JSON with the later players cut out, so msgspec checks every other field as it always does.
@@ -30,15 +30,16 @@ import numpy as np
 
 from ..engine import model as m
 from . import schemas as s
+from ..process_pool import read_exactly
 from .convert import columns_from_players
-from .forked import die_with_parent, enlarge_pipe
+from .forked import die_with_parent, enlarge_pipe, read_at, write_all
 from .wire import WireDecoder
 
 # Players at least (fewer: the worker reads them alone): the cut, the memory file and the
 # answer cost about a millisecond, what a few hundred players' reading does.
 MIN_PLAYERS = 2000
 # The second process's share of the players: less than half, as it also copies its half in
-# and its answer out (equal shares left the worker waiting 19 ms of 72; bench_breakdowns.py).
+# and its answer out (with equal shares the worker waited for it).
 SECOND_SHARE = 0.45
 _SIZE = struct.Struct(">Q")
 
@@ -136,16 +137,16 @@ def _serve(half: int, jobs: int, answers: int) -> None:
     players_decoder = WireDecoder(list[s.Player])
     encoder = msgspec.msgpack.Encoder()
     while True:
-        head = _read_exactly(jobs, _SIZE.size)
+        head = read_exactly(jobs, _SIZE.size)
         if head is None:
             return
-        data = os.pread(half, _SIZE.unpack(head)[0], 0)
+        data = read_at(half, _SIZE.unpack(head)[0])
         try:
             answer = _read_half(data, players_decoder, encoder)
         except Exception:  # noqa: BLE001 - refused or failed: the worker reads the whole body
             answer = b""
         del data
-        _write_all(answers, _SIZE.pack(len(answer)) + answer)
+        write_all(answers, _SIZE.pack(len(answer)) + answer)
 
 
 def _read_half(data: bytes, players_decoder: WireDecoder, encoder: msgspec.msgpack.Encoder) -> bytes:
@@ -208,14 +209,10 @@ def _send(later: memoryview) -> bool:
     """The later half, as a JSON array, into the memory file; its size to the second process."""
     second = _second
     try:
-        size = 0
-        for piece in (b"[", later, b"]"):
-            done = 0
-            while done < len(piece):
-                written = os.pwrite(second.half, piece[done:], size)
-                done += written
-                size += written
-        _write_all(second.jobs, _SIZE.pack(size))
+        write_all(second.half, b"[", 0)
+        write_all(second.half, later, 1)
+        write_all(second.half, b"]", 1 + len(later))
+        write_all(second.jobs, _SIZE.pack(len(later) + 2))
         return True
     except OSError as exc:
         _lost(exc)
@@ -227,13 +224,13 @@ def _receive() -> _HalfRead | None:
     if second is None:
         return None
     try:
-        head = _read_exactly(second.answers, _SIZE.size)
+        head = read_exactly(second.answers, _SIZE.size)
         if head is None:
             raise EOFError("the second reader exited")
         size = _SIZE.unpack(head)[0]
         if not size:
             return None
-        answer = _read_exactly(second.answers, size)
+        answer = read_exactly(second.answers, size)
         if answer is None:
             raise EOFError("the second reader exited")
         return _answer_decoder.decode(answer)
@@ -255,20 +252,3 @@ def _lost(reason: Exception) -> None:
             os.waitpid(second.pid, 0)
         except (ProcessLookupError, ChildProcessError):
             pass
-
-
-def _read_exactly(fd: int, size: int) -> bytes | None:
-    parts, left = [], size
-    while left:
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
-            return None
-        parts.append(chunk)
-        left -= len(chunk)
-    return b"".join(parts)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    done = 0
-    while done < len(data):
-        done += os.write(fd, data[done:])  # a slice of bytes: a copy only when a pipe takes a part

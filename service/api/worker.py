@@ -22,7 +22,7 @@ import os
 import struct
 import sys
 
-from .forked import die_with_parent, enlarge_pipe, keep_freed_memory
+from .forked import die_with_parent, enlarge_pipe, keep_freed_memory, read_at
 
 FRAME = struct.Struct(">Q")
 WORKER_NICENESS = 10
@@ -65,17 +65,6 @@ def read_frame(stream) -> bytes | None:
     if len(data) < size:
         return None
     return data
-
-
-def _read_from_start(fd: int, size: int) -> bytes:
-    parts, done = [], 0
-    while done < size:
-        part = os.pread(fd, size - done, done)
-        if not part:
-            raise EOFError(f"the body file ends at {done} of {size} bytes")
-        parts.append(part)
-        done += len(part)
-    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0  # the gate closed the pipe: shut down
         job = job_decoder.decode(frame)
         if job.body_in_file:  # a large body: in the file the gate wrote it to, not in the frame
-            body = _read_from_start(args.body_file, job.body_in_file)
+            body = read_at(args.body_file, job.body_in_file)
         with cyclic_gc_paused():
             exhausted = _answer(execute, msgspec.structs.replace(job, body=body, body_in_file=0), channel,
                                 answer_encoder)

@@ -607,8 +607,9 @@ def test_bodies_written_to_the_worker_s_body_file_are_answered_as_through_the_pi
     from service.api import gate
 
     written = []
-    real_write = gate._write_from_start
-    monkeypatch.setattr(gate, "_write_from_start", lambda fd, data: written.append(len(data)) or real_write(fd, data))
+    real_write = gate.write_all
+    monkeypatch.setattr(gate, "write_all", lambda fd, data, offset=None: written.append(len(data))
+                        or real_write(fd, data, offset))
     bodies = [{"tournament": swiss_wire(size, 7, seed=size), "tiebreaks": ["BH/C1", "SB", "DE"], "player": 1}
               for size in (3000, 800, 700)]
     with TestClient(create_app(ROOMY)) as client:
