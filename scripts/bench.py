@@ -13,7 +13,7 @@
 
 Engine: every size and explain setting runs in a fresh subprocess, so peak
 memory is that computation's alone. The tournament is generated
-(service.synthetic, seeded) before the clock starts; the timed call is
+(tiebreak.synthetic, seeded) before the clock starts; the timed call is
 `compute_standings(tournament, specs, explain=...)`. Peak memory is reported as
 the process's peak RSS (resource.getrusage, input tournament included), the
 peak RSS of the computation alone (the kernel's high-water mark is reset after
@@ -27,7 +27,7 @@ in-process (decode, convert, compute, convert, encode: what the handler does),
 so both see the same background load and the HTTP overhead is visible. The
 server is stopped with SIGINT (uvicorn's graceful shutdown) whatever happens.
 
-Team events: a seeded Olympiad-sized team Swiss (service.synthetic_teams, 180 teams,
+Team events: a seeded Olympiad-sized team Swiss (tiebreak.synthetic_teams, 180 teams,
 11 rounds, 4 boards) ranked by 8 team rules, in-process (`compute_team_standings`) and
 over HTTP (the JSON body of `team_tournament`), in the same way.
 
@@ -127,10 +127,10 @@ def maxrss_mb() -> float:
 
 def engine_worker(args: argparse.Namespace) -> None:
     """One size, one explain setting, in this (fresh) process; prints one JSON line."""
-    from service.engine import compute_standings
-    from service.engine.registry import valid_codes
-    from service.engine.rules import parse_rule
-    from service.synthetic import swiss_tournament
+    from tiebreak.engine import compute_standings
+    from tiebreak.engine.registry import valid_codes
+    from tiebreak.engine.rules import parse_rule
+    from tiebreak.synthetic import swiss_tournament
 
     players, rounds = args.size
     explain = bool(args.explain)
@@ -138,13 +138,13 @@ def engine_worker(args: argparse.Namespace) -> None:
     tournament = swiss_tournament(players, rounds, seed=args.seed)
     if not args.objects:
         # The engine's input as the JSON adapter hands it over: the results as columns
-        # (service.engine.model.ResultColumns), not one RoundResult object per result, and the
+        # (tiebreak.engine.model.ResultColumns), not one RoundResult object per result, and the
         # players' ids, names and ratings as a Roster (the TRF reader gives the columns only).
         import dataclasses
 
         import numpy as np
 
-        from service.engine.model import ResultColumns, Roster, result_columns
+        from tiebreak.engine.model import ResultColumns, Roster, result_columns
 
         flat = result_columns(tournament.players)
         entrants = tournament.players
@@ -265,7 +265,7 @@ async def floor_app(scope, receive, send) -> None:
     await send({"type": "http.response.body", "body": answer})
 
 
-def start_server(port: int, log_file, app: str = "service.api.app:app") -> subprocess.Popen:
+def start_server(port: int, log_file, app: str = "tiebreak.api.app:app") -> subprocess.Popen:
     """uvicorn on 127.0.0.1:port; its output goes to `log_file` (a pipe nobody reads could fill and block it)."""
     uvicorn = Path(sys.executable).with_name("uvicorn")
     launcher = [str(uvicorn)] if uvicorn.exists() else [sys.executable, "-m", "uvicorn"]
@@ -314,15 +314,15 @@ def stop_server(proc: subprocess.Popen) -> int | None:
 
 
 def in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
-    """What a compute worker does with a JSON body (service.api.work), without the HTTP server.
+    """What a compute worker does with a JSON body (tiebreak.api.work), without the HTTP server.
 
     Returns the response body and the seconds spent reading (decode, checks, JSON to the
     engine's columns, pricing), computing (engine, breakdowns, conversion) and encoding.
     """
     import dataclasses
 
-    from service.api import work
-    from service.api.limits import LIMITS
+    from tiebreak.api import work
+    from tiebreak.api.limits import LIMITS
 
     # the cost ceilings of the shipped defaults would refuse the largest sizes measured here
     unbounded = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9, max_response_bytes=10**12)
@@ -339,10 +339,10 @@ def run_http(args) -> list[dict]:
     import httpx
     import msgspec
 
-    from service.synthetic import swiss_wire
+    from tiebreak.synthetic import swiss_wire
 
-    from service.api import forked, second_reader
-    from service.api.limits import LIMITS
+    from tiebreak.api import forked, second_reader
+    from tiebreak.api.limits import LIMITS
 
     # the in-process comparison as a compute worker runs: freed memory kept, forked copies for
     # large answers, a second process reading half of a large body's players
@@ -463,9 +463,9 @@ def team_in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     """What the handler does for a `team_tournament` body: decode, compute, encode (seconds each)."""
     import msgspec
 
-    from service.api import schemas as s
-    from service.api.convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
-    from service.engine.teams.standings import compute_team_standings
+    from tiebreak.api import schemas as s
+    from tiebreak.api.convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
+    from tiebreak.engine.teams.standings import compute_team_standings
 
     t0 = time.perf_counter()
     req = msgspec.json.decode(body, type=s.StandingsRequest)
@@ -484,10 +484,10 @@ def run_teams(args) -> list[dict]:
     import httpx
     import msgspec
 
-    from service.api.convert_teams import team_tournament_to_wire
-    from service.engine.teams.registry import parse_team_rule
-    from service.engine.teams.standings import compute_team_standings
-    from service.synthetic_teams import team_swiss
+    from tiebreak.api.convert_teams import team_tournament_to_wire
+    from tiebreak.engine.teams.registry import parse_team_rule
+    from tiebreak.engine.teams.standings import compute_team_standings
+    from tiebreak.synthetic_teams import team_swiss
 
     teams, rounds, boards = args.team_size
     event = team_swiss(teams, rounds, boards, seed=args.seed)
@@ -567,7 +567,7 @@ def print_teams(report: dict) -> None:
     rows = report.get("teams") or []
     if not rows:
         return
-    print(f"\nTeam event (service.synthetic_teams; rules: {' '.join(report['team_rules'])})")
+    print(f"\nTeam event (tiebreak.synthetic_teams; rules: {' '.join(report['team_rules'])})")
     head = (f"{'size':>12} {'where':>7} {'explain':>7} {'median ms':>10} {'p95 ms':>8} {'min ms':>7} "
             f"{'resp KB':>8} {'in-proc ms':>10} {'overhead ms':>11}")
     print(head)
@@ -586,10 +586,10 @@ def run_profile(args) -> None:
     import cProfile
     import pstats
 
-    from service.engine import compute_standings
-    from service.engine.registry import valid_codes
-    from service.engine.rules import parse_rule
-    from service.synthetic import swiss_tournament
+    from tiebreak.engine import compute_standings
+    from tiebreak.engine.registry import valid_codes
+    from tiebreak.engine.rules import parse_rule
+    from tiebreak.synthetic import swiss_tournament
 
     players, rounds = args.profile
     tournament = swiss_tournament(players, rounds, seed=args.seed)
@@ -614,10 +614,10 @@ def run_profile(args) -> None:
 
 def run_per_rule(args) -> None:
     """The cost of each rule alone: compute_standings with that one rule minus with none."""
-    from service.engine import compute_standings
-    from service.engine.registry import valid_codes
-    from service.engine.rules import parse_rule
-    from service.synthetic import swiss_tournament
+    from tiebreak.engine import compute_standings
+    from tiebreak.engine.registry import valid_codes
+    from tiebreak.engine.rules import parse_rule
+    from tiebreak.synthetic import swiss_tournament
 
     players, rounds = args.per_rule
     tournament = swiss_tournament(players, rounds, seed=args.seed)

@@ -6,7 +6,7 @@
     .venv/bin/python scripts/bench_batch.py --repeat 5 --skip-http   # CLI only, best of 5 runs each
     .venv/bin/python scripts/bench_batch.py --explain          # with every player's breakdown
 
-The files are synthetic Swiss tournaments (service.synthetic, seeded), written as
+The files are synthetic Swiss tournaments (tiebreak.synthetic, seeded), written as
 TRF by the service's own writer into a temporary folder before any clock starts.
 
 CLI: `tiebreak batch FOLDER -t BH/C1 BH SB --no-explain --out /dev/null --jobs N`, timed
@@ -49,8 +49,8 @@ RULES = ["BH/C1", "BH", "SB"]
 
 
 def write_files(folder: Path, count: int, players: int, rounds: int) -> list[str]:
-    from service.formats.trf_writer import write_trf
-    from service.synthetic import swiss_tournament
+    from tiebreak.formats.trf_writer import write_trf
+    from tiebreak.synthetic import swiss_tournament
 
     texts = []
     for seed in range(count):
@@ -69,7 +69,7 @@ def time_cli(folder: Path, jobs: int, explain: bool) -> tuple[float, float]:
     """Wall seconds from start to exit, and the CPU seconds of the command and its workers."""
     cpu = children_cpu()
     started = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "service.cli", "batch", str(folder), "-t", *RULES,
+    result = subprocess.run([sys.executable, "-m", "tiebreak.cli", "batch", str(folder), "-t", *RULES,
                              "--explain" if explain else "--no-explain",
                              "--out", os.devnull, "--jobs", str(jobs), "--no-progress"],
                             cwd=ROOT, capture_output=True, text=True)
@@ -114,7 +114,7 @@ def time_endpoint(texts: list[str], repeat_for_memory: int, explain: bool, repea
         # Its compute worker is started with it, as `tiebreak serve` does (the defaults otherwise:
         # one worker; a batch computes one item on the loop and one in the worker at once).
         env = {**os.environ, "TIEBREAK_MAX_BODY_BYTES": str(512 * 1024 * 1024), "TIEBREAK_PRESTART_WORKERS": "1"}
-        server = subprocess.Popen([sys.executable, "-m", "uvicorn", "service.api.app:app", "--port", str(port),
+        server = subprocess.Popen([sys.executable, "-m", "uvicorn", "tiebreak.api.app:app", "--port", str(port),
                                    "--log-level", "warning"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                   env=env)
         try:

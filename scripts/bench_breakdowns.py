@@ -9,9 +9,9 @@
     .venv/bin/python scripts/bench_breakdowns.py --player 7 --processes 1    # one process reads the body
     .venv/bin/python scripts/bench_breakdowns.py --player 7 --no-kept-memory # malloc's defaults
 
-Runs `service.api.work.execute` on a synthetic Swiss (service.synthetic, seed 1) with the
+Runs `tiebreak.api.work.execute` on a synthetic Swiss (tiebreak.synthetic, seed 1) with the
 cost ceilings lifted (the shipped ones refuse the largest sizes on purpose), `--repeats`
-times, in this process, as the compute worker runs a job (service/api/worker.py): the cyclic
+times, in this process, as the compute worker runs a job (service/tiebreak/api/worker.py): the cyclic
 collector paused, the memory a run frees kept for the next (forked.keep_freed_memory), and the
 request as read freed after the answer is made (the worker frees it once the answer is
 written). Prints, per run, the time to the answer (what the client waits for) and the page
@@ -50,10 +50,10 @@ def main() -> int:
 
     import msgspec
 
-    from service.api import forked, second_reader, work
-    from service.api.limits import LIMITS
-    from service.engine.standings import cyclic_gc_paused
-    from service.synthetic import swiss_wire
+    from tiebreak.api import forked, second_reader, work
+    from tiebreak.api.limits import LIMITS
+    from tiebreak.engine.standings import cyclic_gc_paused
+    from tiebreak.synthetic import swiss_wire
 
     request = {"tournament": swiss_wire(args.players, args.rounds, 1), "tiebreaks": RULES, "explain": args.explain}
     if args.player:

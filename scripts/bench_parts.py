@@ -3,7 +3,7 @@
 
     .venv/bin/python scripts/bench_parts.py
 
-Each figure is the best of a few runs, in this process, on synthetic events (service.synthetic,
+Each figure is the best of a few runs, in this process, on synthetic events (tiebreak.synthetic,
 seed 1), 12 rules `BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO`:
 
 - a contribution made through `contribution_rows`: the engine's default dataclass against the
@@ -14,7 +14,7 @@ seed 1), 12 rules `BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO`:
   without results;
 - reading a 20,000 × 11 JSON body in one process: the pre-scan, msgspec's decoding, the result
   columns, a Player object per player against the roster (a compute worker reads 45 % of the
-  players in a second process: service/api/second_reader.py).
+  players in a second process: service/tiebreak/api/second_reader.py).
 """
 
 from __future__ import annotations
@@ -44,15 +44,15 @@ def main() -> int:
     import msgspec
     import numpy as np
 
-    from service.api import schemas as s
-    from service.api.convert import standings_to_wire
-    from service.engine import compute_standings
-    from service.engine.contributions import Contribution, contribution_rows
-    from service.engine.registry import valid_codes
-    from service.engine.rules import parse_rule
-    from service.engine.standings import cyclic_gc_paused
-    from service.engine.table import build_table
-    from service.synthetic import swiss_tournament
+    from tiebreak.api import schemas as s
+    from tiebreak.api.convert import standings_to_wire
+    from tiebreak.engine import compute_standings
+    from tiebreak.engine.contributions import Contribution, contribution_rows
+    from tiebreak.engine.registry import valid_codes
+    from tiebreak.engine.rules import parse_rule
+    from tiebreak.engine.standings import cyclic_gc_paused
+    from tiebreak.engine.table import build_table
+    from tiebreak.synthetic import swiss_tournament
 
     codes = valid_codes()
     specs = [parse_rule(rule, codes) for rule in RULES]
@@ -82,7 +82,7 @@ def main() -> int:
           f"freed {freed:.2f} s")
     del body
 
-    from service.engine import table as engine_table
+    from tiebreak.engine import table as engine_table
 
     built = build_table(tournament)
     entry = np.full(built.kind.shape, -1, dtype=np.int64)
@@ -101,10 +101,10 @@ def main() -> int:
     print(f"DE on one group of 50,000 players without results: {seconds:.2f} s")
 
     # Reading a 20,000 x 11 JSON body, step by step, as a compute worker does (collector paused).
-    from service.api import convert, work
-    from service.engine import model as m
-    from service.api.limits import LIMITS, prescan
-    from service.synthetic import swiss_wire
+    from tiebreak.api import convert, work
+    from tiebreak.engine import model as m
+    from tiebreak.api.limits import LIMITS, prescan
+    from tiebreak.synthetic import swiss_wire
 
     body = msgspec.json.encode({"tournament": swiss_wire(20_000, 11, seed=1), "tiebreaks": RULES})
     limits = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9)

@@ -1,4 +1,4 @@
-"""Speed of the prize distribution (service.prizes), in process, on synthetic standings.
+"""Speed of the prize distribution (tiebreak.prizes), in process, on synthetic standings.
 
     .venv/bin/python scripts/bench_prizes.py
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from service.prizes import (Category, Entrant, Prize, PrizeGroup, PrizeRequest, Rules,  # noqa: E402
+from tiebreak.prizes import (Category, Entrant, Prize, PrizeGroup, PrizeRequest, Rules,  # noqa: E402
                             distribute)
 
 CASES = [  # players, distinct scores, prizes, rating categories

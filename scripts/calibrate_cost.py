@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure the constants of the cost model (service/api/cost.py) on the current engine.
+"""Measure the constants of the cost model (service/tiebreak/api/cost.py) on the current engine.
 
     .venv/bin/python scripts/calibrate_cost.py --json a.json     # half a minute; prints the constants block
     .venv/bin/python scripts/calibrate_cost.py --check           # also compares cost.py as it is with every run
@@ -125,7 +125,7 @@ def rule_lists(shape: Shape) -> list[list[str]]:
 def body_for(shape: Shape) -> bytes:
     import msgspec
 
-    from service.synthetic import swiss_wire
+    from tiebreak.synthetic import swiss_wire
 
     if shape.results:
         tournament = swiss_wire(shape.players, shape.rounds, seed=1)
@@ -148,8 +148,8 @@ def body_for(shape: Shape) -> bytes:
 
 
 def counts_of(run: dict):
-    """The counts the service prices the run's request by (service/api/pipeline.py, compare.py)."""
-    from service.api.cost import Counts, explained_rows, returned_rows
+    """The counts the service prices the run's request by (service/tiebreak/api/pipeline.py, compare.py)."""
+    from tiebreak.api.cost import Counts, explained_rows, returned_rows
 
     rules = run["rules"] * max(1, run["lists"])
     if run["lists"]:
@@ -175,9 +175,9 @@ def run_one(spec: str) -> dict:
     """In the child: build the body, warm up as a worker does, then time one job the way a worker runs it."""
     from dataclasses import replace
 
-    from service.api.limits import LIMITS
-    from service.api.work import Job, execute
-    from service.api.worker import _warm_up
+    from tiebreak.api.limits import LIMITS
+    from tiebreak.api.work import Job, execute
+    from tiebreak.api.worker import _warm_up
 
     shape = Shape(**json.loads(spec))
     body = body_for(shape)
@@ -348,7 +348,7 @@ def constants_block(k: dict[str, float]) -> str:
 def comparison(runs: list[dict], k: dict[str, float] | None = None) -> tuple[list[str], dict[str, tuple]]:
     """The model (cost.py, or cost.py's formula with the constants `k`) against every run: a line per
     run, and per quantity the smallest and largest ratio estimate / measured."""
-    from service.api import cost
+    from tiebreak.api import cost
 
     saved = {name: getattr(cost, name) for name in CONSTANTS}
     lines, ratios = [], {"time": [], "memory": [], "answer": []}

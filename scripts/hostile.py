@@ -6,7 +6,7 @@
     .venv/bin/python scripts/hostile.py --only waves kill --json out.json
     .venv/bin/python scripts/hostile.py --server-root /tmp/old-checkout --no-assert   # "before" figures
 
-Each case starts its own server (`python -m service.cli serve`, 127.0.0.1, a free
+Each case starts its own server (`python -m tiebreak.cli serve`, 127.0.0.1, a free
 port; the shipped defaults unless the case says otherwise), and while it runs:
 
 - a separate process probes `GET /healthz` every 50 ms on a new connection (as the
@@ -128,7 +128,7 @@ class Server:
         environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "WORKERS": "1",
                        "TIEBREAK_ACCESS_LOG": "0", "PYTHONPATH": str(root), **env}
         self.log = open(log, "ab")
-        self.process = subprocess.Popen([sys.executable, "-m", "service.cli", "serve"], cwd=root, env=environment,
+        self.process = subprocess.Popen([sys.executable, "-m", "tiebreak.cli", "serve"], cwd=root, env=environment,
                                         stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -410,7 +410,7 @@ def case_kill(quick: bool):
     data = encode({"tournament": empty_event(11_000, 100, rated=True), "tiebreaks": RULES, "explain": False})
 
     def body(server: Server, outcome: Outcome) -> None:
-        from service.api.cost import Counts, estimate
+        from tiebreak.api.cost import Counts, estimate
 
         priced = estimate(Counts(players=11_000, rounds=100, rule_passes=len(RULES), body_bytes=len(data))).seconds
         outcome.notes.append(f"admitted by the cost model ({priced:.2f} s estimated), computed for longer than the "
@@ -571,7 +571,7 @@ def case_headers(quick: bool):
 
 def case_overload(quick: bool):
     seconds_each = 4 if quick else 20
-    from service.synthetic import swiss_wire
+    from tiebreak.synthetic import swiss_wire
 
     data = encode({"tournament": swiss_wire(300, 11, seed=1), "tiebreaks": ["BH/C1", "BH", "SB", "DE", "PS", "WIN"],
                    "explain": False})
@@ -634,8 +634,8 @@ def case_overload(quick: bool):
 
 def largest_admitted(rounds: int, rules: int, explain: bool, bytes_per_player: float, lists: int = 1) -> int:
     """The most players the default ceilings admit for this shape (the cost model's own arithmetic)."""
-    from service.api.cost import Counts, check_cost
-    from service.api.limits import LIMITS, LimitExceeded
+    from tiebreak.api.cost import Counts, check_cost
+    from tiebreak.api.limits import LIMITS, LimitExceeded
 
     def admitted(players: int) -> bool:
         try:
@@ -668,7 +668,7 @@ LARGEST = [
 
 
 def case_largest(quick: bool):
-    from service.synthetic import swiss_wire
+    from tiebreak.synthetic import swiss_wire
 
     per_synthetic_player = len(encode(swiss_wire(1000, 11, seed=1))) / 1000
     shapes = [LARGEST[3]] if quick else LARGEST

@@ -24,11 +24,11 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from fractions import Fraction
 
-from service.engine import (
+from tiebreak.engine import (
     Color, Player, Regulations, ResultKind, RoundResult, Scoring, System, Tournament, compute_standings,
 )
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
 
 _GAME = re.compile(r"^(\d+)([wb-])([10=+-])(?:@(.+))?$")
 _GAME_RESULTS = {

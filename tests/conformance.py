@@ -12,10 +12,10 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
-from service.engine import Regulations, System, compute_standings
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
-from service.formats.trf import parse_trf
+from tiebreak.engine import Regulations, System, compute_standings
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
+from tiebreak.formats.trf import parse_trf
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # corpus name (its folder under ../shared/conformance/) -> the copy the tests read
@@ -120,9 +120,9 @@ def realworld_mismatches(case: dict, run: dict) -> list[str]:
     `participants: players` asks for that ranking."""
     import msgspec
 
-    from service.api import schemas as s
-    from service.api.pipeline import run_standings
-    from service.formats.trf import decode_trf
+    from tiebreak.api import schemas as s
+    from tiebreak.api.pipeline import run_standings
+    from tiebreak.formats.trf import decode_trf
 
     text, _, _ = decode_trf((REALWORLD / case["file"]).read_bytes())
     body = {"trf": text, "tiebreaks": [t for t in run["tiebreaks"] if t != "PTS"], "explain": False,

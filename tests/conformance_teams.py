@@ -12,11 +12,11 @@ from pathlib import Path
 
 import msgspec
 
-from service.api import schemas as s
-from service.api.convert_teams import team_rules_from_wire, team_tournament_from_wire
-from service.engine import Regulations
-from service.engine.teams.model import TeamTournament
-from service.engine.teams.standings import TeamStandings, compute_team_standings
+from tiebreak.api import schemas as s
+from tiebreak.api.convert_teams import team_rules_from_wire, team_tournament_from_wire
+from tiebreak.engine import Regulations
+from tiebreak.engine.teams.model import TeamTournament
+from tiebreak.engine.teams.standings import TeamStandings, compute_team_standings
 
 FOLDER = Path(__file__).parent / "fixtures" / "conformance_fide_team"
 
@@ -47,7 +47,7 @@ def event_from_json(case: TeamCase) -> TeamTournament:
 
 
 def event_from_trf(case: TeamCase) -> TeamTournament:
-    from service.formats.trf_teams import parse_team_trf
+    from tiebreak.formats.trf_teams import parse_team_trf
 
     return parse_team_trf(case.trf_text).event
 

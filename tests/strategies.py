@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from service.engine import Color, Player, ResultKind, RoundResult, System, Tournament
+from tiebreak.engine import Color, Player, ResultKind, RoundResult, System, Tournament
 
 HALF = Fraction(1, 2)
 

@@ -12,8 +12,8 @@ odd boards (352 WBWB...). "+_" is a board won by forfeit whose opponent seat is 
 
 from __future__ import annotations
 
-from service.engine.model import ResultKind, System
-from service.engine.teams.model import (
+from tiebreak.engine.model import ResultKind, System
+from tiebreak.engine.teams.model import (
     Board, BoardResult, Match, MatchForfeit, Team, TeamBye, TeamMember, TeamScoring, TeamTournament,
 )
 

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from service.engine.model import ResultKind, System
-from service.engine.teams.model import (
+from tiebreak.engine.model import ResultKind, System
+from tiebreak.engine.teams.model import (
     Board, BoardResult, Match, MatchForfeit, Team, TeamBye, TeamMember, TeamTournament,
 )
 

@@ -10,7 +10,7 @@ ALEKHINE = ROOT / "tests" / "fixtures" / "conformance_fide" / "worked-a-alekhine
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *args], cwd=ROOT, capture_output=True, text=True)
 
 
 def test_standings_table_shows_values_and_the_deciding_rule():

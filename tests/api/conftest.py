@@ -1,7 +1,7 @@
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import app
+from tiebreak.api.app import app
 
 
 @pytest.fixture(scope="session")

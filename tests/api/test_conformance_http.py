@@ -6,9 +6,9 @@ from decimal import Decimal
 import msgspec
 import pytest
 
-from service.api.convert import tournament_to_wire
-from service.engine.model import System
-from service.formats.trf import parse_trf
+from tiebreak.api.convert import tournament_to_wire
+from tiebreak.engine.model import System
+from tiebreak.formats.trf import parse_trf
 from tests.conformance import all_cases, unrated_rating
 
 CASES = all_cases()

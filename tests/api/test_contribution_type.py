@@ -1,7 +1,7 @@
 """The engine builds breakdowns in the wire's contribution type, so they are encoded as they are.
 
-service.engine.contributions.Contribution (the engine's default, standard library only) and
-service.api.schemas.ContributionOut (the msgspec struct the API encodes) must agree field by
+tiebreak.engine.contributions.Contribution (the engine's default, standard library only) and
+tiebreak.api.schemas.ContributionOut (the msgspec struct the API encodes) must agree field by
 field: the engine constructs either one positionally and by keyword.
 """
 
@@ -11,11 +11,11 @@ import dataclasses
 
 import msgspec
 
-from service.api import schemas as s
-from service.engine import compute_standings
-from service.engine.contributions import Contribution
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
+from tiebreak.api import schemas as s
+from tiebreak.engine import compute_standings
+from tiebreak.engine.contributions import Contribution
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
 from tests.builders import crosstable
 
 

@@ -1,4 +1,4 @@
-"""Every breakdown of a large event, built by forked copies of the worker (service/api/forked.py):
+"""Every breakdown of a large event, built by forked copies of the worker (service/tiebreak/api/forked.py):
 the answer's bytes are exactly those one process builds, a copy that fails is made up for,
 and the real compute worker of the gate answers through them."""
 
@@ -11,10 +11,10 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.api import convert, forked, work
-from service.api.app import create_app
-from service.api.limits import LIMITS
-from service.synthetic import swiss_wire
+from tiebreak.api import convert, forked, work
+from tiebreak.api.app import create_app
+from tiebreak.api.limits import LIMITS
+from tiebreak.synthetic import swiss_wire
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forked copies need os.fork (POSIX)")
 

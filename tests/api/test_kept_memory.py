@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Page faults while a 16 MiB block is filled a second time, after one was filled and freed.
 FAULTS = """
 import resource, sys
-from service.api import forked
+from tiebreak.api import forked
 if sys.argv[1] == "keep":
     assert forked.keep_freed_memory(), "mallopt refused the options"
 size = 16 << 20

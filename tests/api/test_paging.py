@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from service.api import pipeline
-from service.api.app import app
-from service.synthetic import swiss_wire
+from tiebreak.api import pipeline
+from tiebreak.api.app import app
+from tiebreak.synthetic import swiss_wire
 
 TOURNAMENT = swiss_wire(30, 7, seed=11)
 for i, p in enumerate(TOURNAMENT["players"]):  # some players' identities and keys: rows and breakdowns carry them
@@ -106,7 +106,7 @@ def test_a_batch_item_pages_too():
     {"offset": 10, "top": 5, "player": [1]},
 ])
 def test_one_engine_pass_builds_the_breakdowns_of_the_rows_returned_only(monkeypatch, selection):
-    from service.engine.standings import Standings
+    from tiebreak.engine.standings import Standings
 
     passes, explained = [], []
     real_compute, real_explain = pipeline.compute_standings, Standings.explain

@@ -9,10 +9,10 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.api.convert import standings_to_wire
-from service.engine import compute_standings
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
+from tiebreak.api.convert import standings_to_wire
+from tiebreak.engine import compute_standings
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
 from tests.builders import crosstable
 from tests.strategies import swiss_tournaments
 

@@ -8,11 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from service.api.app import app
-from service.api.convert import tournament_to_wire
-from service.engine import Regulations, compute_standings
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
+from tiebreak.api.app import app
+from tiebreak.api.convert import tournament_to_wire
+from tiebreak.engine import Regulations, compute_standings
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
 from tests.strategies import swiss_tournaments
 
 RULES = ["BH/C1", "BH", "SB", "DE", "PS", "KS", "FB", "AOB", "ARO", "TPR", "PTP", "WIN"]

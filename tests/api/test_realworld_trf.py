@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from service.formats.trf import decode_trf
+from tiebreak.formats.trf import decode_trf
 
 FOLDER = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "realworld-trf"
 MISSING = f"the real-world TRF corpus is not at {FOLDER} (it lives in ../shared, beside the repository)"

@@ -1,4 +1,4 @@
-"""A large body's later players read by a second process (service/api/second_reader.py): the
+"""A large body's later players read by a second process (service/tiebreak/api/second_reader.py): the
 answer, or the refusal, is exactly that of one process reading the whole body, and anything
 out of the ordinary (a refused value, an arbiter's points, the process gone) falls back to it."""
 
@@ -13,10 +13,10 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.api import limits, second_reader, work
-from service.api.app import create_app
-from service.api.limits import LIMITS
-from service.synthetic import swiss_wire
+from tiebreak.api import limits, second_reader, work
+from tiebreak.api.app import create_app
+from tiebreak.api.limits import LIMITS
+from tiebreak.synthetic import swiss_wire
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="the second reader needs fork and memfd")
 

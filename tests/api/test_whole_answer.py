@@ -6,9 +6,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from service.api import convert, work
-from service.api.limits import LIMITS
-from service.synthetic import swiss_wire
+from tiebreak.api import convert, work
+from tiebreak.api.limits import LIMITS
+from tiebreak.synthetic import swiss_wire
 
 RULES = ["BH/C1", "SB", "PS", "DE", "ARO", "WIN"]
 

@@ -7,13 +7,13 @@ import dataclasses
 
 import msgspec
 
-from service.api import convert
-from service.api import schemas as s
-from service.api.convert import WirePlayers, standings_to_wire, tournament_from_wire
-from service.engine import compute_standings
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
-from service.synthetic import swiss_wire
+from tiebreak.api import convert
+from tiebreak.api import schemas as s
+from tiebreak.api.convert import WirePlayers, standings_to_wire, tournament_from_wire
+from tiebreak.engine import compute_standings
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
+from tiebreak.synthetic import swiss_wire
 
 RULES = ["BH/C1", "SB", "DE", "ARO", "PS"]
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from service.api.check import check_trf
+from tiebreak.api.check import check_trf
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -55,7 +55,7 @@ def test_a_pre_2024_file_is_checked_under_the_rule_of_its_time():
 
 
 def tiebreak(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *args], cwd=ROOT, capture_output=True, text=True)
 
 
 def test_the_conformance_folders_are_consistent_file_by_file():

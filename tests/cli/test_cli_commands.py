@@ -16,7 +16,7 @@ HALF_POINT_BYE = FIXTURES / "worked-c-hpb-2026.trf"
 
 
 def tiebreak(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "service.cli", *map(str, args)], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=cwd,
                           capture_output=True, text=True)
 
 
@@ -34,8 +34,8 @@ def test_golden_output_of_the_worked_examples(args, golden):
 def test_standings_of_a_json_tournament_and_of_a_json_request(tmp_path):
     tournament = json.loads(tiebreak("standings", ALEKHINE, "--format", "json").stdout)
     converted = subprocess.run(
-        [sys.executable, "-c", "import sys, msgspec; from service.formats.trf import read_trf; "
-         "from service.api.convert import tournament_to_wire; "
+        [sys.executable, "-c", "import sys, msgspec; from tiebreak.formats.trf import read_trf; "
+         "from tiebreak.api.convert import tournament_to_wire; "
          "sys.stdout.buffer.write(msgspec.json.encode(tournament_to_wire(read_trf(open(sys.argv[1], 'rb').read())"
          ".tournament)))", str(ALEKHINE)], cwd=ROOT, capture_output=True)
     (tmp_path / "t.json").write_bytes(converted.stdout)
@@ -141,7 +141,7 @@ def test_warnings_go_to_stderr_in_every_format(fmt):
 
 
 def test_a_closed_pipe_ends_quietly():
-    script = (f"{sys.executable} -m service.cli batch {FIXTURES} -t BH/C1 BH SB --jobs 1 --no-progress"
+    script = (f"{sys.executable} -m tiebreak.cli batch {FIXTURES} -t BH/C1 BH SB --jobs 1 --no-progress"
               " | head -c 100 > /dev/null; echo ${PIPESTATUS[0]}")
     result = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True)
     assert "Traceback" not in result.stderr and "Error" not in result.stderr, result.stderr
@@ -150,7 +150,7 @@ def test_a_closed_pipe_ends_quietly():
 
 def test_dash_reads_the_file_from_standard_input():
     for data in (ALEKHINE.read_bytes(), json.dumps({"trf": ALEKHINE.read_text(), "tiebreaks": ["BH"]}).encode()):
-        result = subprocess.run([sys.executable, "-m", "service.cli", "standings", "-", "-t", "BH"], cwd=ROOT,
+        result = subprocess.run([sys.executable, "-m", "tiebreak.cli", "standings", "-", "-t", "BH"], cwd=ROOT,
                                 input=data, capture_output=True)
         assert result.returncode == 0, result.stderr
         assert result.stdout.decode().splitlines()[2].split()[:5] == ["2", "2", "Kasparov", "3.5", "14.5"]
@@ -162,7 +162,7 @@ def test_version():
 
 
 def test_every_option_has_help():
-    from service.cli import parser
+    from tiebreak.cli import parser
 
     def actions(p):
         for action in p._actions:
@@ -187,7 +187,7 @@ def test_the_batch_summary_shows_the_first_error_of_each_failed_file(tmp_path):
 def test_the_command_line_starts_without_the_web_framework():
     """Start-up is most of a small batch's time: `tiebreak batch` and `standings` import neither
     litestar nor prometheus_client (a failing file's line brings in the error handlers)."""
-    code = ("import sys, service.cli; from service.cli import main; "
+    code = ("import sys, tiebreak.cli; from tiebreak.cli import main; "
             "main(['standings', sys.argv[1], '-t', 'BH']); "
             "print(sorted(m for m in ('litestar', 'prometheus_client') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code, str(ALEKHINE)], cwd=ROOT, capture_output=True, text=True)

@@ -11,7 +11,7 @@ FINAL = TEAMS / "tworked-0001.trf"
 
 
 def tiebreak(*args):
-    return subprocess.run([sys.executable, "-m", "service.cli", *map(str, args)], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True,
                           text=True)
 
 

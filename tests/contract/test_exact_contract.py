@@ -21,11 +21,11 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import create_app
-from service.api.examples import TOURNAMENT, TRF
-from service.api.ops import OpsConfig
-from service.api.wire import WireDecoder
-from service.version import __version__
+from tiebreak.api.app import create_app
+from tiebreak.api.examples import TOURNAMENT, TRF
+from tiebreak.api.ops import OpsConfig
+from tiebreak.api.wire import WireDecoder
+from tiebreak.version import __version__
 from tests.contract.test_openapi_drift import COMMITTED
 
 DOCUMENT = json.loads(COMMITTED.read_text())
@@ -38,8 +38,8 @@ def validator(component: str) -> jsonschema.Draft202012Validator:
 
 
 def struct_of(component: str):
-    from service.api.app import DOCUMENTED_MODELS
-    from service.api.compare import RuleList
+    from tiebreak.api.app import DOCUMENTED_MODELS
+    from tiebreak.api.compare import RuleList
 
     return {m.__name__: m for m in [*DOCUMENTED_MODELS, RuleList]}[component]  # RuleList: inside CompareRequest
 
@@ -219,7 +219,7 @@ def test_every_response_names_the_service_version(client):
         assert response.headers["tiebreak-version"] == __version__
     from typing import get_args
 
-    from service.api.schemas import AppliedRegulations
+    from tiebreak.api.schemas import AppliedRegulations
 
     assert client.get("/v1/version").json() == {"service": __version__, "api": "v1",
                                                 "regulations": list(get_args(AppliedRegulations))}
@@ -229,7 +229,7 @@ def test_every_response_names_the_service_version(client):
 
 
 def test_explain_has_one_default_on_every_endpoint_and_the_command_line():
-    from service.cli import parser
+    from tiebreak.cli import parser
 
     for component in ("StandingsRequest", "BatchItem", "CompareRequest"):
         assert COMPONENTS["schemas"][component]["properties"]["explain"]["default"] is True, component
@@ -238,7 +238,7 @@ def test_explain_has_one_default_on_every_endpoint_and_the_command_line():
 
 
 def test_the_installed_package_has_the_version_the_service_names():
-    """pyproject.toml reads the version from service/version.py: the metadata agrees."""
+    """pyproject.toml reads the version from service/tiebreak/version.py: the metadata agrees."""
     from importlib.metadata import version
 
     assert version("tiebreak-service") == __version__

@@ -109,7 +109,7 @@ def test_copies_only_what_exists_and_what_dockerignore_lets_through():
     # and the rest of the repository is not sent to the builder
     for path in ("tests/api/conftest.py", ".venv/bin/python", ".git/HEAD", "docs/decisions.md"):
         assert ignored(path, patterns), path
-    assert ignored("service/api/__pycache__/app.cpython-311.pyc", patterns)
+    assert ignored("service/tiebreak/api/__pycache__/app.cpython-311.pyc", patterns)
 
 
 def test_runs_as_a_non_root_user():
@@ -122,7 +122,7 @@ def test_runs_as_a_non_root_user():
 def test_starts_the_entry_point_the_readme_documents_with_port_and_workers_from_env():
     cmd = final("CMD").exec_form()
     assert cmd == ["tiebreak", "serve"]
-    assert PYPROJECT["project"]["scripts"]["tiebreak"] == "service.cli:main"
+    assert PYPROJECT["project"]["scripts"]["tiebreak"] == "tiebreak.cli:main"
     readme = (ROOT / "README.md").read_text()
     assert "tiebreak serve" in readme
     env = env_of_last_stage()
@@ -130,8 +130,8 @@ def test_starts_the_entry_point_the_readme_documents_with_port_and_workers_from_
     assert {"PORT", "WORKERS"} <= set(env)
     assert final("EXPOSE").args.split()[0] == env["PORT"]
     # `tiebreak serve` takes its host, port and workers from exactly these variables
-    from service.cli import main  # noqa: F401  (the entry point imports)
-    cli = (ROOT / "service" / "cli.py").read_text()
+    from tiebreak.cli import main  # noqa: F401  (the entry point imports)
+    cli = (ROOT / "service" / "tiebreak" / "cli.py").read_text()
     for name in ("HOST", "PORT", "WORKERS"):
         assert f'os.environ.get("{name}"' in cli
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.engine import Scoring
+from tiebreak.engine import Scoring
 from tests.builders import F, contributions, crosstable, ranks, standings, values
 
 # 3-1-0 with a half-point bye worth a draw and byes worth a win.

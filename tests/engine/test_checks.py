@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.engine import Regulations, System
+from tiebreak.engine import Regulations, System
 from tests.builders import crosstable, standings, values
 
 

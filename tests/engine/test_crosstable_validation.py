@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from service.engine import Color, Player, ResultKind, RoundResult, Tournament
-from service.engine.table import build_crosstable
-from service.engine.errors import InconsistentCrosstable, InvalidRequest, format_path
+from tiebreak.engine import Color, Player, ResultKind, RoundResult, Tournament
+from tiebreak.engine.table import build_crosstable
+from tiebreak.engine.errors import InconsistentCrosstable, InvalidRequest, format_path
 from tests.builders import crosstable, standings
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from service.engine import System
+from tiebreak.engine import System
 from tests.builders import crosstable, ranks, standings, values
 
 

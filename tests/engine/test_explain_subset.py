@@ -3,9 +3,9 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.engine import Regulations, compute_standings
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
+from tiebreak.engine import Regulations, compute_standings
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
 from tests.strategies import swiss_tournaments
 
 FIDE = ["BH/C1", "BH", "BH/M1", "SB/C1", "FB", "AOB", "DE", "PS/C1", "KS", "WIN", "ARO/C1", "TPR", "APRO"]
@@ -43,8 +43,8 @@ def test_a_few_rows_of_a_large_event_are_cut_as_in_the_whole_breakdown():
     """Up to FEW_ROWS rows of a large event are marked on their own (buchholz.FEW_ROWS): the
     same cuts as when every player's marks are made, for players with and without voluntary
     unplayed rounds (16.5 compares those round by round)."""
-    from service.engine.families.buchholz import FEW_ROWS
-    from service.synthetic import swiss_tournament
+    from tiebreak.engine.families.buchholz import FEW_ROWS
+    from tiebreak.synthetic import swiss_tournament
 
     t = swiss_tournament(400, 9, seed=3)
     assert len(t.players) > 4 * FEW_ROWS

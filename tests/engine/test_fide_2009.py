@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.engine import Regulations
+from tiebreak.engine import Regulations
 from tests.builders import F, exact, contributions, crosstable, standings, values
 from tests.strategies import swiss_tournaments
 
@@ -110,7 +110,7 @@ def test_cuts_have_no_priority_for_unplayed_rounds():
 
 
 def test_a_round_robin_counts_forfeits_as_played():
-    from service.engine import System
+    from tiebreak.engine import System
     rows = {1: "2w+ 3b1 4w=", 2: "1b- 4w= 3b1", 3: "4w1 1w0 2w0", 4: "3b0 2b= 1b="}
     rr = crosstable(rows, system=System.ROUND_ROBIN)
     c, _ = round_of(standings(rr, "SB", regulations=FIDE_2009), "SB", 1, 1)

@@ -9,9 +9,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.engine import Regulations, compute_standings
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
+from tiebreak.engine import Regulations, compute_standings
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
 from tests.builders import exact
 from tests.strategies import renumbered, renumberings, swiss_tournaments
 
@@ -197,7 +197,7 @@ def test_every_rule_stands_alone(drawn, data, regulations, unrated_rating, expla
                                  min_size=6, max_size=6), min_size=1, max_size=7))
 def test_packed_keys_sort_as_the_keys_do(columns):
     # ranking._order packs neighbouring keys into one; the order must be the lexicographic one.
-    from service.engine.ranking import _order, _packed
+    from tiebreak.engine.ranking import _order, _packed
     keys = [np.array(c, dtype=np.int64) for c in columns]
     assert np.lexsort(_packed(keys)[::-1]).tolist() == np.lexsort(keys[::-1]).tolist()
     assert _order(keys).tolist() == np.lexsort(keys[::-1]).tolist()

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 _PROBE = """
 import json, sys
 before = set(sys.modules)
-import service.engine
+import tiebreak.engine
 print(json.dumps({"all": sorted(sys.modules), "new": sorted(set(sys.modules) - before)}))
 """
 
@@ -32,7 +32,7 @@ def test_engine_imports_no_web_or_serialisation_library():
         assert not any(m == banned or m.startswith(banned + ".") for m in modules), banned
 
 
-ALLOWED = {"service", "numpy"}
+ALLOWED = {"tiebreak", "numpy"}
 
 
 def test_engine_imports_only_the_standard_library_numpy_and_itself():
@@ -42,4 +42,4 @@ def test_engine_imports_only_the_standard_library_numpy_and_itself():
         if m.split(".")[0] not in sys.stdlib_module_names and m.split(".")[0] not in ALLOWED
     })
     assert foreign == []
-    assert not any(m.startswith(("service.api", "service.formats")) for m in new)
+    assert not any(m.startswith(("tiebreak.api", "tiebreak.formats")) for m in new)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from service.engine import Scoring
-from service.engine.errors import InvalidRequest
-from service.engine.families.rating import expected_percent, perfect_performance, rating_difference
+from tiebreak.engine import Scoring
+from tiebreak.engine.errors import InvalidRequest
+from tiebreak.engine.families.rating import expected_percent, perfect_performance, rating_difference
 from tests.builders import F, crosstable, standings, values
 
 

@@ -6,10 +6,10 @@ import pytest
 
 from dataclasses import dataclass
 
-from service.engine.errors import InvalidRequest, UnknownTiebreak
-from service.engine.modifiers import apply_cuts
-from service.engine.registry import valid_codes
-from service.engine.rules import RuleSpec, parse_rule
+from tiebreak.engine.errors import InvalidRequest, UnknownTiebreak
+from tiebreak.engine.modifiers import apply_cuts
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import RuleSpec, parse_rule
 
 CODES = valid_codes()
 

@@ -2,11 +2,11 @@
 
 from pathlib import Path
 
-from service.engine.catalogue_doc import render
+from tiebreak.engine.catalogue_doc import render
 
 DOC = Path(__file__).parent.parent.parent / "docs" / "rules.md"
 
 
 def test_rules_doc_is_current():
     assert DOC.read_text(encoding="utf-8") == render(), (
-        "docs/rules.md is stale: run .venv/bin/python -m service.engine.catalogue_doc docs/rules.md")
+        "docs/rules.md is stale: run .venv/bin/python -m tiebreak.engine.catalogue_doc docs/rules.md")

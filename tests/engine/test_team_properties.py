@@ -9,10 +9,10 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.engine import Regulations
-from service.engine.teams.model import Board, BoardResult, Score
-from service.engine.teams.registry import parse_team_rule
-from service.engine.teams.standings import compute_team_standings
+from tiebreak.engine import Regulations
+from tiebreak.engine.teams.model import Board, BoardResult, Score
+from tiebreak.engine.teams.registry import parse_team_rule
+from tiebreak.engine.teams.standings import compute_team_standings
 from tests.builders import exact
 from tests.team_builders import event, match
 from tests.team_strategies import renumbered_teams, swapped_home_and_away, team_events

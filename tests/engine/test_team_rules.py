@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import pytest
 
-from service.engine import Regulations
-from service.engine.errors import InvalidRequest
-from service.engine.model import System
-from service.engine.teams.model import TeamScoring
-from service.engine.teams.registry import parse_team_rule
-from service.engine.teams.standings import compute_team_standings
+from tiebreak.engine import Regulations
+from tiebreak.engine.errors import InvalidRequest
+from tiebreak.engine.model import System
+from tiebreak.engine.teams.model import TeamScoring
+from tiebreak.engine.teams.registry import parse_team_rule
+from tiebreak.engine.teams.standings import compute_team_standings
 from tests.team_builders import bye, event, match
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import Regulations, Scoring, System
-from service.formats.trf import parse_trf
+from tiebreak.engine import Regulations, Scoring, System
+from tiebreak.formats.trf import parse_trf
 from tests.builders import F, contributions, crosstable, exact, is_vur, standings, values
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance_fide"

@@ -15,9 +15,9 @@ from fractions import Fraction
 
 import pytest
 
-from service.engine import Regulations, Scoring
-from service.engine.table import build_crosstable
-from service.engine.unplayed import adjusted_scores
+from tiebreak.engine import Regulations, Scoring
+from tiebreak.engine.table import build_crosstable
+from tiebreak.engine.unplayed import adjusted_scores
 from tests.builders import F, contributions, crosstable, exact, standings, values
 
 THREE_ONE_ZERO = Scoring(win=F(3), draw=F(1), loss=F(0), forfeit_win=F(3), forfeit_loss=F(0),

@@ -39,9 +39,9 @@ import itertools
 
 import pytest
 
-from service.engine import Regulations, System
-from service.engine.errors import UnknownTiebreak
-from service.engine.registry import TIEBREAKS, parse_spec
+from tiebreak.engine import Regulations, System
+from tiebreak.engine.errors import UnknownTiebreak
+from tiebreak.engine.registry import TIEBREAKS, parse_spec
 from tests.builders import F, contributions, crosstable, ranks, standings, values
 
 USCF = Regulations.USCF

@@ -7,8 +7,8 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.engine import Regulations
-from service.engine.registry import parse_spec
+from tiebreak.engine import Regulations
+from tiebreak.engine.registry import parse_spec
 from tests.engine.test_properties import FAST, by_id, compute, rank_by_id
 from tests.builders import exact
 from tests.strategies import renumbered, renumberings, swiss_tournaments

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import Regulations
-from service.formats.trf import parse_trf
+from tiebreak.engine import Regulations
+from tiebreak.formats.trf import parse_trf
 from tests.builders import F, exact, is_vur, contribution_scale, contributions, crosstable, ranks, standings, values
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance_fide"

@@ -1,4 +1,4 @@
-"""service/process_pool.py: the batch's worker processes (results in order, shared as they go,
+"""service/tiebreak/process_pool.py: the batch's worker processes (results in order, shared as they go,
 a dead worker reported, no process left behind)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from service.process_pool import ordered_map
+from tiebreak.process_pool import ordered_map
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forked workers need os.fork (POSIX)")
 

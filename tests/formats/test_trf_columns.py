@@ -19,13 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.api.convert import standings_to_wire
-from service.engine import compute_standings
-from service.engine.model import Regulations, result_columns
-from service.engine.registry import parse_spec
-from service.formats import trf
-from service.formats.trf import TrfError, parse_trf
-from service.formats.trf_writer import write_trf
+from tiebreak.api.convert import standings_to_wire
+from tiebreak.engine import compute_standings
+from tiebreak.engine.model import Regulations, result_columns
+from tiebreak.engine.registry import parse_spec
+from tiebreak.formats import trf
+from tiebreak.formats.trf import TrfError, parse_trf
+from tiebreak.formats.trf_writer import write_trf
 from tests.formats.test_trf_fuzz import mutated_real_files
 from tests.formats.trf_lines import player
 from tests.strategies import swiss_tournaments

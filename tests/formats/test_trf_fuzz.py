@@ -5,7 +5,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.formats.trf import TrfDocument, TrfError, read_trf
+from tiebreak.formats.trf import TrfDocument, TrfError, read_trf
 
 CONFORMANCE = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
 REAL_FILES = [p.read_bytes() for p in sorted(CONFORMANCE.glob("*.trf"))]

@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from service.engine import ResultKind, System
-from service.formats.trf import parse_date, parse_trf
+from tiebreak.engine import ResultKind, System
+from tiebreak.formats.trf import parse_date, parse_trf
 from tests.formats.trf_lines import SMALL, player, trf
 
 

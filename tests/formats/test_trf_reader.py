@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from service.engine import Color, ResultKind, System, compute_standings
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
-from service.formats.trf import TrfError, parse_trf, read_trf
+from tiebreak.engine import Color, ResultKind, System, compute_standings
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
+from tiebreak.formats.trf import TrfError, parse_trf, read_trf
 from tests.formats.trf_lines import SMALL, player, trf
 
 CONFORMANCE = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"

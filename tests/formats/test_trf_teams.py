@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from service.api.convert_teams import team_tournament_from_wire, team_tournament_to_wire
-from service.engine import Regulations
-from service.engine.teams.model import Score
-from service.engine.teams.registry import parse_team_rule
-from service.engine.teams.standings import compute_team_standings
-from service.formats.trf import TrfError
-from service.formats.trf_teams import is_team_trf, parse_team_trf, read_team_trf
-from service.formats.trf_teams_writer import write_team_trf
+from tiebreak.api.convert_teams import team_tournament_from_wire, team_tournament_to_wire
+from tiebreak.engine import Regulations
+from tiebreak.engine.teams.model import Score
+from tiebreak.engine.teams.registry import parse_team_rule
+from tiebreak.engine.teams.standings import compute_team_standings
+from tiebreak.formats.trf import TrfError
+from tiebreak.formats.trf_teams import is_team_trf, parse_team_trf, read_team_trf
+from tiebreak.formats.trf_teams_writer import write_team_trf
 from tests.conformance_teams import event_from_json, load_team_cases, run_team_case, team_mismatches
 from tests.team_strategies import team_events
 

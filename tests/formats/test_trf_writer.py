@@ -10,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.api import schemas as s
-from service.api.convert import tournament_from_wire, tournament_to_wire
-from service.engine import ResultKind, RoundResult, Scoring, System, compute_standings
-from service.engine.errors import InvalidRequest
-from service.engine.registry import valid_codes
-from service.engine.rules import parse_rule
-from service.formats.trf import read_trf
-from service.formats.trf_writer import standings_columns, write_trf
+from tiebreak.api import schemas as s
+from tiebreak.api.convert import tournament_from_wire, tournament_to_wire
+from tiebreak.engine import ResultKind, RoundResult, Scoring, System, compute_standings
+from tiebreak.engine.errors import InvalidRequest
+from tiebreak.engine.registry import valid_codes
+from tiebreak.engine.rules import parse_rule
+from tiebreak.formats.trf import read_trf
+from tiebreak.formats.trf_writer import standings_columns, write_trf
 from tests.formats.trf_lines import player
 from tests.strategies import swiss_tournaments
 

@@ -18,12 +18,12 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import app as default_app, create_app
-from service.api.cost import Counts, estimate
-from service.api.gate import Admission
-from service.api.limits import ENV, LIMITS, json_depth_exceeds
-from service.api.ops import OpsConfig
-from service.synthetic import swiss_wire
+from tiebreak.api.app import app as default_app, create_app
+from tiebreak.api.cost import Counts, estimate
+from tiebreak.api.gate import Admission
+from tiebreak.api.limits import ENV, LIMITS, json_depth_exceeds
+from tiebreak.api.ops import OpsConfig
+from tiebreak.synthetic import swiss_wire
 from tests.formats.trf_lines import SMALL, trf
 
 RULES_24 = ["BH/C1", "BH", "SB", "PS", "WIN", "DE", "ARO", "KS", "BH/M1", "SB/C1", "WON", "BPG", "AOB", "FB",
@@ -162,7 +162,7 @@ def worker_processes() -> list[int]:
                     command = cmdline.read()
             except OSError:
                 continue
-            if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"service.api.worker" in command:
+            if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"tiebreak.api.worker" in command:
                 found.append(int(entry))
     return found
 
@@ -451,10 +451,10 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
     import subprocess
     import sys
 
-    from service.api.work import Answer, Job
-    from service.api.worker import FRAME
+    from tiebreak.api.work import Answer, Job
+    from tiebreak.api.worker import FRAME
 
-    worker = subprocess.Popen([sys.executable, "-m", "service.api.worker", "--memory-mib", "120"],
+    worker = subprocess.Popen([sys.executable, "-m", "tiebreak.api.worker", "--memory-mib", "120"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         assert FRAME.unpack(worker.stdout.read(FRAME.size)) == (0,)  # ready
@@ -479,9 +479,9 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
 
 def test_every_request_schema_is_shallower_than_the_depth_limit():
     """What lets a body that decodes skip the depth check: its schema bounds its nesting."""
-    from service.api import work
-    from service.api.compare import _decoder as compare_decoder
-    from service.api.trf_routes import _convert_decoder
+    from tiebreak.api import work
+    from tiebreak.api.compare import _decoder as compare_decoder
+    from tiebreak.api.trf_routes import _convert_decoder
     for decoder in (work._standings_decoder, work._item_decoder, work._check_decoder, compare_decoder,
                     _convert_decoder):
         assert decoder.depth is not None and decoder.depth <= LIMITS.max_json_depth, decoder.type
@@ -489,8 +489,8 @@ def test_every_request_schema_is_shallower_than_the_depth_limit():
 
 from typing import Any  # noqa: E402
 
-from service.api.schemas import Strict  # noqa: E402
-from service.api.wire import schema_depth  # noqa: E402
+from tiebreak.api.schemas import Strict  # noqa: E402
+from tiebreak.api.wire import schema_depth  # noqa: E402
 
 
 class _Leaf(Strict):
@@ -557,10 +557,10 @@ def test_a_request_for_the_free_inline_lane_is_answered_at_once_and_the_next_wai
     a second request in the same turn goes through Gate.run, which yields first."""
     import asyncio
 
-    from service.api import work
-    from service.api.cost import Estimate
-    from service.api.gate import Gate
-    from service.api.limits import Deadline
+    from tiebreak.api import work
+    from tiebreak.api.cost import Estimate
+    from tiebreak.api.gate import Gate
+    from tiebreak.api.limits import Deadline
 
     async def scenario():
         gate = Gate(LIMITS, asyncio.get_running_loop())
@@ -583,8 +583,8 @@ def test_a_request_for_the_free_inline_lane_is_answered_at_once_and_the_next_wai
 def test_a_request_over_a_limit_by_its_shape_is_answered_at_once_without_the_lane():
     import asyncio
 
-    from service.api import work
-    from service.api.gate import Gate
+    from tiebreak.api import work
+    from tiebreak.api.gate import Gate
 
     async def scenario():
         gate = Gate(LIMITS, asyncio.get_running_loop())
@@ -604,7 +604,7 @@ def test_bodies_written_to_the_worker_s_body_file_are_answered_as_through_the_pi
     """Large bodies reach a worker through a memory file both have open (gate.BODY_FILE_MIN_BYTES);
     here every body does: a large one, then smaller ones over what is left of it (each over the
     inline lane's budget, so that a worker computes it)."""
-    from service.api import gate
+    from tiebreak.api import gate
 
     written = []
     real_write = gate.write_all

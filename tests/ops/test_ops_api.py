@@ -9,9 +9,9 @@ import logging
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import app, create_app
-from service.api.ops import JsonFormatter, OpsConfig, request_id_from
-from service.synthetic import swiss_wire
+from tiebreak.api.app import app, create_app
+from tiebreak.api.ops import JsonFormatter, OpsConfig, request_id_from
+from tiebreak.synthetic import swiss_wire
 
 BODY = {"tournament": swiss_wire(30, 7, seed=3), "tiebreaks": ["BH/C1", "BH", "SB"]}
 
@@ -98,7 +98,7 @@ def test_access_log_is_one_json_line_with_the_request_id(client):
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.setFormatter(JsonFormatter())
-    logger = logging.getLogger("service.access")
+    logger = logging.getLogger("tiebreak.access")
     logger.addHandler(handler)
     try:
         client.post("/v1/standings", json=BODY, headers={"X-Request-ID": "log-me-1"})
@@ -107,7 +107,7 @@ def test_access_log_is_one_json_line_with_the_request_id(client):
     [line] = [json.loads(x) for x in stream.getvalue().splitlines() if "log-me-1" in x]
     assert line["request_id"] == "log-me-1"
     assert line["route"] == "/v1/standings" and line["status"] == 200 and line["method"] == "POST"
-    assert line["level"] == "info" and line["logger"] == "service.access"
+    assert line["level"] == "info" and line["logger"] == "tiebreak.access"
     assert line["duration_ms"] > 0 and line["response_bytes"] > 0
     assert line["time"].endswith("Z")
 
@@ -116,9 +116,9 @@ def test_unexpected_error_log_carries_the_request_id():
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
     handler.setFormatter(JsonFormatter())
-    logger = logging.getLogger("service.errors")
+    logger = logging.getLogger("tiebreak.errors")
     logger.addHandler(handler)
-    from service.api.ops import REQUEST_ID
+    from tiebreak.api.ops import REQUEST_ID
     token = REQUEST_ID.set("err-7")
     try:
         try:

@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from service.api.app import app
-from service.synthetic import swiss_wire
+from tiebreak.api.app import app
+from tiebreak.synthetic import swiss_wire
 
 TOURNAMENT = swiss_wire(40, 7, seed=5)
 RULES = ["BH/C1", "BH", "SB", "DE"]

@@ -16,7 +16,7 @@ import httpx
 import msgspec
 import pytest
 
-from service.synthetic import swiss_wire
+from tiebreak.synthetic import swiss_wire
 from tests.api.test_real_server import free_port
 from tests.ops.test_ops_api import metric
 
@@ -116,7 +116,7 @@ def test_two_workers_json_logs_and_metrics_over_both(tmp_path):
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=60) == 0
     lines = [json.loads(line) for line in process.stderr.read().decode().splitlines() if line.strip()]
-    access = [e for e in lines if e["logger"] == "service.access" and e.get("request_id", "").startswith("multi-")]
+    access = [e for e in lines if e["logger"] == "tiebreak.access" and e.get("request_id", "").startswith("multi-")]
     assert len(access) == n
     assert {e["status"] for e in access} == {200}
     # uvicorn's own messages are JSON lines too, and they came from two worker processes

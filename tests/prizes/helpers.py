@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from service.prizes import Category, Entrant, Prize, PrizeGroup, PrizeRequest, Rules, Sharing, TieRule
+from tiebreak.prizes import Category, Entrant, Prize, PrizeGroup, PrizeRequest, Rules, Sharing, TieRule
 
 
 def entrant(pid: int, points, rating: int | None = None, name: str = "", **kw) -> Entrant:

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from service.api.app import create_app
-from service.api.limits import LIMITS, Limits
-from service.synthetic import swiss_wire
+from tiebreak.api.app import create_app
+from tiebreak.api.limits import LIMITS, Limits
+from tiebreak.synthetic import swiss_wire
 
 from .conftest import FIXTURES, load
 

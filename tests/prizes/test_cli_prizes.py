@@ -18,7 +18,7 @@ PRIZES = {"prizes": [{"id": "1", "amount": "500", "items": ["Trophy"]},
 
 
 def tiebreak(*args):
-    return subprocess.run([sys.executable, "-m", "service.cli", *map(str, args)], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True,
                           text=True)
 
 

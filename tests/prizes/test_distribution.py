@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from service.prizes import Category, Entrant, Kind, PrizeGroup, PrizeInputError, distribute
-from service.prizes.matching import CategoryMatching
-from service.prizes.payment import pay_exactly
+from tiebreak.prizes import Category, Entrant, Kind, PrizeGroup, PrizeInputError, distribute
+from tiebreak.prizes.matching import CategoryMatching
+from tiebreak.prizes.payment import pay_exactly
 
 from .helpers import entrant, prize, request, totals
 
@@ -214,7 +214,7 @@ def test_the_explanation_names_the_tie_the_prizes_and_the_share():
 # ---- what cannot be distributed ----
 
 def _problems(exc) -> list[tuple[str, str]]:
-    from service.prizes import format_path
+    from tiebreak.prizes import format_path
 
     return [(format_path(p.path), p.message) for p in exc.value.problems]
 

@@ -16,7 +16,7 @@ from itertools import groupby
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.prizes import Category, Entrant, Prize, PrizeGroup, PrizeRequest, Rules, Sharing, TieRule, distribute
+from tiebreak.prizes import Category, Entrant, Prize, PrizeGroup, PrizeRequest, Rules, Sharing, TieRule, distribute
 
 CATEGORY_FILTERS = {
     "u1800": {"rating_below": 1800},

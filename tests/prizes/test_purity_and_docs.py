@@ -1,4 +1,4 @@
-"""service.prizes imports only the standard library (and itself); docs/prizes.md shows what
+"""tiebreak.prizes imports only the standard library (and itself); docs/prizes.md shows what
 the command really prints."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 _PROBE = """
 import json, sys
 before = set(sys.modules)
-import service.prizes
+import tiebreak.prizes
 print(json.dumps(sorted(set(sys.modules) - before)))
 """
 
@@ -22,16 +22,16 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 def test_the_prize_package_imports_only_the_standard_library():
     out = subprocess.run([sys.executable, "-c", _PROBE], cwd=ROOT, capture_output=True, text=True, check=True)
     new = json.loads(out.stdout)
-    foreign = sorted({m.split(".")[0] for m in new} - set(sys.stdlib_module_names) - {"service"})
+    foreign = sorted({m.split(".")[0] for m in new} - set(sys.stdlib_module_names) - {"tiebreak"})
     assert foreign == []
-    assert [m for m in new if m.startswith("service.") and not m.startswith("service.prizes")] == []
+    assert [m for m in new if m.startswith("tiebreak.") and not m.startswith("tiebreak.prizes")] == []
 
 
 def test_the_worked_example_of_docs_prizes_md_is_what_the_command_prints():
     doc = (ROOT / "docs" / "prizes.md").read_text()
     block = re.search(r"```\n\$ (tiebreak prizes [^\n]*\\\n[^\n]*)\n(.*?)```", doc, re.S)
     command = block.group(1).replace("\\\n", " ").split()
-    result = subprocess.run([sys.executable, "-m", "service.cli", *command[1:]], cwd=ROOT, capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "tiebreak.cli", *command[1:]], cwd=ROOT, capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout == block.group(2)

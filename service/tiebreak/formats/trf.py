@@ -1,6 +1,6 @@
 """FIDE Tournament Report File reader (TRF-16 and TRF-26): text in, the engine's Tournament out.
 
-An adapter: it builds `service.engine.model.Tournament` and nothing else. Lenient where
+An adapter: it builds `tiebreak.engine.model.Tournament` and nothing else. Lenient where
 the format is loose (records it does not need, unknown records: located warnings),
 strict where a number would change (a broken player line: `TrfError` with line and
 column). Column positions follow the FIDE descriptions (TRF-16, TRF-26), 1-based and

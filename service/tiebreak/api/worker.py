@@ -1,9 +1,9 @@
-"""A compute worker process: `python -m service.api.worker`, started and killed by the gate.
+"""A compute worker process: `python -m tiebreak.api.worker`, started and killed by the gate.
 
 It reads jobs from stdin and writes answers to stdout, one at a time: a frame is
 an 8-byte big-endian length and its bytes; a job is two frames (the msgpack `Job`
 without its body, then the body), an answer one (the msgpack `Answer`, see
-service/api/work.py); an empty frame first says it is ready (imports done, warm). It never decides when to stop: the gate kills it with
+service/tiebreak/api/work.py); an empty frame first says it is ready (imports done, warm). It never decides when to stop: the gate kills it with
 SIGKILL when the deadline passes or the client leaves, and starts another. It runs
 at a lower priority (nice +10) than the server, so that the server's event loop
 (probes, reading requests, shedding) gets the CPU first when both want it.
@@ -68,7 +68,7 @@ def read_frame(stream) -> bytes | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m service.api.worker")
+    parser = argparse.ArgumentParser(prog="python -m tiebreak.api.worker")
     parser.add_argument("--memory-mib", type=int, default=0, help="data segment cap (0: none)")
     parser.add_argument("--body-file", type=int, default=-1,
                         help="a file descriptor the gate writes large bodies to (-1: none; every body in the pipe)")

@@ -16,7 +16,7 @@ from .limits import LIMITS, LimitExceeded, Unavailable, name_schema_limit
 from .schemas import Problem, ProblemItem, WarningOut
 
 PROBLEM_JSON = "application/problem+json"
-log = logging.getLogger("service.errors")
+log = logging.getLogger("tiebreak.errors")
 
 _TITLES = {
     400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed",

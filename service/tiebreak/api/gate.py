@@ -4,13 +4,13 @@ Standings, compare, TRF conversion and every batch item are a `work.Job` (the ra
 body and how to answer it). The gate
 
 1. **prices** it: small bodies are decoded and read on the event loop and priced by
-   the cost model (service/api/cost.py); a request over `max_cost_s` or
+   the cost model (service/tiebreak/api/cost.py); a request over `max_cost_s` or
    `max_memory_mib` is refused at once (413);
 2. **places** it: a request the model finds cheap (under `inline_max_cost_ms`) is
    computed on the event loop, one at a time (the `inline` lane: waiting requests
    queue on a lock, and the loop serves probes and I/O between two of them);
    everything else goes to the **pool** of `compute_workers` worker processes
-   (service/api/worker.py) with at most `compute_queue` requests waiting;
+   (service/tiebreak/api/worker.py) with at most `compute_queue` requests waiting;
 3. **sheds**: when the pool and its queue are full the request is answered 503
    with `Retry-After` at once, and `/readyz` says not ready;
 4. **kills**: past the deadline (`compute_deadline_s`, from the end of reading the
@@ -46,7 +46,7 @@ from .forked import write_all
 from .limits import Deadline, Limits, Unavailable, deadline_exceeded
 from .worker import FRAME
 
-log = logging.getLogger("service.gate")
+log = logging.getLogger("tiebreak.gate")
 
 # Route handlers with this `opt` are not compressed by litestar: the gate gzips their
 # answers itself, in the worker for pooled ones, so that no large answer is
@@ -136,7 +136,7 @@ BODY_FILE_MIN_BYTES = 1 << 20
 
 
 class WorkerProcess:
-    """One `python -m service.api.worker` child, its two pipes and, where the system has memory
+    """One `python -m tiebreak.api.worker` child, its two pipes and, where the system has memory
     files, the file large bodies are written to (`body_file`)."""
 
     def __init__(self, process: asyncio.subprocess.Process, body_file: int | None = None):
@@ -150,7 +150,7 @@ class WorkerProcess:
         passed = () if body_file is None else ("--body-file", str(body_file))
         try:
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "service.api.worker", "--memory-mib", str(memory_mib), *passed,
+                sys.executable, "-m", "tiebreak.api.worker", "--memory-mib", str(memory_mib), *passed,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
                 pass_fds=() if body_file is None else (body_file,))
         except BaseException:
@@ -412,7 +412,7 @@ class Gate:
         `early`: what `run_at_once` found (the early price, or POOL), when it was asked first.
         `spill`: a cheap job goes to an idle worker (started, its slot free, nobody waiting)
         rather than onto the loop: a batch with items in flight keeps the loop and a worker
-        busy at once (service/api/batch.py), and never takes a slot someone waits for.
+        busy at once (service/tiebreak/api/batch.py), and never takes a slot someone waits for.
         """
         if early is UNPRICED:
             early = work.price_early(job)

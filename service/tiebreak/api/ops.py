@@ -141,7 +141,7 @@ def configure_logging(level: str = "INFO") -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(_formatter_class()())
     handler.set_name("tiebreak-json")
-    for name in ("service", "uvicorn", "uvicorn.error"):
+    for name in ("tiebreak", "uvicorn", "uvicorn.error"):
         logger = logging.getLogger(name)
         if not any(h.get_name() == "tiebreak-json" for h in logger.handlers):
             for h in list(logger.handlers):
@@ -153,7 +153,7 @@ def configure_logging(level: str = "INFO") -> None:
     logging.getLogger("uvicorn.access").disabled = True
 
 
-access_log = logging.getLogger("service.access")
+access_log = logging.getLogger("tiebreak.access")
 
 
 def uvicorn_log_config() -> dict:
@@ -161,7 +161,7 @@ def uvicorn_log_config() -> dict:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "formatters": {"json": {"()": f"service.api.ops.{_formatter_class().__name__}"}},
+        "formatters": {"json": {"()": f"tiebreak.api.ops.{_formatter_class().__name__}"}},
         "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
         "loggers": {
             "uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
@@ -344,7 +344,7 @@ OPS_ROUTES = [metrics_endpoint]
 # ---- the server ----
 
 def run_server(host: str, port: int, workers: int = 1) -> None:
-    """`tiebreak serve`: uvicorn with the connection hygiene of service/api/server.py."""
+    """`tiebreak serve`: uvicorn with the connection hygiene of service/tiebreak/api/server.py."""
     from .server import run
 
     run(host, port, workers)

@@ -319,7 +319,7 @@ _decoder = WireDecoder(CompareRequest)
     opt=NO_COMPRESSION,
 )
 async def compare(request: Request) -> Response[CompareResponse]:
-    # decoded, priced and computed by the compute gate (service/api/work.py `compare`)
+    # decoded, priced and computed by the compute gate (service/tiebreak/api/work.py `compare`)
     return await answer_request(request, "compare")
 
 

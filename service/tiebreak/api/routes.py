@@ -98,7 +98,7 @@ async def decode_json(request: Request, decoder: msgspec.json.Decoder):
     opt=NO_COMPRESSION,
 )
 async def standings(request: Request) -> Response[s.StandingsResponse]:
-    # decoded, priced and computed by the compute gate (service/api/work.py `standings`)
+    # decoded, priced and computed by the compute gate (service/tiebreak/api/work.py `standings`)
     return await answer_request(request, "standings")
 
 

@@ -1,7 +1,7 @@
 """The work a request asks for, from the bytes of its body to the bytes of its answer.
 
 The same code runs on the event loop (requests the cost model finds cheap) and in
-a compute worker process (service/api/worker.py, everything else): a `Job` is the
+a compute worker process (service/tiebreak/api/worker.py, everything else): a `Job` is the
 raw body and what is needed to answer it, an `Answer` the status and encoded body.
 Every failure becomes the problem+json the single request would get (errors.py
 decides), so a worker never raises, and a batch item is always one line.
@@ -33,7 +33,7 @@ from .wire import WireDecoder
 
 JSON = "application/json"
 PROBLEM_JSON = "application/problem+json"
-log = logging.getLogger("service.work")
+log = logging.getLogger("tiebreak.work")
 
 KINDS = ("standings", "compare", "trf", "item", "items", "prizes", "check")
 
@@ -154,7 +154,7 @@ def failure(exc: BaseException, index: int = 0, kind: str = "standings", raw: by
 
 # ---- decoding ----
 
-# WireDecoder: strict, with `1.0` read as an integer as JSON Schema does (service/api/wire.py).
+# WireDecoder: strict, with `1.0` read as an integer as JSON Schema does (service/tiebreak/api/wire.py).
 _standings_decoder = WireDecoder(s.StandingsRequest)
 _item_decoder = WireDecoder(BatchItem)
 
@@ -428,7 +428,7 @@ def _answer_of(response) -> Answer:
 
 
 def _prepare_check(job: Job) -> Task:
-    """One archived file of `POST /v1/check`: the answer is its NDJSON line (service/api/check.py)."""
+    """One archived file of `POST /v1/check`: the answer is its NDJSON line (service/tiebreak/api/check.py)."""
     limits = job.limits
     item = decode(job.body, _check_decoder, limits)
     if len(item.trf) > limits.max_trf_chars:
@@ -451,7 +451,7 @@ _items_decoder = msgspec.msgpack.Decoder(list[bytes])
 
 
 def _prepare_items(job: Job) -> Task:
-    """Consecutive small items of a batch sent to a worker at once (service/api/batch.py), so
+    """Consecutive small items of a batch sent to a worker at once (service/tiebreak/api/batch.py), so
     that the worker has the next one at hand instead of waiting for the event loop to send it.
     Each is read, checked, priced and answered as an "item" job of its own (its errors are its
     line); the answer is their lines in order, priced as their sum."""

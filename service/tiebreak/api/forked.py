@@ -10,7 +10,7 @@ what they made. The bytes are the same as when one process builds every row: a c
 fails (memory, a signal) is noticed by its exit status, and its rows are built again by the
 worker itself.
 
-Only a compute worker forks (`enable`, called by service/api/worker.py): it is
+Only a compute worker forks (`enable`, called by service/tiebreak/api/worker.py): it is
 single-threaded and killed as a whole, and each copy asks the kernel to kill it when the
 worker dies. The server's own process (the event loop, cheap requests) never does.
 """

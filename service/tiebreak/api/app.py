@@ -64,7 +64,7 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
         cors_config=ops.cors(),
         state=State({"limits": limits, "ops": ops, "admission": admission,
                      "documented_models": DOCUMENTED_MODELS}),
-        # The compute gate's worker processes live as long as the app (service/api/gate.py).
+        # The compute gate's worker processes live as long as the app (service/tiebreak/api/gate.py).
         on_startup=[start_gate],
         on_shutdown=[stop_gate],
         response_headers=[ResponseHeader(

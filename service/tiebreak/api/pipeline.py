@@ -3,7 +3,7 @@ batch re-ranking and the command line. No HTTP here.
 
 Two steps, so that the compute gate can price a request before paying for it:
 `plan_standings` reads the input (JSON or TRF) and applies every limit that needs
-it read; its `counts` feed the cost model (service/api/cost.py). `compute_plan`
+it read; its `counts` feed the cost model (service/tiebreak/api/cost.py). `compute_plan`
 runs the engine and builds the response.
 """
 

@@ -227,7 +227,7 @@ def run(host: str, port: int, workers: int = 1) -> None:
     os.environ.setdefault("TIEBREAK_PRESTART_WORKERS", "1")  # compute workers ready before the first request
     limits = ConnectionLimits()
     config = uvicorn.Config(
-        "service.api.app:app", host=host, port=port, workers=workers,
+        "tiebreak.api.app:app", host=host, port=port, workers=workers,
         log_config=uvicorn_log_config(), access_log=False,
         http=GuardedHttpToolsProtocol,
         timeout_keep_alive=int(limits.keepalive_timeout_s) or 1,

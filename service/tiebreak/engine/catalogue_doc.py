@@ -1,7 +1,7 @@
 """docs/rules.md, written from the registry and the presets (the same source as the engine
 and GET /v1/tiebreaks, so the page cannot drift; a test compares it).
 
-    python -m service.engine.catalogue_doc docs/rules.md
+    python -m tiebreak.engine.catalogue_doc docs/rules.md
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .registry import TIEBREAKS
 
 _HEADER = """# Tie-break rules
 
-Generated from the engine's registry by `python -m service.engine.catalogue_doc docs/rules.md`;
+Generated from the engine's registry by `python -m tiebreak.engine.catalogue_doc docs/rules.md`;
 `GET /v1/tiebreaks` and `GET /v1/presets` answer the same. A code is accepted only under the
 rule sets listed for it; aliases are matched case-insensitively, and the response echoes the
 canonical spec; whole specs are accepted in their common spellings too (`Buchholz Cut 1`, `BH-C1`,

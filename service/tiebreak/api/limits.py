@@ -70,7 +70,7 @@ class Limits:
     # decoding, the engine, encoding); past it the computation is killed and the
     # request answered 503 with Retry-After (docs/operations.md, "Bounded work").
     compute_deadline_s: float = _env_float("TIEBREAK_COMPUTE_DEADLINE_S", 20.0)
-    # The cost model (service/api/cost.py): a request whose estimated computation or
+    # The cost model (service/tiebreak/api/cost.py): a request whose estimated computation or
     # peak memory is over these is refused at once with a 413 naming the limit.
     max_cost_s: float = _env_float("TIEBREAK_MAX_COST_S", 10.0)
     max_memory_mib: int = _env_int("TIEBREAK_MAX_MEMORY_MIB", 512)
@@ -80,18 +80,18 @@ class Limits:
     max_warnings: int = _env_int("TIEBREAK_MAX_WARNINGS", 100)
     # JSON nesting, checked on the raw bytes before decoding (a request needs 6 levels).
     max_json_depth: int = _env_int("TIEBREAK_MAX_JSON_DEPTH", 32)
-    # The compute gate (service/api/gate.py): worker processes per server process and
+    # The compute gate (service/tiebreak/api/gate.py): worker processes per server process and
     # how many requests may wait for one; requests cheaper than inline_max_cost_ms are
     # computed on the event loop, one at a time, with inline_queue waiting at most.
     compute_workers: int = _env_int("TIEBREAK_COMPUTE_WORKERS", 1)
     compute_queue: int = _env_int("TIEBREAK_COMPUTE_QUEUE", 2)
-    # In the cost model's milliseconds (service/api/cost.py): 3 since its calibration of issue 14
+    # In the cost model's milliseconds (service/tiebreak/api/cost.py): 3 since its calibration of issue 14
     # (requests of about 2 real ms at most), close to what 15 let through under the constants
     # before, which over-estimated small requests 6-10×.
     inline_max_cost_ms: float = _env_float("TIEBREAK_INLINE_MAX_COST_MS", 3.0)
     inline_queue: int = _env_int("TIEBREAK_INLINE_QUEUE", 32)
     # Processes that build one answer's breakdowns when it has thousands of rows: the compute
-    # worker and forked copies of it (service/api/forked.py), at most one per CPU; 1: the worker alone.
+    # worker and forked copies of it (service/tiebreak/api/forked.py), at most one per CPU; 1: the worker alone.
     breakdown_processes: int = _env_int("TIEBREAK_BREAKDOWN_PROCESSES", 2)
     # Requests being handled at once (probes excepted) and the request bodies they may
     # hold in memory (Content-Length, or max_body_bytes when unknown); past either: 503.

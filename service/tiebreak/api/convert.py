@@ -75,7 +75,7 @@ def tournament_from_wire(t: s.Tournament, columns: bool = False, read: m.ResultC
     """The engine's tournament. With `columns` the results go straight into the engine's
     columns (no RoundResult per result: the fast path of the standings endpoints); without,
     every player carries its RoundResult objects (for the TRF writer). `read`: the results'
-    columns already made while the body was read (service/api/second_reader.py)."""
+    columns already made while the body was read (service/tiebreak/api/second_reader.py)."""
     scoring = scoring_from_wire(t.scoring)
     _check_keys(t.players)
     roster = None
@@ -518,7 +518,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             result.forget(members)
 
     # Every player's breakdown (a worker's whole answer): shares of the rows built by forked
-    # copies of the worker on the other cores (service/api/forked.py); the bytes are the same.
+    # copies of the worker on the other cores (service/tiebreak/api/forked.py); the bytes are the same.
     shares = forked.shares(chosen) if explain and encode_rows and whole_answer else [chosen]
     copies = forked.start(shares[1:], forked_share) if len(shares) > 1 else []
     encode_share(shares[0])

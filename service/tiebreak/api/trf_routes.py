@@ -81,7 +81,7 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
     opt=NO_COMPRESSION,
 )
 async def convert_trf(request: Request) -> Response[TrfConvertResponse]:
-    # decoded, priced and computed by the compute gate (service/api/work.py `trf`)
+    # decoded, priced and computed by the compute gate (service/tiebreak/api/work.py `trf`)
     return await answer_request(request, "trf")
 
 

@@ -3,7 +3,7 @@
 Standard library only. The same seed and parameters always give the same
 tournament, so timings and load tests are reproducible:
 
-    from service.synthetic import swiss_tournament, swiss_wire
+    from tiebreak.synthetic import swiss_tournament, swiss_wire
 
     t = swiss_tournament(500, 11, seed=1)        # an engine `Tournament`
     body = {"tournament": swiss_wire(100, 9), "tiebreaks": ["BH/C1", "SB"]}

@@ -1,5 +1,5 @@
 """POST /v1/prizes: prize money for tied players (SPEC 3.8). Thin: decode strictly, bound
-the work, distribute (service.prizes), encode."""
+the work, distribute (tiebreak.prizes), encode."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def _schema_problem(exc: msgspec.ValidationError) -> Response[s.Problem]:
 
 
 def _problem_of(exc: pz.PrizeInputError) -> Response[s.Problem]:
-    # The body matched the schema; what service.prizes refuses is content the schema cannot
+    # The body matched the schema; what tiebreak.prizes refuses is content the schema cannot
     # express (an unknown category, an amount finer than the unit, standings out of order):
     # a 422, like every content error of the API (docs/contract.md).
     detail = ("the standings contradict themselves" if exc.status == 422
@@ -132,7 +132,7 @@ def _problem_of(exc: pz.PrizeInputError) -> Response[s.Problem]:
     opt=NO_COMPRESSION,
 )
 async def prizes(request: Request) -> Response[PrizesResponse]:
-    # decoded, priced and computed by the compute gate (service/api/work.py `prizes`)
+    # decoded, priced and computed by the compute gate (service/tiebreak/api/work.py `prizes`)
     return await answer_request(request, "prizes")
 
 

@@ -3,7 +3,7 @@
 Shape errors (a negative or non-decimal amount, an unknown field, a list past its
 limit) are 400s found while decoding; what needs the whole request (an unknown
 category, an amount finer than the unit, standings out of order) is checked by
-service.prizes, which names the path too.
+tiebreak.prizes, which names the path too.
 """
 
 from __future__ import annotations

@@ -264,7 +264,7 @@ class TiebreakOut(Out):
         "Why the rule was dropped (rating-based rules with unrated players, C.07 10), or null")]
 
 
-# The engine builds the breakdowns in this type (service.engine.contributions.Contribution has
+# The engine builds the breakdowns in this type (tiebreak.engine.contributions.Contribution has
 # the same fields, in the same order, with the same defaults), so they are encoded as they are:
 # no copy. Mutable, since the engine marks cuts and the API adds `opponent_key`; no reference
 # cycles, so outside the cyclic collector's watch.
