@@ -24,10 +24,10 @@ test: venv
 	$(BIN)/python -m pytest -q
 
 openapi: run-venv
-	$(BIN)/python -m tiebreak.api.export openapi/openapi.json
+	$(BIN)/python -m tiebreak.http.export openapi/openapi.json
 
 openapi-check: run-venv
-	$(BIN)/python -m tiebreak.api.export --check openapi/openapi.json
+	$(BIN)/python -m tiebreak.http.export --check openapi/openapi.json
 
 # Re-resolve the locks from pyproject.toml (newest versions allowed there), with hashes, for every
 # platform and Python 3.11+. The run lock takes the test lock's versions, so they never disagree.
@@ -62,7 +62,7 @@ load: venv
 hostile: venv
 	$(BIN)/python scripts/hostile.py
 
-# Re-measure the cost model's constants (service/tiebreak/api/cost.py) on the current engine and compare
+# Re-measure the cost model's constants (service/tiebreak/usecases/cost.py) on the current engine and compare
 # them with cost.py as it is. On a shared machine: twice at the quietest moment with --json, then
 # --merge the two files (the larger figure per constant; docs/operations.md, "Bounded work").
 calibrate: venv

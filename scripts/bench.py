@@ -265,7 +265,7 @@ async def floor_app(scope, receive, send) -> None:
     await send({"type": "http.response.body", "body": answer})
 
 
-def start_server(port: int, log_file, app: str = "tiebreak.api.app:app") -> subprocess.Popen:
+def start_server(port: int, log_file, app: str = "tiebreak.http.app:app") -> subprocess.Popen:
     """uvicorn on 127.0.0.1:port; its output goes to `log_file` (a pipe nobody reads could fill and block it)."""
     uvicorn = Path(sys.executable).with_name("uvicorn")
     launcher = [str(uvicorn)] if uvicorn.exists() else [sys.executable, "-m", "uvicorn"]
@@ -314,15 +314,15 @@ def stop_server(proc: subprocess.Popen) -> int | None:
 
 
 def in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
-    """What a compute worker does with a JSON body (tiebreak.api.work), without the HTTP server.
+    """What a compute worker does with a JSON body (tiebreak.compute.work), without the HTTP server.
 
     Returns the response body and the seconds spent reading (decode, checks, JSON to the
     engine's columns, pricing), computing (engine, breakdowns, conversion) and encoding.
     """
     import dataclasses
 
-    from tiebreak.api import work
-    from tiebreak.api.limits import LIMITS
+    from tiebreak.compute import work
+    from tiebreak.wire.limits import LIMITS
 
     # the cost ceilings of the shipped defaults would refuse the largest sizes measured here
     unbounded = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9, max_response_bytes=10**12)
@@ -341,15 +341,6 @@ def run_http(args) -> list[dict]:
 
     from tiebreak.synthetic import swiss_wire
 
-    from tiebreak.api import forked, second_reader
-    from tiebreak.api.limits import LIMITS
-
-    # the in-process comparison as a compute worker runs: freed memory kept, forked copies for
-    # large answers, a second process reading half of a large body's players
-    forked.keep_freed_memory()
-    forked.enable(LIMITS.breakdown_processes)
-    if forked.helpers():
-        second_reader.start()
     bodies = {}
     for size in args.http_sizes:
         wire = swiss_wire(*size, seed=args.seed)
@@ -463,8 +454,8 @@ def team_in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     """What the handler does for a `team_tournament` body: decode, compute, encode (seconds each)."""
     import msgspec
 
-    from tiebreak.api import schemas as s
-    from tiebreak.api.convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
+    from tiebreak.wire import schemas as s
+    from tiebreak.usecases.convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
     from tiebreak.engine.teams.standings import compute_team_standings
 
     t0 = time.perf_counter()
@@ -484,7 +475,7 @@ def run_teams(args) -> list[dict]:
     import httpx
     import msgspec
 
-    from tiebreak.api.convert_teams import team_tournament_to_wire
+    from tiebreak.usecases.convert_teams import team_tournament_to_wire
     from tiebreak.engine.teams.registry import parse_team_rule
     from tiebreak.engine.teams.standings import compute_team_standings
     from tiebreak.synthetic_teams import team_swiss

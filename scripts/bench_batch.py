@@ -114,7 +114,7 @@ def time_endpoint(texts: list[str], repeat_for_memory: int, explain: bool, repea
         # Its compute worker is started with it, as `tiebreak serve` does (the defaults otherwise:
         # one worker; a batch computes one item on the loop and one in the worker at once).
         env = {**os.environ, "TIEBREAK_MAX_BODY_BYTES": str(512 * 1024 * 1024), "TIEBREAK_PRESTART_WORKERS": "1"}
-        server = subprocess.Popen([sys.executable, "-m", "uvicorn", "tiebreak.api.app:app", "--port", str(port),
+        server = subprocess.Popen([sys.executable, "-m", "uvicorn", "tiebreak.http.app:app", "--port", str(port),
                                    "--log-level", "warning"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                                   env=env)
         try:

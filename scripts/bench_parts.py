@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The parts behind the figures docs/benchmarks.md and docs/decisions.md quote for issue 14.
+"""The parts behind the figures docs/benchmarks.md and docs/decisions/ quote.
 
     .venv/bin/python scripts/bench_parts.py
 
@@ -13,8 +13,7 @@ seed 1), 12 rules `BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO`:
 - direct encounter right after the points (20,000 × 11), and on one group of 50,000 players
   without results;
 - reading a 20,000 × 11 JSON body in one process: the pre-scan, msgspec's decoding, the result
-  columns, a Player object per player against the roster (a compute worker reads 45 % of the
-  players in a second process: service/tiebreak/api/second_reader.py).
+  columns, a Player object per player against the roster.
 """
 
 from __future__ import annotations
@@ -44,8 +43,8 @@ def main() -> int:
     import msgspec
     import numpy as np
 
-    from tiebreak.api import schemas as s
-    from tiebreak.api.convert import standings_to_wire
+    from tiebreak.wire import schemas as s
+    from tiebreak.usecases.convert import standings_to_wire
     from tiebreak.engine import compute_standings
     from tiebreak.engine.contributions import Contribution, contribution_rows
     from tiebreak.engine.registry import valid_codes
@@ -101,19 +100,21 @@ def main() -> int:
     print(f"DE on one group of 50,000 players without results: {seconds:.2f} s")
 
     # Reading a 20,000 x 11 JSON body, step by step, as a compute worker does (collector paused).
-    from tiebreak.api import convert, work
+    from tiebreak.usecases import convert
     from tiebreak.engine import model as m
-    from tiebreak.api.limits import LIMITS, prescan
+    from tiebreak.usecases.requests import KINDS
+    from tiebreak.wire.decode import prescan
+    from tiebreak.wire.limits import LIMITS
     from tiebreak.synthetic import swiss_wire
 
     body = msgspec.json.encode({"tournament": swiss_wire(20_000, 11, seed=1), "tiebreaks": RULES})
     limits = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9)
     with cyclic_gc_paused():
-        request = work._standings_decoder.decode(body)
+        request = KINDS["standings"].decoder.decode(body)
         wire = request.tournament
         steps = {
             "pre-scan (players counted, not built)": lambda: prescan(body, limits),
-            "msgspec decoding into structs": lambda: work._standings_decoder.decode(body),
+            "msgspec decoding into structs": lambda: KINDS["standings"].decoder.decode(body),
             "the five result columns read from them": lambda: convert.columns_from_wire(wire),
             "a Player object per player (what the roster replaced)": lambda: tuple(map(convert._player, wire.players)),
             "the roster (ids, names, ratings; no Player object until a row shows one)":

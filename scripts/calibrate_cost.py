@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measure the constants of the cost model (service/tiebreak/api/cost.py) on the current engine.
+"""Measure the constants of the cost model (service/tiebreak/usecases/cost.py) on the current engine.
 
     .venv/bin/python scripts/calibrate_cost.py --json a.json     # half a minute; prints the constants block
     .venv/bin/python scripts/calibrate_cost.py --check           # also compares cost.py as it is with every run
@@ -148,8 +148,8 @@ def body_for(shape: Shape) -> bytes:
 
 
 def counts_of(run: dict):
-    """The counts the service prices the run's request by (service/tiebreak/api/pipeline.py, compare.py)."""
-    from tiebreak.api.cost import Counts, explained_rows, returned_rows
+    """The counts the service prices the run's request by (service/tiebreak/usecases/standings.py, compare.py)."""
+    from tiebreak.usecases.cost import Counts, explained_rows, returned_rows
 
     rules = run["rules"] * max(1, run["lists"])
     if run["lists"]:
@@ -175,9 +175,9 @@ def run_one(spec: str) -> dict:
     """In the child: build the body, warm up as a worker does, then time one job the way a worker runs it."""
     from dataclasses import replace
 
-    from tiebreak.api.limits import LIMITS
-    from tiebreak.api.work import Job, execute
-    from tiebreak.api.worker import _warm_up
+    from tiebreak.wire.limits import LIMITS
+    from tiebreak.compute.work import Job, execute
+    from tiebreak.compute.worker import warm_up
 
     shape = Shape(**json.loads(spec))
     body = body_for(shape)
@@ -187,7 +187,7 @@ def run_one(spec: str) -> dict:
     job = Job(kind=kind, body=body, limits=limits)
     # A worker warms up before it says ready, and has then served requests of this kind: what a
     # first computation imports and sets up once is no cost of a request (and no rate of the model).
-    _warm_up(execute, Job)
+    warm_up()
     small = replace(shape, players=min(shape.players, 20), player_list=min(shape.player_list, 2))
     execute(Job(kind=kind, body=body_for(small), limits=limits))
     try:
@@ -348,7 +348,7 @@ def constants_block(k: dict[str, float]) -> str:
 def comparison(runs: list[dict], k: dict[str, float] | None = None) -> tuple[list[str], dict[str, tuple]]:
     """The model (cost.py, or cost.py's formula with the constants `k`) against every run: a line per
     run, and per quantity the smallest and largest ratio estimate / measured."""
-    from tiebreak.api import cost
+    from tiebreak.usecases import cost
 
     saved = {name: getattr(cost, name) for name in CONSTANTS}
     lines, ratios = [], {"time": [], "memory": [], "answer": []}

@@ -399,8 +399,12 @@ def case_waves(quick: bool):
             answers = in_parallel(per_wave, lambda i: post(server.port, "/v1/standings", data))
             for status, answer, _, seconds in answers:
                 record(outcome, status, seconds, answer, wave=wave, limit=limit_named(answer))
-            outcome.check(f"wave {wave + 1}: all {per_wave} refused by the cost model (413) within 5 s",
-                          all(a[0] == 413 and a[3] < 5 for a in answers))
+            # Priced once, after validation, where they are read: a worker reads these bodies, so a
+            # wave larger than the workers and their queue is partly shed (503, Retry-After).
+            outcome.check(f"wave {wave + 1}: all {per_wave} refused by the cost model (413) or shed (503) "
+                          f"within 5 s, most of them 413",
+                          all(a[0] in (413, 503) and a[3] < 5 for a in answers)
+                          and sum(a[0] == 413 for a in answers) * 2 > per_wave)
 
     return "waves", f"{per_wave} × 379 KB requests (30,000 × 100 × 40 rules) at once, {waves} wave(s)", body, {}
 
@@ -410,7 +414,7 @@ def case_kill(quick: bool):
     data = encode({"tournament": empty_event(11_000, 100, rated=True), "tiebreaks": RULES, "explain": False})
 
     def body(server: Server, outcome: Outcome) -> None:
-        from tiebreak.api.cost import Counts, estimate
+        from tiebreak.usecases.cost import Counts, estimate
 
         priced = estimate(Counts(players=11_000, rounds=100, rule_passes=len(RULES), body_bytes=len(data))).seconds
         outcome.notes.append(f"admitted by the cost model ({priced:.2f} s estimated), computed for longer than the "
@@ -634,8 +638,8 @@ def case_overload(quick: bool):
 
 def largest_admitted(rounds: int, rules: int, explain: bool, bytes_per_player: float, lists: int = 1) -> int:
     """The most players the default ceilings admit for this shape (the cost model's own arithmetic)."""
-    from tiebreak.api.cost import Counts, check_cost
-    from tiebreak.api.limits import LIMITS, LimitExceeded
+    from tiebreak.usecases.cost import Counts, check_cost
+    from tiebreak.wire.limits import LIMITS, LimitExceeded
 
     def admitted(players: int) -> bool:
         try:

@@ -6,7 +6,7 @@ Every body is about TIEBREAK_MAX_BODY_BYTES (32 MiB by default). The largest val
 request is decoded in full; each hostile one must be refused no slower than a small
 multiple of that (the compute deadline, 20 s by default, is the bound it is compared
 with). Decoding runs in-process as the handler does it: a pre-scan that counts the
-players and rules of bodies over 1 MiB (`tiebreak.api.limits.prescan`), then the same
+players and rules of bodies over 1 MiB (`tiebreak.wire.limits.prescan`), then the same
 strict msgspec decoder.
 """
 
@@ -21,8 +21,9 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tiebreak.api import schemas as s  # noqa: E402
-from tiebreak.api.limits import LIMITS, LimitExceeded, prescan  # noqa: E402
+from tiebreak.wire import schemas as s  # noqa: E402
+from tiebreak.wire.decode import prescan  # noqa
+from tiebreak.wire.limits import LIMITS, LimitExceeded  # noqa: E402
 from tiebreak.synthetic import swiss_wire  # noqa: E402
 
 DECODER = msgspec.json.Decoder(s.StandingsRequest)

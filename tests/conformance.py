@@ -120,8 +120,8 @@ def realworld_mismatches(case: dict, run: dict) -> list[str]:
     `participants: players` asks for that ranking."""
     import msgspec
 
-    from tiebreak.api import schemas as s
-    from tiebreak.api.pipeline import run_standings
+    from tiebreak.wire import schemas as s
+    from tiebreak.usecases.standings import run_standings
     from tiebreak.formats.trf import decode_trf
 
     text, _, _ = decode_trf((REALWORLD / case["file"]).read_bytes())

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import msgspec
 
-from tiebreak.api import schemas as s
-from tiebreak.api.convert_teams import team_rules_from_wire, team_tournament_from_wire
+from tiebreak.wire import schemas as s
+from tiebreak.usecases.convert_teams import team_rules_from_wire, team_tournament_from_wire
 from tiebreak.engine import Regulations
 from tiebreak.engine.teams.model import TeamTournament
 from tiebreak.engine.teams.standings import TeamStandings, compute_team_standings

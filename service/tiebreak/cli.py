@@ -28,11 +28,11 @@ from pathlib import Path
 
 import msgspec
 
-from .api import schemas as s
-from .api import schemas_teams
-from .api.pipeline import compute_plan, plan_standings
-from .api.schemas_io import BatchResult
-from .api.wire import WireDecoder
+from .usecases.standings import compute_plan, plan_standings
+from .wire import schemas as s
+from .wire import teams as schemas_teams
+from .wire.decode import WireDecoder
+from .wire.io import BatchResult
 from .engine.errors import TiebreakError
 from .formats.trf import TrfError, decode_trf
 from .process_pool import ordered_map
@@ -258,12 +258,12 @@ def expand_paths(patterns: list[str]) -> list[Path]:
 
 def _problem(exc: Exception) -> s.Problem:
     """The problem+json body the service would answer; a file that cannot be read is a 400 too."""
-    from .api.batch import problem_of
+    from .usecases.problems import problem_of
 
     if isinstance(exc, (OSError, UnicodeError)):
         return s.Problem(type="about:blank", title="Bad Request", status=400, detail=f"cannot read the file: {exc}",
                          errors=[])
-    return problem_of(None, exc)
+    return problem_of(exc)
 
 
 def batch_line(index: int, path: str, options: Options) -> tuple[bytes, str | None]:
@@ -407,14 +407,14 @@ def _check_chunk(chunk: list[tuple[int, str]]) -> list[bytes]:
 
 def check_file_line(job: tuple[int, str]) -> bytes:
     """One archived file to one NDJSON line of `tiebreak check` (`id` is the path)."""
-    from .api.check import check_line
-    from .formats.trf import decode_trf
+    from .usecases.check import check_line
 
     index, path = job
     try:
         text = decode_trf(read_input(Path(path)))[0]
     except (OSError, UnicodeError) as exc:
-        from .api.check import CheckLine
+        from .wire.io import CheckLine
+
         return msgspec.json.encode(CheckLine(index=index, id=path, status=400, result=None,
                                              error=_problem(exc))) + b"\n"
     return check_line(index, path, text, _problem)
@@ -494,7 +494,7 @@ def load_prize_request(standings_path: Path, prizes_path: Path, options: Options
     """A POST /v1/prizes body: the standings from the first file (rows in final order, a
     standings response, or a tournament/TRF/standings request ranked first), the prizes,
     categories and rules from the second."""
-    from .api.schemas_prizes import PrizeRequest, StandingRow
+    from .wire.prizes import PrizeRequest, StandingRow
 
     prize_part = msgspec.json.decode(prizes_path.read_bytes().removeprefix(b"\xef\xbb\xbf"))
     if not isinstance(prize_part, dict):
@@ -540,7 +540,7 @@ def prizes_text(response) -> str:
 
 
 def prizes(args: argparse.Namespace) -> int:
-    from .api.prizes_pipeline import run_prizes
+    from .usecases.prizes import run_prizes
 
     body = load_prize_request(Path(args.file), Path(args.prizes), _options(args, explain=False))
     response = run_prizes(body)
@@ -555,11 +555,11 @@ def prizes(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- serve
 
 def serve(args: argparse.Namespace) -> int:
-    from .api.ops import run_server  # JSON logs, graceful shutdown, metrics over workers, connection guards
+    from .http.server import run  # JSON logs, graceful shutdown, metrics over workers, connection guards
 
     if args.admin_port is not None:
         os.environ["TIEBREAK_ADMIN_PORT"] = str(args.admin_port)  # read by the app and the server
-    run_server(args.host, args.port, args.workers)
+    run(args.host, args.port, args.workers)
     return 0
 
 

@@ -10,9 +10,9 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api import batch
-from tiebreak.api.app import app, create_app
-from tiebreak.api.limits import LIMITS
+from tiebreak.http import batch
+from tiebreak.http.app import app, create_app
+from tiebreak.wire.limits import LIMITS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
 ALEKHINE = (FIXTURES / "worked-a-alekhine-memorial.trf").read_text()
@@ -176,7 +176,7 @@ def test_a_client_disconnect_stops_the_work(monkeypatch, chunk_size):
 def test_with_a_worker_started_items_are_computed_on_the_loop_and_in_the_worker_and_stay_in_order():
     """As `tiebreak serve` runs it (a worker started with the app): the batch keeps the loop and
     the idle worker busy together; the lines are the same as one at a time, in input order."""
-    from tiebreak.api.ops import OpsConfig
+    from tiebreak.http.ops import OpsConfig
 
     items = [{**MIXED[i % len(MIXED)], "id": i} for i in range(60)]
     with TestClient(app) as one_at_a_time:
@@ -200,7 +200,7 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
     """With a worker started: the client goes away after the first line; the items in flight are
     cancelled (a worker computing one or a group is killed and replaced) and no more items are
     started than may be taken ahead of the line awaited."""
-    from tiebreak.api.ops import OpsConfig
+    from tiebreak.http.ops import OpsConfig
 
     started = []  # items started once the disconnect was handed to the app
     gone = []
@@ -239,7 +239,7 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
     scope = batch_scope(body)
 
     async def main():
-        from tiebreak.api.gate import start_gate, stop_gate
+        from tiebreak.http.handling import start_gate, stop_gate
 
         await start_gate(test_app)
         try:
@@ -264,7 +264,7 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
 def test_a_group_of_items_answers_each_as_it_would_alone():
     """The "items" job a worker gets for a group of small items (batch.run_items): each item is
     read, priced and answered as an "item" job of its own, errors included, in order."""
-    from tiebreak.api import work
+    from tiebreak.compute import work
 
     raws = [json.dumps({**MIXED[i % len(MIXED)], "id": i}).encode() for i in range(7)]
     alone = b"".join(work.execute(work.Job(kind="item", body=raw, limits=LIMITS, index=10 + i)).body

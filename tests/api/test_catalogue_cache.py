@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tiebreak.api.catalogue_routes import CACHE_CONTROL
+from tiebreak.http.catalogue import CACHE_CONTROL
 
 
 @pytest.mark.parametrize("path", ["/v1/tiebreaks", "/v1/presets"])

@@ -6,7 +6,7 @@ from decimal import Decimal
 import msgspec
 import pytest
 
-from tiebreak.api.convert import tournament_to_wire
+from tiebreak.usecases.convert import tournament_to_wire
 from tiebreak.engine.model import System
 from tiebreak.formats.trf import parse_trf
 from tests.conformance import all_cases, unrated_rating

@@ -1,7 +1,7 @@
 """The engine builds breakdowns in the wire's contribution type, so they are encoded as they are.
 
 tiebreak.engine.contributions.Contribution (the engine's default, standard library only) and
-tiebreak.api.schemas.ContributionOut (the msgspec struct the API encodes) must agree field by
+tiebreak.wire.schemas.ContributionOut (the msgspec struct the API encodes) must agree field by
 field: the engine constructs either one positionally and by keyword.
 """
 
@@ -11,7 +11,7 @@ import dataclasses
 
 import msgspec
 
-from tiebreak.api import schemas as s
+from tiebreak.wire import schemas as s
 from tiebreak.engine import compute_standings
 from tiebreak.engine.contributions import Contribution
 from tiebreak.engine.registry import valid_codes

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from tiebreak.api import pipeline
-from tiebreak.api.app import app
+from tiebreak.usecases import standings as pipeline
+from tiebreak.http.app import app
 from tiebreak.synthetic import swiss_wire
 
 TOURNAMENT = swiss_wire(30, 7, seed=11)

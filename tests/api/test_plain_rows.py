@@ -9,7 +9,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tiebreak.api.convert import standings_to_wire
+from tiebreak.usecases.convert import standings_to_wire
 from tiebreak.engine import compute_standings
 from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule

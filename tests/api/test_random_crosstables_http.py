@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from tiebreak.api.app import app
-from tiebreak.api.convert import tournament_to_wire
+from tiebreak.http.app import app
+from tiebreak.usecases.convert import tournament_to_wire
 from tiebreak.engine import Regulations, compute_standings
 from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule

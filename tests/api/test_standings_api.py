@@ -235,8 +235,8 @@ class TestContradictions:
 def test_body_too_large_is_413():
     from litestar.testing import TestClient
 
-    from tiebreak.api.app import create_app
-    from tiebreak.api.limits import Limits
+    from tiebreak.http.app import create_app
+    from tiebreak.wire.limits import Limits
 
     with TestClient(create_app(Limits(max_body_bytes=1000))) as small:
         response = small.post("/v1/standings", content=b"{" + b" " * 2000 + b"}",

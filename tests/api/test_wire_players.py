@@ -7,9 +7,9 @@ import dataclasses
 
 import msgspec
 
-from tiebreak.api import convert
-from tiebreak.api import schemas as s
-from tiebreak.api.convert import WirePlayers, standings_to_wire, tournament_from_wire
+from tiebreak.usecases import convert
+from tiebreak.wire import schemas as s
+from tiebreak.usecases.convert import WirePlayers, standings_to_wire, tournament_from_wire
 from tiebreak.engine import compute_standings
 from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tiebreak.api.check import check_trf
+from tiebreak.usecases.check import check_trf
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"

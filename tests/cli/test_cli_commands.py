@@ -35,7 +35,7 @@ def test_standings_of_a_json_tournament_and_of_a_json_request(tmp_path):
     tournament = json.loads(tiebreak("standings", ALEKHINE, "--format", "json").stdout)
     converted = subprocess.run(
         [sys.executable, "-c", "import sys, msgspec; from tiebreak.formats.trf import read_trf; "
-         "from tiebreak.api.convert import tournament_to_wire; "
+         "from tiebreak.usecases.convert import tournament_to_wire; "
          "sys.stdout.buffer.write(msgspec.json.encode(tournament_to_wire(read_trf(open(sys.argv[1], 'rb').read())"
          ".tournament)))", str(ALEKHINE)], cwd=ROOT, capture_output=True)
     (tmp_path / "t.json").write_bytes(converted.stdout)

@@ -1,7 +1,7 @@
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api.app import app
+from tiebreak.http.app import app
 
 
 @pytest.fixture(scope="session")

@@ -21,10 +21,10 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api.app import create_app
-from tiebreak.api.examples import TOURNAMENT, TRF
-from tiebreak.api.ops import OpsConfig
-from tiebreak.api.wire import WireDecoder
+from tiebreak.http.app import create_app
+from tiebreak.http.examples import TOURNAMENT, TRF
+from tiebreak.http.ops import OpsConfig
+from tiebreak.wire.decode import WireDecoder
 from tiebreak.version import __version__
 from tests.contract.test_openapi_drift import COMMITTED
 
@@ -38,8 +38,8 @@ def validator(component: str) -> jsonschema.Draft202012Validator:
 
 
 def struct_of(component: str):
-    from tiebreak.api.app import DOCUMENTED_MODELS
-    from tiebreak.api.compare import RuleList
+    from tiebreak.http.app import DOCUMENTED_MODELS
+    from tiebreak.wire.compare import RuleList
 
     return {m.__name__: m for m in [*DOCUMENTED_MODELS, RuleList]}[component]  # RuleList: inside CompareRequest
 
@@ -219,7 +219,7 @@ def test_every_response_names_the_service_version(client):
         assert response.headers["tiebreak-version"] == __version__
     from typing import get_args
 
-    from tiebreak.api.schemas import AppliedRegulations
+    from tiebreak.wire.schemas import AppliedRegulations
 
     assert client.get("/v1/version").json() == {"service": __version__, "api": "v1",
                                                 "regulations": list(get_args(AppliedRegulations))}

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from tiebreak.api.export import document
+from tiebreak.http.export import document
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "openapi" / "openapi.json"

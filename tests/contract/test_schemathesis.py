@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
 
-from tiebreak.api.app import app
+from tiebreak.http.app import app
 from tests.contract.test_openapi_drift import COMMITTED, ROOT
 
 def load_schema():

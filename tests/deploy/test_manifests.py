@@ -13,9 +13,9 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from tiebreak.api.gate import WORKER_MEMORY_HEADROOM
-from tiebreak.api.limits import ENV as LIMIT_ENV
-from tiebreak.api.server import SERVER_ENV
+from tiebreak.compute.gate import WORKER_MEMORY_HEADROOM
+from tiebreak.wire.limits import ENV as LIMIT_ENV
+from tiebreak.http.server import SERVER_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "deploy" / "kubernetes"

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tiebreak.api.convert import standings_to_wire
+from tiebreak.usecases.convert import standings_to_wire
 from tiebreak.engine import compute_standings
 from tiebreak.engine.model import Regulations, result_columns
 from tiebreak.engine.registry import parse_spec

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from tiebreak.api.convert_teams import team_tournament_from_wire, team_tournament_to_wire
+from tiebreak.usecases.convert_teams import team_tournament_from_wire, team_tournament_to_wire
 from tiebreak.engine import Regulations
 from tiebreak.engine.teams.model import Score
 from tiebreak.engine.teams.registry import parse_team_rule

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tiebreak.api import schemas as s
-from tiebreak.api.convert import tournament_from_wire, tournament_to_wire
+from tiebreak.wire import schemas as s
+from tiebreak.usecases.convert import tournament_from_wire, tournament_to_wire
 from tiebreak.engine import ResultKind, RoundResult, Scoring, System, compute_standings
 from tiebreak.engine.errors import InvalidRequest
 from tiebreak.engine.registry import valid_codes

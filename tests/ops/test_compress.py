@@ -1,4 +1,4 @@
-"""Answers gzipped in pieces on several threads are one ordinary gzip member (service/tiebreak/api/compress.py)."""
+"""Answers gzipped in pieces on several threads are one ordinary gzip member (service/tiebreak/compute/compress.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from tiebreak.api.compress import PIECE_BYTES, WINDOW, gzip_bytes
+from tiebreak.compute.compress import PIECE_BYTES, WINDOW, gzip_bytes
 
 
 def one_member(data: bytes) -> bytes:

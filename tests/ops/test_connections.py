@@ -1,4 +1,4 @@
-"""Connection hygiene of `tiebreak serve` (service/tiebreak/api/server.py), over raw sockets on loopback.
+"""Connection hygiene of `tiebreak serve` (service/tiebreak/http/server.py), over raw sockets on loopback.
 
 One real server with short timeouts; every test talks HTTP/1.1 by hand, because the
 point is what a client that does not follow the protocol can do.

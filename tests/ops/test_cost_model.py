@@ -1,4 +1,4 @@
-"""The cost model (service/tiebreak/api/cost.py) against what it prices: its recorded calibration, and the
+"""The cost model (service/tiebreak/usecases/cost.py) against what it prices: its recorded calibration, and the
 shapes that cost most per unit (a `player` list, compare with many lists), over the real ASGI app.
 
 Time is not measured here (figures belong to scripts/calibrate_cost.py and the docs); the
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api import cost
-from tiebreak.api.app import create_app
-from tiebreak.api.cost import Counts, estimate
-from tiebreak.api.limits import LIMITS
+from tiebreak.usecases import cost
+from tiebreak.http.app import create_app
+from tiebreak.usecases.cost import Counts, estimate
+from tiebreak.wire.limits import LIMITS
 from tiebreak.synthetic import swiss_wire
 
 ROOT = Path(__file__).resolve().parents[2]

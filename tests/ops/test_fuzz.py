@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from tiebreak.api.app import app
-from tiebreak.api.convert import tournament_to_wire
+from tiebreak.http.app import app
+from tiebreak.usecases.convert import tournament_to_wire
 from tests.contract.test_openapi_drift import COMMITTED
 from tests.contract.test_schemathesis import CHECKS, assert_ndjson_lines_conform, load_schema
 from tests.strategies import swiss_tournaments

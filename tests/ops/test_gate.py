@@ -18,11 +18,12 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api.app import app as default_app, create_app
-from tiebreak.api.cost import Counts, estimate
-from tiebreak.api.gate import Admission
-from tiebreak.api.limits import ENV, LIMITS, json_depth_exceeds
-from tiebreak.api.ops import OpsConfig
+from tiebreak.http.app import app as default_app, create_app
+from tiebreak.usecases.cost import Counts, estimate
+from tiebreak.compute.gate import Admission
+from tiebreak.wire.decode import json_depth_exceeds
+from tiebreak.wire.limits import ENV, LIMITS
+from tiebreak.http.ops import OpsConfig
 from tiebreak.synthetic import swiss_wire
 from tests.formats.trf_lines import SMALL, trf
 
@@ -162,7 +163,7 @@ def worker_processes() -> list[int]:
                     command = cmdline.read()
             except OSError:
                 continue
-            if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"tiebreak.api.worker" in command:
+            if int(fields[1]) == os.getpid() and fields[0] != "Z" and b"tiebreak.compute.worker" in command:
                 found.append(int(entry))
     return found
 
@@ -451,10 +452,10 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
     import subprocess
     import sys
 
-    from tiebreak.api.work import Answer, Job
-    from tiebreak.api.worker import FRAME
+    from tiebreak.compute.work import Answer, Job
+    from tiebreak.compute.worker import FRAME
 
-    worker = subprocess.Popen([sys.executable, "-m", "tiebreak.api.worker", "--memory-mib", "120"],
+    worker = subprocess.Popen([sys.executable, "-m", "tiebreak.compute.worker", "--memory-mib", "120"],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         assert FRAME.unpack(worker.stdout.read(FRAME.size)) == (0,)  # ready
@@ -475,22 +476,22 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
         if worker.poll() is None:
             worker.kill()
             worker.wait()
-# ---- the depth check where it is needed (work.decode, wire.schema_depth) ----
+
+
+# ---- the depth check where it is needed (wire.decode, schema_depth) ----
 
 def test_every_request_schema_is_shallower_than_the_depth_limit():
     """What lets a body that decodes skip the depth check: its schema bounds its nesting."""
-    from tiebreak.api import work
-    from tiebreak.api.compare import _decoder as compare_decoder
-    from tiebreak.api.trf_routes import _convert_decoder
-    for decoder in (work._standings_decoder, work._item_decoder, work._check_decoder, compare_decoder,
-                    _convert_decoder):
+    from tiebreak.usecases.requests import KINDS
+
+    for decoder in (kind.decoder for kind in KINDS.values()):
         assert decoder.depth is not None and decoder.depth <= LIMITS.max_json_depth, decoder.type
 
 
 from typing import Any  # noqa: E402
 
-from tiebreak.api.schemas import Strict  # noqa: E402
-from tiebreak.api.wire import schema_depth  # noqa: E402
+from tiebreak.wire.schemas import Strict  # noqa: E402
+from tiebreak.wire.decode import schema_depth  # noqa: E402
 
 
 class _Leaf(Strict):
@@ -550,73 +551,7 @@ def test_a_depth_limit_below_the_schema_s_is_checked_before_decoding():
         assert_problem(c.post("/v1/standings", json=SMALL_BODY), 400, "max_json_depth")
 
 
-# ---- the inline lane without a task (Gate.run_at_once) ----
-
-def test_a_request_for_the_free_inline_lane_is_answered_at_once_and_the_next_waits_for_a_turn_of_the_loop():
-    """Between two inline computations the loop polls its sockets (probes, other requests' I/O):
-    a second request in the same turn goes through Gate.run, which yields first."""
-    import asyncio
-
-    from tiebreak.api import work
-    from tiebreak.api.cost import Estimate
-    from tiebreak.api.gate import Gate
-    from tiebreak.api.limits import Deadline
-
-    async def scenario():
-        gate = Gate(LIMITS, asyncio.get_running_loop())
-        job = work.Job(kind="standings", body=msgspec.json.encode(SMALL_BODY), limits=LIMITS)
-        first, _ = gate.run_at_once(job)
-        second, early = gate.run_at_once(job)  # same turn: not now
-        queued = await gate.run(job, Deadline(LIMITS), early=early)
-        gate.inline.busy = 1  # someone holds the slot: not now either
-        held, _ = gate.run_at_once(job)
-        gate.inline.release()
-        await asyncio.sleep(0)
-        third, _ = gate.run_at_once(job)  # a later turn, the slot free: at once again
-        return first, second, early, queued, held, third
-
-    first, second, early, queued, held, third = asyncio.run(scenario())
-    assert first.status == 200 and second is None and held is None and isinstance(early, Estimate)
-    assert queued.body == first.body and third.body == first.body
-
-
-def test_a_request_over_a_limit_by_its_shape_is_answered_at_once_without_the_lane():
-    import asyncio
-
-    from tiebreak.api import work
-    from tiebreak.api.gate import Gate
-
-    async def scenario():
-        gate = Gate(LIMITS, asyncio.get_running_loop())
-        gate.inline.busy = 1
-        body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(5000)]},
-                                    "tiebreaks": RULES_24})
-        return gate.run_at_once(work.Job(kind="standings", body=body, limits=LIMITS))
-
-    answer, early = asyncio.run(scenario())
-    assert answer is early and answer.status == 413 and b"max_" in answer.body
 
 
 # ---- the body file ----
 
-@pytest.mark.skipif(not hasattr(os, "memfd_create"), reason="the body file is a memfd (Linux)")
-def test_bodies_written_to_the_worker_s_body_file_are_answered_as_through_the_pipe(monkeypatch):
-    """Large bodies reach a worker through a memory file both have open (gate.BODY_FILE_MIN_BYTES);
-    here every body does: a large one, then smaller ones over what is left of it (each over the
-    inline lane's budget, so that a worker computes it)."""
-    from tiebreak.api import gate
-
-    written = []
-    real_write = gate.write_all
-    monkeypatch.setattr(gate, "write_all", lambda fd, data, offset=None: written.append(len(data))
-                        or real_write(fd, data, offset))
-    bodies = [{"tournament": swiss_wire(size, 7, seed=size), "tiebreaks": ["BH/C1", "SB", "DE"], "player": 1}
-              for size in (3000, 800, 700)]
-    with TestClient(create_app(ROOMY)) as client:
-        expected = [client.post("/v1/standings", json=body).content for body in bodies]  # through the pipe
-        assert not written or min(written) >= gate.BODY_FILE_MIN_BYTES
-        written.clear()
-        monkeypatch.setattr(gate, "BODY_FILE_MIN_BYTES", 1)
-        got = [client.post("/v1/standings", json=body).content for body in bodies]
-    assert got == expected
-    assert len(written) == 3 and written[0] > written[1]  # each body went through the file

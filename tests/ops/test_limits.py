@@ -6,8 +6,8 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api.app import app, create_app
-from tiebreak.api.limits import ENV, LIMITS, Limits
+from tiebreak.http.app import app, create_app
+from tiebreak.wire.limits import ENV, LIMITS, Limits
 from tiebreak.synthetic import swiss_wire
 
 SMALL = Limits(max_body_bytes=20_000, max_players=20, max_rounds=7, max_rules=3, max_trf_chars=2_000,
@@ -115,7 +115,7 @@ def test_limits_read_from_the_environment():
     import sys
     env = {**os.environ, "TIEBREAK_MAX_PLAYERS": "77", "TIEBREAK_COMPUTE_DEADLINE_S": "1.5",
            "TIEBREAK_MAX_BATCH_ITEMS": "9"}
-    out = subprocess.run([sys.executable, "-c", "from tiebreak.api.limits import LIMITS as L; "
+    out = subprocess.run([sys.executable, "-c", "from tiebreak.wire.limits import LIMITS as L; "
                           "print(L.max_players, L.compute_deadline_s, L.max_batch_items, L.max_rules)"],
                          env=env, capture_output=True, text=True, check=True).stdout.split()
     assert out == ["77", "1.5", "9", str(LIMITS.max_rules)]
@@ -136,7 +136,7 @@ def test_batch_items():
 
 def test_large_bodies_are_counted_before_they_are_built(default):
     """Over 1 MiB, players and rules are counted (msgspec.Raw) before the strict decode builds them."""
-    from tiebreak.api.limits import PRESCAN_BYTES
+    from tiebreak.wire.decode import PRESCAN_BYTES
     n = PRESCAN_BYTES // 9 + 1
     players = b'{"tournament":{"rounds":1,"players":[' + b",".join([b'{"id":1}'] * n) + b"]}}"
     response = default.post("/v1/standings", content=players, headers={"content-type": "application/json"})

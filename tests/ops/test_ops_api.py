@@ -9,8 +9,9 @@ import logging
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api.app import app, create_app
-from tiebreak.api.ops import JsonFormatter, OpsConfig, request_id_from
+from tiebreak.http.app import app, create_app
+from tiebreak.compute.logs import JsonFormatter, request_id_from
+from tiebreak.http.ops import OpsConfig
 from tiebreak.synthetic import swiss_wire
 
 BODY = {"tournament": swiss_wire(30, 7, seed=3), "tiebreaks": ["BH/C1", "BH", "SB"]}
@@ -118,7 +119,7 @@ def test_unexpected_error_log_carries_the_request_id():
     handler.setFormatter(JsonFormatter())
     logger = logging.getLogger("tiebreak.errors")
     logger.addHandler(handler)
-    from tiebreak.api.ops import REQUEST_ID
+    from tiebreak.compute.logs import REQUEST_ID
     token = REQUEST_ID.set("err-7")
     try:
         try:

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import TestClient
 
-from tiebreak.api.app import app
+from tiebreak.http.app import app
 from tiebreak.synthetic import swiss_wire
 
 TOURNAMENT = swiss_wire(40, 7, seed=5)

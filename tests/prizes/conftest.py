@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api.app import app
+from tiebreak.http.app import app
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "prizes"
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api.app import create_app
-from tiebreak.api.limits import LIMITS, Limits
+from tiebreak.http.app import create_app
+from tiebreak.wire.limits import LIMITS, Limits
 from tiebreak.synthetic import swiss_wire
 
 from .conftest import FIXTURES, load

@@ -1,0 +1,409 @@
+"""The compute gate: every computation of the service goes through here.
+
+Standings, compare, TRF conversion and every batch item are a `work.Job` (the raw
+body and how to answer it). The gate
+
+1. **prices** it once: a small body is decoded, read and priced by the cost model
+   (usecases/cost.py) on the event loop, a large one by the worker that computes it; a
+   request over `max_cost_s` or `max_memory_mib` is refused at once (413);
+2. **places** it: a request the model finds cheap (under `inline_max_cost_ms`) is
+   computed on the event loop, one at a time (the `inline` lane: waiting requests
+   queue, and the loop serves probes and I/O between two of them); everything else
+   goes to the **pool** of `compute_workers` worker processes (compute/worker.py) with
+   at most `compute_queue` requests waiting;
+3. **sheds**: when the pool and its queue are full the request is answered 503
+   with `Retry-After` at once, and `/readyz` says not ready;
+4. **kills**: past the deadline (`compute_deadline_s`, from the end of reading the
+   body) or when the client disconnects, the worker process computing the
+   request gets SIGKILL. Its slot stays taken until the process is really gone;
+   then a fresh worker is started. Python cannot stop a thread, but a process
+   can be killed: no computation outlives its request.
+
+Why processes: a thread cannot be stopped, a process can be killed at any instruction
+and its memory is returned to the system at once. The price is a copy of the body to
+the worker and of the answer back, which is why cheap requests stay on the loop
+(docs/operations.md, "Bounded work"). No web framework here: the HTTP layer hands the
+gate a Job and turns its Answer into a response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import gzip
+import logging
+import os
+import signal
+import sys
+from dataclasses import dataclass
+
+import msgspec
+
+from ..usecases import cost
+from ..wire.limits import Deadline, Limits, Unavailable, deadline_exceeded
+from . import metrics, work
+from .worker import FRAME
+
+log = logging.getLogger("tiebreak.gate")
+
+# Bodies up to this size (and whose decoding the cost model prices under the inline budget) are
+# decoded and priced on the loop; larger ones go to a worker unread, which decodes and prices them:
+# reading them on the loop would only find out they belong there.
+INLINE_BODY_BYTES = 256 * 1024
+# Headroom of a worker's data segment over the cost model's memory ceiling.
+WORKER_MEMORY_HEADROOM = 1.25
+SHED_RETRY_AFTER_S = 1
+
+_job_encoder = msgspec.msgpack.Encoder()
+_answer_decoder = msgspec.msgpack.Decoder(work.Answer)
+
+
+class Lane:
+    """`capacity` slots and at most `queue` waiters, first come first served."""
+
+    def __init__(self, name: str, capacity: int, queue: int):
+        self.name = name
+        self.capacity = max(1, capacity)
+        self.queue = max(0, queue)
+        self.busy = 0
+        self.waiters: collections.deque[asyncio.Future] = collections.deque()
+
+    def full(self) -> bool:
+        return self.busy >= self.capacity and len(self.waiters) >= self.queue
+
+    def has_room(self) -> bool:
+        """A slot free now, and nobody waiting for it."""
+        return self.busy < self.capacity and not self.waiters
+
+    def _publish(self) -> None:
+        metrics.COMPUTE_BUSY.labels(self.name).set(self.busy)
+        metrics.COMPUTE_WAITING.labels(self.name).set(len(self.waiters))
+
+    async def acquire(self, deadline: Deadline, shed: bool) -> None:
+        """Take a slot; with `shed`, fail at once (503) when every slot and the queue are taken."""
+        if self.busy < self.capacity and not self.waiters:
+            self.busy += 1
+            self._publish()
+            return
+        if shed and len(self.waiters) >= self.queue:
+            metrics.SHED.labels(self.name).inc()
+            raise Unavailable("saturated", f"the service is at capacity ({self.name}: {self.busy} computing, "
+                                           f"{len(self.waiters)} waiting); retry shortly", SHED_RETRY_AFTER_S)
+        waiter = asyncio.get_running_loop().create_future()
+        self.waiters.append(waiter)
+        self._publish()
+        try:
+            await asyncio.wait_for(asyncio.shield(waiter), max(0.0, deadline.remaining()))
+        except BaseException as exc:
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # the slot was handed over just as we gave up: pass it on
+            else:
+                waiter.cancel()
+                try:
+                    self.waiters.remove(waiter)
+                except ValueError:
+                    pass
+                self._publish()
+            if isinstance(exc, asyncio.TimeoutError):
+                raise deadline_exceeded(deadline.limits, "while waiting for a compute slot") from None
+            raise
+
+    def release(self) -> None:
+        while self.waiters:
+            waiter = self.waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)  # the slot goes to the next waiter; busy stays
+                self._publish()
+                return
+        self.busy -= 1
+        self._publish()
+
+
+class WorkerProcess:
+    """One `python -m tiebreak.compute.worker` child and its two pipes."""
+
+    def __init__(self, process: asyncio.subprocess.Process):
+        self.process = process
+
+    @classmethod
+    async def start(cls, memory_mib: int) -> WorkerProcess:
+        env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}  # the parent counts
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tiebreak.compute.worker", "--memory-mib", str(memory_mib),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
+        metrics.WORKER_STARTS.inc()
+        worker = cls(process)
+        try:
+            (ready,) = FRAME.unpack(await process.stdout.readexactly(FRAME.size))  # imports done
+        except BaseException:
+            worker.kill()
+            raise
+        if ready != 0:
+            worker.kill()
+            raise RuntimeError("a compute worker did not start properly")
+        return worker
+
+    @property
+    def alive(self) -> bool:
+        return self.process.returncode is None
+
+    async def call(self, job: work.Job) -> work.Answer:
+        # The job without its body, then the body in a frame of its own (no copy of a large body).
+        head = _job_encoder.encode(msgspec.structs.replace(job, body=b""))
+        stdin, stdout = self.process.stdin, self.process.stdout
+        stdin.write(FRAME.pack(len(head)) + head + FRAME.pack(len(job.body)))
+        stdin.write(job.body)
+        await stdin.drain()
+        (size,) = FRAME.unpack(await stdout.readexactly(FRAME.size))
+        head = _answer_decoder.decode(await stdout.readexactly(size))
+        (size,) = FRAME.unpack(await stdout.readexactly(FRAME.size))
+        return msgspec.structs.replace(head, body=await stdout.readexactly(size))
+
+    def kill(self) -> None:
+        if self.alive:
+            try:
+                self.process.kill()
+            except ProcessLookupError:
+                pass
+
+    async def stop(self) -> None:
+        """Close its stdin (it exits at once when idle); kill it if it does not."""
+        if self.process.stdin is not None and not self.process.stdin.is_closing():
+            self.process.stdin.close()
+        try:
+            await asyncio.wait_for(self.process.wait(), 2)
+        except (asyncio.TimeoutError, ProcessLookupError):
+            self.kill()
+            await self.process.wait()
+
+
+class Pool:
+    """`size` worker processes; a job holds one from start to answer, or until the process has died."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.lane = Lane("pool", limits.compute_workers, limits.compute_queue)
+        self.idle: list[WorkerProcess] = []
+        self.running: set[WorkerProcess] = set()  # computing a job now
+        self.starting: list[asyncio.Task] = []  # replacements being started
+        self.memory_mib = int(limits.max_memory_mib * WORKER_MEMORY_HEADROOM)
+        self.reaping: set[asyncio.Task] = set()
+        self.closed = False
+
+    def has_idle_worker(self) -> bool:
+        """A slot free and a worker started and waiting in it: a job sent now starts at once."""
+        return self.lane.has_room() and any(worker.alive for worker in self.idle)
+
+    async def prestart(self) -> None:
+        while len(self.idle) < self.lane.capacity:
+            self.idle.append(await WorkerProcess.start(self.memory_mib))
+
+    async def _worker(self) -> WorkerProcess:
+        while self.idle:
+            worker = self.idle.pop()
+            if worker.alive:
+                return worker
+        if self.starting:  # a replacement is on its way: take it rather than start another
+            return await self.starting.pop()
+        return await WorkerProcess.start(self.memory_mib)
+
+    def _start_replacement(self) -> None:
+        """Start a worker in the background; the next job takes it (idle once ready)."""
+        task = asyncio.get_running_loop().create_task(WorkerProcess.start(self.memory_mib))
+        self.starting.append(task)
+
+        def ready(done: asyncio.Task) -> None:
+            if done in self.starting:  # nobody took it while it started
+                self.starting.remove(done)
+                if not done.cancelled() and done.exception() is None:
+                    worker = done.result()
+                    if self.closed:
+                        worker.kill()
+                    else:
+                        self.idle.append(worker)
+            elif not done.cancelled() and done.exception() is not None:
+                log.error("could not start a compute worker", exc_info=done.exception())
+
+        task.add_done_callback(ready)
+
+    async def run(self, job: work.Job, deadline: Deadline, shed: bool) -> work.Answer:
+        await self.lane.acquire(deadline, shed)
+        worker: WorkerProcess | None = None
+        try:
+            worker = await self._worker()
+            self.running.add(worker)
+            answer = await asyncio.wait_for(worker.call(job), max(0.001, deadline.remaining()))
+        except asyncio.TimeoutError:
+            self._kill(worker, "deadline")
+            raise deadline_exceeded(self.limits, "by killing its worker process") from None
+        except (asyncio.IncompleteReadError, ConnectionError):
+            self._kill(worker, "crashed")
+            log.error("a compute worker ended without answering", extra={"kind": job.kind})
+            raise Unavailable("worker-lost", "the computation's worker process ended unexpectedly",
+                              SHED_RETRY_AFTER_S) from None
+        except BaseException:  # cancelled: the client left (or the server stops)
+            self._kill(worker, "cancelled")
+            raise
+        if answer.memory_exhausted:
+            self._kill(worker, "memory")  # it exits by itself; reap it and start afresh
+        else:
+            self.running.discard(worker)
+            self.idle.append(worker)
+            self.lane.release()
+        return answer
+
+    def _kill(self, worker: WorkerProcess | None, reason: str) -> None:
+        """SIGKILL now; the slot is released once the process is gone, and a fresh worker is started."""
+        if worker is None:
+            self.lane.release()
+            return
+        self.running.discard(worker)
+        if reason != "memory":
+            metrics.KILLED.labels(reason).inc()
+        worker.kill()
+        if not self.closed:
+            self._start_replacement()  # importing meanwhile: the next job need not wait for it
+        task = asyncio.get_running_loop().create_task(self._reap(worker))
+        self.reaping.add(task)
+        task.add_done_callback(self.reaping.discard)
+
+    async def _reap(self, worker: WorkerProcess) -> None:
+        try:
+            await worker.process.wait()  # the slot is free once the process is really gone
+        finally:
+            self.lane.release()
+
+    async def close(self) -> None:
+        self.closed = True
+        for task in list(self.starting):
+            try:
+                self.idle.append(await task)
+            except Exception:  # noqa: BLE001 - it did not start: nothing to stop
+                pass
+        self.starting.clear()
+        for worker in self.idle:
+            await worker.stop()
+        self.idle.clear()
+        for task in list(self.reaping):
+            await task
+
+    def abandon(self) -> None:
+        """Its event loop is gone (a test client's): kill what it started without awaiting."""
+        self.closed = True
+        for worker in self.idle:
+            try:
+                os.kill(worker.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.idle.clear()
+
+
+class Gate:
+    """The inline lane and the pool of one event loop."""
+
+    def __init__(self, limits: Limits, loop: asyncio.AbstractEventLoop | None):
+        self.limits = limits
+        self.loop = loop
+        self.inline = Lane("inline", 1, limits.inline_queue)
+        self.pool = Pool(limits)
+        self.inline_body_bytes = min(INLINE_BODY_BYTES, int(limits.inline_max_cost_ms / 1000
+                                                              / cost.SECONDS_PER_BODY_BYTE))
+
+    def saturated(self) -> bool:
+        """No room for one more pooled request: what /readyz reports as not ready."""
+        return self.pool.lane.full()
+
+    async def run(self, job: work.Job, deadline: Deadline, wait: bool = False, spill: bool = False) -> work.Answer:
+        """The answer to `job`; raises Unavailable (503) when shed or past the deadline.
+
+        `wait`: queue however long the queue is (batch items of a stream already admitted).
+        `spill`: a cheap job goes to an idle worker (started, its slot free, nobody waiting)
+        rather than onto the loop: a batch with items in flight keeps the loop and a worker
+        busy at once (http/batch.py), and never takes a slot someone waits for.
+        """
+        small = len(job.body) <= self.inline_body_bytes
+        if small and not (spill and self.pool.has_idle_worker()) and (wait or not self.inline.full()):
+            answer = await self._on_the_loop(job, deadline)
+            if answer is not None:
+                return answer
+            job = msgspec.structs.replace(job, priced=True)  # read and priced here: too costly for the loop
+        answer = await self.pool.run(job, deadline, shed=not wait)
+        metrics.COMPUTED.labels("pool").inc()
+        return counted(answer)
+
+    async def _on_the_loop(self, job: work.Job, deadline: Deadline) -> work.Answer | None:
+        """Holding the inline slot: read and price `job`, and compute it when its price is within
+        the inline budget. None: it belongs to the pool."""
+        await self.inline.acquire(deadline, shed=False)
+        try:
+            # Yield once while holding the slot: requests that arrived meanwhile queue behind it,
+            # and probes and I/O run before the computation starts.
+            await asyncio.sleep(0)
+            prepared = work.prepare(msgspec.structs.replace(job, gzip_min_bytes=0))
+            if isinstance(prepared, work.Task):
+                if prepared.estimate.seconds * 1000 > self.limits.inline_max_cost_ms:
+                    return None
+                metrics.COMPUTED.labels("inline").inc()
+                prepared = prepared.finish()
+        finally:
+            self.inline.release()
+        return await gzipped(counted(prepared), job.gzip_min_bytes, job.gzip_level)
+
+    async def start(self) -> None:
+        await self.pool.prestart()
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+
+def counted(answer: work.Answer) -> work.Answer:
+    """Engine time and a limit's refusal into /metrics, wherever the answer was computed."""
+    if answer.engine_seconds:
+        metrics.ENGINE_SECONDS.observe(answer.engine_seconds)
+    if answer.limit:
+        metrics.LIMIT_REJECTIONS.labels(answer.limit).inc()
+    return answer
+
+
+GZIP_IN_THREAD_BYTES = 32 * 1024
+
+
+async def gzipped(answer: work.Answer, minimum: int, level: int) -> work.Answer:
+    """An inline answer gzipped when the client accepts it, larger ones in a thread."""
+    if not minimum or len(answer.body) < minimum or answer.status != 200 or answer.media_type != work.JSON:
+        return answer
+    if len(answer.body) < GZIP_IN_THREAD_BYTES:
+        data = gzip.compress(answer.body, level, mtime=0)
+    else:
+        data = await asyncio.to_thread(gzip.compress, answer.body, level, mtime=0)
+    return msgspec.structs.replace(answer, body=data, gzipped=True)
+
+
+# ---- admission of whole requests (the middleware) ----
+
+@dataclass
+class Admission:
+    """Requests in flight and the request bodies they may hold; past either the request is shed."""
+
+    limits: Limits
+    in_flight: int = 0
+    body_bytes: int = 0
+
+    def full(self) -> bool:
+        return self.in_flight >= self.limits.max_in_flight
+
+    def enter(self, declared_length: int | None) -> tuple[str | None, int]:
+        """(reason to refuse or None, bytes reserved)."""
+        if self.in_flight >= self.limits.max_in_flight:
+            return "in_flight", 0
+        reserve = self.limits.max_body_bytes if declared_length is None else min(declared_length,
+                                                                                 self.limits.max_body_bytes)
+        if reserve and self.body_bytes + reserve > self.limits.max_in_flight_body_bytes and self.in_flight:
+            return "body_bytes", 0
+        self.in_flight += 1
+        self.body_bytes += reserve
+        return None, reserve
+
+    def leave(self, reserved: int) -> None:
+        self.in_flight -= 1
+        self.body_bytes -= reserved

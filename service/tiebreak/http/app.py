@@ -1,0 +1,93 @@
+"""The ASGI application: `create_app()` builds it, `app` is what uvicorn serves."""
+
+from __future__ import annotations
+
+from litestar import Litestar
+from litestar.datastructures import ResponseHeader, State
+from litestar.openapi import OpenAPIConfig
+
+from ..compute.gate import Admission
+from ..compute.logs import configure_logging
+from ..version import __version__
+from ..wire import schemas as s
+from ..wire.compare import CompareRequest, CompareResponse
+from ..wire.io import BatchItem, BatchResult, CheckItem, CheckLine, TrfConvertRequest, TrfConvertResponse
+from ..wire.limits import LIMITS, Limits
+from ..wire.prizes import PrizeRequest, PrizesResponse
+from .batch import BATCH_ROUTES
+from .handling import start_gate, stop_gate
+from .openapi import SCHEMA_PATH, render_plugins, static_routes
+from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware
+from .prizes import PRIZE_ROUTES
+from .problems import EXCEPTION_HANDLERS
+from .routes import ROUTES
+
+# Every struct a handler decodes or encodes: the document's component schemas are msgspec's
+# own for these (and what they contain). BatchResult, CheckLine: one NDJSON line of the batch
+# and check responses.
+DOCUMENTED_MODELS = [
+    s.StandingsRequest, TrfConvertRequest, BatchItem, CompareRequest, PrizeRequest, CheckItem,
+    s.StandingsResponse, BatchResult, CompareResponse, TrfConvertResponse, PrizesResponse, CheckLine,
+    s.CatalogueEntry, s.PresetOut, s.VersionInfo, s.Health, s.Problem,
+]
+VERSION_HEADER = "Tiebreak-Version"
+
+
+class VersionHeader:
+    """Names the service version in every response (errors, 401s and 404s included)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.header = (VERSION_HEADER.lower().encode(), __version__.encode())
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_version(message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), self.header]
+            await send(message)
+
+        await self.app(scope, receive, send_with_version)
+
+
+def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litestar:
+    ops = ops or OpsConfig()
+    configure_logging(ops.log_level)
+    admission = Admission(limits)
+    app = Litestar(
+        route_handlers=[*ROUTES, *PRIZE_ROUTES, *BATCH_ROUTES, *OPS_ROUTES,
+                        *static_routes()],
+        compression_config=ops.compression(),
+        cors_config=ops.cors(),
+        state=State({"limits": limits, "ops": ops, "admission": admission,
+                     "documented_models": DOCUMENTED_MODELS}),
+        # The compute gate's worker processes live as long as the app (compute/gate.py).
+        on_startup=[start_gate],
+        on_shutdown=[stop_gate],
+        response_headers=[ResponseHeader(
+            name="X-Request-ID", documentation_only=True, required=True,
+            description="The request's X-Request-ID when it was a token of 1-128 characters [A-Za-z0-9._:-], "
+                        "else a new id; also in the access log line of the request"),
+            ResponseHeader(name=VERSION_HEADER, documentation_only=True, required=True,
+                           description="The service version that answered (as `GET /v1/version`)")],
+        exception_handlers=EXCEPTION_HANDLERS,
+        request_max_body_size=limits.max_body_bytes,
+        openapi_config=OpenAPIConfig(
+            title="Chess tie-break service",
+            version=__version__,
+            description="Ranked standings under FIDE C.07 with every contribution explained.",
+            use_handler_docstrings=False,
+            path=SCHEMA_PATH,
+            render_plugins=render_plugins(),
+        ),
+        debug=False,
+    )
+    # Outside routing and exception handling: request ids, access log, metrics and API keys for every response.
+    app.asgi_handler = VersionHeader(OpsMiddleware(app.asgi_handler, ops, admission))
+    return app
+
+
+app = create_app()

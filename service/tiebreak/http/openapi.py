@@ -1,0 +1,192 @@
+"""The OpenAPI document as the contract, and the pages that show it, without any CDN.
+
+litestar builds the paths from the route handlers; this module completes what it cannot
+know, once per app:
+
+- every component schema is msgspec's own for the struct the handlers decode or encode
+  (descriptions from the structs' docstrings and `Meta`), plus the cross-field rules the
+  request structs declare (`schema_rules.py`) as `oneOf`/`not` with `required`;
+- every request body carries worked `examples` (examples.py) that reach the 200 path;
+- the API-key security schemes; the service version as `info.version`.
+
+The documentation pages (ReDoc at /schema, Swagger UI at /schema/swagger) load their
+scripts from the `openapi-ui-bundles` package installed with the service, served under
+/schema/static/, so they work in a hall without internet.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+from litestar import Litestar
+from litestar.datastructures import CacheControlHeader
+from litestar.openapi.plugins import (JsonRenderPlugin, OpenAPIRenderPlugin, RedocRenderPlugin,
+                                      SwaggerRenderPlugin, YamlRenderPlugin)
+from litestar.static_files import create_static_files_router
+from openapi_ui_bundles import redoc as redoc_bundle
+from openapi_ui_bundles import swagger_ui as swagger_bundle
+
+from ..version import __version__
+from .examples import REQUEST_EXAMPLES
+from ..wire.rules import rules_schema
+
+SCHEMA_PATH = "/schema"
+STATIC_PATH = f"{SCHEMA_PATH}/static"
+REF_TEMPLATE = "#/components/schemas/{name}"
+
+API_KEY_SCHEMES = {
+    "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key",
+                     "description": "One of the keys in TIEBREAK_API_KEYS (only when the operator set it)"},
+    "BearerKey": {"type": "http", "scheme": "bearer",
+                  "description": "The same key as `Authorization: Bearer <key>`"},
+}
+# Probes, the scraper and the documentation stay open when keys are on (ops.PUBLIC_PATHS).
+OPEN_PATHS = ("/healthz", "/readyz", "/metrics")
+
+
+# ---- component schemas ----
+
+def _struct_types(types) -> dict[str, mi.StructType]:
+    """Every struct reachable from `types`, by the component name msgspec gives it."""
+    found: dict[str, mi.StructType] = {}
+
+    def visit(info) -> None:
+        if isinstance(info, mi.StructType):
+            if info.cls.__name__ not in found:
+                found[info.cls.__name__] = info
+                for f in info.fields:
+                    visit(f.type)
+        elif isinstance(info, mi.Metadata):
+            visit(info.type)
+        elif isinstance(info, mi.UnionType):
+            for member in info.types:
+                visit(member)
+        elif isinstance(info, (mi.ListType, mi.SetType, mi.FrozenSetType, mi.VarTupleType)):
+            visit(info.item_type)
+        elif isinstance(info, mi.DictType):
+            visit(info.value_type)
+
+    for info in mi.multi_type_info(types):
+        visit(info)
+    return found
+
+
+def _lift_description(schema: dict) -> dict:
+    """`Annotated[X, Meta(description=...)] | None` puts the description on the non-null
+    member of an `anyOf`; documentation tools show the property's own, so it moves up."""
+    members = schema.get("anyOf")
+    if members and "description" not in schema:
+        described = [m for m in members if isinstance(m, dict) and "description" in m]
+        if len(described) == 1:
+            return {"description": described[0]["description"], **schema}
+    return schema
+
+
+def component_schemas(models) -> dict[str, dict]:
+    """msgspec's JSON Schema of `models` and what they contain, with each struct's
+    cross-field rules merged in."""
+    _, components = msgspec.json.schema_components(models, ref_template=REF_TEMPLATE)
+    for component in components.values():
+        if "properties" in component:
+            component["properties"] = {name: _lift_description(prop)
+                                       for name, prop in component["properties"].items()}
+    for name, info in _struct_types(models).items():
+        rules = getattr(info.cls, "schema_rules", ())
+        if rules:
+            defaults = {f.name: f.default for f in info.fields if f.default is not msgspec.NODEFAULT}
+            components[name].update(rules_schema(rules, components[name]["properties"], defaults))
+    return components
+
+
+# ---- the finished document ----
+
+def finish(document: dict[str, Any], models, examples: dict, api_keys_on: bool) -> dict[str, Any]:
+    """The document litestar generated, completed (a new dict; the input is not changed)."""
+    doc = copy.deepcopy(document)
+    doc["info"]["version"] = __version__
+    doc["components"]["schemas"].update(component_schemas(models))
+    doc["components"]["securitySchemes"] = API_KEY_SCHEMES
+    # Without keys the schemes are documented but optional (`{}`); with keys they are required.
+    requirement = [{"ApiKeyHeader": []}, {"BearerKey": []}] + ([] if api_keys_on else [{}])
+    for path, item in doc["paths"].items():
+        for operation in item.values():
+            if path not in OPEN_PATHS:
+                operation["security"] = requirement
+            body = operation.get("requestBody")
+            named = examples.get(operation.get("operationId"), {})
+            for media, content in (body or {}).get("content", {}).items():
+                if media in named:
+                    content["examples"] = named[media]
+    return doc
+
+
+def finished_document(app: Litestar) -> dict[str, Any]:
+    """The app's finished document, built once and kept in the app's state."""
+    doc = app.state.get("openapi_document")
+    if doc is None:
+        doc = finish(app.openapi_schema.to_schema(), app.state["documented_models"], REQUEST_EXAMPLES,
+                     bool(app.state["ops"].api_keys))
+        app.state["openapi_document"] = doc
+    return doc
+
+
+# ---- the pages ----
+
+class _Finished:
+    """A render plugin that renders the finished document instead of litestar's own."""
+
+    def render(self, request, openapi_schema):  # type: ignore[no-untyped-def]
+        return super().render(request, finished_document(request.app))  # type: ignore[misc]
+
+
+class FinishedJson(_Finished, JsonRenderPlugin):
+    pass
+
+
+class FinishedYaml(_Finished, YamlRenderPlugin):
+    pass
+
+
+class FinishedRedoc(_Finished, RedocRenderPlugin):
+    pass
+
+
+class FinishedSwagger(_Finished, SwaggerRenderPlugin):
+    pass
+
+
+# Nothing leaves the server: ReDoc's sidebar would fetch Redocly's logo from their CDN (it hides
+# itself when that fails), so the pages carry a Content-Security-Policy that allows this origin
+# only (inline scripts: litestar's pages start the UIs inline; blob: workers: ReDoc's search).
+# litestar puts `favicon` first in <head>, before any script, so the policy covers everything.
+DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+               "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'")
+_HEAD = (f"<meta http-equiv='Content-Security-Policy' content=\"{DOCS_POLICY}\">"
+         f"<link rel='icon' type='image/png' href='{STATIC_PATH}/swagger-ui/favicon-32x32.png'>")
+
+
+def render_plugins() -> list[OpenAPIRenderPlugin]:
+    swagger = f"{STATIC_PATH}/swagger-ui"
+    return [
+        FinishedRedoc(path=["/", "/redoc"], js_url=f"{STATIC_PATH}/redoc/redoc.standalone.js",
+                      google_fonts=False, favicon=_HEAD),
+        FinishedSwagger(path="/swagger", js_url=f"{swagger}/swagger-ui-bundle.js",
+                        css_url=f"{swagger}/swagger-ui.css",
+                        standalone_preset_js_url=f"{swagger}/swagger-ui-standalone-preset.js", favicon=_HEAD),
+        FinishedJson(),
+        FinishedYaml(),
+    ]
+
+
+def static_routes() -> list:
+    """The UI bundles' files, from the installed package; cached a day by browsers."""
+    cache = CacheControlHeader(max_age=86_400, public=True)
+    return [
+        create_static_files_router(path=f"{STATIC_PATH}/swagger-ui", directories=[swagger_bundle.static_path],
+                                   include_in_schema=False, cache_control=cache, name="swagger-ui-assets"),
+        create_static_files_router(path=f"{STATIC_PATH}/redoc", directories=[redoc_bundle.static_path],
+                                   include_in_schema=False, cache_control=cache, name="redoc-assets"),
+    ]

@@ -1,0 +1,245 @@
+"""What an operator needs around the API: request ids, JSON logs, metrics, API keys,
+CORS and gzip, each configured from the environment.
+
+`OpsMiddleware` wraps the whole litestar application (routing and its exception
+handling included), so every response, 404s and problem+json errors too, carries
+`X-Request-ID`, is counted in `/metrics` and is logged as one JSON line.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+
+import msgspec
+from litestar import Response, get
+from litestar.config.compression import CompressionConfig
+from litestar.config.cors import CORSConfig
+
+from ..compute import metrics
+from ..compute.gate import SHED_RETRY_AFTER_S, Admission
+from ..wire.schemas import Problem, ProblemItem
+from ..compute.logs import REQUEST_ID, request_id_from
+from .handling import COMPRESSION_OPT_KEY
+
+
+def _env_list(name: str) -> tuple[str, ...]:
+    return tuple(v.strip() for v in os.environ.get(name, "").split(",") if v.strip())
+
+
+def _env_port(name: str) -> int | None:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else None
+
+
+@dataclass(frozen=True)
+class OpsConfig:
+    # Comma-separated origins allowed to call the API from a browser ("*" for any); empty: CORS off.
+    cors_origins: tuple[str, ...] = field(default_factory=lambda: _env_list("TIEBREAK_CORS_ORIGINS"))
+    # Comma-separated accepted API keys; empty: authentication off (the default).
+    api_keys: tuple[str, ...] = field(default_factory=lambda: _env_list("TIEBREAK_API_KEYS"))
+    # Responses at least this large are gzip-compressed for clients that accept it; 0: never.
+    gzip_min_bytes: int = field(default_factory=lambda: int(os.environ.get("TIEBREAK_GZIP_MIN_BYTES", "1024")))
+    gzip_level: int = field(default_factory=lambda: int(os.environ.get("TIEBREAK_GZIP_LEVEL", "5")))
+    access_log: bool = field(default_factory=lambda: os.environ.get("TIEBREAK_ACCESS_LOG", "1") not in ("0", "false"))
+    log_level: str = field(default_factory=lambda: os.environ.get("TIEBREAK_LOG_LEVEL", "INFO").upper())
+    # A second port for /metrics and the API description (/schema...): when set, the main
+    # port answers 404 for them and this port answers only them and the probes.
+    admin_port: int | None = field(default_factory=lambda: _env_port("TIEBREAK_ADMIN_PORT"))
+    # Start the compute workers with the app (`tiebreak serve` does) rather than on first use.
+    prestart_workers: bool = field(
+        default_factory=lambda: os.environ.get("TIEBREAK_PRESTART_WORKERS", "0") not in ("0", "false", ""))
+
+    def compression(self) -> CompressionConfig | None:
+        if self.gzip_min_bytes <= 0:
+            return None
+        # The compute routes gzip their answers themselves (in the worker process), see gate.py.
+        return CompressionConfig(backend="gzip", minimum_size=self.gzip_min_bytes,
+                                 gzip_compress_level=self.gzip_level, exclude_opt_key=COMPRESSION_OPT_KEY)
+
+    def cors(self) -> CORSConfig | None:
+        if not self.cors_origins:
+            return None
+        return CORSConfig(
+            allow_origins=list(self.cors_origins),
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["content-type", "x-api-key", "authorization", "x-request-id"],
+            expose_headers=["x-request-id"],
+            max_age=600,
+        )
+
+
+access_log = logging.getLogger("tiebreak.access")
+
+
+# ---- the middleware ----
+
+# Reachable without an API key: probes, the scraper and the API's own description.
+PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema")
+PROBES = frozenset({"/healthz", "/readyz"})
+_PROBLEM_401 = msgspec.json.encode(Problem(
+    type="about:blank", title="Unauthorized", status=401,
+    detail="an API key is required: send it as `X-API-Key: <key>` or `Authorization: Bearer <key>`",
+    errors=[ProblemItem(path="header:X-API-Key", message="missing or not accepted")],
+))
+_PROBLEM_404 = msgspec.json.encode(Problem(type="about:blank", title="Not Found", status=404,
+                                           detail="Not Found", errors=[]))
+_PROBLEM_415_ENCODING = msgspec.json.encode(Problem(
+    type="about:blank", title="Unsupported Media Type", status=415,
+    detail="the request body must not be compressed: send it without Content-Encoding (identity)",
+    errors=[ProblemItem(path="header:Content-Encoding", message="only identity is accepted")],
+))
+
+
+def _shed_problem(reason: str, limit: str) -> bytes:
+    return msgspec.json.encode(Problem(
+        type="about:blank", title="Service Unavailable", status=503,
+        detail=f"the service cannot answer now ({reason}); retry after {SHED_RETRY_AFTER_S} s",
+        errors=[ProblemItem(path="", message=f"the server is at its limit {limit} (TIEBREAK_{limit.upper()})")],
+    ))
+
+
+_PROBLEM_503 = {"in_flight": _shed_problem("saturated", "max_in_flight"),
+                "body_bytes": _shed_problem("saturated", "max_in_flight_body_bytes")}
+
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def _header(scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
+def _private(path: str) -> bool:
+    """What the admin port serves: the metrics and the API description."""
+    return path == "/metrics" or path == "/schema" or path.startswith("/schema/")
+
+
+def _declared_length(scope) -> int | None:
+    value = _header(scope, b"content-length")
+    if value is None:
+        return None if _header(scope, b"transfer-encoding") else 0
+    try:
+        return max(0, int(value))
+    except ValueError:
+        return None
+
+
+class OpsMiddleware:
+    def __init__(self, app, config: OpsConfig, admission: Admission | None = None):
+        self.app = app
+        self.config = config
+        self.keys = tuple(k.encode() for k in config.api_keys)
+        self.admission = admission
+
+    def _authorised(self, scope) -> bool:
+        path = scope.get("path", "")
+        if path in PUBLIC_PATHS or path.startswith("/schema"):
+            return True
+        if scope.get("method") == "OPTIONS" and self.config.cors_origins:
+            return True  # CORS preflight requests carry no credentials
+        key = _header(scope, b"x-api-key")
+        if key is None:
+            auth = _header(scope, b"authorization") or ""
+            if auth[:7].lower() == "bearer ":
+                key = auth[7:].strip()
+        if not key:
+            return False
+        given = key.encode()
+        return any(hmac.compare_digest(given, k) for k in self.keys)
+
+    def _hidden(self, scope) -> bool:
+        """With an admin port: private paths only there, and only they (and the probes) there."""
+        admin = self.config.admin_port
+        if admin is None:
+            return False
+        path = scope.get("path", "")
+        on_admin = (scope.get("server") or (None, None))[1] == admin
+        return (_private(path) != on_admin) and path not in PROBES
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = request_id_from(_header(scope, b"x-request-id"))
+        token = REQUEST_ID.set(request_id)
+        started = time.perf_counter()
+        state = {"status": 0, "bytes": 0}  # 0: the client left before a response
+        raw_id = request_id.encode()
+
+        async def send_wrapper(message):
+            if message["type"] == "http.response.start":
+                state["status"] = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", raw_id)]
+            elif message["type"] == "http.response.body":
+                state["bytes"] += len(message.get("body", b""))
+            await send(message)
+
+        async def refuse(status: int, body: bytes, headers: list | None = None):
+            headers = [(b"content-type", b"application/problem+json"),
+                       (b"content-length", str(len(body)).encode()), *(headers or [])]
+            origin = _header(scope, b"origin")
+            if origin and ("*" in self.config.cors_origins or origin in self.config.cors_origins):
+                # so that a browser script can read why it was refused
+                headers += [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
+            await send_wrapper({"type": "http.response.start", "status": status, "headers": headers})
+            await send_wrapper({"type": "http.response.body", "body": body})
+
+        path = scope.get("path", "")
+        admitted, reserved = False, 0
+        metrics.IN_FLIGHT.inc()
+        try:
+            encoding = (_header(scope, b"content-encoding") or "").strip().lower()
+            if self.keys and not self._authorised(scope):
+                await refuse(401, _PROBLEM_401, [(b"www-authenticate", b'ApiKey header="X-API-Key", Bearer')])
+            elif self._hidden(scope):
+                await refuse(404, _PROBLEM_404)
+            elif encoding and any(e.strip() not in ("identity", "") for e in encoding.split(",")):
+                await refuse(415, _PROBLEM_415_ENCODING, [(b"accept-encoding", b"identity")])
+            else:
+                reason = None
+                if self.admission is not None and path not in PROBES and path != "/metrics":
+                    reason, reserved = self.admission.enter(_declared_length(scope))
+                    admitted = reason is None
+                if reason is not None:
+                    metrics.SHED.labels(reason).inc()
+                    await refuse(503, _PROBLEM_503[reason], [(b"retry-after", str(SHED_RETRY_AFTER_S).encode())])
+                else:
+                    await self.app(scope, receive, send_wrapper)
+        finally:
+            if admitted:
+                self.admission.leave(reserved)
+            metrics.IN_FLIGHT.dec()
+            elapsed = time.perf_counter() - started
+            route = scope.get("path_template") or "unmatched"
+            method = scope.get("method", "")
+            if method not in _METHODS:
+                method = "OTHER"  # any token is a valid method: keep the label set bounded
+            status = str(state["status"])
+            metrics.REQUESTS.labels(route, method, status).inc()
+            metrics.LATENCY.labels(route, method, status).observe(elapsed)
+            if self.config.access_log:
+                access_log.info("request", extra={
+                    "method": method, "path": path, "route": route,
+                    "status": state["status"], "duration_ms": round(elapsed * 1000, 3),
+                    "response_bytes": state["bytes"],
+                })
+            REQUEST_ID.reset(token)
+
+
+# ---- /metrics ----
+
+@get("/metrics", operation_id="metrics", summary="Prometheus metrics (text exposition format 0.0.4)",
+     description="Requests, latency, in-flight requests, engine time, limit rejections and batch items, "
+                 "for a Prometheus scraper (no API key); docs/operations.md lists them.",
+     media_type=metrics.MEDIA_TYPE, include_in_schema=True, sync_to_thread=False)
+def metrics_endpoint() -> Response[bytes]:
+    return Response(metrics.render(), media_type=metrics.MEDIA_TYPE)
+
+
+OPS_ROUTES = [metrics_endpoint]

@@ -1,0 +1,65 @@
+"""POST /v1/prizes: prize money for tied players (SPEC 3.8), with a worked example in the document.
+Thin: the compute gate decodes, prices and computes it (usecases/prizes.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from litestar import Request, Response, post
+from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, RequestBody
+
+from ..wire.prizes import PrizesResponse
+from .handling import NO_COMPRESSION, answer_request
+from .routes import PROBLEMS, problem_spec
+
+RESPONSES = {**PROBLEMS, 422: problem_spec(
+    "The body matches the schema but cannot be used: an unknown category, an amount finer than the unit, "
+    "standings out of order or naming a player twice, a `standings_request` that cannot be computed")}
+
+# Two tied for 2nd: the U1600 prize one of them brings in is pooled with 2nd place (US Chess 32B3).
+EXAMPLE = {
+    "standings": [
+        {"id": 1, "name": "Ana", "points": 4, "rating": 2000},
+        {"id": 2, "name": "Bo", "points": 3.5, "rating": 1550},
+        {"id": 3, "name": "Cai", "points": 3.5, "rating": 1800},
+        {"id": 4, "name": "Dee", "points": 3, "rating": 1500},
+    ],
+    "categories": {"overall": {}, "u1600": {"rating_below": 1600}},
+    "prizes": [
+        {"id": "1", "name": "First", "amount": "300", "items": ["Trophy"]},
+        {"id": "2", "name": "Second", "amount": "150"},
+        {"id": "u1600", "name": "Best under 1600", "amount": "100", "category": "u1600"},
+    ],
+    "rules": {"sharing": "pool", "one_cash_prize": True, "currency": "USD", "rounding": {"unit": "0.01"}},
+}
+
+
+@dataclass
+class PrizesOperation(Operation):
+    """The request body is msgspec's schema of PrizeRequest (decoded strictly), with a worked example."""
+
+    def __post_init__(self) -> None:
+        self.request_body = RequestBody(required=True, content={"application/json": OpenAPIMediaType(
+            schema={"$ref": "#/components/schemas/PrizeRequest"},
+            examples={"class-prize-in-the-pool": Example(summary="A class prize pooled with 2nd place",
+                                                         value=EXAMPLE)})})
+
+
+@post(
+    "/v1/prizes",
+    operation_id="distributePrizes",
+    summary="Prize money for tied players: pooled, Hort system or by the standings, paid exactly to the unit",
+    description="Final standings (or a standings request computed first), categories and prizes in; who "
+                "receives what out, by score group: each group brings in the prizes it would win untied and "
+                "shares them as `rules.sharing` says, every pool paid exactly to `rules.rounding.unit`, "
+                "each share explained. A prize nobody can win is listed in `unawarded`.",
+    status_code=200,
+    operation_class=PrizesOperation,
+    responses=RESPONSES,
+    opt=NO_COMPRESSION,
+)
+async def prizes(request: Request) -> Response[PrizesResponse]:
+    return await answer_request(request, "prizes")
+
+
+PRIZE_ROUTES = [prizes]

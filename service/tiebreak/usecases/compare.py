@@ -1,0 +1,184 @@
+"""POST /v1/compare: one crosstable under several named rule lists, side by side.
+
+For each list the full standings; in the summary who is first under each list,
+and which players change rank between the lists, by how much.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import msgspec
+
+from ..engine import Regulations, Tournament, compute_standings
+from ..engine.errors import InvalidRequest, Issue
+from ..engine.presets import preset_specs
+from ..engine.rules import RuleSpec
+from ..engine.standings import Standings, Warning, cyclic_gc_paused
+from ..wire import schemas as s
+from ..wire.compare import CompareRequest, CompareResponse, Champion, ListChange, ListResult, ListSummary, CompareSummary, RankMove, RuleList
+from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from .cost import Counts
+from ..wire.limits import Limits
+from .standings import applied_regulations, default_after_round, read_trf_checked, team_counts, trf_warnings
+from ..engine.teams.standings import TeamStandings, compute_team_standings
+from .convert_teams import team_standings_to_wire
+from .teams import (
+    NotATeamEvent, individual_after_all, is_team_request, read_team_event, team_after_round, team_regulations, team_specs,
+)
+
+def _tournament(body: CompareRequest, limits: Limits | None) -> tuple[Tournament, list[Warning]]:
+    if body.trf is None:
+        return tournament_from_wire(body.tournament, columns=True), []
+    document = read_trf_checked(body.trf, limits, columns=True)
+    return document.tournament, trf_warnings(document)
+
+
+def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
+    """The error of one list, its paths rooted at that list (`lists[2].tiebreaks[0]`)."""
+    issues = [Issue(("lists", i, *issue.path), issue.message)
+              if issue.path and issue.path[0] in ("tiebreaks", "preset") else issue
+              for issue in exc.issues]
+    return type(exc)(issues)
+
+
+def _check_names(lists: list[RuleList]) -> None:
+    seen: set[str] = set()
+    for i, item in enumerate(lists):
+        if item.name in seen:
+            raise InvalidRequest([Issue(("lists", i, "name"), f"the lists' names must differ: {item.name!r} is "
+                                                              "used twice")])
+        seen.add(item.name)
+
+
+@dataclass
+class ComparePlan:
+    """A compare request read and checked, priced by `counts`, not yet computed.
+
+    A team event (SPEC 3.7) is priced from its size and read when computed (`team`)."""
+
+    body: CompareRequest
+    counts: Counts
+    tournament: Tournament | None = None
+    read_warnings: list[Warning] | None = None
+    after_round: int | None = None
+    lists: list[tuple[list[RuleSpec], Regulations]] | None = None
+    limits: Limits | None = None
+    team: bool = False
+    engine_seconds: float = 0.0
+
+
+def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0,
+                 not_teams: Warning | None = None) -> ComparePlan:
+    _check_names(body.lists)
+    if not_teams is None and is_team_request(body):
+        rules = sum(max(1, len(item.tiebreaks or [])) for item in body.lists)
+        counts = team_counts(body, rules, body.explain, body_bytes, len(body.lists))
+        return ComparePlan(body, counts, limits=limits, team=True)
+    with cyclic_gc_paused():
+        tournament, read_warnings = _tournament(body, limits)
+    if not_teams is not None:
+        read_warnings.insert(0, not_teams)
+    after_round = default_after_round(tournament, body.after_round, read_warnings)  # as for standings
+    lists = []
+    for i, item in enumerate(body.lists):
+        try:
+            regulations = applied_regulations(item.regulations or body.regulations, item.preset, tournament)
+            if item.preset is not None:
+                specs = preset_specs(item.preset, regulations)
+            else:
+                specs = rules_from_wire(item.tiebreaks, regulations)
+        except InvalidRequest as exc:
+            raise _under_list(i, exc) from None
+        lists.append((specs, regulations))
+    players = len(tournament.players)
+    rules = sum(max(1, len(specs)) for specs, _ in lists)
+    counts = Counts(players=players, rounds=after_round or tournament.rounds, rule_passes=rules,
+                    explained_rules=players * rules if body.explain else 0, body_bytes=body_bytes,
+                    lists=len(lists))
+    return ComparePlan(body, counts, tournament, read_warnings, after_round, lists, limits)
+
+
+def compute_compare(plan: ComparePlan) -> CompareResponse:
+    body = plan.body
+    started = time.perf_counter()
+    with cyclic_gc_paused():
+        if plan.team:
+            try:
+                return _response(body, _team_results(body), None)
+            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
+                plan = plan_compare(body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
+        results: list[Standings] = []
+        for i, (specs, regulations) in enumerate(plan.lists):
+            try:
+                result = compute_standings(plan.tournament, specs, regulations, plan.after_round,
+                                           body.unrated_rating, body.explain, s.ContributionOut)
+            except InvalidRequest as exc:
+                raise _under_list(i, exc) from None
+            result.warnings[:0] = plan.read_warnings
+            if not specs:
+                result.warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points "
+                                               "share a rank",
+                                               "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
+            results.append(result)
+        plan.engine_seconds = time.perf_counter() - started
+        return _response(body, results, plan.tournament)
+
+
+def run_compare(body: CompareRequest, limits: Limits | None = None) -> CompareResponse:
+    return compute_compare(plan_compare(body, limits))
+
+
+def _team_results(body: CompareRequest) -> list[Standings]:
+    """A team event under each list (SPEC 3.7)."""
+    event, _, read_warnings = read_team_event(body)
+    after_round = team_after_round(event, body.after_round, read_warnings)  # as for standings
+    results: list[Standings] = []
+    for i, item in enumerate(body.lists):
+        try:
+            regulations = team_regulations(item.regulations or body.regulations, event)
+            specs = team_specs(item.tiebreaks, item.preset, regulations)
+            result = compute_team_standings(event, specs, regulations, after_round, body.explain, s.ContributionOut)
+        except InvalidRequest as exc:
+            raise _under_list(i, exc) from None
+        result.warnings[:0] = read_warnings
+        results.append(result)
+    return results
+
+
+def _response(body: CompareRequest, results: list[Standings], tournament: Tournament | None) -> CompareResponse:
+    names = [item.name for item in body.lists]
+    table = results[0].table
+    ranks = [{row.player: row.rank for row in result.rows} for result in results]
+    firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
+    lists_out = [ListResult(name=name, first=first, standings=(
+                    team_standings_to_wire(result, body.explain) if isinstance(result, TeamStandings)
+                    else standings_to_wire(result, body.explain, tournament=tournament)))
+                 for name, first, result in zip(names, firsts, results)]
+    index = table.index_of_id()  # not ids.index: an event without results has every player first
+    champions = [Champion(rule_list=name, ids=first, names=[table.names[index[pid]] for pid in first])
+                 for name, first in zip(names, firsts)]
+    summaries = []
+    for name, first, rank in zip(names, firsts, ranks):
+        changes = [
+            ListChange(id=table.ids[p], name=table.names[p], rank=rank[p], baseline_rank=ranks[0][p],
+                       change=ranks[0][p] - rank[p])
+            for p in sorted(rank, key=lambda p: (rank[p], table.ids[p]))
+            if rank[p] != ranks[0][p]
+        ]
+        summaries.append(ListSummary(name=name, first=first, changes=changes))
+    moves = []
+    for p in range(table.size):
+        per_list = [rank[p] for rank in ranks]
+        best, worst = min(per_list), max(per_list)
+        if best != worst:
+            moves.append(RankMove(id=table.ids[p], name=table.names[p], ranks=dict(zip(names, per_list)),
+                                  best=best, worst=worst, spread=worst - best))
+    moves.sort(key=lambda m: (-m.spread, m.best, m.id))
+    return CompareResponse(
+        regulations=[result.regulations.value for result in results],
+        lists=lists_out,
+        summary=CompareSummary(champions=champions, same_champion=all(f == firsts[0] for f in firsts),
+                               lists=summaries, moves=moves),
+    )

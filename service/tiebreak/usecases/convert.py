@@ -1,0 +1,555 @@
+"""Between the wire (msgspec structs) and the engine's plain model."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+from collections.abc import Sequence
+from decimal import Decimal
+from itertools import repeat
+from fractions import Fraction
+
+import msgspec
+import numpy as np
+
+from ..engine import model as m
+from ..engine.contributions import RuleOutcome
+from ..engine.errors import InvalidRequest, Issue, Path
+from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
+from ..engine.table import NO_OPPONENT
+from ..engine.rules import RuleSpec, build_rule
+from ..engine.standings import StandingRows, Standings
+from ..formats.trf import TrfHeader, scoring_with_defaults
+from ..wire import schemas as s
+
+MAX_DECIMALS = 2
+# Enum lookups by value go through Python code; a dict is several times faster per result.
+_KINDS = {k.value: k for k in m.ResultKind}
+_COLORS = {c.value: c for c in m.Color}
+
+
+def exact(value: float, path: Path) -> Fraction:
+    """A JSON number as an exact fraction; at most two decimals, so sums stay exact decimals."""
+    d = Decimal(repr(value))
+    if d.as_tuple().exponent < -MAX_DECIMALS:
+        raise InvalidRequest([Issue(path, f"{value} has more than {MAX_DECIMALS} decimals")])
+    return Fraction(d)
+
+
+def scoring_from_wire(scoring: s.Scoring | None) -> m.Scoring:
+    """The whole scoring: what is not given follows win, draw and loss, as TRF record 162 does."""
+    if scoring is None:
+        return m.Scoring()
+    return scoring_with_defaults({
+        name: exact(value, ("tournament", "scoring", name))
+        for name in s.Scoring.__struct_fields__ if (value := getattr(scoring, name)) is not None
+    })
+
+
+def _check_keys(players: list[s.Player]) -> None:
+    """Keys unique, birth dates real days: content the schema cannot check (a 422)."""
+    seen: dict[str, int] = {}
+    for i, p in enumerate(players):
+        if p.birth_date is not None and len(p.birth_date) == 10:
+            try:
+                datetime.date.fromisoformat(p.birth_date)
+            except ValueError:
+                raise InvalidRequest([Issue(("tournament", "players", i, "birth_date"),
+                                            f"birth_date {p.birth_date!r} is not a date")]) from None
+        if p.key is None:
+            continue
+        if p.key in seen:
+            raise InvalidRequest([Issue(("tournament", "players", i, "key"),
+                                        f"key {p.key!r} is already the key of players[{seen[p.key]}]")])
+        seen[p.key] = i
+
+
+def _player(p: s.Player, results: tuple[m.RoundResult, ...] = ()) -> m.Player:
+    return m.Player(p.id, p.name, p.rating or None, results, p.fide_id, p.federation, p.title, p.sex,
+                    p.birth_date, p.key)
+
+
+def tournament_from_wire(t: s.Tournament, columns: bool = False) -> m.Tournament:
+    """The engine's tournament. With `columns` the results go straight into the engine's
+    columns (no RoundResult per result: the fast path of the standings endpoints); without,
+    every player carries its RoundResult objects (for the TRF writer)."""
+    scoring = scoring_from_wire(t.scoring)
+    _check_keys(t.players)
+    roster = None
+    if columns:
+        wire = t.players
+        players = WirePlayers(wire)
+        result_columns = columns_from_wire(t)
+        roster = m.Roster([p.id for p in wire], [p.name for p in wire], [p.rating or None for p in wire])
+    else:
+        players = tuple(_player(p, _results_from_wire(p, i)) for i, p in enumerate(t.players))
+        result_columns = None
+    return m.Tournament(
+        players=players,
+        rounds=t.rounds,
+        system=m.System(t.system) if t.system else None,
+        scoring=scoring,
+        name=t.name,
+        start_date=t.start_date,
+        columns=result_columns,
+        roster=roster,
+    )
+
+
+class WirePlayers(Sequence):
+    """The engine's players of a wire tournament whose results are columns, each Player made
+    when first read: ranking reads the roster, and an answer shows only some rows (20,000
+    Player objects cost 10 ms). `wire`: the wire players, which carry the same identity fields."""
+
+    __slots__ = ("wire", "_made")
+
+    def __init__(self, wire: list[s.Player]) -> None:
+        self.wire = wire
+        self._made: dict[int, m.Player] = {}
+
+    def __len__(self) -> int:
+        return len(self.wire)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self.wire)
+        made = self._made.get(i)
+        if made is None:
+            made = self._made[i] = _player(self.wire[i])
+        return made
+
+
+def _results_from_wire(p: s.Player, i: int) -> tuple[m.RoundResult, ...]:
+    round_result, kinds, colors = m.RoundResult, _KINDS, _COLORS
+    results = []
+    for j, r in enumerate(p.results):
+        points = r.points
+        if points is not None:
+            points = exact(points, ("tournament", "players", i, "results", j, "points"))
+        # positional: this loop runs once per result of the tournament
+        results.append(round_result(r.round, kinds[r.result], r.opponent,
+                                    colors[r.color] if r.color else None, points, r.rated))
+    return tuple(results)
+
+
+_KIND_CODES = {k.value: k.code for k in m.ResultKind}
+_COLOR_CODES = {None: 0, "w": 1, "b": 2}
+
+
+def _small_ints(values: list[int], dtype) -> np.ndarray:
+    """A column of small non-negative integers: bytes() reads a list of them in a third of
+    np.fromiter's time; larger values (a TIEBREAK_MAX_ROUNDS over 255) take np.fromiter."""
+    try:
+        return np.frombuffer(bytes(values), np.uint8).astype(dtype)
+    except ValueError:
+        return np.fromiter(values, dtype, len(values))
+
+
+def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
+    """Every result of the wire tournament as the engine's flat columns: one pass per column."""
+    players = t.players
+    results = [r for p in players for r in p.results]
+    n = len(results)
+    kinds, colors = _KIND_CODES, _COLOR_CODES
+    points = {}
+    if [r for r in results if r.points is not None]:  # an arbiter's points: rare
+        offsets = np.cumsum([0] + [len(p.results) for p in players])
+        for flat in [flat for flat, r in enumerate(results) if r.points is not None]:
+            i = int(np.searchsorted(offsets, flat, side="right")) - 1
+            points[flat] = exact(results[flat].points, ("tournament", "players", i, "results", flat - int(offsets[i]),
+                                                        "points"))
+    return m.ResultColumns(
+        counts=np.fromiter(map(len, [p.results for p in players]), np.int64, len(players)),
+        round=_small_ints([r.round for r in results], np.int64),
+        kind=np.frombuffer(bytearray([kinds[r.result] for r in results]), np.int8),
+        opponent=np.fromiter([r.opponent or 0 for r in results], np.int64, n),
+        color=np.frombuffer(bytearray([colors[r.color] for r in results]), np.int8),
+        points=points,
+    )
+
+
+# Rule strings already parsed, per rule set (RuleSpec is immutable; failures are not kept, so
+# each is reported with its own path). Bounded: the strings come from clients.
+_PARSED: dict[tuple[str, m.Regulations | None], RuleSpec] = {}
+_PARSED_MAX = 4096
+
+
+def _parsed(item: str, regulations: m.Regulations | None, path: Path) -> RuleSpec:
+    spec = _PARSED.get((item, regulations))
+    if spec is None:
+        spec = parse_spec(item, regulations, path)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[item, regulations] = spec
+    return spec
+
+
+def rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulations | None = None) -> list[RuleSpec]:
+    """The rule list, parsed under one rule set (its codes and aliases), or any when None."""
+    codes = None
+    specs = []
+    for i, item in enumerate(items):
+        path = ("tiebreaks", i)
+        if isinstance(item, str):
+            specs.append(_parsed(item, regulations, path))
+            continue
+        codes = codes or valid_codes(regulations)
+        code = item.code.strip().upper()
+        if code not in codes:
+            named = parse_spec(item.code, regulations, path)  # an alias, or a 400 with the valid codes
+            if item.modifiers is None or named != RuleSpec(named.code):
+                specs.append(named)
+                continue
+            code = named.code  # {"code": "Solkoff", "modifiers": {...}}
+        mods = item.modifiers or s.Modifiers()
+        letters = [f"C{mods.cut}"] * bool(mods.cut) + [f"M{mods.median}"] * bool(mods.median)
+        letters += [f"L{mods.limit}"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
+        specs.append(build_rule(code, letters, codes[code], path, item.code))
+    return specs
+
+
+def _number(units: int | None, scale: int) -> float | None:
+    # Exact: scales are products of 2s and 5s, and int / int is correctly rounded, so the
+    # shortest repr of the float is the decimal itself.
+    return None if units is None else units / scale
+
+
+def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
+    spec = outcome.spec
+    entry = TIEBREAKS[spec.code]
+    return s.TiebreakOut(
+        spec=spec.canonical,
+        code=spec.code,
+        name=display_name(spec),
+        article=entry.citation,
+        modifiers=s.ModifiersOut(cut=spec.cut, median=spec.median, limit=spec.limit,
+                                 forfeits_played=spec.forfeits_played),
+        lower_is_better=outcome.lower_is_better,
+        dropped=outcome.dropped_reason,
+    )
+
+
+def _breakdowns(outcomes: list[RuleOutcome], keys: list[str], displays: list[list], players: list[int],
+                player_keys: dict[int, str]) -> list[dict[str, s.RuleBreakdown]]:
+    """Each player's breakdown: per rule its value, note, contributions (the engine's objects
+    as they are: they are the wire's type) and the total before a cut; the opponents' client
+    keys added when the request gave some. Made a rule at a time, a column of players at once."""
+    per_rule = []
+    for i, outcome in enumerate(outcomes):
+        contributions = outcome.contributions or {}
+        column = list(map(contributions.get, players, repeat([])))
+        if player_keys:
+            for row in column:
+                for c in row:
+                    if c.opponent is not None:
+                        c.opponent_key = player_keys.get(c.opponent)
+        notes = list(map(outcome.notes.get, players)) if outcome.notes else repeat(None)
+        before = repeat(None)
+        if outcome.totals_before_cut:
+            scale = outcome.contribution_scale or outcome.scale
+            before = [None if b is None else b / scale for b in map(outcome.totals_before_cut.get, players)]
+        per_rule.append(list(map(s.RuleBreakdown, map(displays[i].__getitem__, players), notes, column, repeat(i),
+                                 repeat(outcome.spec.canonical), before)))
+    return [dict(zip(keys, row)) for row in zip(*per_rule)] if per_rule else [{} for _ in players]
+
+
+def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
+    """The breakdown's key of each rule: its spec, or "<spec>#<position>" when listed again."""
+    seen: set[str] = set()
+    keys = []
+    for i, o in enumerate(outcomes):
+        spec = o.spec.canonical
+        keys.append(spec if spec not in seen else f"{spec}#{i + 1}")
+        seen.add(spec)
+    return keys
+
+
+class _OpponentNames(dict):
+    """One OpponentName per player (table index), made when first mentioned, shared by every row."""
+
+    def __init__(self, table, player_keys: dict[int, str]) -> None:
+        super().__init__()
+        self.ids, self.names, self.player_keys = table.ids, table.names, player_keys
+        self.id_array = np.asarray(table.ids, dtype=np.int64)
+
+    def __missing__(self, p: int) -> s.OpponentName:
+        pid = self.ids[p]
+        name = self[p] = s.OpponentName(id=pid, name=self.names[p], key=self.player_keys.get(pid))
+        return name
+
+
+def _opponents(table, members: list[int], names: _OpponentNames) -> list[list[s.OpponentName]]:
+    """Per row, the players its breakdown can mention, by start number: the opponents,
+    scheduled ones included, each once."""
+    opp = table.opp[members]
+    if not opp.size:
+        return [[] for _ in members]
+    none = np.iinfo(np.int64).max
+    paired = opp != NO_OPPONENT
+    met_ids = np.where(paired, names.id_array[np.where(paired, opp, 0)], none)
+    by_id = np.argsort(met_ids, axis=1, kind="stable")
+    met = np.take_along_axis(met_ids, by_id, axis=1)
+    kept = met != none
+    kept[:, 1:] &= met[:, 1:] != met[:, :-1]  # each opponent once
+    flat = list(map(names.__getitem__, np.take_along_axis(opp, by_id, axis=1)[kept].tolist()))
+    out, start = [], 0
+    for end in np.cumsum(kept.sum(axis=1)).tolist():
+        out.append(flat[start:end])
+        start = end
+    return out
+
+
+def scoring_to_wire(scoring: m.Scoring) -> s.ScoringOut:
+    return s.ScoringOut(**_scoring_numbers(scoring))
+
+
+@functools.lru_cache(maxsize=64)
+def _scoring_numbers(scoring: m.Scoring) -> dict[str, float]:
+    """The scoring's values as JSON numbers (remembered: a batch answers with the same few
+    scorings over and over); not to be changed by the caller."""
+    return {name: float(scoring.points_for(m.ResultKind(name))) for name in s.ScoringOut.__struct_fields__}
+
+
+def player_ids(player: int | list[int] | None) -> list[int]:
+    """The ids `player` names (one id or a list of them)."""
+    if player is None:
+        return []
+    return [player] if isinstance(player, int) else list(player)
+
+
+def select_rows(result: Standings, top: int | None = None, player: int | list[int] | None = None,
+                offset: int = 0) -> list:
+    """The standings rows a client asked for: a page (`offset`, then `top` rows, or to the end)
+    and/or the rows of the players named, in standings order, each row once."""
+    if top is None and player is None and not offset:
+        return result.rows
+    paged = top is not None or offset > 0
+    rows = result.rows[offset:offset + top if top is not None else None] if paged else []
+    wanted = player_ids(player)
+    if wanted:
+        ids = np.asarray(result.table.ids, dtype=np.int64)
+        asked = np.asarray(wanted, dtype=np.int64)
+        for i in np.flatnonzero(~np.isin(asked, ids)).tolist()[:1]:
+            path = ("player",) if isinstance(player, int) else ("player", i)
+            raise InvalidRequest([Issue(path, f"no player with id {wanted[i]} in the tournament")])
+        shown = {row.player for row in rows}
+        order = getattr(result.rows, "order", None)  # StandingRows: the standing order, no row objects
+        if order is None:
+            order = [row.player for row in result.rows]
+        # after the page, in standings order (a player ranked above the page too)
+        positions = np.flatnonzero(np.isin(ids[np.asarray(order, dtype=np.int64)], asked)).tolist()
+        rows = [*rows, *(result.rows[i] for i in positions if order[i] not in shown)]
+    return rows
+
+
+# Breakdowns of large standings are built, converted and encoded this many rows at a time, so
+# that the objects of one chunk are alive at once, never those of every row.
+CHUNK_ROWS = 500
+
+
+class _PlainRow(msgspec.Struct, gc=False):
+    """A row without breakdown and identity fields, encoded to the same bytes as `s.Standing`
+    (the same keys in the same order; Standing leaves out its empty optional fields and
+    always writes `breakdown` and `opponents`). Positional and without defaults to compare,
+    20,000 of them are built and encoded in a third of the time Standing takes."""
+
+    rank: int
+    id: int
+    name: str
+    points: float
+    values: tuple[float | None, ...]  # a JSON array as a list is
+    decided_by: str | None
+    breakdown: None = None
+    opponents: None = None
+
+
+def _plain_rows(result: Standings, rows, identities: dict[int, dict]) -> msgspec.Raw:
+    """The JSON of standings rows without breakdowns (`explain: false`).
+
+    Every number is made in the order the rows are written: the values of one row lie
+    together in memory, so the encoder reads them in order (reading 280,000 floats made rule
+    by rule in player order, but written in standings order, took it three times as long)."""
+    table = result.table
+    if isinstance(rows, StandingRows):  # every row: the engine's columns, no row objects
+        order, ranks, decided = rows.order, rows.ranks, rows.decided
+    else:
+        order = [row.player for row in rows]
+        ranks = [row.rank for row in rows]
+        decided = [row.decided_by for row in rows]
+    chosen = np.asarray(order, dtype=np.int64)
+    points = (table.score[chosen] / table.scale).tolist()
+    columns = [_display(o, chosen) for o in result.outcomes]
+    values = list(zip(*columns)) if columns else [()] * len(order)
+    ids, names = table.ids, table.names
+    made = list(map(_PlainRow, ranks, [ids[p] for p in order], [names[p] for p in order], points, values,
+                    decided))
+    for i, row in enumerate(made) if identities else ():
+        identity = identities.get(row.id)
+        if identity is not None:
+            made[i] = s.Standing(rank=row.rank, id=row.id, name=row.name, points=row.points, values=list(row.values),
+                                 decided_by=row.decided_by, breakdown=None, opponents=None, **identity)
+    return msgspec.Raw(msgspec.json.encode(made))
+
+
+def _shown_values(result: Standings, chosen: list | None) -> tuple[list, object, object]:
+    """Each rule's values as JSON numbers, each player's list of them, and the points, readable by
+    table index: for every player, or (`chosen`: a page, or the players named) for those rows'
+    players only, in dicts (one row of 20,000 players need not convert 240,000 values)."""
+    table = result.table
+    if chosen is None:
+        displays = [_display(o) for o in result.outcomes]
+        values_by_player = list(map(list, zip(*displays))) if displays else None
+        return displays, values_by_player, (table.score / table.scale).tolist()
+    players = sorted({row.player for row in chosen})
+    at = np.asarray(players, dtype=np.int64)
+    displays = [dict(zip(players, _display(o, at))) for o in result.outcomes]
+    values_by_player = {p: [d[p] for d in displays] for p in players} if displays else None
+    return displays, values_by_player, dict(zip(players, (table.score[at] / table.scale).tolist()))
+
+
+def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[float | None]:
+    """Every player's value as the JSON number (units / scale: exact for these decimals);
+    with `players` (table indices), theirs in that order."""
+    scale = outcome.scale
+    if outcome.column is not None:
+        column, missing = outcome.column, outcome.missing
+        if players is not None:
+            column = column[players]
+            missing = None if missing is None else missing[players]
+        shown = (column / scale).tolist()
+        if missing is not None:
+            shown = [None if m else v for v, m in zip(shown, missing.tolist())]
+        return shown
+    values = outcome.values if players is None else map(outcome.values.__getitem__, players.tolist())
+    return [None if v is None else v / scale for v in values]
+
+
+def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
+                      player: int | list[int] | None = None, tournament: m.Tournament | None = None,
+                      tiebreak_out=None, encode_rows: bool = False, offset: int = 0) -> s.StandingsResponse:
+    """The response; `tournament` (the one ranked) brings the scoring and the players' identities;
+    `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own).
+
+    With `explain`, the breakdowns of the rows returned are built here (Standings.explain), a
+    chunk of rows at a time; with `encode_rows` each chunk is encoded at once and `standings`
+    holds the JSON of the rows (msgspec.Raw), so that a large answer never holds every row's
+    objects at the same time.
+    """
+    tiebreak_out = tiebreak_out or tiebreak_to_wire
+    table = result.table
+    outcomes = result.outcomes
+    keys = _breakdown_keys(outcomes)
+    players = tournament.players if tournament is not None else ()
+    if isinstance(players, WirePlayers):  # the wire players carry the same fields: no Player made
+        players = players.wire
+    selected = select_rows(result, top, player, offset)
+    player_keys = {p.id: p.key for p in players if p.key is not None}
+    # Only the rows shown carry identity fields: a few rows of 20,000 players read only theirs.
+    shown = players if selected is result.rows else [players[row.player] for row in selected] if players else ()
+    identities = {p.id: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title,
+                         "sex": p.sex, "birth_date": p.birth_date}
+                  for p in shown if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
+    plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
+    chosen = [] if plain else list(selected)
+    displays, values_by_player, points = _shown_values(result, None if len(chosen) == len(result.rows) else chosen)
+    encoder = msgspec.json.Encoder()
+    rows: list[s.Standing] = []
+    encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
+    opponent_names = _OpponentNames(table, player_keys) if explain else None
+    for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
+        chunk = chosen[start:start + CHUNK_ROWS] if explain else chosen
+        members = [row.player for row in chunk]
+        breakdowns = opponents = None
+        if explain:
+            result.explain(members)
+            breakdowns = _breakdowns(outcomes, keys, displays, members, player_keys)
+            opponents = _opponents(table, members, opponent_names)
+        made = []
+        for i, row in enumerate(chunk):
+            p = row.player
+            pid = table.ids[p]
+            made.append(s.Standing(rank=row.rank, id=pid, name=table.names[p], points=points[p],
+                                   values=values_by_player[p] if values_by_player else [],
+                                   decided_by=row.decided_by, breakdown=breakdowns[i] if explain else None,
+                                   opponents=opponents[i] if explain else None, **identities.get(pid, {})))
+        if not encode_rows:
+            rows.extend(made)
+            continue
+        at = len(encoded_rows) - 1  # each chunk's list is written over the previous one's closing bracket
+        encoder.encode_into(made, encoded_rows, at)
+        encoded_rows[at] = ord("[" if at == 0 else ",")
+        if explain:
+            result.forget(members)  # this chunk's contributions are in its JSON now
+    if encode_rows and len(encoded_rows) == 1:
+        encoded_rows += b"]"
+    if plain:
+        standings = _plain_rows(result, selected, identities)
+    else:
+        standings = msgspec.Raw(encoded_rows) if encode_rows else rows
+    return s.StandingsResponse(
+        regulations=result.regulations.value,
+        system=table.system.value,
+        system_inferred=table.system_inferred,
+        rounds=table.rounds,
+        after_round=table.played_rounds if table.played_rounds != table.rounds else None,
+        scoring=scoring_to_wire(tournament.scoring if tournament is not None else m.Scoring()),
+        tiebreaks=[tiebreak_out(o) for o in outcomes],
+        standings=standings,
+        warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
+        total_players=len(result.rows),
+    )
+
+
+def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.Tournament:
+    """The engine's tournament as the JSON API's (TRF input, tests); `header` adds what a TRF header carried."""
+    header = header or TrfHeader()
+    return s.Tournament(
+        name=t.name,
+        start_date=t.start_date,
+        system=t.system.value if t.system else None,
+        rounds=t.rounds,
+        scoring=s.Scoring(**{name: float(t.scoring.points_for(m.ResultKind(name)))
+                             for name in s.Scoring.__struct_fields__}),
+        players=[
+            s.Player(
+                id=p.id,
+                name=p.name,
+                rating=p.rating,
+                results=[
+                    s.RoundResult(
+                        round=r.round,
+                        result=r.result.value,
+                        opponent=r.opponent,
+                        color=r.color.value if r.color else None,
+                        points=None if r.points is None else float(r.points),
+                        rated=r.rated,
+                    )
+                    for r in p.results
+                ],
+                fide_id=p.fide_id, federation=p.federation, title=p.title, sex=p.sex, birth_date=p.birth_date,
+                key=p.key,
+            )
+            for p in t.players
+        ],
+        city=header.city,
+        federation=header.federation,
+        end_date=header.end_date,
+        tournament_type=header.tournament_type,
+        chief_arbiter=header.chief_arbiter,
+        deputy_arbiters=list(header.deputy_arbiters),
+        time_control=header.time_control,
+        round_dates=[d for d in header.round_dates if d is not None],
+        initial_colour=header.initial_colour,
+        trf_records=list(header.other_records),
+    )
+
+
+def header_from_wire(t: s.Tournament) -> TrfHeader:
+    """What the JSON tournament carries for a TRF header (the writer's input)."""
+    return TrfHeader(
+        city=t.city, federation=t.federation, end_date=t.end_date, tournament_type=t.tournament_type,
+        chief_arbiter=t.chief_arbiter, deputy_arbiters=list(t.deputy_arbiters), time_control=t.time_control,
+        round_dates=list(t.round_dates), initial_colour=t.initial_colour, other_records=list(t.trf_records),
+    )

@@ -1,0 +1,160 @@
+"""The cost model: what a request will cost, known once its input is read, before the engine runs.
+
+A request's work grows with players × rounds × rules, with the rankings it makes
+(compare: one per rule list, each a whole standings in the answer), and with the rows
+whose breakdown is built × rounds × rules; its memory grows with players × rounds
+(every round of every player is a table cell, played or not) and with the
+breakdowns. The gate (service/tiebreak/api/gate.py) refuses a request whose estimate is over
+`max_cost_s` or `max_memory_mib` (413, naming the limit), and computes a request on
+the event loop only when its estimate is under `inline_max_cost_ms`.
+
+The constants are measured, not guessed, on the current engine by
+
+    .venv/bin/python scripts/calibrate_cost.py --json run1.json   # half a minute
+    .venv/bin/python scripts/calibrate_cost.py --merge run1.json run2.json   # prints this block
+
+which runs each shape in a fresh process (decode, read, engine, encode: what a
+compute worker does) and fits the constants so that no shape is under-estimated, on
+the shapes that cost most per unit: synthetic Swiss events and events without any
+results (every round a dummy opponent: the most memory per cell), every breakdown,
+`top` and a `player` list, compare with ten lists. On a shared machine: two runs at
+the quietest time, the larger figure per constant (`--merge`). They are all in this
+one place: re-run after an engine change, paste the block here and keep the runs in
+docs/calibration/ (docs/operations.md keeps the history; tests/ops/test_cost_model.py
+checks these constants over-estimate every recorded run).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..wire.limits import LimitExceeded, Limits
+
+# ---- calibrated constants (scripts/calibrate_cost.py, see the module docstring) ----
+# Measured 2026-11-30 17:20 and 17:21 on the shared 2-vCPU development VM at its quietest (load
+# average 0.25 and 0.36 when each run started), Linux 6.18, CPython 3.11.7, main at 89ec73e (the
+# columnar engine, breakdowns built once in the wire's type, issue 14's second round); the larger
+# figure of the two runs per constant (`--merge`). CPU seconds of a warm worker process; memory is
+# the growth of its peak RSS.
+CALIBRATION = "2026-11-30"  # the runs: docs/calibration/2026-11-30-run1.json, -run2.json
+SECONDS_PER_PLAYER = 1.99e-06           # one player: reading, ranking, the row
+SECONDS_PER_COMPARED_PLAYER = 5.33e-06  # one player × each rule list after the first (compare): ranking, summary
+SECONDS_PER_CELL = 6.93e-08             # one player × one round: reading, table, dummy opponents
+SECONDS_PER_RULE_CELL = 2.02e-08        # one player × one round × one rule evaluation
+SECONDS_PER_EXPLAINED_RULE = 4.14e-06   # one explained row × one rule: its breakdown's frame, notes, total
+SECONDS_PER_EXPLAINED_CELL = 5.18e-07   # one explained row × one round × one rule: contributions and their JSON
+SECONDS_PER_BODY_BYTE = 1.91e-08        # decoding, and what grows with the input's text beyond the cells
+BYTES_PER_PLAYER = 759.4
+BYTES_PER_COMPARED_PLAYER = 1286.6
+BYTES_PER_CELL = 138.8
+BYTES_PER_RULE_CELL = 11.0
+BYTES_PER_EXPLAINED_RULE = 0.0
+BYTES_PER_EXPLAINED_CELL = 282.9
+ANSWER_BYTES_PER_ROW = 135.1            # the JSON answer: a row per player returned,
+ANSWER_BYTES_PER_COMPARED_ROW = 227.2   # each list after the first: its rows and the summary's changes and moves,
+ANSWER_BYTES_PER_RULE_ROW = 4.7         # a value per rule and row,
+ANSWER_BYTES_PER_EXPLAINED_RULE = 300.7  # a breakdown per explained row and rule,
+ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, round and rule
+# Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
+BYTES_PER_BODY_BYTE = 2
+BYTES_BASE = 40 * 1024 * 1024          # a compute worker with the service imported, before any job
+# Not modelled: direct encounter (DE) works inside the groups tied on every earlier rule; since the
+# engine places a group in linear time its cost is small against the rest (an event of 50,000
+# without results, one group: 0.19 s; DE right after the points of a 20,000 × 11 Swiss: 0.20 s;
+# it was Σ size² / 5e6 s before). The deadline stops anything the counts still miss.
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """What a request asks for, in the units of the model."""
+
+    players: int
+    rounds: int
+    rule_passes: int = 1  # rules evaluated for every player: Σ over the rule lists (compare) of their rules
+    explained_rules: int = 0  # Σ over the rows explained of the rules they are explained for
+    body_bytes: int = 0
+    lists: int = 1  # rankings made (compare: one per rule list), each a whole standings in the answer
+    rows: int | None = None  # the rows the answer returns per list (`top`, `player`); None: every player
+
+    @property
+    def cells(self) -> int:
+        return self.players * self.rounds
+
+    @property
+    def compared_players(self) -> int:
+        """Players × the rule lists after the first: what a compare adds to one standings."""
+        return self.players * (self.lists - 1)
+
+    @property
+    def answer_rows(self) -> int:
+        return self.players if self.rows is None else self.rows
+
+
+def returned_rows(players: int, top: int | None, player: int | list | None) -> int:
+    """The rows a standings answer returns: every row, or those `top` and `player` (one start
+    number or a list of them) select."""
+    if top is None and player is None:
+        return players
+    chosen = 0 if player is None else 1 if isinstance(player, int) else len(player)
+    return min(players, (top or 0) + chosen)
+
+
+def explained_rows(explain: bool, players: int, top: int | None, player: int | list | None) -> int:
+    """The rows whose breakdowns a standings answer carries."""
+    return returned_rows(players, top, player) if explain else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    seconds: float
+    memory_bytes: int
+    answer_bytes: int = 0
+
+    @property
+    def memory_mib(self) -> float:
+        return self.memory_bytes / (1024 * 1024)
+
+
+def estimate(counts: Counts) -> Estimate:
+    cells, compared_players = counts.cells, counts.compared_players
+    explained_cells = counts.explained_rules * counts.rounds
+    rule_cells = cells * counts.rule_passes
+    seconds = (SECONDS_PER_PLAYER * counts.players + SECONDS_PER_COMPARED_PLAYER * compared_players
+               + SECONDS_PER_CELL * cells + SECONDS_PER_RULE_CELL * rule_cells
+               + SECONDS_PER_EXPLAINED_RULE * counts.explained_rules + SECONDS_PER_EXPLAINED_CELL * explained_cells
+               + SECONDS_PER_BODY_BYTE * counts.body_bytes)
+    memory = (BYTES_BASE + BYTES_PER_PLAYER * counts.players + BYTES_PER_COMPARED_PLAYER * compared_players
+              + BYTES_PER_CELL * cells + BYTES_PER_RULE_CELL * rule_cells
+              + BYTES_PER_EXPLAINED_RULE * counts.explained_rules + BYTES_PER_EXPLAINED_CELL * explained_cells
+              + BYTES_PER_BODY_BYTE * counts.body_bytes)
+    rows = counts.answer_rows
+    answer = (ANSWER_BYTES_PER_ROW * rows + ANSWER_BYTES_PER_COMPARED_ROW * rows * (counts.lists - 1)
+              + ANSWER_BYTES_PER_RULE_ROW * rows * counts.rule_passes + ANSWER_BYTES_PER_EXPLAINED_RULE
+              * counts.explained_rules + ANSWER_BYTES_PER_EXPLAINED_CELL * explained_cells)
+    return Estimate(seconds, int(memory), int(answer))
+
+
+def describe(counts: Counts) -> str:
+    text = f"{counts.players} players × {counts.rounds} rounds × {counts.rule_passes} rule evaluations"
+    if counts.lists > 1:
+        text += f" in {counts.lists} rule lists"
+    if counts.explained_rules:
+        text += f", {counts.explained_rules} rule breakdowns"
+    return text
+
+
+def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
+    """The estimate, or a 413 naming the limit it is over (the work asked for is too large)."""
+    cost = estimate(counts)
+    if cost.seconds > limits.max_cost_s:
+        raise LimitExceeded("max_cost_s", path, f"estimated {cost.seconds:.1f} s of computation for "
+                            f"{describe(counts)}; ask for fewer rules, `explain: false`, `top` or `player`",
+                            413, limits)
+    if cost.answer_bytes > limits.max_response_bytes:
+        raise LimitExceeded("max_response_bytes", path, f"the answer would be about {cost.answer_bytes >> 20} MiB "
+                            f"for {describe(counts)}; ask for `explain: false`, `top` or `player`", 413, limits)
+    if cost.memory_mib > limits.max_memory_mib:
+        raise LimitExceeded("max_memory_mib", path, f"estimated {cost.memory_mib:.0f} MiB of memory for "
+                            f"{describe(counts)}; ask for fewer players or rounds, `explain: false`, `top` or "
+                            f"`player`", 413, limits)
+    return cost

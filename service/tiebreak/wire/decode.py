@@ -1,0 +1,222 @@
+"""Decoding request bodies: one strict decoder, its one pre-scan and the nesting bound.
+
+`decode` is the only way a body becomes a request struct: the nesting is bounded, a
+large body's lists are counted before they are built (`prescan`), then msgspec decodes
+it strictly. msgspec's errors keep their `$.path`; the problem mapping names the fields
+or values the schema allows there.
+
+msgspec in strict mode, with JSON Schema's idea of an integer:
+Strict mode is kept ("5" is not 5, unknown fields are errors), but the OpenAPI document
+says `"type": "integer"`, and in JSON Schema 1.0 is an integer. So a body msgspec refuses
+only because an integer field holds an integral float is decoded again with integral
+floats read as integers; anything else keeps msgspec's own error (and its path).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+import msgspec
+from msgspec import inspect as mi
+
+from .limits import LimitExceeded, Limits
+
+_LARGEST_EXACT = 2**63  # beyond any bound of the schema; larger values stay floats (and fail the bound)
+
+
+def _float_or_integer(text: str) -> float | int:
+    try:
+        number = Decimal(text)
+    except InvalidOperation:  # pragma: no cover - msgspec hands over valid JSON numbers only
+        return float(text)
+    if number.is_finite() and abs(number) <= _LARGEST_EXACT and number == number.to_integral_value():
+        return int(number)
+    return float(text)
+
+
+_lenient = msgspec.json.Decoder(float_hook=_float_or_integer)
+
+
+def schema_depth(type_) -> int | None:
+    """The deepest JSON nesting (objects and arrays) a body that `type_` decodes can have, or
+    None when it has no bound: a value of any shape (`Any`, `msgspec.Raw`, a custom type), a
+    struct that skips unknown fields (their values can nest at will), a recursive type.
+
+    msgspec stops at the first value out of place, so decoding into a type of depth D never
+    looks deeper than D + 1 levels, however deep the body nests."""
+    def depth(info, seen: frozenset) -> int | None:
+        if isinstance(info, mi.Metadata):
+            return depth(info.type, seen)
+        if isinstance(info, (mi.AnyType, mi.RawType, mi.CustomType, mi.ExtType)):
+            return None
+        if isinstance(info, (mi.StructType, mi.TypedDictType, mi.DataclassType, mi.NamedTupleType)):
+            if info.cls in seen or not getattr(info, "forbid_unknown_fields", False):
+                return None
+            inner = [depth(f.type, seen | {info.cls}) for f in info.fields]
+            return None if None in inner else 1 + max(inner, default=0)
+        if isinstance(info, mi.UnionType):
+            inner = [depth(t, seen) for t in info.types]
+            return None if None in inner else max(inner, default=0)
+        if isinstance(info, (mi.ListType, mi.SetType, mi.FrozenSetType, mi.VarTupleType)):
+            inner = depth(info.item_type, seen)
+            return None if inner is None else 1 + inner
+        if isinstance(info, mi.TupleType):
+            inner = [depth(t, seen) for t in info.item_types]
+            return None if None in inner else 1 + max(inner, default=0)
+        if isinstance(info, mi.DictType):
+            inner = depth(info.value_type, seen)
+            return None if inner is None else 1 + inner
+        return 0  # a scalar: number, string, boolean, null, date, enum, literal
+
+    return depth(mi.type_info(type_), frozenset())
+
+
+class WireDecoder:
+    """A strict msgspec decoder for `type` that also accepts `1.0` where an integer is expected.
+
+    `depth`: the deepest nesting a body it decodes can have (schema_depth), None when unbounded."""
+
+    def __init__(self, type_):
+        self.type = type_
+        self.depth = schema_depth(type_)
+        self._strict = msgspec.json.Decoder(type_)
+
+    def decode(self, data: bytes):
+        try:
+            return self._strict.decode(data)
+        except msgspec.ValidationError as exc:
+            if "got `float`" not in str(exc):
+                raise
+        return msgspec.convert(_lenient.decode(data), self.type)
+
+
+# ---- a cheap look at large bodies before the strict decode ----
+
+class _Players(msgspec.Struct):
+    players: list[msgspec.Raw] = []
+
+
+class _Inner(msgspec.Struct):
+    tournament: _Players | None = None
+
+
+class _RequestShape(msgspec.Struct):
+    """The long lists of any request body: a standings request's players and rules, a prize
+    request's standings rows, prizes and inner crosstable."""
+
+    tournament: _Players | None = None
+    tiebreaks: list[msgspec.Raw] | None = None
+    standings: list[msgspec.Raw] | None = None
+    prizes: list[msgspec.Raw] | None = None
+    standings_request: _Inner | None = None
+
+
+_shape_decoder = msgspec.json.Decoder(_RequestShape)
+PRESCAN_BYTES = 1024 * 1024
+
+
+def prescan(data: bytes, limits: Limits) -> None:
+    """Count the long lists of a large body (players, rules, prize rows, prizes) without
+    building them; a list over its limit is refused before the strict decode.
+
+    msgspec checks a list's length only once the whole list is built, so 32 MiB of
+    `{"id":1},` would build 3.7 million players (seconds) before being refused.
+    Skipping over the elements (msgspec.Raw) costs a fraction of that. A body whose
+    JSON is malformed is refused here; one of another shape is left to the strict
+    decoder, which names the field.
+    """
+    if len(data) <= PRESCAN_BYTES:
+        return
+    try:
+        shape = _shape_decoder.decode(data)
+    except msgspec.ValidationError:
+        return  # of another shape: the strict decoder names the field
+    inner = shape.standings_request.tournament if shape.standings_request is not None else None
+    counted = [("max_rules", "tiebreaks", "rules", shape.tiebreaks, limits.max_rules),
+               ("max_players", "tournament.players", "players", shape.tournament and shape.tournament.players,
+                limits.max_players),
+               ("max_players", "standings", "standings", shape.standings, limits.max_players),
+               ("max_prizes", "prizes", "prizes", shape.prizes, limits.max_prizes),
+               ("max_players", "standings_request.tournament.players", "players", inner and inner.players,
+                limits.max_players)]
+    for limit, path, what, items, bound in counted:
+        if items is not None and len(items) > bound:
+            raise LimitExceeded(limit, path, f"{len(items)} {what}", limits=limits)
+
+
+# ---- nesting depth, before any decoder recurses into it ----
+
+# Everything but what the depth needs: brackets and quotes.
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
+_EXACT_SCAN_BYTES = 64 * 1024
+_MAX_BRACKETED_STRINGS = 200_000
+
+
+def json_depth_exceeds(data: bytes, max_depth: int) -> bool:
+    """Whether JSON `data` nests deeper than `max_depth`, in C-speed passes over the bytes.
+
+    Decoders recurse once per level (msgspec raises RecursionError near 1,000 levels,
+    which used to surface as a 500), so the depth is bounded before any decoding.
+    Escaped backslashes and quotes are dropped, then everything but brackets and
+    quotes, then the strings (`""` first: most strings hold no bracket). Each pass
+    then removes the innermost empty pairs, exactly one level per pass, so a valid
+    request is gone after a few passes. What a pass cannot shorten is malformed
+    JSON: a short remainder is scanned for its depth, a long one counts as too deep
+    (the decoder would refuse it either way), and so do more than 200,000 strings
+    with brackets inside. 32 MiB take at most about 0.4 s.
+    """
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    rest = data.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    if b'"' in rest:  # strings with brackets inside: keep what lies between them
+        if rest.count(b'"') > 2 * _MAX_BRACKETED_STRINGS:
+            return True  # no request holds that many; splitting them would take seconds
+        rest = b"".join(rest.split(b'"')[::2])
+    for _ in range(max_depth):
+        if not rest:
+            return False
+        # One level per pass: a pair emptied by this pass is removed by the next one.
+        shorter = rest.replace(b"[]", b"\0").replace(b"{}", b"\0").replace(b"\0", b"")
+        if len(shorter) == len(rest):
+            break
+        rest = shorter
+    else:
+        return bool(rest)
+    if len(rest) > _EXACT_SCAN_BYTES:
+        return True
+    depth = deepest = 0
+    for byte in rest:
+        depth += 1 if byte in (0x5B, 0x7B) else -1  # [ {
+        deepest = max(deepest, depth)
+    return deepest > max_depth
+
+
+def check_json_depth(data: bytes, limits: Limits, path: str = "body") -> None:
+    if json_depth_exceeds(data, limits.max_json_depth):
+        raise LimitExceeded("max_json_depth", path, f"the JSON nests deeper than {limits.max_json_depth} levels "
+                            f"(or holds more than {_MAX_BRACKETED_STRINGS} strings with brackets)", 400, limits)
+
+
+def decode(data: bytes, decoder: WireDecoder, limits: Limits):
+    """Strictly decode a body: nesting bounded, a large body's lists counted before they are built.
+
+    The nesting is checked before decoding when the decoder's schema could hold a body nested
+    deeper than max_json_depth (`schema_depth`). Every request schema is shallower than the
+    limit, and msgspec stops at the first value out of place, so a body that decodes nests no
+    deeper than its schema; the nesting is then checked only when reading fails, so that a body
+    nested too deep is refused as such whatever else is wrong with it."""
+    deep = decoder.depth is None or decoder.depth > limits.max_json_depth
+    if deep:
+        check_json_depth(data, limits)
+    try:
+        prescan(data, limits)
+        return decoder.decode(data)
+    except Exception as exc:
+        if not deep:
+            check_json_depth(data, limits)
+        if isinstance(exc, RecursionError):  # a second line of defence: check_json_depth should refuse it
+            raise LimitExceeded("max_json_depth", "body", "the JSON nests too deeply", 400, limits) from None
+        if isinstance(exc, msgspec.MsgspecError):
+            exc.root_type = decoder.type  # type: ignore[attr-defined]  # the problem lists what the schema allows
+            exc.empty_body = not data.strip()  # type: ignore[attr-defined]
+        raise

@@ -1,0 +1,210 @@
+"""Bounds on what one request may ask for; each can be set from the environment.
+
+Every limit has a name (the `Limits` field) and an environment variable; a request
+that exceeds one is refused with a problem+json 4xx whose `errors` entry names
+both, e.g. `limit max_players = 50000 (TIEBREAK_MAX_PLAYERS)`.
+
+The list lengths and number ranges are also part of the msgspec schemas (read
+from the environment when the service starts), so decoding stops at the first
+element past a limit; `check_standings` re-checks them against the limits of the
+running app (`create_app(limits)`), which may be lower.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    return float(value) if value else default
+
+
+ENV = {
+    "max_body_bytes": "TIEBREAK_MAX_BODY_BYTES",
+    "max_players": "TIEBREAK_MAX_PLAYERS",
+    "max_rounds": "TIEBREAK_MAX_ROUNDS",
+    "max_rules": "TIEBREAK_MAX_RULES",
+    "max_trf_chars": "TIEBREAK_MAX_TRF_CHARS",
+    "max_batch_items": "TIEBREAK_MAX_BATCH_ITEMS",
+    "compute_deadline_s": "TIEBREAK_COMPUTE_DEADLINE_S",
+    "max_cost_s": "TIEBREAK_MAX_COST_S",
+    "max_memory_mib": "TIEBREAK_MAX_MEMORY_MIB",
+    "max_response_bytes": "TIEBREAK_MAX_RESPONSE_BYTES",
+    "max_warnings": "TIEBREAK_MAX_WARNINGS",
+    "max_json_depth": "TIEBREAK_MAX_JSON_DEPTH",
+    "compute_workers": "TIEBREAK_COMPUTE_WORKERS",
+    "compute_queue": "TIEBREAK_COMPUTE_QUEUE",
+    "inline_max_cost_ms": "TIEBREAK_INLINE_MAX_COST_MS",
+    "inline_queue": "TIEBREAK_INLINE_QUEUE",
+    "max_in_flight": "TIEBREAK_MAX_IN_FLIGHT",
+    "max_in_flight_body_bytes": "TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES",
+    "max_player_id": "TIEBREAK_MAX_PLAYER_ID",
+    "max_rating": "TIEBREAK_MAX_RATING",
+    "max_points_per_round": "TIEBREAK_MAX_POINTS_PER_ROUND",
+    "max_prizes": "TIEBREAK_MAX_PRIZES",
+    "max_prize_categories": "TIEBREAK_MAX_PRIZE_CATEGORIES",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_body_bytes: int = _env_int("TIEBREAK_MAX_BODY_BYTES", 32 * 1024 * 1024)
+    max_players: int = _env_int("TIEBREAK_MAX_PLAYERS", 50_000)
+    max_rounds: int = _env_int("TIEBREAK_MAX_ROUNDS", 100)
+    max_rules: int = _env_int("TIEBREAK_MAX_RULES", 40)
+    max_trf_chars: int = _env_int("TIEBREAK_MAX_TRF_CHARS", 16 * 1024 * 1024)
+    max_batch_items: int = _env_int("TIEBREAK_MAX_BATCH_ITEMS", 10_000)
+    # Wall-clock seconds from the end of reading the body to the answer (queueing,
+    # decoding, the engine, encoding); past it the computation is killed and the
+    # request answered 503 with Retry-After (docs/operations.md, "Bounded work").
+    compute_deadline_s: float = _env_float("TIEBREAK_COMPUTE_DEADLINE_S", 20.0)
+    # The cost model (service/tiebreak/api/cost.py): a request whose estimated computation or
+    # peak memory is over these is refused at once with a 413 naming the limit.
+    max_cost_s: float = _env_float("TIEBREAK_MAX_COST_S", 10.0)
+    max_memory_mib: int = _env_int("TIEBREAK_MAX_MEMORY_MIB", 512)
+    # Hard caps on what one answer may carry: the encoded JSON, and the warnings kept
+    # (the rest is summed up in one "n more ... ignored" warning).
+    max_response_bytes: int = _env_int("TIEBREAK_MAX_RESPONSE_BYTES", 64 * 1024 * 1024)
+    max_warnings: int = _env_int("TIEBREAK_MAX_WARNINGS", 100)
+    # JSON nesting, checked on the raw bytes before decoding (a request needs 6 levels).
+    max_json_depth: int = _env_int("TIEBREAK_MAX_JSON_DEPTH", 32)
+    # The compute gate (service/tiebreak/api/gate.py): worker processes per server process and
+    # how many requests may wait for one; requests cheaper than inline_max_cost_ms are
+    # computed on the event loop, one at a time, with inline_queue waiting at most.
+    compute_workers: int = _env_int("TIEBREAK_COMPUTE_WORKERS", 1)
+    compute_queue: int = _env_int("TIEBREAK_COMPUTE_QUEUE", 2)
+    # In the cost model's milliseconds (service/tiebreak/api/cost.py): 3 since its calibration of issue 14
+    # (requests of about 2 real ms at most), close to what 15 let through under the constants
+    # before, which over-estimated small requests 6-10×.
+    inline_max_cost_ms: float = _env_float("TIEBREAK_INLINE_MAX_COST_MS", 3.0)
+    inline_queue: int = _env_int("TIEBREAK_INLINE_QUEUE", 32)
+    # Requests being handled at once (probes excepted) and the request bodies they may
+    # hold in memory (Content-Length, or max_body_bytes when unknown); past either: 503.
+    max_in_flight: int = _env_int("TIEBREAK_MAX_IN_FLIGHT", 64)
+    max_in_flight_body_bytes: int = _env_int("TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES", 96 * 1024 * 1024)
+    # POST /v1/prizes: prizes over all prize groups, and categories.
+    max_prizes: int = _env_int("TIEBREAK_MAX_PRIZES", 1000)
+    max_prize_categories: int = _env_int("TIEBREAK_MAX_PRIZE_CATEGORIES", 100)
+    max_prize_items: int = 20  # non-cash items (trophies, titles) of one prize
+    max_player_id: int = _env_int("TIEBREAK_MAX_PLAYER_ID", 1_000_000)  # start numbers; FIDE IDs go in fide_id
+    max_rating: int = _env_int("TIEBREAK_MAX_RATING", 4000)
+    max_points_per_round: int = _env_int("TIEBREAK_MAX_POINTS_PER_ROUND", 100)
+
+    def describe(self, name: str) -> str:
+        env = ENV.get(name)
+        return f"limit {name} = {getattr(self, name)}" + (f" ({env})" if env else "")
+
+
+LIMITS = Limits()
+
+
+class LimitExceeded(Exception):
+    """A request asks for more than a limit allows; errors.py makes it a problem+json 4xx."""
+
+    def __init__(self, limit: str, path: str, message: str, status: int = 400, limits: Limits = LIMITS):
+        self.limit = limit
+        self.path = path
+        self.status = status
+        self.message = f"{message}; {limits.describe(limit)}"
+        super().__init__(self.message)
+
+
+def check_standings(body, limits: Limits, root: str = "") -> None:
+    """Check a decoded standings request against `limits` (the schema may allow more)."""
+    prefix = f"{root}." if root else ""
+    rules = body.tiebreaks or []
+    if len(rules) > limits.max_rules:
+        raise LimitExceeded("max_rules", f"{prefix}tiebreaks", f"{len(rules)} rules", limits=limits)
+    if body.trf is not None and len(body.trf) > limits.max_trf_chars:
+        raise LimitExceeded("max_trf_chars", f"{prefix}trf", f"{len(body.trf)} characters", 413, limits)
+    if body.after_round is not None and body.after_round > limits.max_rounds:
+        raise LimitExceeded("max_rounds", f"{prefix}after_round", f"round {body.after_round}", limits=limits)
+    if body.tournament is not None:
+        check_tournament(len(body.tournament.players), body.tournament.rounds, limits, f"{prefix}tournament")
+
+
+def check_tournament(players: int, rounds: int, limits: Limits, path: str = "tournament") -> None:
+    """Players and rounds of a tournament, from JSON or read from TRF text."""
+    if players > limits.max_players:
+        raise LimitExceeded("max_players", f"{path}.players", f"{players} players", limits=limits)
+    if rounds > limits.max_rounds:
+        raise LimitExceeded("max_rounds", f"{path}.rounds", f"{rounds} rounds", limits=limits)
+
+
+class Unavailable(Exception):
+    """The service cannot take this request now; errors.py makes it a 503 problem+json with Retry-After.
+
+    Retrying later can succeed: the pool was full (`reason` "saturated") or the
+    computation ran past the deadline ("deadline"), which a less busy moment may not.
+    """
+
+    def __init__(self, reason: str, message: str, retry_after_s: int, limit: str | None = None,
+                 limits: Limits = LIMITS):
+        self.reason = reason
+        self.limit = limit
+        self.retry_after_s = max(1, int(retry_after_s))
+        self.message = f"{message}; {limits.describe(limit)}" if limit else message
+        super().__init__(self.message)
+
+
+class Deadline:
+    """The moment past which a request's computation is killed (from the end of reading its body)."""
+
+    def __init__(self, limits: Limits = LIMITS):
+        self.limits = limits
+        self.at = time.monotonic() + limits.compute_deadline_s
+
+    def remaining(self) -> float:
+        return self.at - time.monotonic()
+
+    def check(self, stage: str) -> None:
+        if time.monotonic() > self.at:
+            raise deadline_exceeded(self.limits, stage)
+
+
+def deadline_exceeded(limits: Limits, stage: str = "") -> Unavailable:
+    where = f" (stopped {stage})" if stage else ""
+    return Unavailable("deadline", f"the computation took longer than allowed{where}",
+                       retry_after_s=limits.compute_deadline_s, limit="compute_deadline_s", limits=limits)
+
+
+# msgspec's own bound errors ("Expected `array` of length <= 50000 - at `$.tournament.players`")
+# gain the name of the limit they come from.
+_SCHEMA_LIMITS = (
+    (re.compile(r"(^|\.)players$"), "length", "max_players"),
+    (re.compile(r"(^|\.)top$"), "<=", "max_players"),
+    (re.compile(r"(^|\.)(results|round_dates)$"), "length", "max_rounds"),
+    (re.compile(r"(^|\.)tiebreaks$"), "length", "max_rules"),
+    (re.compile(r"(^|\.)trf$"), "length", "max_trf_chars"),
+    (re.compile(r"(^|\.)prizes\.items$"), "length", "max_prize_items"),
+    (re.compile(r"(^|\.)items$"), "length", "max_batch_items"),
+    (re.compile(r"(^|\.)standings$"), "length", "max_players"),
+    (re.compile(r"(^|\.)prizes$"), "length", "max_prizes"),
+    (re.compile(r"^categories$"), "length", "max_prize_categories"),
+    (re.compile(r"(^|\.)(rounds|round|after_round)$"), "<=", "max_rounds"),
+    (re.compile(r"(^|\.)(id|opponent|player)$"), "<=", "max_player_id"),
+    (re.compile(r"(^|\.)(rating|unrated_rating)$"), "<=", "max_rating"),
+    (re.compile(r"(^|\.)(win|draw|loss|forfeit_win|forfeit_loss|pairing_bye|full_bye|half_bye|zero_bye|absent|points)$"),
+     "<=", "max_points_per_round"),
+)
+
+
+def name_schema_limit(path: str, message: str, limits: Limits = LIMITS) -> tuple[str, str | None]:
+    """The message with the limit it comes from named, and that limit's name (or None)."""
+    if "<=" not in message:
+        return message, None
+    bare = re.sub(r"\[\d+\]", "", path)
+    for pattern, kind, limit in _SCHEMA_LIMITS:
+        if pattern.search(bare) and (kind != "length" or "length" in message):
+            return f"{message}; {limits.describe(limit)}", limit
+    return message, None

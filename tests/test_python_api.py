@@ -1,0 +1,60 @@
+"""docs/python.md: every example runs as written, and the Python API answers what the HTTP API answers."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+import tiebreak
+from tiebreak.http.app import app
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "python.md").read_text(), re.S)
+ALEKHINE = (ROOT / "tests" / "fixtures" / "conformance_fide" / "worked-a-alekhine-memorial.trf").read_text()
+
+
+def test_the_page_has_its_examples():
+    assert len(EXAMPLES) == 3
+
+
+@pytest.mark.parametrize("example", EXAMPLES[:2], ids=["standings", "compare-and-errors"])
+def test_each_example_of_docs_python_md_runs(example, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    exec(compile(example, "docs/python.md", "exec"), {})
+
+
+def test_the_batch_job_example_rerank_a_folder_in_processes(tmp_path):
+    script = tmp_path / "rerank.py"
+    script.write_text(EXAMPLES[2])
+    out = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = [msgspec.json.decode(line) for line in out.stdout.splitlines()]
+    files = sorted(p.name for p in (ROOT / "tests" / "fixtures" / "conformance_fide").glob("*.trf"))
+    assert [line["file"] for line in lines] == files
+    assert all("winner" in line or line["error"]["status"] in (400, 422) for line in lines)
+
+
+def test_the_python_api_answers_what_the_http_api_answers():
+    body = {"trf": ALEKHINE, "tiebreaks": ["BH/C1", "BH", "SB", "DE"], "top": 4}
+    with TestClient(app) as client:
+        over_http = client.post("/v1/standings", json=body).json()
+    direct = tiebreak.standings(ALEKHINE, ["BH/C1", "BH", "SB", "DE"], top=4)
+    assert msgspec.json.decode(msgspec.json.encode(direct)) == over_http
+
+
+def test_a_dict_that_does_not_match_the_schema_is_refused_as_the_api_refuses_it():
+    with pytest.raises(msgspec.ValidationError) as caught:
+        tiebreak.standings({"rounds": 1, "players": [{"id": 0}]}, ["BH"])
+    assert tiebreak.problem_of(caught.value).status == 400
+
+
+def test_importing_the_engine_does_not_load_the_api():
+    probe = "import sys, tiebreak.engine; print('msgspec' in sys.modules, 'tiebreak.library' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
