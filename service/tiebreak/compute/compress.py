@@ -1,7 +1,7 @@
 """gzip for answers: one gzip member, compressed in pieces on several cores when it is large.
 
-A 3.6 MB answer (20,000 rows without breakdowns) takes 35 ms to gzip at level 5 on one
-core, a tenth of the request. zlib lets go of the GIL while it compresses, so the answer is
+A large answer takes a good share of the request's time to gzip on one core (docs/benchmarks.md).
+zlib lets go of the GIL while it compresses, so the answer is
 cut into pieces compressed by threads at once, the way pigz does it: every piece but the
 last ends on a byte boundary without closing the stream (Z_SYNC_FLUSH) and starts with the
 32 KiB before it as its dictionary, so the pieces joined are one deflate stream, as small as

@@ -98,8 +98,8 @@ def tournament_from_wire(t: s.Tournament, columns: bool = False) -> m.Tournament
 
 class WirePlayers(Sequence):
     """The engine's players of a wire tournament whose results are columns, each Player made
-    when first read: ranking reads the roster, and an answer shows only some rows (20,000
-    Player objects cost 10 ms). `wire`: the wire players, which carry the same identity fields."""
+    when first read: ranking reads the roster, and an answer often shows only some rows.
+    `wire`: the wire players, which carry the same identity fields."""
 
     __slots__ = ("wire", "_made")
 

@@ -83,9 +83,8 @@ class Limits:
     # computed on the event loop, one at a time, with inline_queue waiting at most.
     compute_workers: int = _env_int("TIEBREAK_COMPUTE_WORKERS", 1)
     compute_queue: int = _env_int("TIEBREAK_COMPUTE_QUEUE", 2)
-    # In the cost model's milliseconds (service/tiebreak/api/cost.py): 3 since its calibration of issue 14
-    # (requests of about 2 real ms at most), close to what 15 let through under the constants
-    # before, which over-estimated small requests 6-10×.
+    # In the cost model's milliseconds (usecases/cost.py): a request priced under it is computed
+    # on the event loop (docs/operations.md, "Bounded work").
     inline_max_cost_ms: float = _env_float("TIEBREAK_INLINE_MAX_COST_MS", 3.0)
     inline_queue: int = _env_int("TIEBREAK_INLINE_QUEUE", 32)
     # Requests being handled at once (probes excepted) and the request bodies they may
