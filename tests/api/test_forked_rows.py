@@ -11,7 +11,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.api import convert, forked, work
+from tiebreak.api import forked, work
 from tiebreak.api.app import create_app
 from tiebreak.api.limits import LIMITS
 from tiebreak.synthetic import swiss_wire

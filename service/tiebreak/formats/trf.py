@@ -723,7 +723,7 @@ _KIND_WITHOUT_OPPONENT = _code_table({**{code: NO_RESULT if kind is None else ki
                                          for code, kind in RESULTS_WITHOUT_OPPONENT.items()},
                                       **{code: kind.code for code, (kind, _) in OLD_BYE_SPELLINGS.items()},
                                       NOT_PLAYED: NO_RESULT})
-_OLD_BYE = _code_table({code: 1 for code in OLD_BYE_SPELLINGS}) == 1
+_OLD_BYE = _code_table(dict.fromkeys(OLD_BYE_SPELLINGS, 1)) == 1
 _COLOUR_OF = _code_table({text: COLOR_CODES[colour] for text, colour in COLOURS.items()})
 _BLANK, _STAR = ord(" "), ord(NOT_PLAYED)
 _COLOUR, _RESULT = FIRST_ROUND_COLOUR - FIRST_ROUND_OPPONENT.first, FIRST_ROUND_RESULT - FIRST_ROUND_OPPONENT.first
@@ -774,7 +774,7 @@ def _scan_round_blocks(lines: list[str]) -> _RoundBlocks:
     width = rounds * ROUND_WIDTH
     fits = [length <= width for length in lengths]
     # One byte per character: anything beyond ASCII becomes "?", which no field accepts.
-    text = "".join([area.ljust(width) if fit else " " * width for area, fit in zip(areas, fits)])
+    text = "".join([area.ljust(width) if fit else " " * width for area, fit in zip(areas, fits, strict=True)])
     cells = np.frombuffer(text.encode("ascii", "replace"), np.uint8).reshape(len(lines), rounds, ROUND_WIDTH)
     plain = _PLAIN_LAYOUT[_BYTE_CLASS[cells] @ _LAYOUT_WEIGHTS]
     opponent = _DIGIT_VALUE[cells[:, :, :4]] @ _PLACE_VALUES
@@ -850,7 +850,7 @@ def _insert(results: _Results, at: list[int], read: list[tuple[int, int, int, in
     (equal positions keep their order); the counts are the caller's."""
     if not read:
         return
-    rounds, kinds, opponents, colours, rated = zip(*read)
+    rounds, kinds, opponents, colours, rated = zip(*read, strict=True)
     results.rounds = np.insert(results.rounds, at, rounds)
     results.kind = np.insert(results.kind, at, kinds)
     results.opponent = np.insert(results.opponent, at, opponents)
@@ -1022,7 +1022,7 @@ def _points_by_player(kinds_by_player: np.ndarray, scoring: Scoring) -> list[Fra
     if most < 2 ** 62:  # int64 cannot overflow
         totals = (kinds_by_player @ np.array(units, np.int64)).tolist()
     else:
-        totals = [sum(c * u for c, u in zip(row, units)) for row in kinds_by_player.tolist()]
+        totals = [sum(c * u for c, u in zip(row, units, strict=True)) for row in kinds_by_player.tolist()]
     return [Fraction(total, unit) for total in totals]
 
 
@@ -1050,9 +1050,9 @@ def _attach_results(players: list[Player], results: _Results) -> None:
     flat = [RoundResult(rnd, kinds[kind], opponent or None, colours[colour], None, not unrated)
             for rnd, kind, opponent, colour, unrated in zip(results.rounds.tolist(), results.kind.tolist(),
                                                             results.opponent.tolist(), results.colour.tolist(),
-                                                            results.unrated.tolist())]
+                                                            results.unrated.tolist(), strict=True)]
     start = 0
-    for player, count in zip(players, results.counts.tolist()):
+    for player, count in zip(players, results.counts.tolist(), strict=True):
         player.results = tuple(flat[start:start + count])  # built here, treated as immutable from now on
         start += count
 

@@ -563,7 +563,7 @@ class _Reader:
     def _home_is_first(seats, colours: str | None) -> bool:
         """Whether the first team is the home team: the one whose colours follow 352 (without 352:
         the one with white on the first board whose colour is written)."""
-        for number, pa, a, pb, bb in seats:
+        for number, _pa, a, _pb, bb in seats:
             for result, is_a in ((a, True), (bb, False)):
                 if result is not None and result.color is not None:
                     home_colour = (colours[number - 1] if colours else "WB"[(number - 1) % 2]).lower()
