@@ -63,7 +63,7 @@ def main() -> int:
               "value": np.arange(220_000).reshape(selected.shape) / 2}
     for kind in (Contribution, s.ContributionOut):
         with cyclic_gc_paused():
-            seconds = best(lambda: contribution_rows(kind, selected, fields))
+            seconds = best(lambda kind=kind: contribution_rows(kind, selected, fields))
         print(f"contribution_rows, {kind.__module__}.{kind.__name__}: {seconds / 220_000 * 1e9:.0f} ns each")
 
     with cyclic_gc_paused():

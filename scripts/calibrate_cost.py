@@ -241,14 +241,14 @@ def _solve(rows: list[list[float]], ys: list[float], active: list[int]) -> list[
     """Least squares on the active columns (normal equations, Gaussian elimination)."""
     n = len(active)
     a = [[sum(r[i] * r[j] for r in rows) for j in active] for i in active]
-    b = [sum(r[i] * y for r, y in zip(rows, ys)) for i in active]
+    b = [sum(r[i] * y for r, y in zip(rows, ys, strict=True)) for i in active]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         a[col], a[pivot], b[col], b[pivot] = a[pivot], a[col], b[pivot], b[col]
         for r in range(n):
             if r != col and a[col][col]:
                 f = a[r][col] / a[col][col]
-                a[r] = [x - f * y for x, y in zip(a[r], a[col])]
+                a[r] = [x - f * y for x, y in zip(a[r], a[col], strict=True)]
                 b[r] -= f * b[col]
     return [b[i] / a[i][i] if a[i][i] else 0.0 for i in range(n)]
 
@@ -262,7 +262,7 @@ def nonnegative_fit(runs: list[dict], target: str, terms: list[str]) -> list[flo
 
     units_ = [[float(run[t]) for t in terms] for run in runs]
     ys = [float(run[target]) for run in runs]
-    rows = [[u / y for u in unit] for unit, y in zip(units_, ys)]  # relative error: divide each row by y
+    rows = [[u / y for u in unit] for unit, y in zip(units_, ys, strict=True)]  # relative error: divide each row by y
     ones = [1.0] * len(rows)
     best, coefficients = float("inf"), [0.0] * len(terms)
     for size in range(1, len(terms) + 1):
@@ -271,13 +271,13 @@ def nonnegative_fit(runs: list[dict], target: str, terms: list[str]) -> list[flo
             if any(x < 0 for x in solution):
                 continue
             candidate = [0.0] * len(terms)
-            for i, x in zip(active, solution):
+            for i, x in zip(active, solution, strict=True):
                 candidate[i] = x
-            residual = sum((sum(c * u for c, u in zip(candidate, row)) - 1) ** 2 for row in rows)
+            residual = sum((sum(c * u for c, u in zip(candidate, row, strict=True)) - 1) ** 2 for row in rows)
             if residual < best:
                 best, coefficients = residual, candidate
     coefficients = narrowed(units_, ys, coefficients)
-    worst = max(y / max(1e-12, sum(c * u for c, u in zip(coefficients, unit))) for unit, y in zip(units_, ys))
+    worst = max(y / max(1e-12, sum(c * u for c, u in zip(coefficients, unit, strict=True))) for unit, y in zip(units_, ys, strict=True))
     return [c * worst for c in coefficients]
 
 
@@ -288,7 +288,7 @@ def narrowed(units_: list[list[float]], ys: list[float], coefficients: list[floa
     import math
 
     def over(c: list[float]) -> float:
-        ratios = [sum(ci * u for ci, u in zip(c, unit)) / y for unit, y in zip(units_, ys)]
+        ratios = [sum(ci * u for ci, u in zip(c, unit, strict=True)) / y for unit, y in zip(units_, ys, strict=True)]
         if min(ratios) <= 0:
             return float("inf")
         logs = [math.log(r) for r in ratios]
@@ -314,7 +314,7 @@ def fit(runs: dict[str, dict]) -> dict[str, float]:
     k = {}
     for prefix, target, terms in (("SECONDS_PER_", "cpu_s", TIME_TERMS), ("BYTES_PER_", "growth_bytes", MEMORY_TERMS),
                                   ("ANSWER_BYTES_PER_", "answer_bytes", ANSWER_TERMS)):
-        k.update({prefix + NAMES[t]: c for t, c in zip(terms, nonnegative_fit(measured, target, terms))})
+        k.update({prefix + NAMES[t]: c for t, c in zip(terms, nonnegative_fit(measured, target, terms), strict=True)})
     return k
 
 
@@ -360,7 +360,7 @@ def comparison(runs: list[dict], k: dict[str, float] | None = None) -> tuple[lis
             grown = e.memory_bytes - cost.BYTES_BASE - cost.BYTES_PER_BODY_BYTE * run["body_bytes"]  # not in the growth
             r = (e.seconds / run["cpu_s"], grown / max(1, run["growth_bytes"]),
                  e.answer_bytes / max(1, run["answer_bytes"]))
-            for key, x in zip(ratios, r):
+            for key, x in zip(ratios, r, strict=True):
                 ratios[key].append(x)
             lines.append(f"{run['name']:>25}  cpu {run['cpu_s']:6.2f} s, model {e.seconds:6.2f} s ({r[0]:4.2f}×)   "
                          f"memory +{run['growth_bytes'] / 2**20:5.0f} MiB, model +{grown / 2**20:5.0f} MiB "

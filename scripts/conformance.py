@@ -46,7 +46,7 @@ def main() -> int:
         tally(name, ((c.id, lambda c=c: mismatches(c)) for c in load_cases(folder)), "cases", verbose)
     teams = load_team_cases()
     for source, read in (("trf", event_from_trf), ("json", event_from_json)):
-        tally(f"fide-team/{source}", ((c.id, lambda c=c: team_mismatches(c, read(c))) for c in teams),
+        tally(f"fide-team/{source}", ((c.id, lambda c=c, read=read: team_mismatches(c, read(c))) for c in teams),
               "cases", verbose)
     runs = realworld_runs()
     if not runs:

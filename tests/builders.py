@@ -107,7 +107,7 @@ def values(result, rule: str | int) -> dict[int, Fraction | None]:
     outcome = result.outcomes[index]
     return {
         pid: None if v is None else Fraction(v, outcome.scale)
-        for pid, v in zip(result.table.ids, outcome.values)
+        for pid, v in zip(result.table.ids, outcome.values, strict=True)
     }
 
 

@@ -84,7 +84,7 @@ def mismatches(case: Case, explain: bool = False) -> list[str]:
     problems = []
     for row in case.data["expected"]:
         p = index[row["start_no"]]
-        for spec_text, expected, outcome in zip(case.data["tiebreaks"], row["values"], standings.outcomes):
+        for spec_text, expected, outcome in zip(case.data["tiebreaks"], row["values"], standings.outcomes, strict=True):
             want = None if expected is None else Fraction(Decimal(expected))
             got = value_of(outcome, p)
             if want != got:

@@ -67,7 +67,7 @@ def team_mismatches(case: TeamCase, event: TeamTournament, explain: bool = False
     problems = []
     for row in case.data["expected"]:
         p = index[row["start_no"]]
-        for spec_text, expected, outcome in zip(case.data["tiebreaks"], row["values"], standings.outcomes):
+        for spec_text, expected, outcome in zip(case.data["tiebreaks"], row["values"], standings.outcomes, strict=True):
             got = outcome.values[p]
             got = None if got is None else Fraction(got, outcome.scale)
             if Fraction(Decimal(expected)) != got:

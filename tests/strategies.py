@@ -81,7 +81,7 @@ def swiss_tournaments(draw, min_players: int = 2, max_players: int = 16, max_rou
                 distributed += _DEFAULT_POINTS[kind]
     players = tuple(
         Player(id=pid, name=f"P{pid}", rating=r, results=tuple(results[pid]))
-        for pid, r in zip(ids, ratings)
+        for pid, r in zip(ids, ratings, strict=True)
     )
     tournament = Tournament(players=players, rounds=rounds, system=System.SWISS, name="drawn")
     return DrawnTournament(tournament, distributed)
@@ -113,4 +113,4 @@ def renumberings(draw, tournament: Tournament) -> tuple[dict[int, int], list[int
     old = [p.id for p in tournament.players]
     new = draw(st.permutations(old))
     order = draw(st.permutations(old))
-    return dict(zip(old, new)), list(order)
+    return dict(zip(old, new, strict=True)), list(order)

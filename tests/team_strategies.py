@@ -78,7 +78,7 @@ def renumbered_teams(draw, event: TeamTournament) -> tuple[TeamTournament, dict[
     """The event with new team numbers (and the teams listed in another order)."""
     ids = [t.id for t in event.teams]
     new_ids = draw(st.lists(st.integers(1, 999), min_size=len(ids), max_size=len(ids), unique=True))
-    mapping = dict(zip(ids, new_ids))
+    mapping = dict(zip(ids, new_ids, strict=True))
     teams = [replace(t, id=mapping[t.id]) for t in event.teams]
     order = draw(st.permutations(teams))
     matches = tuple(replace(m, home=mapping[m.home], away=mapping[m.away]) for m in event.matches)

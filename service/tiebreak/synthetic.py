@@ -107,7 +107,8 @@ def swiss_tournament(
     for rnd in range(1, rounds + 1):
         active: list[int] = []
         for p in range(n):
-            if leaves[p] is not None and rnd >= leaves[p]:
+            gone = leaves[p]
+            if gone is not None and rnd >= gone:
                 continue
             if rnd <= rounds - 2 and rng.random() < half_bye_rate:
                 results[p].append(RoundResult(rnd, ResultKind.HALF_BYE))

@@ -33,7 +33,7 @@ def test_the_engine_builds_the_wire_type_when_asked_and_it_encodes_as_the_defaul
     plain = compute_standings(t, specs, explain=True)
     wired = compute_standings(t, specs, explain=True, contribution=s.ContributionOut)
     compared = 0
-    for a, b in zip(plain.outcomes, wired.outcomes):
+    for a, b in zip(plain.outcomes, wired.outcomes, strict=True):
         for p, rows in b.contributions.items():
             assert all(type(c) is s.ContributionOut for c in rows)
             assert [msgspec.json.encode(c) for c in rows] == [

@@ -41,7 +41,7 @@ def test_the_fast_rows_encode_as_the_standing_structs_do(drawn, data):
     tournament = drawn.tournament
     identities = data.draw(st.lists(IDENTITY, min_size=len(tournament.players), max_size=len(tournament.players)))
     players = tuple(dataclasses.replace(p, name=data.draw(st.text(max_size=6)), **identity)
-                    for p, identity in zip(tournament.players, identities))
+                    for p, identity in zip(tournament.players, identities, strict=True))
     tournament = dataclasses.replace(tournament, players=players)
     rules = data.draw(st.lists(st.sampled_from(RULES), max_size=5))
     ids = [p.id for p in players]

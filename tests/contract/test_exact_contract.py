@@ -58,7 +58,7 @@ ABSENT = object()
 def combinations(base: dict, choices: dict[str, list]):
     for values in itertools.product(*choices.values()):
         body = dict(base)
-        for name, value in zip(choices, values):
+        for name, value in zip(choices, values, strict=True):
             if value is not ABSENT:
                 body[name] = value
         yield body
@@ -126,7 +126,7 @@ def test_a_float_with_a_fraction_or_a_string_is_still_not_an_integer(client, fie
 
 def request_examples():
     for path, item in DOCUMENT["paths"].items():
-        for method, operation in item.items():
+        for operation in item.values():
             for media, content in operation.get("requestBody", {}).get("content", {}).items():
                 for name, example in content.get("examples", {}).items():
                     yield pytest.param(path, operation, media, example["value"], id=f"{operation['operationId']}-{name}")
@@ -154,7 +154,7 @@ def test_every_example_is_valid_and_answered_200_with_a_body_the_document_descri
     if response_media == "application/x-ndjson":  # one BatchResult per line, each 200
         lines = [msgspec.json.decode(line) for line in response.content.splitlines()]
         assert len(lines) == len(example)
-        for line, item in zip(lines, example):
+        for line, item in zip(lines, example, strict=True):
             schema.validate(line)
             assert line["status"] == 200 and line["id"] == item.get("id") and line["version"] == __version__
     else:

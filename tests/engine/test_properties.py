@@ -109,7 +109,7 @@ def test_the_2026_cap_only_lowers_opponent_score_values(drawn):
     capped = compute(drawn.tournament, rules, Regulations.FIDE_2026, explain=False)
     uncapped = compute(drawn.tournament, rules, Regulations.FIDE_2024, explain=False)
     for text in ("BH", "SB", "FB"):
-        for new, old in zip(rule_values(capped, text), rule_values(uncapped, text)):
+        for new, old in zip(rule_values(capped, text), rule_values(uncapped, text), strict=True):
             assert new <= old, text
 
 
@@ -149,7 +149,7 @@ def test_ranks_follow_the_values(drawn):
     table = result.table
     rows = result.rows
     assert rows[0].rank == 1
-    for position, (a, b) in enumerate(zip(rows, rows[1:]), start=2):
+    for position, (a, b) in enumerate(zip(rows, rows[1:], strict=False), start=2):
         pa, pb = table.ids[a.player], table.ids[b.player]
         same = table.scores[a.player] == table.scores[b.player] and values[pa] == values[pb]
         assert b.rank == (a.rank if same else position)
@@ -183,7 +183,7 @@ def test_every_rule_stands_alone(drawn, data, regulations, unrated_rating, expla
     t = drawn.tournament
     rules = data.draw(st.permutations(ALL_RULES))
     after_round = data.draw(st.none() | st.integers(1, t.rounds))
-    kw = dict(unrated_rating=unrated_rating, explain=explain, after_round=after_round)
+    kw = {"unrated_rating": unrated_rating, "explain": explain, "after_round": after_round}
     together = compute(t, rules, regulations, **kw)
     for spec in STANDALONE:
         alone = compute(t, [spec], regulations, **kw)

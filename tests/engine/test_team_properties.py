@@ -124,7 +124,7 @@ def test_explaining_changes_no_value_and_cuts_never_raise_one(drawn, regulations
     by_spec = {o.spec.canonical: o for o in quiet.outcomes}
     for plain, cut in (("EGGSB", "EGGSB/C1"), ("EMGSB", "EMGSB/C2"), ("BH:GP", "BH:GP/C1")):
         if plain in by_spec and cut in by_spec:
-            for a, b in zip(by_spec[plain].values, by_spec[cut].values):
+            for a, b in zip(by_spec[plain].values, by_spec[cut].values, strict=True):
                 assert b <= a
 
 

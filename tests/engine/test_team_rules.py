@@ -19,7 +19,7 @@ def run(ev, *rules, regulations=Regulations.FIDE_2026, **kw):
     result = compute_team_standings(ev, [parse_team_rule(r, regulations) for r in rules], regulations, **kw)
     index = {tid: p for p, tid in enumerate(result.table.ids)}
     return result, {spec: {tid: None if o.values[p] is None else Fraction(o.values[p], o.scale)
-                           for tid, p in index.items()} for spec, o in zip(rules, result.outcomes)}
+                           for tid, p in index.items()} for spec, o in zip(rules, result.outcomes, strict=True)}
 
 
 # Four teams of two boards, two rounds: 1 beats 2 and 3, 4 draws twice.

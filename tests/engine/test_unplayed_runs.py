@@ -102,7 +102,7 @@ def test_the_16_4_1_cap_uses_the_adjusted_score():
     winner = 6
     assert rows[winner].split()[5] == "1b+"
     rows[winner] = "7w1 8b1 9w1 10b1 11w1 1b+"
-    for opponent, rnd in zip(range(7, 12), range(1, 6)):
+    for opponent, rnd in zip(range(7, 12), range(1, 6), strict=True):
         rows[opponent] = " ".join(["."] * (rnd - 1) + [f"{winner}{'b' if rnd % 2 else 'w'}0"])
     result = standings(crosstable(rows), "BH", regulations=Regulations.FIDE_2026)
     (dummy,) = [c for c in contributions(result, "BH", winner) if c.round == 6]

@@ -43,7 +43,7 @@ def test_renumbering_changes_no_uscf_value_and_no_rank(drawn, data):
 def test_median_le_modified_median_le_solkoff(drawn):
     # 34E1: the Median drops at both ends, the Modified Median at one or both, Solkoff at none.
     result = compute(drawn.tournament, USCF_RULES, USCF, unrated_rating=1500, explain=False)
-    for med, mm, solk in zip(rule(result, "MED"), rule(result, "MM"), rule(result, "SOLK")):
+    for med, mm, solk in zip(rule(result, "MED"), rule(result, "MM"), rule(result, "SOLK"), strict=True):
         assert med <= mm <= solk
 
 

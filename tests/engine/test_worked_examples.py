@@ -17,7 +17,7 @@ import pytest
 
 from tiebreak.engine import Regulations
 from tiebreak.formats.trf import parse_trf
-from tests.builders import F, exact, is_vur, contribution_scale, contributions, crosstable, ranks, standings, values
+from tests.builders import F, exact, is_vur, contributions, crosstable, ranks, standings, values
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance_fide"
 
@@ -137,7 +137,6 @@ def test_half_point_bye_buchholz_2024_with_uncapped_dummy():
 
 def test_half_point_bye_breakdown_shows_the_capped_dummy_cut_first():
     result = standings(from_trf("worked-c-hpb-2026.trf"), "BH/C1", regulations=Regulations.FIDE_2026)
-    scale = contribution_scale(result, "BH/C1")
     rows = contributions(result, "BH/C1", HUGO)
     assert sorted(exact(c.value) for c in rows if c.kind == "game") == [2, F("2.5"), 3, F("3.5")]
     (dummy,) = [c for c in rows if c.kind == "dummy"]
@@ -151,7 +150,6 @@ def test_half_point_bye_breakdown_shows_the_capped_dummy_cut_first():
 
 def test_half_point_bye_breakdown_2024_has_the_dummy_at_own_score():
     result = standings(from_trf("worked-c-hpb-2024.trf"), "BH/C1", regulations=Regulations.FIDE_2024)
-    scale = contribution_scale(result, "BH/C1")
     (dummy,) = [c for c in contributions(result, "BH/C1", HUGO) if c.kind == "dummy"]
     assert exact(dummy.value) == F("4.5")
     assert dummy.cut and "16.5" in dummy.cut_reason

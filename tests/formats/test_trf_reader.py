@@ -254,7 +254,7 @@ def test_a_declared_encoding_is_used():
 
 
 def test_bytes_that_break_the_declared_encoding_are_located():
-    data = "### encoding: utf-8\n012 ok\n012 caf".encode() + b"\xe9\n"
+    data = b"### encoding: utf-8\n012 ok\n012 caf" + b"\xe9\n"
     with pytest.raises(TrfError) as error:
         read_trf(data)
     assert (error.value.line, error.value.column) == (3, 8)

@@ -61,7 +61,7 @@ def closed_within(sock: socket.socket, seconds: float) -> tuple[bool, bytes]:
             if not chunk:
                 return True, received
             received += chunk
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         return False, received
     except ConnectionResetError:
         return True, received

@@ -120,7 +120,7 @@ def test_compare_prices_a_whole_standings_per_list():
     with TestClient(create_app(replace(LIMITS, max_response_bytes=1 << 30))) as c:
         answers = [c.post("/v1/compare", json=body) for body in (one, ten)]
     assert [a.status_code for a in answers] == [200, 200]
-    for answer, count in zip(answers, (1, 10)):
+    for answer, count in zip(answers, (1, 10), strict=True):
         priced = estimate(Counts(players=1000, rounds=5, rule_passes=count, lists=count)).answer_bytes
         assert priced >= len(answer.content), (count, priced, len(answer.content))
     assert len(answers[1].content) > 5 * len(answers[0].content)

@@ -103,7 +103,7 @@ def test_fuzz_ndjson_batches(lines):
     assert response.status_code == 200, response.text
     results = [msgspec.json.decode(line) for line in response.content.splitlines()]
     assert [r["index"] for r in results] == list(range(len(lines)))
-    for line, result in zip(lines, results):
+    for line, result in zip(lines, results, strict=True):
         assert result["status"] < 500
         # A generated tournament (the random JSON values can be {"tournament": null} too).
         if isinstance(line, dict) and isinstance(line.get("tournament"), dict) and "players" in line["tournament"]:

@@ -51,8 +51,8 @@ def test_metrics_count_requests_by_route_and_status_with_latency_histograms(clie
     def delta(name, **labels):
         return metric(after, name, **labels) - metric(before, name, **labels)
 
-    ok = dict(route="/v1/standings", method="POST", status="200")
-    bad = dict(route="/v1/standings", method="POST", status="400")
+    ok = {"route": "/v1/standings", "method": "POST", "status": "200"}
+    bad = {"route": "/v1/standings", "method": "POST", "status": "400"}
     assert delta("tiebreak_http_requests_total", **ok) == 1
     assert delta("tiebreak_http_requests_total", **bad) == 1
     assert delta("tiebreak_http_requests_total", route="unmatched", method="GET", status="404") == 1

@@ -37,7 +37,7 @@ def prize_requests(draw, sharing=None, ties=True, distinct_amounts=False, rated=
         halves = sorted(draw(st.lists(st.integers(0, 40), min_size=n, max_size=n, unique=True)), reverse=True)
     ratings = draw(st.lists(st.integers(1000, 2400), min_size=n, max_size=n, unique=True))
     standings = []
-    for i, (half, rating) in enumerate(zip(halves, ratings)):
+    for i, (half, rating) in enumerate(zip(halves, ratings, strict=True)):
         unrated = not rated and draw(st.booleans()) and draw(st.booleans())
         standings.append(Entrant(
             id=i + 1, points=Decimal(half) / 2, name=f"P{i + 1}", rating=None if unrated else rating,

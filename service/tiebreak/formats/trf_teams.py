@@ -27,11 +27,11 @@ from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from ..engine.model import ResultKind, RoundResult, System
+from ..engine.model import ResultKind, RoundResult, Scoring, System
 from ..engine.teams.model import (
     Board, BoardResult, Match, MatchForfeit, Score, Team, TeamBye, TeamMember, TeamScoring, TeamTournament,
 )
-from .trf import FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfError, TrfWarning, decode_trf, parse_trf
+from .trf import FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, TrfError, TrfWarning, decode_trf, parse_trf
 
 # Records of a team event read here (the rest of the file is read by trf.parse_trf).
 TEAM_RECORDS = frozenset({"013", "310", "300", "320", "330", "240", "352", "362", "192", "202", "212", "801", "802"})
@@ -62,6 +62,14 @@ class TeamTrfDocument:
 class _Line:
     number: int
     text: str
+
+
+# What the reader passes between its steps.
+_Entry = tuple[int, RoundResult | None]  # a player with an entry in a round: (player, result or None for PRESENT)
+_Seat = tuple[int, int, RoundResult | None, int, RoundResult | None]  # board, team a's player and result, b's
+_Lineups = dict[tuple[int, int], tuple[_Line, list[int]]]  # (round, team) -> 300's line and players
+_Forfeits = list[tuple[int, int, int, MatchForfeit, _Line]]  # round, home, away, forfeit, 330's line
+_Totals = dict[int, tuple[_Line, Fraction | None, Fraction | None]]  # team -> 310's line, match and game points
 
 
 def _may_have_team_records(text: str) -> bool:
@@ -139,10 +147,14 @@ def _mark_present(line: str, number: int, present: set[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-def _number_at(line: _Line, first: int, last: int, what: str, low: int = 0, allow_blank: bool = False) -> int | None:
-    text = line.text[first - 1:last].strip()
-    if not text and allow_blank:
+def _number_or_blank_at(line: _Line, first: int, last: int, what: str) -> int | None:
+    if not line.text[first - 1:last].strip():
         return None
+    return _number_at(line, first, last, what)
+
+
+def _number_at(line: _Line, first: int, last: int, what: str, low: int = 0) -> int:
+    text = line.text[first - 1:last].strip()
     if not text.isdigit():
         raise TrfError(line.number, first, f"record {line.text[:3]}: {what} must be a whole number, found {text!r}")
     value = int(text)
@@ -162,7 +174,7 @@ def _points_at(line: _Line, first: int, last: int, what: str) -> Fraction | None
 
 
 class _Reader:
-    def __init__(self, document, team_lines: dict[str, list[_Line]], present: set[tuple[int, int]],
+    def __init__(self, document: TrfDocument, team_lines: dict[str, list[_Line]], present: set[tuple[int, int]],
                  player_line: dict[int, int]):
         self.document = document
         self.lines = team_lines
@@ -186,12 +198,12 @@ class _Reader:
         scoring = self._scoring(tournament.scoring)
         lineups = self._lineups(teams)
         forfeits = self._forfeits(teams)
-        byes, pab = self._byes(teams)
+        listed_byes, pab = self._byes(teams)
         if pab is not None:
             scoring = replace(scoring, pab_match=pab[0], pab_game=pab[1])
-        last_listed = max([r for r, *_ in forfeits] + [b.round for b, _ in byes] + [0])
+        last_listed = max([r for r, *_ in forfeits] + [b.round for b, _ in listed_byes] + [0])
         rounds = max(tournament.rounds, last_listed)
-        matches, byes = self._matches(teams, team_of, team_size, colours, lineups, forfeits, byes, rounds)
+        matches, byes = self._matches(teams, team_of, team_size, colours, lineups, forfeits, listed_byes, rounds)
         event = TeamTournament(
             teams=tuple(teams), rounds=rounds, team_size=team_size, matches=tuple(matches), byes=tuple(byes),
             system=system, scoring=scoring, board_colours=colours, primary=primary, name=tournament.name,
@@ -199,18 +211,17 @@ class _Reader:
         self._cross_check(event, totals)
         return TeamTrfDocument(event, self.warnings, self._tiebreaks())
 
-    def _teams(self) -> tuple[list[Team], dict[int, tuple[_Line, Fraction | None, Fraction | None]]]:
-        records = self.lines.get("310")
-        old = records is None
-        if old:
-            records = self.lines.get("013", [])
-        elif "013" in self.lines:
+    def _teams(self) -> tuple[list[Team], _Totals]:
+        records_310 = self.lines.get("310")
+        old = records_310 is None
+        records = self.lines.get("013", []) if records_310 is None else records_310
+        if not old and "013" in self.lines:
             self.warn(self.lines["013"][0].number, 1, "records 013 ignored: the file has the records 310 that "
                                                       "replace them")
         teams: list[Team] = []
         seen_ids: dict[int, int] = {}
         seen_players: dict[int, tuple[int, int]] = {}
-        totals = {}
+        totals: _Totals = {}
         for k, line in enumerate(records):
             if old:  # 013: name 5-36, players from 37, every 5 columns
                 team_id, name, short, first = k + 1, line.text[4:36].strip(), "", 37
@@ -224,7 +235,7 @@ class _Reader:
             members = []
             column = first
             while column <= len(line.text):
-                pid = _number_at(line, column, column + 3, "player", allow_blank=True)
+                pid = _number_or_blank_at(line, column, column + 3, "player")
                 if pid:
                     if pid not in self.players:
                         raise TrfError(line.number, column, f"team {team_id}: no player has start number {pid}")
@@ -280,7 +291,7 @@ class _Reader:
                 primary = Score(first[1])
         return system, primary
 
-    def _scoring(self, game) -> TeamScoring:
+    def _scoring(self, game: Scoring) -> TeamScoring:
         scoring = TeamScoring(game_win=game.win, game_draw=game.draw, game_loss=game.loss)
         line = self._last("362")
         if line is None:
@@ -299,7 +310,7 @@ class _Reader:
                                                       f"(TW, TD, TL with their match points)")
         return replace(scoring, **fields)
 
-    def _lineups(self, teams: list[Team]) -> dict[tuple[int, int], tuple[_Line, list[int]]]:
+    def _lineups(self, teams: list[Team]) -> _Lineups:
         """300: (round, team) -> the line-up, 0 for an unoccupied board."""
         ids = {t.id for t in teams}
         lineups = {}
@@ -312,12 +323,12 @@ class _Reader:
             players = []
             column = 17
             while column <= len(line.text):
-                players.append(_number_at(line, column, column + 3, "player", allow_blank=True) or 0)
+                players.append(_number_or_blank_at(line, column, column + 3, "player") or 0)
                 column += 5
             lineups[(rnd, team)] = (line, players)
         return lineups
 
-    def _forfeits(self, teams: list[Team]) -> list[tuple[int, int, int, MatchForfeit, _Line]]:
+    def _forfeits(self, teams: list[Team]) -> _Forfeits:
         """330: (round, home, away, forfeit, line)."""
         ids = {t.id for t in teams}
         out = []
@@ -340,19 +351,20 @@ class _Reader:
         """The byes of 320 and 240 with their lines; a team number nobody has is skipped with a warning."""
         ids = {t.id for t in teams}
         byes: list[tuple[TeamBye, _Line]] = []
-        pab = None
+        pab: tuple[Fraction, Fraction] | None = None
         for line in self.lines.get("320", []):
-            values = (_points_at(line, 5, 8, "match points"), _points_at(line, 10, 13, "game points"))
-            if None in values:
+            match_points, game_points = _points_at(line, 5, 8, "match points"), _points_at(line, 10, 13, "game points")
+            if match_points is None or game_points is None:
                 raise TrfError(line.number, 5, "record 320: the PAB's match points (5-8) and game points (10-13) "
                                                "must be given")
+            values = (match_points, game_points)
             if pab is not None and values != pab:
                 self.warn(line.number, 5, "record 320: PAB values differ from the first 320 record's; those are used")
             pab = pab or values
             column, rnd = 15, 0
             while column <= len(line.text):
                 rnd += 1
-                team = _number_at(line, column, column + 2, "team", allow_blank=True)
+                team = _number_or_blank_at(line, column, column + 2, "team")
                 if team:
                     if team not in ids:
                         self.warn(line.number, column, f"record 320: no team has pairing number {team}; skipped")
@@ -390,9 +402,9 @@ class _Reader:
 
     # ---------------------------------------------------------------- the matches
 
-    def _entries(self, team: Team, rnd: int) -> list[tuple[int, RoundResult | None]]:
+    def _entries(self, team: Team, rnd: int) -> list[_Entry]:
         """The team's players with an entry in the round, roster order: (player, result or None for PRESENT)."""
-        out = []
+        out: list[_Entry] = []
         for member in team.players:
             if (member.id, rnd) in self.present:
                 out.append((member.id, None))
@@ -402,7 +414,9 @@ class _Reader:
                 out.append((member.id, result))
         return out
 
-    def _matches(self, teams, team_of, team_size, colours, lineups, forfeits, byes, rounds):
+    def _matches(self, teams: list[Team], team_of: dict[int, int], team_size: int, colours: str | None,
+                 lineups: _Lineups, forfeits: _Forfeits, byes: list[tuple[TeamBye, _Line]],
+                 rounds: int) -> tuple[list[Match], list[TeamBye]]:
         """The matches of every round, and the byes that agree with them (a record that contradicts
         the player lines is skipped with a warning: the 001 lines are the results)."""
         by_id = {t.id: t for t in teams}
@@ -481,8 +495,9 @@ class _Reader:
                 kept_byes.append(bye)
         return matches, kept_byes
 
-    def _match(self, rnd, team_a: Team, team_b: Team, entries, team_size, colours, lineups) -> Match:
-        sides = []
+    def _match(self, rnd: int, team_a: Team, team_b: Team, entries: dict[int, list[_Entry]], team_size: int,
+               colours: str | None, lineups: _Lineups) -> Match:
+        sides: list[tuple[list[int], dict[int, RoundResult | None]]] = []
         for team in (team_a, team_b):
             results = dict(entries[team.id])
             given = lineups.get((rnd, team.id))
@@ -501,7 +516,7 @@ class _Reader:
             raise TrfError(self._line_of(la[0] if la else lb[0]), self._column(rnd),
                            f"round {rnd}: teams {team_a.id} and {team_b.id} play on {boards} boards, more than the "
                            f"team size {team_size} (record 352)")
-        seats = []
+        seats: list[_Seat] = []
         for b in range(boards):
             pa = la[b] if b < len(la) else 0
             pb = lb[b] if b < len(lb) else 0
@@ -515,7 +530,8 @@ class _Reader:
             seats.append((b + 1, pa, a, pb, bb))
         return self._match_from_seats(rnd, team_a, team_b, seats, colours)
 
-    def _match_from_seats(self, rnd, team_a, team_b, seats, colours) -> Match:
+    def _match_from_seats(self, rnd: int, team_a: Team, team_b: Team, seats: list[_Seat],
+                          colours: str | None) -> Match:
         home_is_a = self._home_is_first(seats, colours)
         home, away = (team_a, team_b) if home_is_a else (team_b, team_a)
         out = []
@@ -533,14 +549,16 @@ class _Reader:
             out.append(_board(number, white or None, black or None, wr, br))
         return Match(rnd, home.id, away.id, tuple(out))
 
-    def _match_by_pairings(self, rnd, team_a, team_b, la, ra, lb, rb, team_size, colours, culprit) -> Match:
+    def _match_by_pairings(self, rnd: int, team_a: Team, team_b: Team, la: list[int], ra: dict[int, RoundResult | None],
+                           lb: list[int], rb: dict[int, RoundResult | None], team_size: int, colours: str | None,
+                           culprit: int) -> Match:
         """Boards when the line-ups are not in roster order and no 300 record says so: team a's players
         in its order, each facing the player it is paired with; the other side's unpaired players
         (a board won against an empty seat) after them."""
         self.warn(self._line_of(culprit), self._column(rnd), (
             f"round {rnd}: the players of teams {team_a.id} and {team_b.id} do not face each other board by board "
             f"in roster order and no record 300 gives the line-up; boards taken in team {team_a.id}'s order"))
-        seats = []
+        seats: list[_Seat] = []
         placed_b = set()
         for pa in la:
             a = ra.get(pa)
@@ -560,10 +578,10 @@ class _Reader:
         return self._match_from_seats(rnd, team_a, team_b, seats, colours)
 
     @staticmethod
-    def _home_is_first(seats, colours: str | None) -> bool:
+    def _home_is_first(seats: list[_Seat], colours: str | None) -> bool:
         """Whether the first team is the home team: the one whose colours follow 352 (without 352:
         the one with white on the first board whose colour is written)."""
-        for number, pa, a, pb, bb in seats:
+        for number, _pa, a, _pb, bb in seats:
             for result, is_a in ((a, True), (bb, False)):
                 if result is not None and result.color is not None:
                     home_colour = (colours[number - 1] if colours else "WB"[(number - 1) % 2]).lower()
@@ -579,7 +597,7 @@ class _Reader:
 
     # ---------------------------------------------------------------- cross-checks
 
-    def _cross_check(self, event: TeamTournament, totals) -> None:
+    def _cross_check(self, event: TeamTournament, totals: _Totals) -> None:
         """310's match and game points, 801/802: a warning where they disagree with the results."""
         from ..engine.teams.build import build_team_tables
 
@@ -617,7 +635,7 @@ class _Reader:
 def _board(number: int, white: int | None, black: int | None, wr: RoundResult | None,
            br: RoundResult | None) -> Board:
     """A board from the two players' entries (None: nobody, or a PRESENT entry)."""
-    def code(player, result):
+    def code(player: int | None, result: RoundResult | None) -> str | None:
         if not player:
             return None
         if result is None:
@@ -635,6 +653,7 @@ def _board(number: int, white: int | None, black: int | None, wr: RoundResult | 
     result = results.get((w, b))
     if result is not None:
         return Board(number, white, black, result)
-    # an arbiter's decision (0-0, ½-0): each side's own points
+    # an arbiter's decision (0-0, ½-0): each side's own points (the empty seats a reader meets are above)
+    assert w is not None and b is not None
     value = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0), "+": Fraction(1), "-": Fraction(0)}
     return Board(number, white, black, None, (value[w], value[b]))

@@ -47,7 +47,7 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
     lines += [f"062 {len(players)}", f"082 {len(event.teams)}",
               f"092 {'Team Round Robin' if system is System.ROUND_ROBIN else 'Team Swiss System'}",
               f"142 {event.rounds}"]
-    if (s.game_win, s.game_draw, s.game_loss) != (1, Fraction(1, 2), 0):
+    if (s.game_win, s.game_draw, s.game_loss) != (Fraction(1), Fraction(1, 2), Fraction(0)):
         lines.append(f"162  W{_points(s.game_win, 4)}    D{_points(s.game_draw, 4)}    L{_points(s.game_loss, 4)}")
     if system is System.ROUND_ROBIN:
         lines.append("192 BERGER_TEAM_ROUNDROBIN")
@@ -70,10 +70,10 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
         if match.forfeit is not None:
             present = {MatchForfeit.HOME_WINS: {match.home}, MatchForfeit.AWAY_WINS: {match.away},
                        MatchForfeit.DOUBLE: set()}[match.forfeit]
-            for team in (match.home, match.away):
-                for pid in roster[team][:event.team_size]:
-                    entries[pid][r] = f"0000 - {'+' if team in present else '-'}"
-                    scored[pid] += s.game_win if team in present else s.game_loss
+            for side in (match.home, match.away):
+                for pid in roster[side][:event.team_size]:
+                    entries[pid][r] = f"0000 - {'+' if side in present else '-'}"
+                    scored[pid] += s.game_win if side in present else s.game_loss
             continue
         seats: dict[int, dict[int, int]] = {match.home: {}, match.away: {}}
         for board in match.boards:
@@ -81,22 +81,26 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
                 warnings.append(f"round {r}, board {board.board} of {match.home}-{match.away}: the points "
                                 f"{float(board.points[0]):g}-{float(board.points[1]):g} cannot be written in TRF; "
                                 f"the result code stands")
-            codes = _WHITE_CODES.get(board.result) if board.result else _codes_of_points(board.points)
-            for pid, other, colour, code, value in (
+            if board.result is not None:
+                codes = _WHITE_CODES[board.result]
+            else:
+                assert board.points is not None  # the model's rule: a board without a result has its points
+                codes = _codes_of_points(board.points)
+            for seated, other, colour, code, value in (
                     (board.white, board.black, "w", codes[0], _value(codes[0], s)),
                     (board.black, board.white, "b", codes[1], _value(codes[1], s))):
-                if pid is None:
+                if seated is None:
                     continue
-                seats[players[pid][0].id][board.board] = pid
-                entries[pid][r] = f"{other:>4} {colour} {code}" if other else f"0000 - {code}"
-                scored[pid] += value
+                seats[players[seated][0].id][board.board] = seated
+                entries[seated][r] = f"{other:>4} {colour} {code}" if other else f"0000 - {code}"
+                scored[seated] += value
         last_board = max((b.board for b in match.boards), default=0)
-        for team, other in ((match.home, match.away), (match.away, match.home)):
-            sitting = seats[team]
+        for side, other in ((match.home, match.away), (match.away, match.home)):
+            sitting = seats[side]
             order = [sitting.get(b, 0) for b in range(1, last_board + 1)]
-            in_roster = [pid for pid in roster[team] if pid in sitting.values()]
+            in_roster = [pid for pid in roster[side] if pid in sitting.values()]
             if 0 in order or order != in_roster:  # an empty seat, or out of the default order: record 300
-                lineups.append(f"300 {r:03} {team:03} {other:03} " + " ".join(f"{pid:04}" for pid in order))
+                lineups.append(f"300 {r:03} {side:03} {other:03} " + " ".join(f"{pid:04}" for pid in order))
 
     ranks = {}
     if standings is not None:
@@ -149,9 +153,12 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
     return TrfOutput("\n".join(lines) + "\n", warnings)
 
 
-def _codes_of_points(points) -> tuple[str, str]:
+def _codes_of_points(points: tuple[Fraction, Fraction]) -> tuple[str, str]:
     white, black = points
-    code = lambda mine, theirs: "1" if mine > theirs else "=" if mine == theirs else "0"  # noqa: E731
+
+    def code(mine: Fraction, theirs: Fraction) -> str:
+        return "1" if mine > theirs else "=" if mine == theirs else "0"
+
     return code(white, black), code(black, white)
 
 

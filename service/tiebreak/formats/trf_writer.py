@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..engine.errors import InvalidRequest, Issue
-from ..engine.model import Color, ResultKind, Scoring, System, Tournament
+from ..engine.model import Color, Player, ResultKind, Scoring, System, Tournament
 from ..engine.standings import Standings
 from .trf import (BIRTH_DATE, FEDERATION, FIDE_ID, FIRST_ROUND_OPPONENT, NAME, POINTS, RANK, RATING, SCORING_CODES,
                   START_NUMBER, TITLE, TrfHeader, parse_trf)
@@ -34,7 +34,7 @@ _CODES_UNPAIRED = {
     ResultKind.ZERO_BYE: "Z", ResultKind.ABSENT: "-",
 }
 _COLOUR_LETTERS = {Color.WHITE: "w", Color.BLACK: "b", None: "-"}
-_SEX_LETTERS = {"m": "m", "f": "w"}  # TRF-26 writes w for women
+_SEX_LETTERS: dict[str | None, str] = {"m": "m", "f": "w"}  # TRF-26 writes w for women
 _SYSTEM_NAMES = {System.SWISS: "Swiss System", System.ROUND_ROBIN: "Round Robin"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
@@ -97,7 +97,10 @@ def write_trf(
             raise InvalidRequest([Issue(("tournament", "trf_records", i),
                                         f"record {record[:3]} is written from the tournament's own fields; "
                                         f"trf_records holds the others (172, 182, 192, 222, 250, 260, 352, 362, NRS)")])
-    text = lambda value, what: _clean(value, what, warnings)  # noqa: E731
+
+    def text(value: str, what: str) -> str:
+        return _clean(value, what, warnings)
+
     lines = []
     if tournament.name:
         lines.append(f"012 {text(tournament.name, 'tournament name')}")
@@ -182,7 +185,8 @@ def _scoring_record(scoring: Scoring, warnings: list[str]) -> str:
     return "162  " + "    ".join(items)
 
 
-def _player_line(player, points, ranks, warnings: list[str]) -> str:
+def _player_line(player: Player, points: dict[int, Fraction] | None, ranks: dict[int, int] | None,
+                 warnings: list[str]) -> str:
     name = _clean(player.name, f"player {player.id} name", warnings)
     width = NAME.last - NAME.first + 1
     if len(name) > width:

@@ -126,10 +126,18 @@ class _Part:
 
     members: list[int]
     prizes: list[Prize]
-    split_off: list[_Part] = field(default_factory=list)  # class-prize parts taken out of the main pool
-    category: str | None = None  # for a class-prize part: the restricted category its players share
-    per_head: Fraction | None = None  # for a class-prize part: what each gets
-    full_share: Fraction | None = None  # for a class-prize part: what the full pool would have given
+    split_off: list[_ClassPart] = field(default_factory=list)  # class-prize parts taken out of the main pool
+
+
+@dataclass(slots=True)
+class _ClassPart:
+    """Members who divide just the prizes of a restricted category that only they can win."""
+
+    members: list[int]
+    prizes: list[Prize]
+    category: str  # the restricted category its players share
+    per_head: Fraction  # what each gets
+    full_share: Fraction  # what the full pool would have given each
 
 
 class _PrizeGroupRun:
@@ -340,7 +348,7 @@ class _PrizeGroupRun:
             chosen = [queue.popleft() for _ in range(count)]
             rule = self.categories[name].tie_rule
             order = sorted(eligible, key=self.rating_order) if rule is TieRule.LOWEST_RATING else eligible
-            holder = dict(zip(order, chosen))
+            holder = dict(zip(order, chosen, strict=False))
             if self.rules.sharing is Sharing.NONE or rule is not TieRule.SHARE:
                 for i in sorted(holder):
                     self._pay_whole(i, holder[i])
@@ -388,7 +396,7 @@ class _PrizeGroupRun:
         total = self._sum(prizes)
         paid = pay_exactly(exact, total, self.rules.unit)
         rows = []
-        for i, share, amount, why in zip(paid_members, exact, paid, whys):
+        for i, share, amount, why in zip(paid_members, exact, paid, whys, strict=True):
             if Fraction(amount) != share:
                 why += (f"; paid {money(amount)}: shares are floored to the unit ({self.rules.unit}) and the "
                         f"units left over go to the largest remainders, earlier players first")
@@ -463,7 +471,7 @@ class _PrizeGroupRun:
         if caps is not None:
             exact, capped = self._water_fill(main.members, total, caps)
         whys = []
-        for i, share in zip(main.members, exact):
+        for i, share in zip(main.members, exact, strict=True):
             text = f"{self._tied_text(i)}; {brought}{share_text}"
             if i in capped:
                 text += (f"; capped at {money(capped[i])}, the largest prize {self.standings[i].label} could win "
@@ -491,7 +499,7 @@ class _PrizeGroupRun:
             share = Fraction(self._sum(main.prizes)) / len(main.members)
             in_pool = {p.category for p in main.prizes}
             eligible = {c: frozenset(i for i in main.members if c in signature[i]) for c in in_pool}
-            best: _Part | None = None
+            best: _ClassPart | None = None
             for category in sorted(in_pool, key=lambda c: self.key(next(p for p in main.prizes if p.category == c))):
                 group = eligible[category]
                 if not self.categories[category].restricted or len(group) == len(main.members):
@@ -500,14 +508,14 @@ class _PrizeGroupRun:
                 only_theirs = [p for p in main.prizes if eligible[p.category] <= group]
                 per_head = Fraction(self._sum(only_theirs)) / len(group)
                 if per_head > share and (best is None or per_head > best.per_head):
-                    best = _Part([i for i in main.members if i in group], only_theirs, category=category,
-                                 per_head=per_head, full_share=share)
+                    best = _ClassPart([i for i in main.members if i in group], only_theirs, category=category,
+                                      per_head=per_head, full_share=share)
             if best is None:
                 break
             inner = self._class_prize_parts(best.members, best.prizes, signature)
-            main.split_off.append(_Part(inner.members, inner.prizes, category=best.category,
-                                        per_head=Fraction(self._sum(inner.prizes)) / len(inner.members),
-                                        full_share=share))
+            main.split_off.append(_ClassPart(inner.members, inner.prizes, category=best.category,
+                                             per_head=Fraction(self._sum(inner.prizes)) / len(inner.members),
+                                             full_share=share))
             main.split_off += inner.split_off
             main.members = [i for i in main.members if i not in set(best.members)]
             main.prizes = [p for p in main.prizes if p not in best.prizes]

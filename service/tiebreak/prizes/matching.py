@@ -84,13 +84,14 @@ class CategoryMatching:
                 serves[signature] = wanted
                 if self.spare[signature]:
                     self.spare[signature] -= 1
-                    while signature is not None:
-                        held = serves[signature]
-                        self.flow[signature][held] += 1
+                    step: Signature | None = signature
+                    while step is not None:
+                        held = serves[step]
+                        self.flow[step][held] += 1
                         giver = released_by[held]
                         if giver is not None:
                             self.flow[giver][held] -= 1
-                        signature = giver
+                        step = giver
                     return True
                 # no free player here: one of them may switch if their prize finds another holder
                 for held, units in self.flow[signature].items():

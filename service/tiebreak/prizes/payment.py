@@ -26,7 +26,7 @@ def pay_exactly(exact_shares: list[Fraction], total: Decimal, unit: Decimal) -> 
 
 def quantized(amount: Decimal, unit: Decimal) -> Decimal:
     """`amount` written with as many decimals as the unit has (unit "0.01": 875 → 875.00)."""
-    exponent = min(0, unit.as_tuple().exponent)
+    exponent = min(0, int(unit.as_tuple().exponent))  # finite: an int
     return amount.quantize(Decimal(1).scaleb(exponent))
 
 

@@ -13,7 +13,9 @@ def ordinal(n: int) -> str:
 
 def money(value: Decimal | Fraction | int) -> str:
     """1100 → "1,100"; 266.5 → "266.50"; 800/3 → "266.67…" (a share that does not end)."""
-    if isinstance(value, Fraction):
+    if isinstance(value, int):
+        value = Decimal(value)
+    elif isinstance(value, Fraction):
         if value.denominator == 1:
             value = Decimal(value.numerator)
         else:
@@ -24,7 +26,7 @@ def money(value: Decimal | Fraction | int) -> str:
                 return f"{exact.quantize(Decimal('0.001'), rounding=ROUND_DOWN):,}…"
     if value == value.to_integral_value():
         return f"{int(value):,}"
-    places = max(2, -value.normalize().as_tuple().exponent)
+    places = max(2, -int(value.normalize().as_tuple().exponent))  # finite: an int
     return f"{value:,.{places}f}"
 
 
