@@ -124,7 +124,7 @@ def table_text(response: s.StandingsResponse) -> str:
     rows = [[str(row.rank), str(row.id), row.name[:28], _number(row.points),
              *(_number(v) for v in row.values), row.decided_by or ""] for row in response.standings]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]]
     footer = [f"regulations: {response.regulations}, system: {response.system}"
               + (f", after round {response.after_round}" if response.after_round else "")]
     return "\n".join(lines + footer)
@@ -179,7 +179,7 @@ def explain_text(response: s.StandingsResponse, player_id: int) -> str:
         following = response.standings[position + 1]
         lines.append(f"ahead of {following.name or following.id} (id {following.id}) by "
                      + (row.decided_by or "nothing: equal on every rule"))
-    for rule, value in zip(response.tiebreaks, row.values):
+    for rule, value in zip(response.tiebreaks, row.values, strict=False):
         breakdown = (row.breakdown or {}).get(rule.spec)
         lines.append("")
         lines.append(f"{rule.spec}  {rule.name} ({rule.article}) = {_number(value)}"
@@ -350,9 +350,9 @@ def batch(args: argparse.Namespace) -> int:
         if args.jobs > 1 and len(paths) > 1:
             chunks = batch_chunks(paths, args.jobs)
             answers = ordered_map(_batch_chunk, chunks, args.jobs, _set_batch_options, (options,))
-            for (_, chunk_paths), (data, chunk_failures) in zip(chunks, answers):
+            for (_, chunk_paths), (data, chunk_failures) in zip(chunks, answers, strict=False):
                 out.write(data)
-                for path, failure in zip(chunk_paths, chunk_failures):
+                for path, failure in zip(chunk_paths, chunk_failures, strict=False):
                     _note(path, failure, failures, progress)
         else:
             for index, path in enumerate(paths):
@@ -527,7 +527,7 @@ def prizes_text(response) -> str:
     header = ["Id", "Name", "Pts", "Total", "Items"]
     rows = [[str(p.id), p.name[:28], _number(p.points), p.total, ", ".join(p.items)] for p in response.players]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines += [""] + ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in [header, *rows]]
+    lines += [""] + ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]]
     lines += ["", "Why:"]
     for p in response.players:
         for share in p.prizes:

@@ -172,7 +172,7 @@ class WorkerProcess:
             self.process.stdin.close()
         try:
             await asyncio.wait_for(self.process.wait(), 2)
-        except (asyncio.TimeoutError, ProcessLookupError):
+        except (TimeoutError, ProcessLookupError):
             self.kill()
             await self.process.wait()
 
@@ -233,7 +233,7 @@ class Pool:
             worker = await self._worker()
             self.running.add(worker)
             answer = await asyncio.wait_for(worker.call(job), max(0.001, deadline.remaining()))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._kill(worker, "deadline")
             raise deadline_exceeded(self.limits, "by killing its worker process") from None
         except (asyncio.IncompleteReadError, ConnectionError):

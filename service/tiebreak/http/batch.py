@@ -13,7 +13,6 @@ is started.
 from __future__ import annotations
 
 import asyncio
-import collections
 import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -26,13 +25,11 @@ from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Operation, 
 from litestar.response import Stream
 
 from ..engine.errors import Issue
-from ..wire import schemas as s
 
 from ..compute.metrics import count_batch_item
 from ..compute.work import PROBLEM_JSON, Job, failure
 from ..usecases.problems import ShapeError, out_of_memory
 from ..wire.decode import json_depth_exceeds
-from ..wire.io import BatchItem, BatchResult
 from ..wire.limits import LIMITS, Deadline, LimitExceeded, Limits, Unavailable
 from .handling import NO_COMPRESSION, accepts_gzip, gate_of, job_for, read_body
 from .routes import PROBLEMS

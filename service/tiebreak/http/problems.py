@@ -54,6 +54,6 @@ def handle_unexpected(request: Request, exc: Exception) -> Response[Problem]:
     return problem_response(problem(500, "an unexpected error occurred; it has been logged"))
 
 
-EXCEPTION_HANDLERS: dict = {kind: handle_known for kind in KNOWN}
+EXCEPTION_HANDLERS: dict = dict.fromkeys(KNOWN, handle_known)
 EXCEPTION_HANDLERS.update({ValidationException: handle_validation, HTTPException: handle_http,
                            Exception: handle_unexpected})

@@ -44,7 +44,7 @@ def check_trf(text: str) -> CheckReport:
         compared.append("points")
     if any(r for r in ranks if r is not None):
         compared.append("rank")
-    for player, written_points, written_rank in zip(document.tournament.players, points, ranks):
+    for player, written_points, written_rank in zip(document.tournament.players, points, ranks, strict=False):
         row = rows[player.id]
         computed = Decimal(repr(row.points))
         if "points" in compared and written_points is not None and written_points != computed:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import msgspec
 
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.errors import InvalidRequest, Issue
@@ -155,12 +154,12 @@ def _response(body: CompareRequest, results: list[Standings], tournament: Tourna
     lists_out = [ListResult(name=name, first=first, standings=(
                     team_standings_to_wire(result, body.explain) if isinstance(result, TeamStandings)
                     else standings_to_wire(result, body.explain, tournament=tournament)))
-                 for name, first, result in zip(names, firsts, results)]
+                 for name, first, result in zip(names, firsts, results, strict=False)]
     index = table.index_of_id()  # not ids.index: an event without results has every player first
     champions = [Champion(rule_list=name, ids=first, names=[table.names[index[pid]] for pid in first])
-                 for name, first in zip(names, firsts)]
+                 for name, first in zip(names, firsts, strict=False)]
     summaries = []
-    for name, first, rank in zip(names, firsts, ranks):
+    for name, first, rank in zip(names, firsts, ranks, strict=False):
         changes = [
             ListChange(id=table.ids[p], name=table.names[p], rank=rank[p], baseline_rank=ranks[0][p],
                        change=ranks[0][p] - rank[p])
@@ -173,7 +172,7 @@ def _response(body: CompareRequest, results: list[Standings], tournament: Tourna
         per_list = [rank[p] for rank in ranks]
         best, worst = min(per_list), max(per_list)
         if best != worst:
-            moves.append(RankMove(id=table.ids[p], name=table.names[p], ranks=dict(zip(names, per_list)),
+            moves.append(RankMove(id=table.ids[p], name=table.names[p], ranks=dict(zip(names, per_list, strict=False)),
                                   best=best, worst=worst, spread=worst - best))
     moves.sort(key=lambda m: (-m.spread, m.best, m.id))
     return CompareResponse(

@@ -252,7 +252,7 @@ def _breakdowns(outcomes: list[RuleOutcome], keys: list[str], displays: list[lis
             before = [None if b is None else b / scale for b in map(outcome.totals_before_cut.get, players)]
         per_rule.append(list(map(s.RuleBreakdown, map(displays[i].__getitem__, players), notes, column, repeat(i),
                                  repeat(outcome.spec.canonical), before)))
-    return [dict(zip(keys, row)) for row in zip(*per_rule)] if per_rule else [{} for _ in players]
+    return [dict(zip(keys, row, strict=False)) for row in zip(*per_rule, strict=False)] if per_rule else [{} for _ in players]
 
 
 def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
@@ -381,7 +381,7 @@ def _plain_rows(result: Standings, rows, identities: dict[int, dict]) -> msgspec
     chosen = np.asarray(order, dtype=np.int64)
     points = (table.score[chosen] / table.scale).tolist()
     columns = [_display(o, chosen) for o in result.outcomes]
-    values = list(zip(*columns)) if columns else [()] * len(order)
+    values = list(zip(*columns, strict=False)) if columns else [()] * len(order)
     ids, names = table.ids, table.names
     made = list(map(_PlainRow, ranks, [ids[p] for p in order], [names[p] for p in order], points, values,
                     decided))
@@ -400,13 +400,13 @@ def _shown_values(result: Standings, chosen: list | None) -> tuple[list, object,
     table = result.table
     if chosen is None:
         displays = [_display(o) for o in result.outcomes]
-        values_by_player = list(map(list, zip(*displays))) if displays else None
+        values_by_player = list(map(list, zip(*displays, strict=False))) if displays else None
         return displays, values_by_player, (table.score / table.scale).tolist()
     players = sorted({row.player for row in chosen})
     at = np.asarray(players, dtype=np.int64)
-    displays = [dict(zip(players, _display(o, at))) for o in result.outcomes]
+    displays = [dict(zip(players, _display(o, at), strict=False)) for o in result.outcomes]
     values_by_player = {p: [d[p] for d in displays] for p in players} if displays else None
-    return displays, values_by_player, dict(zip(players, (table.score[at] / table.scale).tolist()))
+    return displays, values_by_player, dict(zip(players, (table.score[at] / table.scale).tolist(), strict=False))
 
 
 def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[float | None]:
@@ -420,7 +420,7 @@ def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[fl
             missing = None if missing is None else missing[players]
         shown = (column / scale).tolist()
         if missing is not None:
-            shown = [None if m else v for v, m in zip(shown, missing.tolist())]
+            shown = [None if m else v for v, m in zip(shown, missing.tolist(), strict=False)]
         return shown
     values = outcome.values if players is None else map(outcome.values.__getitem__, players.tolist())
     return [None if v is None else v / scale for v in values]

@@ -143,7 +143,7 @@ def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list
     event read as individuals, a misspelling) is skipped with a warning, not refused: the client
     did not write it."""
     specs = []
-    for i, item in enumerate(items):
+    for item in items:
         try:
             specs += parsed_rules([item], regulations)
         except InvalidRequest as exc:

@@ -3,8 +3,7 @@ descriptions and the scalar types with their bounds (read from the limits at sta
 
 from __future__ import annotations
 
-import datetime
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Literal
 
 import msgspec
 from msgspec import Meta
