@@ -30,7 +30,6 @@ import numpy as np
 
 from ..engine import model as m
 from . import schemas as s
-from ..process_pool import read_exactly
 from .convert import columns_from_players
 from .forked import die_with_parent, enlarge_pipe, read_at, write_all
 from .wire import WireDecoder
@@ -252,3 +251,15 @@ def _lost(reason: Exception) -> None:
             os.waitpid(second.pid, 0)
         except (ProcessLookupError, ChildProcessError):
             pass
+
+
+def read_exactly(fd: int, size: int) -> bytes | None:
+    """`size` bytes from a pipe, or None when it ends first."""
+    parts, left = [], size
+    while left:
+        part = os.read(fd, min(left, 1 << 20))
+        if not part:
+            return None
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
