@@ -20,6 +20,7 @@ import gc
 import glob
 import io
 import os
+import signal
 import sys
 import time
 import typing
@@ -35,7 +36,6 @@ from .wire.decode import WireDecoder
 from .wire.io import BatchResult
 from .engine.errors import TiebreakError
 from .formats.trf import TrfError, decode_trf
-from .process_pool import ordered_map
 from .version import __version__
 
 REGULATIONS = typing.get_args(s.RegulationsName)
@@ -289,29 +289,90 @@ def _set_batch_options(options: Options) -> None:
     _batch_options = options
 
 
-def _batch_chunk(chunk: tuple[int, list[str]]) -> tuple[bytes, list[str | None]]:
-    """Consecutive files in a worker process: their lines joined, and each one's failure (None: ranked).
-    One message per chunk each way, so that the hand-off costs little next to the work."""
-    first, paths = chunk
-    lines, failures = [], []
-    for index, path in enumerate(paths, start=first):
-        line, failure = batch_line(index, path, _batch_options)
-        lines.append(line)
-        failures.append(failure)
-    return b"".join(lines), failures
+def _batch_item(job: tuple[int, str]) -> tuple[bytes, str | None]:
+    """One file of a batch in a worker process: its line, and its failure (None: ranked)."""
+    return batch_line(*job, _batch_options)
 
 
-def batch_chunks(paths: list[str], jobs: int) -> list[tuple[int, list[str]]]:
-    """The files in chunks for the worker processes, each chunk (first index, paths): at most 32
-    files (the output keeps flowing), each worth its hand-off, and smaller towards the end (a
-    quarter of what is left per worker), so that the workers finish close together."""
-    chunks = []
-    first = 0
-    while first < len(paths):
-        size = max(1, min(32, (len(paths) - first) // (jobs * 4)))
-        chunks.append((first, paths[first:first + size]))
-        first += size
-    return chunks
+def _path_of(job: tuple[int, str]) -> str:
+    return job[1]
+
+
+# ---------------------------------------------------------------- worker processes
+
+BATCH_CHUNK = 16  # files per message to and from a worker process, at most
+
+
+def chunk_size(count: int, jobs: int, largest: int) -> int:
+    """Items per message: at most `largest` (the output keeps flowing), and at least four
+    messages per worker, so that the workers share the last ones and finish close together."""
+    return max(1, min(largest, count // (jobs * 4)))
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended without answering (killed, out of memory): the run stops."""
+
+
+_slots = None  # worker processes: the item each one is on (-1: none), by slot
+_slot = -1
+_work = None
+
+
+def _start_worker(slots, taken, work, initializer, initargs) -> None:
+    global _slots, _slot, _work
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the run
+    with taken.get_lock():
+        _slot, taken.value = taken.value, taken.value + 1
+    _slots, _work = slots, work
+
+    def stopped(signum, frame) -> None:
+        """When one worker died, the pool stops the others with SIGTERM: their items are not the lost one."""
+        slots[_slot] = -1
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stopped)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _tracked(index: int, item):
+    _slots[_slot] = index
+    result = _work(item)
+    _slots[_slot] = -1
+    return result
+
+
+def in_processes(work, items: list, jobs: int, chunksize: int, name_of, initializer=None, initargs=()):
+    """`work(item)` for every item in `jobs` worker processes (concurrent.futures'
+    ProcessPoolExecutor, forked where the system can: the workers start with what the command
+    has imported), yielded in the items' order as they come.
+
+    A worker that dies ends the run with WorkerDied naming its item (`name_of(item)`), instead
+    of waiting for it: each worker notes the item it is on in shared memory, and the others,
+    which the pool then stops with SIGTERM, clear theirs as they go."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    jobs = max(1, min(jobs, len(items)))
+    slots = context.Array("q", [-1] * jobs, lock=False)
+    taken = context.Value("i", 0)
+    pool = ProcessPoolExecutor(jobs, context, _start_worker, (slots, taken, work, initializer, initargs))
+    done = 0
+    try:
+        for result in pool.map(_tracked, range(len(items)), items, chunksize=chunksize):
+            yield result
+            done += 1
+    except BrokenProcessPool:
+        pool.shutdown(wait=True)  # every worker gone: the stopped ones have cleared their slots
+        lost = [index for index in slots if index >= 0] or [done]
+        raise WorkerDied(f"a worker process died (killed, or out of memory) while working on "
+                         f"{name_of(items[lost[0]])} (item {lost[0] + 1} of {len(items)}); "
+                         f"the run stopped after {done} results, in order") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # an error or Ctrl-C: only the running chunks finish
 
 
 class Progress:
@@ -348,12 +409,12 @@ def batch(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         if args.jobs > 1 and len(paths) > 1:
-            chunks = batch_chunks(paths, args.jobs)
-            answers = ordered_map(_batch_chunk, chunks, args.jobs, _set_batch_options, (options,))
-            for (_, chunk_paths), (data, chunk_failures) in zip(chunks, answers, strict=False):
-                out.write(data)
-                for path, failure in zip(chunk_paths, chunk_failures, strict=False):
-                    _note(path, failure, failures, progress)
+            lines = in_processes(_batch_item, list(enumerate(paths)), args.jobs,
+                                 chunk_size(len(paths), args.jobs, BATCH_CHUNK), _path_of,
+                                 _set_batch_options, (options,))
+            for path, (line, failure) in zip(paths, lines, strict=False):
+                out.write(line)
+                _note(path, failure, failures, progress)
         else:
             for index, path in enumerate(paths):
                 line, failure = batch_line(index, path, options)
@@ -398,11 +459,7 @@ class _ProblemDetail(msgspec.Struct):
 
 # ---------------------------------------------------------------- check
 
-CHECK_CHUNK = 8  # files per message to and from a worker process
-
-
-def _check_chunk(chunk: list[tuple[int, str]]) -> list[bytes]:
-    return [check_file_line(job) for job in chunk]
+CHECK_CHUNK = 8  # files per message to and from a worker process, at most
 
 
 def check_file_line(job: tuple[int, str]) -> bytes:
@@ -455,8 +512,8 @@ def check(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         if args.jobs > 1 and len(jobs) > 1:
-            chunks = [jobs[i:i + CHECK_CHUNK] for i in range(0, len(jobs), CHECK_CHUNK)]
-            lines = (line for chunk in ordered_map(_check_chunk, chunks, args.jobs) for line in chunk)
+            lines = in_processes(check_file_line, jobs, args.jobs, chunk_size(len(jobs), args.jobs, CHECK_CHUNK),
+                                 _path_of)
             _write_check_lines(lines, out, progress, counts, notes)
         else:
             _write_check_lines(map(check_file_line, jobs), out, progress, counts, notes)
