@@ -9,7 +9,7 @@ the service. Everything runs on this machine: child processes over pipes, no net
 itself; every process it starts is gone when it returns (it checks, and says so).
 
 What it asks of anyio's process runner, each against what the gate does today (a pre-started
-`python -m tiebreak.api.worker` per slot over stdin/stdout with 8-byte-length frames, SIGKILL at
+`python -m tiebreak.compute.worker` per slot over stdin/stdout with 8-byte-length frames, SIGKILL at
 the deadline, a replacement started at once in the background):
 
 1. cancellation: does leaving `anyio.fail_after(deadline)` kill the child, and how soon does
@@ -81,7 +81,7 @@ _set_up = False
 
 
 def set_up(memory_mib: int) -> dict:
-    """What `python -m tiebreak.api.worker` does before it says ready, as a first call: cap the
+    """What `python -m tiebreak.compute.worker` does before it says ready, as a first call: cap the
     data segment, lower the priority, die with the parent, warm the engine up."""
     global _set_up
     import ctypes
@@ -122,15 +122,15 @@ def warm_up() -> None:
 
 
 def standings_job():
-    from tiebreak.api.limits import LIMITS
-    from tiebreak.api.work import Job
-    from tiebreak.api.worker import WARM_UP
+    from tiebreak.wire.limits import LIMITS
+    from tiebreak.compute.work import Job
+    from tiebreak.compute.worker import WARM_UP
 
     return Job(kind="standings", body=WARM_UP, limits=LIMITS)
 
 
 def execute_job(job):
-    from tiebreak.api.work import execute
+    from tiebreak.compute.work import execute
 
     return execute(job)
 
@@ -138,7 +138,7 @@ def execute_job(job):
 def modules() -> dict:
     names = sys.modules
     ours = sorted(name for name in names if name == "tiebreak" or name.startswith("tiebreak."))
-    return {"count": len(names), "tiebreak": len(ours), "tiebreak.api": sum(n.startswith("tiebreak.api") for n in ours),
+    return {"count": len(names), "tiebreak": len(ours), "tiebreak.http": sum(n.startswith("tiebreak.http") for n in ours),
             "litestar": any(n == "litestar" or n.startswith("litestar.") for n in names),
             "uvicorn": "uvicorn" in names, "numpy": "numpy" in names, "msgspec": "msgspec" in names,
             "anyio": "anyio" in names}
@@ -197,7 +197,7 @@ class FramePipe:
 
 def gate_worker_class():
     """The gate's WorkerProcess where this tree has it (the layout is being changed), or None."""
-    for module in ("tiebreak.api.gate", "tiebreak.compute.gate"):
+    for module in ("tiebreak.compute.gate",):
         try:
             return __import__(module, fromlist=["WorkerProcess"]).WorkerProcess
         except (ImportError, AttributeError):
@@ -332,7 +332,7 @@ async def replacement(worker_class) -> None:
             seconds, worker = await timed(worker_class.start, MEMORY_MIB)
             times.append(seconds)
             await worker.stop()
-        print(f"   the gate's WorkerProcess.start (python -m tiebreak.api.worker, imports and warm-up, until its "
+        print(f"   the gate's WorkerProcess.start (python -m tiebreak.compute.worker, imports and warm-up, until its "
               f"ready frame): {', '.join(map(millis, times))} -- started in the background at the kill")
 
 
@@ -376,7 +376,7 @@ async def alternated(count: int, calls: dict) -> dict[str, list[float]]:
     """Each call timed `count` times, taking turns (one of each, then again), so that a change in
     the machine's load falls on all of them alike; one untimed call of each first."""
     seconds: dict[str, list[float]] = {label: [] for label in calls}
-    for label, call in calls.items():
+    for call in calls.values():
         await call()
     for _ in range(count):
         for label, call in calls.items():
@@ -396,10 +396,10 @@ async def call_cost(calls: int, big_calls: int, worker_class) -> None:
     for mib in (1, 12):
         data = os.urandom(mib * 1_000_000)
         timed_calls = await alternated(big_calls, {
-            f"{mib} MB to the child, anyio": lambda: run_in_child(size_of, data),
-            f"{mib} MB to the child, gate frames": lambda: pipe.call(data, b"size"),
-            f"{mib} MB there and back, anyio": lambda: run_in_child(echo, data),
-            f"{mib} MB there and back, gate frames": lambda: pipe.call(data, b"echo")})
+            f"{mib} MB to the child, anyio": lambda data=data: run_in_child(size_of, data),
+            f"{mib} MB to the child, gate frames": lambda data=data: pipe.call(data, b"size"),
+            f"{mib} MB there and back, anyio": lambda data=data: run_in_child(echo, data),
+            f"{mib} MB there and back, gate frames": lambda data=data: pipe.call(data, b"echo")})
         for label, seconds in timed_calls.items():
             print(f"   {label}: {per_call(seconds)}")
     print(f"   (pickling 12 MB of bytes in the parent: "
@@ -421,7 +421,7 @@ async def call_cost(calls: int, big_calls: int, worker_class) -> None:
 
     timed_calls = await alternated(max(50, calls // 4), {"the gate's worker, a tiny standings job": through_gate,
                                                          "anyio.to_process, the same job": through_anyio})
-    for (label, seconds), answer in zip(timed_calls.items(), (answers["gate"], answers["anyio"])):
+    for (label, seconds), answer in zip(timed_calls.items(), (answers["gate"], answers["anyio"]), strict=True):
         print(f"   {label}: {per_call(seconds)} (status {answer.status}, {len(answer.body)} bytes)")
     await worker.stop()
 
@@ -455,7 +455,7 @@ async def imports_in_child() -> None:
     print("6. what the child imports")
     print(f"   after a no-op (this file as its main): {await run_in_child(modules)}")
     await run_in_child(execute_job, standings_job())
-    print(f"   after a standings job (tiebreak.api.work.execute): {await run_in_child(modules)}")
+    print(f"   after a standings job (tiebreak.compute.work.execute): {await run_in_child(modules)}")
 
 
 def imports_under_the_tiebreak_command() -> None:
