@@ -16,7 +16,7 @@ MAX_LISTS = 10
 doc = s.doc
 
 
-class RuleList(s.Strict, kw_only=True):
+class RuleList(s.Strict, kw_only=True, frozen=True):
     """One named rule list: `tiebreaks` or `preset`, optionally under its own rule set."""
 
     schema_rules: ClassVar = (ExactlyOne(("tiebreaks", "preset"), titles={"tiebreaks": "A rule list",
@@ -34,7 +34,7 @@ class RuleList(s.Strict, kw_only=True):
             raise ValueError("give exactly one of `tiebreaks` and `preset` for each list")
 
 
-class CompareRequest(s.Strict, kw_only=True):
+class CompareRequest(s.Strict, kw_only=True, frozen=True):
     """One tournament (JSON, TRF or a team event) and up to 10 named rule lists to rank it by, side by side."""
 
     schema_rules: ClassVar = (
@@ -59,7 +59,7 @@ class CompareRequest(s.Strict, kw_only=True):
         # Distinct names are checked in plan_compare (a 422): JSON Schema cannot say "unique by name".
 
 
-class ListResult(s.Out):
+class ListResult(s.Out, frozen=True):
     """The standings under one list."""
 
     name: Annotated[str, doc("The list's name")]
@@ -67,7 +67,7 @@ class ListResult(s.Out):
     standings: Annotated[s.StandingsResponse, doc("The full standings under this list")]
 
 
-class Champion(s.Out):
+class Champion(s.Out, frozen=True):
     """Who is first under one list."""
 
     rule_list: Annotated[str, doc("The list's name")]
@@ -75,7 +75,7 @@ class Champion(s.Out):
     names: Annotated[list[str], doc("Their names")]
 
 
-class RankMove(s.Out):
+class RankMove(s.Out, frozen=True):
     """A player whose rank is not the same under every list."""
 
     id: Annotated[int, doc("The start number")]
@@ -86,7 +86,7 @@ class RankMove(s.Out):
     spread: Annotated[int, doc("worst − best: how far the player moves between the lists")]
 
 
-class ListChange(s.Out):
+class ListChange(s.Out, frozen=True):
     """A player whose rank under `list` differs from the rank under the first list."""
 
     id: Annotated[int, doc("The start number")]
@@ -96,7 +96,7 @@ class ListChange(s.Out):
     change: Annotated[int, doc("Places gained against the first list (negative: lost)")]
 
 
-class ListSummary(s.Out):
+class ListSummary(s.Out, frozen=True):
     """One list in short: who is first and who moved against the first list."""
 
     name: Annotated[str, doc("The list's name")]
@@ -104,7 +104,7 @@ class ListSummary(s.Out):
     changes: Annotated[list[ListChange], doc("Against the first list; empty for the first list itself")]
 
 
-class CompareSummary(s.Out):
+class CompareSummary(s.Out, frozen=True):
     """What changes between the lists."""
 
     champions: Annotated[list[Champion], doc("Who is first under each list")]
@@ -114,7 +114,7 @@ class CompareSummary(s.Out):
         "Players whose rank is not the same under every list, biggest moves first")]
 
 
-class CompareResponse(s.Out):
+class CompareResponse(s.Out, frozen=True):
     """The tournament under each list, and what changes between them."""
 
     regulations: Annotated[list[s.AppliedRegulations], doc("The rule set applied, per list, in order")]

@@ -15,6 +15,7 @@ floats read as integers; anything else keeps msgspec's own error (and its path).
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 import msgspec
 from msgspec import inspect as mi
@@ -37,14 +38,18 @@ def _float_or_integer(text: str) -> float | int:
 _lenient = msgspec.json.Decoder(float_hook=_float_or_integer)
 
 
-def schema_depth(type_) -> int | None:
+def schema_depth(type_: Any) -> int | None:
     """The deepest JSON nesting (objects and arrays) a body that `type_` decodes can have, or
     None when it has no bound: a value of any shape (`Any`, `msgspec.Raw`, a custom type), a
     struct that skips unknown fields (their values can nest at will), a recursive type.
 
     msgspec stops at the first value out of place, so decoding into a type of depth D never
     looks deeper than D + 1 levels, however deep the body nests."""
-    def depth(info, seen: frozenset) -> int | None:
+    def deepest(inner: list[int | None]) -> int | None:
+        known = [d for d in inner if d is not None]
+        return None if len(known) < len(inner) else max(known, default=0)
+
+    def depth(info: Any, seen: frozenset[type]) -> int | None:
         if isinstance(info, mi.Metadata):
             return depth(info.type, seen)
         if isinstance(info, (mi.AnyType, mi.RawType, mi.CustomType, mi.ExtType)):
@@ -52,20 +57,19 @@ def schema_depth(type_) -> int | None:
         if isinstance(info, (mi.StructType, mi.TypedDictType, mi.DataclassType, mi.NamedTupleType)):
             if info.cls in seen or not getattr(info, "forbid_unknown_fields", False):
                 return None
-            inner = [depth(f.type, seen | {info.cls}) for f in info.fields]
-            return None if None in inner else 1 + max(inner, default=0)
+            most = deepest([depth(f.type, seen | {info.cls}) for f in info.fields])
+            return None if most is None else 1 + most
         if isinstance(info, mi.UnionType):
-            inner = [depth(t, seen) for t in info.types]
-            return None if None in inner else max(inner, default=0)
+            return deepest([depth(t, seen) for t in info.types])
         if isinstance(info, (mi.ListType, mi.SetType, mi.FrozenSetType, mi.VarTupleType)):
-            inner = depth(info.item_type, seen)
-            return None if inner is None else 1 + inner
+            item = depth(info.item_type, seen)
+            return None if item is None else 1 + item
         if isinstance(info, mi.TupleType):
-            inner = [depth(t, seen) for t in info.item_types]
-            return None if None in inner else 1 + max(inner, default=0)
+            most = deepest([depth(t, seen) for t in info.item_types])
+            return None if most is None else 1 + most
         if isinstance(info, mi.DictType):
-            inner = depth(info.value_type, seen)
-            return None if inner is None else 1 + inner
+            value = depth(info.value_type, seen)
+            return None if value is None else 1 + value
         return 0  # a scalar: number, string, boolean, null, date, enum, literal
 
     return depth(mi.type_info(type_), frozenset())
@@ -76,12 +80,12 @@ class WireDecoder:
 
     `depth`: the deepest nesting a body it decodes can have (schema_depth), None when unbounded."""
 
-    def __init__(self, type_):
+    def __init__(self, type_: Any):
         self.type = type_
         self.depth = schema_depth(type_)
         self._strict = msgspec.json.Decoder(type_)
 
-    def decode(self, data: bytes):
+    def decode(self, data: bytes) -> Any:
         try:
             return self._strict.decode(data)
         except msgspec.ValidationError as exc:
@@ -132,12 +136,13 @@ def prescan(data: bytes, limits: Limits) -> None:
     except msgspec.ValidationError:
         return  # of another shape: the strict decoder names the field
     inner = shape.standings_request.tournament if shape.standings_request is not None else None
-    counted = [("max_rules", "tiebreaks", "rules", shape.tiebreaks, limits.max_rules),
-               ("max_players", "tournament.players", "players", shape.tournament and shape.tournament.players,
+    counted: list[tuple[str, str, str, list[msgspec.Raw] | None, int]] = [
+               ("max_rules", "tiebreaks", "rules", shape.tiebreaks, limits.max_rules),
+               ("max_players", "tournament.players", "players", shape.tournament.players if shape.tournament else None,
                 limits.max_players),
                ("max_players", "standings", "standings", shape.standings, limits.max_players),
                ("max_prizes", "prizes", "prizes", shape.prizes, limits.max_prizes),
-               ("max_players", "standings_request.tournament.players", "players", inner and inner.players,
+               ("max_players", "standings_request.tournament.players", "players", inner.players if inner else None,
                 limits.max_players)]
     for limit, path, what, items, bound in counted:
         if items is not None and len(items) > bound:
@@ -197,7 +202,7 @@ def check_json_depth(data: bytes, limits: Limits, path: str = "body") -> None:
                             f"(or holds more than {_MAX_BRACKETED_STRINGS} strings with brackets)", 400, limits)
 
 
-def decode(data: bytes, decoder: WireDecoder, limits: Limits):
+def decode(data: bytes, decoder: WireDecoder, limits: Limits) -> Any:
     """Strictly decode a body: nesting bounded, a large body's lists counted before they are built.
 
     The nesting is checked before decoding when the decoder's schema could hold a body nested

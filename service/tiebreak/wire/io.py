@@ -16,7 +16,7 @@ ItemId = Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53),
 doc = s.doc
 
 
-class TrfConvertRequest(s.Strict):
+class TrfConvertRequest(s.Strict, frozen=True):
     """Exactly one of `trf` (read it: the JSON tournament comes back) and `tournament`
     (write it: TRF text comes back, ranked by `tiebreaks` when given); `team_tournament`
     writes a team event with its TRF-26 team records."""
@@ -45,7 +45,7 @@ class TrfConvertRequest(s.Strict):
                              "they do not apply when reading `trf`")
 
 
-class TrfConvertResponse(s.Out):
+class TrfConvertResponse(s.Out, frozen=True):
     """Reading: `tournament` (or, for a file with team records, `team_tournament`) and `tiebreaks`
     (record 202) are set, `trf` is null. Writing: `trf` is set, `tournament` is null and
     `tiebreaks` echoes the rules written to 202 (212 for a team event)."""
@@ -60,13 +60,13 @@ class TrfConvertResponse(s.Out):
         description="Reading a TRF with team records: the team event")] = None
 
 
-class BatchItem(s.StandingsRequest):
+class BatchItem(s.StandingsRequest, frozen=True):
     """One standings request of a batch, with the caller's `id` echoed in its result line."""
 
     id: Annotated[ItemId | None, doc("The caller's name for the item, echoed in its result line")] = None
 
 
-class BatchResult(s.Out):
+class BatchResult(s.Out, frozen=True):
     """One line of the batch response: the item's standings (`status` 200) or its problem."""
 
     index: Annotated[int, doc("The item's 0-based position in the request")]
@@ -79,7 +79,7 @@ class BatchResult(s.Out):
                                  examples=["0.1.0"])] = __version__
 
 
-class Disagreement(s.Out):
+class Disagreement(s.Out, frozen=True):
     """One value the file and the service see differently."""
 
     player: Annotated[int, doc("The start number")]
@@ -90,7 +90,7 @@ class Disagreement(s.Out):
         "What the service computes: the points, or the places the player's tie group covers (\"5\" or \"5-7\")")]
 
 
-class CheckReport(s.Out):
+class CheckReport(s.Out, frozen=True):
     """The verdict on one file."""
 
     status: Annotated[Literal["consistent", "inconsistent"], doc("Whether every value compared agrees")]
@@ -102,7 +102,7 @@ class CheckReport(s.Out):
     warnings: Annotated[list[s.WarningOut], doc("What reading and ranking the file noted")]
 
 
-class CheckLine(s.Out):
+class CheckLine(s.Out, frozen=True):
     """One NDJSON line of a check: the report on item `index`, or the problem that stopped it."""
 
     index: Annotated[int, doc("The item's 0-based position in the request")]
@@ -114,7 +114,7 @@ class CheckLine(s.Out):
                                  examples=["0.1.0"])] = __version__
 
 
-class CheckItem(s.Strict):
+class CheckItem(s.Strict, frozen=True):
     """One archived file to check: its TRF text and an optional `id` echoed in its line."""
 
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars, description="The TRF text of the archived file")]

@@ -16,6 +16,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
+from typing import Any
 
 
 
@@ -118,7 +119,7 @@ class LimitExceeded(Exception):
         super().__init__(self.message)
 
 
-def check_standings(body, limits: Limits, root: str = "") -> None:
+def check_standings(body: Any, limits: Limits, root: str = "") -> None:
     """Check a decoded standings request against `limits` (the schema may allow more)."""
     prefix = f"{root}." if root else ""
     rules = body.tiebreaks or []
@@ -174,7 +175,7 @@ class Deadline:
 def deadline_exceeded(limits: Limits, stage: str = "") -> Unavailable:
     where = f" (stopped {stage})" if stage else ""
     return Unavailable("deadline", f"the computation took longer than allowed{where}",
-                       retry_after_s=limits.compute_deadline_s, limit="compute_deadline_s", limits=limits)
+                       retry_after_s=int(limits.compute_deadline_s), limit="compute_deadline_s", limits=limits)
 
 
 # msgspec's own bound errors ("Expected `array` of length <= 50000 - at `$.tournament.players`")

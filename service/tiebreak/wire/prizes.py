@@ -32,7 +32,7 @@ Federation = Annotated[str, Meta(min_length=1, max_length=10, examples=["ENG"])]
 Sex = Literal["f", "m"]
 
 
-class StandingRow(Strict, kw_only=True):
+class StandingRow(Strict, kw_only=True, frozen=True):
     """One row of the final standings, best first; the attributes are what categories ask about."""
 
     id: Annotated[PlayerId, doc("The start number")]
@@ -49,7 +49,7 @@ class StandingRow(Strict, kw_only=True):
         "The tie-break values the order came from, shown to people; not used to distribute")] = []
 
 
-class PlayerInfo(Strict, kw_only=True):
+class PlayerInfo(Strict, kw_only=True, frozen=True):
     """Attributes of a player of a computed `standings_request` (its rating comes from the crosstable)."""
 
     id: Annotated[PlayerId, doc("The start number in the crosstable")]
@@ -60,7 +60,7 @@ class PlayerInfo(Strict, kw_only=True):
     tags: Annotated[Tags, doc("Free labels for categories with `tags`")] = []
 
 
-class CategoryIn(Strict, kw_only=True):
+class CategoryIn(Strict, kw_only=True, frozen=True):
     """Who may win the category's prizes; every filter given must hold. A category with a rating
     bound leaves unrated players out unless `unrated` is "include"."""
 
@@ -78,7 +78,7 @@ class CategoryIn(Strict, kw_only=True):
         "or the `lowest_rating` takes it")] = "share"
 
 
-class PrizeIn(Strict, kw_only=True):
+class PrizeIn(Strict, kw_only=True, frozen=True):
     """One prize: an amount, items, or both, for a category."""
 
     id: Annotated[PrizeId, doc("The prize's identifier, unique in its group")]
@@ -92,20 +92,20 @@ class PrizeIn(Strict, kw_only=True):
 PrizeList = Annotated[list[PrizeIn], Meta(max_length=LIMITS.max_prizes)]
 
 
-class PrizeGroupIn(Strict, kw_only=True):
+class PrizeGroupIn(Strict, kw_only=True, frozen=True):
     """Prizes distributed independently of the other groups (a player may win in each)."""
 
     id: Annotated[PrizeId, doc("The group's identifier")]
     prizes: Annotated[PrizeList, doc("The group's prizes, best first within each category")]
 
 
-class Rounding(Strict, kw_only=True):
+class Rounding(Strict, kw_only=True, frozen=True):
     """How amounts are paid."""
 
     unit: Annotated[Amount, doc("The smallest amount paid: \"0.01\", \"1\", \"0.05\"")] = "0.01"
 
 
-class PrizeRules(Strict, kw_only=True):
+class PrizeRules(Strict, kw_only=True, frozen=True):
     """How tied players share (SPEC 3.8)."""
 
     sharing: Annotated[Literal["pool", "hort", "none"], doc(
@@ -123,7 +123,7 @@ class PrizeRules(Strict, kw_only=True):
     rounding: Annotated[Rounding, doc("The unit paid")] = Rounding()
 
 
-class PrizeRequest(Strict, kw_only=True):
+class PrizeRequest(Strict, kw_only=True, frozen=True):
     """Final standings (or a standings request to compute them), the categories and the prizes."""
 
     schema_rules: ClassVar = (
@@ -159,7 +159,7 @@ class PrizeRequest(Strict, kw_only=True):
 
 # ---- responses ----
 
-class PrizeShareOut(Out):
+class PrizeShareOut(Out, frozen=True):
     """What one prize gave one player."""
 
     prize: Annotated[str | None, doc(
@@ -171,7 +171,7 @@ class PrizeShareOut(Out):
     why: Annotated[str, doc("How the share was found, in English")]
 
 
-class PlayerPrizesOut(Out):
+class PlayerPrizesOut(Out, frozen=True):
     """A player who receives money or items."""
 
     id: Annotated[int, doc("The start number")]
@@ -182,7 +182,7 @@ class PlayerPrizesOut(Out):
     prizes: Annotated[list[PrizeShareOut], doc("Each prize's share")]
 
 
-class PoolOut(Out):
+class PoolOut(Out, frozen=True):
     """Prizes shared by one score group (or paid by one rule)."""
 
     id: Annotated[str, doc("The pool's identifier")]
@@ -196,7 +196,7 @@ class PoolOut(Out):
     note: Annotated[str, doc("How it was divided, in English")]
 
 
-class UnawardedOut(Out):
+class UnawardedOut(Out, frozen=True):
     """A prize nobody is eligible for (never moved silently)."""
 
     prize: Annotated[str, doc("The prize's id")]
@@ -208,7 +208,7 @@ class UnawardedOut(Out):
     reason: Annotated[str, doc("Why nobody could win it")]
 
 
-class ComputedStandingsOut(Out):
+class ComputedStandingsOut(Out, frozen=True):
     """The standings a `standings_request` gave, in the order used."""
 
     regulations: Annotated[str, doc("The rule set applied")]
@@ -216,7 +216,7 @@ class ComputedStandingsOut(Out):
     order: Annotated[list[int], doc("Start numbers, best first")]
 
 
-class PrizesResponse(Out):
+class PrizesResponse(Out, frozen=True):
     """Who receives what, by pool, exactly to the unit."""
 
     currency: Annotated[str | None, doc("The request's currency")]

@@ -12,11 +12,14 @@ A field counts as given when it is present and not null, as msgspec decodes it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
-_NULL = {"type": "null"}
+Schema = dict[str, Any]  # a JSON Schema object
+
+_NULL: Schema = {"type": "null"}
 
 
-def given(schema: dict) -> dict:
+def given(schema: Schema) -> Schema:
     """The schema of a field when it is given: its `anyOf` without the null member."""
     members = [m for m in schema.get("anyOf", ()) if m != _NULL]
     if not members:
@@ -37,13 +40,13 @@ class ExactlyOne:
     excludes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     lists: tuple[str, ...] = ()  # list fields (default []): given when not empty
 
-    def _given(self, name: str, properties: dict[str, dict]) -> dict:
+    def _given(self, name: str, properties: dict[str, Schema]) -> Schema:
         return {"minItems": 1} if name in self.lists else given(properties[name])
 
-    def _absent(self, name: str) -> dict:
+    def _absent(self, name: str) -> Schema:
         return {"maxItems": 0} if name in self.lists else _NULL
 
-    def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
+    def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
         branches = []
         for name in self.names:
             # the others absent or null: each branch stands alone (with `excludes`, both could not match)
@@ -64,7 +67,7 @@ class AtMostOne:
 
     names: tuple[str, ...]
 
-    def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
+    def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
         return {"not": {"required": list(self.names), "properties": {n: {"not": _NULL} for n in self.names}}}
 
 
@@ -74,7 +77,7 @@ class AtLeastOne:
 
     names: tuple[str, ...]
 
-    def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
+    def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
         return {"anyOf": [{"required": [n], "properties": {n: {"not": _NULL}}} for n in self.names]}
 
 
@@ -86,19 +89,23 @@ class ExcludesWhen:
     value: object
     other: str
 
-    def schema(self, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
+    def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
         return {"not": {"required": [self.field, self.other],
                         "properties": {self.field: {"const": self.value}, self.other: {"not": _NULL}}}}
 
 
-def rules_schema(rules, properties: dict[str, dict], defaults: dict[str, object]) -> dict:
+class SchemaRule(Protocol):
+    def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema: ...
+
+
+def rules_schema(rules: tuple[SchemaRule, ...], properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
     """The JSON Schema keywords that express `rules`, to merge into the struct's object schema.
 
     Side by side (`oneOf` and `not` beside `properties`) where the keywords differ: documentation
     tools show the properties with each `oneOf` branch then; `allOf` only when two rules need
     the same keyword."""
-    merged: dict = {}
-    extra: list[dict] = []
+    merged: Schema = {}
+    extra: list[Schema] = []
     for rule in rules:
         part = rule.schema(properties, defaults)
         if merged.keys() & part.keys():

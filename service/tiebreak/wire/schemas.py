@@ -17,13 +17,31 @@ import msgspec
 from msgspec import Meta
 
 from . import teams as schemas_teams
-from .base import (AFTER_ROUND_DOC, EXPLAIN_DOC, REGULATIONS_DOC, TIEBREAKS_DOC, UNRATED_DOC, AppliedRegulations,  # noqa: F401
-                   ColorName, Out, PlayerId, Points, PresetName, Rating, RegulationsName, ResultName, RoundNumber,
-                   ShortText, Strict, SystemName, TrfText, doc)
+# Re-exported: the other wire modules name them `s.Strict`, `s.Points`, ...
+from .base import AFTER_ROUND_DOC as AFTER_ROUND_DOC
+from .base import EXPLAIN_DOC as EXPLAIN_DOC
+from .base import REGULATIONS_DOC as REGULATIONS_DOC
+from .base import TIEBREAKS_DOC as TIEBREAKS_DOC
+from .base import UNRATED_DOC as UNRATED_DOC
+from .base import AppliedRegulations as AppliedRegulations
+from .base import ColorName as ColorName
+from .base import Out as Out
+from .base import PlayerId as PlayerId
+from .base import Points as Points
+from .base import PresetName as PresetName
+from .base import Rating as Rating
+from .base import RegulationsName as RegulationsName
+from .base import ResultName as ResultName
+from .base import RoundNumber as RoundNumber
+from .base import ShortText as ShortText
+from .base import Strict as Strict
+from .base import SystemName as SystemName
+from .base import TrfText as TrfText
+from .base import doc as doc
 from .limits import LIMITS
 from .rules import AtMostOne, ExactlyOne, ExcludesWhen
 
-class Scoring(Strict):
+class Scoring(Strict, frozen=True):
     """Points per result; every rule that uses 'points for a draw' uses `draw`.
 
     What is not given follows `win`, `draw` and `loss` as TRF record 162 does: forfeit win,
@@ -44,7 +62,7 @@ class Scoring(Strict):
     absent: Annotated[Points | None, doc("A round without a result: not paired, withdrawn (default: `loss`)")] = None
 
 
-class RoundResult(Strict, gc=False):  # gc=False: scalars only, no cycle; a large body decodes faster
+class RoundResult(Strict, gc=False, frozen=True):  # gc=False: scalars only, no cycle; a large body decodes faster
     """One round of one player: a game (with `opponent`) or an unplayed round (without)."""
 
     round: Annotated[RoundNumber, doc("The round, from 1")]
@@ -72,7 +90,7 @@ PlayerKey = Annotated[str, Meta(min_length=1, max_length=100, examples=["3f2b9c1
                                             "breakdown that names the player; unique in the tournament")]
 
 
-class Player(Strict, gc=False):  # gc=False: decoded from JSON, it cannot be part of a cycle
+class Player(Strict, gc=False, frozen=True):  # gc=False: decoded from JSON, it cannot be part of a cycle
     """A player: start number, name, rating, the results round by round, and the identity
     fields the standings do not use but echo in the rows (written to TRF, except `key`)."""
 
@@ -96,7 +114,7 @@ TrfRecordLine = Annotated[str, Meta(pattern=r"^[0-9A-Z]{3}( [^\x00-\x1f\x7f]*)?$
                                     examples=["192 FIDE_DUTCH_2026_BAKU"])]
 
 
-class Tournament(Strict):
+class Tournament(Strict, frozen=True):
     """The crosstable: players with their results, the number of rounds and the scoring; and
     what a TRF header carries beyond the standings (written back by POST /v1/trf; docs/trf.md)."""
 
@@ -124,7 +142,7 @@ class Tournament(Strict):
         "Other header records, verbatim")] = []
 
 
-class Modifiers(Strict):
+class Modifiers(Strict, frozen=True):
     """A rule's modifiers (C.07 14-16): cuts, medians, the Koya limit, forfeits counted as played."""
 
     cut: Annotated[int, Meta(ge=0, le=10), doc("Cut-n: the n least significant contributions dropped")] = 0
@@ -134,7 +152,7 @@ class Modifiers(Strict):
     forfeits_played: Annotated[bool, doc("P: forfeits count as games played (not cut first)")] = False
 
 
-class RuleObject(Strict):
+class RuleObject(Strict, frozen=True):
     """The object form of a rule; the same shape as `tiebreaks[]` in the response."""
 
     code: Annotated[str, Meta(min_length=1, max_length=40), doc("A code of GET /v1/tiebreaks, or an alias")]
@@ -149,7 +167,7 @@ PlayerSelection = Annotated[
                      "after the page, in standings order")]
 
 
-class StandingsRequest(Strict):
+class StandingsRequest(Strict, frozen=True):
     """A tournament (JSON, TRF or a team event) and the rules to rank it by; `offset`, `top` and
     `player` choose the rows returned (everyone is still ranked)."""
 
@@ -196,7 +214,7 @@ class StandingsRequest(Strict):
 
 # ---- responses ----
 
-class ModifiersOut(Out):
+class ModifiersOut(Out, frozen=True):
     """A rule's modifiers, as applied."""
 
     cut: Annotated[int, doc("Contributions cut at the low end (Cut-n)")]
@@ -205,7 +223,7 @@ class ModifiersOut(Out):
     forfeits_played: Annotated[bool, doc("Forfeits counted as games played (P)")]
 
 
-class TiebreakOut(Out):
+class TiebreakOut(Out, frozen=True):
     """One rule of the list, as the service understood it."""
 
     spec: Annotated[str, doc("The canonical spelling (`BH/C1`), the key of `breakdown`")]
@@ -269,7 +287,7 @@ class RuleBreakdown(msgspec.Struct, frozen=True, gc=False):
         "The sum of every contribution, when the rule cuts")] = None
 
 
-class OpponentName(Out, omit_defaults=True):
+class OpponentName(Out, omit_defaults=True, frozen=True):
     """A player a breakdown mentions, to label it."""
 
     id: Annotated[int, doc("The start number")]
@@ -277,7 +295,7 @@ class OpponentName(Out, omit_defaults=True):
     key: Annotated[str | None, doc("The client's key for this player, when the request gave one")] = None
 
 
-class Standing(Out, omit_defaults=True):
+class Standing(Out, omit_defaults=True, frozen=True):
     """One row; the identity fields after `opponents` appear when the request gave them."""
 
     rank: Annotated[int, doc("The place; players equal on points and every rule share it")]
@@ -304,7 +322,7 @@ class Standing(Out, omit_defaults=True):
     game_points: Annotated[float, Meta(description="Team events: the team's game points")] | None = None
 
 
-class WarningOut(Out):
+class WarningOut(Out, frozen=True):
     """Something the client should know: the result is computed all the same."""
 
     code: Annotated[str, doc("A stable identifier (`rating-tiebreak-dropped`, `trf-line-ignored`, …)")]
@@ -312,7 +330,7 @@ class WarningOut(Out):
     rule: Annotated[str | None, doc("The article it follows from, or null")]
 
 
-class ScoringOut(Out):
+class ScoringOut(Out, frozen=True):
     """Every value of the scoring the standings were computed with."""
 
     win: Annotated[float, doc("A game won")]
@@ -327,7 +345,7 @@ class ScoringOut(Out):
     absent: Annotated[float, doc("A round without a result")]
 
 
-class StandingsResponse(Out):
+class StandingsResponse(Out, frozen=True):
     """The ranked standings and how they were computed."""
 
     regulations: Annotated[AppliedRegulations, doc("The rule set applied")]
@@ -350,7 +368,7 @@ class StandingsResponse(Out):
         | None = None
 
 
-class CatalogueEntry(Out):
+class CatalogueEntry(Out, frozen=True):
     """A rule the service computes (GET /v1/tiebreaks)."""
 
     code: Annotated[str, doc("The code to use in `tiebreaks`")]
@@ -368,7 +386,7 @@ class CatalogueEntry(Out):
         default_factory=lambda: ["individual"])
 
 
-class PresetOut(Out):
+class PresetOut(Out, frozen=True):
     """A named rule list (GET /v1/presets)."""
 
     name: Annotated[str, doc("The name to send as `preset`")]
@@ -380,13 +398,13 @@ class PresetOut(Out):
         description="The events the preset ranks: individual tournaments or team events")] = "individual"
 
 
-class Health(Out):
+class Health(Out, frozen=True):
     """The answer of the probes."""
 
     status: Annotated[Literal["ok"], doc("`ok`")]
 
 
-class VersionInfo(Out):
+class VersionInfo(Out, frozen=True):
     """What answers: the service release, the API generation and the rule sets it computes."""
 
     service: Annotated[str, Meta(description="The service release (the `Tiebreak-Version` header of every "
@@ -397,7 +415,7 @@ class VersionInfo(Out):
         description="The rule sets `regulations` may name (besides `auto`)")]
 
 
-class ProblemItem(Out):
+class ProblemItem(Out, frozen=True):
     """One thing wrong with the request."""
 
     path: Annotated[str, doc(
@@ -406,7 +424,7 @@ class ProblemItem(Out):
     message: Annotated[str, doc("What is wrong there")]
 
 
-class Problem(Out, omit_defaults=True):
+class Problem(Out, omit_defaults=True, frozen=True):
     """RFC 9457 problem details; `warnings` (an extension member) appears only when reading the
     input gave some, e.g. the TRF reader's notes beside a crosstable error."""
 

@@ -23,7 +23,7 @@ ScoreName = Literal["MP", "GP"]
 PointPair = Annotated[list[s.Points], Meta(min_length=2, max_length=2)]
 
 
-class MatchScoring(s.Strict):
+class MatchScoring(s.Strict, frozen=True):
     """Match points for a match won, drawn and lost (more game points wins the match)."""
 
     win: Annotated[s.Points, Meta(description="Match points for a match won")] = 2.0
@@ -31,7 +31,7 @@ class MatchScoring(s.Strict):
     loss: Annotated[s.Points, Meta(description="Match points for a match lost")] = 0.0
 
 
-class GameScoring(s.Strict):
+class GameScoring(s.Strict, frozen=True):
     """Game points per board."""
 
     win: Annotated[s.Points, Meta(description="Game points for a game won (a forfeit won too)")] = 1.0
@@ -39,7 +39,7 @@ class GameScoring(s.Strict):
     loss: Annotated[s.Points, Meta(description="Game points for a game lost (a forfeit lost too)")] = 0.0
 
 
-class PairingByeScoring(s.Strict):
+class PairingByeScoring(s.Strict, frozen=True):
     """What the pairing-allocated bye brings (TRF-26 record 320)."""
 
     match: Annotated[s.Points, Meta(description="Match points of the pairing-allocated bye (default 1: a "
@@ -48,7 +48,7 @@ class PairingByeScoring(s.Strict):
                                                "the game draw)")] | None = None
 
 
-class TeamScoring(s.Strict):
+class TeamScoring(s.Strict, frozen=True):
     """Match and game scoring and the pairing-allocated bye. A full-point bye scores a match won with every
     board won, a half-point bye a match drawn with every board drawn, a zero-point bye nothing; a forfeited
     match scores the team present a match won and a game won per board."""
@@ -58,7 +58,7 @@ class TeamScoring(s.Strict):
     pairing_bye: Annotated[PairingByeScoring | None, Meta(description="The pairing-allocated bye")] = None
 
 
-class TeamPlayer(s.Strict):
+class TeamPlayer(s.Strict, frozen=True):
     """A player of a team."""
 
     id: Annotated[int, Meta(ge=1, le=LIMITS.max_player_id,
@@ -68,7 +68,7 @@ class TeamPlayer(s.Strict):
                                                  "no team meaning)")] | None = None
 
 
-class Team(s.Strict):
+class Team(s.Strict, frozen=True):
     """A team and its players in board order, reserves last."""
 
     id: TeamId
@@ -78,7 +78,7 @@ class Team(s.Strict):
                                               description="The players in board order, reserves last")] = []
 
 
-class TeamBoard(s.Strict):
+class TeamBoard(s.Strict, frozen=True):
     """One board of a match: its players and result, white's score first."""
 
     schema_rules: ClassVar = (AtLeastOne(("result", "points")),)
@@ -98,7 +98,7 @@ class TeamBoard(s.Strict):
             raise ValueError("give the board's `result` or its `points`")
 
 
-class TeamMatch(s.Strict):
+class TeamMatch(s.Strict, frozen=True):
     """One match: the two teams, and its boards or a whole-match forfeit."""
 
     schema_rules: ClassVar = (ExactlyOne(("boards", "forfeit"), lists=("boards",),
@@ -119,7 +119,7 @@ class TeamMatch(s.Strict):
             raise ValueError("give the match's `boards`, or `forfeit` for a whole match forfeited (not both)")
 
 
-class TeamBye(s.Strict):
+class TeamBye(s.Strict, frozen=True):
     """A round a team did not play: the pairing-allocated bye, or a requested bye (TRF-26 records 320, 240)."""
 
     round: Annotated[s.RoundNumber, Meta(description="The round of the bye")]
@@ -127,7 +127,7 @@ class TeamBye(s.Strict):
     type: Annotated[TeamByeName, Meta(description="pairing_bye, full_bye, half_bye or zero_bye")]
 
 
-class TeamTournament(s.Strict):
+class TeamTournament(s.Strict, frozen=True):
     """A team event (SPEC 3.7): teams with their players, matches with per-board results, byes. A round
     in which a team has neither a match nor a bye counts as an absence."""
 
