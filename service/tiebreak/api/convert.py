@@ -13,7 +13,7 @@ import msgspec
 import numpy as np
 
 from ..engine import model as m
-from ..engine.contributions import RuleOutcome
+from ..engine.contributions import Explanation, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.table import NO_OPPONENT
@@ -242,27 +242,22 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _breakdowns(outcomes: list[RuleOutcome], keys: list[str], displays: list[list], players: list[int],
-                player_keys: dict[int, str]) -> list[dict[str, s.RuleBreakdown]]:
+def _breakdowns(outcomes: list[RuleOutcome], explained: list[Explanation], keys: list[str], displays: list[list],
+                players: list[int], player_keys: dict[int, str]) -> list[dict[str, s.RuleBreakdown]]:
     """Each player's breakdown: per rule its value, note, contributions (the engine's objects
-    as they are: they are the wire's type) and the total before a cut; the opponents' client
-    keys added when the request gave some. Made a rule at a time, a column of players at once."""
+    as they are: they are the wire's type) and the total before a cut, from the engine's
+    explanation of these rows; the opponents' client keys added when the request gave some.
+    Made a rule at a time, a column of players at once."""
     per_rule = []
-    for i, outcome in enumerate(outcomes):
-        contributions = outcome.contributions or {}
-        column = list(map(contributions.get, players, repeat([])))
+    for i, (outcome, explanation) in enumerate(zip(outcomes, explained)):
+        column = explanation.contributions
         if player_keys:
             for row in column:
                 for c in row:
                     if c.opponent is not None:
                         c.opponent_key = player_keys.get(c.opponent)
-        notes = list(map(outcome.notes.get, players)) if outcome.notes else repeat(None)
-        before = repeat(None)
-        if outcome.totals_before_cut:
-            scale = outcome.contribution_scale or outcome.scale
-            before = [None if b is None else b / scale for b in map(outcome.totals_before_cut.get, players)]
-        per_rule.append(list(map(s.RuleBreakdown, map(displays[i].__getitem__, players), notes, column, repeat(i),
-                                 repeat(outcome.spec.canonical), before)))
+        per_rule.append(list(map(s.RuleBreakdown, map(displays[i].__getitem__, players), explanation.notes, column,
+                                 repeat(i), repeat(outcome.spec.canonical), explanation.before_cut)))
     return [dict(zip(keys, row)) for row in zip(*per_rule)] if per_rule else [{} for _ in players]
 
 
@@ -482,8 +477,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             members = [row.player for row in chunk]
             breakdowns = opponents = None
             if explain:
-                result.explain(members)
-                breakdowns = _breakdowns(outcomes, keys, displays, members, player_keys)
+                breakdowns = _breakdowns(outcomes, result.explain(members), keys, displays, members, player_keys)
                 opponents = _opponents(table, members, opponent_names)
             made = []
             for i, row in enumerate(chunk):
@@ -504,8 +498,6 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             at = len(encoded_rows) - 1
             encoder.encode_into(made, encoded_rows, at)
             encoded_rows[at] = ord("[" if at == 0 else ",")
-            if explain:
-                result.forget(members)  # this chunk's contributions are in its JSON now
 
     def forked_share(part: list) -> Iterator[bytearray]:
         """In a forked copy: the share's rows as JSON, a chunk at a time, each led by a comma."""
@@ -515,7 +507,6 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             chunk_json[0] = ord(",")  # the list's brackets: a comma before, nothing after
             del chunk_json[-1]
             yield chunk_json
-            result.forget(members)
 
     # Every player's breakdown (a worker's whole answer): shares of the rows built by forked
     # copies of the worker on the other cores (service/tiebreak/api/forked.py); the bytes are the same.

@@ -20,10 +20,8 @@ WORST = np.iinfo(np.int64).max  # no value sorts after every value
 def sort_keys(outcome: RuleOutcome) -> np.ndarray:
     """Smaller sorts first: higher values first, except where lower is better; no value is worst."""
     sign = 1 if outcome.lower_is_better else -1
-    if outcome.column is not None:
-        keys = sign * outcome.column
-        return keys if outcome.missing is None else np.where(outcome.missing, WORST, keys)
-    return np.array([WORST if v is None else sign * v for v in outcome.values], dtype=np.int64)
+    keys = sign * outcome.column
+    return keys if outcome.missing is None else np.where(outcome.missing, WORST, keys)
 
 
 def _order(keys: list[np.ndarray]) -> np.ndarray:
@@ -109,7 +107,7 @@ def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str],
     for spec in specs:
         entry = registry[spec.code]
         if spec in dropped:
-            outcome = RuleOutcome(spec, [None] * table.size, dropped_reason=dropped[spec])
+            outcome = RuleOutcome.dropped(spec, table.size, dropped[spec])
         elif entry.needs_groups:
             so_far = ([group] if group is not None else []) + pending
             order = _order(so_far)

@@ -3,14 +3,14 @@ opponent-score sum they share with Sonneborn-Berger (9.1)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, contribution_rows, copier, mark_cut
+from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, copier, explanation, mark_cut
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_total, reason_text
-from ..rounding import mean_note, round_half_up_div
+from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import IS_PLAYED, KINDS, LOSS, NO_OPPONENT
 from ..unplayed import DUMMY_ARTICLES, DUMMY_REASONS, OWN_SCORE, VIRTUAL, dummy_note, policy_of, virtual_note
@@ -35,43 +35,43 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
                        lambda: kept_total(value, columns.counted, None))
     totals = cut_totals(key, value, vur, columns.counted, low, high, memo, uncut)
     scale = table.scale * table.scale if weight_by_result else table.scale
-    outcome = RuleOutcome.of(spec, totals, scale)
-    marks: list = []  # every player's cut marks, made when a breakdown first asks (the values need none)
+    marks: list[np.ndarray] = []  # every player's cut marks, made when a breakdown first asks (the values need none)
 
     def cut_marks(players: list[int]) -> np.ndarray:
         if not marks and len(players) <= FEW_ROWS < len(key) // 4:
-            # a few rows (`player=`, a short page): their own marks; each row is cut on its own
+            # a few rows (`player=`, a short page): their own marks; each row is cut on its own (16.5)
             rows = np.asarray(players, dtype=np.int64)
-            return cut_reasons(key[rows], value[rows], None if vur is None else vur[rows], columns.counted[rows],
-                               low, high)
+            own = cut_reasons(key[rows], value[rows], None if vur is None else vur[rows], columns.counted[rows],
+                              low, high)
+            assert own is not None  # the rule cuts
+            return own
         if not marks:
-            marks.append(cut_reasons(key, value, vur, columns.counted, low, high, memo))
+            every = cut_reasons(key, value, vur, columns.counted, low, high, memo)
+            assert every is not None
+            marks.append(every)
         return marks[0][players]
-    # Every rule of the family shares the uncut contributions; a cut one is a marked copy.
-    base = ctx.cached(("opponent-contributions", spec.forfeits_played, weight_by_result), dict)
+    # Every rule of the family shares the uncut contributions of the rows last asked (the
+    # rules of one breakdown are explained for the same rows); a cut one is a marked copy.
+    shared = ctx.cached(("opponent-contributions", spec.forfeits_played, weight_by_result), dict)
     label = cut_label(low, high)
 
-    def explain_rows(players: list[int]) -> list[list[Contribution]]:
-        missing = [p for p in players if p not in base]
-        if missing:
-            base.update(zip(missing, _contributions(ctx, columns, value, missing, weight_by_result)))
-        rows = [base[p] for p in players]
+    def explain(rows: list[int]) -> Explanation:
+        if shared.get("rows") != rows:
+            shared["rows"], shared["made"] = list(rows), opponent_contributions(ctx, columns, value, rows, weight_by_result)
+        made: list[list[Any]] = shared["made"]
         if not (low or high):
-            return rows
-        return with_cuts(rows, cut_marks(players), columns.counted[players], label)
+            return explanation(rows, made)
+        return explanation(rows, with_cuts(made, cut_marks(rows), columns.counted[rows], label),
+                           before_cut=(uncut[rows] / scale).tolist())
 
-    outcome.explain_rows = explain_rows
-    outcome.forget_rows = lambda players: [base.pop(p, None) for p in players]
-    if low or high:
-        outcome.uncut = uncut
-    return outcome
+    return RuleOutcome.of(spec, totals, scale, explain=explain)
 
 
 GAME_KINDS = np.array(["game", "forfeit"], dtype=object)  # a round with an opponent: played or not
 FORE_NOTE = "the last round counted as a draw (8.3)"
 
 
-def _contributions(ctx: Context, columns, value: np.ndarray, players: list[int],
+def opponent_contributions(ctx: Context, columns, value: np.ndarray, players: list[int],
                    weight_by_result: bool) -> list[list[Contribution]]:
     """The players' counted rounds as contributions, before any cut, in one pass over slices
     of the columns.
@@ -220,16 +220,14 @@ def average_of_opponents_buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     total = np.where(played, bh[np.where(played, table.opp, 0)], 0).sum(axis=1)
     # hundredths, halves up: round(100 × total / (games × scale))
     hundredths = round_half_up_div(100 * total, np.maximum(games, 1) * table.scale)
-    outcome = RuleOutcome.of(spec, hundredths, 100, missing=games == 0, contribution_scale=table.scale)
+    outcome_scale = table.scale
 
-    def explain_row(p: int) -> list[Contribution]:
-        opponents = table.opp[p].tolist()
-        return [ctx.contribution(r + 1, "opponent_value", table.ids[opponents[r]], int(bh[opponents[r]]) / table.scale)
-                for r in np.flatnonzero(played[p]).tolist()]
+    def explain(rows: list[int]) -> Explanation:
+        chosen = played[rows]
+        fields = {"kind": "opponent_value", "opponent": ctx.opponent_ids()[rows],
+                  "value": bh[np.where(chosen, table.opp[rows], 0)] / outcome_scale}
+        return explanation(rows, contribution_rows(ctx.contribution, chosen, fields),
+                           mean_notes(total[rows], outcome_scale, games[rows],
+                                      "mean Buchholz of the opponents, to 2 decimals"))
 
-    def note_row(p: int) -> str | None:
-        return mean_note(Fraction(int(total[p]), table.scale), int(games[p]),
-                         "mean Buchholz of the opponents, to 2 decimals")
-
-    outcome.explain_row, outcome.note_row = explain_row, note_row
-    return outcome
+    return RuleOutcome.of(spec, hundredths, 100, missing=games == 0, contribution_scale=table.scale, explain=explain)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Contribution, Explanation, RuleOutcome, explanation
 from ..model import System
 from ..rules import RuleSpec
 from ..table import HAS_OPPONENT, IS_PLAYED
@@ -25,7 +25,7 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
     table = ctx.table
     counts_forfeits = spec.forfeits_played or table.system is System.ROUND_ROBIN
     counts = HAS_OPPONENT if counts_forfeits else IS_PLAYED
-    values: list[int | None] = [NOT_SEPARATED] * table.size
+    values: list[int] = [NOT_SEPARATED] * table.size
     encounters: dict[int, list[Contribution]] = {}
     notes: dict[int, str | None] = {}
     unresolved: list[list[int]] = []
@@ -55,12 +55,12 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
                 notes[p] = note
             if not all_met:
                 unresolved.append(group)
-    outcome = RuleOutcome.of(spec, np.asarray(values, dtype=np.int64), 1, lower_is_better=True,
-                             contribution_scale=table.scale)
-    outcome.explain_row = lambda p: encounters.get(p, [])
-    outcome.note_row = notes.get
-    outcome.unresolved = unresolved
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, [encounters.get(p, []) for p in rows], list(map(notes.get, rows)))
+
+    return RuleOutcome.of(spec, np.asarray(values, dtype=np.int64), 1, lower_is_better=True,
+                          contribution_scale=table.scale, explain=explain, unresolved=unresolved)
 
 
 class _Namer:
