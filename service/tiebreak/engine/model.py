@@ -102,7 +102,7 @@ class Scoring:
         return getattr(self, kind.value)  # field names are the result kinds' values
 
 
-@dataclass(slots=True)  # not frozen: a frozen __init__ costs several times more per result
+@dataclass(slots=True)  # not frozen: a frozen __init__ is slower, and one is made per result
 class RoundResult:
     """One entry of a player's results as submitted; treated as immutable."""
 
@@ -114,7 +114,7 @@ class RoundResult:
     rated: bool = True
 
 
-@dataclass(slots=True)  # not frozen: a frozen __init__ costs several times more per player; treated as immutable
+@dataclass(slots=True)  # not frozen (a frozen __init__ is slower, one per player); treated as immutable
 class Player:
     id: int  # the start number
     name: str = ""

@@ -128,7 +128,7 @@ def cyclic_gc_paused():
     """Pause the cyclic garbage collector while one standings request is computed (and, in
     the API, while its breakdowns are built and converted).
 
-    The engine makes hundreds of thousands of small lists and no reference cycles;
+    The engine makes many small lists and no reference cycles;
     left on, the collector rescans the whole input (every result object) again and
     again during a large request. Memory is still freed by reference counting.
     """
