@@ -1,14 +1,15 @@
 """Contributions: the single values a tie-break sums, each knowing where it came from.
 
-Every family computes its values as passes over the table's columns; the breakdown
-of a player is built from the same columns (and the same cut marks), only for the
-players whose rows are returned. The API's breakdown is this list.
+Every family computes its values as passes over the table's columns, into one int64
+column (a RuleOutcome). Its one `explain(rows)` builds the breakdowns of those rows
+(contributions, note, sum before a cut: an Explanation) from the same columns and the
+same cut marks, only for the rows a response returns. The API's breakdown is this.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from itertools import repeat
 from typing import Any
@@ -55,23 +56,25 @@ class Contribution:
     reason_code: str | None = None  # how a dummy's value was found: dummy-own-score, dummy-capped-at-half, ...
 
 
-def mark_cut(c, reason: str, code: str) -> None:
+def mark_cut(c: Any, reason: str, code: str) -> None:
     """Mark a contribution as cut, in place (one no other rule shares)."""
     c.cut, c.cut_reason, c.cut_code = True, reason, code
 
 
-def copier(kind: type) -> Callable:
+def copier(kind: type) -> Callable[[Any], Any]:
     """How to copy a contribution of this type: its own `__copy__` when it has one (a msgspec
     struct copies itself in C), else copy.copy."""
-    return getattr(kind, "__copy__", None) or copy.copy
+    own: Callable[[Any], Any] | None = getattr(kind, "__copy__", None)
+    return own or copy.copy
 
 
 FIELDS = [f.name for f in fields(Contribution)]
 DEFAULTS = {f.name: f.default for f in fields(Contribution) if f.default is not MISSING}
 
 
-def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, object],
-                      reasons: np.ndarray | None = None, reason_texts: dict[int, str] | None = None) -> list[list]:
+def contribution_rows(make: type, selected: np.ndarray, columns: Mapping[str, object],
+                      reasons: np.ndarray | None = None,
+                      reason_texts: Mapping[int, str] | None = None) -> list[list[Any]]:
     """Per row of `selected` (a boolean matrix, rows × rounds), the contributions of the
     selected rounds in round order, made in one pass: `columns` gives each field either as a
     matrix of that shape (read at the selected cells; an object matrix for strings and None)
@@ -83,7 +86,7 @@ def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, objec
     rows, rounds = np.nonzero(selected)
     columns = {"round": (rounds + 1).tolist(), **columns}
     last = max(FIELDS.index(name) for name in columns)
-    args = []
+    args: list[Iterable[Any]] = []
     for name in FIELDS[:last + 1]:
         if name not in columns:
             args.append(repeat(DEFAULTS.get(name)))
@@ -96,11 +99,11 @@ def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, objec
         else:
             args.append(repeat(column))
     flat = list(map(make, *args))
-    if reasons is not None:
+    if reasons is not None and reason_texts is not None:
         cut = selected & (reasons != 0)
         if cut.any():
             at = np.cumsum(selected.ravel()) - 1  # each cell's place in `flat`
-            for k, code in zip(at[cut.ravel()].tolist(), reasons[cut].tolist()):
+            for k, code in zip(at[cut.ravel()].tolist(), reasons[cut].tolist(), strict=True):
                 mark_cut(flat[k], reason_texts[code], REASON_CODES[code])
     out = []
     start = 0
@@ -130,9 +133,9 @@ Explain = Callable[[list[int]], Explanation]
 def explanation(rows: list[int], contributions: list[list[Any]] | None = None,
                 notes: list[str | None] | None = None, before_cut: list[float | None] | None = None) -> Explanation:
     """An Explanation of `rows`, what is not given empty: no contribution, no note, no cut."""
-    empty: list[Any] = [None] * len(rows)
     return Explanation([[] for _ in rows] if contributions is None else contributions,
-                       empty if notes is None else notes, empty if before_cut is None else before_cut)
+                       [None] * len(rows) if notes is None else notes,
+                       [None] * len(rows) if before_cut is None else before_cut)
 
 
 def nothing_to_explain(rows: list[int]) -> Explanation:
@@ -140,7 +143,7 @@ def nothing_to_explain(rows: list[int]) -> Explanation:
     return explanation(rows)
 
 
-# What Standings.explain keeps per row: the contributions, the note, the sum before the cut.
+# What Standings.keep keeps per row: the contributions, the note, the sum before the cut.
 Kept = tuple[list[Any], str | None, float | None]
 
 
@@ -163,7 +166,7 @@ class RuleOutcome:
     # Rules computed inside tie groups (DE, RBT): the groups the rule could not separate
     # because their members did not all meet (reported as an informational warning).
     unresolved: list[list[int]] | None = None
-    # The breakdowns Standings.explain kept, by table index.
+    # The breakdowns Standings.keep kept, by table index.
     kept: dict[int, Kept] = field(default_factory=dict)
 
     @classmethod
@@ -184,7 +187,7 @@ class RuleOutcome:
         """Every player's value as a list (None: no value)."""
         values: list[int | None] = self.column.tolist()
         if self.missing is not None:
-            values = [None if m else v for v, m in zip(values, self.missing.tolist())]
+            values = [None if m else v for v, m in zip(values, self.missing.tolist(), strict=True)]
         return values
 
     @property

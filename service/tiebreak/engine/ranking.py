@@ -7,12 +7,23 @@ that the earlier rules leave.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, Protocol
+
 import numpy as np
 
-from .context import Context
 from .contributions import RuleOutcome
 from .registry import TIEBREAKS
 from .rules import RuleSpec
+from .table import Table
+
+
+class RankingContext(Protocol):
+    """What the ranking reads of a request's context (an individual or a team event's)."""
+
+    @property
+    def table(self) -> Table: ...
+
 
 WORST = np.iinfo(np.int64).max  # no value sorts after every value
 
@@ -80,7 +91,7 @@ def tie_groups(order: np.ndarray, starts: np.ndarray) -> list[list[int]]:
     bounds = np.flatnonzero(starts)
     sizes = np.diff(np.append(bounds, len(order)))
     members = order.tolist()
-    return [members[a:a + size] for a, size in zip(bounds[sizes > 1].tolist(), sizes[sizes > 1].tolist())]
+    return [members[a:a + size] for a, size in zip(bounds[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True)]
 
 
 def _dense(order: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -90,8 +101,8 @@ def _dense(order: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return group
 
 
-def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str],
-         registry=TIEBREAKS) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
+def rank(ctx: RankingContext, specs: list[RuleSpec], dropped: Mapping[RuleSpec, str | None],
+         registry: Mapping[str, Any] = TIEBREAKS) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
     """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
 
     Players equal on everything share a rank and are listed by start number. A rule that

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 
@@ -29,7 +30,7 @@ class StandingRow:
     decided_by: str | None
 
 
-class StandingRows(Sequence):
+class StandingRows(Sequence[StandingRow]):
     """The rows of the standings, made on demand from the standing order (table indices), the
     shared rank of each position and `decided_by`: a caller that reads a few rows (top, player)
     does not pay for a row object per player."""
@@ -43,16 +44,22 @@ class StandingRows(Sequence):
     def __len__(self) -> int:
         return len(self.order)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> StandingRow: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[StandingRow]: ...
+
+    def __getitem__(self, i: int | slice) -> StandingRow | list[StandingRow]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         if self._made is not None:
             return self._made[i]
         return StandingRow(self.ranks[i], self.order[i], self.decided[i])
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[StandingRow]:
         if self._made is None:
-            self._made = [StandingRow(*row) for row in zip(self.ranks, self.order, self.decided)]
+            self._made = [StandingRow(*row) for row in zip(self.ranks, self.order, self.decided, strict=True)]
         return iter(self._made)
 
 
@@ -83,8 +90,9 @@ class Standings:
         Players already kept are left as they are."""
         rows = [p for p in dict.fromkeys(players) if p not in self.explained]
         self.explained.update(rows)
-        for outcome, built in zip(self.outcomes, self._built(rows)):
-            outcome.kept.update(zip(rows, zip(built.contributions, built.notes, built.before_cut)))
+        for outcome, built in zip(self.outcomes, self._built(rows), strict=True):
+            per_row = zip(built.contributions, built.notes, built.before_cut, strict=True)
+            outcome.kept.update(zip(rows, per_row, strict=True))
 
     def _built(self, rows: list[int]) -> list[Explanation]:
         return [outcome.explain(rows) for outcome in self.outcomes]
@@ -124,7 +132,7 @@ def edition_warnings(requested: Regulations | None, applied: Regulations, tourna
 
 
 @contextmanager
-def cyclic_gc_paused():
+def cyclic_gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while one standings request is computed (and, in
     the API, while its breakdowns are built and converted).
 
@@ -161,7 +169,8 @@ def compute_standings(
         return _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution)
 
 
-def _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution) -> Standings:
+def _compute(tournament: Tournament, specs: list[RuleSpec], regulations: Regulations | None, after_round: int | None,
+             unrated_rating: int | None, explain: bool | Collection[int], contribution: type) -> Standings:
     applied = resolve_regulations(regulations, tournament)
     check_rule_set(specs, applied)
     table = build_table(tournament, after_round)

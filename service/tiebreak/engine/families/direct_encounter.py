@@ -7,6 +7,8 @@ Lower is better.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from ..context import Context
@@ -69,7 +71,7 @@ class _Namer:
     def __init__(self, ids: list[int], scale: int) -> None:
         self.ids, self.scale = ids, scale
 
-    def players(self, group) -> str:
+    def players(self, group: Iterable[int]) -> str:
         return ", ".join(str(self.ids[p]) for p in sorted(group, key=self.ids.__getitem__))
 
     def points(self, units: int) -> str:
@@ -148,7 +150,8 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
     return places
 
 
-def _alone_on_top(group: list[int], against: Mutual, scores: dict[int, int], win: int):
+def _alone_on_top(group: list[int], against: Mutual, scores: dict[int, int],
+                  win: int) -> tuple[int, int, int] | None:
     """The player first whatever the games the group's members did not play would give.
 
     For each other member, the worst case for the candidate is the candidate losing

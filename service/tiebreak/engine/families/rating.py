@@ -45,7 +45,7 @@ def rating_difference(percent: int) -> int:
     return int(DP[percent])
 
 
-def expected_percent(difference):
+def expected_percent(difference: int | np.ndarray) -> int | np.ndarray:
     """Expected score, in percent, of a player `difference` points above the opponent.
 
     Works on whole arrays of differences; a plain int gives an int.
@@ -53,7 +53,7 @@ def expected_percent(difference):
     d = np.minimum(np.abs(difference), MAX_DIFFERENCE)
     higher = 50 + np.searchsorted(_PD_BAND_TOP, d, side="left")  # band 50 (above 735) gives 100
     result = np.where(np.asarray(difference) >= 0, higher, 100 - higher)
-    return int(result) if result.ndim == 0 else result
+    return int(result) if result.ndim == 0 else np.asarray(result)
 
 
 class Games:
@@ -197,7 +197,8 @@ def _rating_outcome(ctx: Context, spec: RuleSpec, column: np.ndarray,
     games = _games(ctx)
 
     def explain(rows: list[int]) -> Explanation:
-        notes = [None if not count else note for count, note in zip(games.count[rows].tolist(), describe(rows))]
+        notes = [None if not count else note
+                 for count, note in zip(games.count[rows].tolist(), describe(rows), strict=True)]
         return explanation(rows, _games_as_contributions(ctx, rows), notes)
 
     return RuleOutcome.of(spec, column, 1, missing=games.count == 0, explain=explain)
@@ -210,7 +211,7 @@ def tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     def describe(rows: list[int]) -> list[str]:
         return [f"ARO {a} + dp {d} for {p} % over {n} game(s) (C.07 10.2)"
                 for a, d, p, n in zip(aro[rows].tolist(), DP[percent[rows]].tolist(), percent[rows].tolist(),
-                                      games.count[rows].tolist())]
+                                      games.count[rows].tolist(), strict=True)]
 
     return _rating_outcome(ctx, spec, _tpr_values(ctx), describe)
 
@@ -221,7 +222,7 @@ def perfect_tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     def describe(rows: list[int]) -> list[str]:
         return [f"the lowest rating whose expected score against these opponents reaches "
                 f"{h / 2:g} from {n} game(s) (C.07 10.3)"
-                for h, n in zip(games.scored_halves[rows].tolist(), games.count[rows].tolist())]
+                for h, n in zip(games.scored_halves[rows].tolist(), games.count[rows].tolist(), strict=True)]
 
     return _rating_outcome(ctx, spec, _ptp_values(ctx), describe)
 
@@ -260,7 +261,8 @@ def own_rating(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table, ratings = ctx.table, ctx.ratings
 
     def explain(rows: list[int]) -> Explanation:
-        return explanation(rows, notes=[f"own rating {r}" if table.ratings[p] is not None else f"unrated, counted as {r}"
-                                        for p, r in zip(rows, ratings[rows].tolist())])
+        return explanation(rows, notes=[f"own rating {r}" if table.ratings[p] is not None
+                                        else f"unrated, counted as {r}"
+                                        for p, r in zip(rows, ratings[rows].tolist(), strict=True)])
 
     return RuleOutcome.of(spec, ratings, 1, explain=explain)

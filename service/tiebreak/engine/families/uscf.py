@@ -52,13 +52,15 @@ def counted_rounds(table: Table) -> np.ndarray:
     """
     if table.system is not System.ROUND_ROBIN:
         return np.ones(table.kind.shape, dtype=bool)
-    return table.opp != NO_OPPONENT
+    scheduled: np.ndarray = table.opp != NO_OPPONENT
+    return scheduled
 
 
 def adjusted_scores(table: Table) -> np.ndarray:
     """Every player's score as opponents count it: unplayed games count as a draw each (34E1)."""
     unplayed = counted_rounds(table) & ~IS_PLAYED[table.kind]
-    return table.score + np.where(unplayed, table.draw - table.pts, 0).sum(axis=1)
+    adjusted: np.ndarray = table.score + np.where(unplayed, table.draw - table.pts, 0).sum(axis=1)
+    return adjusted
 
 
 class _Opposition:
@@ -96,7 +98,7 @@ def _opposition_contributions(ctx: Context, rows: list[int], value: np.ndarray |
     key = opposition.key[rows]
     played = opposition.played[rows]
     opp = np.where(played, table.opp[rows], 0)
-    notes = ctx.cached("uscf-adjusted-notes", dict)
+    notes: dict[int, str | None] = ctx.cached("uscf-adjusted-notes", dict)
     for q in set(opp[played].tolist()) - notes.keys():
         notes[q] = _adjusted_note(ctx, q)
     face = table.score[opp]
@@ -153,7 +155,7 @@ def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleO
         low, high, why = _drops(table, counted, modified)
         # drops go by value only: the same selection as a Cut/Median without unplayed rounds
         reasons = np.zeros(key.shape, dtype=np.int8)
-        for lo, hi in {(int(a), int(b)) for a, b in zip(low.tolist(), high.tolist())}:
+        for lo, hi in {(int(a), int(b)) for a, b in zip(low.tolist(), high.tolist(), strict=True)}:
             rows = (low == lo) & (high == hi)
             marks = cut_reasons(key[rows], key[rows], None, counted[rows], lo, hi)
             if marks is not None:
@@ -165,8 +167,8 @@ def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleO
             return explanation(rows, made)
         assert low is not None and high is not None and why is not None
         _mark_drops(made, reasons[rows], opposition.counted[rows], [why[p] for p in rows])
-        notes = [(f"{why[p]}: " if modified else "") + _describe_drops(lo, hi) + " (US Chess 34E1)"
-                 for p, lo, hi in zip(rows, low[rows].tolist(), high[rows].tolist())]
+        notes: list[str | None] = [(f"{why[p]}: " if modified else "") + _describe_drops(lo, hi) + " (US Chess 34E1)"
+                 for p, lo, hi in zip(rows, low[rows].tolist(), high[rows].tolist(), strict=True)]
         return explanation(rows, made, notes)
 
     return RuleOutcome.of(spec, kept_total(key, counted, reasons), table.scale, explain=explain)
@@ -177,7 +179,7 @@ def _mark_drops(made: list[list[Any]], reasons: np.ndarray, counted: np.ndarray,
     position = np.cumsum(counted, axis=1) - 1  # where each round's contribution sits in its row
     cut_rows, cut_rounds = np.nonzero(reasons)
     for i, j, code in zip(cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(),
-                          reasons[cut_rows, cut_rounds].tolist()):
+                          reasons[cut_rows, cut_rounds].tolist(), strict=True):
         mark_cut(made[i][j], _drop_reason(code, why[i]), "dropped-highest" if code == HIGHEST else "dropped-lowest")
 
 
@@ -211,7 +213,8 @@ def _cumulative_values(ctx: Context) -> np.ndarray:
     def compute() -> np.ndarray:
         table = ctx.table
         unplayed_wins = UNPLAYED_WINS[table.kind].sum(axis=1)
-        return np.cumsum(table.pts, axis=1).sum(axis=1) - table.win * unplayed_wins
+        cumulative: np.ndarray = np.cumsum(table.pts, axis=1).sum(axis=1) - table.win * unplayed_wins
+        return cumulative
     return ctx.cached("uscf-cumulative", compute)
 
 
@@ -225,8 +228,9 @@ def cumulative(ctx: Context, spec: RuleSpec) -> RuleOutcome:
             "kind": "running_score", "opponent": None, "value": np.cumsum(table.pts[rows], axis=1) / table.scale})
         unplayed_wins = contribution_rows(ctx.contribution, UNPLAYED_WINS[table.kind[rows]], {
             "kind": "unplayed_win", "opponent": None, "value": -table.win / table.scale,
-            "unplayed": KIND_NAMES[table.kind[rows]], "note": "one point subtracted for an unplayed win (US Chess 34E3)"})
-        return explanation(rows, [a + b for a, b in zip(running, unplayed_wins)])
+            "unplayed": KIND_NAMES[table.kind[rows]],
+            "note": "one point subtracted for an unplayed win (US Chess 34E3)"})
+        return explanation(rows, [a + b for a, b in zip(running, unplayed_wins, strict=True)])
 
     return RuleOutcome.of(spec, _cumulative_values(ctx), table.scale, explain=explain)
 
@@ -342,7 +346,8 @@ def _performances(ctx: Context) -> np.ndarray:
         games = _games(ctx)
         balance = np.where(games.played, games.halves - 1, 0).sum(axis=1)  # W − L from half points 2/1/0
         # ARO is whole, so round(ARO + 400 b / N) = ARO + round(400 b / N)
-        return _plain_aro(ctx) + round_half_up_div(RULE_OF_400 * balance, np.maximum(games.count, 1))
+        performance: np.ndarray = _plain_aro(ctx) + round_half_up_div(RULE_OF_400 * balance, np.maximum(games.count, 1))
+        return performance
     return ctx.cached("uscf-performance", compute)
 
 

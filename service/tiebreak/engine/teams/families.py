@@ -20,7 +20,7 @@ from ..model import System
 from ..modifiers import cut_label, cut_reasons, kept_total
 from ..rounding import round_half_up_div
 from ..rules import RuleSpec
-from ..table import HAS_OPPONENT, IS_PLAYED, NO_OPPONENT, WIN
+from ..table import HAS_OPPONENT, IS_PLAYED, NO_OPPONENT, WIN, Table
 from .build import BOARD_HOW
 from .context import TeamContext
 from .model import Score
@@ -51,7 +51,7 @@ def secondary_score(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
 def on_reference(rule: Callable[..., RuleOutcome]) -> Callable[..., RuleOutcome]:
     """An individual rule computed on the table of the spec's reference score."""
 
-    def compute(ctx: TeamContext, spec: RuleSpec, *groups) -> RuleOutcome:
+    def compute(ctx: TeamContext, spec: RuleSpec, *groups: list[list[int]]) -> RuleOutcome:
         return rule(ctx.on(ctx.score_of(spec)), spec, *groups)
 
     compute.__doc__ = rule.__doc__
@@ -136,7 +136,7 @@ def extended_sonneborn_berger(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
 
     def explain(rows: list[int]) -> Explanation:
         out = buchholz.opponent_contributions(fctx, columns, value, rows, True)
-        for p, made in zip(rows, out):
+        for p, made in zip(rows, out, strict=True):
             factors = (scored[p] / second_scale).tolist()
             for c in made:
                 c.result = factors[c.round - 1]  # what the team scored, on the second-named score
@@ -176,7 +176,7 @@ def score_strength(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
         notes: list[str | None] = [
             f"{ctx.secondary.value} {s / scale:g} + {rule} ({ctx.primary.value}) "
             f"{b / scale:g} / {factor} (normalising factor), to 2 decimals (C.07 13.4)"
-            for s, b in zip(secondary[rows].tolist(), bh.column[rows].tolist())]
+            for s, b in zip(secondary[rows].tolist(), bh.column[rows].tolist(), strict=True)]
         return explanation(rows, bh.explain(rows).contributions, notes)
 
     return RuleOutcome.of(spec, hundredths, 100, contribution_scale=scale, explain=explain)
@@ -267,7 +267,7 @@ def _step_names(code: str, n: int) -> list[str]:
     return [f"all boards but the last {k + 1}" for k in range(n)]
 
 
-def _names(table, group, p) -> str:
+def _names(table: Table, group: list[int], p: int) -> str:
     return ", ".join(str(table.ids[q]) for q in sorted(group, key=table.ids.__getitem__) if q != p)
 
 
@@ -306,6 +306,7 @@ class _Encounters:
         """Apply one step to one class of tied teams: the ordered sub-classes, and what it found."""
         ctx = self.ctx
         members = set(cls)
+        value: Callable[[int, int], int]
         if kind in "PS":
             score = ctx.primary if kind == "P" else ctx.secondary
             table = ctx.on(score).table
@@ -328,7 +329,8 @@ class _Encounters:
             boards = ctx.boards.pts
             value = lambda p, r: int(boards[p, r] @ weights)  # noqa: E731
             win = 0
-        mutual, met = {}, {}
+        mutual: dict[int, int] = {}
+        met: dict[int, set[int]] = {}
         for p in cls:
             rounds = self.meetings(p, members)
             mutual[p] = sum(value(p, r) for r in rounds)

@@ -10,7 +10,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..checks import Warning, round_checks
-from ..contributions import Contribution, Explanation
+from ..contributions import Contribution, Explanation, RuleOutcome
 from ..errors import Issue, UnknownTiebreak
 from ..model import FIDE_2026_START, Regulations, System
 from ..ranking import rank
@@ -113,7 +113,7 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
     return warnings
 
 
-def _group_checks(outcomes, ctx: TeamContext) -> list[Warning]:
+def _group_checks(outcomes: list[RuleOutcome], ctx: TeamContext) -> list[Warning]:
     table = ctx.table
     warnings = []
     for outcome in outcomes:
