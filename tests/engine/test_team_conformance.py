@@ -45,7 +45,5 @@ def test_the_knockout_final_where_board_count_ties_and_the_elimination_rules_cro
     assert [by_tbr.table.ids[r.player] for r in by_tbr.rows] == [1, 2]
     assert [by_bbe.table.ids[r.player] for r in by_bbe.rows] == [2, 1]
     assert by_tbr.rows[0].decided_by == "TBR" and by_bbe.rows[0].decided_by == "BBE"
-    by_tbr.explain([0])
-    assert "board 1" in by_tbr.outcomes[3].notes[0]
-    by_bbe.explain([1])
-    assert "all boards but the last 2" in by_bbe.outcomes[3].notes[1]
+    assert "board 1" in by_tbr.explain([0])[3].notes[0]
+    assert "all boards but the last 2" in by_bbe.explain([1])[3].notes[0]

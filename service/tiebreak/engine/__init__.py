@@ -1,4 +1,4 @@
-"""The tie-break engine: pure Python, standard library only."""
+"""The tie-break engine: pure computation (the standard library and numpy), no I/O, no web framework."""
 
 from .model import Color, Player, Regulations, ResultKind, RoundResult, Scoring, System, Tournament
 from .rules import RuleSpec

@@ -157,7 +157,7 @@ def pairing_bye_checks(tournament: Tournament, played_rounds: int) -> list[Warni
     per_round: dict[int, list[int]] = {}
     if byes.size:
         owners = np.searchsorted(np.cumsum(np.asarray(columns.counts, dtype=np.int64)), byes, side="right")
-        for flat, owner in zip(byes.tolist(), owners.tolist()):
+        for flat, owner in zip(byes.tolist(), owners.tolist(), strict=True):
             per_round.setdefault(int(rounds[flat]), []).append(tournament.players[owner].id)
     return [Warning(
         "several-pairing-byes",

@@ -7,7 +7,9 @@ never changed afterwards: no rule reads what another left behind (C.07 4.2).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -16,20 +18,23 @@ from .model import Regulations
 from .table import NO_OPPONENT, Table
 from .unplayed import OpponentColumns, adjusted_scores, counted_as_draw, opponent_columns, policy_of
 
+T = TypeVar("T")
+
 
 @dataclass(slots=True)
 class Context:
     table: Table
     regulations: Regulations
     ratings: np.ndarray  # int64; unrated players already given `unrated_rating`, else 0
-    _cache: dict = field(default_factory=dict)
+    _cache: dict[Hashable, Any] = field(default_factory=dict)
     fore_buchholz: bool = False  # the table is Fore Buchholz's, with the last round drawn (8.3)
     # The type a breakdown's contributions are built in (see contributions.Contribution).
     contribution: type = Contribution
 
-    def cached(self, key, compute):
+    def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         try:
-            return self._cache[key]
+            found: T = self._cache[key]
+            return found
         except KeyError:
             value = self._cache[key] = compute()
             return value

@@ -1,16 +1,18 @@
 """Contributions: the single values a tie-break sums, each knowing where it came from.
 
-Every family computes its values as passes over the table's columns; the breakdown
-of a player is built from the same columns (and the same cut marks), only for the
-players whose rows are returned. The API's breakdown is this list.
+Every family computes its values as passes over the table's columns, into one int64
+column (a RuleOutcome). Its one `explain(rows)` builds the breakdowns of those rows
+(contributions, note, sum before a cut: an Explanation) from the same columns and the
+same cut marks, only for the rows a response returns. The API's breakdown is this.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from dataclasses import MISSING, dataclass, fields
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import MISSING, dataclass, field, fields
 from itertools import repeat
+from typing import Any
 
 import numpy as np
 
@@ -54,23 +56,25 @@ class Contribution:
     reason_code: str | None = None  # how a dummy's value was found: dummy-own-score, dummy-capped-at-half, ...
 
 
-def mark_cut(c, reason: str, code: str) -> None:
+def mark_cut(c: Any, reason: str, code: str) -> None:
     """Mark a contribution as cut, in place (one no other rule shares)."""
     c.cut, c.cut_reason, c.cut_code = True, reason, code
 
 
-def copier(kind: type) -> Callable:
+def copier(kind: type) -> Callable[[Any], Any]:
     """How to copy a contribution of this type: its own `__copy__` when it has one (a msgspec
     struct copies itself in C), else copy.copy."""
-    return getattr(kind, "__copy__", None) or copy.copy
+    own: Callable[[Any], Any] | None = getattr(kind, "__copy__", None)
+    return own or copy.copy
 
 
 FIELDS = [f.name for f in fields(Contribution)]
 DEFAULTS = {f.name: f.default for f in fields(Contribution) if f.default is not MISSING}
 
 
-def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, object],
-                      reasons: np.ndarray | None = None, reason_texts: dict[int, str] | None = None) -> list[list]:
+def contribution_rows(make: type, selected: np.ndarray, columns: Mapping[str, object],
+                      reasons: np.ndarray | None = None,
+                      reason_texts: Mapping[int, str] | None = None) -> list[list[Any]]:
     """Per row of `selected` (a boolean matrix, rows × rounds), the contributions of the
     selected rounds in round order, made in one pass: `columns` gives each field either as a
     matrix of that shape (read at the selected cells; an object matrix for strings and None)
@@ -82,7 +86,7 @@ def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, objec
     rows, rounds = np.nonzero(selected)
     columns = {"round": (rounds + 1).tolist(), **columns}
     last = max(FIELDS.index(name) for name in columns)
-    args = []
+    args: list[Iterable[Any]] = []
     for name in FIELDS[:last + 1]:
         if name not in columns:
             args.append(repeat(DEFAULTS.get(name)))
@@ -95,11 +99,11 @@ def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, objec
         else:
             args.append(repeat(column))
     flat = list(map(make, *args))
-    if reasons is not None:
+    if reasons is not None and reason_texts is not None:
         cut = selected & (reasons != 0)
         if cut.any():
             at = np.cumsum(selected.ravel()) - 1  # each cell's place in `flat`
-            for k, code in zip(at[cut.ravel()].tolist(), reasons[cut].tolist()):
+            for k, code in zip(at[cut.ravel()].tolist(), reasons[cut].tolist(), strict=True):
                 mark_cut(flat[k], reason_texts[code], REASON_CODES[code])
     out = []
     start = 0
@@ -109,55 +113,89 @@ def contribution_rows(make: type, selected: np.ndarray, columns: dict[str, objec
     return out
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
+class Explanation:
+    """One rule's breakdown of some table rows, in the order they were asked: per row the
+    contributions (cut ones marked), the note on how the value was formed (None: none) and,
+    for a rule that cuts, the sum before the cut in points (None otherwise)."""
+
+    contributions: list[list[Any]]
+    notes: list[str | None]
+    before_cut: list[float | None]
+
+
+# The one explanation protocol: a family's `explain(rows)` builds the breakdowns of those
+# table rows from the same columns (and the same cut marks) its values came from, slices
+# of the columns for many rows at once; only the rows a response returns are explained.
+Explain = Callable[[list[int]], Explanation]
+
+
+def explanation(rows: list[int], contributions: list[list[Any]] | None = None,
+                notes: list[str | None] | None = None, before_cut: list[float | None] | None = None) -> Explanation:
+    """An Explanation of `rows`, what is not given empty: no contribution, no note, no cut."""
+    return Explanation([[] for _ in rows] if contributions is None else contributions,
+                       [None] * len(rows) if notes is None else notes,
+                       [None] * len(rows) if before_cut is None else before_cut)
+
+
+def nothing_to_explain(rows: list[int]) -> Explanation:
+    """The explanation of a rule without a breakdown (dropped)."""
+    return explanation(rows)
+
+
+# What Standings.keep keeps per row: the contributions, the note, the sum before the cut.
+Kept = tuple[list[Any], str | None, float | None]
+
+
+@dataclass(slots=True, eq=False)
 class RuleOutcome:
-    """One rule's values for every player (by table index), with the explained players' contributions."""
+    """One rule's values for every player (by table index), and how to explain them.
+
+    The values are one int64 column, a value v standing for v / scale, with a mask of the
+    players without one (None: everyone has one): the ranking sorts on it as it is.
+    """
 
     spec: RuleSpec
-    # Every player's value (None: no value); for an outcome made from a column (`of`) the list
-    # is made when first read (`values`): ranking and the API read the column.
-    _values: list[int | None] | None
-    scale: int = 1  # a value v stands for v / scale
-    # Per explained player (table index): the contributions, cut ones marked; None without explain.
-    contributions: dict[int, list[Contribution]] | None = None
+    column: np.ndarray
+    scale: int = 1
+    missing: np.ndarray | None = None
+    explain: Explain = nothing_to_explain
     lower_is_better: bool = False
     dropped_reason: str | None = None
     contribution_scale: int | None = None  # when contributions use other units than the value
-    notes: dict[int, str | None] | None = None  # per explained player: how the value was formed
     # Rules computed inside tie groups (DE, RBT): the groups the rule could not separate
     # because their members did not all meet (reported as an informational warning).
     unresolved: list[list[int]] | None = None
-    # Per explained player: the sum before any cut, when the rule cuts (in contribution units).
-    totals_before_cut: dict[int, int] | None = None
-    # Every player's sum before any cut, when the family has it as a column (contribution units).
-    uncut: np.ndarray | None = None
-    # The values as an int64 column (where `missing` is set there is no value), when the
-    # family computed them as one: the ranking sorts on it without a Python loop.
-    column: np.ndarray | None = None
-    missing: np.ndarray | None = None
-    # Builds one player's contributions and note from the same columns the values came
-    # from, on demand: only for the rows a response returns (Standings.explain).
-    explain_row: Callable[[int], list[Contribution]] | None = None
-    note_row: Callable[[int], str | None] | None = None
-    note_rows: Callable[[list[int]], list[str | None]] | None = None  # the same for many rows
-    # The same for many rows at once (one slice of each column), where a family has it.
-    explain_rows: Callable[[list[int]], list[list[Contribution]]] | None = None
-    # Drops what the family keeps per row to build the breakdowns (contributions shared by rules).
-    forget_rows: Callable[[list[int]], None] | None = None
+    # The breakdowns Standings.keep kept, by table index.
+    kept: dict[int, Kept] = field(default_factory=dict)
 
     @classmethod
     def of(cls, spec: RuleSpec, column: np.ndarray, scale: int = 1, missing: np.ndarray | None = None,
-           **fields) -> "RuleOutcome":
+           **fields: Any) -> "RuleOutcome":
         """An outcome from a column of values (and a mask of players without one)."""
         if missing is not None and not missing.any():
             missing = None
-        return cls(spec, None, scale, column=column, missing=missing, **fields)
+        return cls(spec, column, scale, missing, **fields)
+
+    @classmethod
+    def dropped(cls, spec: RuleSpec, size: int, reason: str | None) -> "RuleOutcome":
+        """A rule that gives no one a value."""
+        return cls(spec, np.zeros(size, dtype=np.int64), 1, np.ones(size, dtype=bool), dropped_reason=reason)
 
     @property
     def values(self) -> list[int | None]:
-        if self._values is None:
-            values = self.column.tolist()
-            if self.missing is not None:
-                values = [None if m else v for v, m in zip(values, self.missing.tolist())]
-            self._values = values
-        return self._values
+        """Every player's value as a list (None: no value)."""
+        values: list[int | None] = self.column.tolist()
+        if self.missing is not None:
+            values = [None if m else v for v, m in zip(values, self.missing.tolist(), strict=True)]
+        return values
+
+    @property
+    def contributions(self) -> dict[int, list[Any]]:
+        """The kept breakdowns' contributions, by table index."""
+        return {p: kept[0] for p, kept in self.kept.items()}
+
+    @property
+    def notes(self) -> dict[int, str | None]:
+        """The kept breakdowns' notes, by table index."""
+        return {p: kept[1] for p, kept in self.kept.items()}

@@ -99,10 +99,11 @@ class Scoring:
     absent: Fraction = Fraction(0)
 
     def points_for(self, kind: ResultKind) -> Fraction:
-        return getattr(self, kind.value)  # field names are the result kinds' values
+        points: Fraction = getattr(self, kind.value)  # field names are the result kinds' values
+        return points
 
 
-@dataclass(slots=True)  # not frozen: a frozen __init__ costs several times more per result
+@dataclass(slots=True)  # not frozen: a frozen __init__ is slower, and one is made per result
 class RoundResult:
     """One entry of a player's results as submitted; treated as immutable."""
 
@@ -114,7 +115,7 @@ class RoundResult:
     rated: bool = True
 
 
-@dataclass(slots=True)  # not frozen: a frozen __init__ costs several times more per player; treated as immutable
+@dataclass(slots=True)  # not frozen (a frozen __init__ is slower, one per player); treated as immutable
 class Player:
     id: int  # the start number
     name: str = ""
@@ -151,7 +152,12 @@ COLOR_CODES = {None: 0, Color.WHITE: 1, Color.BLACK: 2}
 
 def result_columns(players: Sequence[Player]) -> ResultColumns:
     """The columns of the players' RoundResult objects."""
-    counts, rounds, kinds, opponents, colors, points = [], [], [], [], [], {}
+    counts: list[int] = []
+    rounds: list[int] = []
+    kinds: list[int] = []
+    opponents: list[int] = []
+    colors: list[int] = []
+    points: dict[int, Fraction] = {}
     codes = COLOR_CODES
     for player in players:
         counts.append(len(player.results))

@@ -9,6 +9,8 @@ never disagree.
 
 from __future__ import annotations
 
+from typing import Any, Union, cast
+
 import numpy as np
 
 # Why an entry was cut, by code (0: kept).
@@ -39,7 +41,8 @@ def _first_min(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
     for column in columns:
         masked = np.where(candidates, column, _BIG)
         candidates = candidates & (masked == masked.min(axis=1, keepdims=True))
-    return candidates.argmax(axis=1)
+    first: np.ndarray = candidates.argmax(axis=1)
+    return first
 
 
 def _last_max(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
@@ -48,11 +51,12 @@ def _last_max(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
     for column in columns:
         masked = np.where(candidates, column, _SMALL)
         candidates = candidates & (masked == masked.max(axis=1, keepdims=True))
-    return alive.shape[1] - 1 - candidates[:, ::-1].argmax(axis=1)
+    last: np.ndarray = alive.shape[1] - 1 - candidates[:, ::-1].argmax(axis=1)
+    return last
 
 
 def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, counted: np.ndarray,
-                low: int, high: int, memo: dict | None = None) -> np.ndarray | None:
+                low: int, high: int, memo: Memo | None = None) -> np.ndarray | None:
     """Which counted entries a Cut/Median removes, as a matrix of reason codes (None: no cut).
 
     C.07 16.5.1/16.5.2: at the low end the lowest contribution coming from a voluntary
@@ -71,17 +75,19 @@ def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, coun
     if not (low or high):
         return None
     reasons = np.zeros(key.shape, dtype=np.int8)
-    with_vur = vur.any(axis=1) if vur is not None else None
+    with_vur = np.asarray(vur.any(axis=1)) if vur is not None else None
     order = _row_order(key, value, counted, memo)
     if with_vur is None or not with_vur.any():
         _sorted_cuts(reasons, order, low, high)
         return reasons
     _sorted_cuts(reasons, order, low, high, np.flatnonzero(~with_vur))
+    assert vur is not None
     reasons[with_vur] = _vur_rows_cut(key, value, counted, vur, with_vur, low, high)
     return reasons
 
 
-def _vur_rows_cut(key, value, counted, vur, with_vur: np.ndarray, low: int, high: int) -> np.ndarray:
+def _vur_rows_cut(key: np.ndarray, value: np.ndarray, counted: np.ndarray, vur: np.ndarray, with_vur: np.ndarray,
+                  low: int, high: int) -> np.ndarray:
     """The reason codes of the rows with a voluntary unplayed round, cut by cut (16.5)."""
     part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
     _stepwise_cuts(part, key[with_vur], value[with_vur], counted[with_vur], vur[with_vur], low, high)
@@ -100,23 +106,30 @@ class _SortedRows:
 
     def order(self) -> np.ndarray:
         """The round of each sorted entry."""
-        return self.packed % self.rounds
+        rounds: np.ndarray = self.packed % self.rounds
+        return rounds
 
     def values(self, positions: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        significance = self.packed[rows, positions] // self.rounds
+        significance: np.ndarray = self.packed[rows, positions] // self.rounds
         return significance % self.span if self.span else significance
 
 
-def _row_order(key: np.ndarray, value: np.ndarray, counted: np.ndarray, memo: dict | None):
+# A request's cache of the rows sorted for the cuts, under the columns' identities.
+Memo = dict[object, object]
+# The rows sorted for the cuts, or the columns themselves (key, value, counted) when they do not pack.
+RowOrder = Union[_SortedRows, tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
+def _row_order(key: np.ndarray, value: np.ndarray, counted: np.ndarray, memo: Memo | None) -> RowOrder:
     """The rows sorted for the cuts (a _SortedRows), or the columns themselves when no single
     int64 can hold key, value and round (then the cuts go step by step); remembered in `memo`
     under the columns' identities (BH/C1, BH/C2, BH/M1 sort once)."""
     token = (id(key), id(value), id(counted))
     if memo is not None and token in memo:
-        return memo[token]
+        return cast(RowOrder, memo[token])  # only _row_order writes it
     rounds = max(key.shape[1], 1)
     span = None
-    found = None
+    found: RowOrder | None = None
     if value is key or not key.size:
         significance = key
     else:
@@ -135,7 +148,7 @@ def _row_order(key: np.ndarray, value: np.ndarray, counted: np.ndarray, memo: di
     return found
 
 
-def _sorted_cuts(reasons: np.ndarray, order, low: int, high: int, rows: np.ndarray | None = None) -> None:
+def _sorted_cuts(reasons: np.ndarray, order: RowOrder, low: int, high: int, rows: np.ndarray | None = None) -> None:
     """Cuts without unplayed rounds to prefer, from each row's sorted entries (only `rows`,
     when given: the others are cut step by step)."""
     if not isinstance(order, _SortedRows):
@@ -162,12 +175,13 @@ def _sorted_cuts(reasons: np.ndarray, order, low: int, high: int, rows: np.ndarr
         reasons[hit, rounds_of[hit, at[keep]]] = HIGHEST
 
 
-def _sorted_removed(value: np.ndarray, order, low: int, high: int) -> np.ndarray:
+def _sorted_removed(value: np.ndarray, order: RowOrder, low: int, high: int) -> np.ndarray:
     """Per row, the sum of the values `_sorted_cuts` would mark."""
     if not isinstance(order, _SortedRows):
         reasons = np.zeros(value.shape, dtype=np.int8)
         _sorted_cuts(reasons, order, low, high)
-        return np.where(reasons != KEPT, value, 0).sum(axis=1)
+        removed_cut: np.ndarray = np.where(reasons != KEPT, value, 0).sum(axis=1)
+        return removed_cut
     count = order.count
     removed = np.zeros(value.shape[0], dtype=np.int64)
     if not order.packed.size:
@@ -213,7 +227,7 @@ def _stepwise_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, coun
 
 
 def cut_totals(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, counted: np.ndarray, low: int, high: int,
-               memo: dict | None = None, uncut: np.ndarray | None = None) -> np.ndarray:
+               memo: Memo | None = None, uncut: np.ndarray | None = None) -> np.ndarray:
     """Per row, the sum of the counted values left after the cuts: the selection of
     `cut_reasons`, taken from the same sorted orders, without a matrix of reasons (a
     breakdown asks `cut_reasons` for the marks). `uncut`: the rows' sums, when known."""
@@ -221,21 +235,23 @@ def cut_totals(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, count
         uncut = kept_total(value, counted, None)
     if not (low or high):
         return uncut
-    with_vur = vur.any(axis=1) if vur is not None else None
+    with_vur = np.asarray(vur.any(axis=1)) if vur is not None else None
     removed = _sorted_removed(value, _row_order(key, value, counted, memo), low, high)
-    if with_vur is not None and with_vur.any():
+    if vur is not None and with_vur is not None and with_vur.any():
         part = _vur_rows_cut(key, value, counted, vur, with_vur, low, high)
         removed[with_vur] = np.where(part != KEPT, value[with_vur], 0).sum(axis=1)
-    return uncut - removed
+    kept: np.ndarray = uncut - removed
+    return kept
 
 
 def kept_total(value: np.ndarray, counted: np.ndarray, reasons: np.ndarray | None) -> np.ndarray:
     """Per row, the sum of the counted values left after the cuts."""
     kept = counted if reasons is None else counted & (reasons == KEPT)
-    return np.where(kept, value, 0).sum(axis=1)
+    total: np.ndarray = np.where(kept, value, 0).sum(axis=1)
+    return total
 
 
-def apply_cuts(contributions: list, low: int, high: int, label: str) -> int:
+def apply_cuts(contributions: list[Any], low: int, high: int, label: str) -> int:
     """One row of entries (each with an integer `value`, its significance `key` and `vur`)
     through the same selection: mark the cut ones (`cut_reason`, `cut_code`) in place and
     return the sum of the rest."""

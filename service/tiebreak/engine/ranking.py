@@ -7,12 +7,23 @@ that the earlier rules leave.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, Protocol
+
 import numpy as np
 
-from .context import Context
 from .contributions import RuleOutcome
 from .registry import TIEBREAKS
 from .rules import RuleSpec
+from .table import Table
+
+
+class RankingContext(Protocol):
+    """What the ranking reads of a request's context (an individual or a team event's)."""
+
+    @property
+    def table(self) -> Table: ...
+
 
 WORST = np.iinfo(np.int64).max  # no value sorts after every value
 
@@ -20,10 +31,8 @@ WORST = np.iinfo(np.int64).max  # no value sorts after every value
 def sort_keys(outcome: RuleOutcome) -> np.ndarray:
     """Smaller sorts first: higher values first, except where lower is better; no value is worst."""
     sign = 1 if outcome.lower_is_better else -1
-    if outcome.column is not None:
-        keys = sign * outcome.column
-        return keys if outcome.missing is None else np.where(outcome.missing, WORST, keys)
-    return np.array([WORST if v is None else sign * v for v in outcome.values], dtype=np.int64)
+    keys = sign * outcome.column
+    return keys if outcome.missing is None else np.where(outcome.missing, WORST, keys)
 
 
 def _order(keys: list[np.ndarray]) -> np.ndarray:
@@ -82,7 +91,7 @@ def tie_groups(order: np.ndarray, starts: np.ndarray) -> list[list[int]]:
     bounds = np.flatnonzero(starts)
     sizes = np.diff(np.append(bounds, len(order)))
     members = order.tolist()
-    return [members[a:a + size] for a, size in zip(bounds[sizes > 1].tolist(), sizes[sizes > 1].tolist())]
+    return [members[a:a + size] for a, size in zip(bounds[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True)]
 
 
 def _dense(order: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -92,8 +101,8 @@ def _dense(order: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return group
 
 
-def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str],
-         registry=TIEBREAKS) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
+def rank(ctx: RankingContext, specs: list[RuleSpec], dropped: Mapping[RuleSpec, str | None],
+         registry: Mapping[str, Any] = TIEBREAKS) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
     """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
 
     Players equal on everything share a rank and are listed by start number. A rule that
@@ -109,7 +118,7 @@ def rank(ctx: Context, specs: list[RuleSpec], dropped: dict[RuleSpec, str],
     for spec in specs:
         entry = registry[spec.code]
         if spec in dropped:
-            outcome = RuleOutcome(spec, [None] * table.size, dropped_reason=dropped[spec])
+            outcome = RuleOutcome.dropped(spec, table.size, dropped[spec])
         elif entry.needs_groups:
             so_far = ([group] if group is not None else []) + pending
             order = _order(so_far)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from .errors import Issue, Path, UnknownTiebreak, InvalidRequest
@@ -156,7 +157,7 @@ def _worded(key: str, aliases: dict[str, str], fallback: dict[str, str] | None) 
     return f"{base}/{letter}{m['n']}"
 
 
-def suggest(text: str, valid_codes, aliases: dict[str, str] = FIDE_ALIASES) -> str | None:
+def suggest(text: str, valid_codes: Collection[str], aliases: dict[str, str] = FIDE_ALIASES) -> str | None:
     """The spec a misspelt rule most likely means (a code or an alias close to it), or None."""
     key = " ".join(text.strip().split()).lower()
     names = {code.lower(): code for code in valid_codes}
@@ -165,11 +166,12 @@ def suggest(text: str, valid_codes, aliases: dict[str, str] = FIDE_ALIASES) -> s
     for candidate in (key, head):
         close = difflib.get_close_matches(candidate, list(names), n=1, cutoff=0.75)
         if close:
-            return names[close[0]]
+            found: str = names[close[0]]
+            return found
     return None
 
 
-def unknown_message(text: str, guess: str | None, listing_name: str, codes) -> str:
+def unknown_message(text: str, guess: str | None, listing_name: str, codes: Iterable[str]) -> str:
     """"unknown tie-break 'X'; did you mean 'BH'? Valid codes: ..." (the guess only when there is one)."""
     listing = f"{listing_name}: {', '.join(sorted(codes))}"
     if guess:

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import gc
-import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import overload
 
 import numpy as np
 
 from .checks import Warning, group_checks, round_checks, rule_list_checks
 from .context import Context
-from .contributions import Contribution, RuleOutcome
+from .contributions import Contribution, Explanation, RuleOutcome
 from .model import FIDE_2024_START, FIDE_2026_START, Regulations, Tournament
 from .ranking import rank
 from .registry import TIEBREAKS, check_rule_set
@@ -30,7 +30,7 @@ class StandingRow:
     decided_by: str | None
 
 
-class StandingRows(Sequence):
+class StandingRows(Sequence[StandingRow]):
     """The rows of the standings, made on demand from the standing order (table indices), the
     shared rank of each position and `decided_by`: a caller that reads a few rows (top, player)
     does not pay for a row object per player."""
@@ -44,16 +44,22 @@ class StandingRows(Sequence):
     def __len__(self) -> int:
         return len(self.order)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> StandingRow: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[StandingRow]: ...
+
+    def __getitem__(self, i: int | slice) -> StandingRow | list[StandingRow]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         if self._made is not None:
             return self._made[i]
         return StandingRow(self.ranks[i], self.order[i], self.decided[i])
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[StandingRow]:
         if self._made is None:
-            self._made = [StandingRow(*row) for row in zip(self.ranks, self.order, self.decided)]
+            self._made = [StandingRow(*row) for row in zip(self.ranks, self.order, self.decided, strict=True)]
         return iter(self._made)
 
 
@@ -65,52 +71,31 @@ class Standings:
     outcomes: list[RuleOutcome]
     rows: Sequence[StandingRow]
     warnings: list[Warning] = field(default_factory=list)
-    explained: set[int] = field(default_factory=set, init=False)  # the players whose breakdowns are built
+    explained: set[int] = field(default_factory=set, init=False)  # the players whose breakdowns are kept
 
-    def explain(self, players: Iterable[int]) -> None:
-        """Build the breakdowns of these players (table indices), from the columns the values
-        came from: each rule's contributions, note and, when it cuts, the total before the cut.
-        Players already explained are left as they are."""
-        players = [p for p in dict.fromkeys(players) if p not in self.explained]
-        self.explained.update(players)
+    def explain(self, players: list[int]) -> list[Explanation]:
+        """Per rule, the breakdowns of these players (table indices) in this order: the kept
+        ones when every player's was kept (`keep`), else built now from the columns the values
+        came from, and not kept (a caller that writes them out a chunk at a time holds one)."""
+        if not self.explained.issuperset(players):
+            return self._built(players)
+        out = []
         for outcome in self.outcomes:
-            if outcome.explain_row is None and outcome.explain_rows is None:
-                continue
-            if outcome.contributions is None:
-                outcome.contributions, outcome.notes = {}, {}
-            if outcome.explain_rows is not None:
-                outcome.contributions.update(zip(players, outcome.explain_rows(players)))
-            else:
-                for p in players:
-                    outcome.contributions[p] = outcome.explain_row(p)
-            if outcome.note_rows is not None:
-                outcome.notes.update(zip(players, outcome.note_rows(players)))
-            elif outcome.note_row is not None:
-                note_row = outcome.note_row
-                for p in players:
-                    outcome.notes[p] = note_row(p)
-            if outcome.spec.cut or outcome.spec.median:
-                if outcome.totals_before_cut is None:
-                    outcome.totals_before_cut = {}
-                if outcome.uncut is not None:
-                    outcome.totals_before_cut.update(zip(players, outcome.uncut[players].tolist()))
-                else:
-                    scale = outcome.contribution_scale or outcome.scale
-                    for p in players:  # the contributions' points back in units (exact: fsum of decimals)
-                        outcome.totals_before_cut[p] = round(math.fsum(c.value for c in outcome.contributions[p]) * scale)
+            kept = list(map(outcome.kept.__getitem__, players))
+            out.append(Explanation([k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]))
+        return out
 
-    def forget(self, players: Iterable[int]) -> None:
-        """Drop these players' breakdowns (and what the families keep to build them): a caller
-        that has written them out frees their memory before the next ones are built."""
-        players = list(players)
-        self.explained.difference_update(players)
-        for outcome in self.outcomes:
-            for built in (outcome.contributions, outcome.notes, outcome.totals_before_cut):
-                if built:
-                    for p in players:
-                        built.pop(p, None)
-            if outcome.forget_rows is not None:
-                outcome.forget_rows(players)
+    def keep(self, players: Iterable[int]) -> None:
+        """Build the breakdowns of these players and keep them (each rule's `RuleOutcome.kept`).
+        Players already kept are left as they are."""
+        rows = [p for p in dict.fromkeys(players) if p not in self.explained]
+        self.explained.update(rows)
+        for outcome, built in zip(self.outcomes, self._built(rows), strict=True):
+            per_row = zip(built.contributions, built.notes, built.before_cut, strict=True)
+            outcome.kept.update(zip(rows, per_row, strict=True))
+
+    def _built(self, rows: list[int]) -> list[Explanation]:
+        return [outcome.explain(rows) for outcome in self.outcomes]
 
 
 def resolve_regulations(requested: Regulations | None, tournament: Tournament, historic: bool = False) -> Regulations:
@@ -147,11 +132,11 @@ def edition_warnings(requested: Regulations | None, applied: Regulations, tourna
 
 
 @contextmanager
-def cyclic_gc_paused():
+def cyclic_gc_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector while one standings request is computed (and, in
     the API, while its breakdowns are built and converted).
 
-    The engine makes hundreds of thousands of small lists and no reference cycles;
+    The engine makes many small lists and no reference cycles;
     left on, the collector rescans the whole input (every result object) again and
     again during a large request. Memory is still freed by reference counting.
     """
@@ -175,16 +160,17 @@ def compute_standings(
 ) -> Standings:
     """Rank the tournament by points and then the rules in order.
 
-    `explain`: True builds every player's contributions, False none, and a
-    collection of player ids builds only theirs (values are computed for all);
-    `Standings.explain` builds more afterwards, from the same pass. `contribution`: the type
+    `explain`: True builds and keeps every player's breakdown, False none, and a
+    collection of player ids only theirs (values are computed for all);
+    `Standings.explain` builds any player's afterwards, from the same pass. `contribution`: the type
     the breakdowns' contributions are built in (the fields of contributions.Contribution).
     """
     with cyclic_gc_paused():
         return _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution)
 
 
-def _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution) -> Standings:
+def _compute(tournament: Tournament, specs: list[RuleSpec], regulations: Regulations | None, after_round: int | None,
+             unrated_rating: int | None, explain: bool | Collection[int], contribution: type) -> Standings:
     applied = resolve_regulations(regulations, tournament)
     check_rule_set(specs, applied)
     table = build_table(tournament, after_round)
@@ -217,10 +203,10 @@ def _compute(tournament, specs, regulations, after_round, unrated_rating, explai
     rows = _rows(table, order, starts, keys, outcomes)
     standings = Standings(table, applied, specs, outcomes, rows, warnings)
     if explain is True:
-        standings.explain(range(table.size))
+        standings.keep(range(table.size))
     elif explain is not False:
         wanted = set(explain)
-        standings.explain(p for p, pid in enumerate(table.ids) if pid in wanted)
+        standings.keep(p for p, pid in enumerate(table.ids) if pid in wanted)
     return standings
 
 

@@ -13,13 +13,15 @@ played B but B did not play A) is refused with the place of each contradiction.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
-from .errors import InconsistentCrosstable, Issue, InvalidRequest
-from .model import COMPLEMENT, ResultKind, System, Tournament
+from .errors import InconsistentCrosstable, Issue, InvalidRequest, Path
+from .model import COMPLEMENT, ResultKind, Scoring, System, Tournament
 
 NO_OPPONENT = -1
 KINDS: tuple[ResultKind, ...] = tuple(ResultKind)  # by code
@@ -28,7 +30,7 @@ COLOR_NAMES = {WHITE: "w", BLACK: "b"}
 MAX_ISSUES = 100  # a hostile table is refused with the first hundred contradictions
 
 
-def _kind_mask(test) -> np.ndarray:
+def _kind_mask(test: Callable[[ResultKind], bool]) -> np.ndarray:
     return np.array([bool(test(k)) for k in KINDS])
 
 
@@ -80,7 +82,7 @@ class Table:
         return {pid: p for p, pid in enumerate(self.ids)}
 
     def kind_of(self, p: int, r: int) -> ResultKind:
-        return KINDS[self.kind[p, r]]
+        return KINDS[int(self.kind[p, r])]
 
     def with_last_round_drawn(self) -> "Table":
         """The table with every pairing of the last round scored as a draw (C.07 8.3, Fore Buchholz)."""
@@ -172,14 +174,14 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     grid_opp[cell] = opponent
     grid_color[cell] = color
     grid_entry[cell] = np.arange(len(rnd))
-    grid_kind = grid_kind.reshape(n, rounds)
-    grid_opp = grid_opp.reshape(n, rounds)
-    grid_color = grid_color.reshape(n, rounds)
-    grid_entry = grid_entry.reshape(n, rounds)
+    kind_grid = grid_kind.reshape(n, rounds)
+    opp_grid = grid_opp.reshape(n, rounds)
+    color_grid = grid_color.reshape(n, rounds)
+    entry_grid = grid_entry.reshape(n, rounds)
     has_points = np.zeros(len(rnd) + 1, dtype=bool)  # the last slot stands for "no entry"
     if cols.points:
         has_points[np.fromiter(cols.points.keys(), dtype=np.int64)] = True
-    _check_pairings(ids, grid_kind, grid_opp, grid_color, grid_entry, has_points, where)
+    _check_pairings(ids, kind_grid, opp_grid, color_grid, entry_grid, has_points, where)
 
     scale, units = _scoring_units(tournament.scoring)
     if cols.points:  # an arbiter's points decide the scale too
@@ -187,7 +189,7 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
             scale = math.lcm(scale, Fraction(v).denominator)
         scale, units = scale, np.array([int(v * scale) for v in _scoring_values(tournament.scoring)],
                                        dtype=np.int64)
-    kind_r = grid_kind[:, :played_rounds]
+    kind_r = kind_grid[:, :played_rounds]
     pts = units[kind_r]
     for flat, value in cols.points.items():
         p, r = int(owner[flat]), int(rnd[flat]) - 1
@@ -197,8 +199,8 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
 
     system = tournament.system
     if system is None:
-        paired = np.flatnonzero(grid_opp.ravel() != NO_OPPONENT)
-        system = infer_system(n, rounds, paired // rounds, grid_opp.ravel()[paired])
+        paired = np.flatnonzero(opp_grid.ravel() != NO_OPPONENT)
+        system = infer_system(n, rounds, paired // rounds, opp_grid.ravel()[paired])
     return Table(
         ids=ids,
         names=roster.names if roster is not None else [p.name for p in players],
@@ -210,23 +212,23 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
         scale=scale,
         win=int(units[WIN]),
         draw=int(units[DRAW]),
-        opp=np.ascontiguousarray(grid_opp[:, :played_rounds]),
+        opp=np.ascontiguousarray(opp_grid[:, :played_rounds]),
         kind=np.ascontiguousarray(kind_r),
-        color=np.ascontiguousarray(grid_color[:, :played_rounds]),
+        color=np.ascontiguousarray(color_grid[:, :played_rounds]),
         pts=pts,
         score=score,
         scores=score.tolist(),
     )
 
 
-def _scoring_values(scoring) -> tuple[Fraction, ...]:
+def _scoring_values(scoring: Scoring) -> tuple[Fraction, ...]:
     return tuple(v if type(v) is Fraction else Fraction(v) for v in map(scoring.points_for, KINDS))
 
 
-_SCORING_UNITS: dict[tuple, tuple[int, np.ndarray]] = {}
+_SCORING_UNITS: dict[tuple[tuple[int, int], ...], tuple[int, np.ndarray]] = {}
 
 
-def _scoring_units(scoring) -> tuple[int, np.ndarray]:
+def _scoring_units(scoring: Scoring) -> tuple[int, np.ndarray]:
     """The smallest scale that makes every result's points whole, and the points of each result
     kind in those units: computed once per scoring (batches rank thousands of small events),
     remembered under the numerators and denominators (hashing Fractions costs more than that)."""
@@ -272,7 +274,7 @@ class _Locator:
     def __init__(self, owner: np.ndarray, offsets: np.ndarray) -> None:
         self.owner, self.offsets = owner, offsets
 
-    def __call__(self, flat, field: str) -> tuple:
+    def __call__(self, flat: int | np.integer[Any], field: str) -> Path:
         i = int(self.owner[flat])
         return ("players", i, "results", int(flat - self.offsets[i]), field)
 
@@ -285,7 +287,8 @@ def _check_ids(ids: np.ndarray) -> None:
                                       for i in sorted(later.tolist())[:MAX_ISSUES]])
 
 
-def _shape_issues(ids, p: int, kind: ResultKind, opponent: int, color: int, known: bool, where, flat):
+def _shape_issues(ids: list[int], p: int, kind: ResultKind, opponent: int, color: int, known: bool, where: _Locator,
+                  flat: int) -> Iterator[Issue]:
     if kind.has_opponent:
         if opponent == 0:
             yield Issue(where(flat, "opponent"), f"result {kind.value!r} needs an opponent")
@@ -300,7 +303,8 @@ def _shape_issues(ids, p: int, kind: ResultKind, opponent: int, color: int, know
         yield Issue(where(flat, "color"), f"result {kind.value!r} has no game, so no colour")
 
 
-def _check_pairings(ids, kind, opp, color, entry, has_points, where) -> None:
+def _check_pairings(ids: list[int], kind: np.ndarray, opp: np.ndarray, color: np.ndarray, entry: np.ndarray,
+                    has_points: np.ndarray, where: _Locator) -> None:
     """Each pairing seen from both sides: the same opponents, complementary results, colours.
 
     Works on the flattened grid: each paired cell and the cell of its opponent in the same
@@ -357,7 +361,7 @@ def _check_pairings(ids, kind, opp, color, entry, has_points, where) -> None:
     _raise_sorted(issues)
 
 
-def _raise_sorted(issues: list[tuple]) -> None:
+def _raise_sorted(issues: list[tuple[Any, int, Issue]]) -> None:
     if issues:
         issues.sort(key=lambda item: (item[0], item[1]))
         raise InconsistentCrosstable([issue for *_, issue in issues[:MAX_ISSUES]])

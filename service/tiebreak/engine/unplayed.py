@@ -77,10 +77,12 @@ def counted_as_draw(table: Table, policy: UnplayedPolicy) -> np.ndarray:
     if table.system is System.ROUND_ROBIN or not table.played_rounds:
         return np.zeros(table.kind.shape, dtype=bool)
     if policy.every_unplayed_round_a_draw:
-        return ~IS_PLAYED[table.kind]
+        unplayed: np.ndarray = ~IS_PLAYED[table.kind]
+        return unplayed
     boundary = last_non_vur_round(IS_VUR[table.kind])
     after = np.arange(table.played_rounds)[None, :] > boundary[:, None]
-    return after & IS_NOT_PAIRED_VUR[table.kind]
+    closing: np.ndarray = after & IS_NOT_PAIRED_VUR[table.kind]
+    return closing
 
 
 def closing_run(table: Table) -> np.ndarray:
@@ -93,7 +95,8 @@ def adjusted_scores(table: Table, run: np.ndarray | None = None) -> np.ndarray:
     `run` (by default C.07 16.3's closing byes and absences), which count as a draw each."""
     if run is None:
         run = closing_run(table)
-    return table.score + np.where(run, table.draw - table.pts, 0).sum(axis=1)
+    adjusted: np.ndarray = table.score + np.where(run, table.draw - table.pts, 0).sum(axis=1)
+    return adjusted
 
 
 @dataclass(slots=True, eq=False)
@@ -165,7 +168,6 @@ def virtual_note(table: Table, p: int, r: int, value: int) -> str:
     scale = table.scale
     before = int(table.pts[p, :r].sum())
     scored = int(table.pts[p, r])
-    later = table.played_rounds - (r + 1)
     return (f"virtual opponent: S(R-1) {_fmt(before, scale)} + (W {_fmt(table.win, scale)} - s(R) "
             f"{_fmt(scored, scale)}) + D {_fmt(table.draw, scale)} x (n {table.played_rounds} - R {r + 1}) = "
             f"{_fmt(value, scale)} (C.02 13.15.2)")

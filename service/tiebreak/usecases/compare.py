@@ -112,7 +112,7 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
         for i, (specs, regulations) in enumerate(plan.lists):
             try:
                 result = compute_standings(plan.tournament, specs, regulations, plan.after_round,
-                                           body.unrated_rating, body.explain, s.ContributionOut)
+                                           body.unrated_rating, False, s.ContributionOut)  # explained as converted
             except InvalidRequest as exc:
                 raise _under_list(i, exc) from None
             result.warnings[:0] = plan.read_warnings

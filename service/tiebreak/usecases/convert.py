@@ -13,7 +13,7 @@ import msgspec
 import numpy as np
 
 from ..engine import model as m
-from ..engine.contributions import RuleOutcome
+from ..engine.contributions import Explanation, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.table import NO_OPPONENT
@@ -231,28 +231,23 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _breakdowns(outcomes: list[RuleOutcome], keys: list[str], displays: list[list], players: list[int],
-                player_keys: dict[int, str]) -> list[dict[str, s.RuleBreakdown]]:
+def _breakdowns(outcomes: list[RuleOutcome], explained: list[Explanation], keys: list[str], displays: list[list],
+                players: list[int], player_keys: dict[int, str]) -> list[dict[str, s.RuleBreakdown]]:
     """Each player's breakdown: per rule its value, note, contributions (the engine's objects
-    as they are: they are the wire's type) and the total before a cut; the opponents' client
-    keys added when the request gave some. Made a rule at a time, a column of players at once."""
+    as they are: they are the wire's type) and the total before a cut, from the engine's
+    explanation of these rows; the opponents' client keys added when the request gave some.
+    Made a rule at a time, a column of players at once."""
     per_rule = []
-    for i, outcome in enumerate(outcomes):
-        contributions = outcome.contributions or {}
-        column = list(map(contributions.get, players, repeat([])))
+    for i, (outcome, explanation) in enumerate(zip(outcomes, explained, strict=True)):
+        column = explanation.contributions
         if player_keys:
             for row in column:
                 for c in row:
                     if c.opponent is not None:
                         c.opponent_key = player_keys.get(c.opponent)
-        notes = list(map(outcome.notes.get, players)) if outcome.notes else repeat(None)
-        before = repeat(None)
-        if outcome.totals_before_cut:
-            scale = outcome.contribution_scale or outcome.scale
-            before = [None if b is None else b / scale for b in map(outcome.totals_before_cut.get, players)]
-        per_rule.append(list(map(s.RuleBreakdown, map(displays[i].__getitem__, players), notes, column, repeat(i),
-                                 repeat(outcome.spec.canonical), before)))
-    return [dict(zip(keys, row, strict=False)) for row in zip(*per_rule, strict=False)] if per_rule else [{} for _ in players]
+        per_rule.append(list(map(s.RuleBreakdown, map(displays[i].__getitem__, players), explanation.notes, column,
+                                 repeat(i), repeat(outcome.spec.canonical), explanation.before_cut)))
+    return [dict(zip(keys, row, strict=True)) for row in zip(*per_rule, strict=True)] if per_rule else [{} for _ in players]
 
 
 def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
@@ -412,18 +407,14 @@ def _shown_values(result: Standings, chosen: list | None) -> tuple[list, object,
 def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[float | None]:
     """Every player's value as the JSON number (units / scale: exact for these decimals);
     with `players` (table indices), theirs in that order."""
-    scale = outcome.scale
-    if outcome.column is not None:
-        column, missing = outcome.column, outcome.missing
-        if players is not None:
-            column = column[players]
-            missing = None if missing is None else missing[players]
-        shown = (column / scale).tolist()
-        if missing is not None:
-            shown = [None if m else v for v, m in zip(shown, missing.tolist(), strict=False)]
-        return shown
-    values = outcome.values if players is None else map(outcome.values.__getitem__, players.tolist())
-    return [None if v is None else v / scale for v in values]
+    column, missing = outcome.column, outcome.missing
+    if players is not None:
+        column = column[players]
+        missing = None if missing is None else missing[players]
+    shown: list[float | None] = (column / outcome.scale).tolist()
+    if missing is not None:
+        shown = [None if m else v for v, m in zip(shown, missing.tolist(), strict=True)]
+    return shown
 
 
 def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
@@ -463,8 +454,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         members = [row.player for row in chunk]
         breakdowns = opponents = None
         if explain:
-            result.explain(members)
-            breakdowns = _breakdowns(outcomes, keys, displays, members, player_keys)
+            breakdowns = _breakdowns(outcomes, result.explain(members), keys, displays, members, player_keys)
             opponents = _opponents(table, members, opponent_names)
         made = []
         for i, row in enumerate(chunk):
@@ -480,8 +470,6 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         at = len(encoded_rows) - 1  # each chunk's list is written over the previous one's closing bracket
         encoder.encode_into(made, encoded_rows, at)
         encoded_rows[at] = ord("[" if at == 0 else ",")
-        if explain:
-            result.forget(members)  # this chunk's contributions are in its JSON now
     if encode_rows and len(encoded_rows) == 1:
         encoded_rows += b"]"
     if plain:

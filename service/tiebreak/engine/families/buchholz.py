@@ -3,17 +3,18 @@ opponent-score sum they share with Sonneborn-Berger (9.1)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, contribution_rows, copier, mark_cut
+from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, copier, explanation, mark_cut
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_total, reason_text
-from ..rounding import mean_note, round_half_up_div
+from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
-from ..table import IS_PLAYED, KINDS, LOSS, NO_OPPONENT
-from ..unplayed import DUMMY_ARTICLES, DUMMY_REASONS, OWN_SCORE, VIRTUAL, dummy_note, policy_of, virtual_note
+from ..table import IS_PLAYED, KINDS, LOSS, NO_OPPONENT, Table
+from ..unplayed import (DUMMY_ARTICLES, DUMMY_REASONS, OWN_SCORE, VIRTUAL, OpponentColumns, dummy_note, policy_of,
+                        virtual_note)
 
 
 # Up to this many rows explained (and a quarter of the players at most), a cut rule marks
@@ -30,49 +31,50 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
     key = columns.key
     value = ctx.cached(("sb-values", spec.forfeits_played), lambda: key * table.pts) if weight_by_result else key
     vur = columns.vur if columns.any_vur else None
-    memo = ctx.cached("cut-orders", dict)
+    memo: dict[object, object] = ctx.cached("cut-orders", dict)
     uncut = ctx.cached(("uncut", spec.forfeits_played, weight_by_result),
                        lambda: kept_total(value, columns.counted, None))
     totals = cut_totals(key, value, vur, columns.counted, low, high, memo, uncut)
     scale = table.scale * table.scale if weight_by_result else table.scale
-    outcome = RuleOutcome.of(spec, totals, scale)
-    marks: list = []  # every player's cut marks, made when a breakdown first asks (the values need none)
+    marks: list[np.ndarray] = []  # every player's cut marks, made when a breakdown first asks (the values need none)
 
     def cut_marks(players: list[int]) -> np.ndarray:
         if not marks and len(players) <= FEW_ROWS < len(key) // 4:
-            # a few rows (`player=`, a short page): their own marks; each row is cut on its own
+            # a few rows (`player=`, a short page): their own marks; each row is cut on its own (16.5)
             rows = np.asarray(players, dtype=np.int64)
-            return cut_reasons(key[rows], value[rows], None if vur is None else vur[rows], columns.counted[rows],
-                               low, high)
+            own = cut_reasons(key[rows], value[rows], None if vur is None else vur[rows], columns.counted[rows],
+                              low, high)
+            assert own is not None  # the rule cuts
+            return own
         if not marks:
-            marks.append(cut_reasons(key, value, vur, columns.counted, low, high, memo))
+            every = cut_reasons(key, value, vur, columns.counted, low, high, memo)
+            assert every is not None
+            marks.append(every)
         return marks[0][players]
-    # Every rule of the family shares the uncut contributions; a cut one is a marked copy.
-    base = ctx.cached(("opponent-contributions", spec.forfeits_played, weight_by_result), dict)
+    # Every rule of the family shares the uncut contributions of the rows last asked (the
+    # rules of one breakdown are explained for the same rows); a cut one is a marked copy.
+    shared: dict[str, Any] = ctx.cached(("opponent-contributions", spec.forfeits_played, weight_by_result), dict)
     label = cut_label(low, high)
 
-    def explain_rows(players: list[int]) -> list[list[Contribution]]:
-        missing = [p for p in players if p not in base]
-        if missing:
-            base.update(zip(missing, _contributions(ctx, columns, value, missing, weight_by_result)))
-        rows = [base[p] for p in players]
+    def explain(rows: list[int]) -> Explanation:
+        if shared.get("rows") != rows:
+            shared["rows"] = list(rows)
+            shared["made"] = opponent_contributions(ctx, columns, value, rows, weight_by_result)
+        made: list[list[Any]] = shared["made"]
         if not (low or high):
-            return rows
-        return with_cuts(rows, cut_marks(players), columns.counted[players], label)
+            return explanation(rows, made)
+        return explanation(rows, with_cuts(made, cut_marks(rows), columns.counted[rows], label),
+                           before_cut=(uncut[rows] / scale).tolist())
 
-    outcome.explain_rows = explain_rows
-    outcome.forget_rows = lambda players: [base.pop(p, None) for p in players]
-    if low or high:
-        outcome.uncut = uncut
-    return outcome
+    return RuleOutcome.of(spec, totals, scale, explain=explain)
 
 
 GAME_KINDS = np.array(["game", "forfeit"], dtype=object)  # a round with an opponent: played or not
 FORE_NOTE = "the last round counted as a draw (8.3)"
 
 
-def _contributions(ctx: Context, columns, value: np.ndarray, players: list[int],
-                   weight_by_result: bool) -> list[list[Contribution]]:
+def opponent_contributions(ctx: Context, columns: OpponentColumns, value: np.ndarray, players: list[int],
+                           weight_by_result: bool) -> list[list[Any]]:
     """The players' counted rounds as contributions, before any cut, in one pass over slices
     of the columns.
 
@@ -106,7 +108,8 @@ def _contributions(ctx: Context, columns, value: np.ndarray, players: list[int],
     return contribution_rows(ctx.contribution, counted, fields)
 
 
-def _add_details(ctx: Context, columns, players: list[int], fields: dict, dummy: np.ndarray, off_face: np.ndarray,
+def _add_details(ctx: Context, columns: OpponentColumns, players: list[int], fields: dict[str, Any],
+                 dummy: np.ndarray, off_face: np.ndarray,
                  fore: np.ndarray, weight_by_result: bool) -> None:
     """Fill the detail columns of the cells that carry them (object matrices, None elsewhere)."""
     table = ctx.table
@@ -133,17 +136,17 @@ def _add_details(ctx: Context, columns, players: list[int], fields: dict, dummy:
         detail["unplayed"][rows, rounds] = [KINDS[k].value for k in table.kind[p, rounds].tolist()]
         detail["note"][rows, rounds] = [
             virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
-            for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled)]
-        detail["own_score"][rows, rounds] = [None if h == VIRTUAL else o / scale for h, o in zip(how, own)]
+            for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled, strict=True)]
+        detail["own_score"][rows, rounds] = [None if h == VIRTUAL else o / scale for h, o in zip(how, own, strict=True)]
         detail["capped_at"][rows, rounds] = [None if h in (VIRTUAL, OWN_SCORE) else k / scale
-                                             for h, k in zip(how, key)]
+                                             for h, k in zip(how, key, strict=True)]
         detail["article"][rows, rounds] = [DUMMY_ARTICLES[h] for h in how]
         detail["reason_code"][rows, rounds] = [DUMMY_REASONS[h] for h in how]
 
     rows, rounds = np.nonzero(off_face | fore)
     if len(rows):
         policy = policy_of(ctx.regulations)
-        notes = ctx.cached("adjustment-notes", dict)
+        notes: dict[int, str | None] = ctx.cached("adjustment-notes", dict)
         adjusted = ctx.adjusted()
         p = np.asarray(players)[rows]
         q = table.opp[p, rounds].tolist()
@@ -153,15 +156,15 @@ def _add_details(ctx: Context, columns, players: list[int], fields: dict, dummy:
         adjusted_note = [notes[q_] for q_ in q]
         last = fore[rows, rounds].tolist()
         detail["note"][rows, rounds] = [f"{FORE_NOTE}; {n}" if f and n else FORE_NOTE if f else n
-                                        for n, f in zip(adjusted_note, last)]
+                                        for n, f in zip(adjusted_note, last, strict=True)]
         article = [None if n is None else policy.article for n in adjusted_note]
         detail["article"][rows, rounds] = article
         # the opponent's score is shown apart when it is not counted at face value (and
         # always as a factor of Sonneborn-Berger)
         shown[rows, rounds] = [table.scores[q_] / scale if a or weight_by_result else None
-                               for q_, a in zip(q, article)]
+                               for q_, a in zip(q, article, strict=True)]
         key = columns.key[p, rounds].tolist()
-        detail["counted_score"][rows, rounds] = [k / scale if a else None for k, a in zip(key, article)]
+        detail["counted_score"][rows, rounds] = [k / scale if a else None for k, a in zip(key, article, strict=True)]
     fields.update(detail)
 
 
@@ -175,7 +178,7 @@ def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.n
     texts = {code: reason_text(code, label) for code in REASON_CODES}
     copy_of = None
     for i, j, code in zip(cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(),
-                          reasons[cut_rows, cut_rounds].tolist()):
+                          reasons[cut_rows, cut_rounds].tolist(), strict=True):
         if marked[i] is rows[i]:
             marked[i] = rows[i][:]
         if copy_of is None:
@@ -185,7 +188,8 @@ def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.n
     return marked
 
 
-def adjustment_note(table, run: np.ndarray, q: int, face: int, counted: int, article: str = "16.3") -> str | None:
+def adjustment_note(table: Table, run: np.ndarray, q: int, face: int, counted: int,
+                    article: str = "16.3") -> str | None:
     """Why an opponent counts other than at face value; None when they do not."""
     if counted == face:
         return None
@@ -220,16 +224,14 @@ def average_of_opponents_buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     total = np.where(played, bh[np.where(played, table.opp, 0)], 0).sum(axis=1)
     # hundredths, halves up: round(100 × total / (games × scale))
     hundredths = round_half_up_div(100 * total, np.maximum(games, 1) * table.scale)
-    outcome = RuleOutcome.of(spec, hundredths, 100, missing=games == 0, contribution_scale=table.scale)
+    outcome_scale = table.scale
 
-    def explain_row(p: int) -> list[Contribution]:
-        opponents = table.opp[p].tolist()
-        return [ctx.contribution(r + 1, "opponent_value", table.ids[opponents[r]], int(bh[opponents[r]]) / table.scale)
-                for r in np.flatnonzero(played[p]).tolist()]
+    def explain(rows: list[int]) -> Explanation:
+        chosen = played[rows]
+        fields = {"kind": "opponent_value", "opponent": ctx.opponent_ids()[rows],
+                  "value": bh[np.where(chosen, table.opp[rows], 0)] / outcome_scale}
+        return explanation(rows, contribution_rows(ctx.contribution, chosen, fields),
+                           mean_notes(total[rows], outcome_scale, games[rows],
+                                      "mean Buchholz of the opponents, to 2 decimals"))
 
-    def note_row(p: int) -> str | None:
-        return mean_note(Fraction(int(total[p]), table.scale), int(games[p]),
-                         "mean Buchholz of the opponents, to 2 decimals")
-
-    outcome.explain_row, outcome.note_row = explain_row, note_row
-    return outcome
+    return RuleOutcome.of(spec, hundredths, 100, missing=games == 0, contribution_scale=table.scale, explain=explain)

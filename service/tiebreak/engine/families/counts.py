@@ -7,7 +7,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, contribution_rows
+from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, explanation
 from ..rules import RuleSpec
 from ..table import (BLACK, COUNTS_AS_WIN, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, PAIRING_BYE, WIN,
                      Table)
@@ -34,7 +34,7 @@ ROUND_TESTS: dict[str, RoundTest] = {
 KIND_NAMES = np.array([k.value for k in KINDS], dtype=object)
 
 
-def _round_contributions(ctx: Context, players: list[int], values: np.ndarray | None, scale: int,
+def round_contributions(ctx: Context, players: list[int], values: np.ndarray | None, scale: int,
                          chosen: np.ndarray | None) -> list[list[Contribution]]:
     """Per player, one contribution per round chosen (every round when None): the result kind,
     the value in units of 1/scale (1 when `values` is None), the opponent if any. One slice of
@@ -50,17 +50,21 @@ def _round_contributions(ctx: Context, players: list[int], values: np.ndarray | 
 def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     counted = ROUND_TESTS[spec.code](table)
-    outcome = RuleOutcome.of(spec, counted.sum(axis=1), 1)
-    outcome.explain_rows = lambda players: _round_contributions(ctx, players, None, 1, counted[players])
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, round_contributions(ctx, rows, None, 1, counted[rows]))
+
+    return RuleOutcome.of(spec, counted.sum(axis=1), 1, explain=explain)
 
 
 def points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """The score itself (C.07 7.1)."""
     table = ctx.table
-    outcome = RuleOutcome.of(spec, table.score, table.scale)
-    outcome.explain_rows = lambda players: _round_contributions(ctx, players, table.pts[players], table.scale, None)
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, round_contributions(ctx, rows, table.pts[rows], table.scale, None))
+
+    return RuleOutcome.of(spec, table.score, table.scale, explain=explain)
 
 
 def standard_points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
@@ -71,15 +75,18 @@ def standard_points(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """
     table = ctx.table
     halves = np.where(table.pts > table.draw, 2, np.where(table.pts == table.draw, 1, 0))
-    outcome = RuleOutcome.of(spec, halves.sum(axis=1), 2)
-    outcome.explain_rows = lambda players: _round_contributions(ctx, players, halves[players], 2, None)
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, round_contributions(ctx, rows, halves[rows], 2, None))
+
+    return RuleOutcome.of(spec, halves.sum(axis=1), 2, explain=explain)
 
 
 def pairing_number(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """The tournament pairing number (C.07 2026), lower is better: a last resort that always separates."""
     table = ctx.table
-    outcome = RuleOutcome.of(spec, np.asarray(table.ids, dtype=np.int64), 1, lower_is_better=True)
-    outcome.explain_row = lambda p: []
-    outcome.note_row = lambda p: f"pairing number {table.ids[p]}"
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, notes=[f"pairing number {table.ids[p]}" for p in rows])
+
+    return RuleOutcome.of(spec, np.asarray(table.ids, dtype=np.int64), 1, lower_is_better=True, explain=explain)

@@ -7,10 +7,12 @@ Lower is better.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Contribution, Explanation, RuleOutcome, explanation
 from ..model import System
 from ..rules import RuleSpec
 from ..table import HAS_OPPONENT, IS_PLAYED
@@ -25,7 +27,7 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
     table = ctx.table
     counts_forfeits = spec.forfeits_played or table.system is System.ROUND_ROBIN
     counts = HAS_OPPONENT if counts_forfeits else IS_PLAYED
-    values: list[int | None] = [NOT_SEPARATED] * table.size
+    values: list[int] = [NOT_SEPARATED] * table.size
     encounters: dict[int, list[Contribution]] = {}
     notes: dict[int, str | None] = {}
     unresolved: list[list[int]] = []
@@ -55,12 +57,12 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
                 notes[p] = note
             if not all_met:
                 unresolved.append(group)
-    outcome = RuleOutcome.of(spec, np.asarray(values, dtype=np.int64), 1, lower_is_better=True,
-                             contribution_scale=table.scale)
-    outcome.explain_row = lambda p: encounters.get(p, [])
-    outcome.note_row = notes.get
-    outcome.unresolved = unresolved
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, [encounters.get(p, []) for p in rows], list(map(notes.get, rows)))
+
+    return RuleOutcome.of(spec, np.asarray(values, dtype=np.int64), 1, lower_is_better=True,
+                          contribution_scale=table.scale, explain=explain, unresolved=unresolved)
 
 
 class _Namer:
@@ -69,7 +71,7 @@ class _Namer:
     def __init__(self, ids: list[int], scale: int) -> None:
         self.ids, self.scale = ids, scale
 
-    def players(self, group) -> str:
+    def players(self, group: Iterable[int]) -> str:
         return ", ".join(str(self.ids[p]) for p in sorted(group, key=self.ids.__getitem__))
 
     def points(self, units: int) -> str:
@@ -148,7 +150,8 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
     return places
 
 
-def _alone_on_top(group: list[int], against: Mutual, scores: dict[int, int], win: int):
+def _alone_on_top(group: list[int], against: Mutual, scores: dict[int, int],
+                  win: int) -> tuple[int, int, int] | None:
     """The player first whatever the games the group's members did not play would give.
 
     For each other member, the worst case for the candidate is the candidate losing

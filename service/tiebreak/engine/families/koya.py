@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Explanation, RuleOutcome, contribution_rows, explanation
 from ..model import System
 from ..rules import RuleSpec
-from ..table import KINDS, NO_OPPONENT
+from ..table import NO_OPPONENT
+from .counts import KIND_NAMES
 
 DEFAULT_LIMIT = 50  # percent of the maximum possible score
 
@@ -26,13 +27,10 @@ def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     reached = table.score * 100 >= limit * maxima
     opp = np.where(has_opp, table.opp, 0)
     counted = has_opp & reached[opp]
-    outcome = RuleOutcome.of(spec, np.where(counted, table.pts, 0).sum(axis=1), table.scale)
 
-    def explain_row(p: int) -> list[Contribution]:
-        kinds, opponents, points = table.kind[p].tolist(), opp[p].tolist(), table.pts[p].tolist()
-        return [ctx.contribution(r + 1, KINDS[kinds[r]].value, table.ids[opponents[r]], points[r] / table.scale,
-                             opponent_score=table.scores[opponents[r]] / table.scale)
-                for r in np.flatnonzero(counted[p]).tolist()]
+    def explain(rows: list[int]) -> Explanation:
+        fields = {"kind": KIND_NAMES[table.kind[rows]], "opponent": ctx.opponent_ids()[rows],
+                  "value": table.pts[rows] / table.scale, "opponent_score": table.score[opp[rows]] / table.scale}
+        return explanation(rows, contribution_rows(ctx.contribution, counted[rows], fields))
 
-    outcome.explain_row = explain_row
-    return outcome
+    return RuleOutcome.of(spec, np.where(counted, table.pts, 0).sum(axis=1), table.scale, explain=explain)

@@ -8,14 +8,16 @@ difference to expected score.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, contribution_rows
+from ..contributions import Explain, Explanation, RuleOutcome, contribution_rows, explanation
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
-from ..rounding import mean_note, mean_notes, round_half_up_div
+from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import DRAW, IS_PLAYED, NO_OPPONENT, WIN
 
@@ -43,7 +45,7 @@ def rating_difference(percent: int) -> int:
     return int(DP[percent])
 
 
-def expected_percent(difference):
+def expected_percent(difference: int | np.ndarray) -> int | np.ndarray:
     """Expected score, in percent, of a player `difference` points above the opponent.
 
     Works on whole arrays of differences; a plain int gives an int.
@@ -51,7 +53,7 @@ def expected_percent(difference):
     d = np.minimum(np.abs(difference), MAX_DIFFERENCE)
     higher = 50 + np.searchsorted(_PD_BAND_TOP, d, side="left")  # band 50 (above 735) gives 100
     result = np.where(np.asarray(difference) >= 0, higher, 100 - higher)
-    return int(result) if result.ndim == 0 else result
+    return int(result) if result.ndim == 0 else np.asarray(result)
 
 
 class Games:
@@ -88,9 +90,10 @@ def _games(ctx: Context) -> Games:
     return ctx.cached("games", lambda: Games(ctx))
 
 
-def _mean(spec: RuleSpec, total: np.ndarray, count: np.ndarray) -> RuleOutcome:
+def _mean(spec: RuleSpec, total: np.ndarray, count: np.ndarray, explain: Explain) -> RuleOutcome:
     """The outcome of a whole-number mean, halves up; no value where the count is 0."""
-    return RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0)
+    return RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0,
+                          explain=explain)
 
 
 def percent_scores(games: Games) -> np.ndarray:
@@ -100,7 +103,6 @@ def percent_scores(games: Games) -> np.ndarray:
 
 def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """ARO (10.1), with Cut or Median on the opponents' ratings (14)."""
-    table = ctx.table
     games = _games(ctx)
     low = spec.cut or spec.median
     high = spec.median
@@ -108,21 +110,18 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     reasons = cut_reasons(ratings, ratings, None, games.played, low, high)
     total = kept_total(ratings, games.played, reasons)
     kept = games.count - np.minimum(games.count, low + high)
-    outcome = _mean(spec, total, kept)
-    if reasons is not None:
-        outcome.uncut = kept_total(ratings, games.played, None)
+    uncut = kept_total(ratings, games.played, None) if reasons is not None else None
     label = cut_label(low, high)
-
     texts = {code: reason_text(code, label) for code in REASON_CODES}
 
-    def explain_rows(players: list[int]) -> list[list[Contribution]]:
-        fields = {"kind": "game", "opponent": ctx.opponent_ids()[players], "value": ratings[players] / 1}
-        return contribution_rows(ctx.contribution, games.played[players], fields,
-                                 None if reasons is None else reasons[players], texts)
+    def explain(rows: list[int]) -> Explanation:
+        fields = {"kind": "game", "opponent": ctx.opponent_ids()[rows], "value": ratings[rows] / 1}
+        made = contribution_rows(ctx.contribution, games.played[rows], fields,
+                                 None if reasons is None else reasons[rows], texts)
+        return explanation(rows, made, mean_notes(total[rows], 1, kept[rows], "mean rating of the opponents"),
+                           None if uncut is None else (uncut[rows] / 1).tolist())
 
-    outcome.explain_rows = explain_rows
-    outcome.note_rows = lambda players: mean_notes(total[players], 1, kept[players], "mean rating of the opponents")
-    return outcome
+    return _mean(spec, total, kept, explain)
 
 
 def _plain_aro(ctx: Context) -> np.ndarray:
@@ -179,33 +178,40 @@ def perfect_performance(opp_ratings: list[int], scored: Fraction) -> int:
 
 
 
-def _games_as_contributions(ctx: Context, p: int) -> list[Contribution]:
+# The standard result of a game, in half points, as a breakdown shows it.
+_SCORED = np.array([f"scored {h / 2:g}" for h in range(3)], dtype=object)
+
+
+def _games_as_contributions(ctx: Context, rows: list[int]) -> list[list[Any]]:
     """The games a performance is measured on: opponent's rating and the standard result."""
-    table, games = ctx.table, _games(ctx)
-    opponents, ratings, halves = games.opponent[p].tolist(), games.opponent_rating[p].tolist(), games.halves[p].tolist()
-    return [
-        ctx.contribution(r + 1, "game", table.ids[opponents[r]], float(ratings[r]), note=f"scored {halves[r] / 2:g}",
-                     result=halves[r] / 2)
-        for r in np.flatnonzero(games.played[p]).tolist()
-    ]
+    games = _games(ctx)
+    halves = games.halves[rows]
+    fields = {"kind": "game", "opponent": ctx.opponent_ids()[rows], "value": games.opponent_rating[rows] / 1,
+              "note": _SCORED[halves], "result": halves / 2}
+    return contribution_rows(ctx.contribution, games.played[rows], fields)
 
 
-def _rating_outcome(ctx: Context, spec: RuleSpec, column: np.ndarray, describe) -> RuleOutcome:
+def _rating_outcome(ctx: Context, spec: RuleSpec, column: np.ndarray,
+                    describe: Callable[[list[int]], list[str]]) -> RuleOutcome:
     """A performance: no value for a player without a game over the board."""
-    outcome = RuleOutcome.of(spec, column, 1, missing=_games(ctx).count == 0)
-    values = outcome.values
-    outcome.explain_row = lambda p: _games_as_contributions(ctx, p)
-    outcome.note_row = lambda p: describe(p) if values[p] is not None else None
-    return outcome
+    games = _games(ctx)
+
+    def explain(rows: list[int]) -> Explanation:
+        notes = [None if not count else note
+                 for count, note in zip(games.count[rows].tolist(), describe(rows), strict=True)]
+        return explanation(rows, _games_as_contributions(ctx, rows), notes)
+
+    return RuleOutcome.of(spec, column, 1, missing=games.count == 0, explain=explain)
 
 
 def tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     games = _games(ctx)
     aro, percent = _plain_aro(ctx), percent_scores(games)
 
-    def describe(p: int) -> str:
-        return (f"ARO {int(aro[p])} + dp {int(DP[percent[p]])} for {int(percent[p])} % "
-                f"over {int(games.count[p])} game(s) (C.07 10.2)")
+    def describe(rows: list[int]) -> list[str]:
+        return [f"ARO {a} + dp {d} for {p} % over {n} game(s) (C.07 10.2)"
+                for a, d, p, n in zip(aro[rows].tolist(), DP[percent[rows]].tolist(), percent[rows].tolist(),
+                                      games.count[rows].tolist(), strict=True)]
 
     return _rating_outcome(ctx, spec, _tpr_values(ctx), describe)
 
@@ -213,30 +219,30 @@ def tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 def perfect_tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     games = _games(ctx)
 
-    def describe(p: int) -> str:
-        return (f"the lowest rating whose expected score against these opponents reaches "
-                f"{games.scored_halves[p] / 2:g} from {int(games.count[p])} game(s) (C.07 10.3)")
+    def describe(rows: list[int]) -> list[str]:
+        return [f"the lowest rating whose expected score against these opponents reaches "
+                f"{h / 2:g} from {n} game(s) (C.07 10.3)"
+                for h, n in zip(games.scored_halves[rows].tolist(), games.count[rows].tolist(), strict=True)]
 
     return _rating_outcome(ctx, spec, _ptp_values(ctx), describe)
 
 
 def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: np.ndarray) -> RuleOutcome:
     """The mean of a per-player value over the opponents met over the board who have one."""
-    table, games = ctx.table, _games(ctx)
+    games = _games(ctx)
     has_value = games.count > 0
     counted = games.played & has_value[games.opponent]
     count = counted.sum(axis=1)
     total = np.where(counted, per_player[games.opponent], 0).sum(axis=1)
-    outcome = _mean(spec, total, count)
+    what = f"mean {spec.code[1:]} of the opponents"
 
-    def explain_row(p: int) -> list[Contribution]:
-        opponents = games.opponent[p].tolist()
-        return [ctx.contribution(r + 1, "opponent_value", table.ids[opponents[r]], float(per_player[opponents[r]]))
-                for r in np.flatnonzero(counted[p]).tolist()]
+    def explain(rows: list[int]) -> Explanation:
+        fields = {"kind": "opponent_value", "opponent": ctx.opponent_ids()[rows],
+                  "value": per_player[games.opponent[rows]] / 1}
+        return explanation(rows, contribution_rows(ctx.contribution, counted[rows], fields),
+                           mean_notes(total[rows], 1, count[rows], what))
 
-    outcome.explain_row = explain_row
-    outcome.note_row = lambda p: mean_note(Fraction(int(total[p])), int(count[p]), f"mean {spec.code[1:]} of the opponents")
-    return outcome
+    return _mean(spec, total, count, explain)
 
 
 def average_performance_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
@@ -253,8 +259,10 @@ def own_rating(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """RTNG (C.07 2026): the participant's own rating; unrated players count `unrated_rating`
     (the rule is dropped like the other rating rules when there is none, C.07 10)."""
     table, ratings = ctx.table, ctx.ratings
-    outcome = RuleOutcome.of(spec, ratings, 1)
-    outcome.explain_row = lambda p: []
-    outcome.note_row = lambda p: (f"own rating {int(ratings[p])}" if table.ratings[p] is not None
-                                  else f"unrated, counted as {int(ratings[p])}")
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, notes=[f"own rating {r}" if table.ratings[p] is not None
+                                        else f"unrated, counted as {r}"
+                                        for p, r in zip(rows, ratings[rows].tolist(), strict=True)])
+
+    return RuleOutcome.of(spec, ratings, 1, explain=explain)

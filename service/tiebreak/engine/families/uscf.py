@@ -12,17 +12,18 @@ the same columns and the same drop marks.
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from ..context import Context
-from ..contributions import Contribution, RuleOutcome, mark_cut
+from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, explanation, mark_cut
 from ..model import System
 from ..modifiers import HIGHEST, cut_reasons, kept_total
-from ..rounding import mean_note, round_half_up_div
+from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import (DRAW, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, LOSS, NO_OPPONENT, PAIRING_BYE, WIN, Table)
+from .counts import KIND_NAMES
 from .rating import _games, _plain_aro
 
 MANY_ROUNDS = 9  # 34E1: events of nine or more rounds drop two scores at each end instead of one
@@ -51,13 +52,15 @@ def counted_rounds(table: Table) -> np.ndarray:
     """
     if table.system is not System.ROUND_ROBIN:
         return np.ones(table.kind.shape, dtype=bool)
-    return table.opp != NO_OPPONENT
+    scheduled: np.ndarray = table.opp != NO_OPPONENT
+    return scheduled
 
 
 def adjusted_scores(table: Table) -> np.ndarray:
     """Every player's score as opponents count it: unplayed games count as a draw each (34E1)."""
     unplayed = counted_rounds(table) & ~IS_PLAYED[table.kind]
-    return table.score + np.where(unplayed, table.draw - table.pts, 0).sum(axis=1)
+    adjusted: np.ndarray = table.score + np.where(unplayed, table.draw - table.pts, 0).sum(axis=1)
+    return adjusted
 
 
 class _Opposition:
@@ -85,28 +88,37 @@ def _adjusted_note(ctx: Context, q: int) -> str | None:
             f"{unplayed} unplayed game(s) counted as draws, US Chess 34E1)")
 
 
-def _opposition_contributions(ctx: Context, p: int, value: np.ndarray | None = None,
-                              value_scale: int | None = None) -> list[Contribution]:
-    """One contribution per counted round: the opponent's adjusted score, or 0 for an unplayed
-    round (`value`, in units of 1/value_scale, replaces the score as what is summed)."""
+def _opposition_contributions(ctx: Context, rows: list[int], value: np.ndarray | None = None,
+                              value_scale: int = 1, result: bool = False) -> list[list[Any]]:
+    """Per row, one contribution per counted round: the opponent's adjusted score, or 0 for an
+    unplayed round (`value`, in units of 1/value_scale, replaces the score as what is summed;
+    `result`: the points scored in the round too, for Sonneborn-Berger)."""
     table, opposition = ctx.table, _opposition(ctx)
     scale = table.scale
-    notes = ctx.cached("uscf-adjusted-notes", dict)
-    rows = []
-    for r in np.flatnonzero(opposition.counted[p]).tolist():
-        key = int(opposition.key[p, r])
-        v = key / scale if value is None else int(value[p, r]) / value_scale
-        q = int(table.opp[p, r])
-        if opposition.played[p, r]:
-            if q not in notes:
-                notes[q] = _adjusted_note(ctx, q)
-            rows.append(ctx.contribution(r + 1, "game", table.ids[q], v, note=notes[q],
-                                     opponent_score=table.scores[q] / scale,
-                                     counted_score=key / scale if key != table.scores[q] else None))
-        else:
-            rows.append(ctx.contribution(r + 1, "unplayed", table.ids[q] if q != NO_OPPONENT else None, v,
-                                     unplayed=table.kind_of(p, r).value, note=OWN_UNPLAYED_NOTE))
-    return rows
+    key = opposition.key[rows]
+    played = opposition.played[rows]
+    opp = np.where(played, table.opp[rows], 0)
+    notes: dict[int, str | None] = ctx.cached("uscf-adjusted-notes", dict)
+    for q in set(opp[played].tolist()) - notes.keys():
+        notes[q] = _adjusted_note(ctx, q)
+    face = table.score[opp]
+    off_face = played & (key != face)
+    nothing = np.full(key.shape, None, dtype=object)
+    note = np.where(played, nothing, OWN_UNPLAYED_NOTE)
+    cells = np.nonzero(played)
+    note[cells] = [notes[q] for q in opp[cells].tolist()]
+    fields: dict[str, object] = {
+        "kind": np.where(played, "game", "unplayed").astype(object),
+        "opponent": ctx.opponent_ids()[rows],
+        "value": key / scale if value is None else value[rows] / value_scale,
+        "unplayed": np.where(played, nothing, KIND_NAMES[table.kind[rows]]),
+        "note": note,
+        "opponent_score": np.where(played, (face / scale).astype(object), nothing),
+        "counted_score": np.where(off_face, (key / scale).astype(object), nothing),
+    }
+    if result:
+        fields["result"] = table.pts[rows] / scale
+    return contribution_rows(ctx.contribution, opposition.counted[rows], fields)
 
 
 # ---- Solkoff, Median, Modified Median (34E1, 34E2) -------------------------------------
@@ -143,32 +155,32 @@ def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleO
         low, high, why = _drops(table, counted, modified)
         # drops go by value only: the same selection as a Cut/Median without unplayed rounds
         reasons = np.zeros(key.shape, dtype=np.int8)
-        for lo, hi in {(int(a), int(b)) for a, b in zip(low.tolist(), high.tolist())}:
+        for lo, hi in {(int(a), int(b)) for a, b in zip(low.tolist(), high.tolist(), strict=True)}:
             rows = (low == lo) & (high == hi)
             marks = cut_reasons(key[rows], key[rows], None, counted[rows], lo, hi)
             if marks is not None:
                 reasons[rows] = marks
-    outcome = RuleOutcome.of(spec, kept_total(key, counted, reasons), table.scale)
-    if reasons is not None:
-        outcome.uncut = kept_total(key, counted, None)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = _opposition_contributions(ctx, p)
-        if reasons is not None:
-            codes = reasons[p].tolist()
-            for c in rows:
-                code = codes[c.round - 1]
-                if code:
-                    mark_cut(c, _drop_reason(code, why[p]), "dropped-highest" if code == HIGHEST else "dropped-lowest")
-        return rows
-
-    def note_row(p: int) -> str | None:
+    def explain(rows: list[int]) -> Explanation:
+        made = _opposition_contributions(ctx, rows)
         if reasons is None:
-            return None
-        return (f"{why[p]}: " if modified else "") + _describe_drops(int(low[p]), int(high[p])) + " (US Chess 34E1)"
+            return explanation(rows, made)
+        assert low is not None and high is not None and why is not None
+        _mark_drops(made, reasons[rows], opposition.counted[rows], [why[p] for p in rows])
+        notes: list[str | None] = [(f"{why[p]}: " if modified else "") + _describe_drops(lo, hi) + " (US Chess 34E1)"
+                 for p, lo, hi in zip(rows, low[rows].tolist(), high[rows].tolist(), strict=True)]
+        return explanation(rows, made, notes)
 
-    outcome.explain_row, outcome.note_row = explain_row, note_row
-    return outcome
+    return RuleOutcome.of(spec, kept_total(key, counted, reasons), table.scale, explain=explain)
+
+
+def _mark_drops(made: list[list[Any]], reasons: np.ndarray, counted: np.ndarray, why: list[str]) -> None:
+    """Mark the dropped contributions of each row (34E1), in place: they are made for this rule alone."""
+    position = np.cumsum(counted, axis=1) - 1  # where each round's contribution sits in its row
+    cut_rows, cut_rounds = np.nonzero(reasons)
+    for i, j, code in zip(cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(),
+                          reasons[cut_rows, cut_rounds].tolist(), strict=True):
+        mark_cut(made[i][j], _drop_reason(code, why[i]), "dropped-highest" if code == HIGHEST else "dropped-lowest")
 
 
 def _describe_drops(low: int, high: int) -> str:
@@ -201,27 +213,26 @@ def _cumulative_values(ctx: Context) -> np.ndarray:
     def compute() -> np.ndarray:
         table = ctx.table
         unplayed_wins = UNPLAYED_WINS[table.kind].sum(axis=1)
-        return np.cumsum(table.pts, axis=1).sum(axis=1) - table.win * unplayed_wins
+        cumulative: np.ndarray = np.cumsum(table.pts, axis=1).sum(axis=1) - table.win * unplayed_wins
+        return cumulative
     return ctx.cached("uscf-cumulative", compute)
 
 
 def cumulative(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E3: the running score after each round, summed, minus one point per unplayed win."""
     table = ctx.table
-    outcome = RuleOutcome.of(spec, _cumulative_values(ctx), table.scale)
 
-    def explain_row(p: int) -> list[Contribution]:
-        running = (np.cumsum(table.pts[p]) / table.scale).tolist()
-        rows = [ctx.contribution(r + 1, "running_score", None, v) for r, v in enumerate(running)]
-        rows += [
-            ctx.contribution(r + 1, "unplayed_win", None, -table.win / table.scale, unplayed=table.kind_of(p, r).value,
-                         note="one point subtracted for an unplayed win (US Chess 34E3)")
-            for r in np.flatnonzero(UNPLAYED_WINS[table.kind[p]]).tolist()
-        ]
-        return rows
+    def explain(rows: list[int]) -> Explanation:
+        every = np.ones(table.pts[rows].shape, dtype=bool)
+        running = contribution_rows(ctx.contribution, every, {
+            "kind": "running_score", "opponent": None, "value": np.cumsum(table.pts[rows], axis=1) / table.scale})
+        unplayed_wins = contribution_rows(ctx.contribution, UNPLAYED_WINS[table.kind[rows]], {
+            "kind": "unplayed_win", "opponent": None, "value": -table.win / table.scale,
+            "unplayed": KIND_NAMES[table.kind[rows]],
+            "note": "one point subtracted for an unplayed win (US Chess 34E3)"})
+        return explanation(rows, [a + b for a, b in zip(running, unplayed_wins, strict=True)])
 
-    outcome.explain_row = explain_row
-    return outcome
+    return RuleOutcome.of(spec, _cumulative_values(ctx), table.scale, explain=explain)
 
 
 def cumulative_of_opposition(ctx: Context, spec: RuleSpec) -> RuleOutcome:
@@ -230,22 +241,19 @@ def cumulative_of_opposition(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     cum = _cumulative_values(ctx)
     played = IS_PLAYED[table.kind] & (table.opp != NO_OPPONENT)
     opp = np.where(played, table.opp, 0)
-    outcome = RuleOutcome.of(spec, np.where(played, cum[opp], 0).sum(axis=1), table.scale)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = []
-        for r, q in enumerate(table.opp[p].tolist()):
-            if played[p, r]:
-                rows.append(ctx.contribution(r + 1, "opponent_value", table.ids[q], int(cum[q]) / table.scale,
-                                         note="the opponent's cumulative score (US Chess 34E3)"))
-            else:
-                rows.append(ctx.contribution(r + 1, "unplayed", table.ids[q] if q != NO_OPPONENT else None, 0.0,
-                                         unplayed=table.kind_of(p, r).value,
-                                         note="own unplayed round adds nothing (US Chess 34E9)"))
-        return rows
+    def explain(rows: list[int]) -> Explanation:
+        here = played[rows]
+        nothing = np.full(here.shape, None, dtype=object)
+        fields = {"kind": np.where(here, "opponent_value", "unplayed").astype(object),
+                  "opponent": ctx.opponent_ids()[rows],
+                  "value": np.where(here, cum[opp[rows]], 0) / table.scale,
+                  "unplayed": np.where(here, nothing, KIND_NAMES[table.kind[rows]]),
+                  "note": np.where(here, "the opponent's cumulative score (US Chess 34E3)",
+                                   "own unplayed round adds nothing (US Chess 34E9)").astype(object)}
+        return explanation(rows, contribution_rows(ctx.contribution, np.ones(here.shape, dtype=bool), fields))
 
-    outcome.explain_row = explain_row
-    return outcome
+    return RuleOutcome.of(spec, np.where(played, cum[opp], 0).sum(axis=1), table.scale, explain=explain)
 
 
 # ---- Kashdan, Sonneborn-Berger (34E7, 34E8) ---------------------------------------------
@@ -254,18 +262,15 @@ def kashdan(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E7: 4 points for a win, 2 for a draw, 1 for a loss, 0 for an unplayed game."""
     table = ctx.table
     points = KASHDAN[table.kind]
-    outcome = RuleOutcome.of(spec, points.sum(axis=1), 1)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = []
-        for r, q in enumerate(table.opp[p].tolist()):
-            kind = table.kind_of(p, r)
-            rows.append(ctx.contribution(r + 1, kind.value, table.ids[q] if q != NO_OPPONENT else None,
-                                     float(points[p, r]), unplayed=None if kind.is_played else kind.value))
-        return rows
+    def explain(rows: list[int]) -> Explanation:
+        kinds = table.kind[rows]
+        names = KIND_NAMES[kinds]
+        fields = {"kind": names, "opponent": ctx.opponent_ids()[rows], "value": points[rows] / 1,
+                  "unplayed": np.where(IS_PLAYED[kinds], None, names)}
+        return explanation(rows, contribution_rows(ctx.contribution, np.ones(kinds.shape, dtype=bool), fields))
 
-    outcome.explain_row = explain_row
-    return outcome
+    return RuleOutcome.of(spec, points.sum(axis=1), 1, explain=explain)
 
 
 def sonneborn_berger(ctx: Context, spec: RuleSpec) -> RuleOutcome:
@@ -277,17 +282,12 @@ def sonneborn_berger(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     opposition = _opposition(ctx)
     value = opposition.key * table.pts
-    outcome = RuleOutcome.of(spec, kept_total(value, opposition.counted, None), table.scale * table.scale)
 
-    def explain_row(p: int) -> list[Contribution]:
-        rows = _opposition_contributions(ctx, p, value, table.scale * table.scale)
-        points = (table.pts[p] / table.scale).tolist()
-        for c in rows:
-            c.result = points[c.round - 1]
-        return rows
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, _opposition_contributions(ctx, rows, value, table.scale * table.scale, result=True))
 
-    outcome.explain_row = explain_row
-    return outcome
+    return RuleOutcome.of(spec, kept_total(value, opposition.counted, None), table.scale * table.scale,
+                          explain=explain)
 
 
 # ---- Result between tied players (34E4) -------------------------------------------------
@@ -300,7 +300,7 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
     equal (or who never met) is not separated.
     """
     table = ctx.table
-    values: list[int | None] = [0] * table.size
+    values: list[int] = [0] * table.size
     encounters: dict[int, list[Contribution]] = {}
     notes: dict[int, str | None] = {}
     unresolved: list[list[int]] = []
@@ -328,11 +328,11 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
                         + ("" if everyone_met else "; not all of them met"))
         if not everyone_met and not separated:
             unresolved.append(group)
-    outcome = RuleOutcome(spec, values, 1)
-    outcome.explain_row = lambda p: encounters.get(p, [])
-    outcome.note_row = notes.get
-    outcome.unresolved = unresolved
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, [encounters.get(p, []) for p in rows], list(map(notes.get, rows)))
+
+    return RuleOutcome.of(spec, np.asarray(values, dtype=np.int64), 1, explain=explain, unresolved=unresolved)
 
 
 # ---- Rating-based (34E10, 34E11) ----------------------------------------------------------
@@ -346,26 +346,24 @@ def _performances(ctx: Context) -> np.ndarray:
         games = _games(ctx)
         balance = np.where(games.played, games.halves - 1, 0).sum(axis=1)  # W − L from half points 2/1/0
         # ARO is whole, so round(ARO + 400 b / N) = ARO + round(400 b / N)
-        return _plain_aro(ctx) + round_half_up_div(RULE_OF_400 * balance, np.maximum(games.count, 1))
+        performance: np.ndarray = _plain_aro(ctx) + round_half_up_div(RULE_OF_400 * balance, np.maximum(games.count, 1))
+        return performance
     return ctx.cached("uscf-performance", compute)
 
 
 def opposition_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E11: the mean of the opponents' performance ratings, each over the board."""
-    table = ctx.table
     games = _games(ctx)
     perf = _performances(ctx)
     count = games.count
     total = np.where(games.played, perf[games.opponent], 0).sum(axis=1)
-    outcome = RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0)
 
-    def explain_row(p: int) -> list[Contribution]:
-        return [
-            ctx.contribution(r + 1, "opponent_value", table.ids[games.opponent[p, r]],
-                         float(perf[games.opponent[p, r]]), note="the opponent's performance: their opposition's average + "
-                              "400 × (wins − losses) / games")
-            for r in np.flatnonzero(games.played[p]).tolist()]
+    def explain(rows: list[int]) -> Explanation:
+        fields = {"kind": "opponent_value", "opponent": ctx.opponent_ids()[rows],
+                  "value": perf[games.opponent[rows]] / 1,
+                  "note": "the opponent's performance: their opposition's average + 400 × (wins − losses) / games"}
+        return explanation(rows, contribution_rows(ctx.contribution, games.played[rows], fields),
+                           mean_notes(total[rows], 1, count[rows], "mean performance of the opponents"))
 
-    outcome.explain_row = explain_row
-    outcome.note_row = lambda p: mean_note(Fraction(int(total[p])), int(count[p]), "mean performance of the opponents")
-    return outcome
+    return RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0,
+                          explain=explain)

@@ -15,15 +15,16 @@ The event is validated while it is built; every contradiction is reported with i
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
-from ..errors import InconsistentCrosstable, Issue, InvalidRequest, format_path
+from ..errors import InconsistentCrosstable, Issue, InvalidRequest, Path, format_path
 from ..model import ResultKind
 from ..table import NO_OPPONENT, Table, infer_system
-from .model import TEAM_BYES, BoardResult, MatchForfeit, Score, TeamTournament
+from .model import TEAM_BYES, BoardResult, MatchForfeit, Score, TeamScoring, TeamTournament
 
 MAX_ISSUES = 100
 HOME, AWAY = 1, 2  # the side as the table's colour column: home is the first-named team
@@ -65,7 +66,8 @@ class BoardTable:
 
     def totals(self) -> np.ndarray:
         """Per team and board, the game points over the rounds counted: (teams, team_size)."""
-        return self.pts.sum(axis=1)
+        totals: np.ndarray = self.pts.sum(axis=1)
+        return totals
 
 
 @dataclass(slots=True, eq=False)
@@ -112,7 +114,7 @@ def _check_pairings(event: TeamTournament, team_of_player: dict[int, int], index
     seen: dict[tuple[int, int], str] = {}  # (round, team) -> where it is paired
     n_boards = event.team_size
 
-    def place(rnd: int, team: int, where: str, path: tuple) -> None:
+    def place(rnd: int, team: int, where: str, path: Path) -> None:
         key = (rnd, team)
         if key in seen:
             issues.append(Issue(path, f"team {team} is paired twice in round {rnd}: {seen[key]} and {where}"))
@@ -152,7 +154,7 @@ def _check_pairings(event: TeamTournament, team_of_player: dict[int, int], index
             elif board.board in numbers:
                 issues.append(Issue((*bat, "board"), f"board {board.board} is given twice"))
             numbers.add(board.board)
-            sides = []
+            sides: list[int | None] = []
             for colour in ("white", "black"):
                 pid = getattr(board, colour)
                 if pid is None:
@@ -215,7 +217,8 @@ def _check_teams(event: TeamTournament) -> tuple[dict[int, int], dict[int, int]]
     return index, team_of_player
 
 
-def _board_units(scoring, units) -> dict[BoardResult, tuple[int, int, bool]]:
+def _board_units(scoring: TeamScoring,
+                 units: Callable[[Fraction], int]) -> dict[BoardResult, tuple[int, int, bool]]:
     """Per board result: white's and black's game points in units, and whether it was played."""
     win, draw, loss = units(scoring.game_win), units(scoring.game_draw), units(scoring.game_loss)
     return {
@@ -239,7 +242,9 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
 
     n, size, s = len(event.teams), event.team_size, event.scoring
     scale = _scale(event)
-    units = lambda value: int(Fraction(value) * scale)  # noqa: E731 - exact: scale clears every denominator
+    def units(value: Fraction | int) -> int:
+        return int(Fraction(value) * scale)  # exact: scale clears every denominator
+
     by_result = _board_units(s, units)
     match_win, match_draw, match_loss = units(s.match_win), units(s.match_draw), units(s.match_loss)
     warnings: list[tuple[str, str]] = []
@@ -281,6 +286,7 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
             else:
                 home_is_white = _home_colour(event, board.board) == "W"
             if board.points is None:
+                assert board.result is not None  # _check_structure refuses a board without either
                 white_units, black_units, played = by_result[board.result]
             else:  # an arbiter's decision
                 white_units, black_units = units(board.points[0]), units(board.points[1])
@@ -324,7 +330,7 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
             kind[h, r] = (ResultKind.FORFEIT_LOSS if home_points < away_points else ResultKind.FORFEIT_WIN).code
             kind[a, r] = (ResultKind.FORFEIT_LOSS if away_points < home_points else ResultKind.FORFEIT_WIN).code
         mp[h, r], mp[a, r] = outcome
-    for k, bye in enumerate(event.byes):
+    for bye in event.byes:
         t, r = index[bye.team], bye.round - 1
         kind[t, r] = bye.kind.code
         if bye.kind is ResultKind.PAIRING_BYE:

@@ -7,7 +7,9 @@ derives (adjusted scores, opponent columns) per table; the board table beside th
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -19,6 +21,8 @@ from ..table import Table
 from .build import BoardTable, TeamTables
 from .model import Score
 
+T = TypeVar("T")
+
 
 @dataclass(slots=True)
 class TeamContext:
@@ -28,7 +32,7 @@ class TeamContext:
     mp: Context
     gp: Context
     table: Table  # the primary score's table: the ranking sorts on its score first
-    _cache: dict = field(default_factory=dict)
+    _cache: dict[Hashable, Any] = field(default_factory=dict)
     contribution: type = Contribution  # the type a breakdown's contributions are built in
 
     @classmethod
@@ -54,9 +58,10 @@ class TeamContext:
     def on(self, score: Score) -> Context:
         return self.mp if score is Score.MP else self.gp
 
-    def cached(self, key, compute):
+    def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         try:
-            return self._cache[key]
+            found: T = self._cache[key]
+            return found
         except KeyError:
             value = self._cache[key] = compute()
             return value

@@ -13,14 +13,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..contributions import Contribution, RuleOutcome
+from ..contributions import Contribution, Explanation, RuleOutcome, explanation
 from ..families import buchholz, counts
 from ..families.buchholz import with_cuts
 from ..model import System
 from ..modifiers import cut_label, cut_reasons, kept_total
 from ..rounding import round_half_up_div
 from ..rules import RuleSpec
-from ..table import HAS_OPPONENT, IS_PLAYED, KINDS, NO_OPPONENT, WIN
+from ..table import HAS_OPPONENT, IS_PLAYED, NO_OPPONENT, WIN, Table
 from .build import BOARD_HOW
 from .context import TeamContext
 from .model import Score
@@ -38,14 +38,20 @@ def points(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
 def secondary_score(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     """MPvGP (C.07 13.1): the other score — game points when match points are primary, and back."""
     outcome = counts.points(ctx.on(ctx.secondary), spec)
-    outcome.note_row = lambda p: f"{ctx.secondary.value}, the secondary score"
+    contributions = outcome.explain
+    note = f"{ctx.secondary.value}, the secondary score"
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, contributions(rows).contributions, [note] * len(rows))
+
+    outcome.explain = explain
     return outcome
 
 
 def on_reference(rule: Callable[..., RuleOutcome]) -> Callable[..., RuleOutcome]:
     """An individual rule computed on the table of the spec's reference score."""
 
-    def compute(ctx: TeamContext, spec: RuleSpec, *groups) -> RuleOutcome:
+    def compute(ctx: TeamContext, spec: RuleSpec, *groups: list[list[int]]) -> RuleOutcome:
         return rule(ctx.on(ctx.score_of(spec)), spec, *groups)
 
     compute.__doc__ = rule.__doc__
@@ -55,7 +61,7 @@ def on_reference(rule: Callable[..., RuleOutcome]) -> Callable[..., RuleOutcome]
 def no_team_meaning(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     """Rating rules (C.07 10) and colour counts have no team meaning: always dropped with a warning
     (the ranking never calls this; it stands for completeness)."""
-    return RuleOutcome(spec, [None] * ctx.table.size, dropped_reason="no team meaning")
+    return RuleOutcome.dropped(spec, ctx.table.size, "no team meaning")
 
 
 # ---------------------------------------------------------------- counts of matches
@@ -74,13 +80,12 @@ def matches_won_played(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
 
 
 def _count(ctx: TeamContext, spec: RuleSpec, counted: np.ndarray) -> RuleOutcome:
-    table = ctx.mp.table
-    outcome = RuleOutcome.of(spec, counted.sum(axis=1), 1)
-    outcome.explain_row = lambda p: [
-        ctx.contribution(r + 1, KINDS[table.kind[p, r]].value,
-                     table.ids[table.opp[p, r]] if table.opp[p, r] != NO_OPPONENT else None, 1.0)
-        for r in np.flatnonzero(counted[p]).tolist()]
-    return outcome
+    mp = ctx.mp
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, counts.round_contributions(mp, rows, None, 1, counted[rows]))
+
+    return RuleOutcome.of(spec, counted.sum(axis=1), 1, explain=explain)
 
 
 def standard_points(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
@@ -123,23 +128,25 @@ def extended_sonneborn_berger(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     value = columns.key * scored
     reasons = cut_reasons(columns.key, value, columns.vur if columns.any_vur else None, columns.counted, low, high)
     table = fctx.table
-    outcome = RuleOutcome.of(spec, kept_total(value, columns.counted, reasons), table.scale * table.scale)
+    scale = table.scale * table.scale
     label = cut_label(low, high)
-
     second_scale = ctx.on(second).table.scale
+    note = f"opponent's {first.value} × the team's {second.value} in the match (C.07 13.2)"
+    uncut = kept_total(value, columns.counted, None) if reasons is not None else None
 
-    def explain_rows(players: list[int]) -> list[list[Contribution]]:
-        out = buchholz._contributions(fctx, columns, value, players, True)
-        for p, rows in zip(players, out):
+    def explain(rows: list[int]) -> Explanation:
+        out = buchholz.opponent_contributions(fctx, columns, value, rows, True)
+        for p, made in zip(rows, out, strict=True):
             factors = (scored[p] / second_scale).tolist()
-            for c in rows:
+            for c in made:
                 c.result = factors[c.round - 1]  # what the team scored, on the second-named score
-        return out if reasons is None else with_cuts(out, reasons[players], columns.counted[players], label)
+        notes: list[str | None] = [note] * len(rows)
+        if reasons is None or uncut is None:
+            return explanation(rows, out, notes)
+        return explanation(rows, with_cuts(out, reasons[rows], columns.counted[rows], label), notes,
+                           (uncut[rows] / scale).tolist())
 
-    outcome.explain_rows = explain_rows
-    outcome.note_row = lambda p: (f"opponent's {first.value} × the team's {second.value} in the match "
-                                  f"(C.07 13.2)")
-    return outcome
+    return RuleOutcome.of(spec, kept_total(value, columns.counted, reasons), scale, explain=explain)
 
 
 # ---------------------------------------------------------------- score-strength combination (13.4)
@@ -163,16 +170,16 @@ def score_strength(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     factor = normalising_factor(ctx, spec)
     scale = prim.table.scale
     hundredths = round_half_up_div(100 * (secondary * factor + bh.column), factor * scale)
-    outcome = RuleOutcome.of(spec, hundredths, 100, contribution_scale=scale)
-    outcome.explain_row, outcome.explain_rows = bh.explain_row, bh.explain_rows
     rule = "Fore Buchholz" if spec.fore else "Buchholz"
 
-    def note_row(p: int) -> str:
-        return (f"{ctx.secondary.value} {secondary[p] / scale:g} + {rule} ({ctx.primary.value}) "
-                f"{bh.column[p] / scale:g} / {factor} (normalising factor), to 2 decimals (C.07 13.4)")
+    def explain(rows: list[int]) -> Explanation:
+        notes: list[str | None] = [
+            f"{ctx.secondary.value} {s / scale:g} + {rule} ({ctx.primary.value}) "
+            f"{b / scale:g} / {factor} (normalising factor), to 2 decimals (C.07 13.4)"
+            for s, b in zip(secondary[rows].tolist(), bh.column[rows].tolist(), strict=True)]
+        return explanation(rows, bh.explain(rows).contributions, notes)
 
-    outcome.note_row = note_row
-    return outcome
+    return RuleOutcome.of(spec, hundredths, 100, contribution_scale=scale, explain=explain)
 
 
 # ---------------------------------------------------------------- board rules (12)
@@ -183,9 +190,11 @@ def board_count(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     boards = ctx.boards
     totals = boards.totals()
     weights = np.arange(1, boards.team_size + 1, dtype=np.int64)
-    outcome = RuleOutcome.of(spec, totals @ weights, ctx.table.scale, lower_is_better=True)
-    outcome.explain_row = lambda p: _board_contributions(ctx, p, weights)
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, [_board_contributions(ctx, p, weights) for p in rows])
+
+    return RuleOutcome.of(spec, totals @ weights, ctx.table.scale, lower_is_better=True, explain=explain)
 
 
 def _board_contributions(ctx: TeamContext, p: int, weights: np.ndarray | None = None) -> list[Contribution]:
@@ -245,10 +254,11 @@ def board_elimination(ctx: TeamContext, spec: RuleSpec, groups: list[list[int]])
                     k = int(diff[0])
                     notes[p] += (f"; ahead of {table.ids[nxt]} on {steps[k]}: {vectors[p][k] / scale:g} "
                                  f"against {vectors[nxt][k] / scale:g}")
-    outcome = RuleOutcome.of(spec, values, 1, lower_is_better=True, contribution_scale=scale)
-    outcome.explain_row = lambda p: _board_contributions(ctx, p)
-    outcome.note_row = notes.get
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, [_board_contributions(ctx, p) for p in rows], list(map(notes.get, rows)))
+
+    return RuleOutcome.of(spec, values, 1, lower_is_better=True, contribution_scale=scale, explain=explain)
 
 
 def _step_names(code: str, n: int) -> list[str]:
@@ -257,7 +267,7 @@ def _step_names(code: str, n: int) -> list[str]:
     return [f"all boards but the last {k + 1}" for k in range(n)]
 
 
-def _names(table, group, p) -> str:
+def _names(table: Table, group: list[int], p: int) -> str:
     return ", ".join(str(table.ids[q]) for q in sorted(group, key=table.ids.__getitem__) if q != p)
 
 
@@ -296,6 +306,7 @@ class _Encounters:
         """Apply one step to one class of tied teams: the ordered sub-classes, and what it found."""
         ctx = self.ctx
         members = set(cls)
+        value: Callable[[int, int], int]
         if kind in "PS":
             score = ctx.primary if kind == "P" else ctx.secondary
             table = ctx.on(score).table
@@ -318,7 +329,8 @@ class _Encounters:
             boards = ctx.boards.pts
             value = lambda p, r: int(boards[p, r] @ weights)  # noqa: E731
             win = 0
-        mutual, met = {}, {}
+        mutual: dict[int, int] = {}
+        met: dict[int, set[int]] = {}
         for p in cls:
             rounds = self.meetings(p, members)
             mutual[p] = sum(value(p, r) for r in rounds)
@@ -407,8 +419,9 @@ def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[lis
         if not separated and any(len({int(table.opp[p, r]) for r in encounters.meetings(p, members)}) < len(group) - 1
                                  for p in group):
             unresolved.append(group)
-    outcome = RuleOutcome.of(spec, values, 1, lower_is_better=True, contribution_scale=table.scale)
-    outcome.explain_row = lambda p: contributions.get(p, [])
-    outcome.note_row = notes.get
-    outcome.unresolved = unresolved
-    return outcome
+
+    def explain(rows: list[int]) -> Explanation:
+        return explanation(rows, [contributions.get(p, []) for p in rows], list(map(notes.get, rows)))
+
+    return RuleOutcome.of(spec, values, 1, lower_is_better=True, contribution_scale=table.scale, explain=explain,
+                          unresolved=unresolved)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..contributions import RuleOutcome
 from ..errors import InvalidRequest, Issue, Path, UnknownTiebreak
@@ -45,7 +46,7 @@ class TeamRule:
         return f"C.07 {self.article}".strip()
 
 
-def _individual(code: str, compute: Callable[..., RuleOutcome], description: str, **extra) -> TeamRule:
+def _individual(code: str, compute: Callable[..., RuleOutcome], description: str, **extra: Any) -> TeamRule:
     """An individual rule of C.07 6-9 on a team's reference score."""
     entry = TIEBREAKS[code]
     return TeamRule(code, entry.name, entry.article, entry.modifiers, compute, description, takes_score=True,

@@ -6,11 +6,11 @@ rule in order, the group rules inside the groups the earlier rules leave.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..checks import Warning, round_checks
-from ..contributions import Contribution
+from ..contributions import Contribution, Explanation, RuleOutcome
 from ..errors import Issue, UnknownTiebreak
 from ..model import FIDE_2026_START, Regulations, System
 from ..ranking import rank
@@ -37,13 +37,13 @@ class TeamStandings(Standings):
     tables: TeamTables | None = None
     primary: Score = Score.MP
 
-    def explain(self, players: Iterable[int]) -> None:
-        players = list(players)
-        Standings.explain(self, players)
-        for outcome in self.outcomes:
-            for p in players:
-                for c in (outcome.contributions or {}).get(p, ()):
+    def _built(self, rows: list[int]) -> list[Explanation]:
+        built = Standings._built(self, rows)
+        for explained in built:
+            for row in explained.contributions:
+                for c in row:
                     c.kind = TEAM_KINDS.get(c.kind, c.kind)
+        return built
 
 
 def primary_score(event: TeamTournament, specs: list[RuleSpec]) -> Score:
@@ -113,7 +113,7 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
     return warnings
 
 
-def _group_checks(outcomes, ctx: TeamContext) -> list[Warning]:
+def _group_checks(outcomes: list[RuleOutcome], ctx: TeamContext) -> list[Warning]:
     table = ctx.table
     warnings = []
     for outcome in outcomes:
@@ -158,8 +158,8 @@ def compute_team_standings(
                     row.decided_by = "PTS:GP"
         standings = TeamStandings(ctx.table, applied, specs, outcomes, rows, warnings, tables, primary)
         if explain is True:
-            standings.explain(range(ctx.table.size))
+            standings.keep(range(ctx.table.size))
         elif explain is not False:
             wanted = set(explain)
-            standings.explain(p for p, tid in enumerate(ctx.table.ids) if tid in wanted)
+            standings.keep(p for p, tid in enumerate(ctx.table.ids) if tid in wanted)
         return standings
