@@ -62,7 +62,7 @@ class Context:
             return ids[np.where(has_opp, table.opp, len(table.ids))]
         return self.cached("opponent-ids", compute)
 
-    def for_table(self, table: Table, fore_buchholz: bool = False) -> "Context":
+    def for_table(self, table: Table, fore_buchholz: bool = False) -> Context:
         """A context over a modified table (Fore Buchholz), sharing nothing cached."""
         return Context(table, self.regulations, self.ratings, fore_buchholz=fore_buchholz,
                        contribution=self.contribution)

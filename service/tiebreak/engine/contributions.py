@@ -171,14 +171,14 @@ class RuleOutcome:
 
     @classmethod
     def of(cls, spec: RuleSpec, column: np.ndarray, scale: int = 1, missing: np.ndarray | None = None,
-           **fields: Any) -> "RuleOutcome":
+           **fields: Any) -> RuleOutcome:
         """An outcome from a column of values (and a mask of players without one)."""
         if missing is not None and not missing.any():
             missing = None
         return cls(spec, column, scale, missing, **fields)
 
     @classmethod
-    def dropped(cls, spec: RuleSpec, size: int, reason: str | None) -> "RuleOutcome":
+    def dropped(cls, spec: RuleSpec, size: int, reason: str | None) -> RuleOutcome:
         """A rule that gives no one a value."""
         return cls(spec, np.zeros(size, dtype=np.int64), 1, np.ones(size, dtype=bool), dropped_reason=reason)
 

@@ -117,7 +117,7 @@ class _SortedRows:
 # A request's cache of the rows sorted for the cuts, under the columns' identities.
 Memo = dict[object, object]
 # The rows sorted for the cuts, or the columns themselves (key, value, counted) when they do not pack.
-RowOrder = Union[_SortedRows, tuple[np.ndarray, np.ndarray, np.ndarray]]
+RowOrder = _SortedRows | tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def _row_order(key: np.ndarray, value: np.ndarray, counted: np.ndarray, memo: Memo | None) -> RowOrder:

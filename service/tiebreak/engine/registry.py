@@ -129,7 +129,7 @@ _ENTRIES = (
 TIEBREAKS: dict[str, Tiebreak] = {t.code: t for t in _ENTRIES}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def valid_codes(regulations: Regulations | None = None) -> dict[str, frozenset[str]]:
     """Code → modifier letters, for the codes a rule set supports (all when None). One dict per
     rule set, shared: read it, never change it."""

@@ -84,7 +84,7 @@ class Table:
     def kind_of(self, p: int, r: int) -> ResultKind:
         return KINDS[int(self.kind[p, r])]
 
-    def with_last_round_drawn(self) -> "Table":
+    def with_last_round_drawn(self) -> Table:
         """The table with every pairing of the last round scored as a draw (C.07 8.3, Fore Buchholz)."""
         kind, pts = self.kind.copy(), self.pts.copy()
         last = self.played_rounds - 1

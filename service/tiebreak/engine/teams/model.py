@@ -22,7 +22,7 @@ class Score(enum.Enum):
     GP = "GP"
 
     @property
-    def other(self) -> "Score":
+    def other(self) -> Score:
         return Score.GP if self is Score.MP else Score.MP
 
 
