@@ -9,7 +9,7 @@ never disagree.
 
 from __future__ import annotations
 
-from typing import Any, Union, cast
+from typing import Any, cast
 
 import numpy as np
 
