@@ -11,6 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:  # for annotations only: at run time, the standard library alone
+    import numpy as np
 
 
 class ResultKind(enum.Enum):
@@ -125,7 +129,7 @@ class Player:
     fide_id: int | None = None
     federation: str | None = None
     title: str | None = None
-    sex: str | None = None  # "m" or "f"
+    sex: Literal["m", "f"] | None = None
     birth_date: str | None = None  # "YYYY-MM-DD", or "YYYY" when only the year is known
     key: str | None = None  # the client's own opaque identifier (e.g. a UUID)
 
@@ -139,11 +143,12 @@ class ResultColumns:
     Player i's results are the `counts[i]` entries after those of players 0..i-1.
     """
 
-    counts: Sequence[int]
-    round: Sequence[int]
-    kind: Sequence[int]  # ResultKind.code
-    opponent: Sequence[int]  # the opponent's id, 0 for none
-    color: Sequence[int]  # 0 none, 1 white, 2 black
+    # Lists, or numpy arrays (the adapters' fast paths): the engine reads them with np.asarray.
+    counts: Sequence[int] | np.ndarray
+    round: Sequence[int] | np.ndarray
+    kind: Sequence[int] | np.ndarray  # ResultKind.code
+    opponent: Sequence[int] | np.ndarray  # the opponent's id, 0 for none
+    color: Sequence[int] | np.ndarray  # 0 none, 1 white, 2 black
     points: Mapping[int, Fraction] = field(default_factory=dict)  # flat index -> override
 
 

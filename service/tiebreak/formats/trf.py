@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from typing import Literal
 
 import numpy as np
 
@@ -162,7 +163,7 @@ class TrfHeader:
     deputy_arbiters: list[str] = field(default_factory=list)  # 112, one per line
     time_control: str = ""  # 122
     round_dates: list[date | None] = field(default_factory=list)  # 132
-    initial_colour: str | None = None  # 152: "w" or "b"
+    initial_colour: Literal["w", "b"] | None = None  # 152
     other_records: list[str] = field(default_factory=list)  # 172 182 192 222 250 260 352 362, NRS: verbatim
 
 
@@ -490,10 +491,13 @@ def _read_round_dates(reading: _Reading, line: str, lineno: int) -> None:
         reading.header.round_dates.append(found)
 
 
+_INITIAL_COLOURS: dict[str, Literal["w", "b"]] = {"W": "w", "B": "b"}
+
+
 def _read_initial_colour(reading: _Reading, line: str, value: str, lineno: int) -> None:
     """152 (TRF-26): the initial colour, W or B. A 152 that carries points is read as 162."""
-    if value.upper() in ("W", "B"):
-        reading.header.initial_colour = value.lower()
+    if (colour := _INITIAL_COLOURS.get(value.upper())) is not None:
+        reading.header.initial_colour = colour
     elif _SCORE_ITEM.search(value):
         reading.scoring = _read_scoring(line, lineno, "152")
         reading.scoring_line = lineno
@@ -569,23 +573,20 @@ def _split_rules(value: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-_SEXES = {"m": "m", "w": "f", "f": "f"}
+_SEXES: dict[str, Literal["m", "f"]] = {"m": "m", "w": "f", "f": "f"}
 
 
 _YEAR_ONLY = re.compile(r"(\d{4})(?:[/.-]00[/.-]00)?", re.ASCII)  # "1959", "2014/00/00"
 
 
-def _read_identity(reading: _Reading, line: str, lineno: int) -> tuple[int | None, str | None, str | None, str | None,
-                                                                        str | None]:
+def _read_identity(reading: _Reading, line: str, lineno: int) -> tuple[int | None, str | None, str | None,
+                                                                        Literal["m", "f"] | None, str | None]:
     """FIDE ID, federation, title, sex and birth date of an 001 line (None where not there),
     in the order of Player's fields."""
-    sex: str | None = line[SEX.first - 1:SEX.last].strip().lower()
-    if sex in _SEXES:
-        sex = _SEXES[sex]
-    else:
-        if sex:
-            _not_carried(reading, "sex (column 10) that is not m, w or f", sex, lineno)
-        sex = None
+    letter = line[SEX.first - 1:SEX.last].strip().lower()
+    sex = _SEXES.get(letter)
+    if sex is None and letter:
+        _not_carried(reading, "sex (column 10) that is not m, w or f", letter, lineno)
     title = line[TITLE.first - 1:TITLE.last].strip() or None
     federation = line[FEDERATION.first - 1:FEDERATION.last].strip() or None
     fide_text = line[FIDE_ID.first - 1:FIDE_ID.last].strip()
@@ -1086,9 +1087,7 @@ def _finish(reading: _Reading, columns: bool) -> TrfDocument:
     _note_lenient_readings(reading, not_played, old_byes)
     system = reading.system or reading.system_192
     if columns:
-        # TEMPORARY (issue 20): ResultColumns says Sequence[int] and is handed numpy arrays, which the
-        # engine reads as such; drop this ignore once the engine's annotation says so (mypy then asks).
-        result_columns = ResultColumns(results.counts, results.rounds, results.kind, results.opponent, results.colour)  # type: ignore[arg-type]
+        result_columns = ResultColumns(results.counts, results.rounds, results.kind, results.opponent, results.colour)
     else:
         result_columns = None
         _attach_results(reading.players, results)

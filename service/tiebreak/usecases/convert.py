@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from itertools import repeat
 from fractions import Fraction
+from typing import TypedDict, cast
 
 import msgspec
 import numpy as np
@@ -18,7 +19,7 @@ from ..engine.errors import InvalidRequest, Issue, Path
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.table import NO_OPPONENT
 from ..engine.rules import RuleSpec, build_rule
-from ..engine.standings import StandingRows, Standings
+from ..engine.standings import StandingRow, StandingRows, Standings
 from ..formats.trf import TrfHeader, scoring_with_defaults
 from ..wire import schemas as s
 
@@ -31,7 +32,9 @@ _COLORS = {c.value: c for c in m.Color}
 def exact(value: float, path: Path) -> Fraction:
     """A JSON number as an exact fraction; at most two decimals, so sums stay exact decimals."""
     d = Decimal(repr(value))
-    if d.as_tuple().exponent < -MAX_DECIMALS:
+    exponent = d.as_tuple().exponent
+    assert isinstance(exponent, int)  # a finite number: the schema bounds every one (no NaN, no infinity)
+    if exponent < -MAX_DECIMALS:
         raise InvalidRequest([Issue(path, f"{value} has more than {MAX_DECIMALS} decimals")])
     return Fraction(d)
 
@@ -76,6 +79,7 @@ def tournament_from_wire(t: s.Tournament, columns: bool = False) -> m.Tournament
     scoring = scoring_from_wire(t.scoring)
     _check_keys(t.players)
     roster = None
+    players: Sequence[m.Player]
     if columns:
         wire = t.players
         players = WirePlayers(wire)
@@ -126,11 +130,10 @@ def _results_from_wire(p: s.Player, i: int) -> tuple[m.RoundResult, ...]:
     results = []
     for j, r in enumerate(p.results):
         points = r.points
-        if points is not None:
-            points = exact(points, ("tournament", "players", i, "results", j, "points"))
+        fraction = None if points is None else exact(points, ("tournament", "players", i, "results", j, "points"))
         # positional: this loop runs once per result of the tournament
         results.append(round_result(r.round, kinds[r.result], r.opponent,
-                                    colors[r.color] if r.color else None, points, r.rated))
+                                    colors[r.color] if r.color else None, fraction, r.rated))
     return tuple(results)
 
 
@@ -153,13 +156,14 @@ def columns_from_wire(t: s.Tournament) -> m.ResultColumns:
     results = [r for p in players for r in p.results]
     n = len(results)
     kinds, colors = _KIND_CODES, _COLOR_CODES
-    points = {}
+    points: dict[int, Fraction] = {}
     if [r for r in results if r.points is not None]:  # an arbiter's points: rare
         offsets = np.cumsum([0] + [len(p.results) for p in players])
         for flat in [flat for flat, r in enumerate(results) if r.points is not None]:
             i = int(np.searchsorted(offsets, flat, side="right")) - 1
-            points[flat] = exact(results[flat].points, ("tournament", "players", i, "results", flat - int(offsets[i]),
-                                                        "points"))
+            value = results[flat].points
+            assert value is not None  # `flat` runs over the results with points
+            points[flat] = exact(value, ("tournament", "players", i, "results", flat - int(offsets[i]), "points"))
     return m.ResultColumns(
         counts=np.fromiter(map(len, [p.results for p in players]), np.int64, len(players)),
         round=_small_ints([r.round for r in results], np.int64),
@@ -231,7 +235,7 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
     )
 
 
-def _breakdowns(outcomes: list[RuleOutcome], explained: list[Explanation], keys: list[str], displays: list[list],
+def _breakdowns(outcomes: list[RuleOutcome], explained: list[Explanation], keys: list[str], displays: list[_Shown],
                 players: list[int], player_keys: dict[int, str]) -> list[dict[str, s.RuleBreakdown]]:
     """Each player's breakdown: per rule its value, note, contributions (the engine's objects
     as they are: they are the wire's type) and the total before a cut, from the engine's
@@ -315,7 +319,7 @@ def player_ids(player: int | list[int] | None) -> list[int]:
 
 
 def select_rows(result: Standings, top: int | None = None, player: int | list[int] | None = None,
-                offset: int = 0) -> list:
+                offset: int = 0) -> Sequence[StandingRow]:
     """The standings rows a client asked for: a page (`offset`, then `top` rows, or to the end)
     and/or the rows of the players named, in standings order, each row once."""
     if top is None and player is None and not offset:
@@ -360,7 +364,18 @@ class _PlainRow(msgspec.Struct, gc=False):
     opponents: None = None
 
 
-def _plain_rows(result: Standings, rows, identities: dict[int, dict]) -> msgspec.Raw:
+class _Identity(TypedDict, total=False):
+    """A player's identity fields, as `s.Standing` takes them."""
+
+    key: str | None
+    fide_id: int | None
+    federation: str | None
+    title: str | None
+    sex: s.SexName | None
+    birth_date: str | None
+
+
+def _plain_rows(result: Standings, rows: Sequence[StandingRow], identities: dict[int, _Identity]) -> msgspec.Raw:
     """The JSON of standings rows without breakdowns (`explain: false`).
 
     Every number is made in the order the rows are written: the values of one row lie
@@ -378,8 +393,8 @@ def _plain_rows(result: Standings, rows, identities: dict[int, dict]) -> msgspec
     columns = [_display(o, chosen) for o in result.outcomes]
     values = list(zip(*columns, strict=False)) if columns else [()] * len(order)
     ids, names = table.ids, table.names
-    made = list(map(_PlainRow, ranks, [ids[p] for p in order], [names[p] for p in order], points, values,
-                    decided))
+    made: list[_PlainRow | s.Standing] = list(map(_PlainRow, ranks, [ids[p] for p in order],
+                                                  [names[p] for p in order], points, values, decided))
     for i, row in enumerate(made) if identities else ():
         identity = identities.get(row.id)
         if identity is not None:
@@ -388,14 +403,20 @@ def _plain_rows(result: Standings, rows, identities: dict[int, dict]) -> msgspec
     return msgspec.Raw(msgspec.json.encode(made))
 
 
-def _shown_values(result: Standings, chosen: list | None) -> tuple[list, object, object]:
+# A column readable by table index: a list of every player's, or a dict of some players'.
+_Shown = list[float | None] | dict[int, float | None]
+
+
+def _shown_values(result: Standings, chosen: list[StandingRow] | None) -> tuple[
+        list[_Shown], list[list[float | None]] | dict[int, list[float | None]] | None, list[float] | dict[int, float]]:
     """Each rule's values as JSON numbers, each player's list of them, and the points, readable by
     table index: for every player, or (`chosen`: a page, or the players named) for those rows'
     players only, in dicts (one row of 20,000 players need not convert 240,000 values)."""
     table = result.table
     if chosen is None:
-        displays = [_display(o) for o in result.outcomes]
-        values_by_player = list(map(list, zip(*displays, strict=False))) if displays else None
+        displays: list[_Shown] = [_display(o) for o in result.outcomes]
+        values_by_player: list[list[float | None]] | dict[int, list[float | None]] | None = (
+            list(map(list, zip(*displays, strict=False))) if displays else None)
         return displays, values_by_player, (table.score / table.scale).tolist()
     players = sorted({row.player for row in chosen})
     at = np.asarray(players, dtype=np.int64)
@@ -432,16 +453,17 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     table = result.table
     outcomes = result.outcomes
     keys = _breakdown_keys(outcomes)
-    players = tournament.players if tournament is not None else ()
+    players: Sequence[m.Player] | list[s.Player] = tournament.players if tournament is not None else ()
     if isinstance(players, WirePlayers):  # the wire players carry the same fields: no Player made
         players = players.wire
     selected = select_rows(result, top, player, offset)
     player_keys = {p.id: p.key for p in players if p.key is not None}
     # Only the rows shown carry identity fields: a few rows of 20,000 players read only theirs.
     shown = players if selected is result.rows else [players[row.player] for row in selected] if players else ()
-    identities = {p.id: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title,
-                         "sex": p.sex, "birth_date": p.birth_date}
-                  for p in shown if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
+    identities: dict[int, _Identity] = {
+        p.id: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title, "sex": p.sex,
+               "birth_date": p.birth_date}
+        for p in shown if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
     plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
     chosen = [] if plain else list(selected)
     displays, values_by_player, points = _shown_values(result, None if len(chosen) == len(result.rows) else chosen)
@@ -452,8 +474,10 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
         chunk = chosen[start:start + CHUNK_ROWS] if explain else chosen
         members = [row.player for row in chunk]
-        breakdowns = opponents = None
+        breakdowns: list[dict[str, s.RuleBreakdown]] | None = None
+        opponents: list[list[s.OpponentName]] | None = None
         if explain:
+            assert opponent_names is not None  # made when `explain`
             breakdowns = _breakdowns(outcomes, result.explain(members), keys, displays, members, player_keys)
             opponents = _opponents(table, members, opponent_names)
         made = []
@@ -462,8 +486,10 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
             pid = table.ids[p]
             made.append(s.Standing(rank=row.rank, id=pid, name=table.names[p], points=points[p],
                                    values=values_by_player[p] if values_by_player else [],
-                                   decided_by=row.decided_by, breakdown=breakdowns[i] if explain else None,
-                                   opponents=opponents[i] if explain else None, **identities.get(pid, {})))
+                                   decided_by=row.decided_by,
+                                   breakdown=breakdowns[i] if breakdowns is not None else None,  # made when `explain`
+                                   opponents=opponents[i] if opponents is not None else None,
+                                   **identities.get(pid, {})))
         if not encode_rows:
             rows.extend(made)
             continue
@@ -472,6 +498,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         encoded_rows[at] = ord("[" if at == 0 else ",")
     if encode_rows and len(encoded_rows) == 1:
         encoded_rows += b"]"
+    standings: msgspec.Raw | list[s.Standing]
     if plain:
         standings = _plain_rows(result, selected, identities)
     else:
@@ -484,7 +511,8 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         after_round=table.played_rounds if table.played_rounds != table.rounds else None,
         scoring=scoring_to_wire(tournament.scoring if tournament is not None else m.Scoring()),
         tiebreaks=[tiebreak_out(o) for o in outcomes],
-        standings=standings,
+        # A Raw is encoded as the rows' JSON it holds: the field's type is what the schema shows
+        standings=cast(list[s.Standing], standings),
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),
     )
