@@ -401,7 +401,7 @@ class PresetOut(Out, frozen=True):
 class Health(Out, frozen=True):
     """The answer of the probes."""
 
-    status: Annotated[Literal["ok"], doc("`ok`")]
+    status: Annotated[Literal["ok", "saturated"], doc("`ok`; `saturated` when /readyz answers 503")]
 
 
 class VersionInfo(Out, frozen=True):
