@@ -16,12 +16,14 @@ import asyncio
 import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from typing import TypedDict
 
 import anyio.to_thread
 import msgspec
 from litestar import Request, post
 from litestar.exceptions import HTTPException
-from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Operation, RequestBody, Schema
+from litestar.openapi.spec import (OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Reference, RequestBody,
+                                   Schema)
 from litestar.response import Stream
 
 from ..engine.errors import Issue
@@ -57,17 +59,17 @@ def items_operation(item: str, what: str, body: str, line: str, lines: str) -> t
     @dataclass
     class ItemsOperation(Operation):
         def __post_init__(self) -> None:
-            one = Schema(type="object", description=f"{what} (schema {item}); an item that does not match "
+            one = Schema(type=OpenAPIType.OBJECT, description=f"{what} (schema {item}); an item that does not match "
                                                     f"{item} gets an error line")
             self.request_body = RequestBody(required=True, content={
-                "application/json": OpenAPIMediaType(schema=Schema(type="array", items=one,
+                "application/json": OpenAPIMediaType(schema=Schema(type=OpenAPIType.ARRAY, items=one,
                                                                    max_items=LIMITS.max_batch_items)),
                 NDJSON: OpenAPIMediaType(schema=one),
             }, description=body)
             self.responses = dict(self.responses or {})
             self.responses["200"] = OpenAPIResponse(
                 description=lines,
-                content={NDJSON: OpenAPIMediaType(schema={"$ref": f"#/components/schemas/{line}"})},  # type: ignore[arg-type]
+                content={NDJSON: OpenAPIMediaType(schema=Reference(ref=f"#/components/schemas/{line}"))},
             )
 
     return ItemsOperation
@@ -117,6 +119,7 @@ async def run_items(first: int, raws: list[bytes], request: Request, limits: Lim
     makes every line of the group a 503 line (the items are small: CHUNK_ITEM_BYTES)."""
     gate = gate_of(request.app)
     job = job_for(request, "items", msgspec.msgpack.encode(raws), gzip_ok=False, index=first)
+    failed: Exception | None
     try:
         answer = await gate.run(job, Deadline(limits), wait=True, spill=True)
         failed = out_of_memory(limits) if answer.media_type == PROBLEM_JSON else None  # a worker's bare problem
@@ -167,6 +170,15 @@ def items_in_flight(limits: Limits) -> int:
     return 1 + max(1, limits.compute_workers // 2)
 
 
+class _InOrder(TypedDict):
+    """The state `in_order`'s runners and sender share."""
+
+    next: int
+    taken: int
+    end: int | None
+    in_group: int
+
+
 async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kind: str,
                    max_items: int | None = None) -> AsyncIterator[bytes]:
     """One line per item, in input order, computed by `items_in_flight` runners that each take
@@ -189,7 +201,7 @@ async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kin
     source = enumerate(items)
     lines: dict[int, bytes] = {}
     # next line to send, items taken, index of the end, items in a worker's group now
-    state = {"next": 0, "taken": 0, "end": None, "in_group": 0}
+    state: _InOrder = {"next": 0, "taken": 0, "end": None, "in_group": 0}
     # Two signals: `ready` wakes the sender only when the line it awaits (or the end) is there,
     # `room` wakes the runners when they may take more. A sender woken by every item computed
     # ahead would never be found waiting when a disconnect's cancellation is delivered (anyio

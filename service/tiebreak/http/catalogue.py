@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 from litestar import Response, get
@@ -22,7 +22,7 @@ from ..wire import schemas as s
 from .problems import PROBLEM_JSON
 
 
-def _entry(t, aliases: list[str], rating_based: bool, events: list[str]) -> s.CatalogueEntry:
+def _entry(t, aliases: list[str], rating_based: bool, events: list[Literal["individual", "team"]]) -> s.CatalogueEntry:
     """One catalogue entry from a registry entry (individual or team)."""
     return s.CatalogueEntry(
         code=t.code,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from typing import Literal, overload
 
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, InternalServerException
@@ -28,8 +29,16 @@ TRF_AS_TEXT = ("send the body as application/json; to send a TRF file, wrap its 
                "(for example: jq -Rs '{trf: .}' event.trf | curl --json @- URL)")
 
 
+@overload
+def gate_of(app, create: Literal[True] = True) -> Gate: ...
+
+
+@overload
+def gate_of(app, create: bool) -> Gate | None: ...
+
+
 def gate_of(app, create: bool = True) -> Gate | None:
-    """The app's gate on the running event loop."""
+    """The app's gate on the running event loop (made when there is none, unless not `create`)."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:

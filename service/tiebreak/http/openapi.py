@@ -21,7 +21,7 @@ from typing import Any
 
 import msgspec
 import msgspec.inspect as mi
-from litestar import Litestar
+from litestar import Litestar, Request
 from litestar.datastructures import CacheControlHeader
 from litestar.openapi.plugins import (JsonRenderPlugin, OpenAPIRenderPlugin, RedocRenderPlugin,
                                       SwaggerRenderPlugin, YamlRenderPlugin)
@@ -110,7 +110,8 @@ def finish(document: dict[str, Any], models, examples: dict, api_keys_on: bool) 
     doc["components"]["schemas"].update(component_schemas(models))
     doc["components"]["securitySchemes"] = API_KEY_SCHEMES
     # Without keys the schemes are documented but optional (`{}`); with keys they are required.
-    requirement = [{"ApiKeyHeader": []}, {"BearerKey": []}] + ([] if api_keys_on else [{}])
+    optional: list[dict[str, list[str]]] = [] if api_keys_on else [{}]
+    requirement = [{"ApiKeyHeader": []}, {"BearerKey": []}, *optional]
     for path, item in doc["paths"].items():
         for operation in item.values():
             if path not in OPEN_PATHS:
@@ -135,27 +136,26 @@ def finished_document(app: Litestar) -> dict[str, Any]:
 
 # ---- the pages ----
 
-class _Finished:
-    """A render plugin that renders the finished document instead of litestar's own."""
+# Render plugins that render the finished document instead of litestar's own.
 
-    def render(self, request, openapi_schema):  # type: ignore[no-untyped-def]
-        return super().render(request, finished_document(request.app))  # type: ignore[misc]
-
-
-class FinishedJson(_Finished, JsonRenderPlugin):
-    pass
+class FinishedJson(JsonRenderPlugin):
+    def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
+        return super().render(request, finished_document(request.app))
 
 
-class FinishedYaml(_Finished, YamlRenderPlugin):
-    pass
+class FinishedYaml(YamlRenderPlugin):
+    def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
+        return super().render(request, finished_document(request.app))
 
 
-class FinishedRedoc(_Finished, RedocRenderPlugin):
-    pass
+class FinishedRedoc(RedocRenderPlugin):
+    def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
+        return super().render(request, finished_document(request.app))
 
 
-class FinishedSwagger(_Finished, SwaggerRenderPlugin):
-    pass
+class FinishedSwagger(SwaggerRenderPlugin):
+    def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
+        return super().render(request, finished_document(request.app))
 
 
 # Nothing leaves the server: ReDoc's sidebar would fetch Redocly's logo from their CDN (it hides

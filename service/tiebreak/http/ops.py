@@ -213,6 +213,7 @@ class OpsMiddleware:
                     await self.app(scope, receive, send_wrapper)
         finally:
             if admitted:
+                assert self.admission is not None  # only it admits
                 self.admission.leave(reserved)
             metrics.IN_FLIGHT.dec()
             elapsed = time.perf_counter() - started

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from litestar import Request, Response, post
-from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, RequestBody
+from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, Reference, RequestBody
 
 from ..wire.prizes import PrizesResponse
 from .handling import NO_COMPRESSION, answer_request
@@ -40,7 +40,7 @@ class PrizesOperation(Operation):
 
     def __post_init__(self) -> None:
         self.request_body = RequestBody(required=True, content={"application/json": OpenAPIMediaType(
-            schema={"$ref": "#/components/schemas/PrizeRequest"},
+            schema=Reference(ref="#/components/schemas/PrizeRequest"),
             examples={"class-prize-in-the-pool": Example(summary="A class prize pooled with 2nd place",
                                                          value=EXAMPLE)})})
 

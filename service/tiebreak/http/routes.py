@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from litestar import Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
+from litestar.openapi.spec import OpenAPIMediaType, Operation, Reference, RequestBody
 
 from ..version import __version__
 from ..wire import schemas as s
@@ -51,7 +51,8 @@ def request_body_operation(component: str) -> type[Operation]:
         def __post_init__(self) -> None:
             self.request_body = RequestBody(
                 required=True,
-                content={"application/json": OpenAPIMediaType(schema={"$ref": f"#/components/schemas/{component}"})},
+                content={"application/json": OpenAPIMediaType(
+                    schema=Reference(ref=f"#/components/schemas/{component}"))},
             )
 
     return WithBody

@@ -84,11 +84,9 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.header_bytes = 0
         self.refused = False  # answered 408/431 and closing: the parser's callbacks are ignored
         self.read_timer: asyncio.TimerHandle | None = None
-        # Connections waiting for a complete request, oldest first (shared by the server's connections).
-        waiting = getattr(self.server_state, "tiebreak_waiting", None)
-        if waiting is None:
-            waiting = self.server_state.tiebreak_waiting = {}
-        self.waiting: dict[GuardedHttpToolsProtocol, None] = waiting
+        # Connections waiting for a complete request, oldest first (shared by the server's connections:
+        # kept in its ServerState, an attribute of ours that uvicorn's class does not declare).
+        self.waiting: dict[GuardedHttpToolsProtocol, None] = vars(self.server_state).setdefault("tiebreak_waiting", {})
 
     # -- timers --
     def _arm(self, seconds: float, on_expiry) -> None:
@@ -125,7 +123,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         self.waiting[self] = None  # the newest
 
     # -- protocol interface --
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         if len(self.connections) > self.guard.max_connections:
             oldest = next(iter(self.waiting), None)
@@ -232,7 +230,8 @@ def run(host: str, port: int, workers: int = 1) -> None:
         http=GuardedHttpToolsProtocol,
         timeout_keep_alive=int(limits.keepalive_timeout_s) or 1,
         backlog=_env_int("TIEBREAK_BACKLOG", 2048),
-        timeout_graceful_shutdown=_env_float("TIEBREAK_GRACEFUL_TIMEOUT_S", 25.0),
+        # uvicorn says int but hands it to asyncio.wait_for, which takes seconds as a float
+        timeout_graceful_shutdown=_env_float("TIEBREAK_GRACEFUL_TIMEOUT_S", 25.0),  # type: ignore[arg-type]
     )
     admin = os.environ.get("TIEBREAK_ADMIN_PORT", "").strip()
     server = uvicorn.Server(config)
