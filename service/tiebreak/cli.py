@@ -291,6 +291,7 @@ def _set_batch_options(options: Options) -> None:
 
 def _batch_item(job: tuple[int, str]) -> tuple[bytes, str | None]:
     """One file of a batch in a worker process: its line, and its failure (None: ranked)."""
+    assert _batch_options is not None  # set by the worker's initializer, _set_batch_options
     return batch_line(*job, _batch_options)
 
 
@@ -336,6 +337,7 @@ def _start_worker(slots, taken, work, initializer, initargs) -> None:
 
 
 def _tracked(index: int, item):
+    assert _slots is not None and _work is not None  # set by _start_worker, before any item
     _slots[_slot] = index
     result = _work(item)
     _slots[_slot] = -1

@@ -133,6 +133,7 @@ class WorkerProcess:
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
         metrics.WORKER_STARTS.inc()
         worker = cls(process)
+        assert process.stdout is not None  # stdout=PIPE
         try:
             (ready,) = FRAME.unpack(await process.stdout.readexactly(FRAME.size))  # imports done
         except BaseException:
@@ -151,13 +152,14 @@ class WorkerProcess:
         # The job without its body, then the body in a frame of its own (no copy of a large body).
         head = _job_encoder.encode(msgspec.structs.replace(job, body=b""))
         stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None  # `start` opens both pipes
         stdin.write(FRAME.pack(len(head)) + head + FRAME.pack(len(job.body)))
         stdin.write(job.body)
         await stdin.drain()
         (size,) = FRAME.unpack(await stdout.readexactly(FRAME.size))
-        head = _answer_decoder.decode(await stdout.readexactly(size))
+        answer = _answer_decoder.decode(await stdout.readexactly(size))
         (size,) = FRAME.unpack(await stdout.readexactly(FRAME.size))
-        return msgspec.structs.replace(head, body=await stdout.readexactly(size))
+        return msgspec.structs.replace(answer, body=await stdout.readexactly(size))
 
     def kill(self) -> None:
         if self.alive:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, cast
 
 import msgspec
 
@@ -118,7 +119,8 @@ def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None
         raise LimitExceeded("max_response_bytes", "", f"the response would be {len(data)} bytes; ask for "
                             "`explain: false`, `top` or `player`", 413, limits)
     if job.kind in LINE_KINDS:
-        line = LINE_KINDS[job.kind](index=job.index, id=item, status=200, result=msgspec.Raw(data),
+        # the result as the JSON just encoded (a Raw is written as its bytes); the field's type is the schema's
+        line = LINE_KINDS[job.kind](index=job.index, id=item, status=200, result=cast(Any, msgspec.Raw(data)),
                                     error=None)
         return Answer(200, _encoder.encode(line) + b"\n", JSON, engine_seconds=engine_seconds)
     if job.gzip_min_bytes and len(data) >= job.gzip_min_bytes:
