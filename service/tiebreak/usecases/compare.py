@@ -29,6 +29,7 @@ from .teams import (
 
 def _tournament(body: CompareRequest, limits: Limits | None) -> tuple[Tournament, list[Warning]]:
     if body.trf is None:
+        assert body.tournament is not None  # exactly one is given (a team_tournament goes to the team engine)
         return tournament_from_wire(body.tournament, columns=True), []
     document = read_trf_checked(body.trf, limits, columns=True)
     return document.tournament, trf_warnings(document)
@@ -87,6 +88,7 @@ def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes:
             if item.preset is not None:
                 specs = preset_specs(item.preset, regulations)
             else:
+                assert item.tiebreaks is not None  # a list gives exactly one of `tiebreaks` and `preset`
                 specs = rules_from_wire(item.tiebreaks, regulations)
         except InvalidRequest as exc:
             raise _under_list(i, exc) from None
@@ -109,6 +111,8 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
             except NotATeamEvent as exc:  # team records over individual pairings: an individual event
                 plan = plan_compare(body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
         results: list[Standings] = []
+        # an individual event's plan has all three (plan_compare)
+        assert plan.tournament is not None and plan.lists is not None and plan.read_warnings is not None
         for i, (specs, regulations) in enumerate(plan.lists):
             try:
                 result = compute_standings(plan.tournament, specs, regulations, plan.after_round,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 import msgspec
 
@@ -26,7 +27,7 @@ def team_tournament_from_wire(t: st.TeamTournament) -> tm.TeamTournament:
     scoring = tm.TeamScoring()
     if t.scoring is not None:
         fields = {}
-        at = (ROOT, "scoring")
+        at: Path = (ROOT, "scoring")
         if t.scoring.match is not None:
             for name in ("win", "draw", "loss"):
                 fields[f"match_{name}"] = exact(getattr(t.scoring.match, name), (*at, "match", name))
@@ -43,7 +44,7 @@ def team_tournament_from_wire(t: st.TeamTournament) -> tm.TeamTournament:
                   for team in t.teams)
     matches = []
     for k, match in enumerate(t.matches):
-        at: Path = (ROOT, "matches", k)
+        at = (ROOT, "matches", k)
         boards = tuple(
             tm.Board(b.board, b.white, b.black, _RESULTS[b.result] if b.result else None,
                      None if b.points is None else _pair(b.points, (*at, "boards", j, "points")))
@@ -92,7 +93,8 @@ def team_tournament_to_wire(t: tm.TeamTournament) -> st.TeamTournament:
             forfeit=match.forfeit.value if match.forfeit else None,
             game_points=None if match.game_points is None else [_float(v) for v in match.game_points])
             for match in t.matches],
-        byes=[st.TeamBye(round=b.round, team=b.team, type=b.kind.value) for b in t.byes],
+        byes=[st.TeamBye(round=b.round, team=b.team, type=cast(st.TeamByeName, b.kind.value))  # one of TEAM_BYES
+              for b in t.byes],
     )
 
 
@@ -136,9 +138,10 @@ def team_tiebreak_to_wire(outcome) -> s.TiebreakOut:
 
 
 def team_standings_to_wire(result: TeamStandings, explain: bool, top: int | None = None,
-                           player: int | None = None) -> s.StandingsResponse:
+                           player: int | list[int] | None = None) -> s.StandingsResponse:
     """Rows are teams (`id` the team number) with their match and game points beside `points`
     (the primary score); the response says the team size and the primary score."""
+    assert result.tables is not None  # the team engine's standings carry their tables
     response = standings_to_wire(result, explain, top, player, tiebreak_out=team_tiebreak_to_wire)
     mp, gp = result.tables.mp, result.tables.gp
     index = mp.index_of_id()

@@ -70,6 +70,7 @@ def read_input(tournament: s.Tournament | None, trf: str | None, limits: Limits 
     With `limits`, a TRF's players, rounds and 202/212 rules are checked once read, and
     its warnings capped."""
     if trf is None:  # results straight into the engine's columns
+        assert tournament is not None  # exactly one is given (a team_tournament goes to the team engine)
         return Input(tournament_from_wire(tournament, columns=True))
     document = read_trf_checked(trf, limits, columns=True)  # results straight into the engine's columns
     return Input(document.tournament, trf_warnings(document), document)
@@ -266,6 +267,7 @@ def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None,
 
 def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_rows: bool) -> s.StandingsResponse:
     body, source = plan.body, plan.source
+    assert source is not None and plan.specs is not None  # an individual event's plan has both (plan_standings)
     tournament = source.tournament
     started = time.perf_counter()
     try:

@@ -44,6 +44,7 @@ def _read_individual(text: str, limits: Limits | None = None) -> TrfConvertRespo
 def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> TrfConvertResponse:
     if body.team_tournament is not None:
         return write_team_from_wire(body)
+    assert body.tournament is not None  # a body to write (no `trf`) has one of the two events
     tournament = tournament_from_wire(body.tournament)
     specs = rules_from_wire(body.tiebreaks or [])
     regulations = applied_regulations(body.regulations, None, tournament)  # `auto-historic` too

@@ -41,6 +41,7 @@ def read_team_to_wire(text: str, individual: TrfConvertResponse) -> TrfConvertRe
 
 
 def write_team_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
+    assert body.team_tournament is not None  # what write_from_wire sends here
     event = team_tournament_from_wire(body.team_tournament)
     regulations = team_regulations(body.regulations, event)
     specs = team_specs(body.tiebreaks, None, regulations)
