@@ -9,6 +9,7 @@ final-order rows.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import cast
 
 import msgspec
 
@@ -32,7 +33,11 @@ def check_prizes(body: w.PrizeRequest, limits: Limits) -> None:
         raise LimitExceeded("max_players", "standings", f"{len(body.standings)} rows", limits=limits)
     if len(body.categories) > limits.max_prize_categories:
         raise LimitExceeded("max_prize_categories", "categories", f"{len(body.categories)} categories", limits=limits)
-    count = len(body.prizes) if body.prizes is not None else sum(len(g.prizes) for g in body.prize_groups)
+    if body.prizes is not None:
+        count = len(body.prizes)
+    else:
+        assert body.prize_groups is not None  # exactly one of `prizes` and `prize_groups` (PrizeRequest)
+        count = sum(len(g.prizes) for g in body.prize_groups)
     if count > limits.max_prizes:
         path = "prizes" if body.prizes is not None else "prize_groups"
         raise LimitExceeded("max_prizes", path, f"{count} prizes", limits=limits)
@@ -44,6 +49,7 @@ def request_size(body: w.PrizeRequest) -> int:
     """A cheap measure of the work (players × rounds of a crosstable to rank, else rows)."""
     inner = body.standings_request
     if inner is None:
+        assert body.standings is not None  # exactly one of `standings` and `standings_request` (PrizeRequest)
         return len(body.standings)
     if inner.tournament is not None:
         return len(inner.tournament.players) * inner.tournament.rounds
@@ -58,6 +64,7 @@ def run_prizes(body: w.PrizeRequest, limits: Limits | None = None,
     if body.standings_request is not None:
         entrants, computed = _computed_standings(body, limits, deadline)
     else:
+        assert body.standings is not None  # exactly one of `standings` and `standings_request` (PrizeRequest)
         entrants = [_entrant(row, ("standings", i)) for i, row in enumerate(body.standings)]
     request = pz.PrizeRequest(
         standings=tuple(entrants),
@@ -74,7 +81,9 @@ def run_prizes(body: w.PrizeRequest, limits: Limits | None = None,
 
 def _points(value: float, path: Path) -> Decimal:
     exact = Decimal(repr(value))
-    if exact.as_tuple().exponent < -MAX_POINT_DECIMALS:
+    exponent = exact.as_tuple().exponent
+    assert isinstance(exponent, int)  # a finite number: the schema bounds every one (no NaN, no infinity)
+    if exponent < -MAX_POINT_DECIMALS:
         raise pz.PrizeInputError([pz.Problem(path, f"{value} has more than {MAX_POINT_DECIMALS} decimals")])
     return exact
 
@@ -87,6 +96,7 @@ def _entrant(row: w.StandingRow, path: Path) -> pz.Entrant:
 
 def _computed_standings(body: w.PrizeRequest, limits: Limits | None,
                         deadline: Deadline | None) -> tuple[list[pz.Entrant], w.ComputedStandingsOut]:
+    assert body.standings_request is not None  # what run_prizes calls this for
     if body.standings_request.team_tournament is not None:  # a 500 before (found by tests/contract)
         raise pz.PrizeInputError([pz.Problem(("standings_request", "team_tournament"),
                                              "prizes go to players: give an individual tournament or its TRF")], 422)
@@ -102,6 +112,7 @@ def _computed_standings(body: w.PrizeRequest, limits: Limits | None,
     if inner.tournament is not None:
         ratings = {p.id: p.rating for p in inner.tournament.players}
     else:
+        assert inner.trf is not None  # a standings request gives one of the three, and not team_tournament here
         ratings = {p.id: p.rating for p in parse_trf(inner.trf).tournament.players}
     rows = {row.id: i for i, row in enumerate(ranked.standings)}
     info: dict[int, w.PlayerInfo] = {}
@@ -143,6 +154,7 @@ def _prizes(prizes: list[w.PrizeIn], root: Path) -> tuple[pz.Prize, ...]:
 def _groups(body: w.PrizeRequest) -> tuple[pz.PrizeGroup, ...]:
     if body.prizes is not None:
         return (pz.PrizeGroup(None, _prizes(body.prizes, ("prizes",))),)
+    assert body.prize_groups is not None  # exactly one of `prizes` and `prize_groups` (PrizeRequest)
     return tuple(pz.PrizeGroup(g.id, _prizes(g.prizes, ("prize_groups", i, "prizes")), ("prize_groups", i))
                  for i, g in enumerate(body.prize_groups))
 
@@ -170,7 +182,8 @@ def _response(result: pz.Distribution, computed: w.ComputedStandingsOut | None) 
                                 items=list(sh.items), why=sh.why) for sh in a.shares])
         for a in result.awards]
     pools = [w.PoolOut(id=p.id, prize_group=p.prize_group, points=float(p.points), players=list(p.players),
-                       prizes=list(p.prizes), sum=str(p.total), method=p.method, note=p.note) for p in result.pools]
+                       prizes=list(p.prizes), sum=str(p.total),
+                       method=cast(w.PoolMethod, p.method), note=p.note) for p in result.pools]
     unawarded = [w.UnawardedOut(prize=u.prize.id, prize_group=u.prize_group, name=u.prize.name,
                                 category=u.prize.category, amount=str(quantized(u.prize.amount, unit)),
                                 items=list(u.prize.items), reason=u.reason) for u in result.unawarded]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -66,7 +68,7 @@ _DECIMAL_TEXT = {
 
 def _type_at(root: type, path: str):
     """The msgspec type info of the value at `$path` inside `root` (None when it cannot be followed)."""
-    info = msgspec.inspect.type_info(root)
+    info: msgspec.inspect.Type | None = msgspec.inspect.type_info(root)
     for name, _index in _PATH_PART.findall("." + path if path and not path.startswith("[") else path):
         info = _unwrap(info, struct=bool(name))
         if name:
@@ -211,7 +213,8 @@ def as_known(exc: BaseException) -> BaseException:
     return exc
 
 
-_MAPPING = (
+# Each handler takes the error of its own kind.
+_MAPPING: tuple[tuple[type[Exception], Callable[[Any], Problem]], ...] = (
     (LimitExceeded, _limit), (Unavailable, _unavailable), (InconsistentCrosstable, _inconsistent),
     (InvalidRequest, _invalid_request), (TrfError, _trf), (msgspec.MsgspecError, msgspec_problem),
     (pz.PrizeInputError, _prizes),
@@ -226,7 +229,7 @@ def problem_of(exc: BaseException) -> Problem:
     exc = as_known(exc)
     for kind, mapped in _MAPPING:
         if isinstance(exc, kind):
-            return mapped(exc)  # type: ignore[operator]
+            return mapped(exc)
     log.error("unexpected error in a computation", exc_info=exc)
     return problem(500, "an unexpected error occurred; it has been logged")
 

@@ -182,6 +182,9 @@ class PlayerPrizesOut(Out, frozen=True):
     prizes: Annotated[list[PrizeShareOut], doc("Each prize's share")]
 
 
+PoolMethod = Literal["pool", "hort", "none", "tiebreak", "lowest_rating", "class_prize"]
+
+
 class PoolOut(Out, frozen=True):
     """Prizes shared by one score group (or paid by one rule)."""
 
@@ -191,8 +194,7 @@ class PoolOut(Out, frozen=True):
     players: Annotated[list[int], doc("Who shares it")]
     prizes: Annotated[list[str], doc("The prizes in it")]
     sum: Annotated[str, doc("Their total, a decimal string")]
-    method: Annotated[Literal["pool", "hort", "none", "tiebreak", "lowest_rating", "class_prize"], doc(
-        "How it was divided")]
+    method: Annotated[PoolMethod, doc("How it was divided")]
     note: Annotated[str, doc("How it was divided, in English")]
 
 
