@@ -59,8 +59,8 @@ def items_operation(item: str, what: str, body: str, line: str, lines: str) -> t
     @dataclass
     class ItemsOperation(Operation):
         def __post_init__(self) -> None:
-            one = Schema(type=OpenAPIType.OBJECT, description=f"{what} (schema {item}); an item that does not match "
-                                                    f"{item} gets an error line")
+            one = Schema(type=OpenAPIType.OBJECT, description=f"{what} (schema {item}); an item that does not "
+                                                                  f"match {item} gets an error line")
             self.request_body = RequestBody(required=True, content={
                 "application/json": OpenAPIMediaType(schema=Schema(type=OpenAPIType.ARRAY, items=one,
                                                                    max_items=LIMITS.max_batch_items)),
