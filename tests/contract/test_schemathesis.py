@@ -20,6 +20,7 @@ import json
 
 import jsonschema
 import msgspec
+import pytest
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 
@@ -27,6 +28,7 @@ from tests.contract.target import REQUEST_TIMEOUT_S, limited_document, load_sche
 from tests.contract.test_openapi_drift import COMMITTED
 
 schema = load_schema()
+pytestmark = pytest.mark.server  # every test here talks to the limited uvicorn
 
 CHECKS = [
     checks.not_a_server_error,
