@@ -44,7 +44,7 @@ CHECKS = [
     checks.ignored_auth,
 ]
 NDJSON = "application/x-ndjson"
-DOCUMENT = msgspec.json.decode(COMMITTED.read_bytes())
+DOCUMENT = limited_document()  # what the limited server answers by
 # The keywords a limit of tiebreak/api/limits.py sets in the document.
 BOUNDS = {"maxItems", "maxLength", "maximum", "maxProperties"}
 EXAMPLES = 80
