@@ -62,12 +62,15 @@ bench: venv
 conformance: venv
 	$(BIN)/python scripts/conformance.py
 
-# Many examples per operation (schemathesis) and random consistent crosstables over HTTP;
-# `make test` runs the same tests with 15 examples each. FUZZ_EXAMPLES=… to change.
+# The random exploration: schemathesis over every operation, random consistent crosstables and
+# NDJSON batches, FUZZ_EXAMPLES each, a new seed every run, against a uvicorn with the test-only
+# lower limits (tests/contract/target.py). `make test` runs schemathesis and the crosstables
+# derandomized, with fewer examples (docs/operations.md, "Fuzzing"). -m: every test of the file,
+# the `fuzz`-marked ones too (pyproject's addopts leave them out).
 FUZZ_EXAMPLES ?= 1000
 fuzz: venv
 	TIEBREAK_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) TIEBREAK_ACCESS_LOG=0 $(BIN)/python -m pytest -q -p no:logging \
-		--hypothesis-show-statistics tests/ops/test_fuzz.py
+		-m "fuzz or not fuzz" --hypothesis-show-statistics tests/ops/test_fuzz.py
 
 # Throughput, latency and shedding of a real server on loopback, at 1x and 2x its capacity (docs/load.md).
 load: venv

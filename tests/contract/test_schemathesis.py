@@ -1,32 +1,34 @@
-"""Schemathesis over the committed OpenAPI document against the real ASGI app, with every
-check that applies to a stateless API, positive data acceptance included.
+"""Schemathesis over the OpenAPI document against a real uvicorn, with every check that
+applies to a stateless API, positive data acceptance included.
 
 Every operation: no 5xx; every response conforms to its documented status code, content
 type, headers and schema (each NDJSON line of the batch response too); schema-invalid
 requests are refused; schema-valid requests are accepted, where accepted means 2xx or,
 for a body whose content cannot be computed (a crosstable that contradicts itself, a rule
 unknown under the rule set), the documented 422 (schemathesis.toml; docs/decisions.md).
-test_schemathesis_cli.py runs the `schemathesis run` command itself against uvicorn.
+
+The server runs with the test-only lower limits of tests/contract/target.py and the document
+is the one it serves: the committed document with smaller bounds, nothing else
+(test_the_limited_document_is_the_committed_one_with_lower_bounds), so no generated body
+costs more than a moment of work. Generation is
+derandomized (hypothesis' seed is a hash of the test, no example database): every run sends
+the same cases. `make fuzz` explores at random (tests/ops/test_fuzz.py).
+test_schemathesis_cli.py runs the `schemathesis run` command itself.
 """
+
+import json
 
 import jsonschema
 import msgspec
-import schemathesis
+import pytest
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
-from schemathesis.config import SchemathesisConfig
 
-from tiebreak.http.app import app
-from tests.contract.test_openapi_drift import COMMITTED, ROOT
-
-def load_schema():
-    """The committed document with the repository's schemathesis.toml (each call its own copy)."""
-    schema = schemathesis.openapi.from_path(COMMITTED, config=SchemathesisConfig.from_path(ROOT / "schemathesis.toml"))
-    schema.app = app
-    return schema
-
+from tests.contract.target import REQUEST_TIMEOUT_S, limited_document, load_schema, served_document
+from tests.contract.test_openapi_drift import COMMITTED
 
 schema = load_schema()
+pytestmark = pytest.mark.server  # every test here talks to the limited uvicorn
 
 CHECKS = [
     checks.not_a_server_error,
@@ -42,7 +44,10 @@ CHECKS = [
     checks.ignored_auth,
 ]
 NDJSON = "application/x-ndjson"
-DOCUMENT = msgspec.json.decode(COMMITTED.read_bytes())
+DOCUMENT = limited_document()  # what the limited server answers by
+# The keywords a limit of tiebreak/api/limits.py sets in the document.
+BOUNDS = {"maxItems", "maxLength", "maximum", "maxProperties"}
+EXAMPLES = 80
 
 
 def _line_validator(path: str) -> jsonschema.Draft202012Validator:
@@ -59,7 +64,37 @@ def assert_ndjson_lines_conform(response, path: str = "/v1/standings/batch") -> 
             validator.validate(msgspec.json.decode(line))
 
 
+def _bounds_lowered(committed, served, path=""):
+    """Where `served` differs from `committed`: (path, committed value, served value)."""
+    if isinstance(committed, dict) and isinstance(served, dict) and committed.keys() == served.keys():
+        for key in committed:
+            yield from _bounds_lowered(committed[key], served[key], f"{path}/{key}")
+    elif isinstance(committed, list) and isinstance(served, list) and len(committed) == len(served):
+        for i, (a, b) in enumerate(zip(committed, served)):
+            yield from _bounds_lowered(a, b, f"{path}/{i}")
+    elif committed != served:
+        yield path, committed, served
+
+
+def test_the_limited_document_is_the_committed_one_with_lower_bounds(limited_server):
+    """What schemathesis reads here is the committed contract, only with smaller numbers, and
+    the limited server serves it."""
+    served = served_document(limited_server)
+    assert served == limited_document()
+    differences = list(_bounds_lowered(json.loads(COMMITTED.read_text()), served))
+    assert differences, "the test limits change no bound: is the server reading TEST_LIMITS?"
+    for path, committed, lowered in differences:
+        keyword = path.rsplit("/", 1)[-1]
+        assert keyword in BOUNDS and isinstance(committed, int) and isinstance(lowered, int), (path, committed, lowered)
+        assert lowered < committed, (path, committed, lowered)
+    lowered = {path for path, _, _ in differences}
+    assert "/paths//v1/check/post/requestBody/content/application/json/schema/maxItems" in lowered
+    assert "/components/schemas/Tournament/properties/players/maxItems" in lowered
+
+
 @schema.parametrize()
-@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
-def test_every_operation_conforms(case):
-    assert_ndjson_lines_conform(case.call_and_validate(checks=CHECKS), case.path)
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_every_operation_conforms(case, limited_server):
+    response = case.call_and_validate(base_url=limited_server, checks=CHECKS, timeout=REQUEST_TIMEOUT_S)
+    assert_ndjson_lines_conform(response, case.path)

@@ -1,55 +1,69 @@
 """Fuzzing through the HTTP API: schemathesis over every documented operation, and
-random consistent crosstables (with random `top`/`player`/`explain`) checked against
-the OpenAPI document and the engine.
+random consistent crosstables (with random `top`/`player`/`explain`) and random NDJSON
+batches, each answer checked against the OpenAPI document and the engine.
 
-The normal test run (CI) runs a bounded number of examples; `make fuzz` sets
-TIEBREAK_FUZZ_EXAMPLES high and prints hypothesis' statistics (cases run per test).
+Every request goes to a real uvicorn with the test-only lower limits of
+tests/contract/target.py (the document schemathesis reads is the one that server serves:
+the committed one with smaller bounds), so no generated body costs more than a moment of work.
+
+Two modes:
+- `make test`: the crosstables and the batches, 15 examples each, derandomized (the same
+  cases every run, no example database). schemathesis over every operation is
+  tests/contract's (derandomized too); its random run here is marked `fuzz` and deselected.
+- `make fuzz` (TIEBREAK_FUZZ_EXAMPLES set, `-m "fuzz or not fuzz"`): every test of this file
+  with that many examples, at random (a new seed each run, printed with a failure; hypothesis'
+  example database replays what failed before), and hypothesis' statistics.
 """
 
 from __future__ import annotations
 
 import os
 
+import httpx
 import jsonschema
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from litestar.testing import TestClient
 
-from tiebreak.http.app import app
+# The one import of the service here: the strategies draw engine tournaments, the API takes JSON.
 from tiebreak.usecases.convert import tournament_to_wire
-from tests.contract.test_openapi_drift import COMMITTED
-from tests.contract.test_schemathesis import CHECKS, assert_ndjson_lines_conform, load_schema
+from tests.contract.target import REQUEST_TIMEOUT_S, limited_document, limited_server, load_schema  # noqa: F401
+from tests.contract.test_schemathesis import CHECKS, assert_ndjson_lines_conform
 from tests.strategies import swiss_tournaments
 
+FUZZING = "TIEBREAK_FUZZ_EXAMPLES" in os.environ  # `make fuzz`
 EXAMPLES = int(os.environ.get("TIEBREAK_FUZZ_EXAMPLES", "15"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=False)
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
+                **({} if FUZZING else {"derandomize": True, "database": None}))
+
+schema = load_schema()  # the contract test's document and schemathesis.toml, its own copy
+pytestmark = pytest.mark.server  # every test here talks to the limited uvicorn
 
 
-
-schema = load_schema()  # the contract test's, with schemathesis.toml
-# A schema-invalid request that is also too large (a batch array past maxItems can pass
-# 32 MiB) is refused with 413, which schemathesis does not count as a refusal by default.
-_rejection = schema.config.checks.negative_data_rejection
-_rejection.expected_statuses = [*_rejection.expected_statuses, "413"]
-
-
-
+@pytest.mark.fuzz
 @schema.parametrize()
-@FUZZ
-def test_fuzz_every_operation(case):
-    assert_ndjson_lines_conform(case.call_and_validate(checks=CHECKS), case.path)  # the contract test's checks, more examples
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+def test_fuzz_every_operation(case, limited_server):
+    # the contract test's checks, more examples, at random
+    response = case.call_and_validate(base_url=limited_server, checks=CHECKS, timeout=REQUEST_TIMEOUT_S)
+    assert_ndjson_lines_conform(response, case.path)
 
 
 STANDINGS = schema["/v1/standings"]["POST"]
 RULES = st.lists(st.sampled_from(["BH/C1", "BH", "BH/M1", "SB", "SB/C1", "DE", "PS", "KS", "FB", "AOB", "ARO",
                                   "TPR", "PTP", "APRO", "WIN", "WON", "BPG", "BWG", "GE"]), max_size=8)
-CLIENT = TestClient(app)
+
+
+@pytest.fixture(scope="module")
+def http(limited_server):
+    with httpx.Client(base_url=limited_server, timeout=REQUEST_TIMEOUT_S) as client:
+        yield client
 
 
 @FUZZ
 @given(drawn=swiss_tournaments(max_players=24), rules=RULES, data=st.data())
-def test_fuzz_random_crosstables_over_http(drawn, rules, data):
+def test_fuzz_random_crosstables_over_http(limited_server, drawn, rules, data):
     wire = msgspec.to_builtins(tournament_to_wire(drawn.tournament))
     ids = [p["id"] for p in wire["players"]]
     body = {"tournament": wire, "tiebreaks": rules,
@@ -64,7 +78,7 @@ def test_fuzz_random_crosstables_over_http(drawn, rules, data):
     if data.draw(st.booleans()):
         body["after_round"] = data.draw(st.integers(1, wire["rounds"]))
     case = STANDINGS.Case(body=body, media_type="application/json")
-    response = case.call_and_validate(checks=CHECKS, session=None)
+    response = case.call_and_validate(base_url=limited_server, checks=CHECKS, timeout=REQUEST_TIMEOUT_S)
     # a consistent crosstable is always answered, and the selection is honoured
     assert response.status_code == 200, response.text
     result = response.json()
@@ -89,7 +103,7 @@ JSON_VALUES = st.recursive(
 )
 BATCH_RESULT = jsonschema.Draft202012Validator({
     "$ref": "#/components/schemas/BatchResult",
-    "components": msgspec.json.decode(COMMITTED.read_bytes())["components"],
+    "components": limited_document()["components"],
 })
 
 
@@ -97,9 +111,9 @@ BATCH_RESULT = jsonschema.Draft202012Validator({
 @given(lines=st.lists(st.one_of(JSON_VALUES, swiss_tournaments(max_players=10).map(
     lambda d: {"tournament": msgspec.to_builtins(tournament_to_wire(d.tournament)), "tiebreaks": ["BH", "SB"]})),
     min_size=1, max_size=6))
-def test_fuzz_ndjson_batches(lines):
+def test_fuzz_ndjson_batches(http, lines):
     body = b"".join(msgspec.json.encode(line) + b"\n" for line in lines)
-    response = CLIENT.post("/v1/standings/batch", content=body, headers={"content-type": "application/x-ndjson"})
+    response = http.post("/v1/standings/batch", content=body, headers={"content-type": "application/x-ndjson"})
     assert response.status_code == 200, response.text
     results = [msgspec.json.decode(line) for line in response.content.splitlines()]
     assert [r["index"] for r in results] == list(range(len(lines)))
