@@ -29,7 +29,6 @@ def test_the_body_is_valid_with_rounds_in_range(client):
 
 
 def test_rounds_past_the_schema_maximum_is_400_before_the_cost_model(client):
-    # Today: 413, "the request exceeds a limit: max_cost_s" (the cost model priced the rounds).
     response = client.post("/v1/standings", json=standings_body(rounds=ROUNDS_PAST_THE_MAXIMUM))
     assert response.status_code == 400, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
