@@ -21,18 +21,11 @@ venv:
 run: run-venv
 	HOST=$(HOST) PORT=$(PORT) TIEBREAK_LOG_FORMAT=$(LOG_FORMAT) $(BIN)/tiebreak serve   # graceful shutdown on Ctrl-C
 
-# TEMPORARY (issue 20): `ruff format --check` looks only at these files (the ones already formatted)
-# until the whole tree is formatted in one commit (`ruff format .`); then empty the list, and it
-# checks every file ruff lints.
-FORMATTED := service/tiebreak/__init__.py service/tiebreak/version.py service/tiebreak/formats/__init__.py \
-	service/tiebreak/prizes/errors.py service/tiebreak/prizes/matching.py service/tiebreak/prizes/payment.py \
-	service/tiebreak/prizes/text.py
-
 # Lint and format check (ruff), types (mypy: strict on engine/, formats/, wire/), the layers' imports
 # (import-linter: the contracts in pyproject.toml). `make test` runs it first.
 lint: venv
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check $(FORMATTED)
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

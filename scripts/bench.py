@@ -97,6 +97,7 @@ def summary(seconds: list[float]) -> dict:
 
 # ---------------------------------------------------------------- memory helpers (Linux)
 
+
 def _status_kb(field: str) -> int | None:
     try:
         with open("/proc/self/status") as f:
@@ -125,6 +126,7 @@ def maxrss_mb() -> float:
 
 # ---------------------------------------------------------------- engine worker (subprocess)
 
+
 def engine_worker(args: argparse.Namespace) -> None:
     """One size, one explain setting, in this (fresh) process; prints one JSON line."""
     from tiebreak.engine import compute_standings
@@ -148,11 +150,18 @@ def engine_worker(args: argparse.Namespace) -> None:
 
         flat = result_columns(tournament.players)
         entrants = tournament.players
-        tournament = dataclasses.replace(tournament, columns=ResultColumns(
-            np.asarray(flat.counts), np.asarray(flat.round), np.asarray(flat.kind, np.int8),
-            np.asarray(flat.opponent), np.asarray(flat.color, np.int8), flat.points),
-            roster=Roster([p.id for p in entrants], [p.name for p in entrants],
-                          [p.rating or None for p in entrants]))
+        tournament = dataclasses.replace(
+            tournament,
+            columns=ResultColumns(
+                np.asarray(flat.counts),
+                np.asarray(flat.round),
+                np.asarray(flat.kind, np.int8),
+                np.asarray(flat.opponent),
+                np.asarray(flat.color, np.int8),
+                flat.points,
+            ),
+            roster=Roster([p.id for p in entrants], [p.name for p in entrants], [p.rating or None for p in entrants]),
+        )
     generation_s = time.perf_counter() - t0
     codes = valid_codes()
     specs = [parse_rule(r, codes) for r in args.rules]
@@ -212,10 +221,21 @@ def engine_worker(args: argparse.Namespace) -> None:
 
 def run_engine(size: tuple[int, int], explain: bool, repeats: int, warmup: int, args) -> dict:
     cmd = [
-        sys.executable, str(Path(__file__).resolve()), "--worker-engine",
-        "--size", f"{size[0]}x{size[1]}", "--explain", str(int(explain)),
-        "--repeats", str(repeats), "--warmup", str(warmup), "--seed", str(args.seed),
-        "--rules", *args.rules,
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--worker-engine",
+        "--size",
+        f"{size[0]}x{size[1]}",
+        "--explain",
+        str(int(explain)),
+        "--repeats",
+        str(repeats),
+        "--warmup",
+        str(warmup),
+        "--seed",
+        str(args.seed),
+        "--rules",
+        *args.rules,
     ]
     if not args.tracemalloc:
         cmd.append("--no-tracemalloc")
@@ -230,6 +250,7 @@ def run_engine(size: tuple[int, int], explain: bool, repeats: int, warmup: int, 
 
 
 # ---------------------------------------------------------------- HTTP
+
 
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
@@ -260,8 +281,13 @@ async def floor_app(scope, receive, send) -> None:
         more = message.get("more_body", False) and message["type"] == "http.request"
     size = int(dict(scope["headers"]).get(b"x-floor-bytes", b"2"))
     answer = _FLOOR_ANSWERS.setdefault(size, b" " * size)
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(size).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(size).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": answer})
 
 
@@ -269,15 +295,19 @@ def start_server(port: int, log_file, app: str = "tiebreak.http.app:app") -> sub
     """uvicorn on 127.0.0.1:port; its output goes to `log_file` (a pipe nobody reads could fill and block it)."""
     uvicorn = Path(sys.executable).with_name("uvicorn")
     launcher = [str(uvicorn)] if uvicorn.exists() else [sys.executable, "-m", "uvicorn"]
-    cmd = [*launcher, app, "--host", "127.0.0.1", "--port", str(port),
-           "--log-level", "warning", "--no-access-log"]
+    cmd = [*launcher, app, "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-access-log"]
     if app == "bench:floor_app":
         cmd += ["--app-dir", str(Path(__file__).resolve().parent)]
     # The shipped cost ceilings (docs/operations.md) refuse the largest sizes measured here on
     # purpose; the benchmark lifts them to time the work itself.
-    env = {**os.environ, "TIEBREAK_MAX_COST_S": "1e9", "TIEBREAK_MAX_MEMORY_MIB": "1000000",
-           "TIEBREAK_MAX_RESPONSE_BYTES": str(10**12), "TIEBREAK_COMPUTE_DEADLINE_S": "600",
-           "TIEBREAK_ACCESS_LOG": "0"}
+    env = {
+        **os.environ,
+        "TIEBREAK_MAX_COST_S": "1e9",
+        "TIEBREAK_MAX_MEMORY_MIB": "1000000",
+        "TIEBREAK_MAX_RESPONSE_BYTES": str(10**12),
+        "TIEBREAK_COMPUTE_DEADLINE_S": "600",
+        "TIEBREAK_ACCESS_LOG": "0",
+    }
     return subprocess.Popen(cmd, cwd=ROOT, stdout=log_file, stderr=subprocess.STDOUT, env=env)
 
 
@@ -348,10 +378,12 @@ def run_http(args) -> list[dict]:
             if explain and size[0] * size[1] > args.http_explain_max_cells:
                 continue  # every breakdown of a large event: measured in-process (engine) instead
             bodies[size, explain] = msgspec.json.encode(
-                {"tournament": wire, "tiebreaks": args.rules, "explain": explain})
+                {"tournament": wire, "tiebreaks": args.rules, "explain": explain}
+            )
         if args.http_player is not None:  # one player's row and breakdown: `explain` shows as player=ID
             bodies[size, f"player={args.http_player}"] = msgspec.json.encode(
-                {"tournament": wire, "tiebreaks": args.rules, "player": [args.http_player]})
+                {"tournament": wire, "tiebreaks": args.rules, "player": [args.http_player]}
+            )
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -410,24 +442,26 @@ def run_http(args) -> list[dict]:
                 http = summary(times)
                 pipe = summary(local or [float("nan")])
                 floor_ms = summary(floor)["median_ms"]
-                rows.append({
-                    "kind": "http",
-                    "players": size[0],
-                    "rounds": size[1],
-                    "rules": len(args.rules),
-                    "explain": explain,
-                    "request_kb": len(body) / 1024,
-                    "response_kb": len(first.content) / 1024,
-                    **http,
-                    "inprocess_median_ms": pipe["median_ms"],
-                    "inprocess_min_ms": pipe["min_ms"],
-                    "decode_median_ms": statistics.median(decode or [float("nan")]) * 1000,
-                    "engine_median_ms": statistics.median(engine or [float("nan")]) * 1000,
-                    "encode_median_ms": statistics.median(encode or [float("nan")]) * 1000,
-                    "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
-                    "floor_median_ms": floor_ms,
-                    "server_overhead_median_ms": http["median_ms"] - pipe["median_ms"] - floor_ms,
-                })
+                rows.append(
+                    {
+                        "kind": "http",
+                        "players": size[0],
+                        "rounds": size[1],
+                        "rules": len(args.rules),
+                        "explain": explain,
+                        "request_kb": len(body) / 1024,
+                        "response_kb": len(first.content) / 1024,
+                        **http,
+                        "inprocess_median_ms": pipe["median_ms"],
+                        "inprocess_min_ms": pipe["min_ms"],
+                        "decode_median_ms": statistics.median(decode or [float("nan")]) * 1000,
+                        "engine_median_ms": statistics.median(engine or [float("nan")]) * 1000,
+                        "encode_median_ms": statistics.median(encode or [float("nan")]) * 1000,
+                        "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
+                        "floor_median_ms": floor_ms,
+                        "server_overhead_median_ms": http["median_ms"] - pipe["median_ms"] - floor_ms,
+                    }
+                )
     except Exception:
         log(f"uvicorn output:\n{server_log(log_file)}")
         raise
@@ -441,6 +475,7 @@ def run_http(args) -> list[dict]:
 
 
 # ---------------------------------------------------------------- team events
+
 
 def parse_team_size(text: str) -> tuple[int, int, int]:
     try:
@@ -508,8 +543,7 @@ def run_teams(args) -> list[dict]:
             wait_healthy(client, base, proc, log_file)
             headers = {"content-type": "application/json"}
             for explain in (False, True):
-                body = msgspec.json.encode({"team_tournament": wire, "tiebreaks": args.team_rules,
-                                            "explain": explain})
+                body = msgspec.json.encode({"team_tournament": wire, "tiebreaks": args.team_rules, "explain": explain})
                 log(f"team http {teams}x{rounds}x{boards} explain={explain}: {args.requests} requests")
                 first = client.post(f"{base}/v1/standings", content=body, headers=headers)
                 if first.status_code != 200:
@@ -530,13 +564,21 @@ def run_teams(args) -> list[dict]:
                     engine.append(engine_s)
                     encode.append(encode_s)
                 http, pipe = summary(times), summary(local)
-                rows.append({"kind": "team-http", **base_row, "explain": explain, "request_kb": len(body) / 1024,
-                             "response_kb": len(first.content) / 1024, **http,
-                             "inprocess_median_ms": pipe["median_ms"],
-                             "decode_median_ms": statistics.median(decode) * 1000,
-                             "engine_median_ms": statistics.median(engine) * 1000,
-                             "encode_median_ms": statistics.median(encode) * 1000,
-                             "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"]})
+                rows.append(
+                    {
+                        "kind": "team-http",
+                        **base_row,
+                        "explain": explain,
+                        "request_kb": len(body) / 1024,
+                        "response_kb": len(first.content) / 1024,
+                        **http,
+                        "inprocess_median_ms": pipe["median_ms"],
+                        "decode_median_ms": statistics.median(decode) * 1000,
+                        "engine_median_ms": statistics.median(engine) * 1000,
+                        "encode_median_ms": statistics.median(encode) * 1000,
+                        "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
+                    }
+                )
     except Exception:
         log(f"uvicorn output:\n{server_log(log_file)}")
         raise
@@ -548,10 +590,16 @@ def run_teams(args) -> list[dict]:
 
 
 def team_verdicts(rows: list[dict]) -> list[dict]:
-    return [{"target": f"team engine {r['teams']}x{r['rounds']}x{r['boards']}x{r['rules']} rules explain=False: "
-                       f"median < {TARGET_TEAM_MS:.0f} ms",
-             "measured": f"{r['median_ms']:.1f} ms", "met": r["median_ms"] < TARGET_TEAM_MS}
-            for r in rows if r["kind"] == "team-engine" and not r["explain"]]
+    return [
+        {
+            "target": f"team engine {r['teams']}x{r['rounds']}x{r['boards']}x{r['rules']} rules explain=False: "
+            f"median < {TARGET_TEAM_MS:.0f} ms",
+            "measured": f"{r['median_ms']:.1f} ms",
+            "met": r["median_ms"] < TARGET_TEAM_MS,
+        }
+        for r in rows
+        if r["kind"] == "team-engine" and not r["explain"]
+    ]
 
 
 def print_teams(report: dict) -> None:
@@ -559,19 +607,24 @@ def print_teams(report: dict) -> None:
     if not rows:
         return
     print(f"\nTeam event (tiebreak.synthetic_teams; rules: {' '.join(report['team_rules'])})")
-    head = (f"{'size':>12} {'where':>7} {'explain':>7} {'median ms':>10} {'p95 ms':>8} {'min ms':>7} "
-            f"{'resp KB':>8} {'in-proc ms':>10} {'overhead ms':>11}")
+    head = (
+        f"{'size':>12} {'where':>7} {'explain':>7} {'median ms':>10} {'p95 ms':>8} {'min ms':>7} "
+        f"{'resp KB':>8} {'in-proc ms':>10} {'overhead ms':>11}"
+    )
     print(head)
     print("-" * len(head))
     for r in rows:
         http = r["kind"] == "team-http"
-        print(f"{r['teams']:>5}x{r['rounds']}x{r['boards']:<3} {'http' if http else 'engine':>7} "
-              f"{str(r['explain']):>7} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
-              f"{fmt(r.get('response_kb'), '.0f'):>8} {fmt(r.get('inprocess_median_ms'), '.2f'):>10} "
-              f"{fmt(r.get('http_overhead_median_ms'), '.2f'):>11}")
+        print(
+            f"{r['teams']:>5}x{r['rounds']}x{r['boards']:<3} {'http' if http else 'engine':>7} "
+            f"{str(r['explain']):>7} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
+            f"{fmt(r.get('response_kb'), '.0f'):>8} {fmt(r.get('inprocess_median_ms'), '.2f'):>10} "
+            f"{fmt(r.get('http_overhead_median_ms'), '.2f'):>11}"
+        )
 
 
 # ---------------------------------------------------------------- profiling
+
 
 def run_profile(args) -> None:
     import cProfile
@@ -594,8 +647,10 @@ def run_profile(args) -> None:
         profiler.runcall(compute_standings, tournament, specs, explain=explain)
         elapsed = time.perf_counter() - t0
         gc.enable()
-        print(f"\n=== cProfile {players}x{rounds}, {len(specs)} rules, explain={explain}, "
-              f"gc {'off' if args.gc_off else 'on'}: {elapsed:.2f} s under the profiler ===")
+        print(
+            f"\n=== cProfile {players}x{rounds}, {len(specs)} rules, explain={explain}, "
+            f"gc {'off' if args.gc_off else 'on'}: {elapsed:.2f} s under the profiler ==="
+        )
         stats = pstats.Stats(profiler)
         stats.strip_dirs()
         for order in ("cumulative", "tottime"):
@@ -635,11 +690,14 @@ def run_per_rule(args) -> None:
         for e in cost:
             total[e] += cost[e]
         print(f"{rule:>10} {cost[False]:>14.1f} {cost[True]:>13.1f}")
-    print(f"{'sum':>10} {total[False] + base[False]:>14.1f} {total[True] + base[True]:>13.1f}   "
-          "(rules alone share nothing; in one request BH-family rules share the opponent rounds)")
+    print(
+        f"{'sum':>10} {total[False] + base[False]:>14.1f} {total[True] + base[True]:>13.1f}   "
+        "(rules alone share nothing; in one request BH-family rules share the opponent rounds)"
+    )
 
 
 # ---------------------------------------------------------------- report
+
 
 def machine() -> dict:
     cpu = platform.processor() or ""
@@ -676,19 +734,38 @@ def verdicts(engine: list[dict], http: list[dict]) -> list[dict]:
     for r in engine:
         label = f"engine {r['players']}x{r['rounds']}x{r['rules']} explain={r['explain']}"
         if (r["players"], r["rounds"]) == (500, 11):
-            out.append({"target": f"{label}: median < {TARGET_SMALL_MS:.0f} ms",
-                        "measured": f"{r['median_ms']:.1f} ms", "met": r["median_ms"] < TARGET_SMALL_MS})
+            out.append(
+                {
+                    "target": f"{label}: median < {TARGET_SMALL_MS:.0f} ms",
+                    "measured": f"{r['median_ms']:.1f} ms",
+                    "met": r["median_ms"] < TARGET_SMALL_MS,
+                }
+            )
         if (r["players"], r["rounds"]) == (20000, 11):
-            out.append({"target": f"{label}: median < {TARGET_LARGE_S:.0f} s",
-                        "measured": f"{r['median_ms'] / 1000:.2f} s", "met": r["median_ms"] < TARGET_LARGE_S * 1000})
-            out.append({"target": f"{label}: peak RSS < 1 GB",
-                        "measured": f"{r['peak_rss_process_mb']:.0f} MB",
-                        "met": r["peak_rss_process_mb"] < TARGET_LARGE_MB})
+            out.append(
+                {
+                    "target": f"{label}: median < {TARGET_LARGE_S:.0f} s",
+                    "measured": f"{r['median_ms'] / 1000:.2f} s",
+                    "met": r["median_ms"] < TARGET_LARGE_S * 1000,
+                }
+            )
+            out.append(
+                {
+                    "target": f"{label}: peak RSS < 1 GB",
+                    "measured": f"{r['peak_rss_process_mb']:.0f} MB",
+                    "met": r["peak_rss_process_mb"] < TARGET_LARGE_MB,
+                }
+            )
     for r in http:
         if r["players"] == 100 and not isinstance(r["explain"], str):  # (not the one-player rows)
             label = f"http {r['players']}x{r['rounds']}x{r['rules']} explain={r['explain']}"
-            out.append({"target": f"{label}: median <= {TARGET_HTTP_MS:.0f} ms ('a few ms')",
-                        "measured": f"{r['median_ms']:.1f} ms", "met": r["median_ms"] <= TARGET_HTTP_MS})
+            out.append(
+                {
+                    "target": f"{label}: median <= {TARGET_HTTP_MS:.0f} ms ('a few ms')",
+                    "measured": f"{r['median_ms']:.1f} ms",
+                    "met": r["median_ms"] <= TARGET_HTTP_MS,
+                }
+            )
     return out
 
 
@@ -700,42 +777,56 @@ def print_report(report: dict) -> None:
     m = report["machine"]
     print(f"Machine: {m['cpu']}, {m['nproc']} CPUs, {m['implementation']} {m['python']}, {m['platform']}")
     if m.get("loadavg"):
-        print(f"Load average before / after: {' '.join(f'{x:.2f}' for x in m['loadavg'])} / "
-              f"{' '.join(f'{x:.2f}' for x in report['loadavg_after'])}")
+        print(
+            f"Load average before / after: {' '.join(f'{x:.2f}' for x in m['loadavg'])} / "
+            f"{' '.join(f'{x:.2f}' for x in report['loadavg_after'])}"
+        )
     print(f"Rules ({len(report['rules'])}): {' '.join(report['rules'])}; seed {report['seed']}")
     if report["engine"]:
         gc_note = "; cyclic GC DISABLED during timed calls (diagnostic)" if report["gc_off"] else ""
         print(f"\nEngine in-process (compute_standings; generation excluded; fresh process per row{gc_note})")
-        head = (f"{'size':>10} {'explain':>7} {'n':>3} {'median ms':>10} {'min ms':>9} {'max ms':>9} "
-                f"{'peak RSS MB':>11} {'compute RSS MB':>14} {'tracemalloc MB':>14} {'gen s':>6}")
+        head = (
+            f"{'size':>10} {'explain':>7} {'n':>3} {'median ms':>10} {'min ms':>9} {'max ms':>9} "
+            f"{'peak RSS MB':>11} {'compute RSS MB':>14} {'tracemalloc MB':>14} {'gen s':>6}"
+        )
         print(head)
         print("-" * len(head))
         for r in report["engine"]:
-            print(f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['n']:>3} {r['median_ms']:>10.1f} "
-                  f"{r['min_ms']:>9.1f} {r['max_ms']:>9.1f} {r['peak_rss_process_mb']:>11.0f} "
-                  f"{fmt(r['compute_rss_growth_mb'], '.0f'):>14} {fmt(r.get('tracemalloc_peak_mb'), '.0f'):>14} "
-                  f"{r['generation_s']:>6.2f}")
-        print("  peak RSS: whole process incl. interpreter and input; compute RSS: growth of the "
-              "high-water mark over the RSS after generation")
+            print(
+                f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['n']:>3} {r['median_ms']:>10.1f} "
+                f"{r['min_ms']:>9.1f} {r['max_ms']:>9.1f} {r['peak_rss_process_mb']:>11.0f} "
+                f"{fmt(r['compute_rss_growth_mb'], '.0f'):>14} {fmt(r.get('tracemalloc_peak_mb'), '.0f'):>14} "
+                f"{r['generation_s']:>6.2f}"
+            )
+        print(
+            "  peak RSS: whole process incl. interpreter and input; compute RSS: growth of the "
+            "high-water mark over the RSS after generation"
+        )
     if report["http"]:
         print(f"\nHTTP end to end (uvicorn on 127.0.0.1, keep-alive httpx client, {report['requests']} requests each)")
-        head = (f"{'size':>10} {'explain':>7} {'req KB':>7} {'resp KB':>8} {'median ms':>10} {'p95 ms':>8} "
-                f"{'min ms':>7} {'in-proc ms':>10} {'decode':>7} {'engine':>7} {'encode':>7} {'overhead ms':>11} "
-                f"{'floor ms':>8} {'server ms':>9}")
+        head = (
+            f"{'size':>10} {'explain':>7} {'req KB':>7} {'resp KB':>8} {'median ms':>10} {'p95 ms':>8} "
+            f"{'min ms':>7} {'in-proc ms':>10} {'decode':>7} {'engine':>7} {'encode':>7} {'overhead ms':>11} "
+            f"{'floor ms':>8} {'server ms':>9}"
+        )
         print(head)
         print("-" * len(head))
         for r in report["http"]:
-            print(f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['request_kb']:>7.0f} "
-                  f"{r['response_kb']:>8.0f} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
-                  f"{r['inprocess_median_ms']:>10.2f} {r['decode_median_ms']:>7.2f} {r['engine_median_ms']:>7.2f} "
-                  f"{r['encode_median_ms']:>7.2f} "
-                  f"{r['http_overhead_median_ms']:>11.2f} {fmt(r.get('floor_median_ms'), '.2f'):>8} "
-                  f"{fmt(r.get('server_overhead_median_ms'), '.2f'):>9}")
-        print("  in-proc: what a compute worker does, in this process, median ms: decode (read, check, JSON -> "
-              "columns, price),\n  engine (engine, breakdowns, conversion and JSON encoding: one step in the "
-              "worker; encode is part of it);\n  overhead = HTTP median - in-proc median (server, gate, client, "
-              "loopback); floor = the same client, body and\n  response bytes against a bare ASGI app on the same "
-              "uvicorn (client, loopback, uvicorn); server = overhead - floor")
+            print(
+                f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['request_kb']:>7.0f} "
+                f"{r['response_kb']:>8.0f} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
+                f"{r['inprocess_median_ms']:>10.2f} {r['decode_median_ms']:>7.2f} {r['engine_median_ms']:>7.2f} "
+                f"{r['encode_median_ms']:>7.2f} "
+                f"{r['http_overhead_median_ms']:>11.2f} {fmt(r.get('floor_median_ms'), '.2f'):>8} "
+                f"{fmt(r.get('server_overhead_median_ms'), '.2f'):>9}"
+            )
+        print(
+            "  in-proc: what a compute worker does, in this process, median ms: decode (read, check, JSON -> "
+            "columns, price),\n  engine (engine, breakdowns, conversion and JSON encoding: one step in the "
+            "worker; encode is part of it);\n  overhead = HTTP median - in-proc median (server, gate, client, "
+            "loopback); floor = the same client, body and\n  response bytes against a bare ASGI app on the same "
+            "uvicorn (client, loopback, uvicorn); server = overhead - floor"
+        )
     print_teams(report)
     if report["targets"]:
         print("\nSPEC section 4 targets (and issue 9's team event)")
@@ -745,46 +836,85 @@ def print_report(report: dict) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--sizes", type=parse_size, nargs="+", default=[(500, 11), (20000, 11)],
-                   help="engine sizes, PLAYERSxROUNDS (default: 500x11 20000x11)")
+    p.add_argument(
+        "--sizes",
+        type=parse_size,
+        nargs="+",
+        default=[(500, 11), (20000, 11)],
+        help="engine sizes, PLAYERSxROUNDS (default: 500x11 20000x11)",
+    )
     p.add_argument("--repeats", type=int, default=20, help="timed runs for sizes up to 50,000 player-rounds")
     p.add_argument("--large-repeats", type=int, default=3, help="timed runs for bigger sizes")
     p.add_argument("--warmup", type=int, default=2, help="untimed runs first (small sizes only)")
-    p.add_argument("--http-sizes", type=parse_size, nargs="+", default=[(30, 9), (100, 9), (500, 11), (20000, 11)],
-                   help="HTTP sizes (default: 30x9 100x9 500x11 20000x11)")
+    p.add_argument(
+        "--http-sizes",
+        type=parse_size,
+        nargs="+",
+        default=[(30, 9), (100, 9), (500, 11), (20000, 11)],
+        help="HTTP sizes (default: 30x9 100x9 500x11 20000x11)",
+    )
     p.add_argument("--requests", type=int, default=50, help="timed HTTP requests per size and explain setting")
     p.add_argument("--http-warmup", type=int, default=5)
-    p.add_argument("--http-explain-max-cells", type=int, default=50_000,
-                   help="HTTP with every breakdown only up to this many player-rounds (default 50,000)")
-    p.add_argument("--back-to-back", action="store_true",
-                   help="HTTP requests one after another, without the in-process run between them "
-                        "(the in-process columns are then empty)")
-    p.add_argument("--http-player", type=int, metavar="ID",
-                   help="also this player's row and breakdown alone (`player`) at each HTTP size")
-    p.add_argument("--accept-encoding", default="gzip, deflate",
-                   help="what the HTTP client accepts (default: httpx's 'gzip, deflate'; 'identity': no gzip)")
+    p.add_argument(
+        "--http-explain-max-cells",
+        type=int,
+        default=50_000,
+        help="HTTP with every breakdown only up to this many player-rounds (default 50,000)",
+    )
+    p.add_argument(
+        "--back-to-back",
+        action="store_true",
+        help="HTTP requests one after another, without the in-process run between them "
+        "(the in-process columns are then empty)",
+    )
+    p.add_argument(
+        "--http-player",
+        type=int,
+        metavar="ID",
+        help="also this player's row and breakdown alone (`player`) at each HTTP size",
+    )
+    p.add_argument(
+        "--accept-encoding",
+        default="gzip, deflate",
+        help="what the HTTP client accepts (default: httpx's 'gzip, deflate'; 'identity': no gzip)",
+    )
     p.add_argument("--rules", nargs="+", default=DEFAULT_RULES, help="rule list (default: 12 rules)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--skip-engine", action="store_true")
     p.add_argument("--skip-http", action="store_true")
-    p.add_argument("--no-tracemalloc", dest="tracemalloc", action="store_false",
-                   help="skip the extra tracemalloc run")
-    p.add_argument("--objects", action="store_true",
-                   help="engine: give the tournament as RoundResult objects (default: as columns and a roster, as the "
-                        "JSON adapter does)")
-    p.add_argument("--gc-off", action="store_true",
-                   help="diagnostic: disable the cyclic garbage collector during each timed engine call "
-                        "(and --profile); shows how much of the time is GC")
+    p.add_argument("--no-tracemalloc", dest="tracemalloc", action="store_false", help="skip the extra tracemalloc run")
+    p.add_argument(
+        "--objects",
+        action="store_true",
+        help="engine: give the tournament as RoundResult objects (default: as columns and a roster, as the "
+        "JSON adapter does)",
+    )
+    p.add_argument(
+        "--gc-off",
+        action="store_true",
+        help="diagnostic: disable the cyclic garbage collector during each timed engine call "
+        "(and --profile); shows how much of the time is GC",
+    )
     p.add_argument("--quick", action="store_true", help="3 repeats, 1 large repeat, 10 requests")
     p.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
     p.add_argument("--output", type=Path, metavar="PATH", help="also write the results as JSON to PATH")
-    p.add_argument("--profile", type=parse_size, metavar="SIZE",
-                   help="instead of benchmarking, cProfile one size with explain off and on")
+    p.add_argument(
+        "--profile",
+        type=parse_size,
+        metavar="SIZE",
+        help="instead of benchmarking, cProfile one size with explain off and on",
+    )
     p.add_argument("--profile-top", type=int, default=25)
-    p.add_argument("--per-rule", type=parse_size, metavar="SIZE",
-                   help="instead of benchmarking, time each rule alone at one size")
-    p.add_argument("--team-size", type=parse_team_size, default=(180, 11, 4), metavar="TxRxB",
-                   help="the team event: teams x rounds x boards (default 180x11x4, Olympiad-sized)")
+    p.add_argument(
+        "--per-rule", type=parse_size, metavar="SIZE", help="instead of benchmarking, time each rule alone at one size"
+    )
+    p.add_argument(
+        "--team-size",
+        type=parse_team_size,
+        default=(180, 11, 4),
+        metavar="TxRxB",
+        help="the team event: teams x rounds x boards (default 180x11x4, Olympiad-sized)",
+    )
     p.add_argument("--team-rules", nargs="+", default=DEFAULT_TEAM_RULES, help="team rule list (default: 8 rules)")
     p.add_argument("--skip-teams", action="store_true", help="leave out the team event")
     p.add_argument("--teams-only", action="store_true", help="only the team event, in-process and over HTTP")
@@ -808,9 +938,15 @@ def main() -> None:
         args.repeats, args.large_repeats, args.requests, args.http_warmup = 3, 1, 10, 2
     individual = not args.teams_only
 
-    report = {"machine": machine(), "rules": args.rules, "seed": args.seed, "requests": args.requests,
-              "gc_off": args.gc_off,
-              "engine": [], "http": []}
+    report = {
+        "machine": machine(),
+        "rules": args.rules,
+        "seed": args.seed,
+        "requests": args.requests,
+        "gc_off": args.gc_off,
+        "engine": [],
+        "http": [],
+    }
     if individual and not args.skip_engine:
         for size in args.sizes:
             small = size[0] * size[1] <= 50_000

@@ -69,10 +69,26 @@ def time_cli(folder: Path, jobs: int, explain: bool) -> tuple[float, float]:
     """Wall seconds from start to exit, and the CPU seconds of the command and its workers."""
     cpu = children_cpu()
     started = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "tiebreak.cli", "batch", str(folder), "-t", *RULES,
-                             "--explain" if explain else "--no-explain",
-                             "--out", os.devnull, "--jobs", str(jobs), "--no-progress"],
-                            cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tiebreak.cli",
+            "batch",
+            str(folder),
+            "-t",
+            *RULES,
+            "--explain" if explain else "--no-explain",
+            "--out",
+            os.devnull,
+            "--jobs",
+            str(jobs),
+            "--no-progress",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     elapsed = time.perf_counter() - started
     if result.returncode != 0:
         raise RuntimeError(result.stderr)
@@ -114,9 +130,13 @@ def time_endpoint(texts: list[str], repeat_for_memory: int, explain: bool, repea
         # Its compute worker is started with it, as `tiebreak serve` does (the defaults otherwise:
         # one worker; a batch computes one item on the loop and one in the worker at once).
         env = {**os.environ, "TIEBREAK_MAX_BODY_BYTES": str(512 * 1024 * 1024), "TIEBREAK_PRESTART_WORKERS": "1"}
-        server = subprocess.Popen([sys.executable, "-m", "uvicorn", "tiebreak.http.app:app", "--port", str(port),
-                                   "--log-level", "warning"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                  env=env)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "tiebreak.http.app:app", "--port", str(port), "--log-level", "warning"],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         try:
             base = f"http://127.0.0.1:{port}"
             with httpx.Client(timeout=600) as client:
@@ -128,13 +148,19 @@ def time_endpoint(texts: list[str], repeat_for_memory: int, explain: bool, repea
                         time.sleep(0.1)
 
                 def run(items: list[str]) -> tuple[float, int, float]:
-                    body = b"".join(json.dumps({"id": i, "trf": t, "tiebreaks": RULES, "explain": explain}).encode()
-                                    + b"\n" for i, t in enumerate(items))
+                    body = b"".join(
+                        json.dumps({"id": i, "trf": t, "tiebreaks": RULES, "explain": explain}).encode() + b"\n"
+                        for i, t in enumerate(items)
+                    )
                     cpu = process_cpu(server.pid)
                     started = time.perf_counter()
                     lines = 0
-                    with client.stream("POST", f"{base}/v1/standings/batch", content=body,
-                                       headers={"content-type": "application/x-ndjson"}) as response:
+                    with client.stream(
+                        "POST",
+                        f"{base}/v1/standings/batch",
+                        content=body,
+                        headers={"content-type": "application/x-ndjson"},
+                    ) as response:
                         if response.status_code != 200:
                             raise RuntimeError(f"batch answered {response.status_code}: {response.read()[:300]!r}")
                         for line in response.iter_lines():
@@ -149,17 +175,25 @@ def time_endpoint(texts: list[str], repeat_for_memory: int, explain: bool, repea
         finally:
             server.send_signal(signal.SIGINT)
             server.wait(timeout=30)
-    return {"seconds": elapsed, "ok": ok, "cpu": cpu, "peak_rss_mib": rss_n,
-            "items_big": len(texts) * repeat_for_memory,
-            "seconds_big": elapsed_big, "ok_big": ok_big, "peak_rss_mib_big": rss_big}
+    return {
+        "seconds": elapsed,
+        "ok": ok,
+        "cpu": cpu,
+        "peak_rss_mib": rss_n,
+        "items_big": len(texts) * repeat_for_memory,
+        "seconds_big": elapsed_big,
+        "ok_big": ok_big,
+        "peak_rss_mib_big": rss_big,
+    }
 
 
 def compile_package() -> None:
     """Bytecode for the service's modules, as an installed package has it (pip compiles on install):
     otherwise, with PYTHONDONTWRITEBYTECODE set (as in the container and the development shell),
     every `tiebreak` run would compile the sources again, which is no part of its start-up."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "service")], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "service")], check=True, stdout=subprocess.DEVNULL
+    )
 
 
 def main() -> int:
@@ -167,8 +201,12 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=9)
-    parser.add_argument("--memory-repeat", type=int, default=10,
-                        help="the second endpoint run sends the files this many times over (peak RSS)")
+    parser.add_argument(
+        "--memory-repeat",
+        type=int,
+        default=10,
+        help="the second endpoint run sends the files this many times over (peak RSS)",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="runs of each figure; the best is reported")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="CLI --jobs values to time")
     parser.add_argument("--explain", action="store_true", help="every player's breakdown in the answers")
@@ -180,24 +218,34 @@ def main() -> int:
         print(f"writing {args.files} TRF files ({args.players} players x {args.rounds} rounds)...", file=sys.stderr)
         texts = write_files(folder, args.files, args.players, args.rounds)
         compile_package()
-        print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start "
-              f"(shared machine), Python {sys.version.split()[0]}")
-        print(f"files: {args.files} synthetic Swiss TRF, {args.players} players x {args.rounds} rounds, "
-              f"rules {' '.join(RULES)}, {'with' if args.explain else 'without'} breakdowns"
-              + (f", best of {args.repeat} runs" if args.repeat > 1 else ""))
+        print(
+            f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start "
+            f"(shared machine), Python {sys.version.split()[0]}"
+        )
+        print(
+            f"files: {args.files} synthetic Swiss TRF, {args.players} players x {args.rounds} rounds, "
+            f"rules {' '.join(RULES)}, {'with' if args.explain else 'without'} breakdowns"
+            + (f", best of {args.repeat} runs" if args.repeat > 1 else "")
+        )
         for jobs in [] if args.skip_cli else args.jobs:
             seconds, cpu = min(time_cli(folder, jobs, args.explain) for _ in range(args.repeat))
-            print(f"tiebreak batch --jobs {jobs}: {seconds:.2f} s, {args.files / seconds:.0f} files/s "
-                  f"(CPU {cpu:.2f} s in all its processes)")
+            print(
+                f"tiebreak batch --jobs {jobs}: {seconds:.2f} s, {args.files / seconds:.0f} files/s "
+                f"(CPU {cpu:.2f} s in all its processes)"
+            )
         if args.skip_http:
             return 0
         result = time_endpoint(texts, args.memory_repeat, args.explain, args.repeat)
-        print(f"POST /v1/standings/batch (NDJSON, {args.files} items): {result['seconds']:.2f} s, "
-              f"{args.files / result['seconds']:.0f} items/s, {result['ok']} ok (server CPU {result['cpu']:.2f} s "
-              f"with its worker); server peak RSS {result['peak_rss_mib']:.0f} MiB")
-        print(f"POST /v1/standings/batch (NDJSON, {result['items_big']} items): {result['seconds_big']:.2f} s, "
-              f"{result['items_big'] / result['seconds_big']:.0f} items/s, {result['ok_big']} ok; server peak RSS "
-              f"{result['peak_rss_mib_big']:.0f} MiB")
+        print(
+            f"POST /v1/standings/batch (NDJSON, {args.files} items): {result['seconds']:.2f} s, "
+            f"{args.files / result['seconds']:.0f} items/s, {result['ok']} ok (server CPU {result['cpu']:.2f} s "
+            f"with its worker); server peak RSS {result['peak_rss_mib']:.0f} MiB"
+        )
+        print(
+            f"POST /v1/standings/batch (NDJSON, {result['items_big']} items): {result['seconds_big']:.2f} s, "
+            f"{result['items_big'] / result['seconds_big']:.0f} items/s, {result['ok_big']} ok; server peak RSS "
+            f"{result['peak_rss_mib_big']:.0f} MiB"
+        )
     return 0
 
 

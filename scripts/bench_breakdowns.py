@@ -65,9 +65,11 @@ def main() -> int:
             size = len(answer.body)
             del answer
         answered.append(answer_s)
-        print(f"{args.players} x {args.rounds}, explain={args.explain}{selection}: {answer_s * 1000:.0f} ms to the "
-              f"answer ({faults} page faults), {time.process_time() - cpu:.2f} s CPU, "
-              f"{size / 1e6:.2f} MB of JSON, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+        print(
+            f"{args.players} x {args.rounds}, explain={args.explain}{selection}: {answer_s * 1000:.0f} ms to the "
+            f"answer ({faults} page faults), {time.process_time() - cpu:.2f} s CPU, "
+            f"{size / 1e6:.2f} MB of JSON, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+        )
     answered.sort()
     print(f"to the answer: median {answered[len(answered) // 2] * 1000:.0f} ms, best {answered[0] * 1000:.0f} ms")
     return 0

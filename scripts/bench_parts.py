@@ -58,9 +58,11 @@ def main() -> int:
     tournament = swiss_tournament(20_000, 11, seed=1)
 
     selected = np.ones((20_000, 11), dtype=bool)
-    fields = {"kind": np.full(selected.shape, "game", dtype=object),
-              "opponent": np.arange(220_000, dtype=np.int64).reshape(selected.shape).astype(object),
-              "value": np.arange(220_000).reshape(selected.shape) / 2}
+    fields = {
+        "kind": np.full(selected.shape, "game", dtype=object),
+        "opponent": np.arange(220_000, dtype=np.int64).reshape(selected.shape).astype(object),
+        "value": np.arange(220_000).reshape(selected.shape) / 2,
+    }
     for kind in (Contribution, s.ContributionOut):
         with cyclic_gc_paused():
             seconds = best(lambda kind=kind: contribution_rows(kind, selected, fields))
@@ -77,8 +79,10 @@ def main() -> int:
         started = time.perf_counter()
         del response, result
         freed = time.perf_counter() - started
-    print(f"all 20,000 breakdowns: made {made:.2f} s, encoded {encoded:.2f} s ({len(body) / 1e6:.0f} MB), "
-          f"freed {freed:.2f} s")
+    print(
+        f"all 20,000 breakdowns: made {made:.2f} s, encoded {encoded:.2f} s ({len(body) / 1e6:.0f} MB), "
+        f"freed {freed:.2f} s"
+    )
     del body
 
     from tiebreak.engine import table as engine_table
@@ -86,16 +90,18 @@ def main() -> int:
     built = build_table(tournament)
     entry = np.full(built.kind.shape, -1, dtype=np.int64)
     has_points = np.zeros(1, dtype=bool)
-    seconds = best(lambda: engine_table._check_pairings(built.ids, built.kind, built.opp, built.color, entry,
-                                                         has_points, None), 10)
+    seconds = best(
+        lambda: engine_table._check_pairings(built.ids, built.kind, built.opp, built.color, entry, has_points, None), 10
+    )
     print(f"pairing checks, 20,000 x 11: {seconds * 1000:.1f} ms")
 
     de_first = [parse_rule(rule, codes) for rule in ("DE", "BH")]
     seconds = best(lambda: compute_standings(tournament, de_first, explain=False))
     print(f"DE right after the points, 20,000 x 11: {seconds:.2f} s")
     empty = swiss_tournament(50_000, 11, seed=1)
-    empty = dataclasses.replace(empty, players=tuple(dataclasses.replace(p, results=()) for p in empty.players),
-                                columns=None)
+    empty = dataclasses.replace(
+        empty, players=tuple(dataclasses.replace(p, results=()) for p in empty.players), columns=None
+    )
     seconds = best(lambda: compute_standings(empty, de_first, explain=False))
     print(f"DE on one group of 50,000 players without results: {seconds:.2f} s")
 
@@ -117,9 +123,9 @@ def main() -> int:
             "msgspec decoding into structs": lambda: KINDS["standings"].decoder.decode(body),
             "the five result columns read from them": lambda: convert.columns_from_wire(wire),
             "a Player object per player (what the roster replaced)": lambda: tuple(map(convert._player, wire.players)),
-            "the roster (ids, names, ratings; no Player object until a row shows one)":
-                lambda: m.Roster([p.id for p in wire.players], [p.name for p in wire.players],
-                                 [p.rating or None for p in wire.players]),
+            "the roster (ids, names, ratings; no Player object until a row shows one)": lambda: m.Roster(
+                [p.id for p in wire.players], [p.name for p in wire.players], [p.rating or None for p in wire.players]
+            ),
         }
         for label, step in steps.items():
             print(f"reading {len(body) / 1e6:.1f} MB, {label}: {best(step, 5) * 1000:.1f} ms")

@@ -17,8 +17,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tiebreak.prizes import (Category, Entrant, Prize, PrizeGroup, PrizeRequest, Rules,  # noqa: E402
-                            distribute)
+from tiebreak.prizes import (
+    Category,
+    Entrant,
+    Prize,
+    PrizeGroup,
+    PrizeRequest,
+    Rules,  # noqa: E402
+    distribute,
+)
 
 CASES = [  # players, distinct scores, prizes, rating categories
     (100, 12, 20, 3),
@@ -51,8 +58,10 @@ def main() -> None:
             started = time.perf_counter()
             result = distribute(case)
             timings.append(time.perf_counter() - started)
-        print(f"{players:>8} {scores:>6} {prizes:>6} {categories + 1:>10} {len(result.pools):>6} "
-              f"{min(timings) * 1000:>15.0f}")
+        print(
+            f"{players:>8} {scores:>6} {prizes:>6} {categories + 1:>10} {len(result.pools):>6} "
+            f"{min(timings) * 1000:>15.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """What `player=` and `top=` save: one 500 x 11 request, 12 rules, through the standings pipeline.
 
-    .venv/bin/python scripts/bench_selection.py [PLAYERS] [ROUNDS]
+.venv/bin/python scripts/bench_selection.py [PLAYERS] [ROUNDS]
 """
 
 from __future__ import annotations

@@ -46,9 +46,38 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-RULES = ["BH/C1", "BH", "SB", "PS", "WIN", "DE", "ARO", "KS", "BH/M1", "SB/C1", "WON", "BPG", "AOB", "FB",
-         "TPR", "PTP", "APRO", "APPO", "GE", "BWG", "BH/C2", "SB/M1", "KS/L40", "BH/C3", "BH/C1/P", "SB/P",
-         "KS/L60", "BH/M2", "SB/C2", "PS/C1"]
+RULES = [
+    "BH/C1",
+    "BH",
+    "SB",
+    "PS",
+    "WIN",
+    "DE",
+    "ARO",
+    "KS",
+    "BH/M1",
+    "SB/C1",
+    "WON",
+    "BPG",
+    "AOB",
+    "FB",
+    "TPR",
+    "PTP",
+    "APRO",
+    "APPO",
+    "GE",
+    "BWG",
+    "BH/C2",
+    "SB/M1",
+    "KS/L40",
+    "BH/C3",
+    "BH/C1/P",
+    "SB/P",
+    "KS/L60",
+    "BH/M2",
+    "SB/C2",
+    "PS/C1",
+]
 
 
 @dataclass(frozen=True)
@@ -119,7 +148,7 @@ def rule_lists(shape: Shape) -> list[list[str]]:
         pool = RULES * 2  # DE sixth
     else:
         pool = [r for r in RULES * 3 if r not in GROUP_RULES]
-    return [pool[i:i + shape.rules] for i in range(max(1, shape.lists))]
+    return [pool[i : i + shape.rules] for i in range(max(1, shape.lists))]
 
 
 def body_for(shape: Shape) -> bytes:
@@ -130,13 +159,19 @@ def body_for(shape: Shape) -> bytes:
     if shape.results:
         tournament = swiss_wire(shape.players, shape.rounds, seed=1)
     else:
-        tournament = {"rounds": shape.rounds,
-                      "players": [{"id": i + 1, "rating": 1500 + i % 500} for i in range(shape.players)]}
+        tournament = {
+            "rounds": shape.rounds,
+            "players": [{"id": i + 1, "rating": 1500 + i % 500} for i in range(shape.players)],
+        }
     lists = rule_lists(shape)
     if shape.lists:
-        return msgspec.json.encode({"tournament": tournament, "explain": shape.explain,
-                                    "lists": [{"name": f"list {i + 1}", "tiebreaks": rules}
-                                              for i, rules in enumerate(lists)]})
+        return msgspec.json.encode(
+            {
+                "tournament": tournament,
+                "explain": shape.explain,
+                "lists": [{"name": f"list {i + 1}", "tiebreaks": rules} for i, rules in enumerate(lists)],
+            }
+        )
     request = {"tournament": tournament, "tiebreaks": lists[0], "explain": shape.explain}
     if shape.rule_set == "heavy-uscf":
         request["regulations"] = "uscf"
@@ -159,8 +194,15 @@ def counts_of(run: dict):
         player = list(range(run["player_list"])) if run["player_list"] else None
         rows = returned_rows(run["players"], run["top"], player)
         explained = explained_rows(run["explain"], run["players"], run["top"], player) * run["rules"]
-    return Counts(players=run["players"], rounds=run["rounds"], rule_passes=max(1, rules), explained_rules=explained,
-                  body_bytes=run["body_bytes"], lists=max(1, run["lists"]), rows=rows)
+    return Counts(
+        players=run["players"],
+        rounds=run["rounds"],
+        rule_passes=max(1, rules),
+        explained_rules=explained,
+        body_bytes=run["body_bytes"],
+        lists=max(1, run["lists"]),
+        rows=rows,
+    )
 
 
 def _rss_kib() -> int:
@@ -181,8 +223,14 @@ def run_one(spec: str) -> dict:
 
     shape = Shape(**json.loads(spec))
     body = body_for(shape)
-    limits = replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9, max_response_bytes=1 << 40,
-                     max_body_bytes=1 << 40, max_trf_chars=1 << 40)
+    limits = replace(
+        LIMITS,
+        max_cost_s=1e9,
+        max_memory_mib=10**9,
+        max_response_bytes=1 << 40,
+        max_body_bytes=1 << 40,
+        max_trf_chars=1 << 40,
+    )
     kind = "compare" if shape.lists else "standings"
     job = Job(kind=kind, body=body, limits=limits)
     # A worker warms up before it says ready, and has then served requests of this kind: what a
@@ -200,24 +248,42 @@ def run_one(spec: str) -> dict:
     answer = execute(job)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {**asdict(shape), "status": getattr(answer, "status", 200), "cpu_s": cpu, "wall_s": wall,
-            "body_bytes": len(body), "answer_bytes": len(answer.body), "growth_bytes": max(0, peak - before) * 1024}
+    return {
+        **asdict(shape),
+        "status": getattr(answer, "status", 200),
+        "cpu_s": cpu,
+        "wall_s": wall,
+        "body_bytes": len(body),
+        "answer_bytes": len(answer.body),
+        "growth_bytes": max(0, peak - before) * 1024,
+    }
 
 
 def units(run: dict) -> dict:
     """The run in the model's units (from its shape, so that a recorded run can be re-fitted)."""
     counts = counts_of(run)
-    return {"players": counts.players, "compared_players": counts.compared_players, "cells": counts.cells,
-            "rule_cells": counts.cells * counts.rule_passes, "explained_rules": counts.explained_rules,
-            "explained_cells": counts.explained_rules * counts.rounds,
-            "body_bytes": counts.body_bytes, "rows": counts.answer_rows,
-            "compared_rows": counts.answer_rows * (counts.lists - 1),
-            "rule_rows": counts.answer_rows * counts.rule_passes}
+    return {
+        "players": counts.players,
+        "compared_players": counts.compared_players,
+        "cells": counts.cells,
+        "rule_cells": counts.cells * counts.rule_passes,
+        "explained_rules": counts.explained_rules,
+        "explained_cells": counts.explained_rules * counts.rounds,
+        "body_bytes": counts.body_bytes,
+        "rows": counts.answer_rows,
+        "compared_rows": counts.answer_rows * (counts.lists - 1),
+        "rule_rows": counts.answer_rows * counts.rule_passes,
+    }
 
 
 def measure(shape: Shape) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--one", json.dumps(asdict(shape))], capture_output=True,
-                         text=True, cwd=ROOT, env={**os.environ, "TIEBREAK_ACCESS_LOG": "0"})
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", json.dumps(asdict(shape))],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "TIEBREAK_ACCESS_LOG": "0"},
+    )
     if out.returncode:
         raise SystemExit(f"{shape.name} failed:\n{out.stderr[-2000:]}")
     result = json.loads(out.stdout.strip().splitlines()[-1])
@@ -229,12 +295,23 @@ def measure(shape: Shape) -> dict:
 TIME_TERMS = ["players", "compared_players", "cells", "rule_cells", "explained_rules", "explained_cells", "body_bytes"]
 MEMORY_TERMS = TIME_TERMS[:-1]  # the body's own bytes: fixed in cost.py (BYTES_PER_BODY_BYTE), not measured here
 ANSWER_TERMS = ["rows", "compared_rows", "rule_rows", "explained_rules", "explained_cells"]
-NAMES = {"players": "PLAYER", "compared_players": "COMPARED_PLAYER", "cells": "CELL", "rule_cells": "RULE_CELL",
-         "explained_rules": "EXPLAINED_RULE",
-         "explained_cells": "EXPLAINED_CELL", "body_bytes": "BODY_BYTE", "rows": "ROW", "compared_rows": "COMPARED_ROW",
-         "rule_rows": "RULE_ROW"}
-CONSTANTS = ([f"SECONDS_PER_{NAMES[t]}" for t in TIME_TERMS] + [f"BYTES_PER_{NAMES[t]}" for t in MEMORY_TERMS]
-             + [f"ANSWER_BYTES_PER_{NAMES[t]}" for t in ANSWER_TERMS])
+NAMES = {
+    "players": "PLAYER",
+    "compared_players": "COMPARED_PLAYER",
+    "cells": "CELL",
+    "rule_cells": "RULE_CELL",
+    "explained_rules": "EXPLAINED_RULE",
+    "explained_cells": "EXPLAINED_CELL",
+    "body_bytes": "BODY_BYTE",
+    "rows": "ROW",
+    "compared_rows": "COMPARED_ROW",
+    "rule_rows": "RULE_ROW",
+}
+CONSTANTS = (
+    [f"SECONDS_PER_{NAMES[t]}" for t in TIME_TERMS]
+    + [f"BYTES_PER_{NAMES[t]}" for t in MEMORY_TERMS]
+    + [f"ANSWER_BYTES_PER_{NAMES[t]}" for t in ANSWER_TERMS]
+)
 
 
 def _solve(rows: list[list[float]], ys: list[float], active: list[int]) -> list[float]:
@@ -277,7 +354,10 @@ def nonnegative_fit(runs: list[dict], target: str, terms: list[str]) -> list[flo
             if residual < best:
                 best, coefficients = residual, candidate
     coefficients = narrowed(units_, ys, coefficients)
-    worst = max(y / max(1e-12, sum(c * u for c, u in zip(coefficients, unit, strict=True))) for unit, y in zip(units_, ys, strict=True))
+    worst = max(
+        y / max(1e-12, sum(c * u for c, u in zip(coefficients, unit, strict=True)))
+        for unit, y in zip(units_, ys, strict=True)
+    )
     return [c * worst for c in coefficients]
 
 
@@ -301,7 +381,7 @@ def narrowed(units_: list[list[float]], ys: list[float], coefficients: list[floa
             if not coefficients[j]:
                 continue
             for value in (coefficients[j] * (1 + step), coefficients[j] / (1 + step), 0.0):
-                trial = [*coefficients[:j], value, *coefficients[j + 1:]]
+                trial = [*coefficients[:j], value, *coefficients[j + 1 :]]
                 if (candidate := over(trial)) < best - 1e-12:
                     best, coefficients, improved = candidate, trial, True
         if not improved:
@@ -312,8 +392,11 @@ def narrowed(units_: list[list[float]], ys: list[float], coefficients: list[floa
 def fit(runs: dict[str, dict]) -> dict[str, float]:
     measured = [{**run, **units(run)} for run in runs.values()]
     k = {}
-    for prefix, target, terms in (("SECONDS_PER_", "cpu_s", TIME_TERMS), ("BYTES_PER_", "growth_bytes", MEMORY_TERMS),
-                                  ("ANSWER_BYTES_PER_", "answer_bytes", ANSWER_TERMS)):
+    for prefix, target, terms in (
+        ("SECONDS_PER_", "cpu_s", TIME_TERMS),
+        ("BYTES_PER_", "growth_bytes", MEMORY_TERMS),
+        ("ANSWER_BYTES_PER_", "answer_bytes", ANSWER_TERMS),
+    ):
         k.update({prefix + NAMES[t]: c for t, c in zip(terms, nonnegative_fit(measured, target, terms), strict=True)})
     return k
 
@@ -358,15 +441,20 @@ def comparison(runs: list[dict], k: dict[str, float] | None = None) -> tuple[lis
         for run in runs:
             e = cost.estimate(counts_of(run))
             grown = e.memory_bytes - cost.BYTES_BASE - cost.BYTES_PER_BODY_BYTE * run["body_bytes"]  # not in the growth
-            r = (e.seconds / run["cpu_s"], grown / max(1, run["growth_bytes"]),
-                 e.answer_bytes / max(1, run["answer_bytes"]))
+            r = (
+                e.seconds / run["cpu_s"],
+                grown / max(1, run["growth_bytes"]),
+                e.answer_bytes / max(1, run["answer_bytes"]),
+            )
             for key, x in zip(ratios, r, strict=True):
                 ratios[key].append(x)
-            lines.append(f"{run['name']:>25}  cpu {run['cpu_s']:6.2f} s, model {e.seconds:6.2f} s ({r[0]:4.2f}×)   "
-                         f"memory +{run['growth_bytes'] / 2**20:5.0f} MiB, model +{grown / 2**20:5.0f} MiB "
-                         f"({r[1]:4.2f}×)   "
-                         f"answer {run['answer_bytes'] / 2**20:6.1f} MiB, model {e.answer_bytes / 2**20:6.1f} MiB "
-                         f"({r[2]:4.2f}×)")
+            lines.append(
+                f"{run['name']:>25}  cpu {run['cpu_s']:6.2f} s, model {e.seconds:6.2f} s ({r[0]:4.2f}×)   "
+                f"memory +{run['growth_bytes'] / 2**20:5.0f} MiB, model +{grown / 2**20:5.0f} MiB "
+                f"({r[1]:4.2f}×)   "
+                f"answer {run['answer_bytes'] / 2**20:6.1f} MiB, model {e.answer_bytes / 2**20:6.1f} MiB "
+                f"({r[2]:4.2f}×)"
+            )
     finally:
         for name, value in saved.items():
             setattr(cost, name, value)
@@ -382,8 +470,9 @@ def print_comparison(title: str, runs: list[dict], k: dict[str, float] | None = 
 
 def commit() -> str:
     out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True,
-                           cwd=ROOT).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, cwd=ROOT
+    ).stdout.strip()
     return (out.stdout.strip() or "unknown") + ("+changes" if dirty else "")
 
 
@@ -401,8 +490,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--check", action="store_true", help="compare the model in cost.py with every run")
     parser.add_argument("--json", help="write the runs and the fitted constants to this file")
-    parser.add_argument("--merge", nargs="+", metavar="JSON", help="no measuring: the larger figure per constant "
-                        "of these calibrations (--json files), and that model against all their runs")
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="JSON",
+        help="no measuring: the larger figure per constant "
+        "of these calibrations (--json files), and that model against all their runs",
+    )
     args = parser.parse_args(argv)
     if args.one:
         print(json.dumps(run_one(args.one)))
@@ -411,8 +505,10 @@ def main(argv: list[str] | None = None) -> int:
         k, runs, measured = merged(args.merge)
         print(f"# The larger figure per constant of {len(args.merge)} runs of scripts/calibrate_cost.py:")
         for m in measured:
-            print(f"#   {m.get('date')} at {m.get('commit')}, load average {m.get('load_before')} before, "
-                  f"{m.get('load_after')} after; {m.get('machine')}")
+            print(
+                f"#   {m.get('date')} at {m.get('commit')}, load average {m.get('load_before')} before, "
+                f"{m.get('load_after')} after; {m.get('machine')}"
+            )
         print(constants_block(k))
         print_comparison("this model against every run of every file", runs, rounded(k))
         if args.check:
@@ -423,16 +519,26 @@ def main(argv: list[str] | None = None) -> int:
     for shape in SHAPES:
         run = measure(shape)
         runs[shape.name] = run
-        print(f"{shape.name:>25}  {shape.players:>6} × {shape.rounds:>3} × {shape.rules:>2} rules"
-              f"{f' × {shape.lists} lists' if shape.lists else '':<10}  explain={str(shape.explain):<5} "
-              f"cpu {run['cpu_s']:7.2f} s  wall {run['wall_s']:7.2f} s  memory +{run['growth_bytes'] / 2**20:7.1f} MiB  "
-              f"body {run['body_bytes'] / 2**20:6.1f} MiB", file=sys.stderr, flush=True)
+        print(
+            f"{shape.name:>25}  {shape.players:>6} × {shape.rounds:>3} × {shape.rules:>2} rules"
+            f"{f' × {shape.lists} lists' if shape.lists else '':<10}  explain={str(shape.explain):<5} "
+            f"cpu {run['cpu_s']:7.2f} s  wall {run['wall_s']:7.2f} s  memory +{run['growth_bytes'] / 2**20:7.1f} MiB  "
+            f"body {run['body_bytes'] / 2**20:6.1f} MiB",
+            file=sys.stderr,
+            flush=True,
+        )
     k = fit(runs)
-    measured = {"date": time.strftime("%Y-%m-%d %H:%M"), "commit": commit(),
-                "machine": f"{os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()}",
-                "load_before": load_before, "load_after": round(os.getloadavg()[0], 2)}
-    print(f"# Measured {measured['date']} by scripts/calibrate_cost.py at {measured['commit']} on "
-          f"{measured['machine']}; load average {load_before} before, {measured['load_after']} after")
+    measured = {
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "commit": commit(),
+        "machine": f"{os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()}",
+        "load_before": load_before,
+        "load_after": round(os.getloadavg()[0], 2),
+    }
+    print(
+        f"# Measured {measured['date']} by scripts/calibrate_cost.py at {measured['commit']} on "
+        f"{measured['machine']}; load average {load_before} before, {measured['load_after']} after"
+    )
     print(constants_block(k))
     print_comparison("this model against the runs", list(runs.values()), rounded(k))
     if args.check:

@@ -20,8 +20,9 @@ from tests.conformance import CORPORA, REALWORLD, load_cases, mismatches, realwo
 from tests.conformance_teams import event_from_json, event_from_trf, load_team_cases, team_mismatches  # noqa: E402
 
 
-def tally(label: str, items: Iterable[tuple[str, Callable[[], list[str]]]], unit: str, verbose: bool,
-          note: str = "") -> None:
+def tally(
+    label: str, items: Iterable[tuple[str, Callable[[], list[str]]]], unit: str, verbose: bool, note: str = ""
+) -> None:
     """Run each item's comparison and print `label  agree / total unit agree`; a case the service
     refuses disagrees, with the reason."""
     agree = total = 0
@@ -46,14 +47,23 @@ def main() -> int:
         tally(name, ((c.id, lambda c=c: mismatches(c)) for c in load_cases(folder)), "cases", verbose)
     teams = load_team_cases()
     for source, read in (("trf", event_from_trf), ("json", event_from_json)):
-        tally(f"fide-team/{source}", ((c.id, lambda c=c, read=read: team_mismatches(c, read(c))) for c in teams),
-              "cases", verbose)
+        tally(
+            f"fide-team/{source}",
+            ((c.id, lambda c=c, read=read: team_mismatches(c, read(c))) for c in teams),
+            "cases",
+            verbose,
+        )
     runs = realworld_runs()
     if not runs:
         print(f"{'realworld-trf':<16} not found at {REALWORLD} (read in place, never copied)")
     else:
-        tally("realworld-trf", ((run_id, lambda c=c, r=r: realworld_mismatches(c, r)) for run_id, c, r in runs),
-              "runs", verbose, " (the runs the reference could read; players ranked one by one, team files too)")
+        tally(
+            "realworld-trf",
+            ((run_id, lambda c=c, r=r: realworld_mismatches(c, r)) for run_id, c, r in runs),
+            "runs",
+            verbose,
+            " (the runs the reference could read; players ranked one by one, team files too)",
+        )
     return 0  # a report: the tests hold every case (and name the known reference errors)
 
 

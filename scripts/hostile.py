@@ -50,15 +50,40 @@ POD_MEMORY = 1024 * 1024 * 1024  # deploy/kubernetes/deployment.yaml: limits.mem
 HEALTH_BOUND_S = 0.100
 IDLE_BOUND_S = 5.0
 IDLE_CPU = 0.05  # of one core
-SAFETY_MEMORY = 4 * 1024 ** 3
+SAFETY_MEMORY = 4 * 1024**3
 OPEN_RATE = 1000  # half-open connections per second (a flood of new connections is the proxy's to absorb)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-RULES = ["BH/C1", "BH", "SB", "PS", "WIN", "DE", "ARO", "KS", "BH/M1", "SB/C1", "WON", "BPG", "AOB", "FB",
-         "TPR", "PTP", "APRO", "APPO", "GE", "BWG", "BH/C2", "SB/M1", "KS/L40", "BH/C3"]
+RULES = [
+    "BH/C1",
+    "BH",
+    "SB",
+    "PS",
+    "WIN",
+    "DE",
+    "ARO",
+    "KS",
+    "BH/M1",
+    "SB/C1",
+    "WON",
+    "BPG",
+    "AOB",
+    "FB",
+    "TPR",
+    "PTP",
+    "APRO",
+    "APPO",
+    "GE",
+    "BWG",
+    "BH/C2",
+    "SB/M1",
+    "KS/L40",
+    "BH/C3",
+]
 RULES_40 = (RULES * 2)[:40]
 
 
 # ---------------------------------------------------------------- the server and its process tree
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -125,11 +150,23 @@ def open_fds(pid: int) -> int:
 class Server:
     def __init__(self, env: dict[str, str], root: Path, log: Path):
         self.port = free_port()
-        environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "WORKERS": "1",
-                       "TIEBREAK_ACCESS_LOG": "0", "PYTHONPATH": str(root), **env}
+        environment = {
+            **os.environ,
+            "HOST": "127.0.0.1",
+            "PORT": str(self.port),
+            "WORKERS": "1",
+            "TIEBREAK_ACCESS_LOG": "0",
+            "PYTHONPATH": str(root),
+            **env,
+        }
         self.log = open(log, "ab")
-        self.process = subprocess.Popen([sys.executable, "-m", "tiebreak.cli", "serve"], cwd=root, env=environment,
-                                        stdout=subprocess.DEVNULL, stderr=self.log)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tiebreak.cli", "serve"],
+            cwd=root,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+        )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -165,8 +202,10 @@ class Server:
 
 # ---------------------------------------------------------------- HTTP by hand (http.client: no pooling surprises)
 
-def request(port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
-            timeout: float = 120) -> tuple[int, bytes, dict, float]:
+
+def request(
+    port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None, timeout: float = 120
+) -> tuple[int, bytes, dict, float]:
     started = time.perf_counter()
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
@@ -202,6 +241,7 @@ def poll_health(port: int, interval: float) -> None:
 
 # ---------------------------------------------------------------- one case
 
+
 @dataclass
 class Outcome:
     name: str
@@ -223,17 +263,23 @@ class Outcome:
     def summary(self) -> dict:
         latencies = [h for h in self.health if h is not None]
         return {
-            "case": self.name, "description": self.description, "wall_s": round(self.wall_s, 2),
-            "answers": self.answers, "peak_rss_mib": round(self.peak_rss / 2**20, 1),
-            "healthz": {"probes": len(self.health), "failed": sum(h is None for h in self.health),
-                        "max_ms": round(max(latencies) * 1000, 1) if latencies else None,
-                        "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
-                        "p99_ms": round(sorted(latencies)[int(0.99 * (len(latencies) - 1))] * 1000, 1)
-                        if latencies else None,
-                        "over_100_ms": sum(h > 0.1 for h in latencies)},
+            "case": self.name,
+            "description": self.description,
+            "wall_s": round(self.wall_s, 2),
+            "answers": self.answers,
+            "peak_rss_mib": round(self.peak_rss / 2**20, 1),
+            "healthz": {
+                "probes": len(self.health),
+                "failed": sum(h is None for h in self.health),
+                "max_ms": round(max(latencies) * 1000, 1) if latencies else None,
+                "p50_ms": round(statistics.median(latencies) * 1000, 1) if latencies else None,
+                "p99_ms": round(sorted(latencies)[int(0.99 * (len(latencies) - 1))] * 1000, 1) if latencies else None,
+                "over_100_ms": sum(h > 0.1 for h in latencies),
+            },
             "healthz_series": self.health_series,
             "idle_after_s": None if self.idle_after_s is None else round(self.idle_after_s, 2),
-            "checks": [{"check": c, "ok": ok} for c, ok in self.checks], "notes": self.notes,
+            "checks": [{"check": c, "ok": ok} for c, ok in self.checks],
+            "notes": self.notes,
             "stopped": self.stopped,
         }
 
@@ -246,8 +292,12 @@ class Watch:
         self.stop_event = threading.Event()
         self.samples: list[tuple[float, float]] = []  # (time, cpu seconds)
         self.thread = threading.Thread(target=self._sample, daemon=True)
-        self.prober = subprocess.Popen([sys.executable, __file__, "--poll", str(server.port)],
-                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.prober = subprocess.Popen(
+            [sys.executable, __file__, "--poll", str(server.port)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
 
     def _sample(self) -> None:
         while not self.stop_event.is_set():
@@ -291,8 +341,9 @@ class Watch:
         self.outcome.health = [latency for _, latency in self.outcome.health_series]
 
 
-def run_case(name: str, description: str, body, root: Path, env: dict, log: Path, budget: float,
-             assert_bounds: bool = True) -> Outcome:
+def run_case(
+    name: str, description: str, body, root: Path, env: dict, log: Path, budget: float, assert_bounds: bool = True
+) -> Outcome:
     outcome = Outcome(name, description)
     server = Server(env, root, log)
     started = time.monotonic()
@@ -323,13 +374,18 @@ def run_case(name: str, description: str, body, root: Path, env: dict, log: Path
         server.stop()
     if assert_bounds:
         latencies = outcome.health
-        outcome.check(f"peak memory of the server's processes under {POD_MEMORY >> 20} MiB",
-                      outcome.peak_rss < POD_MEMORY)
+        outcome.check(
+            f"peak memory of the server's processes under {POD_MEMORY >> 20} MiB", outcome.peak_rss < POD_MEMORY
+        )
         outcome.check("every /healthz answered 200", latencies and all(h is not None for h in latencies))
-        outcome.check(f"/healthz always under {HEALTH_BOUND_S * 1000:.0f} ms",
-                      latencies and max((h or 99) for h in latencies) < HEALTH_BOUND_S)
-        outcome.check(f"CPU back to idle within {IDLE_BOUND_S:.0f} s of the last answer",
-                      outcome.idle_after_s is not None and outcome.idle_after_s <= IDLE_BOUND_S)
+        outcome.check(
+            f"/healthz always under {HEALTH_BOUND_S * 1000:.0f} ms",
+            latencies and max((h or 99) for h in latencies) < HEALTH_BOUND_S,
+        )
+        outcome.check(
+            f"CPU back to idle within {IDLE_BOUND_S:.0f} s of the last answer",
+            outcome.idle_after_s is not None and outcome.idle_after_s <= IDLE_BOUND_S,
+        )
         outcome.check("finished within its budget", outcome.stopped is None)
     return outcome
 
@@ -355,6 +411,7 @@ def in_parallel(count: int, fn) -> list:
 
 # ---------------------------------------------------------------- the cases of issue 10
 
+
 def encode(value) -> bytes:
     import msgspec
 
@@ -362,8 +419,10 @@ def encode(value) -> bytes:
 
 
 def empty_event(players: int, rounds: int, rated: bool = False) -> dict:
-    return {"rounds": rounds, "players": [{"id": i + 1, **({"rating": 1500 + i % 700} if rated else {})}
-                                         for i in range(players)]}
+    return {
+        "rounds": rounds,
+        "players": [{"id": i + 1, **({"rating": 1500 + i % 700} if rated else {})} for i in range(players)],
+    }
 
 
 def trf_text(lines: list[str]) -> str:
@@ -381,10 +440,19 @@ def case_trf_rules(quick: bool):
             text = trf_text(["202 " + ",".join((codes * (count // 3 + 1))[:count])])
             data = encode({"trf": text})
             status, answer, _, seconds = post(server.port, "/v1/standings", data)
-            record(outcome, status, seconds, answer, rules=count, request_kb=round(len(data) / 1024),
-                   limit=limit_named(answer))
-            outcome.check(f"{count} rules in record 202: 400 naming max_rules within 2 s",
-                          status == 400 and b"max_rules" in answer and seconds < 2)
+            record(
+                outcome,
+                status,
+                seconds,
+                answer,
+                rules=count,
+                request_kb=round(len(data) / 1024),
+                limit=limit_named(answer),
+            )
+            outcome.check(
+                f"{count} rules in record 202: 400 naming max_rules within 2 s",
+                status == 400 and b"max_rules" in answer and seconds < 2,
+            )
 
     return "trf-202-rules", "a TRF whose record 202 lists 40,000 (and 100,000) rules", body, {}
 
@@ -401,10 +469,12 @@ def case_waves(quick: bool):
                 record(outcome, status, seconds, answer, wave=wave, limit=limit_named(answer))
             # Priced once, after validation, where they are read: a worker reads these bodies, so a
             # wave larger than the workers and their queue is partly shed (503, Retry-After).
-            outcome.check(f"wave {wave + 1}: all {per_wave} refused by the cost model (413) or shed (503) "
-                          f"within 5 s, most of them 413",
-                          all(a[0] in (413, 503) and a[3] < 5 for a in answers)
-                          and sum(a[0] == 413 for a in answers) * 2 > per_wave)
+            outcome.check(
+                f"wave {wave + 1}: all {per_wave} refused by the cost model (413) or shed (503) "
+                f"within 5 s, most of them 413",
+                all(a[0] in (413, 503) and a[3] < 5 for a in answers)
+                and sum(a[0] == 413 for a in answers) * 2 > per_wave,
+            )
 
     return "waves", f"{per_wave} × 379 KB requests (30,000 × 100 × 40 rules) at once, {waves} wave(s)", body, {}
 
@@ -417,14 +487,24 @@ def case_kill(quick: bool):
         from tiebreak.usecases.cost import Counts, estimate
 
         priced = estimate(Counts(players=11_000, rounds=100, rule_passes=len(RULES), body_bytes=len(data))).seconds
-        outcome.notes.append(f"admitted by the cost model ({priced:.2f} s estimated), computed for longer than the "
-                             f"0.25 s deadline of this server (about 0.7 s on the development VM)")
+        outcome.notes.append(
+            f"admitted by the cost model ({priced:.2f} s estimated), computed for longer than the "
+            f"0.25 s deadline of this server (about 0.7 s on the development VM)"
+        )
         answers = in_parallel(count, lambda i: post(server.port, "/v1/standings", data))
         for status, answer, headers, seconds in answers:
-            record(outcome, status, seconds, answer, retry_after=headers.get("retry-after"),
-                   title=json.loads(answer).get("title") if status != 200 else None)
-        outcome.check("every request answered 503 with Retry-After (deadline or saturated) within 3 s",
-                      all(a[0] == 503 and a[2].get("retry-after") and a[3] < 3 for a in answers))
+            record(
+                outcome,
+                status,
+                seconds,
+                answer,
+                retry_after=headers.get("retry-after"),
+                title=json.loads(answer).get("title") if status != 200 else None,
+            )
+        outcome.check(
+            "every request answered 503 with Retry-After (deadline or saturated) within 3 s",
+            all(a[0] == 503 and a[2].get("retry-after") and a[3] < 3 for a in answers),
+        )
         # Killed workers are reaped, and a replacement killed while it started is replaced again, in
         # the background: on a busy machine that takes a while, so the count is awaited (10 s at most).
         settled = time.monotonic() + 10
@@ -432,8 +512,13 @@ def case_kill(quick: bool):
             time.sleep(0.1)
         outcome.check("one compute worker (and at most its replacement) alive within 10 s", len(workers) <= 2)
 
-    return ("kill", f"{count} requests that run past the deadline at once (11,000 × 100 × 24 rules); "
-                    f"TIEBREAK_COMPUTE_DEADLINE_S=0.25", body, {"TIEBREAK_COMPUTE_DEADLINE_S": "0.25"})
+    return (
+        "kill",
+        f"{count} requests that run past the deadline at once (11,000 × 100 × 24 rules); "
+        f"TIEBREAK_COMPUTE_DEADLINE_S=0.25",
+        body,
+        {"TIEBREAK_COMPUTE_DEADLINE_S": "0.25"},
+    )
 
 
 def case_no_results(quick: bool):
@@ -448,26 +533,38 @@ def case_no_results(quick: bool):
 
 
 def case_compare(quick: bool):
-    heavy = encode({"tournament": empty_event(8_000, 100),
-                    "lists": [{"name": f"list {i}", "tiebreaks": RULES[:10]} for i in range(10)]})
-    slow = encode({"tournament": empty_event(3_000, 100, rated=True),
-                   "lists": [{"name": f"list {i}", "tiebreaks": RULES[:8]} for i in range(2)]})
+    heavy = encode(
+        {
+            "tournament": empty_event(8_000, 100),
+            "lists": [{"name": f"list {i}", "tiebreaks": RULES[:10]} for i in range(10)],
+        }
+    )
+    slow = encode(
+        {
+            "tournament": empty_event(3_000, 100, rated=True),
+            "lists": [{"name": f"list {i}", "tiebreaks": RULES[:8]} for i in range(2)],
+        }
+    )
 
     def body(server: Server, outcome: Outcome) -> None:
         status, answer, _, seconds = post(server.port, "/v1/compare", heavy)
         record(outcome, status, seconds, answer, request_kb=round(len(heavy) / 1024), limit=limit_named(answer))
-        outcome.check("the 98 KB compare is refused by the cost model (413) within 5 s",
-                      status == 413 and seconds < 5)
+        outcome.check("the 98 KB compare is refused by the cost model (413) within 5 s", status == 413 and seconds < 5)
         # The client leaves half a second after sending an admitted, slow compare.
         sock = socket.create_connection(("127.0.0.1", server.port))
-        sock.sendall(b"POST /v1/compare HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
-                     + f"content-length: {len(slow)}\r\n\r\n".encode() + slow)
+        sock.sendall(
+            b"POST /v1/compare HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+            + f"content-length: {len(slow)}\r\n\r\n".encode()
+            + slow
+        )
         time.sleep(0.5)
         sock.close()
         left = time.monotonic()
         busy = [p for p in tree(server.pid) if p != server.pid]
-        outcome.notes.append(f"client left 0.5 s after sending a {len(slow) / 1024:.0f} KB compare "
-                             f"(3,000 × 100 × 2 lists × 8 rules); {len(busy)} worker process(es)")
+        outcome.notes.append(
+            f"client left 0.5 s after sending a {len(slow) / 1024:.0f} KB compare "
+            f"(3,000 × 100 × 2 lists × 8 rules); {len(busy)} worker process(es)"
+        )
         record(outcome, 0, time.monotonic() - left, b"", disconnected=True)
 
     return "compare", "compare with no deadline (98 KB), and a client that disconnects", body, {}
@@ -481,16 +578,20 @@ def case_nesting(quick: bool):
     big = b'{"tournament":{"name":"' + b"x" * (2 << 20) + b'","rounds":1,"players":[{"id":1,"name":' + deep + b"}]}}"
 
     def body(server: Server, outcome: Outcome) -> None:
-        status, answer, _, seconds = post(server.port, "/v1/standings/batch", b"\n".join(lines) + b"\n",
-                                          **{"content-type": "application/x-ndjson"})
+        status, answer, _, seconds = post(
+            server.port, "/v1/standings/batch", b"\n".join(lines) + b"\n", **{"content-type": "application/x-ndjson"}
+        )
         statuses = [json.loads(line)["status"] for line in answer.splitlines()]
         record(outcome, status, seconds, answer, lines=len(statuses), line_statuses=sorted(set(statuses)))
-        outcome.check("NDJSON batch: 200, one line per item to the end, the deep one a 400 line",
-                      status == 200 and statuses == [200, 400, *([200] * 20)])
+        outcome.check(
+            "NDJSON batch: 200, one line per item to the end, the deep one a 400 line",
+            status == 200 and statuses == [200, 400, *([200] * 20)],
+        )
         status, answer, _, seconds = post(server.port, "/v1/standings", big)
         record(outcome, status, seconds, answer, request_kb=round(len(big) / 1024), limit=limit_named(answer))
-        outcome.check("2 MiB body nested 1,000 deep: 400 naming max_json_depth",
-                      status == 400 and b"max_json_depth" in answer)
+        outcome.check(
+            "2 MiB body nested 1,000 deep: 400 naming max_json_depth", status == 400 and b"max_json_depth" in answer
+        )
 
     return "nesting", "JSON nested 1,000 deep in a batch item and in a body over 1 MiB", body, {}
 
@@ -503,15 +604,21 @@ def case_huge_answers(quick: bool):
     def body(server: Server, outcome: Outcome) -> None:
         status, answer, _, seconds = post(server.port, "/v1/standings", small)
         record(outcome, status, seconds, answer, request_kb=round(len(small) / 1024, 1), limit=limit_named(answer))
-        outcome.check("2.4 KB asking for 58 MB: refused (413) or answered within max_response_bytes",
-                      status in (200, 413) and len(answer) <= 64 * 2**20)
+        outcome.check(
+            "2.4 KB asking for 58 MB: refused (413) or answered within max_response_bytes",
+            status in (200, 413) and len(answer) <= 64 * 2**20,
+        )
         data = encode({"trf": text, "tiebreaks": ["BH"]})
         status, answer, _, seconds = post(server.port, "/v1/standings", data)
         warnings = json.loads(answer).get("warnings", []) if status == 200 else []
         record(outcome, status, seconds, answer, request_mb=round(len(data) / 2**20, 1), warnings=len(warnings))
-        outcome.check(f"a TRF of {lines} unknown lines: 200 with at most 101 warnings and under 64 KB",
-                      status == 200 and len(warnings) <= 101 and len(answer) < 64 * 1024
-                      and any(w["code"] == "trf-warnings-omitted" for w in warnings))
+        outcome.check(
+            f"a TRF of {lines} unknown lines: 200 with at most 101 warnings and under 64 KB",
+            status == 200
+            and len(warnings) <= 101
+            and len(answer) < 64 * 1024
+            and any(w["code"] == "trf-warnings-omitted" for w in warnings),
+        )
 
     return "huge-answers", "a 2.4 KB request asking for 58 MB; a TRF of unknown lines (warnings)", body, {}
 
@@ -532,8 +639,10 @@ def case_headers(quick: bool):
         except OSError:  # still open when the client gave up
             closed = False
         record(outcome, 0, time.monotonic() - started, b"", what="one half-sent header: closed after")
-        outcome.check(f"a half-sent header is closed after the {timeout} s header timeout",
-                      closed and time.monotonic() - started < timeout + 3)
+        outcome.check(
+            f"a half-sent header is closed after the {timeout} s header timeout",
+            closed and time.monotonic() - started < timeout + 3,
+        )
         sockets = []
         started = time.monotonic()
         for i in range(half_open):
@@ -546,10 +655,17 @@ def case_headers(quick: bool):
                 break
         time.sleep(0.5)
         fds = open_fds(server.pid)
-        record(outcome, 0, time.monotonic() - started, b"", what=f"{len(sockets)} half-sent headers opened "
-               f"({OPEN_RATE}/s)", server_fds=fds)
-        outcome.check(f"{len(sockets)} half-open connections: the server holds at most 2,048 (+100 other fds)",
-                      fds <= 2048 + 100)
+        record(
+            outcome,
+            0,
+            time.monotonic() - started,
+            b"",
+            what=f"{len(sockets)} half-sent headers opened ({OPEN_RATE}/s)",
+            server_fds=fds,
+        )
+        outcome.check(
+            f"{len(sockets)} half-open connections: the server holds at most 2,048 (+100 other fds)", fds <= 2048 + 100
+        )
         status, _, _, seconds = get(server.port, "/healthz")
         outcome.check("a new client is answered meanwhile", status == 200 and seconds < 1)
         # The clients go away as they came. (Closing 2,048 connections in one instant costs the
@@ -570,19 +686,30 @@ def case_headers(quick: bool):
         except OSError:
             answer = b""
         record(outcome, int(answer[9:12] or 0), time.monotonic() - started, answer, header_mb=big >> 20)
-        outcome.check(f"a {big >> 20} MB header: 431 within 2 s", answer.startswith(b"HTTP/1.1 431") and
-                      time.monotonic() - started < 2)
+        outcome.check(
+            f"a {big >> 20} MB header: 431 within 2 s",
+            answer.startswith(b"HTTP/1.1 431") and time.monotonic() - started < 2,
+        )
 
-    return ("headers", f"a half-sent header; {half_open} of them; a {big >> 20} MB header",
-            body, {"TIEBREAK_HEADER_TIMEOUT_S": str(timeout)})
+    return (
+        "headers",
+        f"a half-sent header; {half_open} of them; a {big >> 20} MB header",
+        body,
+        {"TIEBREAK_HEADER_TIMEOUT_S": str(timeout)},
+    )
 
 
 def case_overload(quick: bool):
     seconds_each = 4 if quick else 20
     from tiebreak.synthetic import swiss_wire
 
-    data = encode({"tournament": swiss_wire(300, 11, seed=1), "tiebreaks": ["BH/C1", "BH", "SB", "DE", "PS", "WIN"],
-                   "explain": False})
+    data = encode(
+        {
+            "tournament": swiss_wire(300, 11, seed=1),
+            "tiebreaks": ["BH/C1", "BH", "SB", "DE", "PS", "WIN"],
+            "explain": False,
+        }
+    )
 
     def body(server: Server, outcome: Outcome) -> None:
         # capacity: one client after another (closed loop), 2 s
@@ -626,14 +753,26 @@ def case_overload(quick: bool):
         accepted = sorted(s for st, s in results if st == 200)
         shed = sum(st == 503 for st, _ in results)
         p99 = accepted[min(len(accepted) - 1, int(0.99 * len(accepted)))] if accepted else None
-        record(outcome, 200, seconds_each, b"", capacity_rps=round(capacity, 1), offered_rps=round(rate, 1),
-               requests=len(results), ok=len(accepted), shed_503=shed,
-               other=sum(st not in (200, 503) for st, _ in results),
-               accepted_p50_ms=round(statistics.median(accepted) * 1000, 1) if accepted else None,
-               accepted_p99_ms=round(p99 * 1000, 1) if p99 else None,
-               readyz_503=sum(r == 503 for r in readiness), readyz_probes=len(readiness))
-        outcome.check("at twice capacity some requests are shed with 503, none fails otherwise",
-                      shed > 0 and all(st in (200, 503) for st, _ in results))
+        record(
+            outcome,
+            200,
+            seconds_each,
+            b"",
+            capacity_rps=round(capacity, 1),
+            offered_rps=round(rate, 1),
+            requests=len(results),
+            ok=len(accepted),
+            shed_503=shed,
+            other=sum(st not in (200, 503) for st, _ in results),
+            accepted_p50_ms=round(statistics.median(accepted) * 1000, 1) if accepted else None,
+            accepted_p99_ms=round(p99 * 1000, 1) if p99 else None,
+            readyz_503=sum(r == 503 for r in readiness),
+            readyz_probes=len(readiness),
+        )
+        outcome.check(
+            "at twice capacity some requests are shed with 503, none fails otherwise",
+            shed > 0 and all(st in (200, 503) for st, _ in results),
+        )
         outcome.check("p99 of accepted requests under 3 s", p99 is not None and p99 < 3)
         outcome.check("/readyz said not ready (503) while saturated", any(r == 503 for r in readiness))
 
@@ -647,9 +786,17 @@ def largest_admitted(rounds: int, rules: int, explain: bool, bytes_per_player: f
 
     def admitted(players: int) -> bool:
         try:
-            check_cost(Counts(players=players, rounds=rounds, rule_passes=rules * lists,
-                              explained_rules=players * rules * lists if explain else 0,
-                              body_bytes=int(players * bytes_per_player), lists=lists), LIMITS)
+            check_cost(
+                Counts(
+                    players=players,
+                    rounds=rounds,
+                    rule_passes=rules * lists,
+                    explained_rules=players * rules * lists if explain else 0,
+                    body_bytes=int(players * bytes_per_player),
+                    lists=lists,
+                ),
+                LIMITS,
+            )
         except LimitExceeded:
             return False
         return True
@@ -683,8 +830,9 @@ def case_largest(quick: bool):
 
     def body(server: Server, outcome: Outcome) -> None:
         for what, rounds, rules, explain, synthetic, lists in shapes:
-            players = largest_admitted(rounds, len(rules), explain, per_synthetic_player if synthetic else 12,
-                                       max(1, lists))
+            players = largest_admitted(
+                rounds, len(rules), explain, per_synthetic_player if synthetic else 12, max(1, lists)
+            )
             tournament = swiss_wire(players, rounds, seed=1) if synthetic else empty_event(players, rounds, True)
             request = {"tournament": tournament, "explain": explain, "unrated_rating": 1400}
             if lists:
@@ -696,22 +844,45 @@ def case_largest(quick: bool):
             del tournament, request
             before = outcome.peak_rss
             status, answer, _, seconds = post(server.port, path, data, **{"accept-encoding": "gzip"})
-            record(outcome, status, seconds, answer, shape=what, players=players, rounds=rounds, rules=len(rules),
-                   lists=lists or None, explain=explain, request_mb=round(len(data) / 2**20, 1),
-                   peak_rss_so_far_mib=round(max(before, outcome.peak_rss) / 2**20))
+            record(
+                outcome,
+                status,
+                seconds,
+                answer,
+                shape=what,
+                players=players,
+                rounds=rounds,
+                rules=len(rules),
+                lists=lists or None,
+                explain=explain,
+                request_mb=round(len(data) / 2**20, 1),
+                peak_rss_so_far_mib=round(max(before, outcome.peak_rss) / 2**20),
+            )
             label = f"{what}: {players} × {rounds} × {len(rules)} rules{f' × {lists} lists' if lists else ''}"
             if "direct encounter" in what:
-                outcome.check(f"{label}: answered 200, or stopped cleanly (413 over the memory cap, 503 past the "
-                              f"deadline): the group's cost is not priced", status in (200, 413, 503))
+                outcome.check(
+                    f"{label}: answered 200, or stopped cleanly (413 over the memory cap, 503 past the "
+                    f"deadline): the group's cost is not priced",
+                    status in (200, 413, 503),
+                )
             else:
                 outcome.check(f"{label}: answered 200 within the deadline", status == 200 and seconds < 20)
 
     return "largest", "the largest request each shape admits under the default ceilings, one at a time", body, {}
 
 
-CASES = {"trf-202-rules": case_trf_rules, "waves": case_waves, "kill": case_kill, "no-results": case_no_results,
-         "compare": case_compare, "nesting": case_nesting, "huge-answers": case_huge_answers,
-         "headers": case_headers, "overload": case_overload, "largest": case_largest}
+CASES = {
+    "trf-202-rules": case_trf_rules,
+    "waves": case_waves,
+    "kill": case_kill,
+    "no-results": case_no_results,
+    "compare": case_compare,
+    "nesting": case_nesting,
+    "huge-answers": case_huge_answers,
+    "headers": case_headers,
+    "overload": case_overload,
+    "largest": case_largest,
+}
 
 
 def _raise_fd_limit() -> None:
@@ -722,8 +893,15 @@ def _raise_fd_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def run(quick: bool = False, only: list[str] | None = None, root: Path = ROOT, assert_bounds: bool = True,
-        log: Path | None = None, budget: float | None = None, progress=print) -> list[Outcome]:
+def run(
+    quick: bool = False,
+    only: list[str] | None = None,
+    root: Path = ROOT,
+    assert_bounds: bool = True,
+    log: Path | None = None,
+    budget: float | None = None,
+    progress=print,
+) -> list[Outcome]:
     log = log or Path(os.environ.get("TMPDIR", "/tmp")) / f"hostile-{os.getpid()}.log"
     outcomes = []
     for name in only or list(CASES):
@@ -738,11 +916,13 @@ def run(quick: bool = False, only: list[str] | None = None, root: Path = ROOT, a
 def format_outcome(outcome: Outcome) -> str:
     s = outcome.summary()
     health = s["healthz"]
-    lines = [f"== {s['case']}: {s['description']}",
-             f"   wall {s['wall_s']} s, peak memory {s['peak_rss_mib']} MiB, /healthz {health['probes']} probes "
-             f"max {health['max_ms']} ms p99 {health['p99_ms']} ms p50 {health['p50_ms']} ms "
-             f"(over 100 ms: {health['over_100_ms']}) failed {health['failed']}, "
-             f"idle {s['idle_after_s']} s after the last answer" + (f"  [{s['stopped']}]" if s["stopped"] else "")]
+    lines = [
+        f"== {s['case']}: {s['description']}",
+        f"   wall {s['wall_s']} s, peak memory {s['peak_rss_mib']} MiB, /healthz {health['probes']} probes "
+        f"max {health['max_ms']} ms p99 {health['p99_ms']} ms p50 {health['p50_ms']} ms "
+        f"(over 100 ms: {health['over_100_ms']}) failed {health['failed']}, "
+        f"idle {s['idle_after_s']} s after the last answer" + (f"  [{s['stopped']}]" if s["stopped"] else ""),
+    ]
     for answer in s["answers"]:
         lines.append("   answer " + ", ".join(f"{k}={v}" for k, v in answer.items()))
     for note in s["notes"]:
@@ -757,8 +937,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--poll", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="smaller sizes and timeouts (what `make test` runs)")
     parser.add_argument("--only", nargs="*", choices=list(CASES), help="these cases only")
-    parser.add_argument("--server-root", type=Path, default=ROOT,
-                        help="run the server from this checkout (e.g. an older commit, for before/after figures)")
+    parser.add_argument(
+        "--server-root",
+        type=Path,
+        default=ROOT,
+        help="run the server from this checkout (e.g. an older commit, for before/after figures)",
+    )
     parser.add_argument("--no-assert", action="store_true", help="measure only (for a server without the bounds)")
     parser.add_argument("--budget", type=float, help="seconds per case before it is stopped")
     parser.add_argument("--json", help="write the outcomes to this file")
@@ -773,17 +957,37 @@ def main(argv: list[str] | None = None) -> int:
         except (KeyboardInterrupt, BrokenPipeError):
             pass
         return 0
-    print(f"machine: {os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()}, "
-          f"load average {os.getloadavg()[0]:.2f}; server from {args.server_root}", flush=True)
-    outcomes = run(args.quick, args.only, args.server_root.resolve(), not args.no_assert, budget=args.budget,
-                   progress=lambda text: print(text, flush=True))
+    print(
+        f"machine: {os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()}, "
+        f"load average {os.getloadavg()[0]:.2f}; server from {args.server_root}",
+        flush=True,
+    )
+    outcomes = run(
+        args.quick,
+        args.only,
+        args.server_root.resolve(),
+        not args.no_assert,
+        budget=args.budget,
+        progress=lambda text: print(text, flush=True),
+    )
     failed = [o.name for o in outcomes if not all(ok for _, ok in o.checks)]
     if args.json:
-        Path(args.json).write_text(json.dumps({"quick": args.quick, "root": str(args.server_root),
-                                               "load_average": os.getloadavg()[0],
-                                               "cases": [o.summary() for o in outcomes]}, indent=2) + "\n")
-    print(f"{len(outcomes) - len(failed)} of {len(outcomes)} cases within their bounds"
-          + (f"; failed: {', '.join(failed)}" if failed else ""))
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "quick": args.quick,
+                    "root": str(args.server_root),
+                    "load_average": os.getloadavg()[0],
+                    "cases": [o.summary() for o in outcomes],
+                },
+                indent=2,
+            )
+            + "\n"
+        )
+    print(
+        f"{len(outcomes) - len(failed)} of {len(outcomes)} cases within their bounds"
+        + (f"; failed: {', '.join(failed)}" if failed else "")
+    )
     return 1 if failed else 0
 
 

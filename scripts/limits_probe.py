@@ -54,10 +54,14 @@ def main() -> int:
         "nesting [[[[...": b'{"tournament":' + b"[" * pad,
         "one long string (name)": b'{"tournament":{"rounds":1,"name":"' + b"x" * pad + b'","players":[]}}',
         "one huge integer (rounds)": b'{"tournament":{"rounds":' + b"9" * pad + b',"players":[]}}',
-        "too many players (ids only)": (b'{"tournament":{"rounds":1,"players":['
-                                        + b",".join([b'{"id":1}'] * (pad // 9)) + b"]}}"),
-        "one player, too many results": (b'{"tournament":{"rounds":1,"players":[{"id":1,"results":['
-                                         + b",".join([b'{"round":1,"result":"win"}'] * (pad // 27)) + b"]}]}}"),
+        "too many players (ids only)": (
+            b'{"tournament":{"rounds":1,"players":[' + b",".join([b'{"id":1}'] * (pad // 9)) + b"]}}"
+        ),
+        "one player, too many results": (
+            b'{"tournament":{"rounds":1,"players":[{"id":1,"results":['
+            + b",".join([b'{"round":1,"result":"win"}'] * (pad // 27))
+            + b"]}]}}"
+        ),
         "too many rules": b'{"trf":"x","tiebreaks":[' + b",".join([b'"BH"'] * (pad // 5)) + b"]}",
         "unknown fields": b'{"tournament":{"rounds":1,"players":[{"id":1,' + b'"x":0,' * (pad // 6) + b'"y":0}]}}',
         "NaN / Infinity": b'{"tournament":{"rounds":1,"players":[{"id":1,"rating":NaN}]}}' + b" " * pad,
@@ -68,8 +72,7 @@ def main() -> int:
         best = min(timed(body)[0] for _ in range(3))
         outcome = timed(body)[1]
         base = base or best
-        print(f"{name:36} {len(body) / 2**20:6.1f} MiB  {best * 1000:8.1f} ms  "
-              f"{best / base:5.2f} x valid  {outcome}")
+        print(f"{name:36} {len(body) / 2**20:6.1f} MiB  {best * 1000:8.1f} ms  {best / base:5.2f} x valid  {outcome}")
     return 0
 
 

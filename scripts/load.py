@@ -55,11 +55,18 @@ def free_port() -> int:
 
 def start_server(workers: int, env: dict[str, str]) -> tuple[subprocess.Popen, str, int]:
     port = free_port()
-    environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": str(workers),
-                   "TIEBREAK_ACCESS_LOG": "0", **env}
+    environment = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WORKERS": str(workers),
+        "TIEBREAK_ACCESS_LOG": "0",
+        **env,
+    }
     tiebreak = Path(sys.executable).parent / "tiebreak"
-    process = subprocess.Popen([str(tiebreak), "serve"], cwd=ROOT, env=environment,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [str(tiebreak), "serve"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -95,9 +102,11 @@ class RawClient:
 
     def __init__(self, port: int, body: bytes):
         self.port = port
-        self.request = (b"POST /v1/standings HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
-                        + f"accept-encoding: {HEADERS['accept-encoding']}\r\ncontent-length: {len(body)}\r\n\r\n".encode()
-                        + body)
+        self.request = (
+            b"POST /v1/standings HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+            + f"accept-encoding: {HEADERS['accept-encoding']}\r\ncontent-length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
         self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter, float]] = []
 
     async def post(self) -> int:
@@ -111,8 +120,9 @@ class RawClient:
                 try:
                     return await self._exchange(reader, writer)
                 except (OSError, asyncio.IncompleteReadError) as exc:
-                    if getattr(exc, "partial", b"") or not isinstance(exc, (asyncio.IncompleteReadError,
-                                                                            ConnectionError)):
+                    if getattr(exc, "partial", b"") or not isinstance(
+                        exc, (asyncio.IncompleteReadError, ConnectionError)
+                    ):
                         raise
                 break
             writer.close()
@@ -195,14 +205,24 @@ async def open_loop(base: str, body: bytes, rate: float, seconds: float) -> dict
     client.close()
     sent = len(tasks)
     ok = statuses.get(200, 0)
-    return {"offered_rps": round(rate, 1), "sent": sent, "sent_rps": round(sent / seconds, 1), "seconds": round(wall, 1),
-            "ok": ok, "ok_rps": round(ok / wall, 1), "shed_503": statuses.get(503, 0),
-            "shed_share": round(statuses.get(503, 0) / max(1, sent), 3),
-            "other_status": {k: v for k, v in statuses.items() if k not in (200, 503)}, "errors": errors,
-            "p50_ms": ms(percentile(latencies, 0.5)), "p90_ms": ms(percentile(latencies, 0.9)),
-            "p99_ms": ms(percentile(latencies, 0.99)), "max_ms": ms(max(latencies, default=None)),
-            "peak_in_flight": peak, "readyz_not_ready_share": round(sum(r != 200 for r in readiness)
-                                                                    / max(1, len(readiness)), 2)}
+    return {
+        "offered_rps": round(rate, 1),
+        "sent": sent,
+        "sent_rps": round(sent / seconds, 1),
+        "seconds": round(wall, 1),
+        "ok": ok,
+        "ok_rps": round(ok / wall, 1),
+        "shed_503": statuses.get(503, 0),
+        "shed_share": round(statuses.get(503, 0) / max(1, sent), 3),
+        "other_status": {k: v for k, v in statuses.items() if k not in (200, 503)},
+        "errors": errors,
+        "p50_ms": ms(percentile(latencies, 0.5)),
+        "p90_ms": ms(percentile(latencies, 0.9)),
+        "p99_ms": ms(percentile(latencies, 0.99)),
+        "max_ms": ms(max(latencies, default=None)),
+        "peak_in_flight": peak,
+        "readyz_not_ready_share": round(sum(r != 200 for r in readiness) / max(1, len(readiness)), 2),
+    }
 
 
 async def closed_loop_raw(base: str, body: bytes, concurrency: int, seconds: float) -> float:
@@ -222,8 +242,12 @@ async def closed_loop_raw(base: str, body: bytes, concurrency: int, seconds: flo
 
 
 def health_prober(port: int) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, str(ROOT / "scripts" / "hostile.py"), "--poll", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "scripts" / "hostile.py"), "--poll", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
 
 
 def health_summary(prober: subprocess.Popen) -> dict:
@@ -231,8 +255,12 @@ def health_summary(prober: subprocess.Popen) -> dict:
     out, _ = prober.communicate(timeout=10)
     values = [json.loads(line)[1] for line in out.splitlines() if line.startswith("[")]
     ok = [v for v in values if v is not None]
-    return {"healthz_probes": len(values), "healthz_failed": len(values) - len(ok),
-            "healthz_p50_ms": ms(statistics.median(ok)) if ok else None, "healthz_max_ms": ms(max(ok, default=None))}
+    return {
+        "healthz_probes": len(values),
+        "healthz_failed": len(values) - len(ok),
+        "healthz_p50_ms": ms(statistics.median(ok)) if ok else None,
+        "healthz_max_ms": ms(max(ok, default=None)),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -243,8 +271,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--multiples", nargs="*", type=float, default=[1.0, 2.0], help="of the capacity")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each open-loop step")
     parser.add_argument("--quick", action="store_true", help="smoke run: 4 s steps, 2 s capacity runs")
-    parser.add_argument("--gzip", action="store_true", help="ask for gzipped answers (the client then spends "
-                        "CPU on the same cores decompressing them)")
+    parser.add_argument(
+        "--gzip",
+        action="store_true",
+        help="ask for gzipped answers (the client then spends CPU on the same cores decompressing them)",
+    )
     parser.add_argument("--json", help="write the results to this file as JSON")
     args = parser.parse_args(argv)
     if args.gzip:
@@ -259,8 +290,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for size in args.sizes:
             players, rounds = map(int, size.split("x"))
-            body = msgspec.json.encode({"tournament": swiss_wire(players, rounds, seed=1), "tiebreaks": RULES,
-                                        "explain": args.explain == "true"})
+            body = msgspec.json.encode(
+                {
+                    "tournament": swiss_wire(players, rounds, seed=1),
+                    "tiebreaks": RULES,
+                    "explain": args.explain == "true",
+                }
+            )
             response = httpx.post(f"{base}/v1/standings", content=body, headers=HEADERS, timeout=60)
             assert response.status_code == 200, response.text[:500]
             asyncio.run(closed_loop_raw(base, body, 2, 1.0))  # warm-up
@@ -270,26 +306,37 @@ def main(argv: list[str] | None = None) -> int:
                 prober = health_prober(port)
                 row = asyncio.run(open_loop(base, body, capacity * multiple, args.seconds))
                 row.update(health_summary(prober))
-                row.update(size=size, multiple=multiple, capacity_rps=round(capacity, 1),
-                           request_kb=round(len(body) / 1024), response_kb=round(len(response.content) / 1024))
+                row.update(
+                    size=size,
+                    multiple=multiple,
+                    capacity_rps=round(capacity, 1),
+                    request_kb=round(len(body) / 1024),
+                    response_kb=round(len(response.content) / 1024),
+                )
                 results.append(row)
                 failed |= bool(row["errors"] or row["other_status"])
-                print(f"{size:>7}  {multiple:g}x = {row['offered_rps']:>6.1f} req/s offered ({row['sent_rps']} sent): "
-                      f"{row['ok_rps']:>6.1f} ok/s, "
-                      f"503 {row['shed_share'] * 100:4.1f} %, accepted p50 {row['p50_ms']} ms p99 {row['p99_ms']} ms, "
-                      f"peak in flight {row['peak_in_flight']}, not ready {row['readyz_not_ready_share'] * 100:.0f} %, "
-                      f"/healthz max {row['healthz_max_ms']} ms, errors {row['errors']} {row['other_status'] or ''}",
-                      flush=True)
+                print(
+                    f"{size:>7}  {multiple:g}x = {row['offered_rps']:>6.1f} req/s offered ({row['sent_rps']} sent): "
+                    f"{row['ok_rps']:>6.1f} ok/s, "
+                    f"503 {row['shed_share'] * 100:4.1f} %, accepted p50 {row['p50_ms']} ms p99 {row['p99_ms']} ms, "
+                    f"peak in flight {row['peak_in_flight']}, not ready {row['readyz_not_ready_share'] * 100:.0f} %, "
+                    f"/healthz max {row['healthz_max_ms']} ms, errors {row['errors']} {row['other_status'] or ''}",
+                    flush=True,
+                )
                 time.sleep(1.0)  # let the queue drain between steps
     finally:
         process.send_signal(signal.SIGTERM)
         code = process.wait(timeout=60)
     print(f"server stopped with SIGTERM, exit code {code}")
-    print(f"machine: {os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()}; "
-          f"load average {os.getloadavg()[0]:.2f} at the end")
+    print(
+        f"machine: {os.cpu_count()} CPUs, {platform.platform()}, Python {platform.python_version()}; "
+        f"load average {os.getloadavg()[0]:.2f} at the end"
+    )
     if args.json:
-        Path(args.json).write_text(json.dumps({"workers": args.workers, "rules": RULES, "explain": args.explain,
-                                               "results": results}, indent=2) + "\n")
+        Path(args.json).write_text(
+            json.dumps({"workers": args.workers, "rules": RULES, "explain": args.explain, "results": results}, indent=2)
+            + "\n"
+        )
     return 1 if failed else 0
 
 

@@ -32,8 +32,9 @@ def say(message: str) -> None:
 def version_of(python: Path) -> tuple[int, int] | None:
     """The (major, minor) of an interpreter, or None when it does not run."""
     try:
-        out = subprocess.run([str(python), "-c", "import sys; print(*sys.version_info[:2])"],
-                             capture_output=True, text=True, timeout=30)
+        out = subprocess.run(
+            [str(python), "-c", "import sys; print(*sys.version_info[:2])"], capture_output=True, text=True, timeout=30
+        )
     except OSError:
         return None
     if out.returncode != 0:
@@ -63,8 +64,10 @@ def fingerprint(lock: Path) -> str:
 
 def ensure(target: str) -> int:
     if sys.version_info[:2] < SUPPORTED:
-        say(f"this project needs Python {SUPPORTED[0]}.{SUPPORTED[1]} or newer, and {sys.executable} is "
-            f"{sys.version.split()[0]}; run make with PYTHON=python3.12 (or another supported Python)")
+        say(
+            f"this project needs Python {SUPPORTED[0]}.{SUPPORTED[1]} or newer, and {sys.executable} is "
+            f"{sys.version.split()[0]}; run make with PYTHON=python3.12 (or another supported Python)"
+        )
         return 1
     if VENV.exists() and (reason := unsupported(VENV)):
         say(f"{reason}: rebuilding it with {sys.executable} ({sys.version.split()[0]})")
@@ -75,16 +78,29 @@ def ensure(target: str) -> int:
     lock = LOCKS[target]
     wanted = fingerprint(lock)
     # The test lock holds everything the run lock does, at the same versions.
-    satisfied = [t for t in ("test", target) if (VENV / f".installed-{t}").is_file()
-                 and (VENV / f".installed-{t}").read_text() == fingerprint(LOCKS[t])]
+    satisfied = [
+        t
+        for t in ("test", target)
+        if (VENV / f".installed-{t}").is_file() and (VENV / f".installed-{t}").read_text() == fingerprint(LOCKS[t])
+    ]
     if satisfied:
         return 0
     python = str(python_in(VENV))
     say(f"installing {lock.relative_to(ROOT)} (hashes checked)")
     steps = [
         [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--require-hashes", "-r", str(lock)],
-        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-         "--no-build-isolation", "-e", str(ROOT)],
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-build-isolation",
+            "-e",
+            str(ROOT),
+        ],
     ]
     for step in steps:
         if subprocess.run(step, cwd=ROOT).returncode != 0:

@@ -53,6 +53,7 @@ MEMORY_MIB = 256
 
 # ---------------------------------------------------------------- run in the child (by reference)
 
+
 def noop() -> None:
     return None
 
@@ -104,9 +105,14 @@ def set_up(memory_mib: int) -> dict:
 def state() -> dict:
     import resource
 
-    return {"pid": os.getpid(), "set_up": _set_up, "nice": os.nice(0),
-            "data_mib": resource.getrlimit(resource.RLIMIT_DATA)[0] // (1024 * 1024)
-            if resource.getrlimit(resource.RLIMIT_DATA)[0] >= 0 else -1}
+    return {
+        "pid": os.getpid(),
+        "set_up": _set_up,
+        "nice": os.nice(0),
+        "data_mib": resource.getrlimit(resource.RLIMIT_DATA)[0] // (1024 * 1024)
+        if resource.getrlimit(resource.RLIMIT_DATA)[0] >= 0
+        else -1,
+    }
 
 
 def allocate(mib: int) -> str:
@@ -138,13 +144,20 @@ def execute_job(job):
 def modules() -> dict:
     names = sys.modules
     ours = sorted(name for name in names if name == "tiebreak" or name.startswith("tiebreak."))
-    return {"count": len(names), "tiebreak": len(ours), "tiebreak.http": sum(n.startswith("tiebreak.http") for n in ours),
-            "litestar": any(n == "litestar" or n.startswith("litestar.") for n in names),
-            "uvicorn": "uvicorn" in names, "numpy": "numpy" in names, "msgspec": "msgspec" in names,
-            "anyio": "anyio" in names}
+    return {
+        "count": len(names),
+        "tiebreak": len(ours),
+        "tiebreak.http": sum(n.startswith("tiebreak.http") for n in ours),
+        "litestar": any(n == "litestar" or n.startswith("litestar.") for n in names),
+        "uvicorn": "uvicorn" in names,
+        "numpy": "numpy" in names,
+        "msgspec": "msgspec" in names,
+        "anyio": "anyio" in names,
+    }
 
 
 # ---------------------------------------------------------------- the gate's protocol, reduced
+
 
 def pipe_child() -> int:
     """The other end of `FramePipe`: a job is two frames (a small head, then the body), an
@@ -177,7 +190,8 @@ class FramePipe:
 
     async def start(self) -> FramePipe:
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--pipe-child", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            sys.executable, __file__, "--pipe-child", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        )
         return self
 
     async def call(self, body: bytes, mode: bytes = b"size") -> bytes:
@@ -206,6 +220,7 @@ def gate_worker_class():
 
 
 # ---------------------------------------------------------------- helpers
+
 
 def children() -> list[int]:
     """Live (not zombie) child processes of this one."""
@@ -238,8 +253,10 @@ def alive(process_id: int) -> bool:
 
 def per_call(seconds: list[float]) -> str:
     seconds = sorted(seconds)
-    return (f"median {statistics.median(seconds) * 1e6:,.0f} us, p90 {seconds[int(len(seconds) * 0.9)] * 1e6:,.0f} us "
-            f"({len(seconds)} calls)")
+    return (
+        f"median {statistics.median(seconds) * 1e6:,.0f} us, p90 {seconds[int(len(seconds) * 0.9)] * 1e6:,.0f} us "
+        f"({len(seconds)} calls)"
+    )
 
 
 def millis(seconds: float) -> str:
@@ -258,6 +275,7 @@ def run_in_child(function, *args, **kw):
 
 # ---------------------------------------------------------------- the sections
 
+
 async def cancellation() -> None:
     print("1. cancellation")
     child = await run_in_child(pid)  # the one idle process: the next call takes it
@@ -268,17 +286,21 @@ async def cancellation() -> None:
         print("   the 30 s call finished?!")
     except TimeoutError:
         back = time.perf_counter() - started
-        print(f"   cancellable=True inside fail_after(0.3) around a 30 s pure-Python call: TimeoutError after "
-              f"{millis(back)} ({millis(back - 0.3)} past the deadline); the child {child} "
-              f"{'is still alive' if alive(child) else 'is gone (SIGKILL, and reaped before the call returned)'}")
+        print(
+            f"   cancellable=True inside fail_after(0.3) around a 30 s pure-Python call: TimeoutError after "
+            f"{millis(back)} ({millis(back - 0.3)} past the deadline); the child {child} "
+            f"{'is still alive' if alive(child) else 'is gone (SIGKILL, and reaped before the call returned)'}"
+        )
     child = await run_in_child(pid)
     started = time.perf_counter()
     result = "cancelled at the end"
     with anyio.move_on_after(0.2):
         result = await anyio.to_process.run_sync(spin, 1.0)  # cancellable=False (the default)
-    print(f"   cancellable=False inside move_on_after(0.2) around a 1 s call: control back after "
-          f"{millis(time.perf_counter() - started)} ({result!r}), the child {child} "
-          f"{'still alive: kept for the next call' if alive(child) else 'gone'} -- shielded, the deadline is not kept")
+    print(
+        f"   cancellable=False inside move_on_after(0.2) around a 1 s call: control back after "
+        f"{millis(time.perf_counter() - started)} ({result!r}), the child {child} "
+        f"{'still alive: kept for the next call' if alive(child) else 'gone'} -- shielded, the deadline is not kept"
+    )
 
 
 async def cancelled_while_starting() -> None:
@@ -293,10 +315,15 @@ async def cancelled_while_starting() -> None:
         pass
     await anyio.sleep(1.0)
     left = children()
-    print(f"   cancelled while the process starts (fail_after(0.02) around the first call): 1 s later, "
-          f"{len(left)} child process(es) alive: {[command_of(each) for each in left] or 'none'}"
-          + (" -- left outside the pool (anyio kills a worker on cancellation only once it is in its "
-             "pool); killed here" if left else ""))
+    print(
+        f"   cancelled while the process starts (fail_after(0.02) around the first call): 1 s later, "
+        f"{len(left)} child process(es) alive: {[command_of(each) for each in left] or 'none'}"
+        + (
+            " -- left outside the pool (anyio kills a worker on cancellation only once it is in its pool); killed here"
+            if left
+            else ""
+        )
+    )
     for each in left:
         os.kill(each, 9)
     while children():
@@ -315,8 +342,10 @@ async def replacement(worker_class) -> None:
         except TimeoutError:
             pass
         seconds, _ = await timed(run_in_child, noop)
-        print(f"   first call after the kill, a no-op: {millis(seconds)} (a new interpreter, anyio's worker, "
-              f"this file run again as __mp_main__)")
+        print(
+            f"   first call after the kill, a no-op: {millis(seconds)} (a new interpreter, anyio's worker, "
+            f"this file run again as __mp_main__)"
+        )
     try:
         with anyio.fail_after(0.05):
             await run_in_child(spin, 10.0)
@@ -332,8 +361,10 @@ async def replacement(worker_class) -> None:
             seconds, worker = await timed(worker_class.start, MEMORY_MIB)
             times.append(seconds)
             await worker.stop()
-        print(f"   the gate's WorkerProcess.start (python -m tiebreak.compute.worker, imports and warm-up, until its "
-              f"ready frame): {', '.join(map(millis, times))} -- started in the background at the kill")
+        print(
+            f"   the gate's WorkerProcess.start (python -m tiebreak.compute.worker, imports and warm-up, until its "
+            f"ready frame): {', '.join(map(millis, times))} -- started in the background at the kill"
+        )
 
 
 async def set_up_reach() -> None:
@@ -353,13 +384,19 @@ async def set_up_reach() -> None:
             tasks.start_soon(look)
     print(f"   set_up() ran in {applied['pid']}: data segment {applied['data_mib']} MiB, nice {applied['nice']}")
     for each in sorted(seen, key=lambda d: d["pid"]):
-        print(f"   then, two calls at once: process {each['pid']} set_up={each['set_up']} nice={each['nice']} "
-              f"data_mib={each['data_mib']}")
-    print("   -> a call cannot choose its process: the set-up must run in every job (once per process), the "
-          "first job on each fresh process pays it")
+        print(
+            f"   then, two calls at once: process {each['pid']} set_up={each['set_up']} nice={each['nice']} "
+            f"data_mib={each['data_mib']}"
+        )
+    print(
+        "   -> a call cannot choose its process: the set-up must run in every job (once per process), the "
+        "first job on each fresh process pays it"
+    )
     results = {await anyio.to_process.run_sync(allocate_capped, MEMORY_MIB + 64, limiter=limiter) for _ in range(3)}
-    print(f"   {MEMORY_MIB + 64} MiB in a process capped at {MEMORY_MIB} MiB: {sorted(results)}; the process stays "
-          f"in the pool after its MemoryError (the gate's worker exits and a fresh one takes its place)")
+    print(
+        f"   {MEMORY_MIB + 64} MiB in a process capped at {MEMORY_MIB} MiB: {sorted(results)}; the process stays "
+        f"in the pool after its MemoryError (the gate's worker exits and a fresh one takes its place)"
+    )
 
 
 def state_after(seconds: float) -> dict:
@@ -389,21 +426,32 @@ async def alternated(count: int, calls: dict) -> dict[str, list[float]]:
 async def call_cost(calls: int, big_calls: int, worker_class) -> None:
     print("4. the cost of a call (one at a time, a warm process each, the two ways taking turns)")
     pipe = await FramePipe().start()
-    timed_calls = await alternated(calls, {"anyio.to_process.run_sync(noop)": lambda: run_in_child(noop),
-                                           "the gate's frames over pipes, empty body": lambda: pipe.call(b"")})
+    timed_calls = await alternated(
+        calls,
+        {
+            "anyio.to_process.run_sync(noop)": lambda: run_in_child(noop),
+            "the gate's frames over pipes, empty body": lambda: pipe.call(b""),
+        },
+    )
     for label, seconds in timed_calls.items():
         print(f"   {label}: {per_call(seconds)}")
     for mib in (1, 12):
         data = os.urandom(mib * 1_000_000)
-        timed_calls = await alternated(big_calls, {
-            f"{mib} MB to the child, anyio": lambda data=data: run_in_child(size_of, data),
-            f"{mib} MB to the child, gate frames": lambda data=data: pipe.call(data, b"size"),
-            f"{mib} MB there and back, anyio": lambda data=data: run_in_child(echo, data),
-            f"{mib} MB there and back, gate frames": lambda data=data: pipe.call(data, b"echo")})
+        timed_calls = await alternated(
+            big_calls,
+            {
+                f"{mib} MB to the child, anyio": lambda data=data: run_in_child(size_of, data),
+                f"{mib} MB to the child, gate frames": lambda data=data: pipe.call(data, b"size"),
+                f"{mib} MB there and back, anyio": lambda data=data: run_in_child(echo, data),
+                f"{mib} MB there and back, gate frames": lambda data=data: pipe.call(data, b"echo"),
+            },
+        )
         for label, seconds in timed_calls.items():
             print(f"   {label}: {per_call(seconds)}")
-    print(f"   (pickling 12 MB of bytes in the parent: "
-          f"{millis(min(_pickle_time(os.urandom(12_000_000)) for _ in range(3)))})")
+    print(
+        f"   (pickling 12 MB of bytes in the parent: "
+        f"{millis(min(_pickle_time(os.urandom(12_000_000)) for _ in range(3)))})"
+    )
     await pipe.stop()
     if worker_class is None:
         print("   (the gate's WorkerProcess is not where this script looks for it: the real-job comparison is skipped)")
@@ -419,8 +467,10 @@ async def call_cost(calls: int, big_calls: int, worker_class) -> None:
     async def through_anyio():
         answers["anyio"] = await run_in_child(execute_job, job)
 
-    timed_calls = await alternated(max(50, calls // 4), {"the gate's worker, a tiny standings job": through_gate,
-                                                         "anyio.to_process, the same job": through_anyio})
+    timed_calls = await alternated(
+        max(50, calls // 4),
+        {"the gate's worker, a tiny standings job": through_gate, "anyio.to_process, the same job": through_anyio},
+    )
     for (label, seconds), answer in zip(timed_calls.items(), (answers["gate"], answers["anyio"]), strict=True):
         print(f"   {label}: {per_call(seconds)} (status {answer.status}, {len(answer.body)} bytes)")
     await worker.stop()
@@ -438,9 +488,11 @@ async def processes_kept() -> None:
     async with anyio.create_task_group() as tasks:
         for _ in range(3):
             tasks.start_soon(lambda: anyio.to_process.run_sync(spin, 0.2, limiter=limiter))
-    print(f"   after 3 calls at once (limiter 3; the default one is os.cpu_count() = {os.cpu_count()}): "
-          f"{len(children())} child processes, kept idle until one has been idle "
-          f"{anyio.to_process.WORKER_MAX_IDLE_TIME} s AND a later call comes (pruning happens only in a call)")
+    print(
+        f"   after 3 calls at once (limiter 3; the default one is os.cpu_count() = {os.cpu_count()}): "
+        f"{len(children())} child processes, kept idle until one has been idle "
+        f"{anyio.to_process.WORKER_MAX_IDLE_TIME} s AND a later call comes (pruning happens only in a call)"
+    )
     await anyio.sleep(1.2)
     print(f"   1.2 s idle, no call: {len(children())} child processes")
     saved, anyio.to_process.WORKER_MAX_IDLE_TIME = anyio.to_process.WORKER_MAX_IDLE_TIME, 1
@@ -463,11 +515,13 @@ def imports_under_the_tiebreak_command() -> None:
     (`from tiebreak.cli import main` at its top), what does a no-op's child hold?"""
     with tempfile.TemporaryDirectory() as folder:
         main = Path(folder) / "tiebreak_like_main.py"
-        main.write_text("import sys\nfrom tiebreak.cli import main  # as .venv/bin/tiebreak\n"
-                        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
-                        "if __name__ == '__main__':\n"
-                        "    import anyio, anyio.to_process, try_anyio_to_process as t\n"
-                        "    print(anyio.run(anyio.to_process.run_sync, t.modules))\n")
+        main.write_text(
+            "import sys\nfrom tiebreak.cli import main  # as .venv/bin/tiebreak\n"
+            f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+            "if __name__ == '__main__':\n"
+            "    import anyio, anyio.to_process, try_anyio_to_process as t\n"
+            "    print(anyio.run(anyio.to_process.run_sync, t.modules))\n"
+        )
         done = subprocess.run([sys.executable, str(main)], capture_output=True, text=True, timeout=120, cwd=ROOT)
     print(f"   a no-op's child when the parent's main is the `tiebreak` command: {done.stdout.strip() or done.stderr}")
 
@@ -476,14 +530,23 @@ def everything(args) -> None:
     """Each section in an event loop of its own: anyio keeps one set of processes per loop, so each
     starts with none, and the loop's end kills what it started."""
     worker_class = gate_worker_class() if not args.no_gate else None
-    sections = [(cancellation,), (cancelled_while_starting,), (replacement, worker_class), (set_up_reach,),
-                (call_cost, args.calls, args.big_calls, worker_class), (processes_kept,), (imports_in_child,)]
+    sections = [
+        (cancellation,),
+        (cancelled_while_starting,),
+        (replacement, worker_class),
+        (set_up_reach,),
+        (call_cost, args.calls, args.big_calls, worker_class),
+        (processes_kept,),
+        (imports_in_child,),
+    ]
     for section, *arguments in sections:
         anyio.run(section, *arguments)
         left = children()
         if left:
-            print(f"   ({len(left)} child processes still alive after the section's event loop closed: "
-                  f"{[(each, command_of(each)) for each in left]})")
+            print(
+                f"   ({len(left)} child processes still alive after the section's event loop closed: "
+                f"{[(each, command_of(each)) for each in left]})"
+            )
 
 
 def main() -> int:
@@ -495,13 +558,17 @@ def main() -> int:
     args = parser.parse_args()
     if args.pipe_child:
         return pipe_child()
-    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start, Python "
-          f"{sys.version.split()[0]}, anyio {_version('anyio')}")
+    print(
+        f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start, Python "
+        f"{sys.version.split()[0]}, anyio {_version('anyio')}"
+    )
     everything(args)
     imports_under_the_tiebreak_command()
     left = children()
-    print(f"after anyio.run: {len(left)} child processes left" + (f" {left}" if left else " (anyio kills its idle "
-                                                                    "workers when the event loop closes)"))
+    print(
+        f"after anyio.run: {len(left)} child processes left"
+        + (f" {left}" if left else " (anyio kills its idle workers when the event loop closes)")
+    )
     return 1 if left else 0
 
 

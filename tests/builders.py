@@ -25,19 +25,33 @@ from datetime import date
 from fractions import Fraction
 
 from tiebreak.engine import (
-    Color, Player, Regulations, ResultKind, RoundResult, Scoring, System, Tournament, compute_standings,
+    Color,
+    Player,
+    Regulations,
+    ResultKind,
+    RoundResult,
+    Scoring,
+    System,
+    Tournament,
+    compute_standings,
 )
 from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
 
 _GAME = re.compile(r"^(\d+)([wb-])([10=+-])(?:@(.+))?$")
 _GAME_RESULTS = {
-    "1": ResultKind.WIN, "0": ResultKind.LOSS, "=": ResultKind.DRAW,
-    "+": ResultKind.FORFEIT_WIN, "-": ResultKind.FORFEIT_LOSS,
+    "1": ResultKind.WIN,
+    "0": ResultKind.LOSS,
+    "=": ResultKind.DRAW,
+    "+": ResultKind.FORFEIT_WIN,
+    "-": ResultKind.FORFEIT_LOSS,
 }
 _UNPAIRED = {
-    "U": ResultKind.PAIRING_BYE, "F": ResultKind.FULL_BYE, "H": ResultKind.HALF_BYE,
-    "Z": ResultKind.ZERO_BYE, "-": ResultKind.ABSENT,
+    "U": ResultKind.PAIRING_BYE,
+    "F": ResultKind.FULL_BYE,
+    "H": ResultKind.HALF_BYE,
+    "Z": ResultKind.ZERO_BYE,
+    "-": ResultKind.ABSENT,
 }
 _COLOURS = {"w": Color.WHITE, "b": Color.BLACK, "-": None}
 
@@ -73,10 +87,7 @@ def crosstable(
 ) -> Tournament:
     """A Tournament from rows of round tokens; `rounds` defaults to the longest row."""
     items = list(rows.items()) if isinstance(rows, Mapping) else list(rows)
-    players = tuple(
-        player(pid, row, (ratings or {}).get(pid), (names or {}).get(pid, ""))
-        for pid, row in items
-    )
+    players = tuple(player(pid, row, (ratings or {}).get(pid), (names or {}).get(pid, "")) for pid, row in items)
     longest = max((len(row.split() if isinstance(row, str) else list(row)) for _, row in items), default=1)
     return Tournament(
         players=players,

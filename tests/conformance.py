@@ -43,8 +43,11 @@ def load_cases(folder: Path = CASES_DIR) -> list[Case]:
 
 def all_cases() -> list[Case]:
     """Every case of every individual corpus, ids prefixed by the corpus."""
-    return [Case(f"{name}/{case.id}", case.data, case.folder)
-            for name, folder in CORPORA.items() for case in load_cases(folder)]
+    return [
+        Case(f"{name}/{case.id}", case.data, case.folder)
+        for name, folder in CORPORA.items()
+        for case in load_cases(folder)
+    ]
 
 
 def unrated_rating(flags: str) -> int | None:
@@ -88,10 +91,14 @@ def mismatches(case: Case, explain: bool = False) -> list[str]:
             want = None if expected is None else Fraction(Decimal(expected))
             got = value_of(outcome, p)
             if want != got:
-                problems.append(f"{case.id} player {row['start_no']} {spec_text}: expected {expected}, got "
-                                f"{None if got is None else float(got)}")
+                problems.append(
+                    f"{case.id} player {row['start_no']} {spec_text}: expected {expected}, got "
+                    f"{None if got is None else float(got)}"
+                )
         if rank_of[row["start_no"]] != row["rank"]:
-            problems.append(f"{case.id} player {row['start_no']}: rank expected {row['rank']}, got {rank_of[row['start_no']]}")
+            problems.append(
+                f"{case.id} player {row['start_no']}: rank expected {row['rank']}, got {rank_of[row['start_no']]}"
+            )
     return problems
 
 
@@ -125,8 +132,12 @@ def realworld_mismatches(case: dict, run: dict) -> list[str]:
     from tiebreak.formats.trf import decode_trf
 
     text, _, _ = decode_trf((REALWORLD / case["file"]).read_bytes())
-    body = {"trf": text, "tiebreaks": [t for t in run["tiebreaks"] if t != "PTS"], "explain": False,
-            "participants": "players"}
+    body = {
+        "trf": text,
+        "tiebreaks": [t for t in run["tiebreaks"] if t != "PTS"],
+        "explain": False,
+        "participants": "players",
+    }
     if run["unrated_rating"] is not None:
         body["unrated_rating"] = run["unrated_rating"]
     result = run_standings(msgspec.convert(body, s.StandingsRequest))
@@ -143,6 +154,8 @@ def realworld_mismatches(case: dict, run: dict) -> list[str]:
         want = [None if v is None else Decimal(v) for v in expected["values"]]
         have = [None if v is None else Decimal(repr(v)) for v in mine]
         if have != want or row.rank != expected["rank"]:
-            problems.append(f"{case['file']} {run['name']} player {expected['id']}: expected {expected['values']} "
-                            f"rank {expected['rank']}, got {[str(v) for v in have]} rank {row.rank}")
+            problems.append(
+                f"{case['file']} {run['name']} player {expected['id']}: expected {expected['values']} "
+                f"rank {expected['rank']}, got {[str(v) for v in have]} rank {row.rank}"
+            )
     return problems

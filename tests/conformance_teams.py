@@ -37,8 +37,11 @@ class TeamCase:
 
 
 def load_team_cases(folder: Path = FOLDER) -> list[TeamCase]:
-    return [TeamCase(p.stem, json.loads(p.read_text()), folder) for p in sorted(folder.glob("*.json"))
-            if not p.name.endswith(".input.json")]
+    return [
+        TeamCase(p.stem, json.loads(p.read_text()), folder)
+        for p in sorted(folder.glob("*.json"))
+        if not p.name.endswith(".input.json")
+    ]
 
 
 def event_from_json(case: TeamCase) -> TeamTournament:
@@ -71,9 +74,12 @@ def team_mismatches(case: TeamCase, event: TeamTournament, explain: bool = False
             got = outcome.values[p]
             got = None if got is None else Fraction(got, outcome.scale)
             if Fraction(Decimal(expected)) != got:
-                problems.append(f"{case.id} team {row['start_no']} {spec_text}: expected {expected}, got "
-                                f"{None if got is None else float(got)}")
+                problems.append(
+                    f"{case.id} team {row['start_no']} {spec_text}: expected {expected}, got "
+                    f"{None if got is None else float(got)}"
+                )
         if rank_of[row["start_no"]] != row["rank"]:
-            problems.append(f"{case.id} team {row['start_no']}: rank expected {row['rank']}, "
-                            f"got {rank_of[row['start_no']]}")
+            problems.append(
+                f"{case.id} team {row['start_no']}: rank expected {row['rank']}, got {rank_of[row['start_no']]}"
+            )
     return problems

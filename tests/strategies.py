@@ -25,8 +25,8 @@ _GAMES = (
     (ResultKind.FORFEIT_WIN, None, ResultKind.FORFEIT_LOSS, None),
     (ResultKind.FORFEIT_LOSS, None, ResultKind.FORFEIT_WIN, None),
     (ResultKind.FORFEIT_LOSS, None, ResultKind.FORFEIT_LOSS, None),  # double forfeit
-    (ResultKind.LOSS, Fraction(0), ResultKind.LOSS, Fraction(0)),    # 0-0 by decision
-    (ResultKind.DRAW, HALF, ResultKind.LOSS, Fraction(0)),           # ½-0 by decision
+    (ResultKind.LOSS, Fraction(0), ResultKind.LOSS, Fraction(0)),  # 0-0 by decision
+    (ResultKind.DRAW, HALF, ResultKind.LOSS, Fraction(0)),  # ½-0 by decision
 )
 
 # Games played over the board are the common case: weighted 3 to 1 against each unusual result.
@@ -34,15 +34,25 @@ _GAME_CHOICE = st.sampled_from(_GAMES[:3] * 3 + _GAMES[3:])
 
 # Unpaired players; None: nothing submitted for the round (absent).
 _UNPAIRED = (
-    ResultKind.PAIRING_BYE, ResultKind.FULL_BYE, ResultKind.HALF_BYE,
-    ResultKind.ZERO_BYE, ResultKind.ABSENT, None,
+    ResultKind.PAIRING_BYE,
+    ResultKind.FULL_BYE,
+    ResultKind.HALF_BYE,
+    ResultKind.ZERO_BYE,
+    ResultKind.ABSENT,
+    None,
 )
 
 _DEFAULT_POINTS = {
-    ResultKind.WIN: Fraction(1), ResultKind.DRAW: HALF, ResultKind.LOSS: Fraction(0),
-    ResultKind.FORFEIT_WIN: Fraction(1), ResultKind.FORFEIT_LOSS: Fraction(0),
-    ResultKind.PAIRING_BYE: Fraction(1), ResultKind.FULL_BYE: Fraction(1), ResultKind.HALF_BYE: HALF,
-    ResultKind.ZERO_BYE: Fraction(0), ResultKind.ABSENT: Fraction(0),
+    ResultKind.WIN: Fraction(1),
+    ResultKind.DRAW: HALF,
+    ResultKind.LOSS: Fraction(0),
+    ResultKind.FORFEIT_WIN: Fraction(1),
+    ResultKind.FORFEIT_LOSS: Fraction(0),
+    ResultKind.PAIRING_BYE: Fraction(1),
+    ResultKind.FULL_BYE: Fraction(1),
+    ResultKind.HALF_BYE: HALF,
+    ResultKind.ZERO_BYE: Fraction(0),
+    ResultKind.ABSENT: Fraction(0),
 }
 
 
@@ -53,8 +63,9 @@ class DrawnTournament:
 
 
 @st.composite
-def swiss_tournaments(draw, min_players: int = 2, max_players: int = 16, max_rounds: int = 9,
-                      unrated: bool = True) -> DrawnTournament:
+def swiss_tournaments(
+    draw, min_players: int = 2, max_players: int = 16, max_rounds: int = 9, unrated: bool = True
+) -> DrawnTournament:
     n = draw(st.integers(min_players, max_players))
     rounds = draw(st.integers(1, max_rounds))
     ids = draw(st.lists(st.integers(1, 9999), min_size=n, max_size=n, unique=True))
@@ -72,9 +83,9 @@ def swiss_tournaments(draw, min_players: int = 2, max_players: int = 16, max_rou
             colour_a, colour_b = (Color.WHITE, Color.BLACK) if a_white else (Color.BLACK, Color.WHITE)
             results[a].append(RoundResult(rnd, kind_a, b, colour_a, pts_a))
             results[b].append(RoundResult(rnd, kind_b, a, colour_b, pts_b))
-            distributed += (pts_a if pts_a is not None else _DEFAULT_POINTS[kind_a])
-            distributed += (pts_b if pts_b is not None else _DEFAULT_POINTS[kind_b])
-        for pid in order[2 * pairs:]:
+            distributed += pts_a if pts_a is not None else _DEFAULT_POINTS[kind_a]
+            distributed += pts_b if pts_b is not None else _DEFAULT_POINTS[kind_b]
+        for pid in order[2 * pairs :]:
             kind = draw(st.sampled_from(_UNPAIRED))
             if kind is not None:
                 results[pid].append(RoundResult(rnd, kind))
@@ -96,15 +107,22 @@ def renumbered(tournament: Tournament, mapping: dict[int, int], order: list[int]
             name=by_id[old].name,
             rating=by_id[old].rating,
             results=tuple(
-                RoundResult(r.round, r.result, None if r.opponent is None else mapping[r.opponent],
-                            r.color, r.points, r.rated)
+                RoundResult(
+                    r.round, r.result, None if r.opponent is None else mapping[r.opponent], r.color, r.points, r.rated
+                )
                 for r in by_id[old].results
             ),
         )
         for old in order
     )
-    return Tournament(players=players, rounds=tournament.rounds, system=tournament.system,
-                      scoring=tournament.scoring, name=tournament.name, start_date=tournament.start_date)
+    return Tournament(
+        players=players,
+        rounds=tournament.rounds,
+        system=tournament.system,
+        scoring=tournament.scoring,
+        name=tournament.name,
+        start_date=tournament.start_date,
+    )
 
 
 @st.composite

@@ -14,14 +14,26 @@ from __future__ import annotations
 
 from tiebreak.engine.model import ResultKind, System
 from tiebreak.engine.teams.model import (
-    Board, BoardResult, Match, MatchForfeit, Team, TeamBye, TeamMember, TeamScoring, TeamTournament,
+    Board,
+    BoardResult,
+    Match,
+    MatchForfeit,
+    Team,
+    TeamBye,
+    TeamMember,
+    TeamScoring,
+    TeamTournament,
 )
 
-_HOME = {"1": (BoardResult.WHITE_WINS, BoardResult.BLACK_WINS), "0": (BoardResult.BLACK_WINS, BoardResult.WHITE_WINS),
-         "=": (BoardResult.DRAW, BoardResult.DRAW), "+": (BoardResult.WHITE_FORFEIT_WIN, BoardResult.BLACK_FORFEIT_WIN),
-         "-": (BoardResult.BLACK_FORFEIT_WIN, BoardResult.WHITE_FORFEIT_WIN),
-         "--": (BoardResult.DOUBLE_FORFEIT, BoardResult.DOUBLE_FORFEIT),
-         "+_": (BoardResult.WHITE_FORFEIT_WIN, BoardResult.BLACK_FORFEIT_WIN)}
+_HOME = {
+    "1": (BoardResult.WHITE_WINS, BoardResult.BLACK_WINS),
+    "0": (BoardResult.BLACK_WINS, BoardResult.WHITE_WINS),
+    "=": (BoardResult.DRAW, BoardResult.DRAW),
+    "+": (BoardResult.WHITE_FORFEIT_WIN, BoardResult.BLACK_FORFEIT_WIN),
+    "-": (BoardResult.BLACK_FORFEIT_WIN, BoardResult.WHITE_FORFEIT_WIN),
+    "--": (BoardResult.DOUBLE_FORFEIT, BoardResult.DOUBLE_FORFEIT),
+    "+_": (BoardResult.WHITE_FORFEIT_WIN, BoardResult.BLACK_FORFEIT_WIN),
+}
 
 
 def player(team: int, board: int) -> int:
@@ -44,11 +56,34 @@ def bye(rnd: int, team: int, kind: str) -> TeamBye:
     return TeamBye(rnd, team, ResultKind(kind))
 
 
-def event(teams: int, size: int, rounds: int, matches=(), byes=(), system=System.SWISS, reserves: int = 0,
-          scoring: TeamScoring | None = None, **kw) -> TeamTournament:
-    members = [Team(t, f"Team {t}", f"T{t}", tuple(TeamMember(player(t, b), f"P{player(t, b)}")
-                                                   for b in range(1, size + reserves + 1)))
-               for t in range(1, teams + 1)]
-    return TeamTournament(teams=tuple(members), rounds=rounds, team_size=size, matches=tuple(matches),
-                          byes=tuple(byes), system=system, scoring=scoring or TeamScoring(),
-                          board_colours="".join("WB"[b % 2] for b in range(size)), **kw)
+def event(
+    teams: int,
+    size: int,
+    rounds: int,
+    matches=(),
+    byes=(),
+    system=System.SWISS,
+    reserves: int = 0,
+    scoring: TeamScoring | None = None,
+    **kw,
+) -> TeamTournament:
+    members = [
+        Team(
+            t,
+            f"Team {t}",
+            f"T{t}",
+            tuple(TeamMember(player(t, b), f"P{player(t, b)}") for b in range(1, size + reserves + 1)),
+        )
+        for t in range(1, teams + 1)
+    ]
+    return TeamTournament(
+        teams=tuple(members),
+        rounds=rounds,
+        team_size=size,
+        matches=tuple(matches),
+        byes=tuple(byes),
+        system=system,
+        scoring=scoring or TeamScoring(),
+        board_colours="".join("WB"[b % 2] for b in range(size)),
+        **kw,
+    )

@@ -14,26 +14,43 @@ from hypothesis import strategies as st
 
 from tiebreak.engine.model import ResultKind, System
 from tiebreak.engine.teams.model import (
-    Board, BoardResult, Match, MatchForfeit, Team, TeamBye, TeamMember, TeamTournament,
+    Board,
+    BoardResult,
+    Match,
+    MatchForfeit,
+    Team,
+    TeamBye,
+    TeamMember,
+    TeamTournament,
 )
 
-_BOARD_RESULTS = ([BoardResult.WHITE_WINS, BoardResult.BLACK_WINS, BoardResult.DRAW] * 4
-                  + [BoardResult.WHITE_FORFEIT_WIN, BoardResult.BLACK_FORFEIT_WIN, BoardResult.DOUBLE_FORFEIT])
+_BOARD_RESULTS = [BoardResult.WHITE_WINS, BoardResult.BLACK_WINS, BoardResult.DRAW] * 4 + [
+    BoardResult.WHITE_FORFEIT_WIN,
+    BoardResult.BLACK_FORFEIT_WIN,
+    BoardResult.DOUBLE_FORFEIT,
+]
 _LEFT_OVER = (ResultKind.PAIRING_BYE, ResultKind.FULL_BYE, ResultKind.HALF_BYE, ResultKind.ZERO_BYE, None)
 
 
 @st.composite
-def team_events(draw, min_teams: int = 2, max_teams: int = 8, max_rounds: int = 5, max_size: int = 4,
-                forfeits: bool = True) -> TeamTournament:
+def team_events(
+    draw, min_teams: int = 2, max_teams: int = 8, max_rounds: int = 5, max_size: int = 4, forfeits: bool = True
+) -> TeamTournament:
     n = draw(st.integers(min_teams, max_teams))
     size = draw(st.integers(1, max_size))
     rounds = draw(st.integers(1, max_rounds))
     team_ids = draw(st.lists(st.integers(1, 999), min_size=n, max_size=n, unique=True))
     roster = size + draw(st.integers(0, 1))  # a reserve, sometimes
     player_ids = draw(st.lists(st.integers(1, 9999), min_size=n * roster, max_size=n * roster, unique=True))
-    teams = tuple(Team(tid, f"Team {tid}", f"T{tid}", tuple(TeamMember(pid, f"P{pid}", None)
-                                                              for pid in player_ids[i * roster:(i + 1) * roster]))
-                  for i, tid in enumerate(team_ids))
+    teams = tuple(
+        Team(
+            tid,
+            f"Team {tid}",
+            f"T{tid}",
+            tuple(TeamMember(pid, f"P{pid}", None) for pid in player_ids[i * roster : (i + 1) * roster]),
+        )
+        for i, tid in enumerate(team_ids)
+    )
     colours = "".join("WB"[b % 2] for b in range(size))
     matches, byes = [], []
     for rnd in range(1, rounds + 1):
@@ -54,22 +71,37 @@ def team_events(draw, min_teams: int = 2, max_teams: int = 8, max_rounds: int = 
                     black = None  # an unoccupied board
                 boards.append(Board(b + 1, white, black, result))
             matches.append(Match(rnd, home.id, away.id, tuple(boards)))
-        for i in order[2 * pairs:]:
+        for i in order[2 * pairs :]:
             kind = draw(st.sampled_from(_LEFT_OVER))
             if kind is not None:
                 byes.append(TeamBye(rnd, teams[i].id, kind))
-    return TeamTournament(teams=teams, rounds=rounds, team_size=size, matches=tuple(matches), byes=tuple(byes),
-                          system=System.SWISS, board_colours=colours)
+    return TeamTournament(
+        teams=teams,
+        rounds=rounds,
+        team_size=size,
+        matches=tuple(matches),
+        byes=tuple(byes),
+        system=System.SWISS,
+        board_colours=colours,
+    )
 
 
 def swapped_home_and_away(event: TeamTournament) -> TeamTournament:
     """The same event with every match's teams named the other way round (colours follow the boards)."""
     flipped = "".join("B" if c == "W" else "W" for c in event.board_colours) if event.board_colours else None
-    matches = tuple(replace(m, home=m.away, away=m.home,
-                            forfeit={MatchForfeit.HOME_WINS: MatchForfeit.AWAY_WINS,
-                                     MatchForfeit.AWAY_WINS: MatchForfeit.HOME_WINS}.get(m.forfeit, m.forfeit),
-                            game_points=None if m.game_points is None else m.game_points[::-1])
-                    for m in event.matches)
+    matches = tuple(
+        replace(
+            m,
+            home=m.away,
+            away=m.home,
+            forfeit={
+                MatchForfeit.HOME_WINS: MatchForfeit.AWAY_WINS,
+                MatchForfeit.AWAY_WINS: MatchForfeit.HOME_WINS,
+            }.get(m.forfeit, m.forfeit),
+            game_points=None if m.game_points is None else m.game_points[::-1],
+        )
+        for m in event.matches
+    )
     return replace(event, matches=matches, board_colours=flipped)
 
 

@@ -22,13 +22,18 @@ warm_up()  # a whole standings job: decode, use case, engine, answer
 """
 
 
-@pytest.mark.parametrize(("module", "run"), [
-    ("tiebreak.compute.worker", _WORKER_JOB),
-    ("tiebreak.usecases.requests", ""),
-    ("tiebreak.library", "import tiebreak; tiebreak.standings({'rounds': 1, 'players': [{'id': 1}]}, ['BH'])"),
-    ("tiebreak.cli", ""),
-], ids=["compute-worker-after-a-job", "use-cases", "python-api", "command-line"])
+@pytest.mark.parametrize(
+    ("module", "run"),
+    [
+        ("tiebreak.compute.worker", _WORKER_JOB),
+        ("tiebreak.usecases.requests", ""),
+        ("tiebreak.library", "import tiebreak; tiebreak.standings({'rounds': 1, 'players': [{'id': 1}]}, ['BH'])"),
+        ("tiebreak.cli", ""),
+    ],
+    ids=["compute-worker-after-a-job", "use-cases", "python-api", "command-line"],
+)
 def test_no_web_framework_is_loaded(module, run):
-    out = subprocess.run([sys.executable, "-c", _LOADED.format(module=module, run=run)], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _LOADED.format(module=module, run=run)], capture_output=True, text=True, check=True
+    )
     assert json.loads(out.stdout) == []

@@ -81,8 +81,9 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
         as_object = msgspec.json.decode(data)
-        if isinstance(as_object, dict) and ("tournament" in as_object or "trf" in as_object
-                                             or "team_tournament" in as_object):
+        if isinstance(as_object, dict) and (
+            "tournament" in as_object or "trf" in as_object or "team_tournament" in as_object
+        ):
             fields = msgspec.structs.asdict(_decoder(s.StandingsRequest).decode(data))
         elif isinstance(as_object, dict) and "teams" in as_object:  # the API's `team_tournament` alone
             fields["team_tournament"] = msgspec.json.decode(data, type=schemas_teams.TeamTournament)
@@ -91,8 +92,10 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
     else:
         text, _, trf_warnings = decode_trf(data)
         fields["trf"] = text
-        warnings = [s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
-                    for w in trf_warnings]
+        warnings = [
+            s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
+            for w in trf_warnings
+        ]
     if options.tiebreaks is not None:
         fields["tiebreaks"] = list(options.tiebreaks)
     for name in ("regulations", "after_round", "unrated_rating"):
@@ -114,6 +117,7 @@ def rank_file(path: Path, options: Options, encode_rows: bool = False) -> s.Stan
 
 # ---------------------------------------------------------------- standings
 
+
 def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
@@ -121,12 +125,23 @@ def _number(value: float | None) -> str:
 def table_text(response: s.StandingsResponse) -> str:
     specs = [t.spec for t in response.tiebreaks]
     header = ["Rank", "Id", "Name", "Pts", *specs, "Decided by"]
-    rows = [[str(row.rank), str(row.id), row.name[:28], _number(row.points),
-             *(_number(v) for v in row.values), row.decided_by or ""] for row in response.standings]
+    rows = [
+        [
+            str(row.rank),
+            str(row.id),
+            row.name[:28],
+            _number(row.points),
+            *(_number(v) for v in row.values),
+            row.decided_by or "",
+        ]
+        for row in response.standings
+    ]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]]
-    footer = [f"regulations: {response.regulations}, system: {response.system}"
-              + (f", after round {response.after_round}" if response.after_round else "")]
+    footer = [
+        f"regulations: {response.regulations}, system: {response.system}"
+        + (f", after round {response.after_round}" if response.after_round else "")
+    ]
     return "\n".join(lines + footer)
 
 
@@ -141,8 +156,16 @@ def csv_text(response: s.StandingsResponse) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["rank", "id", "name", "points", *(t.spec for t in response.tiebreaks), "decided_by"])
     for row in response.standings:
-        writer.writerow([row.rank, row.id, row.name, _number(row.points),
-                         *("" if v is None else f"{v:g}" for v in row.values), row.decided_by or ""])
+        writer.writerow(
+            [
+                row.rank,
+                row.id,
+                row.name,
+                _number(row.points),
+                *("" if v is None else f"{v:g}" for v in row.values),
+                row.decided_by or "",
+            ]
+        )
     return out.getvalue()
 
 
@@ -164,26 +187,36 @@ def standings(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- explain
 
+
 def explain_text(response: s.StandingsResponse, player_id: int) -> str:
     """One player's standing and every contribution, the way an arbiter checks it."""
     rows = {row.id: row for row in response.standings}
     row = rows[player_id]
     names = {r.id: r.name for r in response.standings}
     position = response.standings.index(row)
-    scores = (f"{_number(row.match_points)} match points, {_number(row.game_points)} game points"
-              if row.match_points is not None else f"{_number(row.points)} points")  # a team event's row is a team
-    lines = [f"{row.name or 'Player'} (id {row.id}): rank {row.rank} of {len(response.standings)}, {scores}",
-             f"regulations {response.regulations}, {response.system.replace('_', ' ')}"
-             + (f", after round {response.after_round}" if response.after_round else "")]
+    scores = (
+        f"{_number(row.match_points)} match points, {_number(row.game_points)} game points"
+        if row.match_points is not None
+        else f"{_number(row.points)} points"
+    )  # a team event's row is a team
+    lines = [
+        f"{row.name or 'Player'} (id {row.id}): rank {row.rank} of {len(response.standings)}, {scores}",
+        f"regulations {response.regulations}, {response.system.replace('_', ' ')}"
+        + (f", after round {response.after_round}" if response.after_round else ""),
+    ]
     if position + 1 < len(response.standings):
         following = response.standings[position + 1]
-        lines.append(f"ahead of {following.name or following.id} (id {following.id}) by "
-                     + (row.decided_by or "nothing: equal on every rule"))
+        lines.append(
+            f"ahead of {following.name or following.id} (id {following.id}) by "
+            + (row.decided_by or "nothing: equal on every rule")
+        )
     for rule, value in zip(response.tiebreaks, row.values, strict=False):
         breakdown = (row.breakdown or {}).get(rule.spec)
         lines.append("")
-        lines.append(f"{rule.spec}  {rule.name} ({rule.article}) = {_number(value)}"
-                     + ("  (lower is better)" if rule.lower_is_better else ""))
+        lines.append(
+            f"{rule.spec}  {rule.name} ({rule.article}) = {_number(value)}"
+            + ("  (lower is better)" if rule.lower_is_better else "")
+        )
         if rule.dropped:
             lines.append(f"  dropped: {rule.dropped}")
         if breakdown is None:
@@ -219,6 +252,7 @@ def explain(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- batch
+
 
 def _trf_files_under(folder: str) -> list[str]:
     """The *.trf files under a folder, recursively, in the order of their paths' parts (what
@@ -261,8 +295,9 @@ def _problem(exc: Exception) -> s.Problem:
     from .usecases.problems import problem_of
 
     if isinstance(exc, (OSError, UnicodeError)):
-        return s.Problem(type="about:blank", title="Bad Request", status=400, detail=f"cannot read the file: {exc}",
-                         errors=[])
+        return s.Problem(
+            type="about:blank", title="Bad Request", status=400, detail=f"cannot read the file: {exc}", errors=[]
+        )
     return problem_of(exc)
 
 
@@ -370,9 +405,11 @@ def in_processes(work, items: list, jobs: int, chunksize: int, name_of, initiali
     except BrokenProcessPool:
         pool.shutdown(wait=True)  # every worker gone: the stopped ones have cleared their slots
         lost = [index for index in slots if index >= 0] or [done]
-        raise WorkerDied(f"a worker process died (killed, or out of memory) while working on "
-                         f"{name_of(items[lost[0]])} (item {lost[0] + 1} of {len(items)}); "
-                         f"the run stopped after {done} results, in order") from None
+        raise WorkerDied(
+            f"a worker process died (killed, or out of memory) while working on "
+            f"{name_of(items[lost[0]])} (item {lost[0] + 1} of {len(items)}); "
+            f"the run stopped after {done} results, in order"
+        ) from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # an error or Ctrl-C: only the running chunks finish
 
@@ -391,8 +428,10 @@ class Progress:
             width = 30
             filled = width * self.done // max(1, self.total)
             rate = self.done / max(time.perf_counter() - self.started, 1e-9)
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} files, "
-                             f"{self.failed} failed, {rate:.0f} files/s")
+            sys.stderr.write(
+                f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} files, "
+                f"{self.failed} failed, {rate:.0f} files/s"
+            )
             if self.done == self.total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
@@ -411,9 +450,15 @@ def batch(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         if args.jobs > 1 and len(paths) > 1:
-            lines = in_processes(_batch_item, list(enumerate(paths)), args.jobs,
-                                 chunk_size(len(paths), args.jobs, BATCH_CHUNK), _path_of,
-                                 _set_batch_options, (options,))
+            lines = in_processes(
+                _batch_item,
+                list(enumerate(paths)),
+                args.jobs,
+                chunk_size(len(paths), args.jobs, BATCH_CHUNK),
+                _path_of,
+                _set_batch_options,
+                (options,),
+            )
             for path, (line, failure) in zip(paths, lines, strict=False):
                 out.write(line)
                 _note(path, failure, failures, progress)
@@ -427,8 +472,11 @@ def batch(args: argparse.Namespace) -> int:
         if out is not sys.stdout.buffer:
             out.close()
     elapsed = time.perf_counter() - started
-    print(f"tiebreak batch: {len(paths)} files in {elapsed:.2f} s ({len(paths) / max(elapsed, 1e-9):.0f} files/s), "
-          f"{len(paths) - len(failures)} ranked, {len(failures)} failed", file=sys.stderr)
+    print(
+        f"tiebreak batch: {len(paths)} files in {elapsed:.2f} s ({len(paths) / max(elapsed, 1e-9):.0f} files/s), "
+        f"{len(paths) - len(failures)} ranked, {len(failures)} failed",
+        file=sys.stderr,
+    )
     for path, message in failures:
         print(f"  failed: {path}: {message}", file=sys.stderr)
     return 1 if failures else 0
@@ -474,8 +522,9 @@ def check_file_line(job: tuple[int, str]) -> bytes:
     except (OSError, UnicodeError) as exc:
         from .wire.io import CheckLine
 
-        return msgspec.json.encode(CheckLine(index=index, id=path, status=400, result=None,
-                                             error=_problem(exc))) + b"\n"
+        return (
+            msgspec.json.encode(CheckLine(index=index, id=path, status=400, result=None, error=_problem(exc))) + b"\n"
+        )
     return check_line(index, path, text, _problem)
 
 
@@ -514,8 +563,9 @@ def check(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         if args.jobs > 1 and len(jobs) > 1:
-            lines = in_processes(check_file_line, jobs, args.jobs, chunk_size(len(jobs), args.jobs, CHECK_CHUNK),
-                                 _path_of)
+            lines = in_processes(
+                check_file_line, jobs, args.jobs, chunk_size(len(jobs), args.jobs, CHECK_CHUNK), _path_of
+            )
             _write_check_lines(lines, out, progress, counts, notes)
         else:
             _write_check_lines(map(check_file_line, jobs), out, progress, counts, notes)
@@ -523,8 +573,11 @@ def check(args: argparse.Namespace) -> int:
         if out is not sys.stdout.buffer:
             out.close()
     elapsed = time.perf_counter() - started
-    print(f"tiebreak check: {len(jobs)} files in {elapsed:.2f} s, {counts['consistent']} consistent, "
-          f"{counts['inconsistent']} inconsistent, {counts['unreadable']} unreadable", file=sys.stderr)
+    print(
+        f"tiebreak check: {len(jobs)} files in {elapsed:.2f} s, {counts['consistent']} consistent, "
+        f"{counts['inconsistent']} inconsistent, {counts['unreadable']} unreadable",
+        file=sys.stderr,
+    )
     for note in notes:
         print(f"  {note}", file=sys.stderr)
     return 1 if counts["inconsistent"] or counts["unreadable"] else 0
@@ -542,12 +595,15 @@ def _write_check_lines(lines, out, progress: Progress, counts: dict[str, int], n
             if verdict.result.status == "inconsistent":
                 first = verdict.result.disagreements[0]
                 more = len(verdict.result.disagreements) - 1
-                notes.append(f"inconsistent: {verdict.id}: player {first.player} {first.field} {first.file} in the "
-                             f"file, {first.computed} computed" + (f" (+{more} more)" if more else ""))
+                notes.append(
+                    f"inconsistent: {verdict.id}: player {first.player} {first.field} {first.file} in the "
+                    f"file, {first.computed} computed" + (f" (+{more} more)" if more else "")
+                )
         progress.step(verdict.result is None or verdict.result.status != "consistent")
 
 
 # ---------------------------------------------------------------- prizes
+
 
 def load_prize_request(standings_path: Path, prizes_path: Path, options: Options):
     """A POST /v1/prizes body: the standings from the first file (rows in final order, a
@@ -563,13 +619,17 @@ def load_prize_request(standings_path: Path, prizes_path: Path, options: Options
     body = dict(prize_part)
     data = standings_path.read_bytes().removeprefix(b"\xef\xbb\xbf")
     as_object = msgspec.json.decode(data) if standings_path.suffix.lower() == ".json" else None
-    rows = as_object if isinstance(as_object, list) else (
-        as_object.get("standings") if isinstance(as_object, dict) else None)
+    rows = (
+        as_object
+        if isinstance(as_object, list)
+        else (as_object.get("standings") if isinstance(as_object, dict) else None)
+    )
     if rows is not None:
         # rows of a prize request, or of a standings response (its values and breakdowns are not needed)
         fields = StandingRow.__struct_fields__
-        body["standings"] = [{k: v for k, v in row.items() if k in fields} if isinstance(row, dict) else row
-                             for row in rows]
+        body["standings"] = [
+            {k: v for k, v in row.items() if k in fields} if isinstance(row, dict) else row for row in rows
+        ]
     else:
         request, _ = load_request(standings_path, options)
         body["standings_request"] = msgspec.to_builtins(msgspec.structs.replace(request, explain=False))
@@ -580,18 +640,29 @@ def prizes_text(response) -> str:
     """Who gets what, with the reason, the way an organiser reads it out."""
     unit = f"{response.currency} " if response.currency else ""
     computed = response.computed_standings
-    lines = [f"Prizes: {unit}{response.total_paid} paid of {response.total_announced} announced"
-             + (f" (standings computed under {computed.regulations}"
-                f"{': ' + ', '.join(computed.tiebreaks) if computed.tiebreaks else ''})" if computed else "")]
+    lines = [
+        f"Prizes: {unit}{response.total_paid} paid of {response.total_announced} announced"
+        + (
+            f" (standings computed under {computed.regulations}"
+            f"{': ' + ', '.join(computed.tiebreaks) if computed.tiebreaks else ''})"
+            if computed
+            else ""
+        )
+    ]
     header = ["Id", "Name", "Pts", "Total", "Items"]
     rows = [[str(p.id), p.name[:28], _number(p.points), p.total, ", ".join(p.items)] for p in response.players]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines += [""] + ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]]
+    lines += [""] + [
+        "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]
+    ]
     lines += ["", "Why:"]
     for p in response.players:
         for share in p.prizes:
-            lines.append(f"  {p.name or 'Player'} ({p.id}): {share.share}"
-                         + (f" + {', '.join(share.items)}" if share.items else "") + f" - {share.why}")
+            lines.append(
+                f"  {p.name or 'Player'} ({p.id}): {share.share}"
+                + (f" + {', '.join(share.items)}" if share.items else "")
+                + f" - {share.why}"
+            )
     if response.unawarded:
         lines += ["", "Unawarded:"]
         lines += [f"  {u.name or u.prize} ({u.category}, {u.amount}): {u.reason}" for u in response.unawarded]
@@ -613,6 +684,7 @@ def prizes(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- serve
 
+
 def serve(args: argparse.Namespace) -> int:
     from .http.server import run  # JSON logs, graceful shutdown, metrics over workers, connection guards
 
@@ -624,6 +696,7 @@ def serve(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- arguments
 
+
 def _options(args: argparse.Namespace, explain: bool) -> Options:
     return Options(
         tiebreaks=tuple(args.tiebreaks) if args.tiebreaks is not None else None,
@@ -634,31 +707,51 @@ def _options(args: argparse.Namespace, explain: bool) -> Options:
     )
 
 
-FILE_HELP = ("a TRF file (TRF-16/TRF-26), a .json tournament or standings request, or - for standard input "
-             "(JSON when it starts with {, else TRF)")
+FILE_HELP = (
+    "a TRF file (TRF-16/TRF-26), a .json tournament or standings request, or - for standard input "
+    "(JSON when it starts with {, else TRF)"
+)
 
 
 def _rule_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-t", "--tiebreaks", nargs="*", metavar="RULE",
-                   help="rules in order, e.g. BH/C1 BH SB (default: the file's own list, TRF record 202)")
-    p.add_argument("--regulations", choices=REGULATIONS,
-                   help="rule set (default: the file's, else auto: by the start date)")
-    p.add_argument("--after-round", type=int, metavar="N",
-                   help="standings after round N (default: the last round with a game result)")
+    p.add_argument(
+        "-t",
+        "--tiebreaks",
+        nargs="*",
+        metavar="RULE",
+        help="rules in order, e.g. BH/C1 BH SB (default: the file's own list, TRF record 202)",
+    )
+    p.add_argument(
+        "--regulations", choices=REGULATIONS, help="rule set (default: the file's, else auto: by the start date)"
+    )
+    p.add_argument(
+        "--after-round",
+        type=int,
+        metavar="N",
+        help="standings after round N (default: the last round with a game result)",
+    )
     p.add_argument("--unrated-rating", type=int, metavar="R", help="rating that unrated players count as")
 
 
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="tiebreak", description="Chess tie-break standings (FIDE C.07)")
-    root.add_argument("--version", action="version", version=f"tiebreak {__version__}",
-                      help="the service version (as GET /v1/version) and exit")
+    root.add_argument(
+        "--version",
+        action="version",
+        version=f"tiebreak {__version__}",
+        help="the service version (as GET /v1/version) and exit",
+    )
     sub = root.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("standings", help="rank a TRF or JSON tournament")
     p.add_argument("file", help=FILE_HELP)
     _rule_options(p)
-    p.add_argument("--format", default="table", choices=["table", "json", "csv"],
-                   help="table (default), json (the API's response, with breakdowns) or csv; warnings go to stderr")
+    p.add_argument(
+        "--format",
+        default="table",
+        choices=["table", "json", "csv"],
+        help="table (default), json (the API's response, with breakdowns) or csv; warnings go to stderr",
+    )
     p.set_defaults(run=standings)
 
     p = sub.add_parser("explain", help="one player's breakdown, rule by rule")
@@ -668,47 +761,94 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=explain)
 
     p = sub.add_parser("batch", help="re-rank many files into one NDJSON file")
-    p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="files, folders (their .trf files), glob patterns, or - for one file on standard input")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="files, folders (their .trf files), glob patterns, or - for one file on standard input",
+    )
     _rule_options(p)
     p.add_argument("--out", default="-", help="NDJSON output file (default: stdout)")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
-    p.add_argument("--explain", action=argparse.BooleanOptionalAction, default=True,
-                   help="every player's breakdown in the lines (default, as in the API; --no-explain: without)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument(
+        "--explain",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="every player's breakdown in the lines (default, as in the API; --no-explain: without)",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(run=batch)
 
-    p = sub.add_parser("check", help="check archived TRF files: points and ranks as written against the "
-                                     "standings under the edition of each file's date")
-    p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="files, folders (their .trf files), glob patterns, or - for one file on standard input")
+    p = sub.add_parser(
+        "check",
+        help="check archived TRF files: points and ranks as written against the "
+        "standings under the edition of each file's date",
+    )
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="files, folders (their .trf files), glob patterns, or - for one file on standard input",
+    )
     p.add_argument("--out", default="-", help="NDJSON output file, one report per file (default: stdout)")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(run=check)
 
     p = sub.add_parser("prizes", help="prize money for tied players, with the reason for every share")
-    p.add_argument("file", metavar="STANDINGS_OR_TOURNAMENT",
-                   help="final standings (.json rows or a standings response) or a TRF/JSON tournament to rank first")
-    p.add_argument("--prizes", required=True, metavar="PRIZES.json",
-                   help="categories, prizes (or prize_groups) and rules, as in POST /v1/prizes")
+    p.add_argument(
+        "file",
+        metavar="STANDINGS_OR_TOURNAMENT",
+        help="final standings (.json rows or a standings response) or a TRF/JSON tournament to rank first",
+    )
+    p.add_argument(
+        "--prizes",
+        required=True,
+        metavar="PRIZES.json",
+        help="categories, prizes (or prize_groups) and rules, as in POST /v1/prizes",
+    )
     _rule_options(p)
-    p.add_argument("--format", default="text", choices=["text", "json"],
-                   help="text (default: each player's shares and why) or json (the API's response)")
+    p.add_argument(
+        "--format",
+        default="text",
+        choices=["text", "json"],
+        help="text (default: each player's shares and why) or json (the API's response)",
+    )
     p.set_defaults(run=prizes)
 
     p = sub.add_parser("serve", help="start the HTTP service")
-    p.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"),
-                   help="address to listen on (default: $HOST, else 127.0.0.1)")
-    p.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")),
-                   help="port (default: $PORT, else 8000)")
-    p.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", "1")),
-                   help="worker processes (default: $WORKERS, else 1)")
-    p.add_argument("--admin-port", type=int, default=None, metavar="PORT",
-                   help="serve /metrics and the API description only on this port (TIEBREAK_ADMIN_PORT); "
-                        "the other limits and timeouts are environment variables (docs/operations.md)")
+    p.add_argument(
+        "--host",
+        default=os.environ.get("HOST", "127.0.0.1"),
+        help="address to listen on (default: $HOST, else 127.0.0.1)",
+    )
+    p.add_argument(
+        "--port", type=int, default=int(os.environ.get("PORT", "8000")), help="port (default: $PORT, else 8000)"
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("WORKERS", "1")),
+        help="worker processes (default: $WORKERS, else 1)",
+    )
+    p.add_argument(
+        "--admin-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve /metrics and the API description only on this port (TIEBREAK_ADMIN_PORT); "
+        "the other limits and timeouts are environment variables (docs/operations.md)",
+    )
     p.set_defaults(run=serve)
     return root
 

@@ -39,8 +39,10 @@ def _event_fields(tournament: Tournament) -> dict[str, Any]:
     if isinstance(tournament, (s.Tournament, st.TeamTournament)):
         tournament = msgspec.to_builtins(tournament)
     if not isinstance(tournament, Mapping):
-        raise TypeError("a tournament is TRF text, a dict of the API's JSON shape or a wire struct, "
-                        f"not {type(tournament).__name__}")
+        raise TypeError(
+            "a tournament is TRF text, a dict of the API's JSON shape or a wire struct, "
+            f"not {type(tournament).__name__}"
+        )
     return {"team_tournament" if "teams" in tournament else "tournament": dict(tournament)}
 
 
@@ -49,31 +51,69 @@ def _request(kind: type, fields: dict[str, Any]) -> Any:
     return msgspec.convert({k: v for k, v in fields.items() if v is not None}, kind)
 
 
-def standings(tournament: Tournament, rules: Rules | None = None, *, preset: str | None = None,
-              regulations: str = "auto", after_round: int | None = None, unrated_rating: int | None = None,
-              explain: bool = True, top: int | None = None, player: int | list[int] | None = None,
-              offset: int = 0, limits: Limits = LIMITS) -> s.StandingsResponse:
+def standings(
+    tournament: Tournament,
+    rules: Rules | None = None,
+    *,
+    preset: str | None = None,
+    regulations: str = "auto",
+    after_round: int | None = None,
+    unrated_rating: int | None = None,
+    explain: bool = True,
+    top: int | None = None,
+    player: int | list[int] | None = None,
+    offset: int = 0,
+    limits: Limits = LIMITS,
+) -> s.StandingsResponse:
     """The standings of `POST /v1/standings`: ranked by points, then by each rule of `rules` (or of
     `preset`; a TRF's record 202 when neither is given), under `regulations`."""
-    body = _request(s.StandingsRequest, {**_event_fields(tournament), "tiebreaks": list(rules) if rules else rules,
-                                         "preset": preset, "regulations": regulations, "after_round": after_round,
-                                         "unrated_rating": unrated_rating, "explain": explain, "top": top,
-                                         "player": player, "offset": offset})
+    body = _request(
+        s.StandingsRequest,
+        {
+            **_event_fields(tournament),
+            "tiebreaks": list(rules) if rules else rules,
+            "preset": preset,
+            "regulations": regulations,
+            "after_round": after_round,
+            "unrated_rating": unrated_rating,
+            "explain": explain,
+            "top": top,
+            "player": player,
+            "offset": offset,
+        },
+    )
     check_standings(body, limits)
     return run_standings(body, limits)
 
 
-def compare(tournament: Tournament, lists: Mapping[str, Rules | str] | Sequence[Mapping[str, Any]], *,
-            regulations: str = "auto", after_round: int | None = None, unrated_rating: int | None = None,
-            explain: bool = True, limits: Limits = LIMITS) -> CompareResponse:
+def compare(
+    tournament: Tournament,
+    lists: Mapping[str, Rules | str] | Sequence[Mapping[str, Any]],
+    *,
+    regulations: str = "auto",
+    after_round: int | None = None,
+    unrated_rating: int | None = None,
+    explain: bool = True,
+    limits: Limits = LIMITS,
+) -> CompareResponse:
     """`POST /v1/compare`: one event under several named rule lists. `lists` maps a name to its
     rules (or to a preset's name), or is the API's list of `{name, tiebreaks | preset, regulations}`."""
     if isinstance(lists, Mapping):
-        lists = [{"name": name, **({"preset": rules} if isinstance(rules, str) else {"tiebreaks": list(rules)})}
-                 for name, rules in lists.items()]
-    body = _request(CompareRequest, {**_event_fields(tournament), "lists": list(lists), "regulations": regulations,
-                                     "after_round": after_round, "unrated_rating": unrated_rating,
-                                     "explain": explain})
+        lists = [
+            {"name": name, **({"preset": rules} if isinstance(rules, str) else {"tiebreaks": list(rules)})}
+            for name, rules in lists.items()
+        ]
+    body = _request(
+        CompareRequest,
+        {
+            **_event_fields(tournament),
+            "lists": list(lists),
+            "regulations": regulations,
+            "after_round": after_round,
+            "unrated_rating": unrated_rating,
+            "explain": explain,
+        },
+    )
     return run_compare(body, limits)
 
 
@@ -83,9 +123,16 @@ def read_trf(text: str, limits: Limits = LIMITS) -> TrfConvertResponse:
     return read_to_wire(text, limits)
 
 
-def write_trf(tournament: Mapping[str, Any] | s.Tournament | st.TeamTournament, rules: Rules | None = None, *,
-              regulations: str = "auto", limits: Limits = LIMITS) -> str:
+def write_trf(
+    tournament: Mapping[str, Any] | s.Tournament | st.TeamTournament,
+    rules: Rules | None = None,
+    *,
+    regulations: str = "auto",
+    limits: Limits = LIMITS,
+) -> str:
     """`POST /v1/trf` with `tournament`: the event as TRF-26 text, points and ranks by `rules`."""
-    body = _request(TrfConvertRequest, {**_event_fields(tournament), "tiebreaks": list(rules) if rules else None,
-                                        "regulations": regulations})
+    body = _request(
+        TrfConvertRequest,
+        {**_event_fields(tournament), "tiebreaks": list(rules) if rules else None, "regulations": regulations},
+    )
     return write_from_wire(body, limits).trf or ""

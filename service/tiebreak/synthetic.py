@@ -174,7 +174,7 @@ def swiss_tournament(
                 continue
 
             diff = ratings[black] - ratings[white] - WHITE_ADVANTAGE
-            expected = 1.0 / (1.0 + pow10 ** diff)
+            expected = 1.0 / (1.0 + pow10**diff)
             p_draw = draw_rate * (1.0 - abs(2.0 * expected - 1.0))
             p_white = max(0.0, expected - p_draw / 2)
             x = rng.random()
@@ -197,8 +197,7 @@ def swiss_tournament(
 
     return Tournament(
         players=tuple(
-            Player(id=p + 1, name=f"Player {p + 1}", rating=ratings[p] if rated[p] else None,
-                   results=tuple(results[p]))
+            Player(id=p + 1, name=f"Player {p + 1}", rating=ratings[p] if rated[p] else None, results=tuple(results[p]))
             for p in range(n)
         ),
         rounds=rounds,

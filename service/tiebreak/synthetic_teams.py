@@ -14,7 +14,14 @@ from fractions import Fraction
 
 from .engine.model import ResultKind, System
 from .engine.teams.model import (
-    Board, BoardResult, Match, MatchForfeit, Team, TeamBye, TeamMember, TeamTournament,
+    Board,
+    BoardResult,
+    Match,
+    MatchForfeit,
+    Team,
+    TeamBye,
+    TeamMember,
+    TeamTournament,
 )
 
 
@@ -25,9 +32,17 @@ def team_swiss(teams: int, rounds: int, boards: int = 4, seed: int = 1) -> TeamT
     members = []
     for i in range(teams):
         base = int(strength[i])
-        members.append(Team(i + 1, f"Team {i + 1}", f"T{i + 1:04d}"[-5:], tuple(
-            TeamMember(i * roster + b + 1, f"Player {i * roster + b + 1}", max(1000, base + 60 - 30 * b))
-            for b in range(roster))))
+        members.append(
+            Team(
+                i + 1,
+                f"Team {i + 1}",
+                f"T{i + 1:04d}"[-5:],
+                tuple(
+                    TeamMember(i * roster + b + 1, f"Player {i * roster + b + 1}", max(1000, base + 60 - 30 * b))
+                    for b in range(roster)
+                ),
+            )
+        )
     rating = {p.id: p.rating for t in members for p in t.players if p.rating is not None}  # all rated
     colours = "".join("WB"[b % 2] for b in range(boards))
     mp = [0] * teams
@@ -61,10 +76,16 @@ def team_swiss(teams: int, rounds: int, boards: int = 4, seed: int = 1) -> TeamT
                 white, black = (hp, ap) if home_white else (ap, hp)
                 result = _result(rng, rating[white], rating[black])
                 board_list.append(Board(b + 1, white, black, result))
-                white_points = {BoardResult.WHITE_WINS: Fraction(1), BoardResult.DRAW: Fraction(1, 2),
-                                BoardResult.WHITE_FORFEIT_WIN: Fraction(1)}.get(result, Fraction(0))
-                black_points = {BoardResult.BLACK_WINS: Fraction(1), BoardResult.DRAW: Fraction(1, 2),
-                                BoardResult.BLACK_FORFEIT_WIN: Fraction(1)}.get(result, Fraction(0))
+                white_points = {
+                    BoardResult.WHITE_WINS: Fraction(1),
+                    BoardResult.DRAW: Fraction(1, 2),
+                    BoardResult.WHITE_FORFEIT_WIN: Fraction(1),
+                }.get(result, Fraction(0))
+                black_points = {
+                    BoardResult.BLACK_WINS: Fraction(1),
+                    BoardResult.DRAW: Fraction(1, 2),
+                    BoardResult.BLACK_FORFEIT_WIN: Fraction(1),
+                }.get(result, Fraction(0))
                 score += white_points - black_points if home_white else black_points - white_points
             matches.append(Match(rnd, home + 1, away + 1, tuple(board_list)))
             if score > 0:
@@ -74,8 +95,16 @@ def team_swiss(teams: int, rounds: int, boards: int = 4, seed: int = 1) -> TeamT
             else:
                 mp[home] += 1
                 mp[away] += 1
-    return TeamTournament(teams=tuple(members), rounds=rounds, team_size=boards, matches=tuple(matches),
-                          byes=tuple(byes), system=System.SWISS, board_colours=colours, name="Synthetic Olympiad")
+    return TeamTournament(
+        teams=tuple(members),
+        rounds=rounds,
+        team_size=boards,
+        matches=tuple(matches),
+        byes=tuple(byes),
+        system=System.SWISS,
+        board_colours=colours,
+        name="Synthetic Olympiad",
+    )
 
 
 def _pair(order: list[int], met: set[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -29,8 +29,13 @@ MIXED = [
     {"id": "good-trf", "trf": ALEKHINE, "tiebreaks": ["BH"], "explain": False},
     {"id": "broken-trf", "trf": "001  xx"},
     {"id": 3, "trf": ALEKHINE, "tiebreaks": ["NOPE"]},
-    {"id": "contradiction", "tournament": {"rounds": 1, "players": [
-        {"id": 1, "results": [{"round": 1, "opponent": 2, "result": "win"}]}, {"id": 2}]}},
+    {
+        "id": "contradiction",
+        "tournament": {
+            "rounds": 1,
+            "players": [{"id": 1, "results": [{"round": 1, "opponent": 2, "result": "win"}]}, {"id": 2}],
+        },
+    },
     {"id": "unknown-field", "trf": ALEKHINE, "tiebreak": ["BH"]},
     {"trf": ALEKHINE, "tiebreaks": ["SB"], "explain": False},
 ]
@@ -47,15 +52,24 @@ def check_mixed(results: list[dict]) -> None:
     assert results[5]["result"]["standings"][1]["values"] == [9.75]
 
 
-
 def batch_scope(body: bytes) -> dict:
     """The raw ASGI scope of an NDJSON POST to /v1/standings/batch (the disconnect tests drive the app directly)."""
     return {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-        "path": "/v1/standings/batch", "raw_path": b"/v1/standings/batch", "query_string": b"", "root_path": "",
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/v1/standings/batch",
+        "raw_path": b"/v1/standings/batch",
+        "query_string": b"",
+        "root_path": "",
         "headers": [(b"content-type", NDJSON.encode()), (b"content-length", str(len(body)).encode())],
-        "client": ("127.0.0.1", 50000), "server": ("testserver", 80), "state": {},
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+        "state": {},
     }
+
 
 def test_a_json_array_with_good_and_bad_items(client):
     check_mixed(lines_of(client.post("/v1/standings/batch", json=MIXED)))
@@ -73,12 +87,15 @@ def test_an_empty_batch_is_an_empty_stream(client):
     assert lines_of(client.post("/v1/standings/batch", json=[])) == []
 
 
-@pytest.mark.parametrize("content, media, status", [
-    (b"{}", "application/json", 400),           # not an array
-    (b"[1, 2]", "application/json", 400),       # items must be objects
-    (b"[{", "application/json", 400),           # not JSON
-    (b"[]", "text/plain", 415),
-])
+@pytest.mark.parametrize(
+    "content, media, status",
+    [
+        (b"{}", "application/json", 400),  # not an array
+        (b"[1, 2]", "application/json", 400),  # items must be objects
+        (b"[{", "application/json", 400),  # not JSON
+        (b"[]", "text/plain", 415),
+    ],
+)
 def test_a_body_that_is_no_batch_at_all_is_a_problem(client, content, media, status):
     response = client.post("/v1/standings/batch", content=content, headers={"content-type": media})
     assert response.status_code == status
@@ -100,25 +117,34 @@ def test_a_json_array_with_too_many_items_is_refused_before_any_work(client_with
 def test_ndjson_with_too_many_items_ends_with_an_error_line(client_with_three_items_at_most):
     small = {"tournament": {"rounds": 1, "players": [{"id": 1}]}, "explain": False}
     body = "".join(json.dumps(small) + "\n" for _ in range(5)).encode()
-    results = lines_of(client_with_three_items_at_most.post("/v1/standings/batch", content=body,
-                                                            headers={"content-type": NDJSON}))
+    results = lines_of(
+        client_with_three_items_at_most.post("/v1/standings/batch", content=body, headers={"content-type": NDJSON})
+    )
     assert [r["status"] for r in results] == [200, 200, 200, 400]
     assert "max_batch_items" in results[3]["error"]["errors"][0]["message"]
 
 
 def test_a_body_over_the_body_limit_is_refused_before_any_work(client_with_three_items_at_most):
     small = json.dumps({"id": "small", "tournament": {"rounds": 1, "players": [{"id": 1}]}}).encode()
-    response = client_with_three_items_at_most.post("/v1/standings/batch", content=(small + b"\n") * 60,
-                                                    headers={"content-type": NDJSON})
+    response = client_with_three_items_at_most.post(
+        "/v1/standings/batch", content=(small + b"\n") * 60, headers={"content-type": NDJSON}
+    )
     assert response.status_code == 413
     assert response.headers["content-type"] == "application/problem+json"
 
 
 def test_ten_thousand_items_stream_in_order(client):
-    small = {"tournament": {"rounds": 1, "players": [
-        {"id": 1, "results": [{"round": 1, "opponent": 2, "color": "w", "result": "win"}]},
-        {"id": 2, "results": [{"round": 1, "opponent": 1, "color": "b", "result": "loss"}]}]},
-        "tiebreaks": ["SB"], "explain": False}
+    small = {
+        "tournament": {
+            "rounds": 1,
+            "players": [
+                {"id": 1, "results": [{"round": 1, "opponent": 2, "color": "w", "result": "win"}]},
+                {"id": 2, "results": [{"round": 1, "opponent": 1, "color": "b", "result": "loss"}]},
+            ],
+        },
+        "tiebreaks": ["SB"],
+        "explain": False,
+    }
     body = b"".join(json.dumps({**small, "id": i}).encode() + b"\n" for i in range(10_000))
     with client.stream("POST", "/v1/standings/batch", content=body, headers={"content-type": NDJSON}) as response:
         count = 0
@@ -140,12 +166,13 @@ def test_a_client_disconnect_stops_the_work(monkeypatch, chunk_size):
 
     monkeypatch.setattr(batch, "run_item", counting_run_item)
     items = 300
-    body = b"".join(json.dumps({"id": i, "trf": ALEKHINE, "tiebreaks": ["BH", "SB"]}).encode() + b"\n"
-                    for i in range(items))
+    body = b"".join(
+        json.dumps({"id": i, "trf": ALEKHINE, "tiebreaks": ["BH", "SB"]}).encode() + b"\n" for i in range(items)
+    )
     first_line_sent = anyio.Event()
     sent_lines = []
     size = chunk_size or len(body)
-    chunks = [body[i:i + size] for i in range(0, len(body), size)]
+    chunks = [body[i : i + size] for i in range(0, len(body), size)]
 
     async def receive():
         if chunks and not first_line_sent.is_set():
@@ -173,6 +200,7 @@ def test_a_client_disconnect_stops_the_work(monkeypatch, chunk_size):
 
 # ---- items in flight: the event loop and an idle compute worker together ----
 
+
 def test_with_a_worker_started_items_are_computed_on_the_loop_and_in_the_worker_and_stay_in_order():
     """As `tiebreak serve` runs it (a worker started with the app): the batch keeps the loop and
     the idle worker busy together; the lines are the same as one at a time, in input order."""
@@ -186,8 +214,13 @@ def test_with_a_worker_started_items_are_computed_on_the_loop_and_in_the_worker_
         metrics = c.get("/metrics").text
     assert got == expected
     assert [line["index"] for line in got] == list(range(60))
-    computed = {lane: float(line.rsplit(" ", 1)[1]) for line in metrics.splitlines()
-                if line.startswith("tiebreak_compute_total{") for lane in ("inline", "pool") if f'"{lane}"' in line}
+    computed = {
+        lane: float(line.rsplit(" ", 1)[1])
+        for line in metrics.splitlines()
+        if line.startswith("tiebreak_compute_total{")
+        for lane in ("inline", "pool")
+        if f'"{lane}"' in line
+    }
     assert computed.get("pool", 0) >= 1 and computed.get("inline", 0) >= 1, computed
 
 
@@ -217,8 +250,9 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
         return original_group(first, raws, *args)
 
     items = 200
-    body = b"".join(json.dumps({"id": i, "trf": ALEKHINE, "tiebreaks": ["BH", "SB"]}).encode() + b"\n"
-                    for i in range(items))
+    body = b"".join(
+        json.dumps({"id": i, "trf": ALEKHINE, "tiebreaks": ["BH", "SB"]}).encode() + b"\n" for i in range(items)
+    )
     first_line_sent = anyio.Event()
     sent_lines = []
     chunks = [body]
@@ -255,8 +289,10 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
 
     import unittest.mock
 
-    with (unittest.mock.patch.object(batch, "run_item", counting_run_item),
-          unittest.mock.patch.object(batch, "run_items", counting_run_items)):
+    with (
+        unittest.mock.patch.object(batch, "run_item", counting_run_item),
+        unittest.mock.patch.object(batch, "run_items", counting_run_items),
+    ):
         anyio.run(main)
     assert 1 <= len(sent_lines) < 5
 
@@ -267,8 +303,9 @@ def test_a_group_of_items_answers_each_as_it_would_alone():
     from tiebreak.compute import work
 
     raws = [json.dumps({**MIXED[i % len(MIXED)], "id": i}).encode() for i in range(7)]
-    alone = b"".join(work.execute(work.Job(kind="item", body=raw, limits=LIMITS, index=10 + i)).body
-                     for i, raw in enumerate(raws))
+    alone = b"".join(
+        work.execute(work.Job(kind="item", body=raw, limits=LIMITS, index=10 + i)).body for i, raw in enumerate(raws)
+    )
     grouped = work.execute(work.Job(kind="items", body=msgspec.msgpack.encode(raws), limits=LIMITS, index=10))
     assert grouped.status == 200 and grouped.body == alone
     assert [json.loads(line)["index"] for line in grouped.body.splitlines()] == list(range(10, 17))

@@ -16,22 +16,50 @@ TOURNAMENT = {
     "rounds": 4,
     "start_date": "2026-05-01",
     "players": [
-        {"id": 1, "name": "Ada", "results": [g(1, 2, "w", "win"), g(2, 3, "b", "forfeit_loss"),
-                                              {"round": 3, "result": "half_bye"}, g(4, 4, "w", "win")]},
+        {
+            "id": 1,
+            "name": "Ada",
+            "results": [
+                g(1, 2, "w", "win"),
+                g(2, 3, "b", "forfeit_loss"),
+                {"round": 3, "result": "half_bye"},
+                g(4, 4, "w", "win"),
+            ],
+        },
         {"id": 2, "name": "Ben", "results": [g(1, 1, "b", "loss"), g(2, 5, "w", "win")]},
-        {"id": 3, "name": "Cy", "results": [g(1, 4, "w", "draw"), g(2, 1, "w", "forfeit_win"),
-                                             g(3, 5, "b", "loss"), g(4, 5, "w", "draw")]},
-        {"id": 4, "name": "Dee", "results": [g(1, 3, "b", "draw"), {"round": 2, "result": "half_bye"},
-                                              {"round": 3, "result": "pairing_bye"}, g(4, 1, "b", "loss")]},
-        {"id": 5, "name": "Eve", "results": [{"round": 1, "result": "pairing_bye"}, g(2, 2, "b", "loss"),
-                                              g(3, 3, "w", "win"), g(4, 3, "b", "draw")]},
+        {
+            "id": 3,
+            "name": "Cy",
+            "results": [g(1, 4, "w", "draw"), g(2, 1, "w", "forfeit_win"), g(3, 5, "b", "loss"), g(4, 5, "w", "draw")],
+        },
+        {
+            "id": 4,
+            "name": "Dee",
+            "results": [
+                g(1, 3, "b", "draw"),
+                {"round": 2, "result": "half_bye"},
+                {"round": 3, "result": "pairing_bye"},
+                g(4, 1, "b", "loss"),
+            ],
+        },
+        {
+            "id": 5,
+            "name": "Eve",
+            "results": [
+                {"round": 1, "result": "pairing_bye"},
+                g(2, 2, "b", "loss"),
+                g(3, 3, "w", "win"),
+                g(4, 3, "b", "draw"),
+            ],
+        },
     ],
 }
 
 
 def ada(client, *rules):
-    response = client.post("/v1/standings", json={"tournament": TOURNAMENT, "tiebreaks": list(rules),
-                                                  "regulations": "fide-2026"})
+    response = client.post(
+        "/v1/standings", json={"tournament": TOURNAMENT, "tiebreaks": list(rules), "regulations": "fide-2026"}
+    )
     assert response.status_code == 200, response.text
     return next(row for row in response.json()["standings"] if row["id"] == 1)
 

@@ -31,8 +31,12 @@ def test_the_etag_does_not_depend_on_the_content_coding(client):
     zipped = client.get("/v1/tiebreaks", headers={"Accept-Encoding": "gzip"})
     assert zipped.headers.get("content-encoding") == "gzip" and "content-encoding" not in plain.headers
     assert plain.headers["etag"] == zipped.headers["etag"]
-    assert client.get("/v1/tiebreaks", headers={"Accept-Encoding": "gzip",
-                                                "If-None-Match": plain.headers["etag"]}).status_code == 304
+    assert (
+        client.get(
+            "/v1/tiebreaks", headers={"Accept-Encoding": "gzip", "If-None-Match": plain.headers["etag"]}
+        ).status_code
+        == 304
+    )
 
 
 def test_the_two_lists_have_different_tags(client):

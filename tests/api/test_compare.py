@@ -39,8 +39,11 @@ def three(client):
 def test_one_table_three_champions(three):
     champions = {c["rule_list"]: c["ids"] for c in three["summary"]["champions"]}
     assert champions == {"Buchholz": [7], "Cut-1": [1], "Median-1": [2]}
-    assert champions == {"Buchholz": [expected_first("bh")], "Cut-1": [expected_first("c1")],
-                         "Median-1": [expected_first("m1")]}
+    assert champions == {
+        "Buchholz": [expected_first("bh")],
+        "Cut-1": [expected_first("c1")],
+        "Median-1": [expected_first("m1")],
+    }
     assert three["summary"]["same_champion"] is False
     assert [c["names"] for c in three["summary"]["champions"]] == [["Bo"], ["Ana"], ["Cai"]]
 
@@ -69,22 +72,34 @@ def test_who_moves_and_by_how_much(three):
 
 
 def test_lists_under_different_rule_sets_side_by_side(client):
-    response = client.post("/v1/compare", json={"trf": TRF, "lists": [
-        {"name": "FIDE", "preset": "fide-swiss-traditional"},
-        {"name": "US Chess", "preset": "uscf-default"},
-    ]})
+    response = client.post(
+        "/v1/compare",
+        json={
+            "trf": TRF,
+            "lists": [
+                {"name": "FIDE", "preset": "fide-swiss-traditional"},
+                {"name": "US Chess", "preset": "uscf-default"},
+            ],
+        },
+    )
     body = response.json()
     assert response.status_code == 200, body
     assert body["regulations"] == ["fide-2026", "uscf"]
     assert body["lists"][1]["standings"]["tiebreaks"][0]["article"] == "US Chess 34E1"
 
 
-@pytest.mark.parametrize("payload, path", [
-    ({"lists": [{"name": "a", "tiebreaks": ["BH"]}, {"name": "b", "tiebreaks": ["XYZ"]}]}, "lists[1].tiebreaks[0]"),
-    ({"lists": [{"name": "a", "tiebreaks": ["BH"]}, {"name": "b", "tiebreaks": ["Solkoff"]}]}, "lists[1].tiebreaks[0]"),
-    ({"lists": [{"name": "a", "preset": "uscf-default", "regulations": "fide-2024"}]}, "lists[0].preset"),
-    ({"lists": [{"name": "a", "preset": "no-such-preset"}]}, "lists[0].preset"),
-])
+@pytest.mark.parametrize(
+    "payload, path",
+    [
+        ({"lists": [{"name": "a", "tiebreaks": ["BH"]}, {"name": "b", "tiebreaks": ["XYZ"]}]}, "lists[1].tiebreaks[0]"),
+        (
+            {"lists": [{"name": "a", "tiebreaks": ["BH"]}, {"name": "b", "tiebreaks": ["Solkoff"]}]},
+            "lists[1].tiebreaks[0]",
+        ),
+        ({"lists": [{"name": "a", "preset": "uscf-default", "regulations": "fide-2024"}]}, "lists[0].preset"),
+        ({"lists": [{"name": "a", "preset": "no-such-preset"}]}, "lists[0].preset"),
+    ],
+)
 def test_a_bad_list_is_a_422_naming_the_list(client, payload, path):
     response = client.post("/v1/compare", json={"trf": TRF, **payload})
     assert response.status_code == 422
@@ -92,12 +107,15 @@ def test_a_bad_list_is_a_422_naming_the_list(client, payload, path):
     assert response.json()["errors"][0]["path"] == path
 
 
-@pytest.mark.parametrize("payload", [
-    {"lists": []},
-    {"lists": [{"name": "a", "tiebreaks": ["BH"], "preset": "school"}]},
-    {"lists": [{"name": "a"}]},
-    {"lists": [{"name": "a", "tiebreaks": ["BH"]}], "unknown": 1},
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"lists": []},
+        {"lists": [{"name": "a", "tiebreaks": ["BH"], "preset": "school"}]},
+        {"lists": [{"name": "a"}]},
+        {"lists": [{"name": "a", "tiebreaks": ["BH"]}], "unknown": 1},
+    ],
+)
 def test_malformed_compare_requests(client, payload):
     response = client.post("/v1/compare", json={"trf": TRF, **payload})
     assert response.status_code == 400

@@ -20,10 +20,14 @@ from tests.builders import crosstable
 
 
 def test_the_two_contribution_types_have_the_same_fields_order_and_defaults():
-    engine_fields = [(f.name, f.default if f.default is not dataclasses.MISSING else "required")
-                     for f in dataclasses.fields(Contribution)]
-    wire_fields = [(f.name, f.default if f.default is not msgspec.NODEFAULT else "required")
-                   for f in msgspec.structs.fields(s.ContributionOut)]
+    engine_fields = [
+        (f.name, f.default if f.default is not dataclasses.MISSING else "required")
+        for f in dataclasses.fields(Contribution)
+    ]
+    wire_fields = [
+        (f.name, f.default if f.default is not msgspec.NODEFAULT else "required")
+        for f in msgspec.structs.fields(s.ContributionOut)
+    ]
     assert engine_fields == wire_fields
 
 
@@ -38,6 +42,7 @@ def test_the_engine_builds_the_wire_type_when_asked_and_it_encodes_as_the_defaul
             assert all(type(c) is s.ContributionOut for c in rows)
             assert [msgspec.json.encode(c) for c in rows] == [
                 msgspec.json.encode(s.ContributionOut(**{f.name: getattr(c, f.name) for f in dataclasses.fields(c)}))
-                for c in a.contributions[p]]
+                for c in a.contributions[p]
+            ]
             compared += len(rows)
     assert compared > 20

@@ -21,22 +21,42 @@ def results(**extra):
     return {
         "rounds": 3,
         "players": [
-            {"id": 1, "name": "Ann", "results": [
-                {"round": 1, "opponent": 2, "color": "w", "result": "win"},
-                {"round": 2, "opponent": 3, "color": "b", "result": "draw"},
-                {"round": 3, "opponent": 2, "color": "w", "result": "win"}]},
-            {"id": 2, "name": "Ben", "results": [
-                {"round": 1, "opponent": 1, "color": "b", "result": "loss"},
-                {"round": 2, "opponent": 4, "color": "w", "result": "win"},
-                {"round": 3, "opponent": 1, "color": "b", "result": "loss"}]},
-            {"id": 3, "name": "Cy", "results": [
-                {"round": 1, "result": "pairing_bye"},
-                {"round": 2, "opponent": 1, "color": "w", "result": "draw"},
-                {"round": 3, "result": "full_bye"}]},
-            {"id": 4, "name": "Di", "results": [
-                {"round": 1, "result": "absent"},
-                {"round": 2, "opponent": 2, "color": "b", "result": "loss"},
-                {"round": 3, "result": "half_bye"}]},
+            {
+                "id": 1,
+                "name": "Ann",
+                "results": [
+                    {"round": 1, "opponent": 2, "color": "w", "result": "win"},
+                    {"round": 2, "opponent": 3, "color": "b", "result": "draw"},
+                    {"round": 3, "opponent": 2, "color": "w", "result": "win"},
+                ],
+            },
+            {
+                "id": 2,
+                "name": "Ben",
+                "results": [
+                    {"round": 1, "opponent": 1, "color": "b", "result": "loss"},
+                    {"round": 2, "opponent": 4, "color": "w", "result": "win"},
+                    {"round": 3, "opponent": 1, "color": "b", "result": "loss"},
+                ],
+            },
+            {
+                "id": 3,
+                "name": "Cy",
+                "results": [
+                    {"round": 1, "result": "pairing_bye"},
+                    {"round": 2, "opponent": 1, "color": "w", "result": "draw"},
+                    {"round": 3, "result": "full_bye"},
+                ],
+            },
+            {
+                "id": 4,
+                "name": "Di",
+                "results": [
+                    {"round": 1, "result": "absent"},
+                    {"round": 2, "opponent": 2, "color": "b", "result": "loss"},
+                    {"round": 3, "result": "half_bye"},
+                ],
+            },
         ],
         **extra,
     }
@@ -44,10 +64,21 @@ def results(**extra):
 
 # ---- item 1: scoring defaults that cannot mislead
 
+
 def test_a_partial_scoring_gives_byes_and_forfeits_the_values_of_win_draw_and_loss(client):
     data = post(client, {"tournament": results(scoring={"win": 3, "draw": 1, "loss": 0})}).json()
-    assert data["scoring"] == {"win": 3.0, "draw": 1.0, "loss": 0.0, "forfeit_win": 3.0, "forfeit_loss": 0.0,
-                               "pairing_bye": 3.0, "full_bye": 3.0, "half_bye": 1.0, "zero_bye": 0.0, "absent": 0.0}
+    assert data["scoring"] == {
+        "win": 3.0,
+        "draw": 1.0,
+        "loss": 0.0,
+        "forfeit_win": 3.0,
+        "forfeit_loss": 0.0,
+        "pairing_bye": 3.0,
+        "full_bye": 3.0,
+        "half_bye": 1.0,
+        "zero_bye": 0.0,
+        "absent": 0.0,
+    }
     points = {row["id"]: row["points"] for row in data["standings"]}
     assert points == {1: 7.0, 2: 3.0, 3: 7.0, 4: 1.0}  # Cy: PAB 3 + draw 1 + full-point bye 3
 
@@ -62,19 +93,24 @@ def test_the_default_scoring_is_echoed_too(client):
 
 
 def test_json_and_trf_of_the_same_event_score_the_same(client):
-    text = trf("142 3", "162  W 3.0    D 1.0",
-               player(1, "Ann", rounds=[(2, "w", "1"), (3, "b", "="), (2, "w", "1")]),
-               player(2, "Ben", rounds=[(1, "b", "0"), (4, "w", "1"), (1, "b", "0")]),
-               player(3, "Cy", rounds=[(0, "-", "U"), (1, "w", "="), (0, "-", "F")]),
-               player(4, "Di", rounds=[(0, "-", "-"), (2, "b", "0"), (0, "-", "H")]))
+    text = trf(
+        "142 3",
+        "162  W 3.0    D 1.0",
+        player(1, "Ann", rounds=[(2, "w", "1"), (3, "b", "="), (2, "w", "1")]),
+        player(2, "Ben", rounds=[(1, "b", "0"), (4, "w", "1"), (1, "b", "0")]),
+        player(3, "Cy", rounds=[(0, "-", "U"), (1, "w", "="), (0, "-", "F")]),
+        player(4, "Di", rounds=[(0, "-", "-"), (2, "b", "0"), (0, "-", "H")]),
+    )
     from_trf = post(client, {"trf": text, "tiebreaks": ["BH", "SB"]}).json()
     from_json = post(client, {"tournament": results(scoring={"win": 3, "draw": 1}), "tiebreaks": ["BH", "SB"]}).json()
     assert from_trf["scoring"] == from_json["scoring"]
-    assert [(r["id"], r["points"], r["values"]) for r in from_trf["standings"]] == \
-        [(r["id"], r["points"], r["values"]) for r in from_json["standings"]]
+    assert [(r["id"], r["points"], r["values"]) for r in from_trf["standings"]] == [
+        (r["id"], r["points"], r["values"]) for r in from_json["standings"]
+    ]
 
 
 # ---- item 2: a tournament in progress
+
 
 def in_progress():
     t = results()
@@ -108,10 +144,12 @@ def test_byes_entered_in_advance_do_not_make_a_round_played(client):
 
 # ---- item 3: clients' own identities
 
+
 def with_identities():
     t = results()
-    t["players"][0].update(key="9b2f-ann", fide_id=4100018363, federation="NOR", title="GM", sex="f",
-                           birth_date="1990-11-30")
+    t["players"][0].update(
+        key="9b2f-ann", fide_id=4100018363, federation="NOR", title="GM", sex="f", birth_date="1990-11-30"
+    )
     t["players"][2].update(key="cy", birth_date="2011")
     return t
 
@@ -120,8 +158,13 @@ def test_identities_come_back_in_every_row_and_breakdown(client):
     data = post(client, {"tournament": with_identities(), "tiebreaks": ["BH"]}).json()
     rows = {row["id"]: row for row in data["standings"]}
     assert {k: rows[1][k] for k in ("key", "fide_id", "federation", "title", "sex", "birth_date")} == {
-        "key": "9b2f-ann", "fide_id": 4100018363, "federation": "NOR", "title": "GM", "sex": "f",
-        "birth_date": "1990-11-30"}
+        "key": "9b2f-ann",
+        "fide_id": 4100018363,
+        "federation": "NOR",
+        "title": "GM",
+        "sex": "f",
+        "birth_date": "1990-11-30",
+    }
     assert rows[3]["key"] == "cy" and "fide_id" not in rows[3] and "key" not in rows[2]
     ben = rows[2]["breakdown"]["BH"]["contributions"]
     assert [c.get("opponent_key") for c in ben] == ["9b2f-ann", None, "9b2f-ann"]
@@ -145,9 +188,14 @@ def test_two_players_with_one_key_are_refused(client):
     assert response.status_code == 422 and response.json()["errors"][0]["path"] == "tournament.players[1].key"
 
 
-@pytest.mark.parametrize("birth_date, status", [
-    ("1990-02-30", 422),  # the document's pattern accepts it; no such day
-    ("90-01-01", 400), ("1990/01/01", 400)])
+@pytest.mark.parametrize(
+    "birth_date, status",
+    [
+        ("1990-02-30", 422),  # the document's pattern accepts it; no such day
+        ("90-01-01", 400),
+        ("1990/01/01", 400),
+    ],
+)
 def test_a_birth_date_that_is_no_date_is_refused(client, birth_date, status):
     t = results()
     t["players"][0]["birth_date"] = birth_date
@@ -163,9 +211,13 @@ def test_an_unknown_field_lists_the_fields_that_exist(client):
     assert "did you mean `fide_id`?" in error["message"] and "fields here: id, name, rating" in error["message"]
 
 
-@pytest.mark.parametrize("field, value, limit", [
-    ("rating", 5000, "TIEBREAK_MAX_RATING"), ("id", 2_000_000, "TIEBREAK_MAX_PLAYER_ID"),
-])
+@pytest.mark.parametrize(
+    "field, value, limit",
+    [
+        ("rating", 5000, "TIEBREAK_MAX_RATING"),
+        ("id", 2_000_000, "TIEBREAK_MAX_PLAYER_ID"),
+    ],
+)
 def test_every_limit_names_its_variable(client, field, value, limit):
     t = results()
     t["players"][0][field] = value
@@ -174,11 +226,14 @@ def test_every_limit_names_its_variable(client, field, value, limit):
 
 # ---- item 5: TRF errors located in the TRF, with the reader's warnings
 
+
 def test_a_crosstable_error_after_reading_a_trf_points_at_its_line_and_column(client):
-    text = trf("777 unknown record",
-               player(1, "A", rounds=[(2, "w", "1")]),
-               player(2, "B", rounds=[(3, "b", "0")]),
-               player(3, "C", rounds=[(2, "w", "1")]))
+    text = trf(
+        "777 unknown record",
+        player(1, "A", rounds=[(2, "w", "1")]),
+        player(2, "B", rounds=[(3, "b", "0")]),
+        player(3, "C", rounds=[(2, "w", "1")]),
+    )
     response = post(client, {"trf": text})
     assert response.status_code == 422
     data = response.json()
@@ -199,6 +254,7 @@ def test_problems_without_warnings_have_no_warnings_member(client):
 
 # ---- item 9: better wrong-input answers
 
+
 def test_an_enum_error_lists_the_valid_values(client):
     [error] = post(client, {"tournament": results(), "regulations": "fide-2025"}).json()["errors"]
     assert "did you mean 'fide-2026'?" in error["message"]
@@ -206,10 +262,17 @@ def test_an_enum_error_lists_the_valid_values(client):
     assert {"auto", "fide-2024", "fide-2026", "uscf"} <= set(listed)
 
 
-@pytest.mark.parametrize("spelling, spec", [
-    ("BH Cut 1", "BH/C1"), ("SB Cut 1", "SB/C1"), ("Buchholz C1", "BH/C1"), ("Koya 40", "KS/L40"),
-    ("buchholz median 2", "BH/M2"), ("bh-c1", "BH/C1"),
-])
+@pytest.mark.parametrize(
+    "spelling, spec",
+    [
+        ("BH Cut 1", "BH/C1"),
+        ("SB Cut 1", "SB/C1"),
+        ("Buchholz C1", "BH/C1"),
+        ("Koya 40", "KS/L40"),
+        ("buchholz median 2", "BH/M2"),
+        ("bh-c1", "BH/C1"),
+    ],
+)
 def test_one_grammar_for_rule_names(client, spelling, spec):
     data = post(client, {"tournament": results(), "tiebreaks": [spelling]}).json()
     assert data["tiebreaks"][0]["spec"] == spec
@@ -253,6 +316,7 @@ def test_several_pairing_byes_in_one_round_warn(client):
 
 
 # ---- C.07 7.2: WIN counts rounds scored as a win
+
 
 def test_a_pairing_bye_worth_less_than_a_win_is_not_a_win(client):
     # Cy: pairing bye in round 1, draw, full-point bye in round 3.

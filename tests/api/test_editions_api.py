@@ -10,26 +10,43 @@ import pytest
 def body(start_date: str, regulations: str) -> dict:
     return {
         "tournament": {
-            "rounds": 2, "start_date": start_date, "system": "swiss",
+            "rounds": 2,
+            "start_date": start_date,
+            "system": "swiss",
             "players": [
-                {"id": 1, "results": [{"round": 1, "opponent": 2, "color": "w", "result": "win"},
-                                      {"round": 2, "result": "absent"}]},
-                {"id": 2, "results": [{"round": 1, "opponent": 1, "color": "b", "result": "loss"},
-                                      {"round": 2, "result": "pairing_bye"}]},
-            ]},
-        "tiebreaks": ["BH"], "regulations": regulations,
+                {
+                    "id": 1,
+                    "results": [
+                        {"round": 1, "opponent": 2, "color": "w", "result": "win"},
+                        {"round": 2, "result": "absent"},
+                    ],
+                },
+                {
+                    "id": 2,
+                    "results": [
+                        {"round": 1, "opponent": 1, "color": "b", "result": "loss"},
+                        {"round": 2, "result": "pairing_bye"},
+                    ],
+                },
+            ],
+        },
+        "tiebreaks": ["BH"],
+        "regulations": regulations,
     }
 
 
-@pytest.mark.parametrize("start_date, regulations, applied", [
-    ("2019-06-01", "auto-historic", "fide-2009"),
-    ("2024-03-31", "auto-historic", "fide-2009"),
-    ("2024-04-01", "auto-historic", "fide-2024"),
-    ("2026-02-28", "auto-historic", "fide-2024"),
-    ("2026-03-01", "auto-historic", "fide-2026"),
-    ("2019-06-01", "auto", "fide-2024"),
-    ("2019-06-01", "fide-2009", "fide-2009"),
-])
+@pytest.mark.parametrize(
+    "start_date, regulations, applied",
+    [
+        ("2019-06-01", "auto-historic", "fide-2009"),
+        ("2024-03-31", "auto-historic", "fide-2009"),
+        ("2024-04-01", "auto-historic", "fide-2024"),
+        ("2026-02-28", "auto-historic", "fide-2024"),
+        ("2026-03-01", "auto-historic", "fide-2026"),
+        ("2019-06-01", "auto", "fide-2024"),
+        ("2019-06-01", "fide-2009", "fide-2009"),
+    ],
+)
 def test_the_edition_follows_the_start_date(client, start_date, regulations, applied):
     response = client.post("/v1/standings", json=body(start_date, regulations))
     assert response.status_code == 200, response.text
@@ -64,12 +81,19 @@ def test_the_virtual_opponent_in_the_breakdown(client):
 def test_compare_shows_one_event_under_three_editions(client):
     # The 2026 worked example (SPEC 2.2): Hugo 4½ with a half-point bye in round 3.
     from pathlib import Path
+
     trf = (Path(__file__).parent.parent / "fixtures" / "conformance_fide" / "worked-c-hpb-2026.trf").read_text()
-    response = client.post("/v1/compare", json={"trf": trf, "lists": [
-        {"name": "2009", "regulations": "fide-2009", "tiebreaks": ["BH"]},
-        {"name": "2024", "regulations": "fide-2024", "tiebreaks": ["BH"]},
-        {"name": "2026", "regulations": "fide-2026", "tiebreaks": ["BH"]},
-    ]})
+    response = client.post(
+        "/v1/compare",
+        json={
+            "trf": trf,
+            "lists": [
+                {"name": "2009", "regulations": "fide-2009", "tiebreaks": ["BH"]},
+                {"name": "2024", "regulations": "fide-2024", "tiebreaks": ["BH"]},
+                {"name": "2026", "regulations": "fide-2026", "tiebreaks": ["BH"]},
+            ],
+        },
+    )
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["regulations"] == ["fide-2009", "fide-2024", "fide-2026"]
@@ -80,11 +104,13 @@ def test_compare_shows_one_event_under_three_editions(client):
 
 def test_a_team_trf_ranks_its_teams_or_on_request_its_players(client):
     from pathlib import Path
+
     trf = (Path(__file__).parent.parent / "fixtures" / "conformance_fide_team" / "tswiss-0001.trf").read_text()
     teams = client.post("/v1/standings", json={"trf": trf, "tiebreaks": ["BH:MP"], "explain": False}).json()
     assert teams["team_size"] is not None
-    players = client.post("/v1/standings", json={"trf": trf, "tiebreaks": ["BH"], "explain": False,
-                                                 "participants": "players"})
+    players = client.post(
+        "/v1/standings", json={"trf": trf, "tiebreaks": ["BH"], "explain": False, "participants": "players"}
+    )
     assert players.status_code == 200, players.text
     body = players.json()
     assert body["team_size"] is None and len(body["standings"]) > len(teams["standings"])
@@ -92,7 +118,9 @@ def test_a_team_trf_ranks_its_teams_or_on_request_its_players(client):
 
 def test_players_of_a_team_tournament_body_are_refused(client):
     from pathlib import Path
-    event = json.loads((Path(__file__).parent.parent / "fixtures" / "conformance_fide_team" /
-                        "tswiss-0001.input.json").read_text())
+
+    event = json.loads(
+        (Path(__file__).parent.parent / "fixtures" / "conformance_fide_team" / "tswiss-0001.input.json").read_text()
+    )
     response = client.post("/v1/standings", json={**event, "participants": "players"})
     assert response.status_code == 400

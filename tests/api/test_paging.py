@@ -47,12 +47,16 @@ def test_pages_put_together_are_the_full_standings(size):
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
-@given(offset=st.integers(0, 35), top=st.none() | st.integers(1, 35), explain=st.booleans(),
-       players=st.none() | st.lists(st.sampled_from(IDS), min_size=1, max_size=4))
+@given(
+    offset=st.integers(0, 35),
+    top=st.none() | st.integers(1, 35),
+    explain=st.booleans(),
+    players=st.none() | st.lists(st.sampled_from(IDS), min_size=1, max_size=4),
+)
 def test_a_page_and_players_are_rows_of_the_full_standings(offset, top, explain, players):
     got = standings(offset=offset, top=top, explain=explain, player=players)["standings"]
     paged = top is not None or offset > 0
-    page = (ROWS[offset:offset + top] if top is not None else ROWS[offset:]) if paged else []
+    page = (ROWS[offset : offset + top] if top is not None else ROWS[offset:]) if paged else []
     if players is None and not paged:
         page = ROWS
     shown = {row["id"] for row in page}
@@ -99,12 +103,15 @@ def test_a_batch_item_pages_too():
     assert json.loads(lines[0])["result"]["standings"] == ROWS[5:10] + ROWS[:1]
 
 
-@pytest.mark.parametrize("selection", [
-    {"explain": False, "offset": 10, "top": 5, "player": [1, 2]},
-    {"player": [1, 2, 3]},
-    {"top": 100},
-    {"offset": 10, "top": 5, "player": [1]},
-])
+@pytest.mark.parametrize(
+    "selection",
+    [
+        {"explain": False, "offset": 10, "top": 5, "player": [1, 2]},
+        {"player": [1, 2, 3]},
+        {"top": 100},
+        {"offset": 10, "top": 5, "player": [1]},
+    ],
+)
 def test_one_engine_pass_builds_the_breakdowns_of_the_rows_returned_only(monkeypatch, selection):
     from tiebreak.engine.standings import Standings
 

@@ -28,11 +28,17 @@ def both_ways(tournament, rules, **selection) -> tuple[bytes, bytes]:
     return msgspec.json.encode(fast), msgspec.json.encode(general)
 
 
-IDENTITY = st.fixed_dictionaries({}, optional={
-    "key": st.text(min_size=1, max_size=8), "fide_id": st.integers(1, 10**9),
-    "federation": st.sampled_from(["NOR", "GER"]), "title": st.sampled_from(["GM", "WIM"]),
-    "sex": st.sampled_from(["m", "f"]), "birth_date": st.sampled_from(["1990", "2008-04-02"]),
-})
+IDENTITY = st.fixed_dictionaries(
+    {},
+    optional={
+        "key": st.text(min_size=1, max_size=8),
+        "fide_id": st.integers(1, 10**9),
+        "federation": st.sampled_from(["NOR", "GER"]),
+        "title": st.sampled_from(["GM", "WIM"]),
+        "sex": st.sampled_from(["m", "f"]),
+        "birth_date": st.sampled_from(["1990", "2008-04-02"]),
+    },
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -40,14 +46,23 @@ IDENTITY = st.fixed_dictionaries({}, optional={
 def test_the_fast_rows_encode_as_the_standing_structs_do(drawn, data):
     tournament = drawn.tournament
     identities = data.draw(st.lists(IDENTITY, min_size=len(tournament.players), max_size=len(tournament.players)))
-    players = tuple(dataclasses.replace(p, name=data.draw(st.text(max_size=6)), **identity)
-                    for p, identity in zip(tournament.players, identities, strict=True))
+    players = tuple(
+        dataclasses.replace(p, name=data.draw(st.text(max_size=6)), **identity)
+        for p, identity in zip(tournament.players, identities, strict=True)
+    )
     tournament = dataclasses.replace(tournament, players=players)
     rules = data.draw(st.lists(st.sampled_from(RULES), max_size=5))
     ids = [p.id for p in players]
-    selection = data.draw(st.fixed_dictionaries({}, optional={
-        "top": st.integers(1, len(ids) + 1), "offset": st.integers(0, len(ids) + 1),
-        "player": st.sampled_from(ids) | st.lists(st.sampled_from(ids), min_size=1, unique=True)}))
+    selection = data.draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "top": st.integers(1, len(ids) + 1),
+                "offset": st.integers(0, len(ids) + 1),
+                "player": st.sampled_from(ids) | st.lists(st.sampled_from(ids), min_size=1, unique=True),
+            },
+        )
+    )
     fast, general = both_ways(tournament, rules, **selection)
     assert fast == general
 

@@ -31,7 +31,8 @@ def test_no_preset_is_called_the_fide_default(client):
     for p in client.get("/v1/presets").json():
         text = " ".join([p["name"], p["origin"], p["description"]]).lower()
         assert "fide default" not in text and "default" not in text.replace("uscf-default", "").replace(
-            "us chess rule 34 default", "")
+            "us chess rule 34 default", ""
+        )
 
 
 def test_standings_with_a_preset(client):
@@ -45,14 +46,21 @@ def test_uscf_preset_selects_uscf_under_auto(client):
     body = client.post("/v1/standings", json={"trf": TRF, "preset": "uscf-default"}).json()
     assert body["regulations"] == "uscf"
     assert [(t["spec"], t["article"]) for t in body["tiebreaks"]] == [
-        ("MM", "US Chess 34E1"), ("SOLK", "US Chess 34E2"), ("CUM", "US Chess 34E3"), ("OCUM", "US Chess 34E9")]
+        ("MM", "US Chess 34E1"),
+        ("SOLK", "US Chess 34E2"),
+        ("CUM", "US Chess 34E3"),
+        ("OCUM", "US Chess 34E9"),
+    ]
 
 
-@pytest.mark.parametrize("payload, message", [
-    ({"preset": "uscf-default", "regulations": "fide-2026"}, "not for fide-2026"),
-    ({"preset": "round-robin", "regulations": "uscf"}, "not for uscf"),
-    ({"preset": "nonesuch"}, "fide-swiss-traditional"),
-])
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ({"preset": "uscf-default", "regulations": "fide-2026"}, "not for fide-2026"),
+        ({"preset": "round-robin", "regulations": "uscf"}, "not for uscf"),
+        ({"preset": "nonesuch"}, "fide-swiss-traditional"),
+    ],
+)
 def test_preset_errors(client, payload, message):
     response = client.post("/v1/standings", json={"trf": TRF, **payload})
     assert response.status_code == 422

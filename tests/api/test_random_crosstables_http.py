@@ -38,8 +38,13 @@ def test_random_crosstable_is_answered_and_matches_the_engine(drawn, explain, re
     expected = compute_standings(drawn.tournament, SPECS, Regulations(regulations), unrated_rating=1500)
     table = expected.table
     want = {
-        table.ids[row.player]: (row.rank, [None if o.values[row.player] is None
-                                           else Fraction(o.values[row.player], o.scale) for o in expected.outcomes])
+        table.ids[row.player]: (
+            row.rank,
+            [
+                None if o.values[row.player] is None else Fraction(o.values[row.player], o.scale)
+                for o in expected.outcomes
+            ],
+        )
         for row in expected.rows
     }
     for row in response.json()["standings"]:

@@ -26,7 +26,10 @@ def server():
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "tiebreak.http.app:app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     base = f"http://127.0.0.1:{port}"
     if not healthy(base, process, 20):

@@ -26,8 +26,8 @@ MISSING = f"the real-world TRF corpus is not at {FOLDER} (it lives in ../shared,
 # cause is fixed they pass, and the marker must go.
 KNOWN = {
     "gros-2010-javafo-sample.trf": "reference: it reads '0000 - =' as a played draw (GE counts it, no VUR cut); "
-                                   "9 players have it in round 3, so it is the half-point bye the service reads, "
-                                   "and the -echecs copy of the same event, which writes 'H', agrees exactly",
+    "9 players have it in round 3, so it is the half-point bye the service reads, "
+    "and the -echecs copy of the same event, which writes 'H', agrees exactly",
 }
 
 
@@ -123,16 +123,23 @@ def test_a_points_column_other_than_the_results_is_always_reported(client, case)
     text = _text(case)
     converted = client.post("/v1/trf", json={"trf": text}).json()
     scoring = converted["tournament"]["scoring"]
-    computed = {p["id"]: sum((Fraction(str(r["points"] if r["points"] is not None else scoring[r["result"]]))
-                              for r in p["results"]), Fraction(0))
-                for p in converted["tournament"]["players"]}
+    computed = {
+        p["id"]: sum(
+            (Fraction(str(r["points"] if r["points"] is not None else scoring[r["result"]])) for r in p["results"]),
+            Fraction(0),
+        )
+        for p in converted["tournament"]["players"]
+    }
     column = {}
     for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         if line.startswith("001") and line[80:84].strip():
             column[int(line[4:8])] = Fraction(line[80:84].strip())
     differing = set() if not any(column.values()) else {pid for pid, pts in column.items() if pts != computed[pid]}
-    warned = {w["message"].split("player ")[1].split(":")[0] for w in converted["warnings"]
-              if w["code"] == "trf-points-mismatch" and "player " in w["message"]}
+    warned = {
+        w["message"].split("player ")[1].split(":")[0]
+        for w in converted["warnings"]
+        if w["code"] == "trf-points-mismatch" and "player " in w["message"]
+    }
     assert warned == {str(pid) for pid in differing}
 
 

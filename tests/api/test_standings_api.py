@@ -17,10 +17,8 @@ def two_player_tournament(**overrides):
     tournament = {
         "rounds": 2,
         "players": [
-            {"id": 1, "name": "A", "rating": 2000,
-             "results": [game(1, 2, "w", "win"), game(2, 2, "b", "draw")]},
-            {"id": 2, "name": "B", "rating": 1900,
-             "results": [game(1, 1, "b", "loss"), game(2, 1, "w", "draw")]},
+            {"id": 1, "name": "A", "rating": 2000, "results": [game(1, 2, "w", "win"), game(2, 2, "b", "draw")]},
+            {"id": 2, "name": "B", "rating": 1900, "results": [game(1, 1, "b", "loss"), game(2, 1, "w", "draw")]},
         ],
     }
     tournament.update(overrides)
@@ -57,14 +55,19 @@ class TestBreakdown:
         assert body["standings"][0]["values"] == [15.5]
 
     def test_explain_false_leaves_the_breakdown_out(self, client):
-        response = client.post("/v1/standings", json={
-            "tournament": two_player_tournament(), "tiebreaks": ["SB"], "explain": False})
+        response = client.post(
+            "/v1/standings", json={"tournament": two_player_tournament(), "tiebreaks": ["SB"], "explain": False}
+        )
         assert response.json()["standings"][0]["breakdown"] is None
 
     def test_rule_objects_are_echoed_as_canonical_specs(self, client):
-        response = client.post("/v1/standings", json={
-            "tournament": two_player_tournament(),
-            "tiebreaks": ["bh-c1", {"code": "ks", "modifiers": {"limit": 40}}, "Buchholz"]})
+        response = client.post(
+            "/v1/standings",
+            json={
+                "tournament": two_player_tournament(),
+                "tiebreaks": ["bh-c1", {"code": "ks", "modifiers": {"limit": 40}}, "Buchholz"],
+            },
+        )
         assert response.status_code == 200, response.text
         specs = [t["spec"] for t in response.json()["tiebreaks"]]
         assert specs == ["BH/C1", "KS/L40", "BH"]
@@ -101,18 +104,21 @@ class TestRanking:
         assert body["standings"][0]["values"] == [None]
         assert body["tiebreaks"][0]["dropped"]
         assert [w["code"] for w in body["warnings"]] == ["rating-tiebreak-dropped"]
-        with_rating = client.post("/v1/standings", json={
-            "tournament": tournament, "tiebreaks": ["ARO"], "unrated_rating": 1400}).json()
+        with_rating = client.post(
+            "/v1/standings", json={"tournament": tournament, "tiebreaks": ["ARO"], "unrated_rating": 1400}
+        ).json()
         assert with_rating["standings"][0]["values"] == [1400]
 
     def test_after_round_is_echoed(self, client):
-        body = client.post("/v1/standings", json={
-            "tournament": two_player_tournament(), "tiebreaks": ["BH"], "after_round": 1}).json()
+        body = client.post(
+            "/v1/standings", json={"tournament": two_player_tournament(), "tiebreaks": ["BH"], "after_round": 1}
+        ).json()
         assert body["after_round"] == 1 and body["standings"][0]["points"] == 1.0
 
     def test_buchholz_in_a_round_robin_is_warned_about(self, client):
-        body = client.post("/v1/standings", json={
-            "tournament": two_player_tournament(system="round_robin"), "tiebreaks": ["BH", "SB"]}).json()
+        body = client.post(
+            "/v1/standings", json={"tournament": two_player_tournament(system="round_robin"), "tiebreaks": ["BH", "SB"]}
+        ).json()
         assert "buchholz-in-round-robin" in [w["code"] for w in body["warnings"]]
 
 
@@ -132,12 +138,16 @@ class TestBadInput:
         assert_problem(client.get("/v1/standings"), 405)
 
     def test_unknown_code_lists_the_valid_ones(self, client):
-        body = assert_problem(self.post(client, {"tournament": two_player_tournament(), "tiebreaks": ["BH", "XYZ"]}), 422)
+        body = assert_problem(
+            self.post(client, {"tournament": two_player_tournament(), "tiebreaks": ["BH", "XYZ"]}), 422
+        )
         assert body["errors"][0]["path"] == "tiebreaks[1]"
         assert "SB" in body["errors"][0]["message"] and "BH" in body["errors"][0]["message"]
 
     def test_a_string_is_not_a_number(self, client):
-        body = assert_problem(self.post(client, {"tournament": two_player_tournament(rounds="2"), "tiebreaks": []}), 400)
+        body = assert_problem(
+            self.post(client, {"tournament": two_player_tournament(rounds="2"), "tiebreaks": []}), 400
+        )
         assert body["errors"][0]["path"] == "tournament.rounds"
 
     def test_unknown_fields_are_rejected(self, client):
@@ -148,15 +158,20 @@ class TestBadInput:
         assert_problem(self.post(client, {"tiebreaks": ["BH"]}), 400)
         assert_problem(self.post(client, {"tournament": two_player_tournament(), "trf": "012 x"}), 400)
 
-    @pytest.mark.parametrize("tournament, path", [
-        (two_player_tournament(rounds=-1), "tournament.rounds"),
-        (two_player_tournament(rounds=0), "tournament.rounds"),
-        ({"rounds": 1, "players": [{"id": 10**12}]}, "tournament.players[0].id"),
-        ({"rounds": 1, "players": []}, "tournament.players"),
-        ({"rounds": 1, "players": [{"id": 1, "rating": -5}]}, "tournament.players[0].rating"),
-        ({"rounds": 1, "players": [{"id": 1, "results": [{"round": 1, "result": "resigned"}]}]},
-         "tournament.players[0].results[0].result"),
-    ])
+    @pytest.mark.parametrize(
+        "tournament, path",
+        [
+            (two_player_tournament(rounds=-1), "tournament.rounds"),
+            (two_player_tournament(rounds=0), "tournament.rounds"),
+            ({"rounds": 1, "players": [{"id": 10**12}]}, "tournament.players[0].id"),
+            ({"rounds": 1, "players": []}, "tournament.players"),
+            ({"rounds": 1, "players": [{"id": 1, "rating": -5}]}, "tournament.players[0].rating"),
+            (
+                {"rounds": 1, "players": [{"id": 1, "results": [{"round": 1, "result": "resigned"}]}]},
+                "tournament.players[0].results[0].result",
+            ),
+        ],
+    )
     def test_shape_errors_name_the_field(self, client, tournament, path):
         body = assert_problem(self.post(client, {"tournament": tournament, "tiebreaks": ["BH"]}), 400)
         assert body["errors"][0]["path"] == path
@@ -169,26 +184,34 @@ class TestBadInput:
         assert_problem(self.post(client, "[" * 100_000 + "]" * 100_000), 400)
 
     def test_more_than_two_decimals_is_refused(self, client):
-        body = assert_problem(self.post(client, {"tournament": two_player_tournament(scoring={"draw": 0.333}),
-                                                 "tiebreaks": ["BH"]}), 422)
+        body = assert_problem(
+            self.post(client, {"tournament": two_player_tournament(scoring={"draw": 0.333}), "tiebreaks": ["BH"]}), 422
+        )
         assert body["errors"][0]["path"] == "tournament.scoring.draw"
 
     def test_too_many_players(self, client):
         players = ",".join(f'{{"id":{i}}}' for i in range(1, 60_002))
-        body = assert_problem(self.post(client, '{"tournament":{"rounds":1,"players":[' + players + ']}}'), 400)
+        body = assert_problem(self.post(client, '{"tournament":{"rounds":1,"players":[' + players + "]}}"), 400)
         assert body["errors"][0]["path"] == "tournament.players"
 
 
 class TestContradictions:
     def post(self, client, players, rounds=1):
-        return client.post("/v1/standings", json={"tournament": {"rounds": rounds, "players": players},
-                                                  "tiebreaks": ["BH"]})
+        return client.post(
+            "/v1/standings", json={"tournament": {"rounds": rounds, "players": players}, "tiebreaks": ["BH"]}
+        )
 
     def test_one_sided_pairing(self, client):
-        body = assert_problem(self.post(client, [
-            {"id": 1, "results": [game(1, 2, "w", "win")]},
-            {"id": 2, "results": [{"round": 1, "result": "half_bye"}]},
-        ]), 422)
+        body = assert_problem(
+            self.post(
+                client,
+                [
+                    {"id": 1, "results": [game(1, 2, "w", "win")]},
+                    {"id": 2, "results": [{"round": 1, "result": "half_bye"}]},
+                ],
+            ),
+            422,
+        )
         assert body["errors"][0]["path"] == "tournament.players[0].results[0].opponent"
 
     def test_duplicate_ids(self, client):
@@ -200,25 +223,40 @@ class TestContradictions:
         assert "themself" in body["errors"][0]["message"]
 
     def test_results_that_do_not_match(self, client):
-        body = assert_problem(self.post(client, [
-            {"id": 1, "results": [game(1, 2, "w", "win")]},
-            {"id": 2, "results": [game(1, 1, "b", "draw")]},
-        ]), 422)
+        body = assert_problem(
+            self.post(
+                client,
+                [
+                    {"id": 1, "results": [game(1, 2, "w", "win")]},
+                    {"id": 2, "results": [game(1, 1, "b", "draw")]},
+                ],
+            ),
+            422,
+        )
         assert "complementary" in body["errors"][0]["message"]
 
     def test_an_arbiters_unusual_result_is_accepted_with_points(self, client):
-        response = self.post(client, [
-            {"id": 1, "results": [game(1, 2, "w", "draw", points=0.5)]},
-            {"id": 2, "results": [game(1, 1, "b", "loss", points=0)]},
-        ])
+        response = self.post(
+            client,
+            [
+                {"id": 1, "results": [game(1, 2, "w", "draw", points=0.5)]},
+                {"id": 2, "results": [game(1, 1, "b", "loss", points=0)]},
+            ],
+        )
         assert response.status_code == 200, response.text
         assert [row["points"] for row in response.json()["standings"]] == [0.5, 0.0]
 
     def test_same_colour_on_both_sides(self, client):
-        body = assert_problem(self.post(client, [
-            {"id": 1, "results": [game(1, 2, "w", "win")]},
-            {"id": 2, "results": [game(1, 1, "w", "loss")]},
-        ]), 422)
+        body = assert_problem(
+            self.post(
+                client,
+                [
+                    {"id": 1, "results": [game(1, 2, "w", "win")]},
+                    {"id": 2, "results": [game(1, 1, "w", "loss")]},
+                ],
+            ),
+            422,
+        )
         assert body["errors"][0]["path"].endswith(".color")
 
     def test_round_beyond_the_tournament(self, client):
@@ -226,8 +264,9 @@ class TestContradictions:
         assert body["errors"][0]["path"] == "tournament.players[0].results[0].round"
 
     def test_after_round_beyond_the_tournament(self, client):
-        response = client.post("/v1/standings", json={"tournament": two_player_tournament(), "tiebreaks": [],
-                                                      "after_round": 3})
+        response = client.post(
+            "/v1/standings", json={"tournament": two_player_tournament(), "tiebreaks": [], "after_round": 3}
+        )
         body = assert_problem(response, 422)
         assert body["errors"][0]["path"] == "after_round"
 
@@ -239,8 +278,9 @@ def test_body_too_large_is_413():
     from tiebreak.wire.limits import Limits
 
     with TestClient(create_app(Limits(max_body_bytes=1000))) as small:
-        response = small.post("/v1/standings", content=b"{" + b" " * 2000 + b"}",
-                              headers={"content-type": "application/json"})
+        response = small.post(
+            "/v1/standings", content=b"{" + b" " * 2000 + b"}", headers={"content-type": "application/json"}
+        )
         assert_problem(response, 413)
 
 

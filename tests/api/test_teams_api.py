@@ -39,8 +39,12 @@ def test_case_over_http_from_the_json_body(client, case):
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_case_over_http_from_the_trf(client, case):
     data = case.data
-    body = {"trf": case.trf_text, "tiebreaks": data["tiebreaks"], "regulations": data["regulations"],
-            "after_round": data["after_round"]}
+    body = {
+        "trf": case.trf_text,
+        "tiebreaks": data["tiebreaks"],
+        "regulations": data["regulations"],
+        "after_round": data["after_round"],
+    }
     check_expected(case, client.post("/v1/standings", json=body))
 
 
@@ -73,11 +77,21 @@ def test_the_extended_sb_breakdown_shows_each_match_and_the_capped_dummy(client)
     assert emgsb["value"] == 152.5
     game = emgsb["contributions"][0]
     assert (game["kind"], game["opponent"], game["opponent_score"], game["result"], game["value"]) == (
-        "match", 1, 12.0, 1.5, 18.0)
+        "match",
+        1,
+        12.0,
+        1.5,
+        18.0,
+    )
     dummy = next(c for c in emgsb["contributions"] if c["kind"] == "dummy")
     # round 2: a forfeit won against Estonia (4 MP): own 12 MP capped at 4 (16.4.1), × 4 GP
     assert (dummy["round"], dummy["unplayed"], dummy["own_score"], dummy["capped_at"], dummy["article"]) == (
-        2, "forfeit_win", 12.0, 4.0, "16.4.1")
+        2,
+        "forfeit_win",
+        12.0,
+        4.0,
+        "16.4.1",
+    )
     assert dummy["value"] == 16.0
 
 
@@ -142,6 +156,7 @@ def test_team_codes_are_refused_for_individuals_and_back(client):
 
 # ---------------------------------------------------------------- validation
 
+
 def small_event() -> dict:
     return copy.deepcopy(CASE["tworked-0001"].body)
 
@@ -185,7 +200,7 @@ def test_a_board_player_of_another_team_and_unknown_teams(client):
     body = small_event()
     body["team_tournament"]["matches"][0]["boards"][0]["black"] = 2  # Gifford's Cross's own board 2
     paths = problem_paths(client, body, 422)
-    assert ("team_tournament.matches[0].boards[0].black" in [p for p, _ in paths])
+    assert "team_tournament.matches[0].boards[0].black" in [p for p, _ in paths]
     body = small_event()
     body["team_tournament"]["matches"][0]["away"] = 9
     assert problem_paths(client, body, 422)[0][0] == "team_tournament.matches[0].away"
@@ -206,10 +221,16 @@ def test_shape_errors_are_400s(client):
 
 # ---------------------------------------------------------------- everywhere a tournament goes
 
+
 def test_compare_ranks_a_team_event_under_several_lists(client):
     case = CASE["tworked-0001"]
-    body = {"trf": case.trf_text, "lists": [{"name": "top board", "tiebreaks": ["PTS", "MPvGP", "BC", "TBR"]},
-                                            {"name": "bottom boards", "tiebreaks": ["PTS", "MPvGP", "BC", "BBE"]}]}
+    body = {
+        "trf": case.trf_text,
+        "lists": [
+            {"name": "top board", "tiebreaks": ["PTS", "MPvGP", "BC", "TBR"]},
+            {"name": "bottom boards", "tiebreaks": ["PTS", "MPvGP", "BC", "BBE"]},
+        ],
+    }
     response = client.post("/v1/compare", json=body)
     assert response.status_code == 200, response.text
     summary = response.json()["summary"]
@@ -220,10 +241,16 @@ def test_compare_ranks_a_team_event_under_several_lists(client):
 
 
 def test_batch_takes_team_events(client):
-    items = [CASE["tswiss-0003"].body | {"id": "json", "explain": False},
-             {"id": "trf", "trf": CASE["trr-0001"].trf_text, "tiebreaks": CASE["trr-0001"].data["tiebreaks"],
-              "explain": False},
-             {"id": "bad", "team_tournament": {"teams": [], "rounds": 1, "team_size": 4}}]
+    items = [
+        CASE["tswiss-0003"].body | {"id": "json", "explain": False},
+        {
+            "id": "trf",
+            "trf": CASE["trr-0001"].trf_text,
+            "tiebreaks": CASE["trr-0001"].data["tiebreaks"],
+            "explain": False,
+        },
+        {"id": "bad", "team_tournament": {"teams": [], "rounds": 1, "team_size": 4}},
+    ]
     response = client.post("/v1/standings/batch", json=items)
     lines = [json.loads(line) for line in response.text.splitlines()]
     assert [(line["id"], line["status"]) for line in lines] == [("json", 200), ("trf", 200), ("bad", 400)]
@@ -238,11 +265,13 @@ def test_trf_both_ways(client):
     assert out["team_tournament"]["team_size"] == 4
     assert len(out["tournament"]["players"]) == 60  # the player lines, as an individual crosstable
     assert len(out["team_tournament"]["matches"]) == 42
-    unoccupied = [b for m in out["team_tournament"]["matches"] for b in m["boards"] if b["white"] is None or
-                  b["black"] is None]
+    unoccupied = [
+        b for m in out["team_tournament"]["matches"] for b in m["boards"] if b["white"] is None or b["black"] is None
+    ]
     assert len(unoccupied) == 2
-    written = client.post("/v1/trf", json={"team_tournament": out["team_tournament"],
-                                           "tiebreaks": case.data["tiebreaks"]})
+    written = client.post(
+        "/v1/trf", json={"team_tournament": out["team_tournament"], "tiebreaks": case.data["tiebreaks"]}
+    )
     assert written.status_code == 200, written.text
     text = written.json()["trf"]
     assert "300 002 002 010 0007 0008 0009 0000" in text and "\n310   1 Peru" in text
@@ -255,8 +284,23 @@ def test_catalogue_and_presets_list_the_team_rules(client):
     assert catalogue["EMGSB"]["events"] == ["team"] and catalogue["EMGSB"]["article"] == "C.07 13.2"
     assert catalogue["BH"]["events"] == ["individual", "team"]
     assert catalogue["MM"]["events"] == ["individual"]
-    for code in ("MPvGP", "ESB", "EMMSB", "EGMSB", "EGGSB", "EDE", "EDEC", "EDET", "EDEB", "EDEBT", "EDEBB", "BC",
-                 "TBR", "BBE", "SSSC"):
+    for code in (
+        "MPvGP",
+        "ESB",
+        "EMMSB",
+        "EGMSB",
+        "EGGSB",
+        "EDE",
+        "EDEC",
+        "EDET",
+        "EDEB",
+        "EDEBT",
+        "EDEBB",
+        "BC",
+        "TBR",
+        "BBE",
+        "SSSC",
+    ):
         assert code in catalogue
     presets = {p["name"]: p for p in client.get("/v1/presets").json()}
     assert presets["olympiad"]["event"] == "team" and presets["olympiad"]["tiebreaks"][1] == "EMGSB/C1"
@@ -283,10 +327,13 @@ def test_a_team_event_in_progress_is_ranked_after_its_last_round_with_matches(cl
 
 def test_team_records_over_individual_pairings_leave_an_individual_event(client):
     # an open with team records for a team prize: teammates meet, so the pairings are no team matches
-    lines = ["012 Club open", "142 1",
-             "001    1      A                                 2000                             1.0    1     2 w 1",
-             "001    2      B                                 1900                             0.0    2     1 b 0",
-             "310   1 Club                             CLB             0.0    0.0   1     1    2"]
+    lines = [
+        "012 Club open",
+        "142 1",
+        "001    1      A                                 2000                             1.0    1     2 w 1",
+        "001    2      B                                 1900                             0.0    2     1 b 0",
+        "310   1 Club                             CLB             0.0    0.0   1     1    2",
+    ]
     text = "\n".join(lines) + "\n"
     out = standings(client, {"trf": text, "tiebreaks": ["BH"]})
     assert out["team_size"] is None and [r["id"] for r in out["standings"]] == [1, 2]

@@ -17,11 +17,21 @@ def test_trf_is_read_into_the_json_tournament(client):
     assert body["trf"] is None and body["tiebreaks"] == ["BH/C1", "SB"]
     tournament = body["tournament"]
     assert (tournament["name"], tournament["start_date"], tournament["system"], tournament["rounds"]) == (
-        "Small open", "2026-05-01", "swiss", 2)
+        "Small open",
+        "2026-05-01",
+        "swiss",
+        2,
+    )
     chen = tournament["players"][2]
     assert chen["rating"] is None
-    assert chen["results"][0] == {"round": 1, "result": "win", "opponent": 4, "color": "w", "points": None,
-                                  "rated": False}
+    assert chen["results"][0] == {
+        "round": 1,
+        "result": "win",
+        "opponent": 4,
+        "color": "w",
+        "points": None,
+        "rated": False,
+    }
     [warning] = body["warnings"]
     assert warning["code"] == "trf-line-ignored" and warning["message"].startswith("line 2, column 1:")
 
@@ -48,25 +58,43 @@ def test_a_json_tournament_is_written_as_trf_with_points_and_rank(client):
 
 
 def test_writing_reports_what_trf_cannot_carry(client):
-    tournament = {"rounds": 1, "players": [
-        {"id": 1, "name": "A" * 40, "results": [{"round": 1, "opponent": 2, "color": "w", "result": "loss",
-                                                  "points": 0}]},
-        {"id": 2, "results": [{"round": 1, "opponent": 1, "color": "b", "result": "loss", "points": 0}]}]}
+    tournament = {
+        "rounds": 1,
+        "players": [
+            {
+                "id": 1,
+                "name": "A" * 40,
+                "results": [{"round": 1, "opponent": 2, "color": "w", "result": "loss", "points": 0}],
+            },
+            {"id": 2, "results": [{"round": 1, "opponent": 1, "color": "b", "result": "loss", "points": 0}]},
+        ],
+    }
     body = client.post("/v1/trf", json={"tournament": tournament}).json()
     messages = [w["message"] for w in body["warnings"] if w["code"] == "trf-not-carried"]
     assert any("name cut" in m for m in messages) and any("points override" in m for m in messages)
 
 
-@pytest.mark.parametrize("body, status, path", [
-    ({"trf": trf(player(1, "A", None, [(2, "x", "1")]))}, 422, "trf:1:97"),
-    ({}, 400, ""),
-    ({"trf": "001    1", "tournament": {"rounds": 1, "players": [{"id": 1}]}}, 400, ""),
-    ({"trf": trf(*SMALL), "tiebreaks": ["BH"]}, 400, ""),
-    ({"tournament": {"rounds": 1, "players": [{"id": 10000}]}}, 422, "tournament.players[0].id"),
-    ({"tournament": {"rounds": 1, "players": [{"id": 1, "results": [
-        {"round": 1, "opponent": 2, "result": "win"}]}, {"id": 2}]}}, 422, None),
-    ({"trf": trf(player(1, "A", 4500))}, 422, "trf"),
-])
+@pytest.mark.parametrize(
+    "body, status, path",
+    [
+        ({"trf": trf(player(1, "A", None, [(2, "x", "1")]))}, 422, "trf:1:97"),
+        ({}, 400, ""),
+        ({"trf": "001    1", "tournament": {"rounds": 1, "players": [{"id": 1}]}}, 400, ""),
+        ({"trf": trf(*SMALL), "tiebreaks": ["BH"]}, 400, ""),
+        ({"tournament": {"rounds": 1, "players": [{"id": 10000}]}}, 422, "tournament.players[0].id"),
+        (
+            {
+                "tournament": {
+                    "rounds": 1,
+                    "players": [{"id": 1, "results": [{"round": 1, "opponent": 2, "result": "win"}]}, {"id": 2}],
+                }
+            },
+            422,
+            None,
+        ),
+        ({"trf": trf(player(1, "A", 4500))}, 422, "trf"),
+    ],
+)
 def test_conversion_errors_are_problems(client, body, status, path):
     response = client.post("/v1/trf", json=body)
     assert response.status_code == status, response.text
@@ -88,8 +116,9 @@ def test_standings_rules_in_the_request_win_over_record_202(client):
     assert "tiebreaks-from-trf" not in [w["code"] for w in body["warnings"]]
 
 
-@pytest.mark.parametrize("start, regulations", [("2026/02/28", "fide-2024"), ("26/03/01", "fide-2026"),
-                                                ("2025/12/31", "fide-2024")])
+@pytest.mark.parametrize(
+    "start, regulations", [("2026/02/28", "fide-2024"), ("26/03/01", "fide-2026"), ("2025/12/31", "fide-2024")]
+)
 def test_regulations_auto_follow_record_042(client, start, regulations):
     body = client.post("/v1/standings", json={"trf": trf(f"042 {start}", *SMALL[4:])}).json()
     assert body["regulations"] == regulations
@@ -110,6 +139,12 @@ def test_a_broken_trf_in_standings_is_located(client):
 def test_writing_takes_every_rule_set_name(client, regulations):
     # `auto-historic` once reached Regulations() unresolved: a 500 (found by tests/contract)
     tiebreaks = ["SOLK"] if regulations == "uscf" else ["BH"]
-    response = client.post("/v1/trf", json={"tournament": {"rounds": 1, "players": [{"id": 1}, {"id": 2}]},
-                                            "regulations": regulations, "tiebreaks": tiebreaks})
+    response = client.post(
+        "/v1/trf",
+        json={
+            "tournament": {"rounds": 1, "players": [{"id": 1}, {"id": 2}]},
+            "regulations": regulations,
+            "tiebreaks": tiebreaks,
+        },
+    )
     assert response.status_code == 200, response.text

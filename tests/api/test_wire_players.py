@@ -43,10 +43,12 @@ def test_ranking_from_the_roster_is_ranking_from_the_players():
     a = compute_standings(with_roster, specs, unrated_rating=1400)
     b = compute_standings(objects, specs, unrated_rating=1400)
     assert list(a.rows) == list(b.rows)
-    assert [o.values if o.column is None else o.column.tolist() for o in a.outcomes] == \
-           [o.values if o.column is None else o.column.tolist() for o in b.outcomes]
-    assert msgspec.json.encode(standings_to_wire(a, True, tournament=with_roster)) == \
-           msgspec.json.encode(standings_to_wire(b, True, tournament=objects))
+    assert [o.values if o.column is None else o.column.tolist() for o in a.outcomes] == [
+        o.values if o.column is None else o.column.tolist() for o in b.outcomes
+    ]
+    assert msgspec.json.encode(standings_to_wire(a, True, tournament=with_roster)) == msgspec.json.encode(
+        standings_to_wire(b, True, tournament=objects)
+    )
 
 
 def test_one_row_makes_no_player_object():

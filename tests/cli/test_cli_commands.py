@@ -16,15 +16,19 @@ HALF_POINT_BYE = FIXTURES / "worked-c-hpb-2026.trf"
 
 
 def tiebreak(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=cwd, capture_output=True, text=True
+    )
 
 
-@pytest.mark.parametrize("args, golden", [
-    (["standings", ALEKHINE, "-t", "BH/C1", "BH", "SB", "ARO"], "alekhine-standings.txt"),
-    (["standings", ALEKHINE, "-t", "BH/C1", "BH", "SB", "ARO", "--format", "csv"], "alekhine-standings.csv"),
-    (["explain", HALF_POINT_BYE, "-p", "1", "-t", "BH/C1", "BH"], "hpb-2026-explain-1.txt"),
-])
+@pytest.mark.parametrize(
+    "args, golden",
+    [
+        (["standings", ALEKHINE, "-t", "BH/C1", "BH", "SB", "ARO"], "alekhine-standings.txt"),
+        (["standings", ALEKHINE, "-t", "BH/C1", "BH", "SB", "ARO", "--format", "csv"], "alekhine-standings.csv"),
+        (["explain", HALF_POINT_BYE, "-p", "1", "-t", "BH/C1", "BH"], "hpb-2026-explain-1.txt"),
+    ],
+)
 def test_golden_output_of_the_worked_examples(args, golden):
     result = tiebreak(*args)
     assert result.returncode == 0, result.stderr
@@ -34,10 +38,18 @@ def test_golden_output_of_the_worked_examples(args, golden):
 def test_standings_of_a_json_tournament_and_of_a_json_request(tmp_path):
     tournament = json.loads(tiebreak("standings", ALEKHINE, "--format", "json").stdout)
     converted = subprocess.run(
-        [sys.executable, "-c", "import sys, msgspec; from tiebreak.formats.trf import read_trf; "
-         "from tiebreak.usecases.convert import tournament_to_wire; "
-         "sys.stdout.buffer.write(msgspec.json.encode(tournament_to_wire(read_trf(open(sys.argv[1], 'rb').read())"
-         ".tournament)))", str(ALEKHINE)], cwd=ROOT, capture_output=True)
+        [
+            sys.executable,
+            "-c",
+            "import sys, msgspec; from tiebreak.formats.trf import read_trf; "
+            "from tiebreak.usecases.convert import tournament_to_wire; "
+            "sys.stdout.buffer.write(msgspec.json.encode(tournament_to_wire(read_trf(open(sys.argv[1], 'rb').read())"
+            ".tournament)))",
+            str(ALEKHINE),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+    )
     (tmp_path / "t.json").write_bytes(converted.stdout)
     (tmp_path / "r.json").write_text(json.dumps({"tournament": json.loads(converted.stdout), "tiebreaks": ["SB"]}))
     from_tournament = tiebreak("standings", tmp_path / "t.json", "-t", "SB", "--format", "json")
@@ -67,12 +79,15 @@ def test_a_latin1_file_reads_with_its_accents(tmp_path):
     assert "Tàl Müller" in result.stdout and "Windows-1252" in result.stderr
 
 
-@pytest.mark.parametrize("args, words", [
-    (["standings", ALEKHINE, "-t", "NOPE"], "unknown tie-break"),
-    (["standings", "missing.trf"], "No such file"),
-    (["explain", ALEKHINE, "-p", "99"], "no player with id 99"),
-    (["standings", FIXTURES / "swiss-0005.json"], "unknown field `id`"),  # an expected-values file, no tournament
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["standings", ALEKHINE, "-t", "NOPE"], "unknown tie-break"),
+        (["standings", "missing.trf"], "No such file"),
+        (["explain", ALEKHINE, "-p", "99"], "no player with id 99"),
+        (["standings", FIXTURES / "swiss-0005.json"], "unknown field `id`"),  # an expected-values file, no tournament
+    ],
+)
 def test_errors_go_to_stderr_with_a_non_zero_exit(args, words, tmp_path):
     result = tiebreak(*args)
     assert result.returncode == 1 and result.stdout == ""
@@ -107,7 +122,10 @@ def test_batch_with_bad_files_reports_them_and_fails(tmp_path):
     assert result.returncode == 1
     lines = {Path(r["id"]).name: r for r in map(json.loads, result.stdout.splitlines())}
     assert {name: r["status"] for name, r in lines.items()} == {
-        "broken.trf": 422, "contradiction.trf": 422, "good.trf": 200}
+        "broken.trf": 422,
+        "contradiction.trf": 422,
+        "good.trf": 200,
+    }
     assert "1 ranked, 2 failed" in result.stderr
     assert "failed: " in result.stderr and "broken.trf: the TRF text cannot be read" in result.stderr
 
@@ -130,6 +148,7 @@ def test_batch_with_a_pattern_that_matches_nothing_fails(tmp_path):
 
 # ---- fit for scripts (issue 11, item 10)
 
+
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])
 def test_warnings_go_to_stderr_in_every_format(fmt):
     result = tiebreak("standings", ALEKHINE, "--format", fmt)  # no rules: a no-tiebreaks warning
@@ -141,8 +160,10 @@ def test_warnings_go_to_stderr_in_every_format(fmt):
 
 
 def test_a_closed_pipe_ends_quietly():
-    script = (f"{sys.executable} -m tiebreak.cli batch {FIXTURES} -t BH/C1 BH SB --jobs 1 --no-progress"
-              " | head -c 100 > /dev/null; echo ${PIPESTATUS[0]}")
+    script = (
+        f"{sys.executable} -m tiebreak.cli batch {FIXTURES} -t BH/C1 BH SB --jobs 1 --no-progress"
+        " | head -c 100 > /dev/null; echo ${PIPESTATUS[0]}"
+    )
     result = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True)
     assert "Traceback" not in result.stderr and "Error" not in result.stderr, result.stderr
     assert result.stdout.strip() == "141"  # as cat or grep: killed by SIGPIPE, no message
@@ -150,8 +171,12 @@ def test_a_closed_pipe_ends_quietly():
 
 def test_dash_reads_the_file_from_standard_input():
     for data in (ALEKHINE.read_bytes(), json.dumps({"trf": ALEKHINE.read_text(), "tiebreaks": ["BH"]}).encode()):
-        result = subprocess.run([sys.executable, "-m", "tiebreak.cli", "standings", "-", "-t", "BH"], cwd=ROOT,
-                                input=data, capture_output=True)
+        result = subprocess.run(
+            [sys.executable, "-m", "tiebreak.cli", "standings", "-", "-t", "BH"],
+            cwd=ROOT,
+            input=data,
+            capture_output=True,
+        )
         assert result.returncode == 0, result.stderr
         assert result.stdout.decode().splitlines()[2].split()[:5] == ["2", "2", "Kasparov", "3.5", "14.5"]
 
@@ -177,8 +202,9 @@ def test_every_option_has_help():
 
 
 def test_the_batch_summary_shows_the_first_error_of_each_failed_file(tmp_path):
-    (tmp_path / "bad.trf").write_text("012 x\n001    1      A                                 2000"
-                                      "                             0.0    1     2 x 1\n")
+    (tmp_path / "bad.trf").write_text(
+        "012 x\n001    1      A                                 2000                             0.0    1     2 x 1\n"
+    )
     result = tiebreak("batch", tmp_path, "--no-progress", "--out", tmp_path / "out.ndjson")
     assert result.returncode == 1
     assert "bad.trf: the TRF text cannot be read" in result.stderr and "-- trf:2:97: round 1: colour" in result.stderr
@@ -187,9 +213,11 @@ def test_the_batch_summary_shows_the_first_error_of_each_failed_file(tmp_path):
 def test_the_command_line_starts_without_the_web_framework():
     """Start-up is most of a small batch's time: `tiebreak batch` and `standings` import neither
     litestar nor prometheus_client (a failing file's line brings in the error handlers)."""
-    code = ("import sys, tiebreak.cli; from tiebreak.cli import main; "
-            "main(['standings', sys.argv[1], '-t', 'BH']); "
-            "print(sorted(m for m in ('litestar', 'prometheus_client') if m in sys.modules))")
+    code = (
+        "import sys, tiebreak.cli; from tiebreak.cli import main; "
+        "main(['standings', sys.argv[1], '-t', 'BH']); "
+        "print(sorted(m for m in ('litestar', 'prometheus_client') if m in sys.modules))"
+    )
     result = subprocess.run([sys.executable, "-c", code, str(ALEKHINE)], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "[]"

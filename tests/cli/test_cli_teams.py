@@ -11,8 +11,9 @@ FINAL = TEAMS / "tworked-0001.trf"
 
 
 def tiebreak(*args):
-    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True, text=True
+    )
 
 
 def test_standings_of_a_team_trf():

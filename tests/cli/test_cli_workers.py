@@ -98,6 +98,7 @@ def test_chunks_are_at_most_the_largest_and_leave_each_worker_several():
 
 # ---- the commands
 
+
 def _folder(tmp_path: Path, count: int) -> Path:
     """`count` TRF files: the conformance files over and over (each chunk a mix), one broken."""
     sources = sorted(FIXTURES.glob("*.trf"))
@@ -108,8 +109,9 @@ def _folder(tmp_path: Path, count: int) -> Path:
 
 
 def _run(*args, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT,
-                          capture_output=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True, timeout=timeout
+    )
 
 
 def test_batch_with_two_jobs_writes_what_one_job_writes_in_the_files_order(tmp_path):
@@ -151,9 +153,27 @@ def test_a_worker_killed_during_a_batch_ends_it_with_an_error_naming_the_file(tm
     folder = _folder(tmp_path, 150)
     out = tmp_path / "out.ndjson"
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", _DYING_BATCH, "f0100.trf", "batch", folder, "-t", "BH",
-                           "--no-explain", "--out", out, "--jobs", "2"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _DYING_BATCH,
+            "f0100.trf",
+            "batch",
+            folder,
+            "-t",
+            "BH",
+            "--no-explain",
+            "--out",
+            out,
+            "--jobs",
+            "2",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert time.monotonic() - started < 120
     assert done.returncode == 1
     assert "a worker process died" in done.stderr and "f0100.trf (item 101 of 150)" in done.stderr, done.stderr

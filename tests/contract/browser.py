@@ -20,9 +20,20 @@ import time
 import zlib
 from collections.abc import Callable
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
-         "--disable-extensions", "--mute-audio", "--hide-scrollbars", "--remote-debugging-pipe"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-extensions",
+    "--mute-audio",
+    "--hide-scrollbars",
+    "--remote-debugging-pipe",
+]
 
 
 def find_chromium() -> str | None:
@@ -53,10 +64,13 @@ class Browser:
             os.dup2(high_w, 4)
 
         self.process = subprocess.Popen(
-            [executable, *FLAGS, f"--user-data-dir={self.profile}", f"--window-size={width},{height}",
-             "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=child_fds, close_fds=False)
+            [executable, *FLAGS, f"--user-data-dir={self.profile}", f"--window-size={width},{height}", "about:blank"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=child_fds,
+            close_fds=False,
+        )
         os.close(to_browser_r)
         os.close(from_browser_w)
         self._buffer = b""
@@ -103,8 +117,14 @@ class Browser:
         self.call("Page.navigate", session=True, url=url)
 
     def evaluate(self, expression: str, timeout: float = 30):
-        result = self.call("Runtime.evaluate", session=True, timeout=timeout, expression=expression,
-                           returnByValue=True, awaitPromise=True)
+        result = self.call(
+            "Runtime.evaluate",
+            session=True,
+            timeout=timeout,
+            expression=expression,
+            returnByValue=True,
+            awaitPromise=True,
+        )
         if "exceptionDetails" in result:
             raise BrowserError(f"{expression[:80]}: {result['exceptionDetails']}")
         return result["result"].get("value")
@@ -121,15 +141,22 @@ class Browser:
             time.sleep(0.2)
 
     def screenshot(self) -> bytes:
-        return base64.b64decode(self.call("Page.captureScreenshot", session=True, format="png",
-                                          captureBeyondViewport=False)["data"])
+        return base64.b64decode(
+            self.call("Page.captureScreenshot", session=True, format="png", captureBeyondViewport=False)["data"]
+        )
 
     def requested_urls(self) -> list[str]:
         """The URLs the page asked for, except those the browser blocked before sending (CSP)."""
-        blocked = {e["params"]["requestId"] for e in self.events
-                   if e.get("method") == "Network.loadingFailed" and e["params"].get("blockedReason")}
-        return [e["params"]["request"]["url"] for e in self.events
-                if e.get("method") == "Network.requestWillBeSent" and e["params"]["requestId"] not in blocked]
+        blocked = {
+            e["params"]["requestId"]
+            for e in self.events
+            if e.get("method") == "Network.loadingFailed" and e["params"].get("blockedReason")
+        }
+        return [
+            e["params"]["request"]["url"]
+            for e in self.events
+            if e.get("method") == "Network.requestWillBeSent" and e["params"]["requestId"] not in blocked
+        ]
 
     def drain(self, seconds: float) -> None:
         """Collect the events of the next `seconds` (requests still starting after a page rendered)."""
@@ -155,14 +182,15 @@ class Browser:
 
 # ---- reading the screenshot ----
 
+
 def png_pixels(data: bytes) -> tuple[int, int, Callable[[int, int], tuple[int, int, int]]]:
     """Width, height and a pixel reader (RGB) of an 8-bit RGB or RGBA PNG, as Chromium writes them."""
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         raise ValueError("not a PNG")
     position, idat, header = 8, b"", None
     while position < len(data):
-        length, kind = struct.unpack(">I4s", data[position:position + 8])
-        chunk = data[position + 8:position + 8 + length]
+        length, kind = struct.unpack(">I4s", data[position : position + 8])
+        chunk = data[position + 8 : position + 8 + length]
         if kind == b"IHDR":
             header = struct.unpack(">IIBBBBB", chunk)
         elif kind == b"IDAT":
@@ -178,7 +206,7 @@ def png_pixels(data: bytes) -> tuple[int, int, Callable[[int, int], tuple[int, i
     previous = bytearray(stride)
     for y in range(height):
         kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for x in range(stride):  # undo the row filter (PNG spec, section 9)
             left = line[x - channels] if x >= channels else 0
             up = previous[x]

@@ -9,4 +9,3 @@ from tests.contract.target import limited_server  # noqa: F401 (a fixture: uvico
 def client():
     with TestClient(app) as c:
         yield c
-

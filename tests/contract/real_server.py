@@ -51,9 +51,20 @@ def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
     log = tempfile.TemporaryFile()
     try:
         process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "tiebreak.http.app:app", "--fd", str(listener.fileno()),
-             "--log-level", "warning"],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, pass_fds=(listener.fileno(),),
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "tiebreak.http.app:app",
+                "--fd",
+                str(listener.fileno()),
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            pass_fds=(listener.fileno(),),
             env={**os.environ, "PYTHONUNBUFFERED": "1", "TIEBREAK_ACCESS_LOG": "0", **(env or {})},
         )
     finally:

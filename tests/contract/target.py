@@ -38,8 +38,8 @@ from tests.contract.real_server import ROOT, uvicorn_server
 # of all groups, the document each group's, so a lower one is met by schema-valid bodies that
 # it refuses), ratings, ids and points.
 TEST_LIMITS = {
-    "TIEBREAK_MAX_BATCH_ITEMS": "50",          # /v1/check and /v1/standings/batch items (default 10,000)
-    "TIEBREAK_MAX_PLAYERS": "500",             # players, teams, `top`, `offset`, `player` lists (50,000)
+    "TIEBREAK_MAX_BATCH_ITEMS": "50",  # /v1/check and /v1/standings/batch items (default 10,000)
+    "TIEBREAK_MAX_PLAYERS": "500",  # players, teams, `top`, `offset`, `player` lists (50,000)
     "TIEBREAK_MAX_TRF_CHARS": str(64 * 1024),  # TRF text (16 MiB)
 }
 # Not a bound on what is asked but on when the server gives up: far above what any request
@@ -77,9 +77,15 @@ def served_document(base: str) -> dict:
 def _limited_document_text() -> str:
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / "openapi.json"
-        subprocess.run([*EXPORT, str(target)], cwd=ROOT, env={**os.environ, **SERVER_ENV}, check=True,
-                       stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-                       timeout=3600)  # a guard against a hang, not a time limit
+        subprocess.run(
+            [*EXPORT, str(target)],
+            cwd=ROOT,
+            env={**os.environ, **SERVER_ENV},
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            timeout=3600,
+        )  # a guard against a hang, not a time limit
         return target.read_text()
 
 

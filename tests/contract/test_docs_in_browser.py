@@ -24,13 +24,17 @@ from tests.contract.test_openapi_drift import COMMITTED
 CHROMIUM = find_chromium()
 pytestmark = [
     pytest.mark.server,
-    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on PATH: install Debian's `chromium` package "
-                                                "(.ci/run does) to test the documentation pages in a browser"),
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no Chromium on PATH: install Debian's `chromium` package "
+        "(.ci/run does) to test the documentation pages in a browser",
+    ),
 ]
 
 DOCUMENT = json.loads(COMMITTED.read_text())
-OPERATIONS = {op["operationId"]: (method, path, op) for path, item in DOCUMENT["paths"].items()
-              for method, op in item.items()}
+OPERATIONS = {
+    op["operationId"]: (method, path, op) for path, item in DOCUMENT["paths"].items() for method, op in item.items()
+}
 
 # Swagger UI's colours for the POST and GET method badges (swagger-ui.css: .opblock-post, .opblock-get)
 POST_GREEN, GET_BLUE = (73, 204, 144), (97, 175, 254)
@@ -83,8 +87,11 @@ def browser():
 def assert_offline(browser: Browser, base: str) -> None:
     origin = urlsplit(base).netloc
     browser.drain(0.5)
-    outside = [url for url in browser.requested_urls()
-               if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).netloc != origin]
+    outside = [
+        url
+        for url in browser.requested_urls()
+        if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).netloc != origin
+    ]
     assert outside == [], f"the page loaded from outside the server: {outside}"
 
 
@@ -97,8 +104,11 @@ def colour_share(png: bytes, colour: tuple[int, int, int]) -> float:
 def test_swagger_ui_renders_every_operation_from_the_server_alone(server, browser):
     browser.events.clear()
     browser.navigate(f"{server}/schema/swagger")
-    ids = browser.wait_for(f"(() => {{ const ids = Array.from(document.querySelectorAll('.opblock'), e => e.id);"
-                           f" return ids.length >= {len(OPERATIONS)} && ids; }})()", what="every operation")
+    ids = browser.wait_for(
+        f"(() => {{ const ids = Array.from(document.querySelectorAll('.opblock'), e => e.id);"
+        f" return ids.length >= {len(OPERATIONS)} && ids; }})()",
+        what="every operation",
+    )
     assert sorted(i.removeprefix("operations-default-") for i in ids) == sorted(OPERATIONS)
     png = browser.screenshot()
     # The method badges of the operations are on the screenshot: POST green and GET blue each
@@ -107,12 +117,16 @@ def test_swagger_ui_renders_every_operation_from_the_server_alone(server, browse
     assert_offline(browser, server)
 
 
-@pytest.mark.parametrize("operation_id, example", [
-    (operation_id, example)
-    for operation_id, (_, _, op) in OPERATIONS.items()
-    for example in (list(op["requestBody"]["content"]["application/json"]["examples"])
-                    if "requestBody" in op else [None])
-])
+@pytest.mark.parametrize(
+    "operation_id, example",
+    [
+        (operation_id, example)
+        for operation_id, (_, _, op) in OPERATIONS.items()
+        for example in (
+            list(op["requestBody"]["content"]["application/json"]["examples"]) if "requestBody" in op else [None]
+        )
+    ],
+)
 def test_try_it_out_succeeds_as_generated(server, browser, operation_id, example):
     def open_swagger() -> None:
         browser.navigate(f"{server}/schema/swagger")
@@ -140,9 +154,11 @@ def test_redoc_renders_every_operation_from_the_server_alone(server, browser):
     browser.events.clear()
     browser.navigate(f"{server}/schema")
     summaries = [op["summary"] for _, _, op in OPERATIONS.values()]
-    browser.wait_for(f"(() => {{ const text = document.body ? document.body.innerText : '';"
-                     f" return {json.dumps(summaries)}.every(s => text.includes(s)); }})()",
-                     what="every operation's summary")
+    browser.wait_for(
+        f"(() => {{ const text = document.body ? document.body.innerText : '';"
+        f" return {json.dumps(summaries)}.every(s => text.includes(s)); }})()",
+        what="every operation's summary",
+    )
     width, height, pixel = png_pixels(browser.screenshot())
     colours = {pixel(x, y) for y in range(0, height, 8) for x in range(0, width, 8)}
     assert len(colours) > 20, "the ReDoc page looks blank"

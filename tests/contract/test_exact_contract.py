@@ -33,8 +33,7 @@ COMPONENTS = DOCUMENT["components"]
 
 
 def validator(component: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator({"$ref": f"#/components/schemas/{component}",
-                                            "components": COMPONENTS})
+    return jsonschema.Draft202012Validator({"$ref": f"#/components/schemas/{component}", "components": COMPONENTS})
 
 
 def struct_of(component: str):
@@ -71,13 +70,27 @@ CASES = [
     ("BatchItem", {"id": "x"}, {**SOURCES, **RULES}),
     ("CompareRequest", {"lists": [{"name": "a", "tiebreaks": ["BH"]}]}, SOURCES),
     ("RuleList", {"name": "a"}, RULES),
-    ("TrfConvertRequest", {}, {**SOURCES, "tiebreaks": [ABSENT, None, ["BH"]],
-                               "regulations": [ABSENT, "auto", "uscf"], "unrated_rating": [ABSENT, None, 1400]}),
-    ("PrizeRequest", {}, {"standings": [ABSENT, None, [{"id": 1, "points": 1}]],
-                          "standings_request": [ABSENT, None, {"trf": TRF}],
-                          "players": [ABSENT, None, [{"id": 1}]],
-                          "prizes": [ABSENT, None, [{"id": "1", "amount": "10"}]],
-                          "prize_groups": [ABSENT, None, [{"id": "main", "prizes": []}]]}),
+    (
+        "TrfConvertRequest",
+        {},
+        {
+            **SOURCES,
+            "tiebreaks": [ABSENT, None, ["BH"]],
+            "regulations": [ABSENT, "auto", "uscf"],
+            "unrated_rating": [ABSENT, None, 1400],
+        },
+    ),
+    (
+        "PrizeRequest",
+        {},
+        {
+            "standings": [ABSENT, None, [{"id": 1, "points": 1}]],
+            "standings_request": [ABSENT, None, {"trf": TRF}],
+            "players": [ABSENT, None, [{"id": 1}]],
+            "prizes": [ABSENT, None, [{"id": "1", "amount": "10"}]],
+            "prize_groups": [ABSENT, None, [{"id": "main", "prizes": []}]],
+        },
+    ),
 ]
 
 
@@ -89,7 +102,8 @@ def test_the_document_accepts_exactly_the_combinations_the_server_accepts(compon
         documented = schema.is_valid(body)
         assert documented == server_accepts(component, body), (
             f"{component}: the document {'accepts' if documented else 'refuses'} "
-            f"{ {k: ('…' if isinstance(v, (dict, str)) and len(str(v)) > 40 else v) for k, v in body.items()} }")
+            f"{ {k: ('…' if isinstance(v, (dict, str)) and len(str(v)) > 40 else v) for k, v in body.items()} }"
+        )
         checked += 1
         accepted += documented
     assert 0 < accepted < checked  # both sides of every rule were exercised
@@ -110,8 +124,9 @@ def test_an_integral_float_is_an_integer_for_the_server_as_for_the_document(clie
     body = {"tournament": floats_for_integers(TOURNAMENT), "tiebreaks": ["BH"], "top": 2.0, "after_round": 3.0}
     assert validator("StandingsRequest").is_valid(body)
     as_floats = client.post("/v1/standings", json=body)
-    as_integers = client.post("/v1/standings", json={"tournament": TOURNAMENT, "tiebreaks": ["BH"], "top": 2,
-                                                     "after_round": 3})
+    as_integers = client.post(
+        "/v1/standings", json={"tournament": TOURNAMENT, "tiebreaks": ["BH"], "top": 2, "after_round": 3}
+    )
     assert as_floats.status_code == 200, as_floats.text
     assert as_floats.json() == as_integers.json()
 
@@ -129,7 +144,9 @@ def request_examples():
         for operation in item.values():
             for media, content in operation.get("requestBody", {}).get("content", {}).items():
                 for name, example in content.get("examples", {}).items():
-                    yield pytest.param(path, operation, media, example["value"], id=f"{operation['operationId']}-{name}")
+                    yield pytest.param(
+                        path, operation, media, example["value"], id=f"{operation['operationId']}-{name}"
+                    )
 
 
 def response_validator(operation: dict) -> tuple[str, jsonschema.Draft202012Validator]:
@@ -138,8 +155,9 @@ def response_validator(operation: dict) -> tuple[str, jsonschema.Draft202012Vali
 
 
 @pytest.mark.parametrize("path, operation, media, example", list(request_examples()))
-def test_every_example_is_valid_and_answered_200_with_a_body_the_document_describes(client, path, operation,
-                                                                                    media, example):
+def test_every_example_is_valid_and_answered_200_with_a_body_the_document_describes(
+    client, path, operation, media, example
+):
     request_schema = operation["requestBody"]["content"][media]["schema"]
     jsonschema.Draft202012Validator({**request_schema, "components": COMPONENTS}).validate(example)
     if media == "application/x-ndjson":  # an example is one line
@@ -173,8 +191,10 @@ def test_both_directions_of_trf_conversion_answer_bodies_the_document_describes(
 
 @pytest.mark.parametrize("bad_id", [2**60, -(2**60), "x" * 201, 1.5, {"a": 1}, [1]])
 def test_a_batch_error_line_never_echoes_an_id_outside_its_schema(client, bad_id):
-    items = [{"id": bad_id, "tournament": {"rounds": 1}},  # players missing: an error line
-             {"id": "kept", "trf": "not a TRF"}]
+    items = [
+        {"id": bad_id, "tournament": {"rounds": 1}},  # players missing: an error line
+        {"id": "kept", "trf": "not a TRF"},
+    ]
     response = client.post("/v1/standings/batch", json=items)
     lines = [msgspec.json.decode(line) for line in response.content.splitlines()]
     line_schema = validator("BatchResult")
@@ -207,25 +227,36 @@ def test_api_keys_are_documented_optional_by_default_and_required_when_on():
         refused = keyed.post("/v1/standings", json={"tournament": TOURNAMENT})
         assert refused.status_code == 401 and refused.headers["tiebreak-version"] == __version__
         validator("Problem").validate(refused.json())
-        assert keyed.post("/v1/standings", json={"tournament": TOURNAMENT},
-                          headers={"X-API-Key": "k1"}).status_code == 200
-        assert keyed.post("/v1/standings", json={"tournament": TOURNAMENT},
-                          headers={"Authorization": "Bearer k1"}).status_code == 200
+        assert (
+            keyed.post("/v1/standings", json={"tournament": TOURNAMENT}, headers={"X-API-Key": "k1"}).status_code == 200
+        )
+        assert (
+            keyed.post(
+                "/v1/standings", json={"tournament": TOURNAMENT}, headers={"Authorization": "Bearer k1"}
+            ).status_code
+            == 200
+        )
 
 
 def test_every_response_names_the_service_version(client):
-    for response in (client.get("/v1/version"), client.get("/v1/nowhere"), client.get("/healthz"),
-                     client.post("/v1/standings", content=b"{", headers={"content-type": "application/json"})):
+    for response in (
+        client.get("/v1/version"),
+        client.get("/v1/nowhere"),
+        client.get("/healthz"),
+        client.post("/v1/standings", content=b"{", headers={"content-type": "application/json"}),
+    ):
         assert response.headers["tiebreak-version"] == __version__
     from typing import get_args
 
     from tiebreak.wire.schemas import AppliedRegulations
 
-    assert client.get("/v1/version").json() == {"service": __version__, "api": "v1",
-                                                "regulations": list(get_args(AppliedRegulations))}
+    assert client.get("/v1/version").json() == {
+        "service": __version__,
+        "api": "v1",
+        "regulations": list(get_args(AppliedRegulations)),
+    }
     assert {"fide-2026", "fide-2024", "uscf"} <= set(get_args(AppliedRegulations))
     assert DOCUMENT["info"]["version"] == __version__
-
 
 
 def test_explain_has_one_default_on_every_endpoint_and_the_command_line():

@@ -11,7 +11,9 @@ COMMITTED = ROOT / "openapi" / "openapi.json"
 
 def test_committed_openapi_matches_the_app():
     assert COMMITTED.exists(), "run `make openapi`"
-    assert json.loads(COMMITTED.read_text()) == json.loads(document()), "openapi/openapi.json drifted: run `make openapi`"
+    assert json.loads(COMMITTED.read_text()) == json.loads(document()), (
+        "openapi/openapi.json drifted: run `make openapi`"
+    )
 
 
 def test_the_app_serves_the_same_document(client):

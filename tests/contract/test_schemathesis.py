@@ -70,7 +70,7 @@ def _bounds_lowered(committed, served, path=""):
         for key in committed:
             yield from _bounds_lowered(committed[key], served[key], f"{path}/{key}")
     elif isinstance(committed, list) and isinstance(served, list) and len(committed) == len(served):
-        for i, (a, b) in enumerate(zip(committed, served)):
+        for i, (a, b) in enumerate(zip(committed, served, strict=True)):
             yield from _bounds_lowered(a, b, f"{path}/{i}")
     elif committed != served:
         yield path, committed, served
@@ -93,8 +93,9 @@ def test_the_limited_document_is_the_committed_one_with_lower_bounds(limited_ser
 
 
 @schema.parametrize()
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 def test_every_operation_conforms(case, limited_server):
     response = case.call_and_validate(base_url=limited_server, checks=CHECKS, timeout=REQUEST_TIMEOUT_S)
     assert_ndjson_lines_conform(response, case.path)

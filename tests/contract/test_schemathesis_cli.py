@@ -23,11 +23,29 @@ EXAMPLES = 15
 @pytest.mark.server
 def test_schemathesis_run_with_all_checks_finds_no_failure(limited_server):
     result = subprocess.run(
-        [str(SCHEMATHESIS), "run", f"{limited_server}/schema/openapi.json", "--url", limited_server,
-         "--checks", "all", "--max-examples", str(EXAMPLES), "--generation-deterministic",
-         "--request-timeout", str(REQUEST_TIMEOUT_S), "--workers", "1", "--no-color"],
-        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-        timeout=3600)  # a guard against a hang, far above any run on a loaded machine
+        [
+            str(SCHEMATHESIS),
+            "run",
+            f"{limited_server}/schema/openapi.json",
+            "--url",
+            limited_server,
+            "--checks",
+            "all",
+            "--max-examples",
+            str(EXAMPLES),
+            "--generation-deterministic",
+            "--request-timeout",
+            str(REQUEST_TIMEOUT_S),
+            "--workers",
+            "1",
+            "--no-color",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=3600,
+    )  # a guard against a hang, far above any run on a loaded machine
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     assert "Configuration:    " in result.stdout and "schemathesis.toml" in result.stdout
     assert "Seed: not used in the deterministic mode" in result.stdout, result.stdout[-2000:]

@@ -6,18 +6,27 @@ of 400 naming the field, and a schema-invalid request answered 413 counts as acc
 (negative data rejection, ST201). Validate first, then price.
 """
 
-import pytest
-
 PLAYERS = 300
 ROUNDS_PAST_THE_MAXIMUM = 4_191_376  # the document's maximum is 100 (limit max_rounds)
 
 
 def standings_body(rounds: int) -> dict:
     """PLAYERS players paired 1-2, 3-4, … in round 1 (the odd one wins with white)."""
-    players = [{"id": n, "name": f"Player {n}",
-                "results": [{"round": 1, "opponent": n + 1 if n % 2 else n - 1, "color": "w" if n % 2 else "b",
-                             "result": "win" if n % 2 else "loss"}]}
-               for n in range(1, PLAYERS + 1)]
+    players = [
+        {
+            "id": n,
+            "name": f"Player {n}",
+            "results": [
+                {
+                    "round": 1,
+                    "opponent": n + 1 if n % 2 else n - 1,
+                    "color": "w" if n % 2 else "b",
+                    "result": "win" if n % 2 else "loss",
+                }
+            ],
+        }
+        for n in range(1, PLAYERS + 1)
+    ]
     return {"tournament": {"rounds": rounds, "players": players}, "tiebreaks": ["BH"]}
 
 

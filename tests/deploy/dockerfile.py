@@ -74,7 +74,9 @@ def ignored(path: str, patterns: list[str]) -> bool:
         candidates = prefixes
         if pattern.startswith("**/"):
             pattern = pattern[3:]
-            candidates = [p for i in range(len(parts)) for p in ["/".join(parts[i:j + 1]) for j in range(i, len(parts))]]
+            candidates = [
+                p for i in range(len(parts)) for p in ["/".join(parts[i : j + 1]) for j in range(i, len(parts))]
+            ]
         if any(fnmatch.fnmatchcase(c, pattern) for c in candidates):
             result = not negate
     return result

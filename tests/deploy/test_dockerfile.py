@@ -41,7 +41,7 @@ def env_of_last_stage() -> dict[str, str]:
 
 
 def test_reader_understands_continuations_and_stages():
-    parsed = parse("FROM a AS one\nRUN x \\\n  # note\n  && y\nFROM b\nCMD [\"c\"]\n")
+    parsed = parse('FROM a AS one\nRUN x \\\n  # note\n  && y\nFROM b\nCMD ["c"]\n')
     assert [(i.keyword, i.stage) for i in parsed] == [("FROM", 0), ("RUN", 0), ("FROM", 1), ("CMD", 1)]
     assert parsed[1].args.split() == ["x", "&&", "y"]
     assert parsed[3].exec_form() == ["c"]
@@ -58,14 +58,17 @@ def test_multi_stage_on_a_slim_python_base_that_fits_requires_python():
         required = int(PYPROJECT["project"]["requires-python"].removeprefix(">=3."))
         assert minor >= required
     runtime_copies = [i for i in INSTRUCTIONS if i.keyword == "COPY" and i.stage == LAST_STAGE]
-    assert runtime_copies and all(split_flags(c.args)[0].get("from") for c in runtime_copies), \
+    assert runtime_copies and all(split_flags(c.args)[0].get("from") for c in runtime_copies), (
         "the runtime stage copies only from the build stage"
+    )
 
 
 def test_installs_the_locked_dependencies_with_hashes_then_the_package_alone():
     runs = [i.args for i in INSTRUCTIONS if i.keyword == "RUN"]
     lock = next(i for i, run in enumerate(runs) if "--require-hashes -r requirements/run.txt" in run)
-    package = next(i for i, run in enumerate(runs) if re.search(r"pip install --no-deps --no-build-isolation \.(\s|$)", run))
+    package = next(
+        i for i, run in enumerate(runs) if re.search(r"pip install --no-deps --no-build-isolation \.(\s|$)", run)
+    )
     assert lock < package
 
 
@@ -131,6 +134,7 @@ def test_starts_the_entry_point_the_readme_documents_with_port_and_workers_from_
     assert final("EXPOSE").args.split()[0] == env["PORT"]
     # `tiebreak serve` takes its host, port and workers from exactly these variables
     from tiebreak.cli import main  # noqa: F401  (the entry point imports)
+
     cli = (ROOT / "service" / "tiebreak" / "cli.py").read_text()
     for name in ("HOST", "PORT", "WORKERS"):
         assert f'os.environ.get("{name}"' in cli
@@ -159,6 +163,7 @@ def test_the_image_command_and_healthcheck_work_against_a_real_server():
     server = subprocess.Popen(entry, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         import time
+
         deadline = time.monotonic() + 30
         while subprocess.run(probe, env=env, capture_output=True).returncode != 0:
             assert server.poll() is None, server.stderr.read().decode()[-2000:]

@@ -42,8 +42,15 @@ def by_kind(kind: str) -> dict:
 
 def test_every_kind_the_issue_asks_for_is_there():
     kinds = sorted(d["kind"] for d in DOCS.values())
-    assert kinds == ["ConfigMap", "Deployment", "HorizontalPodAutoscaler", "Ingress", "Job", "PodDisruptionBudget",
-                     "Service"]
+    assert kinds == [
+        "ConfigMap",
+        "Deployment",
+        "HorizontalPodAutoscaler",
+        "Ingress",
+        "Job",
+        "PodDisruptionBudget",
+        "Service",
+    ]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -67,8 +74,13 @@ def test_kustomization_lists_every_service_manifest():
     kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
     for resource in kustomization["resources"]:
         assert (K8S / resource).exists()
-    assert set(kustomization["resources"]) == {"deployment.yaml", "service.yaml", "hpa.yaml", "pdb.yaml",
-                                               "ingress.yaml"}
+    assert set(kustomization["resources"]) == {
+        "deployment.yaml",
+        "service.yaml",
+        "hpa.yaml",
+        "pdb.yaml",
+        "ingress.yaml",
+    }
 
 
 def container(doc: dict) -> dict:
@@ -111,8 +123,11 @@ def test_service_hpa_and_pdb_point_at_the_deployment():
     assert service["spec"]["selector"].items() <= labels.items()
     assert service["spec"]["ports"][0]["targetPort"] == "http"
     hpa = by_kind("HorizontalPodAutoscaler")
-    assert hpa["spec"]["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment",
-                                             "name": deployment["metadata"]["name"]}
+    assert hpa["spec"]["scaleTargetRef"] == {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "name": deployment["metadata"]["name"],
+    }
     assert 2 <= hpa["spec"]["minReplicas"] < hpa["spec"]["maxReplicas"]
     pdb = by_kind("PodDisruptionBudget")
     assert pdb["spec"]["selector"]["matchLabels"].items() <= labels.items()
@@ -141,7 +156,7 @@ def env_of(doc: dict) -> dict[str, str]:
 
 def nginx_size(text: str) -> int:
     """ingress-nginx sizes: 32m, 8k, 1024."""
-    units = {"k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
+    units = {"k": 1024, "m": 1024**2, "g": 1024**3}
     text = text.strip().lower()
     return int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
 

@@ -6,17 +6,33 @@ from tiebreak.engine import Scoring
 from tests.builders import F, contributions, crosstable, ranks, standings, values
 
 # 3-1-0 with a half-point bye worth a draw and byes worth a win.
-THREE_ONE_ZERO = Scoring(win=F(3), draw=F(1), loss=F(0), forfeit_win=F(3), forfeit_loss=F(0),
-                         pairing_bye=F(3), full_bye=F(3), half_bye=F(1), zero_bye=F(0), absent=F(0))
+THREE_ONE_ZERO = Scoring(
+    win=F(3),
+    draw=F(1),
+    loss=F(0),
+    forfeit_win=F(3),
+    forfeit_loss=F(0),
+    pairing_bye=F(3),
+    full_bye=F(3),
+    half_bye=F(1),
+    zero_bye=F(0),
+    absent=F(0),
+)
 
 
 def seven_rounds():
     # 1: won, drew, lost, PAB, half-point bye, forfeit loss, forfeit win.
-    return crosstable({
-        1: "2w1 3b= 4w0 U   H   5b- 6w+",
-        2: "1b0", 3: ". 1w=", 4: ". . 1b1",
-        5: ". . . . . 1w+", 6: ". . . . . . 1b-",
-    }, scoring=THREE_ONE_ZERO)
+    return crosstable(
+        {
+            1: "2w1 3b= 4w0 U   H   5b- 6w+",
+            2: "1b0",
+            3: ". 1w=",
+            4: ". . 1b1",
+            5: ". . . . . 1w+",
+            6: ". . . . . . 1b-",
+        },
+        scoring=THREE_ONE_ZERO,
+    )
 
 
 def test_standard_points_score_each_round_one_half_zero():
@@ -36,8 +52,9 @@ def test_standard_points_with_the_usual_scoring_equal_the_points():
 
 def tied_on_points():
     # 1 and 2 both win one game and lose one; 3 and 4 are the other sides.
-    return crosstable({1: "3w1 4b0", 2: "4w1 3b0", 3: "1b0 2w1", 4: "2b0 1w1"},
-                      ratings={1: 1800, 2: 2100, 3: 1900, 4: None})
+    return crosstable(
+        {1: "3w1 4b0", 2: "4w1 3b0", 3: "1b0 2w1", 4: "2b0 1w1"}, ratings={1: 1800, 2: 2100, 3: 1900, 4: None}
+    )
 
 
 def test_rating_orders_by_the_own_rating():

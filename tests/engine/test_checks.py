@@ -45,12 +45,14 @@ def test_buchholz_in_a_round_robin_warns_with_the_note_to_article_8():
 
 def test_direct_encounter_not_applicable_is_one_warning_naming_every_group():
     # 1 and 2 tie on 1.5 without having met; 3 and 4 tie on 0.5 without having met.
-    t = crosstable({
-        1: "3w1 4b=",
-        2: "4w1 3b=",
-        3: "1b0 2w=",
-        4: "2b0 1w=",
-    })
+    t = crosstable(
+        {
+            1: "3w1 4b=",
+            2: "4w1 3b=",
+            3: "1b0 2w=",
+            4: "2b0 1w=",
+        }
+    )
     result = standings(t, "DE")
     [warning] = [w for w in result.warnings if w.code == "direct-encounter-not-applicable"]
     assert "2 tie group(s)" in warning.message and "players 1, 2; players 3, 4" in warning.message

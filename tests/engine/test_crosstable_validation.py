@@ -55,13 +55,16 @@ def test_missing_colour_on_one_side_is_not_a_contradiction():
     build_crosstable(crosstable({1: "2w1", 2: "1-0"}))
 
 
-@pytest.mark.parametrize("first, second", [
-    ("2w1", "1b1"),   # both won
-    ("2w0", "1b0"),   # 0-0 without an override
-    ("2w=", "1b0"),   # ½-0 without an override
-    ("2w+", "1b0"),   # forfeit win against a played loss
-    ("2w1", "1b-"),   # played win against a forfeit loss
-])
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("2w1", "1b1"),  # both won
+        ("2w0", "1b0"),  # 0-0 without an override
+        ("2w=", "1b0"),  # ½-0 without an override
+        ("2w+", "1b0"),  # forfeit win against a played loss
+        ("2w1", "1b-"),  # played win against a forfeit loss
+    ],
+)
 def test_non_complementary_results_need_points(first, second):
     t = crosstable({1: first, 2: second})
     assert issues_of(t) == [("players", 0, "results", 0, "result")]
@@ -72,11 +75,14 @@ def test_points_on_only_one_entry_is_not_enough():
     assert issues_of(t) == [("players", 1, "results", 0, "result")]
 
 
-@pytest.mark.parametrize("first, second, points", [
-    ("2w0@0", "1b0@0", (0, 0)),          # 0-0 by an arbiter's decision
-    ("2w=@1/2", "1b0@0", (1, 0)),        # ½-0 (in half points)
-    ("2w1@1", "1b1@1/2", (2, 1)),        # 1-½
-])
+@pytest.mark.parametrize(
+    "first, second, points",
+    [
+        ("2w0@0", "1b0@0", (0, 0)),  # 0-0 by an arbiter's decision
+        ("2w=@1/2", "1b0@0", (1, 0)),  # ½-0 (in half points)
+        ("2w1@1", "1b1@1/2", (2, 1)),  # 1-½
+    ],
+)
 def test_non_complementary_results_with_points_on_both_entries_are_accepted(first, second, points):
     table = build_crosstable(crosstable({1: first, 2: second}))
     assert tuple(table.scores) == points
@@ -108,20 +114,26 @@ def test_duplicate_ids():
 
 
 def test_duplicate_round():
-    t = with_results(crosstable({1: "H H", 2: "H H"}), 2,
-                     RoundResult(1, ResultKind.HALF_BYE), RoundResult(1, ResultKind.ZERO_BYE))
+    t = with_results(
+        crosstable({1: "H H", 2: "H H"}), 2, RoundResult(1, ResultKind.HALF_BYE), RoundResult(1, ResultKind.ZERO_BYE)
+    )
     assert issues_of(t) == [("players", 1, "results", 1, "round")]
 
 
 @pytest.mark.parametrize("bad_round", [0, -1, 3, 10**9])
 def test_round_out_of_range(bad_round):
-    t = with_results(crosstable({1: "H H", 2: "H H"}), 1,
-                     RoundResult(1, ResultKind.HALF_BYE), RoundResult(bad_round, ResultKind.ZERO_BYE))
+    t = with_results(
+        crosstable({1: "H H", 2: "H H"}),
+        1,
+        RoundResult(1, ResultKind.HALF_BYE),
+        RoundResult(bad_round, ResultKind.ZERO_BYE),
+    )
     assert issues_of(t) == [("players", 0, "results", 1, "round")]
 
 
-@pytest.mark.parametrize("kind", [ResultKind.HALF_BYE, ResultKind.PAIRING_BYE, ResultKind.FULL_BYE,
-                                  ResultKind.ZERO_BYE, ResultKind.ABSENT])
+@pytest.mark.parametrize(
+    "kind", [ResultKind.HALF_BYE, ResultKind.PAIRING_BYE, ResultKind.FULL_BYE, ResultKind.ZERO_BYE, ResultKind.ABSENT]
+)
 def test_bye_with_an_opponent(kind):
     t = with_results(crosstable({1: "H", 2: "H"}), 1, RoundResult(1, kind, opponent=2))
     assert issues_of(t) == [("players", 0, "results", 0, "opponent")]
@@ -132,8 +144,9 @@ def test_bye_with_a_colour():
     assert issues_of(t) == [("players", 0, "results", 0, "color")]
 
 
-@pytest.mark.parametrize("kind", [ResultKind.WIN, ResultKind.DRAW, ResultKind.LOSS,
-                                  ResultKind.FORFEIT_WIN, ResultKind.FORFEIT_LOSS])
+@pytest.mark.parametrize(
+    "kind", [ResultKind.WIN, ResultKind.DRAW, ResultKind.LOSS, ResultKind.FORFEIT_WIN, ResultKind.FORFEIT_LOSS]
+)
 def test_game_without_an_opponent(kind):
     t = with_results(crosstable({1: "H", 2: "H"}), 2, RoundResult(1, kind))
     assert issues_of(t) == [("players", 1, "results", 0, "opponent")]

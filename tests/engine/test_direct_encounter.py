@@ -13,14 +13,16 @@ def de_values(tournament, *rules: str, **kw) -> dict[int, int]:
 
 def three_tied_all_met():
     # 1 beat 2, 2 beat 3, 1 and 3 drew; one outside game each brings all three to 1½.
-    return crosstable({
-        1: "2w1 .   3w= 4b0",
-        2: "1b0 3w1 .   5w=",
-        3: ".   2b0 1b= 6w1",
-        4: ".   .   .   1w1",
-        5: ".   .   .   2b=",
-        6: ".   .   .   3b0",
-    })
+    return crosstable(
+        {
+            1: "2w1 .   3w= 4b0",
+            2: "1b0 3w1 .   5w=",
+            3: ".   2b0 1b= 6w1",
+            4: ".   .   .   1w1",
+            5: ".   .   .   2b=",
+            6: ".   .   .   3b0",
+        }
+    )
 
 
 def test_all_met_places_follow_the_points_between_them():
@@ -34,14 +36,16 @@ def test_all_met_places_follow_the_points_between_them():
 
 def one_ahead_two_level():
     # 1 beat 2 and 3, who drew; byes and one outside game bring all three to 2.
-    return crosstable({
-        1: "2w1 3b1 .   4b0 Z",
-        2: "1b0 .   3w= 5w1 H",
-        3: ".   1w0 2b= 6b1 H",
-        4: ".   .   .   1w1",
-        5: ".   .   .   2b0",
-        6: ".   .   .   3w0",
-    })
+    return crosstable(
+        {
+            1: "2w1 3b1 .   4b0 Z",
+            2: "1b0 .   3w= 5w1 H",
+            3: ".   1w0 2b= 6b1 H",
+            4: ".   .   .   1w1",
+            5: ".   .   .   2b0",
+            6: ".   .   .   3w0",
+        }
+    )
 
 
 def test_all_met_players_it_leaves_tied_share_a_place():
@@ -68,16 +72,18 @@ def test_a_cycle_does_not_separate():
 
 def leader_met_everyone():
     # 1 beat 2 and 3; 2 and 3 never met. All three finish on 2.
-    return crosstable({
-        1: "2w1 3b1 4w0",
-        2: "1b0 5w1 6b1",
-        3: "7w1 1w0 8b1",
-        4: ".   .   1b1",
-        5: ".   2b0",
-        6: ".   .   2w0",
-        7: "3b0",
-        8: ".   .   3w0",
-    })
+    return crosstable(
+        {
+            1: "2w1 3b1 4w0",
+            2: "1b0 5w1 6b1",
+            3: "7w1 1w0 8b1",
+            4: ".   .   1b1",
+            5: ".   2b0",
+            6: ".   .   2w0",
+            7: "3b0",
+            8: ".   .   3w0",
+        }
+    )
 
 
 def test_not_all_met_an_undisputed_leader_is_placed_first():
@@ -93,16 +99,18 @@ def test_not_all_met_an_undisputed_leader_is_placed_first():
 def test_not_all_met_no_undisputed_leader_is_not_separated():
     # 1 beat 2 and drew 3 (1½ among them); 3 never met 2 and could still reach 1½. Nobody is
     # ahead whatever the missing game, so DE is 0 for all three (C.07 6.3).
-    t = crosstable({
-        1: "2w1 3b= 4w0",
-        2: "1b0 5w1 6b=",
-        3: "7w= 1w= 8b=",
-        4: ".   .   1b1",
-        5: ".   2b0",
-        6: ".   .   2w=",
-        7: "3b=",
-        8: ".   .   3w=",
-    })
+    t = crosstable(
+        {
+            1: "2w1 3b= 4w0",
+            2: "1b0 5w1 6b=",
+            3: "7w= 1w= 8b=",
+            4: ".   .   1b1",
+            5: ".   2b0",
+            6: ".   .   2w=",
+            7: "3b=",
+            8: ".   .   3w=",
+        }
+    )
     result = standings(t, "DE")
     assert {p: values(result, "DE")[p] for p in (1, 2, 3)} == {1: 0, 2: 0, 3: 0}
     assert "6.3" in result.outcomes[0].notes[0]
@@ -158,20 +166,22 @@ def four_tied_all_met_two_and_two():
     4 beat 1 (1). Mutual scores 2, 2, 1, 1; the pairs on equal mutual scores played each
     other decisively.
     """
-    return crosstable({
-        1: "2w1 3w1 4b0 5w= 6b=",
-        2: "1b0 4w1 3w1 7b= 8w=",
-        3: "4w1 1b0 2b0 9w1 10b1",
-        4: "3b0 2b0 1w1 11w1 12b1",
-        5: ".   .   .   1b=",
-        6: ".   .   .   .   1w=",
-        7: ".   .   .   2w=",
-        8: ".   .   .   .   2b=",
-        9: ".   .   .   3b0",
-        10: ".  .   .   .   3w0",
-        11: ".  .   .   4b0",
-        12: ".  .   .   .   4w0",
-    })
+    return crosstable(
+        {
+            1: "2w1 3w1 4b0 5w= 6b=",
+            2: "1b0 4w1 3w1 7b= 8w=",
+            3: "4w1 1b0 2b0 9w1 10b1",
+            4: "3b0 2b0 1w1 11w1 12b1",
+            5: ".   .   .   1b=",
+            6: ".   .   .   .   1w=",
+            7: ".   .   .   2w=",
+            8: ".   .   .   .   2b=",
+            9: ".   .   .   3b0",
+            10: ".  .   .   .   3w0",
+            11: ".  .   .   4b0",
+            12: ".  .   .   .   4w0",
+        }
+    )
 
 
 def test_sub_groups_left_tied_are_separated_by_their_own_games():
@@ -189,22 +199,24 @@ def leader_who_did_not_meet_everyone():
     Mutual scores: 1: 2 (at least 2 whatever the game against 4 would give); 2: 1½, 3: 1½,
     4: 0 (at most 1 with the game against 1 won).
     """
-    return crosstable({
-        1: "2w1 3b1 5w0 6b1 14w0",
-        2: "1b0 4w1 3w= 7b1 8w=",
-        3: "4w1 1w0 2b= 9w1 10b=",
-        4: "3b0 2b0 11w1 12b1 13w1",
-        5: ".   .   1b1",
-        6: ".   .   .   1w0",
-        7: ".   .   .   2w0",
-        8: ".   .   .   .   2b=",
-        9: ".   .   .   3b0",
-        10: ".  .   .   .   3w=",
-        11: ".  .   4b0",
-        12: ".  .   .   4w0",
-        13: ".  .   .   .   4b0",
-        14: ".  .   .   .   1b1",
-    })
+    return crosstable(
+        {
+            1: "2w1 3b1 5w0 6b1 14w0",
+            2: "1b0 4w1 3w= 7b1 8w=",
+            3: "4w1 1w0 2b= 9w1 10b=",
+            4: "3b0 2b0 11w1 12b1 13w1",
+            5: ".   .   1b1",
+            6: ".   .   .   1w0",
+            7: ".   .   .   2w0",
+            8: ".   .   .   .   2b=",
+            9: ".   .   .   3b0",
+            10: ".  .   .   .   3w=",
+            11: ".  .   4b0",
+            12: ".  .   .   4w0",
+            13: ".  .   .   .   4b0",
+            14: ".  .   .   .   1b1",
+        }
+    )
 
 
 def test_a_swiss_leader_is_placed_first_without_having_met_everyone():

@@ -24,8 +24,9 @@ def rows_for(tokens: list[str]) -> dict[int, str]:
     rows: dict[int, list[str]] = {1: []}
     n = len(tokens)
     for rnd, token in enumerate(tokens, start=1):
-        pair = {"W": ("w1", "b0"), "D": ("w=", "b="), "L": ("w0", "b1"),
-                "FW": ("w+", "b-"), "FL": ("w-", "b+")}.get(token)
+        pair = {"W": ("w1", "b0"), "D": ("w=", "b="), "L": ("w0", "b1"), "FW": ("w+", "b-"), "FL": ("w-", "b+")}.get(
+            token
+        )
         if pair is None:
             rows[1].append(token)
             continue
@@ -111,6 +112,7 @@ def test_cuts_have_no_priority_for_unplayed_rounds():
 
 def test_a_round_robin_counts_forfeits_as_played():
     from tiebreak.engine import System
+
     rows = {1: "2w+ 3b1 4w=", 2: "1b- 4w= 3b1", 3: "4w1 1w0 2w0", 4: "3b0 2b= 1b="}
     rr = crosstable(rows, system=System.ROUND_ROBIN)
     c, _ = round_of(standings(rr, "SB", regulations=FIDE_2009), "SB", 1, 1)
@@ -127,7 +129,7 @@ def fully_played(draw):
     circle = list(range(2, n + 1))
     for _ in range(rounds):
         seats = [1] + circle
-        for a, b in zip(seats[: n // 2], reversed(seats[n // 2:]), strict=False):
+        for a, b in zip(seats[: n // 2], reversed(seats[n // 2 :]), strict=False):
             mine, theirs = draw(st.sampled_from([("1", "0"), ("=", "="), ("0", "1")]))
             rows[a].append(f"{b}w{mine}")
             rows[b].append(f"{a}b{theirs}")
@@ -139,8 +141,10 @@ def fully_played(draw):
 @given(t=fully_played())
 def test_without_unplayed_rounds_all_editions_agree(t):
     rules = ("BH", "BH/C1", "BH/M1", "SB", "SB/C1", "FB", "AOB")
-    results = [standings(t, *rules, regulations=r, explain=False)
-               for r in (Regulations.FIDE_2009, Regulations.FIDE_2024, Regulations.FIDE_2026)]
+    results = [
+        standings(t, *rules, regulations=r, explain=False)
+        for r in (Regulations.FIDE_2009, Regulations.FIDE_2024, Regulations.FIDE_2026)
+    ]
     assert len({tuple(tuple(o.values) for o in r.outcomes) for r in results}) == 1
     assert len({tuple(row.player for row in r.rows) for r in results}) == 1
 

@@ -20,11 +20,44 @@ FAST = settings(max_examples=int(os.environ.get("TIEBREAK_PROPERTY_EXAMPLES", "1
 CODES = valid_codes()
 
 # Every code, and the usual modifiers; DE both early (inside the point groups) and late.
-ALL_RULES = [parse_rule(t, CODES) for t in (
-    "PTS", "DE", "WIN", "WON", "BPG", "BWG", "GE", "PS", "PS/C1", "KS", "KS/L40",
-    "BH", "BH/C1", "BH/C2", "BH/M1", "BH/M2", "BH/P", "FB", "FB/C1", "AOB",
-    "SB", "SB/C1", "SB/P", "ARO", "ARO/C1", "TPR", "PTP", "APRO", "APPO", "DE/P", "STD", "RTNG", "TPN",
-)]
+ALL_RULES = [
+    parse_rule(t, CODES)
+    for t in (
+        "PTS",
+        "DE",
+        "WIN",
+        "WON",
+        "BPG",
+        "BWG",
+        "GE",
+        "PS",
+        "PS/C1",
+        "KS",
+        "KS/L40",
+        "BH",
+        "BH/C1",
+        "BH/C2",
+        "BH/M1",
+        "BH/M2",
+        "BH/P",
+        "FB",
+        "FB/C1",
+        "AOB",
+        "SB",
+        "SB/C1",
+        "SB/P",
+        "ARO",
+        "ARO/C1",
+        "TPR",
+        "PTP",
+        "APRO",
+        "APPO",
+        "DE/P",
+        "STD",
+        "RTNG",
+        "TPN",
+    )
+]
 # Every rule but the pairing number, whose value is the start number itself.
 BY_RESULTS = [s for s in ALL_RULES if s.code != "TPN"]
 # Rules whose value is the sum of the contributions left after the cuts.
@@ -63,8 +96,9 @@ def test_renumbering_the_players_changes_no_value_and_no_rank(drawn, data, regul
     t = drawn.tournament
     mapping, order = data.draw(renumberings(t))
     before = compute(t, BY_RESULTS, regulations, unrated_rating=unrated_rating, explain=False)
-    after = compute(renumbered(t, mapping, order), BY_RESULTS, regulations,
-                    unrated_rating=unrated_rating, explain=False)
+    after = compute(
+        renumbered(t, mapping, order), BY_RESULTS, regulations, unrated_rating=unrated_rating, explain=False
+    )
     values_before, values_after = by_id(before), by_id(after)
     ranks_before, ranks_after = rank_by_id(before), rank_by_id(after)
     for old, new in mapping.items():
@@ -176,8 +210,13 @@ STANDALONE = [s for s in ALL_RULES if s.code not in GROUP_RULES]
 
 
 @FAST
-@given(drawn=swiss_tournaments(), data=st.data(), regulations=BOTH_EDITIONS, unrated_rating=UNRATED_RATING,
-       explain=st.booleans())
+@given(
+    drawn=swiss_tournaments(),
+    data=st.data(),
+    regulations=BOTH_EDITIONS,
+    unrated_rating=UNRATED_RATING,
+    explain=st.booleans(),
+)
 def test_every_rule_stands_alone(drawn, data, regulations, unrated_rating, explain):
     # C.07 4.2: a value never depends on the rules before it (FB before BH must not change BH).
     t = drawn.tournament
@@ -193,11 +232,17 @@ def test_every_rule_stands_alone(drawn, data, regulations, unrated_rating, expla
 
 
 @settings(max_examples=200, deadline=None)
-@given(columns=st.lists(st.lists(st.sampled_from([-3, -1, 0, 2, 7, 10**12, 2**62, np.iinfo(np.int64).max]),
-                                 min_size=6, max_size=6), min_size=1, max_size=7))
+@given(
+    columns=st.lists(
+        st.lists(st.sampled_from([-3, -1, 0, 2, 7, 10**12, 2**62, np.iinfo(np.int64).max]), min_size=6, max_size=6),
+        min_size=1,
+        max_size=7,
+    )
+)
 def test_packed_keys_sort_as_the_keys_do(columns):
     # ranking._order packs neighbouring keys into one; the order must be the lexicographic one.
     from tiebreak.engine.ranking import _order, _packed
+
     keys = [np.array(c, dtype=np.int64) for c in columns]
     assert np.lexsort(_packed(keys)[::-1]).tolist() == np.lexsort(keys[::-1]).tolist()
     assert _order(keys).tolist() == np.lexsort(keys[::-1]).tolist()

@@ -37,9 +37,15 @@ ALLOWED = {"tiebreak", "numpy"}
 
 def test_engine_imports_only_the_standard_library_numpy_and_itself():
     new = imported_by_the_engine()["new"]
-    foreign = sorted({
-        m.split(".")[0] for m in new
-        if m.split(".")[0] not in sys.stdlib_module_names and m.split(".")[0] not in ALLOWED
-    })
+    foreign = sorted(
+        {
+            m.split(".")[0]
+            for m in new
+            if m.split(".")[0] not in sys.stdlib_module_names and m.split(".")[0] not in ALLOWED
+        }
+    )
     assert foreign == []
-    assert not any(m.startswith(("tiebreak.wire", "tiebreak.usecases", "tiebreak.compute", "tiebreak.http", "tiebreak.formats")) for m in new)
+    assert not any(
+        m.startswith(("tiebreak.wire", "tiebreak.usecases", "tiebreak.compute", "tiebreak.http", "tiebreak.formats"))
+        for m in new
+    )

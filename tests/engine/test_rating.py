@@ -30,14 +30,18 @@ def one_player_against(ratings: dict[int, int], row: str, own: int = 2000, **kw)
 
 # --- TPR (C.07 10.2): ARO + dp ---------------------------------------------------------------
 
-@pytest.mark.parametrize("opponents, row, tpr", [
-    ({2: 1800, 3: 2200}, "2w1 3b0", 2000),              # 50 % -> dp 0
-    ({2: 1900, 3: 2100}, "2w1 3b1", 2800),              # 100 % -> +800
-    ({2: 1900, 3: 2100}, "2w0 3b0", 1200),              # 0 % -> -800
-    ({2: 1900, 3: 2000, 4: 2100}, "2w1 3b1 4w0", 2125),  # 66.7 % rounds to 67 % -> +125
-    ({2: 2000, 3: 2000, 4: 2000, 5: 2000}, "2w1 3b1 4w1 5b0", 2193),  # 75 % -> +193
-    ({2: 2001, 3: 2000}, "2w= 3b=", 2001),              # ARO 2000.5 rounds half up
-])
+
+@pytest.mark.parametrize(
+    "opponents, row, tpr",
+    [
+        ({2: 1800, 3: 2200}, "2w1 3b0", 2000),  # 50 % -> dp 0
+        ({2: 1900, 3: 2100}, "2w1 3b1", 2800),  # 100 % -> +800
+        ({2: 1900, 3: 2100}, "2w0 3b0", 1200),  # 0 % -> -800
+        ({2: 1900, 3: 2000, 4: 2100}, "2w1 3b1 4w0", 2125),  # 66.7 % rounds to 67 % -> +125
+        ({2: 2000, 3: 2000, 4: 2000, 5: 2000}, "2w1 3b1 4w1 5b0", 2193),  # 75 % -> +193
+        ({2: 2001, 3: 2000}, "2w= 3b=", 2001),  # ARO 2000.5 rounds half up
+    ],
+)
 def test_tournament_performance_rating(opponents, row, tpr):
     t = one_player_against(opponents, row)
     assert values(standings(t, "TPR"), "TPR")[1] == tpr
@@ -67,12 +71,16 @@ def test_no_game_over_the_board_has_no_rating_value():
 
 # --- PTP (C.07 10.3): the lowest rating whose expected score reaches the score -------------
 
-@pytest.mark.parametrize("opponents, row, ptp", [
-    ({2: 1900, 3: 2100}, "2w0 3b0", 1100),   # score 0: lowest opponent 1900 - 800
-    ({2: 2000}, "2w1", 2736),                # 1/1 needs 1.00: a difference of 736 (735 is 0.99)
-    ({2: 2000}, "2w=", 1997),                # ½/1 needs 0.50: reached 3 points below (0-3 -> 0.50)
-    ({2: 2000, 3: 2000}, "2w1 3b=", 2189),   # 1½/2 needs 0.75 each: 189-197 -> 0.75
-])
+
+@pytest.mark.parametrize(
+    "opponents, row, ptp",
+    [
+        ({2: 1900, 3: 2100}, "2w0 3b0", 1100),  # score 0: lowest opponent 1900 - 800
+        ({2: 2000}, "2w1", 2736),  # 1/1 needs 1.00: a difference of 736 (735 is 0.99)
+        ({2: 2000}, "2w=", 1997),  # ½/1 needs 0.50: reached 3 points below (0-3 -> 0.50)
+        ({2: 2000, 3: 2000}, "2w1 3b=", 2189),  # 1½/2 needs 0.75 each: 189-197 -> 0.75
+    ],
+)
 def test_perfect_tournament_performance(opponents, row, ptp):
     t = one_player_against(opponents, row)
     assert values(standings(t, "PTP"), "PTP")[1] == ptp
@@ -99,12 +107,12 @@ def test_perfect_performance_directly():
 
 def test_performance_counts_standard_points_under_3_1_0_scoring():
     # A draw is half a game for TPR whatever the scoring: 50 % gives dp 0, TPR = ARO.
-    t = crosstable({1: "2w=", 2: "1b="}, ratings={1: 2000, 2: 1800},
-                   scoring=Scoring(win=F(3), draw=F(1)))
+    t = crosstable({1: "2w=", 2: "1b="}, ratings={1: 2000, 2: 1800}, scoring=Scoring(win=F(3), draw=F(1)))
     assert values(standings(t, "TPR"), "TPR") == {1: 1800, 2: 2000}
 
 
 # --- APRO / APPO (C.07 10.5, 10.6) ---------------------------------------------------------------
+
 
 def test_average_performance_of_opponents():
     # 1 (2000) beat 2 (1800): TPR 1 = 1800 + 800 = 2600, TPR 2 = 2000 - 800 = 1200;
@@ -118,6 +126,7 @@ def test_average_performance_of_opponents():
 
 
 # --- unrated players (C.07 10) -------------------------------------------------------------------
+
 
 def with_an_unrated_player(rating_of_3=None):
     return crosstable(
@@ -156,12 +165,19 @@ def test_no_warning_without_rating_rules():
 
 # --- unusual scoring must not crash the performance rating (SPEC 3.5: never a 500) -----------
 
-@pytest.mark.parametrize("rows, scoring", [
-    ({1: "2w1@2", 2: "1b0@0"}, None),                      # arbiter's override above a win: 200 %
-    ({1: "2w=", 2: "1b="}, Scoring(win=F(1), draw=F(2))),  # a draw scored above a win: 200 % each
-    ({1: "2w1", 2: "1b0"}, Scoring(win=F(0), draw=F(0), forfeit_win=F(0), pairing_bye=F(0),
-                                   full_bye=F(0), half_bye=F(0))),  # nothing to score: 0 / 0
-], ids=["override-above-a-win", "draw-above-a-win", "win-worth-0"])
+
+@pytest.mark.parametrize(
+    "rows, scoring",
+    [
+        ({1: "2w1@2", 2: "1b0@0"}, None),  # arbiter's override above a win: 200 %
+        ({1: "2w=", 2: "1b="}, Scoring(win=F(1), draw=F(2))),  # a draw scored above a win: 200 % each
+        (
+            {1: "2w1", 2: "1b0"},
+            Scoring(win=F(0), draw=F(0), forfeit_win=F(0), pairing_bye=F(0), full_bye=F(0), half_bye=F(0)),
+        ),  # nothing to score: 0 / 0
+    ],
+    ids=["override-above-a-win", "draw-above-a-win", "win-worth-0"],
+)
 @pytest.mark.parametrize("rule", ["TPR", "APRO"])
 def test_performance_rating_of_unusual_scores_answers_or_refuses_cleanly(rows, scoring, rule):
     # The API accepts these (points 0..100 per round, any scoring); the engine must either

@@ -20,47 +20,54 @@ def parse(text: str) -> RuleSpec:
 
 # --- parsing --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, canonical", [
-    ("BH", "BH"),
-    ("BH/C1", "BH/C1"),
-    ("BH/C2", "BH/C2"),
-    ("BH/M2", "BH/M2"),
-    ("SB/C1", "SB/C1"),
-    ("KS/L40", "KS/L40"),
-    ("DE/P", "DE/P"),
-    ("BH/C1/P", "BH/C1/P"),
-    ("ARO/C1", "ARO/C1"),
-    ("PS/C1", "PS/C1"),
-    ("bh/c1", "BH/C1"),
-    ("  BH / C1  ", "BH/C1"),
-])
+
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        ("BH", "BH"),
+        ("BH/C1", "BH/C1"),
+        ("BH/C2", "BH/C2"),
+        ("BH/M2", "BH/M2"),
+        ("SB/C1", "SB/C1"),
+        ("KS/L40", "KS/L40"),
+        ("DE/P", "DE/P"),
+        ("BH/C1/P", "BH/C1/P"),
+        ("ARO/C1", "ARO/C1"),
+        ("PS/C1", "PS/C1"),
+        ("bh/c1", "BH/C1"),
+        ("  BH / C1  ", "BH/C1"),
+    ],
+)
 def test_canonical_specs(text, canonical):
     assert parse(text).canonical == canonical
 
 
-@pytest.mark.parametrize("alias, canonical", [
-    ("bh-c1", "BH/C1"),
-    ("BH-C1", "BH/C1"),
-    ("BHC1", "BH/C1"),
-    ("bhc2", "BH/C2"),
-    ("BHM1", "BH/M1"),
-    ("AROC1", "ARO/C1"),
-    ("KS-L40", "KS/L40"),
-    ("DE-P", "DE/P"),
-    ("Buchholz", "BH"),
-    ("Buchholz Cut 1", "BH/C1"),
-    ("buchholz  cut-1", "BH/C1"),
-    ("Buchholz Cut 2", "BH/C2"),
-    ("Median-1", "BH/M1"),
-    ("Median 2", "BH/M2"),
-    ("Median Buchholz", "BH/M1"),  # the name before 2023 (seed 000)
-    ("Sonneborn-Berger", "SB"),
-    ("Progressive", "PS"),
-    ("Direct Encounter", "DE"),
-    ("Koya", "KS"),
-    ("Fore Buchholz", "FB"),
-    ("REP", "GE"),
-])
+@pytest.mark.parametrize(
+    "alias, canonical",
+    [
+        ("bh-c1", "BH/C1"),
+        ("BH-C1", "BH/C1"),
+        ("BHC1", "BH/C1"),
+        ("bhc2", "BH/C2"),
+        ("BHM1", "BH/M1"),
+        ("AROC1", "ARO/C1"),
+        ("KS-L40", "KS/L40"),
+        ("DE-P", "DE/P"),
+        ("Buchholz", "BH"),
+        ("Buchholz Cut 1", "BH/C1"),
+        ("buchholz  cut-1", "BH/C1"),
+        ("Buchholz Cut 2", "BH/C2"),
+        ("Median-1", "BH/M1"),
+        ("Median 2", "BH/M2"),
+        ("Median Buchholz", "BH/M1"),  # the name before 2023 (seed 000)
+        ("Sonneborn-Berger", "SB"),
+        ("Progressive", "PS"),
+        ("Direct Encounter", "DE"),
+        ("Koya", "KS"),
+        ("Fore Buchholz", "FB"),
+        ("REP", "GE"),
+    ],
+)
 def test_aliases_map_to_the_canonical_spec(alias, canonical):
     assert parse(alias).canonical == canonical
 
@@ -90,20 +97,23 @@ def test_unknown_code_lists_the_valid_ones(text):
     assert isinstance(info.value, InvalidRequest)  # a 400, like every bad request
 
 
-@pytest.mark.parametrize("text", [
-    "PTS/C1",     # PTS takes no modifier
-    "DE/C1",      # DE takes only P
-    "BH/L40",     # the Koya limit is not a Buchholz modifier
-    "BH/X1",      # no such modifier
-    "BH/C",       # a cut needs a number
-    "BH/M",
-    "BH/C0",      # out of range
-    "BH/C11",
-    "BH/M11",
-    "BH/C1/M1",   # Cut or Median, not both
-    "KS/L101",    # a limit is a percentage
-    "DE/P1",      # P takes no number
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PTS/C1",  # PTS takes no modifier
+        "DE/C1",  # DE takes only P
+        "BH/L40",  # the Koya limit is not a Buchholz modifier
+        "BH/X1",  # no such modifier
+        "BH/C",  # a cut needs a number
+        "BH/M",
+        "BH/C0",  # out of range
+        "BH/C11",
+        "BH/M11",
+        "BH/C1/M1",  # Cut or Median, not both
+        "KS/L101",  # a limit is a percentage
+        "DE/P1",  # P takes no number
+    ],
+)
 def test_bad_modifiers_are_invalid_requests_not_unknown_codes(text):
     with pytest.raises(InvalidRequest) as info:
         parse_rule(text, CODES, path=("tiebreaks", 0))
@@ -113,6 +123,7 @@ def test_bad_modifiers_are_invalid_requests_not_unknown_codes(text):
 
 # --- cuts on hand-made contributions (C.07 16.5) ---------------------------------------
 # Values are in half points (scale 2): 7 stands for 3½.
+
 
 @dataclass(eq=False)
 class Entry:
@@ -195,9 +206,9 @@ def test_sonneborn_berger_forfeit_loss_contributing_zero_stays_and_the_lowest_ga
     # opponent on 3, so it contributes 0. Cutting it would help the player: the real
     # least significant game goes instead (16.5).
     forfeit_loss = vur(0, key=6, kind="forfeit")
-    win_vs_2 = game(4, key=4)       # opponent on 2, won: 2 × 1 (in quarter points: 4)
-    draw_vs_4 = game(4, key=8)      # opponent on 4, drawn: 4 × ½
-    win_vs_3 = game(6, key=6)       # opponent on 3, won
+    win_vs_2 = game(4, key=4)  # opponent on 2, won: 2 × 1 (in quarter points: 4)
+    draw_vs_4 = game(4, key=8)  # opponent on 4, drawn: 4 × ½
+    win_vs_3 = game(6, key=6)  # opponent on 3, won
     rows = [forfeit_loss, win_vs_2, draw_vs_4, win_vs_3]
     assert apply_cuts(rows, 1, 0, "Cut-1") == 10
     assert not forfeit_loss.cut

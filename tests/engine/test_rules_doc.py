@@ -9,4 +9,5 @@ DOC = Path(__file__).parent.parent.parent / "docs" / "rules.md"
 
 def test_rules_doc_is_current():
     assert DOC.read_text(encoding="utf-8") == render(), (
-        "docs/rules.md is stale: run .venv/bin/python -m tiebreak.engine.catalogue_doc docs/rules.md")
+        "docs/rules.md is stale: run .venv/bin/python -m tiebreak.engine.catalogue_doc docs/rules.md"
+    )

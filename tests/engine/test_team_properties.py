@@ -20,21 +20,74 @@ from tests.team_strategies import renumbered_teams, swapped_home_and_away, team_
 FAST = settings(max_examples=int(os.environ.get("TIEBREAK_PROPERTY_EXAMPLES", "60")), deadline=None)
 BOTH_EDITIONS = st.sampled_from([Regulations.FIDE_2026, Regulations.FIDE_2024])
 
-RULES = [parse_team_rule(t, None) for t in (
-    "PTS", "PTS:GP", "MPvGP", "BH:MP", "BH:GP/C1", "BH:MP/M1", "FB:MP", "AOB:MP", "SB:MP", "SB:GP/C1", "PS:GP",
-    "KS:MP", "WIN", "WON", "STD", "GE", "EMMSB", "EMGSB", "EGMSB", "EGGSB/C1", "EMGSB/C2", "EMGSB/P", "ESB",
-    "SSSC", "SSSC/P", "SSSC/F", "BC", "EDE", "DE", "TBR", "BBE", "EDEBT", "EDEBB", "EDEC",
-)]
+RULES = [
+    parse_team_rule(t, None)
+    for t in (
+        "PTS",
+        "PTS:GP",
+        "MPvGP",
+        "BH:MP",
+        "BH:GP/C1",
+        "BH:MP/M1",
+        "FB:MP",
+        "AOB:MP",
+        "SB:MP",
+        "SB:GP/C1",
+        "PS:GP",
+        "KS:MP",
+        "WIN",
+        "WON",
+        "STD",
+        "GE",
+        "EMMSB",
+        "EMGSB",
+        "EGMSB",
+        "EGGSB/C1",
+        "EMGSB/C2",
+        "EMGSB/P",
+        "ESB",
+        "SSSC",
+        "SSSC/P",
+        "SSSC/F",
+        "BC",
+        "EDE",
+        "DE",
+        "TBR",
+        "BBE",
+        "EDEBT",
+        "EDEBB",
+        "EDEC",
+    )
+]
 GROUP_RULES = {"DE", "EDE", "EDEBT", "EDEBB", "EDEC", "TBR", "BBE"}
 # Rules whose value is the sum of the contributions left after the cuts.
-SUMMED = {"PTS", "MPvGP", "WIN", "WON", "STD", "GE", "PS", "KS", "BH", "FB", "SB", "EMMSB", "EMGSB", "EGMSB",
-          "EGGSB", "ESB", "BC"}
+SUMMED = {
+    "PTS",
+    "MPvGP",
+    "WIN",
+    "WON",
+    "STD",
+    "GE",
+    "PS",
+    "KS",
+    "BH",
+    "FB",
+    "SB",
+    "EMMSB",
+    "EMGSB",
+    "EGMSB",
+    "EGGSB",
+    "ESB",
+    "BC",
+}
 
 
 def values(result) -> dict[int, list[Fraction | None]]:
     table = result.table
-    return {tid: [None if o.values[p] is None else Fraction(o.values[p], o.scale) for o in result.outcomes]
-            for p, tid in enumerate(table.ids)}
+    return {
+        tid: [None if o.values[p] is None else Fraction(o.values[p], o.scale) for o in result.outcomes]
+        for p, tid in enumerate(table.ids)
+    }
 
 
 def ranks(result) -> dict[int, int]:
@@ -70,8 +123,13 @@ def test_renumbering_the_teams_changes_no_value_and_no_rank(drawn, data, regulat
 @given(drawn=team_events(), regulations=BOTH_EDITIONS)
 def test_sb_on_a_score_is_the_extended_sb_on_that_score_twice(drawn, regulations):
     # C.07 13.2: SB:MP = EMMSB, SB:GP = EGGSB (cuts and P included)
-    pairs = [("SB:MP", "EMMSB"), ("SB:GP", "EGGSB"), ("SB:MP/C1", "EMMSB/C1"), ("SB:GP/C2", "EGGSB/C2"),
-             ("SB:GP/P", "EGGSB/P")]
+    pairs = [
+        ("SB:MP", "EMMSB"),
+        ("SB:GP", "EGGSB"),
+        ("SB:MP/C1", "EMMSB/C1"),
+        ("SB:GP/C2", "EGGSB/C2"),
+        ("SB:GP/P", "EGGSB/P"),
+    ]
     rules = [parse_team_rule(t, None) for pair in pairs for t in pair]
     result = compute(drawn, rules, regulations, explain=False)
     for k in range(len(pairs)):
@@ -91,8 +149,11 @@ def test_board_count_of_a_team_that_won_every_board(drawn, data):
             boards = []
             for b in m.boards:
                 white_is_hero = b.white in {p.id for p in drawn.teams[0].players}
-                boards.append(Board(b.board, b.white, b.black,
-                                    BoardResult.WHITE_WINS if white_is_hero else BoardResult.BLACK_WINS))
+                boards.append(
+                    Board(
+                        b.board, b.white, b.black, BoardResult.WHITE_WINS if white_is_hero else BoardResult.BLACK_WINS
+                    )
+                )
             m = replace(m, boards=tuple(boards))
             played += 1
         matches.append(m)
@@ -175,9 +236,11 @@ def test_match_points_follow_the_game_points_of_every_match(drawn):
 
 def test_a_match_won_only_by_forfeited_boards_is_not_played():
     # SPEC 2.5: a match is played when at least one of its games was played over the board
-    forfeited = compute(event(2, 4, 1, [match(1, 1, 2, "+ + + +")]),
-                        [parse_team_rule("WON", None), parse_team_rule("WIN", None)])
+    forfeited = compute(
+        event(2, 4, 1, [match(1, 1, 2, "+ + + +")]), [parse_team_rule("WON", None), parse_team_rule("WIN", None)]
+    )
     assert forfeited.outcomes[0].values == [0, 0] and forfeited.outcomes[1].values == [1, 0]
-    played = compute(event(2, 4, 1, [match(1, 1, 2, "+ + + 0")]),
-                     [parse_team_rule("WON", None), parse_team_rule("WIN", None)])
+    played = compute(
+        event(2, 4, 1, [match(1, 1, 2, "+ + + 0")]), [parse_team_rule("WON", None), parse_team_rule("WIN", None)]
+    )
     assert played.outcomes[0].values == [1, 0] and played.outcomes[1].values == [1, 0]

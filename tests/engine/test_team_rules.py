@@ -18,8 +18,10 @@ from tests.team_builders import bye, event, match
 def run(ev, *rules, regulations=Regulations.FIDE_2026, **kw):
     result = compute_team_standings(ev, [parse_team_rule(r, regulations) for r in rules], regulations, **kw)
     index = {tid: p for p, tid in enumerate(result.table.ids)}
-    return result, {spec: {tid: None if o.values[p] is None else Fraction(o.values[p], o.scale)
-                           for tid, p in index.items()} for spec, o in zip(rules, result.outcomes, strict=True)}
+    return result, {
+        spec: {tid: None if o.values[p] is None else Fraction(o.values[p], o.scale) for tid, p in index.items()}
+        for spec, o in zip(rules, result.outcomes, strict=True)
+    }
 
 
 # Four teams of two boards, two rounds: 1 beats 2 and 3, 4 draws twice.
@@ -69,8 +71,14 @@ def test_win_counts_a_pairing_bye_only_when_it_is_worth_a_win():
     _, v = run(ev, "WIN", "WON", "STD")
     assert v["WIN"] == {1: 1, 2: 0, 3: 0} and v["WON"] == {1: 1, 2: 0, 3: 0}
     assert v["STD"][3] == Fraction(1, 2)  # 1 MP: a draw's match points
-    rich = event(3, 2, 1, [match(1, 1, 2, "1 1")], [bye(1, 3, "pairing_bye")],
-                 scoring=TeamScoring(pab_match=Fraction(2), pab_game=Fraction(2)))
+    rich = event(
+        3,
+        2,
+        1,
+        [match(1, 1, 2, "1 1")],
+        [bye(1, 3, "pairing_bye")],
+        scoring=TeamScoring(pab_match=Fraction(2), pab_game=Fraction(2)),
+    )
     _, v = run(rich, "WIN", "WON")
     assert v["WIN"][3] == 1 and v["WON"][3] == 0
 
@@ -78,8 +86,9 @@ def test_win_counts_a_pairing_bye_only_when_it_is_worth_a_win():
 def test_ede_goes_on_to_game_points_when_the_match_points_between_them_are_equal():
     # a three-team round robin: each team won one match and lost one (2 MP each, 2 each between
     # them), by 1.5-0.5, 1.5-0.5 and 2-0: game points between them 1.5, 2, 2.5
-    ev = event(3, 2, 3, [match(1, 1, 2, "1 ="), match(2, 2, 3, "1 ="), match(3, 3, 1, "1 1")],
-               system=System.ROUND_ROBIN)
+    ev = event(
+        3, 2, 3, [match(1, 1, 2, "1 ="), match(2, 2, 3, "1 ="), match(3, 3, 1, "1 1")], system=System.ROUND_ROBIN
+    )
     result, v = run(ev, "PTS", "DE", explain=True)
     assert v["PTS"] == {1: 2, 2: 2, 3: 2}
     assert v["DE"] == {1: 0, 2: 0, 3: 0}
@@ -101,8 +110,13 @@ def test_ede_board_count_step_for_exactly_two_teams():
 
 
 def test_board_rules_count_forfeits_and_byes_as_12_says():
-    ev = event(3, 2, 2, [match(1, 1, 2, forfeit="+-"), match(2, 2, 3, "+ -")], [bye(1, 3, "pairing_bye"),
-                                                                                   bye(2, 1, "half_bye")])
+    ev = event(
+        3,
+        2,
+        2,
+        [match(1, 1, 2, forfeit="+-"), match(2, 2, 3, "+ -")],
+        [bye(1, 3, "pairing_bye"), bye(2, 1, "half_bye")],
+    )
     result, v = run(ev, "BC", explain=True)
     # team 1: forfeit won (1 per board) + half bye (½ per board): boards 1.5 and 1.5 -> 1.5 + 3
     assert v["BC"][1] == Fraction(9, 2)

@@ -26,15 +26,19 @@ def contribution_of(result, rule: str, pid: int, rnd: int) -> Fraction:
 
 # --- 16.3: what a player gives to the opponents ---------------------------------------------
 
-@pytest.mark.parametrize("last_round, given", [
-    ("H", F("1.5")),     # closing half-point bye: a draw, ½ as scored
-    ("Z", F("1.5")),     # closing zero-point bye: counts as a draw
-    ("-", F("1.5")),     # absent (withdrawn): counts as a draw
-    (".", F("1.5")),     # nothing submitted: absent, a draw
-    ("U", F("2")),       # pairing-allocated bye: not voluntary, face value
-    ("F", F("2")),       # full-point bye: face value
-    ("4b-", F("1")),     # closing forfeit loss: face value (as the conformance reference counts it)
-])
+
+@pytest.mark.parametrize(
+    "last_round, given",
+    [
+        ("H", F("1.5")),  # closing half-point bye: a draw, ½ as scored
+        ("Z", F("1.5")),  # closing zero-point bye: counts as a draw
+        ("-", F("1.5")),  # absent (withdrawn): counts as a draw
+        (".", F("1.5")),  # nothing submitted: absent, a draw
+        ("U", F("2")),  # pairing-allocated bye: not voluntary, face value
+        ("F", F("2")),  # full-point bye: face value
+        ("4b-", F("1")),  # closing forfeit loss: face value (as the conformance reference counts it)
+    ],
+)
 def test_what_a_player_gives_after_the_last_real_round(last_round, given):
     # Player 2 lost to 1, beat 3, and then `last_round`; 1 counts 2's adjusted score.
     rows = {1: "2w1", 2: f"1b0 3w1 {last_round}", 3: ". 2b0"}
@@ -67,6 +71,7 @@ def test_missed_rounds_count_as_the_configured_draw():
 
 # --- 16.4.1: own forfeits, the dummy capped at the scheduled opponent's score ---------------
 
+
 def forfeit_win_against_a_weak_opponent():
     # 1 wins by forfeit against 2, who never plays: 2's adjusted score is 0 + ½ + ½ = 1.
     return crosstable({1: "2w+ 3b1 4w1", 2: "1b- . .", 3: ". 1w0", 4: ". . 1b0"})
@@ -98,6 +103,7 @@ def test_with_p_the_forfeit_counts_as_a_game_against_the_scheduled_opponent():
 
 
 # --- 16.4.2: own byes and absences, the dummy capped at 50 % of the rounds counted --------
+
 
 def test_pairing_allocated_bye_is_capped_but_not_cut_first():
     # 1: won, PAB, lost (2 points); cap ½ × 3 = 1½. Opponents give 1 (2 withdrew) and 1.
@@ -141,13 +147,17 @@ def test_the_cap_uses_the_configured_draw():
 
 # --- round robins: an unplayed game counts as played against the scheduled opponent ----------
 
+
 def test_round_robin_forfeit_counts_as_a_game():
-    t = crosstable({
-        1: "2w+ 3b0 4w=",
-        2: "1b- 4w= 3b1",
-        3: "4w1 1w1 2w0",
-        4: "3b0 2b= 1b=",
-    }, system=System.ROUND_ROBIN)
+    t = crosstable(
+        {
+            1: "2w+ 3b0 4w=",
+            2: "1b- 4w= 3b1",
+            3: "4w1 1w1 2w0",
+            4: "3b0 2b= 1b=",
+        },
+        system=System.ROUND_ROBIN,
+    )
     result = standings(t, "SB")
     rows = contributions(result, "SB", 1)
     assert [(c.round, c.kind, c.opponent) for c in rows] == [(1, "forfeit", 2), (2, "game", 3), (3, "game", 4)]

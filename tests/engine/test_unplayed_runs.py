@@ -20,8 +20,18 @@ from tiebreak.engine.table import build_crosstable
 from tiebreak.engine.unplayed import adjusted_scores
 from tests.builders import F, contributions, crosstable, exact, standings, values
 
-THREE_ONE_ZERO = Scoring(win=F(3), draw=F(1), loss=F(0), forfeit_win=F(3), forfeit_loss=F(0),
-                         pairing_bye=F(3), full_bye=F(3), half_bye=F("1/2"), zero_bye=F(0), absent=F(0))
+THREE_ONE_ZERO = Scoring(
+    win=F(3),
+    draw=F(1),
+    loss=F(0),
+    forfeit_win=F(3),
+    forfeit_loss=F(0),
+    pairing_bye=F(3),
+    full_bye=F(3),
+    half_bye=F("1/2"),
+    zero_bye=F(0),
+    absent=F(0),
+)
 BASE = ["W", "D", "W", "L"]  # 3 + 1 + 3 + 0 = 7 in four games
 
 
@@ -32,8 +42,12 @@ def row_for(tokens: list[str]) -> dict[int, str]:
     for rnd, token in enumerate(tokens, start=1):
         opponent = len(rows) + 1
         mine, theirs = {
-            "W": ("w1", "b0"), "D": ("w=", "b="), "L": ("w0", "b1"),
-            "FL": ("w-", "b+"), "FW": ("w+", "b-"), "DF": ("w-", "b-"),
+            "W": ("w1", "b0"),
+            "D": ("w=", "b="),
+            "L": ("w0", "b1"),
+            "FL": ("w-", "b+"),
+            "FW": ("w+", "b-"),
+            "DF": ("w-", "b-"),
         }.get(token, (None, None))
         if mine is None:
             rows[1].append({"absent": "-"}.get(token, token))  # H Z U F and absences
@@ -51,15 +65,15 @@ def adjusted_of_player_1(tokens: list[str], after_round: int | None = None) -> F
 
 # (closing pattern after the base games, face value of the whole row, what the opponents count)
 CLOSINGS = [
-    (["H", "FL"], F("7.5"), F(8)),       # the bye counts as a draw; the forfeit loss keeps 0
+    (["H", "FL"], F("7.5"), F(8)),  # the bye counts as a draw; the forfeit loss keeps 0
     (["Z", "FL"], F(7), F(8)),
     (["absent", "FL"], F(7), F(8)),
-    (["FL", "H"], F("7.5"), F(8)),       # a forfeit loss does not end the run
-    (["H", "DF"], F("7.5"), F(8)),       # a double forfeit is a forfeit loss: a VUR
+    (["FL", "H"], F("7.5"), F(8)),  # a forfeit loss does not end the run
+    (["H", "DF"], F("7.5"), F(8)),  # a double forfeit is a forfeit loss: a VUR
     (["DF", "H"], F("7.5"), F(8)),
     (["H", "FW"], F("10.5"), F("10.5")),  # a forfeit win ends the run (16.2.3): the bye at face value
-    (["Z", "F"], F(10), F(10)),          # so does a full-point bye
-    (["U", "H"], F("10.5"), F(11)),      # the PAB ends the run before the closing bye
+    (["Z", "F"], F(10), F(10)),  # so does a full-point bye
+    (["U", "H"], F("10.5"), F(11)),  # the PAB ends the run before the closing bye
     (["H", "H", "FL"], F(8), F(9)),
     (["FL", "H", "FL"], F("7.5"), F(8)),
 ]
@@ -116,20 +130,23 @@ def test_the_16_4_1_cap_uses_the_adjusted_score():
 
 # --- 16.5: the Sonneborn-Berger cut with a forfeit loss and a half-point bye -------------
 
+
 def forfeit_loss_and_half_bye():
     """Player 1: beat 2, beat 3, lost to 4 by forfeit, half-point bye, beat 6; 3½ points.
 
     Final scores (by hand): 2: 2½, 3: 1, 4: 5, 5: 1½, 6: 2. No one's score is adjusted (16.3):
     1's bye is followed by a game, 5's pairing-allocated bye is not voluntary.
     """
-    return crosstable({
-        1: "2w1 3b1 4w- H   6w1",
-        2: "1b0 6w= 3w1 4b0 5w1",
-        3: "5w= 1w0 2b0 6w= 4w0",
-        4: "6w1 5b1 1b+ 2w1 3b1",
-        5: "3b= 4w0 6w0 U   2b0",
-        6: "4b0 2b= 5b1 3b= 1b0",
-    })
+    return crosstable(
+        {
+            1: "2w1 3b1 4w- H   6w1",
+            2: "1b0 6w= 3w1 4b0 5w1",
+            3: "5w= 1w0 2b0 6w= 4w0",
+            4: "6w1 5b1 1b+ 2w1 3b1",
+            5: "3b= 4w0 6w0 U   2b0",
+            6: "4b0 2b= 5b1 3b= 1b0",
+        }
+    )
 
 
 def test_sonneborn_berger_cut_takes_the_least_significant_game_when_a_forfeit_loss_contributes_0():
@@ -137,12 +154,19 @@ def test_sonneborn_berger_cut_takes_the_least_significant_game_when_a_forfeit_lo
     # SB = 2½ + 1 + 0 + 1¼ + 2 = 6¾. Cut-1: the lowest VUR contribution (0) is below the least
     # significant value (the win over 3, who scored 1: contribution 1), so that game goes: 5¾.
     # Cut-2: then 0 against the win over 6 (2): the win goes again: 3¾.
-    result = standings(forfeit_loss_and_half_bye(), "SB", "SB/C1", "SB/C2", "BH", "BH/C1", "BH/C2",
-                       regulations=Regulations.FIDE_2026)
+    result = standings(
+        forfeit_loss_and_half_bye(), "SB", "SB/C1", "SB/C2", "BH", "BH/C1", "BH/C2", regulations=Regulations.FIDE_2026
+    )
     got = {rule: values(result, rule)[1] for rule in ("SB", "SB/C1", "SB/C2", "BH", "BH/C1", "BH/C2")}
     # Buchholz: 2½ + 1 + 3½ + 2½ + 2 = 11½; the VURs go first (the bye's 2½, then the forfeit's 3½).
-    assert got == {"SB": F("6.75"), "SB/C1": F("5.75"), "SB/C2": F("3.75"),
-                   "BH": F("11.5"), "BH/C1": F(9), "BH/C2": F("5.5")}
+    assert got == {
+        "SB": F("6.75"),
+        "SB/C1": F("5.75"),
+        "SB/C2": F("3.75"),
+        "BH": F("11.5"),
+        "BH/C1": F(9),
+        "BH/C2": F("5.5"),
+    }
     cut = [c.round for c in contributions(result, "SB/C1", 1) if c.cut]
     assert cut == [2]
 

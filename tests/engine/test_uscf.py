@@ -69,8 +69,9 @@ def with_fillers(focal: dict[int, list[tuple[str, int | None, float | None]]], r
             opp_row[r] = f"{pid}b{_COMPLEMENT[token]}"
     for opp, (final, opp_row) in opponents.items():
         # the opponent's side of its games against focal players: "1b0" means it lost
-        scored = sum(1.0 if cell.endswith("b1") else 0.5 if cell.endswith("b=") else 0.0
-                     for cell in opp_row if cell != ".")
+        scored = sum(
+            1.0 if cell.endswith("b1") else 0.5 if cell.endswith("b=") else 0.0 for cell in opp_row if cell != "."
+        )
         need = final - scored
         for r in range(rounds):
             if opp_row[r] != ".":
@@ -102,10 +103,13 @@ A, B = 1, 2
 @pytest.fixture(scope="module")
 def estima():
     # Both players 4-1; each lost to the opponent who finished on 5.
-    return with_fillers({
-        A: [("1", 11, 0), ("1", 12, 3), ("1", 13, 3), ("1", 14, 4), ("0", 15, 5)],
-        B: [("1", 21, 3), ("1", 22, 2), ("0", 23, 5), ("1", 24, 3), ("1", 25, 3)],
-    }, rounds=5)
+    return with_fillers(
+        {
+            A: [("1", 11, 0), ("1", 12, 3), ("1", 13, 3), ("1", 14, 4), ("0", 15, 5)],
+            B: [("1", 21, 3), ("1", 22, 2), ("0", 23, 5), ("1", 24, 3), ("1", 25, 3)],
+        },
+        rounds=5,
+    )
 
 
 def test_estima_solkoff(estima):
@@ -139,10 +143,13 @@ def test_modified_median_breakdown_names_the_dropped_score(estima):
 def test_minus_and_even_scores():
     # [ESTIMA] rule: minus score drops the highest, even score (exactly half the maximum,
     # [OCHESS]) both. Both players' opponents finished on 1, 2, 3, 4 and 5.
-    t = with_fillers({
-        1: [("1", 11, 1), ("0", 12, 2), ("0", 13, 3), ("0", 14, 4), ("0", 15, 5)],  # 1-4: minus
-        2: [("1", 21, 1), ("1", 22, 2), ("0", 23, 3), ("0", 24, 5), ("=", 25, 4)],  # 2.5: even
-    }, rounds=5)
+    t = with_fillers(
+        {
+            1: [("1", 11, 1), ("0", 12, 2), ("0", 13, 3), ("0", 14, 4), ("0", 15, 5)],  # 1-4: minus
+            2: [("1", 21, 1), ("1", 22, 2), ("0", 23, 3), ("0", 24, 5), ("=", 25, 4)],  # 2.5: even
+        },
+        rounds=5,
+    )
     result = uscf(t, "MM", "SOLK", "MED")
     mm, solk, med = values(result, "MM"), values(result, "SOLK"), values(result, "MED")
     assert solk[1] == solk[2] == F(15)
@@ -171,15 +178,18 @@ P, X, Z = 1, 2, 3
 def unplayed():
     # X won rounds 1-2, lost round 3 (to P), withdrew: adjusted 1+1+0+0.5+0.5 = 3 ([OCHESS]).
     # P: half-point bye, forfeit win against Z, beat X, then beat and drew two one-game fillers.
-    return crosstable({
-        P: "H 3-+ 2w1 4w1 5w=",
-        X: "6w1 7b1 1b0 - -",
-        Z: "- 1-- - - -",
-        4: "- - - 1b0 -",
-        5: "- - - - 1b=",
-        6: "2b0 - - - -",
-        7: "- 2w0 - - -",
-    }, rounds=5)
+    return crosstable(
+        {
+            P: "H 3-+ 2w1 4w1 5w=",
+            X: "6w1 7b1 1b0 - -",
+            Z: "- 1-- - - -",
+            4: "- - - 1b0 -",
+            5: "- - - - 1b=",
+            6: "2b0 - - - -",
+            7: "- 2w0 - - -",
+        },
+        rounds=5,
+    )
 
 
 def test_opponent_adjusted_score_counts_unplayed_games_as_draws(unplayed):
@@ -208,20 +218,28 @@ def test_sonneborn_berger_on_adjusted_scores(unplayed):
 
 # --- [MCA], [ACE], [HOLMES]: Cumulative and Cumulative of opposition --------------------------
 
+
 def solo(row: str, rounds: int | None = None):
     """Player 1 with the given results against one-game fillers (tokens W L D, or F H U -)."""
-    focal = [({"W": "1", "L": "0", "D": "="}[t], 10 + r, 0.0 if t == "W" else 1.0 if t == "L" else 0.5)
-             if t in "WLD" else (t, None, None) for r, t in enumerate(row.split())]
+    focal = [
+        ({"W": "1", "L": "0", "D": "="}[t], 10 + r, 0.0 if t == "W" else 1.0 if t == "L" else 0.5)
+        if t in "WLD"
+        else (t, None, None)
+        for r, t in enumerate(row.split())
+    ]
     return with_fillers({1: focal}, rounds=rounds or len(focal))
 
 
-@pytest.mark.parametrize("row, expected", [
-    ("F W L D W", "10"),  # [MCA]: 1 + 2 + 2 + 2.5 + 3.5 - 1 = 10 (a one-point bye in round 1)
-    ("W L W D L", "9"),  # [ACE]: 1,1,2,2.5,2.5
-    ("W W D L L", "10.5"),  # [ACE]: 1,2,2.5,2.5,2.5
-    ("W L W D", "6.5"),  # [HOLMES]
-    ("W W D L", "8"),  # [HOLMES]
-])
+@pytest.mark.parametrize(
+    "row, expected",
+    [
+        ("F W L D W", "10"),  # [MCA]: 1 + 2 + 2 + 2.5 + 3.5 - 1 = 10 (a one-point bye in round 1)
+        ("W L W D L", "9"),  # [ACE]: 1,1,2,2.5,2.5
+        ("W W D L L", "10.5"),  # [ACE]: 1,2,2.5,2.5,2.5
+        ("W L W D", "6.5"),  # [HOLMES]
+        ("W W D L", "8"),  # [HOLMES]
+    ],
+)
 def test_cumulative_published_examples(row, expected):
     assert values(uscf(solo(row), "CUM"), "CUM")[1] == F(expected)
 
@@ -242,15 +260,29 @@ def test_cumulative_of_opposition(unplayed):
 
 # --- [KASHDAN] ---------------------------------------------------------------------------------
 
+
 def test_kashdan_fewer_draws_ahead():
     # Three players on 2/4: 1 won two and lost two (4 + 4 + 1 + 1 = 10), 2 drew four (2 × 4 = 8),
     # 3 had a full-point bye, a win and two losses (0 + 4 + 1 + 1 = 6).
-    t = crosstable({
-        1: "5w1 6b1 7w0 8b0", 2: "9w= 10b= 11w= 12b=", 3: "F 13w1 14b0 15w0",
-        5: "1b0 - - -", 6: "- 1w0 - -", 7: "- - 1b1 -", 8: "- - - 1w1",
-        9: "2b= - - -", 10: "- 2w= - -", 11: "- - 2b= -", 12: "- - - 2w=",
-        13: "- 3b0 - -", 14: "- - 3w1 -", 15: "- - - 3b1",
-    }, rounds=4)
+    t = crosstable(
+        {
+            1: "5w1 6b1 7w0 8b0",
+            2: "9w= 10b= 11w= 12b=",
+            3: "F 13w1 14b0 15w0",
+            5: "1b0 - - -",
+            6: "- 1w0 - -",
+            7: "- - 1b1 -",
+            8: "- - - 1w1",
+            9: "2b= - - -",
+            10: "- 2w= - -",
+            11: "- - 2b= -",
+            12: "- - - 2w=",
+            13: "- 3b0 - -",
+            14: "- - 3w1 -",
+            15: "- - - 3b1",
+        },
+        rounds=4,
+    )
     result = uscf(t, "KASH")
     kash = values(result, "KASH")
     assert (kash[1], kash[2], kash[3]) == (10, 8, 6)
@@ -259,20 +291,37 @@ def test_kashdan_fewer_draws_ahead():
 
 # --- [MCA]: result between tied players ------------------------------------------------------
 
+
 def test_result_between_tied_players_plus_or_minus_not_percentage():
     # Five players tied on 3/5. A (1) beat C, D, E and lost to B: 3-1, "plus two"; B (2) beat A:
     # 1-0, "plus one"; [MCA]: plus two beats plus one although B won their game.
-    t = crosstable({
-        1: "2w0 3b1 4w1 5b1 20w0",
-        2: "1b1 21w1 22b1 23w0 24b0",
-        3: "25w1 1w0 26b1 27w1 28b0",
-        4: "29w1 30b1 1b0 31w1 32b0",
-        5: "33w1 34b1 35w1 1w0 36b0",
-        20: "- - - - 1b1", 21: "- 2b0 - - -", 22: "- - 2w0 - -", 23: "- - - 2b1 -", 24: "- - - - 2w1",
-        25: "3b0 - - - -", 26: "- - 3w0 - -", 27: "- - - 3b0 -", 28: "- - - - 3w1",
-        29: "4b0 - - - -", 30: "- 4w0 - - -", 31: "- - - 4b0 -", 32: "- - - - 4w1",
-        33: "5b0 - - - -", 34: "- 5w0 - - -", 35: "- - 5b0 - -", 36: "- - - - 5w1",
-    }, rounds=5)
+    t = crosstable(
+        {
+            1: "2w0 3b1 4w1 5b1 20w0",
+            2: "1b1 21w1 22b1 23w0 24b0",
+            3: "25w1 1w0 26b1 27w1 28b0",
+            4: "29w1 30b1 1b0 31w1 32b0",
+            5: "33w1 34b1 35w1 1w0 36b0",
+            20: "- - - - 1b1",
+            21: "- 2b0 - - -",
+            22: "- - 2w0 - -",
+            23: "- - - 2b1 -",
+            24: "- - - - 2w1",
+            25: "3b0 - - - -",
+            26: "- - 3w0 - -",
+            27: "- - - 3b0 -",
+            28: "- - - - 3w1",
+            29: "4b0 - - - -",
+            30: "- 4w0 - - -",
+            31: "- - - 4b0 -",
+            32: "- - - - 4w1",
+            33: "5b0 - - - -",
+            34: "- 5w0 - - -",
+            35: "- - 5b0 - -",
+            36: "- - - - 5w1",
+        },
+        rounds=5,
+    )
     result = uscf(t, "RBT")
     rbt = values(result, "RBT")
     assert (rbt[1], rbt[2], rbt[3], rbt[4], rbt[5]) == (2, 1, -1, -1, -1)
@@ -287,14 +336,14 @@ def test_most_blacks_counts_games_played_only():
 
 # --- rating-based ------------------------------------------------------------------------------
 
+
 def test_opposition_performance_rule_of_400():
     # The US Chess performance: the opposition's average + 400 × (wins − losses) / games.
     # Player 1 (1500) beat 2 (1700) and drew 3 (1600); each sat out one round with a bye.
     # 2 lost to 1 and beat 3: (1500 + 1600) / 2 + 400 × 0 / 2 = 1550;
     # 3 lost to 2 and drew 1: (1700 + 1500) / 2 + 400 × (0 - 1) / 2 = 1400.
     # 1's opposition performance: (1550 + 1400) / 2 = 1475; average rating of opposition 1650.
-    t = crosstable({1: "2w1 U 3b=", 2: "1b0 3w1 U", 3: "U 2b0 1w="}, rounds=3,
-                   ratings={1: 1500, 2: 1700, 3: 1600})
+    t = crosstable({1: "2w1 U 3b=", 2: "1b0 3w1 U", 3: "U 2b0 1w="}, rounds=3, ratings={1: 1500, 2: 1700, 3: 1600})
     result = uscf(t, "OPERF", "AROUS")
     assert values(result, "OPERF")[1] == 1475
     assert values(result, "AROUS")[1] == 1650
@@ -309,19 +358,39 @@ def test_rating_rules_dropped_with_unrated_players_cite_us_chess():
 
 # --- codes, aliases and rule sets --------------------------------------------------------------
 
-@pytest.mark.parametrize("text, spec", [
-    ("Modified Median", "MM"), ("modified median", "MM"), ("Harkness", "MED"), ("Median", "MED"),
-    ("Solkoff", "SOLK"), ("SOLKOFF", "SOLK"), ("Cumulative", "CUM"), ("cumulative of opposition", "OCUM"),
-    ("Kashdan", "KASH"), ("Sonneborn-Berger", "SBUS"), ("most blacks", "BLK"), ("mm", "MM"),
-])
+
+@pytest.mark.parametrize(
+    "text, spec",
+    [
+        ("Modified Median", "MM"),
+        ("modified median", "MM"),
+        ("Harkness", "MED"),
+        ("Median", "MED"),
+        ("Solkoff", "SOLK"),
+        ("SOLKOFF", "SOLK"),
+        ("Cumulative", "CUM"),
+        ("cumulative of opposition", "OCUM"),
+        ("Kashdan", "KASH"),
+        ("Sonneborn-Berger", "SBUS"),
+        ("most blacks", "BLK"),
+        ("mm", "MM"),
+    ],
+)
 def test_uscf_aliases(text, spec):
     assert parse_spec(text, USCF).canonical == spec
 
 
-@pytest.mark.parametrize("text, spec", [
-    ("Cumulative", "PS"), ("Sonneborn-Berger", "SB"), ("BH-C1", "BH/C1"), ("Buchholz Cut 1", "BH/C1"),
-    ("bhc1", "BH/C1"), ("Median-1", "BH/M1"),
-])
+@pytest.mark.parametrize(
+    "text, spec",
+    [
+        ("Cumulative", "PS"),
+        ("Sonneborn-Berger", "SB"),
+        ("BH-C1", "BH/C1"),
+        ("Buchholz Cut 1", "BH/C1"),
+        ("bhc1", "BH/C1"),
+        ("Median-1", "BH/M1"),
+    ],
+)
 def test_fide_aliases(text, spec):
     assert parse_spec(text, Regulations.FIDE_2026).canonical == spec
 
@@ -345,16 +414,20 @@ def test_every_uscf_code_has_an_article_of_rule_34():
 
 # --- round robins: the idle round of an odd field is not a game ---------------------------
 
+
 def five_player_round_robin():
     """Berger pairings for 5 (one idle round each, written as a zero-point bye). Scores by hand:
     1: 2½, 2: 1½, 3: 2, 4: 2, 5: 2. Nobody has an unplayed game but the idle round."""
-    return crosstable({
-        1: "Z   2w1 3b= 4w1 5b0",
-        2: "5w1 1b0 Z   3w0 4b=",
-        3: "4w= 5b0 1w= 2b1 Z",
-        4: "3b= Z   5w1 1b0 2w=",
-        5: "2b0 3w1 4b0 Z   1w1",
-    }, system=System.ROUND_ROBIN)
+    return crosstable(
+        {
+            1: "Z   2w1 3b= 4w1 5b0",
+            2: "5w1 1b0 Z   3w0 4b=",
+            3: "4w= 5b0 1w= 2b1 Z",
+            4: "3b= Z   5w1 1b0 2w=",
+            5: "2b0 3w1 4b0 Z   1w1",
+        },
+        system=System.ROUND_ROBIN,
+    )
 
 
 def test_the_idle_round_of_an_odd_round_robin_is_not_a_game():

@@ -14,8 +14,9 @@ from tests.builders import exact
 from tests.strategies import renumbered, renumberings, swiss_tournaments
 
 USCF = Regulations.USCF
-USCF_RULES = [parse_spec(t, USCF) for t in
-              ("MM", "MED", "SOLK", "CUM", "OCUM", "KASH", "SBUS", "BLK", "RBT", "AROUS", "OPERF")]
+USCF_RULES = [
+    parse_spec(t, USCF) for t in ("MM", "MED", "SOLK", "CUM", "OCUM", "KASH", "SBUS", "BLK", "RBT", "AROUS", "OPERF")
+]
 SUMMED = {"MM", "MED", "SOLK", "CUM", "OCUM", "KASH", "SBUS"}
 
 

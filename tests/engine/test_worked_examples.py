@@ -39,8 +39,16 @@ def alekhine():
 def test_alekhine_points_as_in_the_published_table(alekhine):
     # seed 001, table "Индивидуальные результаты": Fischer 4.0, Kasparov and Tal 3.5.
     pts = {pid: F(alekhine.table.scores[i]) / alekhine.table.scale for i, pid in enumerate(alekhine.table.ids)}
-    assert pts == {1: F("4.0"), 2: F("3.5"), 3: F("3.5"), 4: F("3.0"), 5: F("2.0"), 6: F("2.0"),
-                   7: F("1.5"), 8: F("0.5")}
+    assert pts == {
+        1: F("4.0"),
+        2: F("3.5"),
+        3: F("3.5"),
+        4: F("3.0"),
+        5: F("2.0"),
+        6: F("2.0"),
+        7: F("1.5"),
+        8: F("0.5"),
+    }
 
 
 def test_alekhine_buchholz(alekhine):
@@ -92,13 +100,16 @@ ANA, BO, CAI, DEV, ELI = 1, 2, 3, 4, 5
 def five_player_round_robin():
     # The seed prints only the result grid; the round order is the fixture's
     # (worked-b-five-player-rr.trf). Z: the idle round of an odd round robin.
-    return crosstable({
-        ANA: "Z   2w= 3b1 4w= 5b1",
-        BO:  "5w1 1b= Z   3w= 4b1",
-        CAI: "4w1 5b1 1w0 2b= Z",
-        DEV: "3b0 Z   5w1 1b= 2w0",
-        ELI: "2b0 3w0 4b0 Z   1w0",
-    }, system=None)
+    return crosstable(
+        {
+            ANA: "Z   2w= 3b1 4w= 5b1",
+            BO: "5w1 1b= Z   3w= 4b1",
+            CAI: "4w1 5b1 1w0 2b= Z",
+            DEV: "3b0 Z   5w1 1b= 2w0",
+            ELI: "2b0 3w0 4b0 Z   1w0",
+        },
+        system=None,
+    )
 
 
 def test_five_player_round_robin_sonneborn_berger():
@@ -158,15 +169,27 @@ def test_half_point_bye_breakdown_2024_has_the_dummy_at_own_score():
 
 # --- seed 000, progressive (cumulative) score, C.07 7.5 -------------------------------------
 
+
 def progressive_pair():
     # Two players on 4/5: A wins, wins, wins, loses, wins; B loses, then wins four.
     # Their opponents play only that one game (absent in the other rounds).
-    return crosstable({
-        1: "3w1 4b1 5w1 6b0 7w1",      # A
-        2: "8b0 9w1 10b1 11w1 12b1",   # B
-        3: "1b0", 4: ". 1w0", 5: ". . 1b0", 6: ". . . 1w1", 7: ". . . . 1b0",
-        8: "2w1", 9: ". 2b0", 10: ". . 2w0", 11: ". . . 2b0", 12: ". . . . 2w0",
-    }, rounds=5)
+    return crosstable(
+        {
+            1: "3w1 4b1 5w1 6b0 7w1",  # A
+            2: "8b0 9w1 10b1 11w1 12b1",  # B
+            3: "1b0",
+            4: ". 1w0",
+            5: ". . 1b0",
+            6: ". . . 1w1",
+            7: ". . . . 1b0",
+            8: "2w1",
+            9: ". 2b0",
+            10: ". . 2w0",
+            11: ". . . 2b0",
+            12: ". . . . 2w0",
+        },
+        rounds=5,
+    )
 
 
 def test_progressive_score_rewards_the_early_lead():
@@ -186,13 +209,16 @@ def test_progressive_score_after_four_rounds():
 THREE_ANA, THREE_CAI, THREE_BO = 1, 2, 7  # start numbers in worked-d-*.trf
 
 
-@pytest.mark.parametrize("fixture, rule, expected, champion", [
-    # seed 000: Ana 13.0 / 12.0 / 8.0, Bo 13.5 / 11.5 / 7.5, Cai 12.5 / 11.5 / 8.5;
-    # plain Buchholz crowns Bo, Cut-1 Ana, Median-1 Cai.
-    ("worked-d-bh.trf", "BH", {THREE_ANA: "13.0", THREE_BO: "13.5", THREE_CAI: "12.5"}, THREE_BO),
-    ("worked-d-c1.trf", "BH/C1", {THREE_ANA: "12.0", THREE_BO: "11.5", THREE_CAI: "11.5"}, THREE_ANA),
-    ("worked-d-m1.trf", "BH/M1", {THREE_ANA: "8.0", THREE_BO: "7.5", THREE_CAI: "8.5"}, THREE_CAI),
-])
+@pytest.mark.parametrize(
+    "fixture, rule, expected, champion",
+    [
+        # seed 000: Ana 13.0 / 12.0 / 8.0, Bo 13.5 / 11.5 / 7.5, Cai 12.5 / 11.5 / 8.5;
+        # plain Buchholz crowns Bo, Cut-1 Ana, Median-1 Cai.
+        ("worked-d-bh.trf", "BH", {THREE_ANA: "13.0", THREE_BO: "13.5", THREE_CAI: "12.5"}, THREE_BO),
+        ("worked-d-c1.trf", "BH/C1", {THREE_ANA: "12.0", THREE_BO: "11.5", THREE_CAI: "11.5"}, THREE_ANA),
+        ("worked-d-m1.trf", "BH/M1", {THREE_ANA: "8.0", THREE_BO: "7.5", THREE_CAI: "8.5"}, THREE_CAI),
+    ],
+)
 def test_one_table_three_champions(fixture, rule, expected, champion):
     result = standings(from_trf(fixture), rule)
     got = values(result, rule)

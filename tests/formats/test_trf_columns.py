@@ -64,8 +64,12 @@ def warnings_of(document) -> list[tuple]:
 def where_results_are(document) -> list[tuple[int, int]]:
     """Where each result (and its colour and result code) came from, and one past each player's last."""
     source = document.source
-    return [source.locate(i, j, what) for i, count in enumerate(source.counts) for j in range(int(count) + 1)
-            for what in (None, "color", "result")]
+    return [
+        source.locate(i, j, what)
+        for i, count in enumerate(source.counts)
+        for j in range(int(count) + 1)
+        for what in (None, "color", "result")
+    ]
 
 
 def assert_same_documents(a, b) -> None:
@@ -74,8 +78,13 @@ def assert_same_documents(a, b) -> None:
         return
     assert a.tournament == b.tournament
     assert warnings_of(a) == warnings_of(b)
-    assert (a.tiebreaks, a.header, a.points_written, a.ranks_written, a.warnings_omitted) == \
-        (b.tiebreaks, b.header, b.points_written, b.ranks_written, b.warnings_omitted)
+    assert (a.tiebreaks, a.header, a.points_written, a.ranks_written, a.warnings_omitted) == (
+        b.tiebreaks,
+        b.header,
+        b.points_written,
+        b.ranks_written,
+        b.warnings_omitted,
+    )
     assert where_results_are(a) == where_results_are(b)
 
 
@@ -133,20 +142,40 @@ def test_mutated_files_read_the_same_every_way(data, max_warnings):
 
 # Blocks the reader accepts though they are not the common case (old bye spellings, not played,
 # letters in either case, a left-aligned opponent), and blocks it refuses.
-ACCEPTED_BLOCKS = ["0000 - +", "   5 w *", "   5 w  ", "0000 - =", "     - -", "   3 B W", "   3 w d", "       H",
-                   "0000 - U", "   7 - +", "  7  w 1", "0    - F", "", "   2 w l", "   2 w *", "0000 - Z", "   4 b 0"]
+ACCEPTED_BLOCKS = [
+    "0000 - +",
+    "   5 w *",
+    "   5 w  ",
+    "0000 - =",
+    "     - -",
+    "   3 B W",
+    "   3 w d",
+    "       H",
+    "0000 - U",
+    "   7 - +",
+    "  7  w 1",
+    "0    - F",
+    "",
+    "   2 w l",
+    "   2 w *",
+    "0000 - Z",
+    "   4 b 0",
+]
 REFUSED_BLOCKS = ["0000 w 1", "   2 x 1", "   2 w 1 x", "  1 2 w 1", "   2 w U", "   2 w é", "  -2 w 1"]
 UNUSUAL_BLOCKS = st.sampled_from(ACCEPTED_BLOCKS * 8 + REFUSED_BLOCKS)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.lists(UNUSUAL_BLOCKS, max_size=5), min_size=2, max_size=6),
-       st.lists(st.tuples(st.sampled_from("FHZ"), st.integers(1, 6), st.integers(1, 7)), max_size=3))
+@given(
+    st.lists(st.lists(UNUSUAL_BLOCKS, max_size=5), min_size=2, max_size=6),
+    st.lists(st.tuples(st.sampled_from("FHZ"), st.integers(1, 6), st.integers(1, 7)), max_size=3),
+)
 def test_unusual_blocks_and_byes_read_the_same_every_way(lines, byes):
     """Lines of unusual blocks (not played, old bye spellings, letters in either case, broken
     ones) and 240 byes: read at once or block by block, into columns or objects, the same."""
-    rows = [player(i + 1, f"P{i + 1}").ljust(91) + "".join(f"{b:<10}" for b in blocks)
-            for i, blocks in enumerate(lines)]
+    rows = [
+        player(i + 1, f"P{i + 1}").ljust(91) + "".join(f"{b:<10}" for b in blocks) for i, blocks in enumerate(lines)
+    ]
     text = "\n".join(["012 Unusual", *(f"240 {kind} {rnd:>3} {pid:>4}" for kind, rnd, pid in byes), *rows]) + "\n"
     with block_by_block():
         one_by_one = outcome(text)

@@ -48,7 +48,7 @@ def mutated_real_files(draw):
         elif action == "insert":
             data[at:at] = bytes(draw(st.lists(MEANINGFUL, min_size=1, max_size=12)))
         elif action == "delete" and data:
-            del data[at:at + draw(st.integers(1, 12))]
+            del data[at : at + draw(st.integers(1, 12))]
         elif action == "truncate":
             del data[at:]
         elif action == "duplicate-line" and data:

@@ -35,16 +35,23 @@ def test_every_conformance_trf_is_read_and_ranked(path):
 
 # ---- records 012, 042, 092, 142/XXR, 162, 202/212
 
+
 def test_header_records():
     document = parse_trf(trf(*SMALL))
     t = document.tournament
     assert (t.name, t.start_date, t.system, t.rounds) == ("Small open", date(2026, 5, 1), System.SWISS, 2)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("2026/05/01", date(2026, 5, 1)), ("26/05/01", date(2026, 5, 1)), ("98/12/31", date(1998, 12, 31)),
-    ("2025.11.30", date(2025, 11, 30)), ("2026-1-9", date(2026, 1, 9)),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("2026/05/01", date(2026, 5, 1)),
+        ("26/05/01", date(2026, 5, 1)),
+        ("98/12/31", date(1998, 12, 31)),
+        ("2025.11.30", date(2025, 11, 30)),
+        ("2026-1-9", date(2026, 1, 9)),
+    ],
+)
 def test_start_date_in_four_and_two_digit_years(text, expected):
     assert parse_trf(trf(f"042 {text}", *SMALL[4:])).tournament.start_date == expected
 
@@ -57,10 +64,17 @@ def test_an_unreadable_start_date_is_a_located_warning(text):
     assert (warning.line, warning.column) == (1, 5) and "auto" in warning.message
 
 
-@pytest.mark.parametrize("text, system", [
-    ("Swiss System", System.SWISS), ("Individual: Swiss-System", System.SWISS), ("Round Robin", System.ROUND_ROBIN),
-    ("Double round-robin", System.ROUND_ROBIN), ("RR", System.ROUND_ROBIN), ("Berger", System.ROUND_ROBIN),
-])
+@pytest.mark.parametrize(
+    "text, system",
+    [
+        ("Swiss System", System.SWISS),
+        ("Individual: Swiss-System", System.SWISS),
+        ("Round Robin", System.ROUND_ROBIN),
+        ("Double round-robin", System.ROUND_ROBIN),
+        ("RR", System.ROUND_ROBIN),
+        ("Berger", System.ROUND_ROBIN),
+    ],
+)
 def test_tournament_type(text, system):
     assert parse_trf(trf(f"092 {text}", *SMALL[4:])).tournament.system is system
 
@@ -86,8 +100,7 @@ def test_scoring_record_162_sets_every_result_it_names():
     assert (scoring.win, scoring.draw, scoring.forfeit_win, scoring.full_bye, scoring.half_bye) == (3, 1, 3, 3, 1)
     assert scoring.pairing_bye == 3  # P defaults to W
     standings = compute_standings(document.tournament, [])
-    points = {standings.table.ids[p]: Fraction(standings.table.scores[p], standings.table.scale)
-              for p in range(4)}
+    points = {standings.table.ids[p]: Fraction(standings.table.scores[p], standings.table.scale) for p in range(4)}
     assert points == {1: 4, 2: 3, 3: 4, 4: 0}
 
 
@@ -103,33 +116,52 @@ def test_a_broken_scoring_record_is_located(record, column):
     assert (error.value.line, error.value.column) == (1, column)
 
 
-@pytest.mark.parametrize("lines, expected", [
-    (["202 BH/C1, BH, SB"], ["BH/C1", "BH", "SB"]),
-    (["202 BH/C1 BH SB"], ["BH/C1", "BH", "SB"]),
-    (["212 PTS, DE, SB"], ["DE", "SB"]),
-    (["212 PTS, DE", "202 BH"], ["BH"]),
-])
+@pytest.mark.parametrize(
+    "lines, expected",
+    [
+        (["202 BH/C1, BH, SB"], ["BH/C1", "BH", "SB"]),
+        (["202 BH/C1 BH SB"], ["BH/C1", "BH", "SB"]),
+        (["212 PTS, DE, SB"], ["DE", "SB"]),
+        (["212 PTS, DE", "202 BH"], ["BH"]),
+    ],
+)
 def test_tiebreak_lists_202_and_212(lines, expected):
     assert parse_trf(trf(*lines, *SMALL[4:])).tiebreaks == expected
 
 
 # ---- player records 001
 
-@pytest.mark.parametrize("code, kind, rated", [
-    ("1", ResultKind.WIN, True), ("=", ResultKind.DRAW, True), ("0", ResultKind.LOSS, True),
-    ("W", ResultKind.WIN, False), ("D", ResultKind.DRAW, False), ("L", ResultKind.LOSS, False),
-    ("+", ResultKind.FORFEIT_WIN, True), ("-", ResultKind.FORFEIT_LOSS, True), ("w", ResultKind.WIN, False),
-])
+
+@pytest.mark.parametrize(
+    "code, kind, rated",
+    [
+        ("1", ResultKind.WIN, True),
+        ("=", ResultKind.DRAW, True),
+        ("0", ResultKind.LOSS, True),
+        ("W", ResultKind.WIN, False),
+        ("D", ResultKind.DRAW, False),
+        ("L", ResultKind.LOSS, False),
+        ("+", ResultKind.FORFEIT_WIN, True),
+        ("-", ResultKind.FORFEIT_LOSS, True),
+        ("w", ResultKind.WIN, False),
+    ],
+)
 def test_result_codes_with_an_opponent(code, kind, rated):
     result = results_of(parse_trf(trf(player(1, "A", None, [(2, "b", code)]))), 1)[1]
     assert (result.result, result.rated, result.opponent, result.color) == (kind, rated, 2, Color.BLACK)
 
 
-@pytest.mark.parametrize("block, kind", [
-    ((0, "-", "U"), ResultKind.PAIRING_BYE), ((0, "-", "F"), ResultKind.FULL_BYE),
-    ((0, "-", "H"), ResultKind.HALF_BYE), ((0, "-", "Z"), ResultKind.ZERO_BYE),
-    ((0, "-", "-"), ResultKind.ABSENT), ((0, " ", "h"), ResultKind.HALF_BYE),
-])
+@pytest.mark.parametrize(
+    "block, kind",
+    [
+        ((0, "-", "U"), ResultKind.PAIRING_BYE),
+        ((0, "-", "F"), ResultKind.FULL_BYE),
+        ((0, "-", "H"), ResultKind.HALF_BYE),
+        ((0, "-", "Z"), ResultKind.ZERO_BYE),
+        ((0, "-", "-"), ResultKind.ABSENT),
+        ((0, " ", "h"), ResultKind.HALF_BYE),
+    ],
+)
 def test_result_codes_without_an_opponent(block, kind):
     result = results_of(parse_trf(trf(player(1, "A", None, [block]))), 1)[1]
     assert (result.result, result.opponent, result.color) == (kind, None, None)
@@ -147,16 +179,19 @@ def test_player_fields():
     assert parse_trf(trf(*SMALL)).tournament.players[2].rating is None
 
 
-@pytest.mark.parametrize("line, column, words", [
-    (player(1, "A", None, [(2, "x", "1")]), 97, "colour"),
-    (player(1, "A", None, [(2, "w", "Q")]), 99, "result"),
-    (player(1, "A", None, [(0, "-", "1")]), 99, "without an opponent"),
-    (player(1, "A", None, [(2, "w", "1")]) + "    ab w 1", 102, "opponent"),
-    ("001  x1      A", 5, "start number"),
-    ("001    0      A", 5, "start number"),
-    ("001    1      A" + " " * 33 + "2x00", 49, "rating"),
-    (player(1, "A", None, [(2, "w", "1")]).replace(" 2 w 1", " 2 w 1x"), 100, "10 columns"),
-])
+@pytest.mark.parametrize(
+    "line, column, words",
+    [
+        (player(1, "A", None, [(2, "x", "1")]), 97, "colour"),
+        (player(1, "A", None, [(2, "w", "Q")]), 99, "result"),
+        (player(1, "A", None, [(0, "-", "1")]), 99, "without an opponent"),
+        (player(1, "A", None, [(2, "w", "1")]) + "    ab w 1", 102, "opponent"),
+        ("001  x1      A", 5, "start number"),
+        ("001    0      A", 5, "start number"),
+        ("001    1      A" + " " * 33 + "2x00", 49, "rating"),
+        (player(1, "A", None, [(2, "w", "1")]).replace(" 2 w 1", " 2 w 1x"), 100, "10 columns"),
+    ],
+)
 def test_a_broken_player_line_is_an_error_with_line_and_column(line, column, words):
     with pytest.raises(TrfError) as error:
         parse_trf(trf("012 t", line))
@@ -177,9 +212,13 @@ def test_no_player_is_an_error():
 
 # ---- TRF-26 byes (240) and team records
 
+
 def test_bye_record_240_fills_blank_rounds():
-    document = parse_trf(trf("142 2", player(1, "A", None, [(2, "w", "1")]), player(2, "B", None, [(1, "b", "0")]),
-                             "240 H 002    1    2"))
+    document = parse_trf(
+        trf(
+            "142 2", player(1, "A", None, [(2, "w", "1")]), player(2, "B", None, [(1, "b", "0")]), "240 H 002    1    2"
+        )
+    )
     assert results_of(document, 1)[2].result is ResultKind.HALF_BYE
     assert results_of(document, 2)[2].result is ResultKind.HALF_BYE
 
@@ -189,21 +228,26 @@ def test_bye_record_240_that_agrees_with_the_001_line_is_fine():
     assert results_of(document, 1)[1].result is ResultKind.FULL_BYE
 
 
-@pytest.mark.parametrize("record, column, words", [
-    ("240 H 001    1", 14, "records win"),  # the column where the id is written
-    ("240 H 001    9", 14, "no player"),
-    ("240 Q 001    1", 5, "bye type"),
-    ("240 H 0x1    1", 7, "round"),
-    ("240 H 001", 11, "names no player"),
-])
+@pytest.mark.parametrize(
+    "record, column, words",
+    [
+        ("240 H 001    1", 14, "records win"),  # the column where the id is written
+        ("240 H 001    9", 14, "no player"),
+        ("240 Q 001    1", 5, "bye type"),
+        ("240 H 0x1    1", 7, "round"),
+        ("240 H 001", 11, "names no player"),
+    ],
+)
 def test_a_bye_record_that_contradicts_or_cannot_be_read_is_located(record, column, words):
     with pytest.raises(TrfError) as error:
         parse_trf(trf(player(1, "A", None, [(2, "w", "1")]), player(2, "B", None, [(1, "b", "0")]), record))
     assert (error.value.line, error.value.column) == (3, column) and words in error.value.message
 
 
-@pytest.mark.parametrize("record", ["330 +- 001 001 002", "300 001 001 002 0001 0002", "320  2.0  2.0 000 001",
-                                    "310   1 Team A", "013 Team A    1"])
+@pytest.mark.parametrize(
+    "record",
+    ["330 +- 001 001 002", "300 001 001 002 0001 0002", "320  2.0  2.0 000 001", "310   1 Team A", "013 Team A    1"],
+)
 def test_team_records_change_no_individual_result_and_say_so(record):
     plain = parse_trf(trf(*SMALL))
     document = parse_trf(trf(*SMALL, record))
@@ -225,8 +269,11 @@ def test_abnormal_points_299_is_reported_not_applied():
 
 # ---- encodings and line ends
 
-NAMED = trf("012 Échecs à Zürich", player(1, "Müller, Jörg", 2000, [(2, "w", "1")]),
-            player(2, "Šťastný, Ondřej", 1900, [(1, "b", "0")]))
+NAMED = trf(
+    "012 Échecs à Zürich",
+    player(1, "Müller, Jörg", 2000, [(2, "w", "1")]),
+    player(2, "Šťastný, Ondřej", 1900, [(1, "b", "0")]),
+)
 
 
 def test_utf8_with_and_without_bom():
@@ -246,8 +293,11 @@ def test_windows_1252_is_recognised_with_a_warning():
 
 
 def test_a_declared_encoding_is_used():
-    text = "### encoding: latin-1\n" + trf("012 Échecs à Zürich", player(1, "Müller, Jörg", 2000, [(2, "w", "1")]),
-                                            player(2, "Ørsted, Hans", 1900, [(1, "b", "0")]))
+    text = "### encoding: latin-1\n" + trf(
+        "012 Échecs à Zürich",
+        player(1, "Müller, Jörg", 2000, [(2, "w", "1")]),
+        player(2, "Ørsted, Hans", 1900, [(1, "b", "0")]),
+    )
     document = read_trf(text.encode("latin-1"))
     assert document.encoding == "iso8859-1" and document.warnings == []
     assert document.tournament.players[0].name == "Müller, Jörg"

@@ -21,8 +21,10 @@ from tests.conformance_teams import event_from_json, load_team_cases, run_team_c
 from tests.team_strategies import team_events
 
 CASES = {c.id: c for c in load_team_cases()}
-RULES = [parse_team_rule(t, None) for t in ("PTS", "MPvGP", "BH:MP/C1", "EMGSB/C1", "EGGSB", "SSSC", "BC", "EDE",
-                                            "TBR", "BBE", "STD", "WIN")]
+RULES = [
+    parse_team_rule(t, None)
+    for t in ("PTS", "MPvGP", "BH:MP/C1", "EMGSB/C1", "EGGSB", "SSSC", "BC", "EDE", "TBR", "BBE", "STD", "WIN")
+]
 
 
 def text_of(case_id: str) -> str:
@@ -35,8 +37,9 @@ def edited(case_id: str, edit) -> str:
 
 def values(event, rules=RULES, after_round=None):
     result = compute_team_standings(event, rules, Regulations.FIDE_2026, after_round, explain=False)
-    return {result.table.ids[row.player]: (row.rank, [o.values[row.player] for o in result.outcomes])
-            for row in result.rows}
+    return {
+        result.table.ids[row.player]: (row.rank, [o.values[row.player] for o in result.outcomes]) for row in result.rows
+    }
 
 
 def messages(document) -> list[str]:
@@ -57,6 +60,7 @@ def test_the_old_013_records_give_the_same_event():
             return line
         players = line[73:]
         return f"013 {line[8:40]}" + players
+
     text = edited("tswiss-0004", to_013)
     assert "310" not in text
     assert values(parse_team_trf(text).event) == values(parse_team_trf(text_of("tswiss-0004")).event)
@@ -77,6 +81,7 @@ def test_a_forfeited_match_whose_absent_team_is_not_written():
         if line.startswith("001") and line[4:8].strip() in {"61", "62", "63", "64"}:
             return line[:101] + "        " + line[109:]
         return line
+
     text = edited("tswiss-0003", drop_absent)
     assert text != text_of("tswiss-0003")
     case = CASES["tswiss-0003"]
@@ -84,8 +89,10 @@ def test_a_forfeited_match_whose_absent_team_is_not_written():
 
 
 def test_totals_of_310_and_the_informative_802_records_are_cross_checked():
-    text = text_of("tworked-0001").replace("310   2 Knotbury                         KNO             1.0    3.0",
-                                           "310   2 Knotbury                         KNO             2.0    3.0")
+    text = text_of("tworked-0001").replace(
+        "310   2 Knotbury                         KNO             1.0    3.0",
+        "310   2 Knotbury                         KNO             2.0    3.0",
+    )
     # 802: team 5-7, nickname 9-13, match points 15-20, game points 22-27, then the rounds
     text += f"802 {1:>3} {'GIF':<5} {'1.0':>6} {'3.0':>6}    2 w  3.0\n"
     text += f"802 {2:>3} {'KNO':<5} {'1.0':>6} {'3.5':>6}    1 b  3.0\n"
@@ -113,15 +120,30 @@ def test_bytes_in_another_encoding():
     assert document.encoding == "cp1252" and document.event.teams[0].name == "Giffórd's Cross"
 
 
-@pytest.mark.parametrize("edit, line, message", [
-    (lambda t: t.replace("330 -+ 002 013 002", "330 -+ 002 013 099"), 20, "no record 330 or 300 names the opponent"),
-    (lambda t: t.replace("310   2 Bolivia                          BOL            12.0   22.5   1     6",
-                         "310   2 Bolivia                          BOL            12.0   22.5   1     1"),
-     86, "player 1 is on team 2 and on team 1"),
-    (lambda t: t.replace("330 -+ 002 013 002\n", ""), 20, "no record 330 or 300 names the opponent"),
-    (lambda t: re.sub(r"^(001    1 .{82})0006 b 0", r"\g<1>0007 b 0", t, flags=re.M), 15,
-     "round 1: player 1 is paired with player 7, whose line says player 2"),
-])
+@pytest.mark.parametrize(
+    "edit, line, message",
+    [
+        (
+            lambda t: t.replace("330 -+ 002 013 002", "330 -+ 002 013 099"),
+            20,
+            "no record 330 or 300 names the opponent",
+        ),
+        (
+            lambda t: t.replace(
+                "310   2 Bolivia                          BOL            12.0   22.5   1     6",
+                "310   2 Bolivia                          BOL            12.0   22.5   1     1",
+            ),
+            86,
+            "player 1 is on team 2 and on team 1",
+        ),
+        (lambda t: t.replace("330 -+ 002 013 002\n", ""), 20, "no record 330 or 300 names the opponent"),
+        (
+            lambda t: re.sub(r"^(001    1 .{82})0006 b 0", r"\g<1>0007 b 0", t, flags=re.M),
+            15,
+            "round 1: player 1 is paired with player 7, whose line says player 2",
+        ),
+    ],
+)
 def test_errors_name_the_line(edit, line, message):
     with pytest.raises(TrfError) as error:
         parse_team_trf(edit(text_of("tswiss-0003")))

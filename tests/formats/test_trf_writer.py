@@ -24,10 +24,22 @@ from tests.strategies import swiss_tournaments
 CONFORMANCE = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
 SCORINGS = [
     Scoring(),
-    Scoring(win=Fraction(3), forfeit_win=Fraction(3), full_bye=Fraction(3), pairing_bye=Fraction(3),
-            draw=Fraction(1), half_bye=Fraction(1)),
-    Scoring(win=Fraction(2), forfeit_win=Fraction(2), full_bye=Fraction(2), pairing_bye=Fraction(3, 2),
-            draw=Fraction(1), half_bye=Fraction(1)),
+    Scoring(
+        win=Fraction(3),
+        forfeit_win=Fraction(3),
+        full_bye=Fraction(3),
+        pairing_bye=Fraction(3),
+        draw=Fraction(1),
+        half_bye=Fraction(1),
+    ),
+    Scoring(
+        win=Fraction(2),
+        forfeit_win=Fraction(2),
+        full_bye=Fraction(2),
+        pairing_bye=Fraction(3, 2),
+        draw=Fraction(1),
+        half_bye=Fraction(1),
+    ),
 ]
 NAME_CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz ,.-'ÄÖÜäöüßéèçñŠšŽžØøÅåŁł"
 
@@ -56,8 +68,9 @@ def wire_tournaments(draw) -> bytes:
     names = st.text(NAME_CHARACTERS, max_size=33).map(str.strip)
     players = []
     for p in tournament.players:
-        results = tuple(replace(r, rated=not (unrated_even_rounds and r.round % 2 == 0 and r.result.is_played))
-                        for r in p.results)
+        results = tuple(
+            replace(r, rated=not (unrated_even_rounds and r.round % 2 == 0 and r.result.is_played)) for r in p.results
+        )
         players.append(replace(p, name=draw(names), results=results))
     tournament = replace(
         tournament,
@@ -95,16 +108,20 @@ def test_points_and_rank_after_tiebreaks_are_written_in_their_columns():
     tournament = read_trf((CONFORMANCE / "worked-a-alekhine-memorial.trf").read_bytes()).tournament
     standings = compute_standings(tournament, [parse_rule("BH", valid_codes())])
     points, ranks = standings_columns(standings)
-    lines = {int(line[4:8]): line for line in write_trf(tournament, points, ranks, ["BH"]).text.splitlines()
-             if line.startswith("001")}
+    lines = {
+        int(line[4:8]): line
+        for line in write_trf(tournament, points, ranks, ["BH"]).text.splitlines()
+        if line.startswith("001")
+    }
     # Kasparov (2) and Tal (3) both have 3.5; Buchholz 14.5 to 11.5 puts Kasparov second.
     assert (lines[2][80:84], lines[2][85:89]) == (" 3.5", "   2")
     assert (lines[3][80:84], lines[3][85:89]) == (" 3.5", "   3")
 
 
 def test_what_trf_cannot_carry_is_a_warning():
-    tournament = read_trf(("\n".join([
-        player(1, "A", None, [(2, "w", "0")]), player(2, "B", None, [(1, "b", "0")])]) + "\n").encode())
+    tournament = read_trf(
+        ("\n".join([player(1, "A", None, [(2, "w", "0")]), player(2, "B", None, [(1, "b", "0")])]) + "\n").encode()
+    )
     first, second = tournament.tournament.players
     first = replace(first, name="A" * 40, results=(replace(first.results[0], points=Fraction(0)),))
     output = write_trf(replace(tournament.tournament, players=(first, second)))
@@ -147,15 +164,25 @@ FULL_HEADER = """012 Spring Open
 
 
 def full_line(number, sex, title, name, rating, federation, fide_id, birth, rounds):
-    head = (f"001 {number:>4} {sex:1}{title:>3} {name:<33} {rating:>4} {federation:<3} {fide_id:>11} {birth:<10} "
-            f"{'':>4} {'':>4}  ")
+    head = (
+        f"001 {number:>4} {sex:1}{title:>3} {name:<33} {rating:>4} {federation:<3} {fide_id:>11} {birth:<10} "
+        f"{'':>4} {'':>4}  "
+    )
     return head + "".join(f"{o:>4} {c} {r}  " for o, c, r in rounds).rstrip()
 
 
-FULL = FULL_HEADER + "\n".join([
-    full_line(1, "w", "WGM", "Berg, Anna", 2301, "NOR", "1500000", "1990/11/30", [(2, "w", "1"), (0, "-", "H")]),
-    full_line(2, "m", "", "Dahl, Per", 0, "SWE", "1503014", "1961", [(1, "b", "0"), (0, "-", "U")]),
-]) + "\n"
+FULL = (
+    FULL_HEADER
+    + "\n".join(
+        [
+            full_line(
+                1, "w", "WGM", "Berg, Anna", 2301, "NOR", "1500000", "1990/11/30", [(2, "w", "1"), (0, "-", "H")]
+            ),
+            full_line(2, "m", "", "Dahl, Per", 0, "SWE", "1503014", "1961", [(1, "b", "0"), (0, "-", "U")]),
+        ]
+    )
+    + "\n"
+)
 
 
 def test_the_player_section_and_header_are_written_back_column_for_column():
@@ -168,7 +195,12 @@ def test_the_player_section_and_header_are_written_back_column_for_column():
     assert [line for line in lines if line.startswith("112")] == ["112 First Deputy", "112 Second Deputy"]
     [anna] = [line for line in lines if line.startswith("001    1")]
     assert (anna[9], anna[10:13], anna[53:56], anna[57:68], anna[69:79]) == (
-        "w", "WGM", "NOR", "    1500000", "1990/11/30")
+        "w",
+        "WGM",
+        "NOR",
+        "    1500000",
+        "1990/11/30",
+    )
     [per] = [line for line in lines if line.startswith("001    2")]
     assert (per[9], per[48:52], per[69:79]) == ("m", "    ", "1961/00/00")
     assert "062 2" in lines and "072 1" in lines

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 
-def player(number: int, name: str = "", rating: int | None = None,
-           rounds: list[tuple[int, str, str] | None] = (), points: str = "", rank: str = "") -> str:
+def player(
+    number: int,
+    name: str = "",
+    rating: int | None = None,
+    rounds: list[tuple[int, str, str] | None] = (),
+    points: str = "",
+    rank: str = "",
+) -> str:
     """An 001 line; each round is (opponent, colour, code) or None for a blank block."""
     head = f"001 {number:>4}      {name:<33} {rating or '':>4}{'':28}{points:>4} {rank:>4}  "
     assert len(head) == 91

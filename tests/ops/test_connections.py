@@ -28,11 +28,21 @@ MAX_CONNECTIONS = 64
 @pytest.fixture(scope="module")
 def server():
     port, admin = free_port(), free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": "1", "TIEBREAK_ACCESS_LOG": "0",
-           "TIEBREAK_HEADER_TIMEOUT_S": "1", "TIEBREAK_BODY_TIMEOUT_S": "1", "TIEBREAK_KEEPALIVE_TIMEOUT_S": "1",
-           "TIEBREAK_MAX_CONNECTIONS": str(MAX_CONNECTIONS), "TIEBREAK_ADMIN_PORT": str(admin)}
-    process = subprocess.Popen([str(TIEBREAK), "serve"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WORKERS": "1",
+        "TIEBREAK_ACCESS_LOG": "0",
+        "TIEBREAK_HEADER_TIMEOUT_S": "1",
+        "TIEBREAK_BODY_TIMEOUT_S": "1",
+        "TIEBREAK_KEEPALIVE_TIMEOUT_S": "1",
+        "TIEBREAK_MAX_CONNECTIONS": str(MAX_CONNECTIONS),
+        "TIEBREAK_ADMIN_PORT": str(admin),
+    }
+    process = subprocess.Popen(
+        [str(TIEBREAK), "serve"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     base = f"http://127.0.0.1:{port}"
     if not healthy(base, process, 30):
         process.kill()
@@ -94,7 +104,7 @@ def test_a_header_over_the_limit_is_a_431(server, streamed):
     if streamed:
         for i in range(0, len(header), 1000):
             try:
-                sock.sendall(header[i:i + 1000])
+                sock.sendall(header[i : i + 1000])
             except OSError:
                 break
     else:
@@ -108,8 +118,9 @@ def test_a_header_over_the_limit_is_a_431(server, streamed):
 def test_a_slow_body_is_a_408(server):
     port, _ = server
     sock = connect(port)
-    sock.sendall(b"POST /v1/standings HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
-                 b"content-length: 100\r\n\r\n{")
+    sock.sendall(
+        b"POST /v1/standings HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"
+    )
     closed, sent = closed_within(sock, 10)
     assert closed and sent.startswith(b"HTTP/1.1 408 ")
 

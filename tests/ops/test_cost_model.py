@@ -58,8 +58,10 @@ def test_merging_calibrations_takes_the_larger_figure_per_constant(tmp_path):
     """A second run twice as slow and with half the memory: the merge takes its time constants and the
     first run's memory constants (each run is fitted again by the script)."""
     first = json.loads(CALIBRATION[0].read_text())
-    slower = {name: {**run, "cpu_s": 2 * run["cpu_s"], "growth_bytes": run["growth_bytes"] // 2}
-              for name, run in first["runs"].items()}
+    slower = {
+        name: {**run, "cpu_s": 2 * run["cpu_s"], "growth_bytes": run["growth_bytes"] // 2}
+        for name, run in first["runs"].items()
+    }
     files = [tmp_path / "a.json", tmp_path / "b.json"]
     files[0].write_text(json.dumps(first))
     files[1].write_text(json.dumps({**first, "runs": slower}))
@@ -76,8 +78,10 @@ def test_merging_calibrations_takes_the_larger_figure_per_constant(tmp_path):
 
 def test_the_fit_never_under_estimates_a_run():
     # noisy runs: a cost per player and per cell, each run off by up to ±30 %
-    runs = [{"players": p, "cells": p * r, "y": (2e-6 * p + 3e-7 * p * r) * noise}
-            for p, r, noise in [(1000, 1, 1.3), (5000, 11, 0.7), (20_000, 3, 1.1), (300, 100, 0.9), (2000, 50, 1.25)]]
+    runs = [
+        {"players": p, "cells": p * r, "y": (2e-6 * p + 3e-7 * p * r) * noise}
+        for p, r, noise in [(1000, 1, 1.3), (5000, 11, 0.7), (20_000, 3, 1.1), (300, 100, 0.9), (2000, 50, 1.25)]
+    ]
     a, b = calibrate.nonnegative_fit(runs, "y", ["players", "cells"])
     assert a >= 0 and b >= 0
     assert all(a * run["players"] + b * run["cells"] >= run["y"] * (1 - 1e-9) for run in runs)
@@ -85,11 +89,11 @@ def test_the_fit_never_under_estimates_a_run():
 
 def test_printed_constants_are_rounded_up():
     k = {"SECONDS_PER_CELL": 1.2341e-7, "BYTES_PER_CELL": 12.01, "ANSWER_BYTES_PER_ROW": 0.0}
-    assert calibrate.rounded(k) == {"SECONDS_PER_CELL": 1.24e-7, "BYTES_PER_CELL": 12.1,
-                                    "ANSWER_BYTES_PER_ROW": 0.0}
+    assert calibrate.rounded(k) == {"SECONDS_PER_CELL": 1.24e-7, "BYTES_PER_CELL": 12.1, "ANSWER_BYTES_PER_ROW": 0.0}
 
 
 # ---- the shapes that cost most per unit, priced as they cost ----
+
 
 def test_a_player_list_is_priced_as_the_rows_it_returns():
     """`player` takes a list: with every start number in it, every breakdown is returned."""
@@ -113,8 +117,10 @@ def test_a_player_list_is_priced_as_the_rows_it_returns():
 def test_compare_prices_a_whole_standings_per_list():
     """Ten lists of one rule: ten rankings and ten full standings in the answer, not one."""
     tournament = swiss_wire(1000, 5, seed=4)
-    lists = [{"name": f"list {i}", "tiebreaks": [rule]} for i, rule in enumerate(
-        ["BH", "SB", "PS", "WIN", "ARO", "KS", "BH/C1", "SB/C1", "WON", "BPG"])]
+    lists = [
+        {"name": f"list {i}", "tiebreaks": [rule]}
+        for i, rule in enumerate(["BH", "SB", "PS", "WIN", "ARO", "KS", "BH/C1", "SB/C1", "WON", "BPG"])
+    ]
     ten = {"tournament": tournament, "lists": lists, "explain": False}
     one = {**ten, "lists": lists[:1]}
     with TestClient(create_app(replace(LIMITS, max_response_bytes=1 << 30))) as c:
@@ -136,8 +142,11 @@ def test_compare_of_an_event_without_results_names_every_champion():
     """Every player tied first under every list (the shape where a scan of the start numbers per
     champion cost players² / 2 comparisons per list: 5 s of 6 at 20,000 players × 10 lists)."""
     players = 3000
-    body = {"tournament": {"rounds": 1, "players": [{"id": 7 * i + 1, "name": f"P{i}"} for i in range(players)]},
-            "lists": [{"name": "a", "tiebreaks": ["BH"]}, {"name": "b", "tiebreaks": ["SB"]}], "explain": False}
+    body = {
+        "tournament": {"rounds": 1, "players": [{"id": 7 * i + 1, "name": f"P{i}"} for i in range(players)]},
+        "lists": [{"name": "a", "tiebreaks": ["BH"]}, {"name": "b", "tiebreaks": ["SB"]}],
+        "explain": False,
+    }
     with TestClient(create_app()) as c:
         answer = c.post("/v1/compare", json=body)
     assert answer.status_code == 200, answer.text[:300]

@@ -34,8 +34,12 @@ from tests.strategies import swiss_tournaments
 
 FUZZING = "TIEBREAK_FUZZ_EXAMPLES" in os.environ  # `make fuzz`
 EXAMPLES = int(os.environ.get("TIEBREAK_FUZZ_EXAMPLES", "15"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
-                **({} if FUZZING else {"derandomize": True, "database": None}))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    **({} if FUZZING else {"derandomize": True, "database": None}),
+)
 
 schema = load_schema()  # the contract test's document and schemathesis.toml, its own copy
 pytestmark = pytest.mark.server  # every test here talks to the limited uvicorn
@@ -51,8 +55,32 @@ def test_fuzz_every_operation(case, limited_server):
 
 
 STANDINGS = schema["/v1/standings"]["POST"]
-RULES = st.lists(st.sampled_from(["BH/C1", "BH", "BH/M1", "SB", "SB/C1", "DE", "PS", "KS", "FB", "AOB", "ARO",
-                                  "TPR", "PTP", "APRO", "WIN", "WON", "BPG", "BWG", "GE"]), max_size=8)
+RULES = st.lists(
+    st.sampled_from(
+        [
+            "BH/C1",
+            "BH",
+            "BH/M1",
+            "SB",
+            "SB/C1",
+            "DE",
+            "PS",
+            "KS",
+            "FB",
+            "AOB",
+            "ARO",
+            "TPR",
+            "PTP",
+            "APRO",
+            "WIN",
+            "WON",
+            "BPG",
+            "BWG",
+            "GE",
+        ]
+    ),
+    max_size=8,
+)
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +94,12 @@ def http(limited_server):
 def test_fuzz_random_crosstables_over_http(limited_server, drawn, rules, data):
     wire = msgspec.to_builtins(tournament_to_wire(drawn.tournament))
     ids = [p["id"] for p in wire["players"]]
-    body = {"tournament": wire, "tiebreaks": rules,
-            "explain": data.draw(st.booleans()),
-            "regulations": data.draw(st.sampled_from(["auto", "fide-2026", "fide-2024"]))}
+    body = {
+        "tournament": wire,
+        "tiebreaks": rules,
+        "explain": data.draw(st.booleans()),
+        "regulations": data.draw(st.sampled_from(["auto", "fide-2026", "fide-2024"])),
+    }
     if data.draw(st.booleans()):
         body["top"] = data.draw(st.integers(1, len(ids) + 2))
     if data.draw(st.booleans()):
@@ -101,16 +132,30 @@ JSON_VALUES = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
     max_leaves=12,
 )
-BATCH_RESULT = jsonschema.Draft202012Validator({
-    "$ref": "#/components/schemas/BatchResult",
-    "components": limited_document()["components"],
-})
+BATCH_RESULT = jsonschema.Draft202012Validator(
+    {
+        "$ref": "#/components/schemas/BatchResult",
+        "components": limited_document()["components"],
+    }
+)
 
 
 @FUZZ
-@given(lines=st.lists(st.one_of(JSON_VALUES, swiss_tournaments(max_players=10).map(
-    lambda d: {"tournament": msgspec.to_builtins(tournament_to_wire(d.tournament)), "tiebreaks": ["BH", "SB"]})),
-    min_size=1, max_size=6))
+@given(
+    lines=st.lists(
+        st.one_of(
+            JSON_VALUES,
+            swiss_tournaments(max_players=10).map(
+                lambda d: {
+                    "tournament": msgspec.to_builtins(tournament_to_wire(d.tournament)),
+                    "tiebreaks": ["BH", "SB"],
+                }
+            ),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_fuzz_ndjson_batches(http, lines):
     body = b"".join(msgspec.json.encode(line) + b"\n" for line in lines)
     response = http.post("/v1/standings/batch", content=body, headers={"content-type": "application/x-ndjson"})

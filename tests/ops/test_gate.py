@@ -27,14 +27,41 @@ from tiebreak.http.ops import OpsConfig
 from tiebreak.synthetic import swiss_wire
 from tests.formats.trf_lines import SMALL, trf
 
-RULES_24 = ["BH/C1", "BH", "SB", "PS", "WIN", "DE", "ARO", "KS", "BH/M1", "SB/C1", "WON", "BPG", "AOB", "FB",
-            "TPR", "PTP", "APRO", "APPO", "GE", "BWG", "BH/C2", "SB/M1", "KS/L40", "BH/C3"]
+RULES_24 = [
+    "BH/C1",
+    "BH",
+    "SB",
+    "PS",
+    "WIN",
+    "DE",
+    "ARO",
+    "KS",
+    "BH/M1",
+    "SB/C1",
+    "WON",
+    "BPG",
+    "AOB",
+    "FB",
+    "TPR",
+    "PTP",
+    "APRO",
+    "APPO",
+    "GE",
+    "BWG",
+    "BH/C2",
+    "SB/M1",
+    "KS/L40",
+    "BH/C3",
+]
 # Admitted by these limits, priced far above the inline threshold: a worker computes it
 # for a second or more (40,000 players × 100 rounds without results × 24 rules: about 2.5 s on the
 # development VM; 5,000 were enough while direct encounter was quadratic in the one group of all).
 ROOMY = replace(LIMITS, max_cost_s=1000.0, max_memory_mib=4096)
-SLOW = {"tournament": {"rounds": 100, "players": [{"id": i + 1, "rating": 1500 + i % 700} for i in range(40_000)]},
-        "tiebreaks": RULES_24, "explain": False}
+SLOW = {
+    "tournament": {"rounds": 100, "players": [{"id": i + 1, "rating": 1500 + i % 700} for i in range(40_000)]},
+    "tiebreaks": RULES_24,
+    "explain": False,
+}
 PRESTART = OpsConfig(prestart_workers=True)  # workers up before the first request, as `tiebreak serve` does
 SMALL_BODY = {"tournament": swiss_wire(12, 5, seed=3), "tiebreaks": ["BH", "SB"]}
 
@@ -80,6 +107,7 @@ def pool_pids(app) -> list[int]:
 
 # ---- killable computation ----
 
+
 def test_past_the_deadline_the_worker_is_killed_and_replaced():
     app = create_app(replace(ROOMY, compute_deadline_s=0.5), PRESTART)
     with TestClient(app) as client:
@@ -119,20 +147,33 @@ def test_a_client_that_leaves_gets_its_computation_killed():
     async def send(message):
         responses.append(message)
 
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-             "path": "/v1/standings", "raw_path": b"/v1/standings", "query_string": b"", "root_path": "",
-             "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
-             "client": ("127.0.0.1", 50000), "server": ("testserver", 80), "state": {}}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/v1/standings",
+        "raw_path": b"/v1/standings",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+        "state": {},
+    }
     computing = set()
 
     async def main():
         async with anyio.create_task_group() as tg:
+
             async def spy():  # the pid of the worker computing the request
                 while not gone.is_set():
                     gate = the_gate(app)
                     if gate is not None:
                         computing.update(w.process.pid for w in gate.pool.running)
                     await anyio.sleep(0.02)
+
             tg.start_soon(spy)
             with anyio.fail_after(30):
                 await app(scope, receive, send)
@@ -203,11 +244,13 @@ def test_a_killed_worker_holds_its_slot_until_it_is_gone():
 
 # ---- shedding ----
 
+
 def test_a_full_pool_and_queue_shed_at_once_and_readyz_says_not_ready():
     app = create_app(replace(ROOMY, compute_workers=1, compute_queue=1))
     with TestClient(app) as client:
         assert client.get("/readyz").json() == {"status": "ok"}
         statuses = []
+
         def post_slow():
             response = client.post("/v1/standings", json=SLOW)
             statuses.append(response.status_code if response.status_code == 200 else response.text)
@@ -265,9 +308,12 @@ def test_admission_reserves_the_declared_body_and_the_whole_limit_for_chunked_bo
 
 # ---- the cost model ----
 
+
 def test_the_issue_s_50000_players_100_rounds_20_rules_are_refused_at_once_naming_the_limit(client):
-    body = {"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(50_000)]},
-            "tiebreaks": RULES_24[:20]}
+    body = {
+        "tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(50_000)]},
+        "tiebreaks": RULES_24[:20],
+    }
     encoded = msgspec.json.encode(body)
     assert 600_000 < len(encoded) < 700_000  # the issue's 639 KB
     started = time.monotonic()
@@ -286,8 +332,9 @@ def test_the_time_ceiling_names_max_cost_s():
     cheapest = Counts(players=2000, rounds=11, rule_passes=1, body_bytes=len(msgspec.json.encode(write)))
     assert estimate(cheapest).seconds > ceiling
     with TestClient(create_app(replace(LIMITS, max_cost_s=ceiling))) as c:
-        problem = assert_problem(c.post("/v1/standings", json={"tournament": tournament,
-                                                              "tiebreaks": ["BH", "SB"]}), 413, "max_cost_s")
+        problem = assert_problem(
+            c.post("/v1/standings", json={"tournament": tournament, "tiebreaks": ["BH", "SB"]}), 413, "max_cost_s"
+        )
         assert "estimated" in problem["errors"][0]["message"]
         compare = {"tournament": tournament, "lists": [{"name": "a", "tiebreaks": ["BH"]}]}
         assert_problem(c.post("/v1/compare", json=compare), 413, "max_cost_s")
@@ -296,9 +343,12 @@ def test_the_time_ceiling_names_max_cost_s():
 
 def test_the_model_grows_with_players_rounds_rules_and_breakdowns():
     base = Counts(players=1000, rounds=11, rule_passes=6)
-    more = [Counts(players=2000, rounds=11, rule_passes=6), Counts(players=1000, rounds=22, rule_passes=6),
-            Counts(players=1000, rounds=11, rule_passes=12), Counts(players=1000, rounds=11, rule_passes=6,
-                                                                    explained_rules=6000)]
+    more = [
+        Counts(players=2000, rounds=11, rule_passes=6),
+        Counts(players=1000, rounds=22, rule_passes=6),
+        Counts(players=1000, rounds=11, rule_passes=12),
+        Counts(players=1000, rounds=11, rule_passes=6, explained_rules=6000),
+    ]
     for counts in more:
         assert estimate(counts).seconds > estimate(base).seconds
         assert estimate(counts).memory_bytes > estimate(base).memory_bytes
@@ -310,11 +360,14 @@ def test_the_model_grows_with_players_rounds_rules_and_breakdowns():
 TRF_40000_RULES = trf(*SMALL[:4], "202 " + ",".join(["BH", "ARO", "BH/C1"] * 13_334), *SMALL[4:])
 
 
-@pytest.mark.parametrize("path, body", [
-    ("/v1/standings", {"trf": TRF_40000_RULES}),
-    ("/v1/compare", {"trf": TRF_40000_RULES, "lists": [{"name": "a", "tiebreaks": ["BH"]}]}),
-    ("/v1/trf", {"trf": TRF_40000_RULES}),
-])
+@pytest.mark.parametrize(
+    "path, body",
+    [
+        ("/v1/standings", {"trf": TRF_40000_RULES}),
+        ("/v1/compare", {"trf": TRF_40000_RULES, "lists": [{"name": "a", "tiebreaks": ["BH"]}]}),
+        ("/v1/trf", {"trf": TRF_40000_RULES}),
+    ],
+)
 def test_rules_read_from_trf_record_202_obey_max_rules(client, path, body):
     assert 150_000 < len(TRF_40000_RULES) < 200_000  # the issue's 183 KB (40,002 rules)
     started = time.monotonic()
@@ -350,8 +403,9 @@ def test_the_response_size_is_capped():
 def test_the_issue_s_small_request_with_a_huge_answer_is_bounded(client):
     """2.4 KB asking for every breakdown of 200 players × 100 empty rounds × 40 rules."""
     rules = (RULES_24 * 2)[:40]
-    body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(200)]},
-                                "tiebreaks": rules})
+    body = msgspec.json.encode(
+        {"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(200)]}, "tiebreaks": rules}
+    )
     assert len(body) < 3000
     response = client.post("/v1/standings", content=body, headers={"content-type": "application/json"})
     assert response.status_code in (200, 413), response.text[:300]
@@ -367,8 +421,7 @@ DEEP = b"[" * 1000 + b"]" * 1000
 @pytest.mark.parametrize("padding", [0, 2 * 1024 * 1024], ids=["small", "over-1-MiB"])
 def test_deep_nesting_is_a_400_naming_max_json_depth(client, path, padding):
     body = b'{"tournament":{"name":"' + b"x" * padding + b'","rounds":1,"players":[{"id":1,"name":' + DEEP + b"}]}}"
-    assert_problem(client.post(path, content=body, headers={"content-type": "application/json"}), 400,
-                   "max_json_depth")
+    assert_problem(client.post(path, content=body, headers={"content-type": "application/json"}), 400, "max_json_depth")
 
 
 def test_a_deep_batch_line_is_an_error_line_and_the_stream_goes_on(client):
@@ -398,14 +451,16 @@ def test_a_batch_item_past_its_deadline_is_a_503_line_and_the_batch_goes_on():
 
 @pytest.mark.parametrize("encoding", ["gzip", "br", "deflate, identity", "x-unknown"])
 def test_a_compressed_request_body_is_a_415(client, encoding):
-    response = client.post("/v1/standings", content=b"{}", headers={"content-type": "application/json",
-                                                                    "content-encoding": encoding})
+    response = client.post(
+        "/v1/standings", content=b"{}", headers={"content-type": "application/json", "content-encoding": encoding}
+    )
     assert_problem(response, 415)
     assert response.headers["accept-encoding"] == "identity"
     assert client.post("/v1/standings", json=SMALL_BODY, headers={"content-encoding": "identity"}).status_code == 200
 
 
 # ---- the depth check itself ----
+
 
 def reference_depth(value) -> int:
     if isinstance(value, list):
@@ -419,9 +474,11 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(alphabet='ab[]{}"\\\n', max_size=6),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet='k[]{}"\\', max_size=3), inner,
-                                                                max_size=3),
-    max_leaves=40)
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet='k[]{}"\\', max_size=3), inner, max_size=3)
+    ),
+    max_leaves=40,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -444,8 +501,6 @@ def client():
         yield c
 
 
-
-
 def test_a_worker_over_its_memory_cap_answers_413_and_exits():
     """The worker on its own: a job the cost model would let through but that needs more memory than the
     process may have (RLIMIT_DATA) is a 413 naming max_memory_mib, and the process ends (a fresh one follows)."""
@@ -455,14 +510,21 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
     from tiebreak.compute.work import Answer, Job
     from tiebreak.compute.worker import FRAME
 
-    worker = subprocess.Popen([sys.executable, "-m", "tiebreak.compute.worker", "--memory-mib", "120"],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "tiebreak.compute.worker", "--memory-mib", "120"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     try:
         assert FRAME.unpack(worker.stdout.read(FRAME.size)) == (0,)  # ready
-        body = msgspec.json.encode({"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(10_000)]},
-                                    "tiebreaks": RULES_24, "explain": False})
-        job = msgspec.msgpack.encode(Job(kind="standings", body=b"",
-                                         limits=replace(ROOMY, max_response_bytes=1 << 40)))
+        body = msgspec.json.encode(
+            {
+                "tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(10_000)]},
+                "tiebreaks": RULES_24,
+                "explain": False,
+            }
+        )
+        job = msgspec.msgpack.encode(Job(kind="standings", body=b"", limits=replace(ROOMY, max_response_bytes=1 << 40)))
         worker.stdin.write(FRAME.pack(len(job)) + job + FRAME.pack(len(body)) + body)
         worker.stdin.flush()
         (size,) = FRAME.unpack(worker.stdout.read(FRAME.size))
@@ -479,6 +541,7 @@ def test_a_worker_over_its_memory_cap_answers_413_and_exits():
 
 
 # ---- the depth check where it is needed (wire.decode, schema_depth) ----
+
 
 def test_every_request_schema_is_shallower_than_the_depth_limit():
     """What lets a body that decodes skip the depth check: its schema bounds its nesting."""
@@ -529,20 +592,23 @@ def test_nesting_past_the_limit_but_short_of_msgspec_s_is_still_refused_as_too_d
     """100 levels: msgspec reads it (skipping an unknown field) but the strict decoder refuses
     the field; what is reported is the nesting, as when it was checked first."""
     body = DEEP_IN_AN_UNKNOWN_FIELD[:-2] + b',"name":"' + b"x" * padding + b'"}}'
-    assert_problem(client.post("/v1/standings", content=body, headers={"content-type": "application/json"}), 400,
-                   "max_json_depth")
+    assert_problem(
+        client.post("/v1/standings", content=body, headers={"content-type": "application/json"}), 400, "max_json_depth"
+    )
 
 
 def test_a_body_nested_too_deep_is_refused_as_such_before_another_limit():
     players = b",".join([b'{"id":1}'] * 12)
     body = b'{"x":' + b"[" * 40 + b"]" * 40 + b',"tournament":{"rounds":1,"players":[' + players + b"]}}"
     with TestClient(create_app(replace(LIMITS, max_players=10))) as c:
-        assert_problem(c.post("/v1/standings", content=body, headers={"content-type": "application/json"}), 400,
-                       "max_json_depth")
+        assert_problem(
+            c.post("/v1/standings", content=body, headers={"content-type": "application/json"}), 400, "max_json_depth"
+        )
         # without the nesting, the count is what is wrong
         shallow = b'{"tournament":{"rounds":1,"players":[' + players + b"]}}"
-        assert_problem(c.post("/v1/standings", content=shallow, headers={"content-type": "application/json"}), 400,
-                       "max_players")
+        assert_problem(
+            c.post("/v1/standings", content=shallow, headers={"content-type": "application/json"}), 400, "max_players"
+        )
 
 
 def test_a_depth_limit_below_the_schema_s_is_checked_before_decoding():
@@ -551,7 +617,4 @@ def test_a_depth_limit_below_the_schema_s_is_checked_before_decoding():
         assert_problem(c.post("/v1/standings", json=SMALL_BODY), 400, "max_json_depth")
 
 
-
-
 # ---- the body file ----
-

@@ -10,8 +10,14 @@ from tiebreak.http.app import app, create_app
 from tiebreak.wire.limits import ENV, LIMITS, Limits
 from tiebreak.synthetic import swiss_wire
 
-SMALL = Limits(max_body_bytes=20_000, max_players=20, max_rounds=7, max_rules=3, max_trf_chars=2_000,
-               compute_deadline_s=LIMITS.compute_deadline_s)
+SMALL = Limits(
+    max_body_bytes=20_000,
+    max_players=20,
+    max_rounds=7,
+    max_rules=3,
+    max_trf_chars=2_000,
+    compute_deadline_s=LIMITS.compute_deadline_s,
+)
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +51,12 @@ def body(players=8, rounds=5, **extra):
 def test_body_size_413(small):
     payload = msgspec.json.encode(body(60, 7))
     assert len(payload) > SMALL.max_body_bytes
-    assert_names_limit(small.post("/v1/standings", content=payload, headers={"content-type": "application/json"}),
-                       413, "max_body_bytes", "body")
+    assert_names_limit(
+        small.post("/v1/standings", content=payload, headers={"content-type": "application/json"}),
+        413,
+        "max_body_bytes",
+        "body",
+    )
 
 
 def test_body_size_413_without_content_length(small):
@@ -54,6 +64,7 @@ def test_body_size_413_without_content_length(small):
         for _ in range(30):
             yield b" " * 5000
         yield b"{}"
+
     response = small.post("/v1/standings", content=chunks(), headers={"content-type": "application/json"})
     assert_names_limit(response, 413, "max_body_bytes")
 
@@ -61,18 +72,23 @@ def test_body_size_413_without_content_length(small):
 def test_players_rounds_rules_and_trf_of_the_app(small):
     assert_names_limit(small.post("/v1/standings", json=body(21, 5)), 400, "max_players", "tournament.players")
     assert_names_limit(small.post("/v1/standings", json=body(8, 8)), 400, "max_rounds", "tournament.rounds")
-    assert_names_limit(small.post("/v1/standings", json={**body(), "tiebreaks": ["BH", "SB", "DE", "WIN"]}),
-                       400, "max_rules", "tiebreaks")
-    assert_names_limit(small.post("/v1/standings", json={**body(), "after_round": 8}), 400, "max_rounds",
-                       "after_round")
+    assert_names_limit(
+        small.post("/v1/standings", json={**body(), "tiebreaks": ["BH", "SB", "DE", "WIN"]}),
+        400,
+        "max_rules",
+        "tiebreaks",
+    )
+    assert_names_limit(small.post("/v1/standings", json={**body(), "after_round": 8}), 400, "max_rounds", "after_round")
     assert_names_limit(small.post("/v1/standings", json={"trf": "012 x\n" * 400}), 413, "max_trf_chars", "trf")
     assert small.post("/v1/standings", json=body(20, 7)).status_code == 200
 
 
 def test_trf_players_are_checked_once_read(small):
     from pathlib import Path
-    trf = (Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide" /
-           "worked-a-alekhine-memorial.trf").read_text()
+
+    trf = (
+        Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide" / "worked-a-alekhine-memorial.trf"
+    ).read_text()
     tight = Limits(max_players=3, max_trf_chars=len(trf) + 1)
     with TestClient(create_app(tight)) as c:
         assert_names_limit(c.post("/v1/standings", json={"trf": trf}), 400, "max_players", "trf.players")
@@ -81,8 +97,9 @@ def test_trf_players_are_checked_once_read(small):
 def test_schema_bounds_name_their_limit(default):
     """Past the limits the service started with, msgspec stops decoding; the error still names the limit."""
     rules = ["BH"] * (LIMITS.max_rules + 1)
-    assert_names_limit(default.post("/v1/standings", json={**body(), "tiebreaks": rules}), 400, "max_rules",
-                       "tiebreaks")
+    assert_names_limit(
+        default.post("/v1/standings", json={**body(), "tiebreaks": rules}), 400, "max_rules", "tiebreaks"
+    )
     t = body()
     t["tournament"]["rounds"] = LIMITS.max_rounds + 1
     assert_names_limit(default.post("/v1/standings", json=t), 400, "max_rounds", "tournament.rounds")
@@ -113,11 +130,25 @@ def test_limits_read_from_the_environment():
     import os
     import subprocess
     import sys
-    env = {**os.environ, "TIEBREAK_MAX_PLAYERS": "77", "TIEBREAK_COMPUTE_DEADLINE_S": "1.5",
-           "TIEBREAK_MAX_BATCH_ITEMS": "9"}
-    out = subprocess.run([sys.executable, "-c", "from tiebreak.wire.limits import LIMITS as L; "
-                          "print(L.max_players, L.compute_deadline_s, L.max_batch_items, L.max_rules)"],
-                         env=env, capture_output=True, text=True, check=True).stdout.split()
+
+    env = {
+        **os.environ,
+        "TIEBREAK_MAX_PLAYERS": "77",
+        "TIEBREAK_COMPUTE_DEADLINE_S": "1.5",
+        "TIEBREAK_MAX_BATCH_ITEMS": "9",
+    }
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from tiebreak.wire.limits import LIMITS as L; "
+            "print(L.max_players, L.compute_deadline_s, L.max_batch_items, L.max_rules)",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     assert out == ["77", "1.5", "9", str(LIMITS.max_rules)]
 
 
@@ -137,6 +168,7 @@ def test_batch_items():
 def test_large_bodies_are_counted_before_they_are_built(default):
     """Over 1 MiB, players and rules are counted (msgspec.Raw) before the strict decode builds them."""
     from tiebreak.wire.decode import PRESCAN_BYTES
+
     n = PRESCAN_BYTES // 9 + 1
     players = b'{"tournament":{"rounds":1,"players":[' + b",".join([b'{"id":1}'] * n) + b"]}}"
     response = default.post("/v1/standings", content=players, headers={"content-type": "application/json"})

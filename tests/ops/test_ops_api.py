@@ -71,10 +71,13 @@ def test_metrics_count_limit_rejections_by_limit(client):
     after = client.get("/metrics").text
     # priced over the inline budget (41 rules, every breakdown), it is read by a compute worker,
     # whose own counters never reach /metrics: the gate counts the limit its answer names
-    assert metric(after, "tiebreak_limit_rejections_total", limit="max_rules") == \
-        metric(before, "tiebreak_limit_rejections_total", limit="max_rules") + 1
-    assert metric(after, "tiebreak_http_requests_total", route="/v1/standings", method="POST", status="400") > \
-        metric(before, "tiebreak_http_requests_total", route="/v1/standings", method="POST", status="400")
+    assert (
+        metric(after, "tiebreak_limit_rejections_total", limit="max_rules")
+        == metric(before, "tiebreak_limit_rejections_total", limit="max_rules") + 1
+    )
+    assert metric(after, "tiebreak_http_requests_total", route="/v1/standings", method="POST", status="400") > metric(
+        before, "tiebreak_http_requests_total", route="/v1/standings", method="POST", status="400"
+    )
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/v1/nowhere"])
@@ -87,8 +90,9 @@ def test_request_id_is_echoed_or_made(client, path):
 
 
 def test_request_id_on_problem_responses_and_hostile_ids_replaced(client):
-    response = client.post("/v1/standings", content=b"[", headers={"content-type": "application/json",
-                                                                   "x-request-id": "abc"})
+    response = client.post(
+        "/v1/standings", content=b"[", headers={"content-type": "application/json", "x-request-id": "abc"}
+    )
     assert response.status_code == 400 and response.headers["x-request-id"] == "abc"
     for hostile in ["a b", "x" * 129, "id\u00e9", "<script>", ""]:
         assert request_id_from(hostile) != hostile
@@ -120,6 +124,7 @@ def test_unexpected_error_log_carries_the_request_id():
     logger = logging.getLogger("tiebreak.errors")
     logger.addHandler(handler)
     from tiebreak.compute.logs import REQUEST_ID
+
     token = REQUEST_ID.set("err-7")
     try:
         try:
@@ -135,14 +140,23 @@ def test_unexpected_error_log_carries_the_request_id():
 
 # ---- API keys ----
 
+
 @pytest.fixture(scope="module")
 def keyed():
     with TestClient(create_app(ops=OpsConfig(api_keys=("k-one", "k-two")))) as c:
         yield c
 
 
-@pytest.mark.parametrize("headers", [{}, {"X-API-Key": "wrong"}, {"Authorization": "Bearer wrong"},
-                                     {"Authorization": "Basic k-one"}, {"X-API-Key": ""}])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {},
+        {"X-API-Key": "wrong"},
+        {"Authorization": "Bearer wrong"},
+        {"Authorization": "Basic k-one"},
+        {"X-API-Key": ""},
+    ],
+)
 def test_api_key_missing_or_wrong_is_401_problem_json(keyed, headers):
     response = keyed.post("/v1/standings", json=BODY, headers=headers)
     assert response.status_code == 401
@@ -153,8 +167,15 @@ def test_api_key_missing_or_wrong_is_401_problem_json(keyed, headers):
     assert keyed.get("/v1/tiebreaks", headers=headers).status_code == 401
 
 
-@pytest.mark.parametrize("headers", [{"X-API-Key": "k-one"}, {"X-API-Key": "k-two"}, {"Authorization": "Bearer k-two"},
-                                     {"authorization": "bearer k-one"}])
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"X-API-Key": "k-one"},
+        {"X-API-Key": "k-two"},
+        {"Authorization": "Bearer k-two"},
+        {"authorization": "bearer k-one"},
+    ],
+)
 def test_api_key_accepted(keyed, headers):
     assert keyed.post("/v1/standings", json=BODY, headers=headers).status_code == 200
 
@@ -171,19 +192,28 @@ def test_api_keys_are_off_by_default(client):
 
 # ---- CORS ----
 
+
 def test_cors_is_off_by_default(client):
-    response = client.options("/v1/standings", headers={"Origin": "https://app.example",
-                                                         "Access-Control-Request-Method": "POST"})
+    response = client.options(
+        "/v1/standings", headers={"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}
+    )
     assert "access-control-allow-origin" not in response.headers
-    assert "access-control-allow-origin" not in client.get("/healthz", headers={"Origin": "https://app.example"}).headers
+    assert (
+        "access-control-allow-origin" not in client.get("/healthz", headers={"Origin": "https://app.example"}).headers
+    )
 
 
 def test_cors_allows_configured_origins_only():
     cors_app = create_app(ops=OpsConfig(cors_origins=("https://app.example",), api_keys=("k",)))
     with TestClient(cors_app) as c:
-        preflight = c.options("/v1/standings", headers={
-            "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
-            "Access-Control-Request-Headers": "content-type, x-api-key"})
+        preflight = c.options(
+            "/v1/standings",
+            headers={
+                "Origin": "https://app.example",
+                "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type, x-api-key",
+            },
+        )
         assert preflight.status_code in (200, 204)
         assert preflight.headers["access-control-allow-origin"] == "https://app.example"
         assert "x-api-key" in preflight.headers["access-control-allow-headers"].lower()
@@ -200,6 +230,7 @@ def test_cors_allows_configured_origins_only():
 
 
 # ---- gzip ----
+
 
 def test_large_responses_are_gzipped_for_clients_that_accept_it(client):
     response = client.post("/v1/standings", json=BODY, headers={"Accept-Encoding": "gzip"})
@@ -228,10 +259,16 @@ def test_batch_items_are_counted_by_outcome(client):
     assert response.status_code == 200
     assert [json.loads(line)["status"] for line in response.text.splitlines()] == [200, 400, 200]
     after = client.get("/metrics").text
-    assert metric(after, "tiebreak_batch_items_total", outcome="ok") - \
-        metric(before, "tiebreak_batch_items_total", outcome="ok") == 2
-    assert metric(after, "tiebreak_batch_items_total", outcome="error") - \
-        metric(before, "tiebreak_batch_items_total", outcome="error") == 1
+    assert (
+        metric(after, "tiebreak_batch_items_total", outcome="ok")
+        - metric(before, "tiebreak_batch_items_total", outcome="ok")
+        == 2
+    )
+    assert (
+        metric(after, "tiebreak_batch_items_total", outcome="error")
+        - metric(before, "tiebreak_batch_items_total", outcome="error")
+        == 1
+    )
 
 
 def test_metric_labels_stay_bounded_under_probing(client):

@@ -57,8 +57,7 @@ def test_top_and_player_together():
 
 
 def test_unknown_player_is_a_422_naming_the_field():
-    response = CLIENT.post("/v1/standings", json={"tournament": TOURNAMENT, "tiebreaks": RULES,
-                                                  "player": max(IDS) + 1})
+    response = CLIENT.post("/v1/standings", json={"tournament": TOURNAMENT, "tiebreaks": RULES, "player": max(IDS) + 1})
     assert response.status_code == 422
     assert response.json()["errors"][0]["path"] == "player"
 

@@ -26,10 +26,17 @@ TIEBREAK = Path(sys.executable).parent / "tiebreak"
 
 def start(workers: int, extra_env: dict | None = None):
     port = free_port()
-    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(port), "WORKERS": str(workers), "PYTHONUNBUFFERED": "1",
-           **(extra_env or {})}
-    process = subprocess.Popen([str(TIEBREAK), "serve"], cwd=ROOT, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "WORKERS": str(workers),
+        "PYTHONUNBUFFERED": "1",
+        **(extra_env or {}),
+    }
+    process = subprocess.Popen(
+        [str(TIEBREAK), "serve"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while True:
@@ -54,16 +61,23 @@ def test_sigterm_lets_the_request_in_flight_finish_then_exits():
     def in_two_halves():
         # The request is in flight for sure when the signal comes: half of its body is sent,
         # the rest follows only after the signal (the engine alone is too fast to rely on).
-        yield body[:len(body) // 2]
+        yield body[: len(body) // 2]
         half_sent.set()
         go_on.wait(30)
-        yield body[len(body) // 2:]
+        yield body[len(body) // 2 :]
 
     def slow_request():
         try:
-            r = httpx.post(f"{base}/v1/standings", content=in_two_halves(), timeout=120,
-                           headers={"content-type": "application/json", "x-request-id": "in-flight-1",
-                                    "content-length": str(len(body))})
+            r = httpx.post(
+                f"{base}/v1/standings",
+                content=in_two_halves(),
+                timeout=120,
+                headers={
+                    "content-type": "application/json",
+                    "x-request-id": "in-flight-1",
+                    "content-length": str(len(body)),
+                },
+            )
             outcome["status"], outcome["rows"] = r.status_code, len(r.json()["standings"])
         except Exception as exc:  # noqa: BLE001 - reported below
             outcome["error"] = repr(exc)

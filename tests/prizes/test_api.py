@@ -16,8 +16,9 @@ from tiebreak.synthetic import swiss_wire
 
 from .conftest import FIXTURES, load
 
-ALEKHINE = (Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
-            / "worked-a-alekhine-memorial.trf").read_text()
+ALEKHINE = (
+    Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide" / "worked-a-alekhine-memorial.trf"
+).read_text()
 V3 = load(FIXTURES / "v3-class-prize-in-the-pool.json")["request"]
 
 
@@ -43,9 +44,13 @@ def v3(**changes):
 
 ALEKHINE_PRIZES = {
     "categories": {"overall": {}, "u2100": {"rating_below": 2100}, "junior": {"tags": ["junior"]}},
-    "prizes": [{"id": "1", "amount": "500", "items": ["Trophy"]}, {"id": "2", "amount": "300", "items": ["Medal"]},
-               {"id": "3", "amount": "100"}, {"id": "u2100", "amount": "50", "category": "u2100"},
-               {"id": "junior", "amount": "20", "category": "junior"}],
+    "prizes": [
+        {"id": "1", "amount": "500", "items": ["Trophy"]},
+        {"id": "2", "amount": "300", "items": ["Medal"]},
+        {"id": "3", "amount": "100"},
+        {"id": "u2100", "amount": "50", "category": "u2100"},
+        {"id": "junior", "amount": "20", "category": "junior"},
+    ],
     "rules": {"currency": "EUR"},
 }
 
@@ -57,14 +62,25 @@ def test_standings_request_is_ranked_by_the_standings_pipeline(client):
     # Hand-worked: Fischer 500 + trophy; Kasparov and Tal share 2nd + 3rd, 200 each, the medal
     # to Kasparov (ahead on BH); Petrosian is not under 2100 and nothing else is left;
     # Karpov and Spassky share the U2100 50; Lasker, a junior by `players`, the junior 20.
-    body = {"standings_request": {"trf": ALEKHINE, "tiebreaks": ["BH"], "top": 1},
-            "players": [{"id": 8, "tags": ["junior"]}], **ALEKHINE_PRIZES}
+    body = {
+        "standings_request": {"trf": ALEKHINE, "tiebreaks": ["BH"], "top": 1},
+        "players": [{"id": 8, "tags": ["junior"]}],
+        **ALEKHINE_PRIZES,
+    }
     result = post(client, body).json()
-    assert result["computed_standings"] == {"regulations": "fide-2026", "tiebreaks": ["BH"],
-                                            "order": [1, 2, 3, 4, 6, 5, 7, 8]}
+    assert result["computed_standings"] == {
+        "regulations": "fide-2026",
+        "tiebreaks": ["BH"],
+        "order": [1, 2, 3, 4, 6, 5, 7, 8],
+    }
     assert {p["id"]: (p["total"], p["items"]) for p in result["players"]} == {
-        1: ("500.00", ["Trophy"]), 2: ("200.00", ["Medal"]), 3: ("200.00", []), 6: ("25.00", []),
-        5: ("25.00", []), 8: ("20.00", [])}
+        1: ("500.00", ["Trophy"]),
+        2: ("200.00", ["Medal"]),
+        3: ("200.00", []),
+        6: ("25.00", []),
+        5: ("25.00", []),
+        8: ("20.00", []),
+    }
     assert result["total_paid"] == result["total_announced"] == "970.00"
     standings = client.post("/v1/standings", json={"trf": ALEKHINE, "tiebreaks": ["BH"], "explain": False}).json()
     assert [row["id"] for row in standings["standings"]] == result["computed_standings"]["order"]
@@ -73,10 +89,13 @@ def test_standings_request_is_ranked_by_the_standings_pipeline(client):
 def test_a_json_tournament_ranks_as_post_v1_standings_ranks_it(client):
     tournament = swiss_wire(40, 7, seed=5)
     rules = ["BH/C1", "SB"]
-    standings = client.post("/v1/standings", json={"tournament": tournament, "tiebreaks": rules,
-                                                   "explain": False}).json()["standings"]
-    result = post(client, {"standings_request": {"tournament": tournament, "tiebreaks": rules},
-                           "prizes": [{"id": "1", "amount": "100"}]}).json()
+    standings = client.post(
+        "/v1/standings", json={"tournament": tournament, "tiebreaks": rules, "explain": False}
+    ).json()["standings"]
+    result = post(
+        client,
+        {"standings_request": {"tournament": tournament, "tiebreaks": rules}, "prizes": [{"id": "1", "amount": "100"}]},
+    ).json()
     assert result["computed_standings"]["order"] == [row["id"] for row in standings]
     top = [row for row in standings if row["points"] == standings[0]["points"]]
     assert sorted(p["id"] for p in result["players"]) == sorted(row["id"] for row in top)
@@ -88,32 +107,56 @@ def test_a_player_attribute_for_nobody_in_the_standings_is_422(client):
 
 
 def test_errors_of_the_standings_request_point_into_it(client):
-    errors = problem(post(client, {"standings_request": {"trf": ALEKHINE, "tiebreaks": ["XYZ"]}, **ALEKHINE_PRIZES}),
-                     422)
+    errors = problem(
+        post(client, {"standings_request": {"trf": ALEKHINE, "tiebreaks": ["XYZ"]}, **ALEKHINE_PRIZES}), 422
+    )
     assert list(errors) == ["standings_request.tiebreaks[0]"]
-    tournament = {"rounds": 1, "players": [{"id": 1, "results": [{"round": 1, "opponent": 2, "result": "win"}]},
-                                           {"id": 2, "results": [{"round": 1, "opponent": 1, "result": "win"}]}]}
+    tournament = {
+        "rounds": 1,
+        "players": [
+            {"id": 1, "results": [{"round": 1, "opponent": 2, "result": "win"}]},
+            {"id": 2, "results": [{"round": 1, "opponent": 1, "result": "win"}]},
+        ],
+    }
     errors = problem(post(client, {"standings_request": {"tournament": tournament}, **ALEKHINE_PRIZES}), 422)
     assert all(path.startswith("standings_request.tournament.players[") for path in errors)
 
 
 # ---- the response ----
 
+
 def test_pools_players_and_reasons(client):
     result = post(client, V3).json()
     assert result["currency"] == "USD" and result["unit"] == "0.01"
     assert result["pools"][1] == {
-        "id": "P2", "prize_group": None, "points": 3.5, "players": [2, 3], "prizes": ["2", "u1600-1"],
-        "sum": "250.00", "method": "pool", "note": "2nd overall 150 + 1st u1600 100 shared equally by 2"}
+        "id": "P2",
+        "prize_group": None,
+        "points": 3.5,
+        "players": [2, 3],
+        "prizes": ["2", "u1600-1"],
+        "sum": "250.00",
+        "method": "pool",
+        "note": "2nd overall 150 + 1st u1600 100 shared equally by 2",
+    }
     b = next(p for p in result["players"] if p["id"] == 2)
-    assert b["prizes"] == [{"prize": "u1600-1", "pool": "P2", "share": "125.00", "shared_with": [3], "items": [],
-                            "why": "tied on 3.5 with C; the group brings in 2nd overall 150 + 1st u1600 100 = 250; "
-                                   "both eligible → 125 each"}]
+    assert b["prizes"] == [
+        {
+            "prize": "u1600-1",
+            "pool": "P2",
+            "share": "125.00",
+            "shared_with": [3],
+            "items": [],
+            "why": "tied on 3.5 with C; the group brings in 2nd overall 150 + 1st u1600 100 = 250; "
+            "both eligible → 125 each",
+        }
+    ]
 
 
 def test_prize_groups_are_distributed_independently(client):
-    body = v3(prizes=None, prize_groups=[{"id": "main", "prizes": V3["prizes"][:2]},
-                                         {"id": "rating", "prizes": V3["prizes"][2:]}])
+    body = v3(
+        prizes=None,
+        prize_groups=[{"id": "main", "prizes": V3["prizes"][:2]}, {"id": "rating", "prizes": V3["prizes"][2:]}],
+    )
     body = {k: v for k, v in body.items() if v is not None}
     result = post(client, body).json()
     # main: A 300; B and C share 2nd 150. rating: B (1550) alone on 3.5 under 1600 takes 100.
@@ -122,22 +165,39 @@ def test_prize_groups_are_distributed_independently(client):
 
 
 def test_a_category_nobody_can_win_is_a_warning_and_unawarded(client):
-    body = v3(categories={**V3["categories"], "women": {"sex": "f"}},
-              prizes=[*V3["prizes"], {"id": "w1", "name": "Best woman", "amount": "40", "category": "women"}])
+    body = v3(
+        categories={**V3["categories"], "women": {"sex": "f"}},
+        prizes=[*V3["prizes"], {"id": "w1", "name": "Best woman", "amount": "40", "category": "women"}],
+    )
     result = post(client, body).json()
-    assert result["unawarded"] == [{"prize": "w1", "prize_group": None, "name": "Best woman", "category": "women",
-                                    "amount": "40.00", "items": [],
-                                    "reason": "nobody in the standings is eligible for category 'women'"}]
+    assert result["unawarded"] == [
+        {
+            "prize": "w1",
+            "prize_group": None,
+            "name": "Best woman",
+            "category": "women",
+            "amount": "40.00",
+            "items": [],
+            "reason": "nobody in the standings is eligible for category 'women'",
+        }
+    ]
     assert [w["code"] for w in result["warnings"]] == ["category-without-players"]
     assert (result["total_announced"], result["total_paid"]) == ("590.00", "550.00")
 
 
 # ---- errors ----
 
-@pytest.mark.parametrize("amount, message, status", [
-    ("-5", "not an amount", 400), ("ten", "not an amount", 400), ("1e3", "not an amount", 400),
-    (150, "Expected `str`", 400),
-    ("100.005", "finer than the currency unit 0.01", 422)])  # a valid amount the rules cannot pay
+
+@pytest.mark.parametrize(
+    "amount, message, status",
+    [
+        ("-5", "not an amount", 400),
+        ("ten", "not an amount", 400),
+        ("1e3", "not an amount", 400),
+        (150, "Expected `str`", 400),
+        ("100.005", "finer than the currency unit 0.01", 422),
+    ],
+)  # a valid amount the rules cannot pay
 def test_bad_amounts_are_refused_at_the_amount(client, amount, message, status):
     body = v3(prizes=[{"id": "1", "amount": amount}])
     assert message in problem(post(client, body), status)["prizes[0].amount"]
@@ -153,18 +213,27 @@ def test_standings_out_of_order_or_with_a_player_twice_are_422(client):
     rows = copy.deepcopy(V3["standings"])
     rows[1]["points"], rows[3]["id"] = 4.5, 1
     errors = problem(post(client, v3(standings=rows)), 422)
-    assert errors == {"standings[1].points": "the standings must be in final order, best first: 4.5 points after 4",
-                      "standings[3].id": "player 1 appears twice in the standings (also standings[0])"}
+    assert errors == {
+        "standings[1].points": "the standings must be in final order, best first: 4.5 points after 4",
+        "standings[3].id": "player 1 appears twice in the standings (also standings[0])",
+    }
 
 
-@pytest.mark.parametrize("change, path, status", [
-    ({"rules": {"rounding": {"unit": "0"}}}, "rules.rounding.unit", 422),  # matches the schema, pays nothing
-    ({"rules": {"hort_keep": "2"}}, "rules.hort_keep", 400),
-    ({"rules": {"identical_priority": ["place"]}}, "rules.identical_priority[0]", 422),  # a category name, unknown
-    ({"rules": {"sharing": "split"}}, "rules.sharing", 400),
-    ({"categories": {"u1600": {"rating_below": 1600, "rating_under": 3}}}, "categories[...]", 400),  # msgspec's path
-    ({"standings_request": {"trf": ALEKHINE}}, "", 400),  # both standings and standings_request
-])
+@pytest.mark.parametrize(
+    "change, path, status",
+    [
+        ({"rules": {"rounding": {"unit": "0"}}}, "rules.rounding.unit", 422),  # matches the schema, pays nothing
+        ({"rules": {"hort_keep": "2"}}, "rules.hort_keep", 400),
+        ({"rules": {"identical_priority": ["place"]}}, "rules.identical_priority[0]", 422),  # a category name, unknown
+        ({"rules": {"sharing": "split"}}, "rules.sharing", 400),
+        (
+            {"categories": {"u1600": {"rating_below": 1600, "rating_under": 3}}},
+            "categories[...]",
+            400,
+        ),  # msgspec's path
+        ({"standings_request": {"trf": ALEKHINE}}, "", 400),  # both standings and standings_request
+    ],
+)
 def test_invalid_fields_are_refused_with_their_path(client, change, path, status):
     assert path in problem(post(client, v3(**change)), status)
 
@@ -181,19 +250,33 @@ def test_a_body_that_is_not_json_is_415(client):
 
 # ---- limits ----
 
+
 @pytest.fixture(scope="module")
 def small():
-    with TestClient(create_app(Limits(max_prizes=2, max_prize_categories=2, max_players=3,
-                                      compute_deadline_s=LIMITS.compute_deadline_s))) as c:
+    with TestClient(
+        create_app(
+            Limits(max_prizes=2, max_prize_categories=2, max_players=3, compute_deadline_s=LIMITS.compute_deadline_s)
+        )
+    ) as c:
         yield c
 
 
-@pytest.mark.parametrize("body, limit, path", [
-    (v3(standings=V3["standings"][:3]), "max_prizes", "prizes"),
-    (v3(standings=V3["standings"][:3], prizes=V3["prizes"][:2], categories={**V3["categories"], "women": {"sex": "f"}}),
-     "max_prize_categories", "categories"),
-    (v3(prizes=V3["prizes"][:2], categories={"overall": {}}), "max_players", "standings"),
-])
+@pytest.mark.parametrize(
+    "body, limit, path",
+    [
+        (v3(standings=V3["standings"][:3]), "max_prizes", "prizes"),
+        (
+            v3(
+                standings=V3["standings"][:3],
+                prizes=V3["prizes"][:2],
+                categories={**V3["categories"], "women": {"sex": "f"}},
+            ),
+            "max_prize_categories",
+            "categories",
+        ),
+        (v3(prizes=V3["prizes"][:2], categories={"overall": {}}), "max_players", "standings"),
+    ],
+)
 def test_the_limits_of_the_running_app(small, body, limit, path):
     errors = problem(post(small, body), 400)
     assert list(errors) == [path] and f"limit {limit} = " in errors[path]
@@ -225,9 +308,13 @@ def test_a_large_body_is_refused_before_its_rows_are_built(small):
 
 def test_a_team_event_to_compute_first_is_priced_not_a_500(client):
     # found by tests/contract (schemathesis): the pricing read `trf` of a team event's request
-    event = {"rounds": 1, "team_size": 1, "board_colours": "B",
-             "teams": [{"id": 1}, {"id": 2}, {"id": 2}],
-             "matches": [{"round": 1, "home": 1, "away": 2, "boards": [{"board": 1, "result": "1-0"}]}]}
+    event = {
+        "rounds": 1,
+        "team_size": 1,
+        "board_colours": "B",
+        "teams": [{"id": 1}, {"id": 2}, {"id": 2}],
+        "matches": [{"round": 1, "home": 1, "away": 2, "boards": [{"board": 1, "result": "1-0"}]}],
+    }
     body = {"standings_request": {"team_tournament": event}, "prizes": [{"id": "1", "amount": "10"}]}
     assert problem(post(client, body), 422)
     event["teams"] = [{"id": 1}, {"id": 2}]  # a valid event: prizes go to players, not teams

@@ -12,14 +12,20 @@ from .conftest import FIXTURES, load
 
 ROOT = Path(__file__).resolve().parents[2]
 ALEKHINE = ROOT / "tests" / "fixtures" / "conformance_fide" / "worked-a-alekhine-memorial.trf"
-PRIZES = {"prizes": [{"id": "1", "amount": "500", "items": ["Trophy"]},
-                     {"id": "2", "amount": "300", "items": ["Medal"]}, {"id": "3", "amount": "100"}],
-          "rules": {"currency": "EUR"}}
+PRIZES = {
+    "prizes": [
+        {"id": "1", "amount": "500", "items": ["Trophy"]},
+        {"id": "2", "amount": "300", "items": ["Medal"]},
+        {"id": "3", "amount": "100"},
+    ],
+    "rules": {"currency": "EUR"},
+}
 
 
 def tiebreak(*args):
-    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True,
-                          text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True, text=True
+    )
 
 
 def split(case: dict, tmp_path: Path) -> tuple[Path, Path]:
@@ -41,8 +47,10 @@ def test_standings_rows_and_a_prizes_file_give_the_published_hort_figures(tmp_pa
     text = tiebreak("prizes", standings, "--prizes", prizes)
     assert text.returncode == 0, text.stderr
     assert text.stdout.startswith("Prizes: EUR 2300 paid of 2300 announced\n")
-    assert ("  A (1): 875 - tied on 8 with B; keeps 50 % of 1st overall (1,000 → 500) + an equal share of the pot "
-            "(750 / 2 = 375) (Hort system)") in text.stdout.splitlines()
+    assert (
+        "  A (1): 875 - tied on 8 with B; keeps 50 % of 1st overall (1,000 → 500) + an equal share of the pot "
+        "(750 / 2 = 375) (Hort system)"
+    ) in text.stdout.splitlines()
 
 
 def test_a_crosstable_is_ranked_first(tmp_path):
@@ -54,12 +62,16 @@ def test_a_crosstable_is_ranked_first(tmp_path):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Prizes: EUR 900.00 paid of 900.00 announced (standings computed under fide-2026: BH)"
-    assert lines[2:6] == ["Id  Name      Pts  Total   Items",
-                          "1   Fischer   4    500.00  Trophy",
-                          "2   Kasparov  3.5  200.00  Medal",
-                          "3   Tal       3.5  200.00"]
-    assert "  Kasparov (2): 200.00 + Medal - tied on 3.5 with Tal; the group brings in 2nd overall 300 + " \
-           "3rd overall 100 = 400; both eligible → 200 each" in lines
+    assert lines[2:6] == [
+        "Id  Name      Pts  Total   Items",
+        "1   Fischer   4    500.00  Trophy",
+        "2   Kasparov  3.5  200.00  Medal",
+        "3   Tal       3.5  200.00",
+    ]
+    assert (
+        "  Kasparov (2): 200.00 + Medal - tied on 3.5 with Tal; the group brings in 2nd overall 300 + "
+        "3rd overall 100 = 400; both eligible → 200 each" in lines
+    )
 
 
 def test_a_standings_response_works_as_the_standings(tmp_path):

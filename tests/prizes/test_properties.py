@@ -39,12 +39,20 @@ def prize_requests(draw, sharing=None, ties=True, distinct_amounts=False, rated=
     standings = []
     for i, (half, rating) in enumerate(zip(halves, ratings, strict=True)):
         unrated = not rated and draw(st.booleans()) and draw(st.booleans())
-        standings.append(Entrant(
-            id=i + 1, points=Decimal(half) / 2, name=f"P{i + 1}", rating=None if unrated else rating,
-            sex=draw(st.sampled_from(["f", "m"])), tags=frozenset({"junior"}) if draw(st.booleans()) else frozenset()))
+        standings.append(
+            Entrant(
+                id=i + 1,
+                points=Decimal(half) / 2,
+                name=f"P{i + 1}",
+                rating=None if unrated else rating,
+                sex=draw(st.sampled_from(["f", "m"])),
+                tags=frozenset({"junior"}) if draw(st.booleans()) else frozenset(),
+            )
+        )
     names = draw(st.lists(st.sampled_from(sorted(CATEGORY_FILTERS)), unique=True, max_size=5))
-    categories = {name: Category(name, tie_rule=draw(st.sampled_from(tie_rules)), **CATEGORY_FILTERS[name])
-                  for name in names}
+    categories = {
+        name: Category(name, tie_rule=draw(st.sampled_from(tie_rules)), **CATEGORY_FILTERS[name]) for name in names
+    }
     unit = draw(st.sampled_from(UNITS))
     counts = {name: draw(st.integers(0 if name != "overall" else 1, 4)) for name in ["overall", *names]}
     total = sum(counts.values())
@@ -54,13 +62,17 @@ def prize_requests(draw, sharing=None, ties=True, distinct_amounts=False, rated=
         steps = draw(st.lists(st.integers(0, 60), min_size=total, max_size=total))
     prizes, k = [], 0
     for name, count in counts.items():
-        for j, step in enumerate(sorted(steps[k:k + count], reverse=True)):
+        for j, step in enumerate(sorted(steps[k : k + count], reverse=True)):
             items = ("Trophy",) if j == 0 and draw(st.booleans()) else ()
             prizes.append(Prize(f"{name}-{j + 1}", step * unit * (10 if unit == UNITS[0] else 1), name, items=items))
         k += count
-    rules = Rules(sharing=sharing or draw(st.sampled_from(list(Sharing))), one_cash_prize=draw(st.booleans()),
-                  cap_at_untied_prize=draw(st.booleans()), unit=unit,
-                  hort_keep=draw(st.sampled_from([Decimal("0.5"), Decimal("0.25"), Decimal("1"), Decimal("0")])))
+    rules = Rules(
+        sharing=sharing or draw(st.sampled_from(list(Sharing))),
+        one_cash_prize=draw(st.booleans()),
+        cap_at_untied_prize=draw(st.booleans()),
+        unit=unit,
+        hort_keep=draw(st.sampled_from([Decimal("0.5"), Decimal("0.25"), Decimal("1"), Decimal("0")])),
+    )
     return PrizeRequest(tuple(standings), categories, (PrizeGroup(None, tuple(prizes)),), rules)
 
 
@@ -85,7 +97,8 @@ def test_the_total_paid_is_what_was_awarded_and_nobody_pays_in(request):
     paid = {p.id: sum(s.amount for a in result.awards for s in a.shares if s.pool == p.id) for p in result.pools}
     assert all(paid[p.id] == p.total for p in result.pools)
     awarded = {pid for pool in result.pools for pid in pool.prizes} | {
-        s.prize for a in result.awards for s in a.shares if s.pool is None}
+        s.prize for a in result.awards for s in a.shares if s.pool is None
+    }
     assert awarded.isdisjoint({u.prize.id for u in result.unawarded})
     assert awarded | {u.prize.id for u in result.unawarded} == {p.id for p in request.groups[0].prizes}
 
@@ -104,6 +117,7 @@ def test_permuting_players_inside_a_score_group_changes_no_pool(request, data):
 
     def pools(result):
         return sorted((p.method, sorted(p.players), sorted(p.prizes), p.total) for p in result.pools)
+
     assert pools(before) == pools(after)
     assert before.total_paid == after.total_paid
     unit = request.rules.unit
@@ -142,8 +156,13 @@ def test_none_is_a_walk_down_the_standings(request):
 
 
 def _with(request: PrizeRequest, sharing: Sharing) -> PrizeRequest:
-    rules = Rules(sharing=sharing, hort_keep=request.rules.hort_keep, one_cash_prize=request.rules.one_cash_prize,
-                  cap_at_untied_prize=request.rules.cap_at_untied_prize, unit=request.rules.unit)
+    rules = Rules(
+        sharing=sharing,
+        hort_keep=request.rules.hort_keep,
+        one_cash_prize=request.rules.one_cash_prize,
+        cap_at_untied_prize=request.rules.cap_at_untied_prize,
+        unit=request.rules.unit,
+    )
     return PrizeRequest(request.standings, request.categories, request.groups, rules)
 
 

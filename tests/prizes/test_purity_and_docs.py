@@ -24,14 +24,17 @@ def test_the_prize_package_imports_only_the_standard_library():
     new = json.loads(out.stdout)
     foreign = sorted({m.split(".")[0] for m in new} - set(sys.stdlib_module_names) - {"tiebreak"})
     assert foreign == []
-    assert [m for m in new if m.startswith("tiebreak.") and not m.startswith(("tiebreak.prizes", "tiebreak.version"))] == []
+    assert [
+        m for m in new if m.startswith("tiebreak.") and not m.startswith(("tiebreak.prizes", "tiebreak.version"))
+    ] == []
 
 
 def test_the_worked_example_of_docs_prizes_md_is_what_the_command_prints():
     doc = (ROOT / "docs" / "prizes.md").read_text()
     block = re.search(r"```\n\$ (tiebreak prizes [^\n]*\\\n[^\n]*)\n(.*?)```", doc, re.S)
     command = block.group(1).replace("\\\n", " ").split()
-    result = subprocess.run([sys.executable, "-m", "tiebreak.cli", *command[1:]], cwd=ROOT, capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "tiebreak.cli", *command[1:]], cwd=ROOT, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout == block.group(2)

@@ -35,7 +35,7 @@ def usable_cpus() -> int:
 def _deflate(data: memoryview, start: int, end: int, level: int) -> bytes:
     last = end == len(data)
     if start:
-        compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=data[max(0, start - WINDOW):start])
+        compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=data[max(0, start - WINDOW) : start])
     else:
         compressor = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
     return compressor.compress(data[start:end]) + compressor.flush(zlib.Z_FINISH if last else zlib.Z_SYNC_FLUSH)

@@ -87,8 +87,12 @@ class Lane:
             return
         if shed and len(self.waiters) >= self.queue:
             metrics.SHED.labels(self.name).inc()
-            raise Unavailable("saturated", f"the service is at capacity ({self.name}: {self.busy} computing, "
-                                           f"{len(self.waiters)} waiting); retry shortly", SHED_RETRY_AFTER_S)
+            raise Unavailable(
+                "saturated",
+                f"the service is at capacity ({self.name}: {self.busy} computing, "
+                f"{len(self.waiters)} waiting); retry shortly",
+                SHED_RETRY_AFTER_S,
+            )
         waiter = asyncio.get_running_loop().create_future()
         self.waiters.append(waiter)
         self._publish()
@@ -129,8 +133,15 @@ class WorkerProcess:
     async def start(cls, memory_mib: int) -> WorkerProcess:
         env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}  # the parent counts
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tiebreak.compute.worker", "--memory-mib", str(memory_mib),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
+            sys.executable,
+            "-m",
+            "tiebreak.compute.worker",
+            "--memory-mib",
+            str(memory_mib),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            env=env,
+        )
         metrics.WORKER_STARTS.inc()
         worker = cls(process)
         assert process.stdout is not None  # stdout=PIPE
@@ -241,8 +252,9 @@ class Pool:
         except (asyncio.IncompleteReadError, ConnectionError):
             self._kill(worker, "crashed")
             log.error("a compute worker ended without answering", extra={"kind": job.kind})
-            raise Unavailable("worker-lost", "the computation's worker process ended unexpectedly",
-                              SHED_RETRY_AFTER_S) from None
+            raise Unavailable(
+                "worker-lost", "the computation's worker process ended unexpectedly", SHED_RETRY_AFTER_S
+            ) from None
         except BaseException:  # cancelled: the client left (or the server stops)
             self._kill(worker, "cancelled")
             raise
@@ -308,8 +320,9 @@ class Gate:
         self.loop = loop
         self.inline = Lane("inline", 1, limits.inline_queue)
         self.pool = Pool(limits)
-        self.inline_body_bytes = min(INLINE_BODY_BYTES, int(limits.inline_max_cost_ms / 1000
-                                                              / cost.SECONDS_PER_BODY_BYTE))
+        self.inline_body_bytes = min(
+            INLINE_BODY_BYTES, int(limits.inline_max_cost_ms / 1000 / cost.SECONDS_PER_BODY_BYTE)
+        )
 
     def saturated(self) -> bool:
         """No room for one more pooled request: what /readyz reports as not ready."""
@@ -383,6 +396,7 @@ async def gzipped(answer: work.Answer, minimum: int, level: int) -> work.Answer:
 
 # ---- admission of whole requests (the middleware) ----
 
+
 @dataclass
 class Admission:
     """Requests in flight and the request bodies they may hold; past either the request is shed."""
@@ -398,8 +412,9 @@ class Admission:
         """(reason to refuse or None, bytes reserved)."""
         if self.in_flight >= self.limits.max_in_flight:
             return "in_flight", 0
-        reserve = self.limits.max_body_bytes if declared_length is None else min(declared_length,
-                                                                                 self.limits.max_body_bytes)
+        reserve = (
+            self.limits.max_body_bytes if declared_length is None else min(declared_length, self.limits.max_body_bytes)
+        )
         if reserve and self.body_bytes + reserve > self.limits.max_in_flight_body_bytes and self.in_flight:
             return "body_bytes", 0
         self.in_flight += 1

@@ -27,8 +27,12 @@ def request_id_from(value: str | None) -> str:
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, message, request_id and any `extra` fields."""
 
-    _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName",
-                                                                                "color_message"}
+    _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+        "message",
+        "asctime",
+        "taskName",
+        "color_message",
+    }
 
     def format(self, record: logging.LogRecord) -> str:
         entry = {
@@ -57,7 +61,9 @@ class TextFormatter(JsonFormatter):
 
     def format(self, record: logging.LogRecord) -> str:
         entry = json.loads(super().format(record))
-        head = f"{entry.pop('time')[11:23]} {entry.pop('level').upper():<5} {entry.pop('logger')} {entry.pop('message')}"
+        head = (
+            f"{entry.pop('time')[11:23]} {entry.pop('level').upper():<5} {entry.pop('logger')} {entry.pop('message')}"
+        )
         exception = entry.pop("exception", None)
         text = " ".join([head, *(f"{key}={value}" for key, value in entry.items())])
         return f"{text}\n{exception}" if exception else text

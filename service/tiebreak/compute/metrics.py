@@ -21,40 +21,49 @@ MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 REQUESTS = Counter(
-    "tiebreak_http_requests", "HTTP requests answered, by route template, method and status",
-    ["route", "method", "status"])
+    "tiebreak_http_requests",
+    "HTTP requests answered, by route template, method and status",
+    ["route", "method", "status"],
+)
 LATENCY = Histogram(
     "tiebreak_http_request_duration_seconds",
     "Time from the request's arrival to the last byte of the response, by route, method and status",
-    ["route", "method", "status"], buckets=LATENCY_BUCKETS)
-IN_FLIGHT = Gauge(
-    "tiebreak_http_requests_in_flight", "Requests being handled now",
-    multiprocess_mode="livesum")
+    ["route", "method", "status"],
+    buckets=LATENCY_BUCKETS,
+)
+IN_FLIGHT = Gauge("tiebreak_http_requests_in_flight", "Requests being handled now", multiprocess_mode="livesum")
 ENGINE_SECONDS = Histogram(
-    "tiebreak_engine_seconds", "Engine time (compute_standings) per standings computation",
-    buckets=LATENCY_BUCKETS)
-BATCH_ITEMS = Counter(
-    "tiebreak_batch_items", "Items of batch requests, by outcome (ok or error)", ["outcome"])
-LIMIT_REJECTIONS = Counter(
-    "tiebreak_limit_rejections", "Requests refused by a limit, by the limit's name", ["limit"])
+    "tiebreak_engine_seconds", "Engine time (compute_standings) per standings computation", buckets=LATENCY_BUCKETS
+)
+BATCH_ITEMS = Counter("tiebreak_batch_items", "Items of batch requests, by outcome (ok or error)", ["outcome"])
+LIMIT_REJECTIONS = Counter("tiebreak_limit_rejections", "Requests refused by a limit, by the limit's name", ["limit"])
 
 
 COMPUTED = Counter(
-    "tiebreak_compute", "Computations by where they ran: `inline` on the event loop, `pool` in a worker process",
-    ["lane"])
+    "tiebreak_compute",
+    "Computations by where they ran: `inline` on the event loop, `pool` in a worker process",
+    ["lane"],
+)
 COMPUTE_BUSY = Gauge(
-    "tiebreak_compute_busy", "Computations running now, by lane (inline: 0 or 1; pool: up to the workers)",
-    ["lane"], multiprocess_mode="livesum")
+    "tiebreak_compute_busy",
+    "Computations running now, by lane (inline: 0 or 1; pool: up to the workers)",
+    ["lane"],
+    multiprocess_mode="livesum",
+)
 COMPUTE_WAITING = Gauge(
-    "tiebreak_compute_waiting", "Requests waiting for a compute slot, by lane", ["lane"],
-    multiprocess_mode="livesum")
+    "tiebreak_compute_waiting", "Requests waiting for a compute slot, by lane", ["lane"], multiprocess_mode="livesum"
+)
 SHED = Counter(
-    "tiebreak_shed", "Requests answered 503 at once because the service was at capacity, by what was full "
+    "tiebreak_shed",
+    "Requests answered 503 at once because the service was at capacity, by what was full "
     "(pool: workers and queue; in_flight: TIEBREAK_MAX_IN_FLIGHT; body_bytes: TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES)",
-    ["reason"])
+    ["reason"],
+)
 KILLED = Counter(
-    "tiebreak_compute_killed", "Worker processes killed, by why (deadline, cancelled: the client left, crashed)",
-    ["reason"])
+    "tiebreak_compute_killed",
+    "Worker processes killed, by why (deadline, cancelled: the client left, crashed)",
+    ["reason"],
+)
 WORKER_STARTS = Counter("tiebreak_compute_worker_starts", "Compute worker processes started")
 
 

@@ -102,12 +102,25 @@ def failure(exc: BaseException, job: Job) -> Answer:
     limit = getattr(exc, "limit", None)
     retry = exc.retry_after_s if isinstance(exc, Unavailable) else None
     if job.kind in LINE_KINDS:
-        line = LINE_KINDS[job.kind](index=job.index, id=item_id(job.body), status=problem.status, result=None,
-                                    error=problem)
-        return Answer(problem.status, _encoder.encode(line) + b"\n", JSON, limit=limit, retry_after_s=retry,
-                      memory_exhausted=exhausted)
-    return Answer(problem.status, _encoder.encode(problem), PROBLEM_JSON, limit=limit, retry_after_s=retry,
-                  memory_exhausted=exhausted)
+        line = LINE_KINDS[job.kind](
+            index=job.index, id=item_id(job.body), status=problem.status, result=None, error=problem
+        )
+        return Answer(
+            problem.status,
+            _encoder.encode(line) + b"\n",
+            JSON,
+            limit=limit,
+            retry_after_s=retry,
+            memory_exhausted=exhausted,
+        )
+    return Answer(
+        problem.status,
+        _encoder.encode(problem),
+        PROBLEM_JSON,
+        limit=limit,
+        retry_after_s=retry,
+        memory_exhausted=exhausted,
+    )
 
 
 def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None = None) -> Answer:
@@ -116,12 +129,18 @@ def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None
     limits = job.limits
     data = _encoder.encode(value)
     if len(data) > limits.max_response_bytes:
-        raise LimitExceeded("max_response_bytes", "", f"the response would be {len(data)} bytes; ask for "
-                            "`explain: false`, `top` or `player`", 413, limits)
+        raise LimitExceeded(
+            "max_response_bytes",
+            "",
+            f"the response would be {len(data)} bytes; ask for `explain: false`, `top` or `player`",
+            413,
+            limits,
+        )
     if job.kind in LINE_KINDS:
         # the result as the JSON just encoded (a Raw is written as its bytes); the field's type is the schema's
-        line = LINE_KINDS[job.kind](index=job.index, id=item, status=200, result=cast(Any, msgspec.Raw(data)),
-                                    error=None)
+        line = LINE_KINDS[job.kind](
+            index=job.index, id=item, status=200, result=cast(Any, msgspec.Raw(data)), error=None
+        )
         return Answer(200, _encoder.encode(line) + b"\n", JSON, engine_seconds=engine_seconds)
     if job.gzip_min_bytes and len(data) >= job.gzip_min_bytes:
         return Answer(200, gzip_bytes(data, job.gzip_level), JSON, gzipped=True, engine_seconds=engine_seconds)
@@ -137,17 +156,25 @@ def _prepare_items(job: Job) -> Task:
     read, checked, priced and answered as an "item" job of its own (its errors are its line);
     the answer is their lines in order, priced as their sum."""
     raws = _items_decoder.decode(job.body)
-    tasks = [prepare(msgspec.structs.replace(job, kind="item", body=raw, index=job.index + i))
-             for i, raw in enumerate(raws)]
+    tasks = [
+        prepare(msgspec.structs.replace(job, kind="item", body=raw, index=job.index + i)) for i, raw in enumerate(raws)
+    ]
     priced = [t.estimate for t in tasks if isinstance(t, Task)]
-    total = Estimate(sum(e.seconds for e in priced), max((e.memory_bytes for e in priced), default=0),
-                     sum(e.answer_bytes for e in priced))
+    total = Estimate(
+        sum(e.seconds for e in priced),
+        max((e.memory_bytes for e in priced), default=0),
+        sum(e.answer_bytes for e in priced),
+    )
 
     def compute() -> Answer:
         answers = [t if isinstance(t, Answer) else t.finish() for t in tasks]
-        return Answer(200, b"".join(a.body for a in answers), JSON,
-                      engine_seconds=sum(a.engine_seconds for a in answers),
-                      memory_exhausted=any(a.memory_exhausted for a in answers))
+        return Answer(
+            200,
+            b"".join(a.body for a in answers),
+            JSON,
+            engine_seconds=sum(a.engine_seconds for a in answers),
+            memory_exhausted=any(a.memory_exhausted for a in answers),
+        )
 
     return Task(total, compute, job)
 

@@ -32,14 +32,21 @@ from .work import Answer, Job, execute
 
 FRAME = struct.Struct(">Q")
 WORKER_NICENESS = 10
-OUT_OF_MEMORY = Answer(413, b'{"type":"about:blank","title":"Content Too Large","status":413,'
-                            b'"detail":"the request exceeds a limit: max_memory_mib","errors":[]}',
-                       "application/problem+json", limit="max_memory_mib", memory_exhausted=True)
-WARM_UP = (b'{"tournament":{"rounds":2,"players":['
-           b'{"id":1,"rating":1800,"results":[{"round":1,"opponent":2,"color":"w","result":"win"},'
-           b'{"round":2,"result":"half_bye"}]},'
-           b'{"id":2,"rating":1700,"results":[{"round":1,"opponent":1,"color":"b","result":"loss"}]}]},'
-           b'"tiebreaks":["BH/C1","SB","DE","PS","ARO","KS"],"unrated_rating":1400}')
+OUT_OF_MEMORY = Answer(
+    413,
+    b'{"type":"about:blank","title":"Content Too Large","status":413,'
+    b'"detail":"the request exceeds a limit: max_memory_mib","errors":[]}',
+    "application/problem+json",
+    limit="max_memory_mib",
+    memory_exhausted=True,
+)
+WARM_UP = (
+    b'{"tournament":{"rounds":2,"players":['
+    b'{"id":1,"rating":1800,"results":[{"round":1,"opponent":2,"color":"w","result":"win"},'
+    b'{"round":2,"result":"half_bye"}]},'
+    b'{"id":2,"rating":1700,"results":[{"round":1,"opponent":1,"color":"b","result":"loss"}]}]},'
+    b'"tiebreaks":["BH/C1","SB","DE","PS","ARO","KS"],"unrated_rating":1400}'
+)
 
 
 def enlarge_pipe(fd: int) -> None:

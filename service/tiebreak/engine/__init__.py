@@ -5,6 +5,15 @@ from .rules import RuleSpec
 from .standings import Standings, compute_standings
 
 __all__ = [
-    "Color", "Player", "Regulations", "ResultKind", "RoundResult", "RuleSpec", "Scoring",
-    "Standings", "System", "Tournament", "compute_standings",
+    "Color",
+    "Player",
+    "Regulations",
+    "ResultKind",
+    "RoundResult",
+    "RuleSpec",
+    "Scoring",
+    "Standings",
+    "System",
+    "Tournament",
+    "compute_standings",
 ]

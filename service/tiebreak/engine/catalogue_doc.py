@@ -31,22 +31,38 @@ def _table(regulations: set[Regulations]) -> list[str]:
             continue
         mods = " ".join(sorted(t.modifiers)) or "–"
         aliases = ", ".join(f"`{a}`" for a in t.aliases) or "–"
-        extra = " Rating-based: dropped when unrated players take part, unless `unrated_rating` is given." \
-            if t.rating_based else ""
+        extra = (
+            " Rating-based: dropped when unrated players take part, unless `unrated_rating` is given."
+            if t.rating_based
+            else ""
+        )
         extra += " Lower is better." if t.lower_is_better else ""
         lines.append(f"| `{t.code}` | {t.name} | {t.citation} | {mods} | {aliases} | {t.description}{extra} |")
     return lines
 
 
 def render() -> str:
-    out = [_HEADER, "## FIDE (`fide-2026`, `fide-2024`, `fide-2009`, `auto` and `auto-historic`)", "", *_table({Regulations.FIDE_2026}), "",
-           "## US Chess (`uscf`)", "",
-           "Rule 34E of the US Chess Federation's Official Rules of Chess (7th edition). Opponents' scores are",
-           "adjusted (each of their unplayed games counts as a draw) and the player's own unplayed games count",
-           "as opponents with adjusted score 0 (34E1); see docs/arbiters.md.", "",
-           *_table({Regulations.USCF}), "", "## Presets", "",
-           "FIDE publishes no default order (C.07 4.1); these are conveniences, each with its origin.", "",
-           "| preset | rules | rule sets | origin |", "|---|---|---|---|"]
+    out = [
+        _HEADER,
+        "## FIDE (`fide-2026`, `fide-2024`, `fide-2009`, `auto` and `auto-historic`)",
+        "",
+        *_table({Regulations.FIDE_2026}),
+        "",
+        "## US Chess (`uscf`)",
+        "",
+        "Rule 34E of the US Chess Federation's Official Rules of Chess (7th edition). Opponents' scores are",
+        "adjusted (each of their unplayed games counts as a draw) and the player's own unplayed games count",
+        "as opponents with adjusted score 0 (34E1); see docs/arbiters.md.",
+        "",
+        *_table({Regulations.USCF}),
+        "",
+        "## Presets",
+        "",
+        "FIDE publishes no default order (C.07 4.1); these are conveniences, each with its origin.",
+        "",
+        "| preset | rules | rule sets | origin |",
+        "|---|---|---|---|",
+    ]
     for p in PRESETS.values():
         sets = ", ".join(sorted(r.value for r in p.regulations))
         out.append(f"| `{p.name}` | {', '.join(f'`{r}`' for r in p.rules)} | {sets} | {p.origin} |")
@@ -59,18 +75,24 @@ def _team_section() -> list[str]:
     from .teams.presets import TEAM_PRESETS
     from .teams.registry import TEAM_TIEBREAKS, team_aliases
 
-    lines = ["## Team events (`fide-2026`, `fide-2024`)", "",
-             "A team event (`team_tournament`, or a TRF with team records) accepts these codes; see docs/teams.md.",
-             "`:MP` / `:GP` name the reference score where a rule takes one (`BH:GP/C1`); without it the primary",
-             "score is used. SSSC's modifiers: `Kn` the normalising factor, `P` forfeits as played, `F` Fore Buchholz.",
-             "", "| code | name | article | modifiers | `:MP`/`:GP` | aliases | what it is |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        "## Team events (`fide-2026`, `fide-2024`)",
+        "",
+        "A team event (`team_tournament`, or a TRF with team records) accepts these codes; see docs/teams.md.",
+        "`:MP` / `:GP` name the reference score where a rule takes one (`BH:GP/C1`); without it the primary",
+        "score is used. SSSC's modifiers: `Kn` the normalising factor, `P` forfeits as played, `F` Fore Buchholz.",
+        "",
+        "| code | name | article | modifiers | `:MP`/`:GP` | aliases | what it is |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for t in TEAM_TIEBREAKS.values():
         mods = " ".join(sorted(t.modifiers)) or "–"
         aliases = ", ".join(f"`{a}`" for a in team_aliases(t.code)) or "–"
         extra = " Lower is better." if t.lower_is_better else ""
-        lines.append(f"| `{t.code}` | {t.name} | {t.citation} | {mods} | {'yes' if t.takes_score else '–'} | "
-                     f"{aliases} | {t.description}{extra} |")
+        lines.append(
+            f"| `{t.code}` | {t.name} | {t.citation} | {mods} | {'yes' if t.takes_score else '–'} | "
+            f"{aliases} | {t.description}{extra} |"
+        )
     lines += ["", "### Team presets", "", "| preset | rules | origin |", "|---|---|---|"]
     for p in TEAM_PRESETS.values():
         lines.append(f"| `{p.name}` | {', '.join(f'`{r}`' for r in p.rules)} | {p.origin} |")

@@ -38,25 +38,34 @@ def rule_list_checks(specs: list[RuleSpec], table: Table, regulations: Regulatio
     if table.system is System.ROUND_ROBIN and fide:
         bh_family = [s for s in specs if TIEBREAKS[s.code].opponent_scores]
         if bh_family:
-            warnings.append(Warning(
-                "buchholz-in-round-robin",
-                f"{', '.join(map(str, bh_family))} should not be used in a round robin",
-                "C.07 8, note"))
+            warnings.append(
+                Warning(
+                    "buchholz-in-round-robin",
+                    f"{', '.join(map(str, bh_family))} should not be used in a round robin",
+                    "C.07 8, note",
+                )
+            )
     seen: dict[RuleSpec, int] = {}
     article = "C.07 4.1" if fide else "US Chess 34E"
     for i, spec in enumerate(specs):
         same = _same_rule(spec)
         if spec.code == "PTS":
-            warnings.append(Warning(
-                "redundant-tiebreak",
-                f"tiebreaks[{i}] {spec}: the standings are ordered by points first, so PTS cannot separate anyone",
-                article))
+            warnings.append(
+                Warning(
+                    "redundant-tiebreak",
+                    f"tiebreaks[{i}] {spec}: the standings are ordered by points first, so PTS cannot separate anyone",
+                    article,
+                )
+            )
         elif same in seen:
-            warnings.append(Warning(
-                "duplicate-tiebreak",
-                f"tiebreaks[{i}] {spec} repeats tiebreaks[{seen[same]}]: players it would separate were already "
-                f"separated by the first one, so it cannot separate anyone",
-                article))
+            warnings.append(
+                Warning(
+                    "duplicate-tiebreak",
+                    f"tiebreaks[{i}] {spec} repeats tiebreaks[{seen[same]}]: players it would separate were already "
+                    f"separated by the first one, so it cannot separate anyone",
+                    article,
+                )
+            )
         else:
             seen[same] = i
     return warnings
@@ -92,7 +101,8 @@ def after_round_default(tournament: Tournament) -> tuple[int | None, Warning | N
     return last, Warning(
         "after-round-defaulted",
         f"results reach round {last} of {tournament.rounds}: standings after round {last}, the rounds "
-        f"after it are not counted as absences; give after_round to choose another round")
+        f"after it are not counted as absences; give after_round to choose another round",
+    )
 
 
 def round_checks(table: Table, after_round: int | None, regulations: Regulations) -> list[Warning]:
@@ -103,14 +113,22 @@ def round_checks(table: Table, after_round: int | None, regulations: Regulations
     article = "US Chess 34E1" if regulations is Regulations.USCF else "C.07 16"
     missing = f"{last + 1}" if last + 1 == table.played_rounds else f"{last + 1}-{table.played_rounds}"
     if after_round is not None:
-        return [Warning(
-            "after-round-beyond-results",
-            f"after_round is {after_round} but the last round with results is {last}: round(s) {missing} count "
-            f"as unplayed for every player", article)]
-    return [Warning(
-        "rounds-without-results",
-        f"no results for round(s) {missing} of {table.rounds}: they count as unplayed for every player; "
-        f"give after_round {last} for standings after the last round played", article)]
+        return [
+            Warning(
+                "after-round-beyond-results",
+                f"after_round is {after_round} but the last round with results is {last}: round(s) {missing} count "
+                f"as unplayed for every player",
+                article,
+            )
+        ]
+    return [
+        Warning(
+            "rounds-without-results",
+            f"no results for round(s) {missing} of {table.rounds}: they count as unplayed for every player; "
+            f"give after_round {last} for standings after the last round played",
+            article,
+        )
+    ]
 
 
 def group_checks(outcomes: list[RuleOutcome], table: Table) -> list[Warning]:
@@ -124,10 +142,14 @@ def group_checks(outcomes: list[RuleOutcome], table: Table) -> list[Warning]:
         # One warning per rule, every group in it: a large Swiss has many such groups.
         groups = sorted((sorted(table.ids[p] for p in group) for group in outcome.unresolved), key=lambda g: g[0])
         listing = "; ".join(f"players {', '.join(map(str, ids))}" for ids in groups)
-        warnings.append(Warning(
-            "direct-encounter-not-applicable",
-            f"{outcome.spec}: {len(groups)} tie group(s) did not all meet, and the games they did play do not "
-            f"separate them; the next rule decides: {listing}", entry.citation))
+        warnings.append(
+            Warning(
+                "direct-encounter-not-applicable",
+                f"{outcome.spec}: {len(groups)} tie group(s) did not all meet, and the games they did play do not "
+                f"separate them; the next rule decides: {listing}",
+                entry.citation,
+            )
+        )
     return warnings
 
 
@@ -141,10 +163,14 @@ def modifier_checks(specs: list[RuleSpec], played_rounds: int) -> list[Warning]:
     for i, spec in enumerate(specs):
         removed = spec.cut + 2 * spec.median
         if spec.code in _PER_ROUND and removed and removed >= played_rounds:
-            warnings.append(Warning(
-                "cut-removes-every-round",
-                f"tiebreaks[{i}] {spec} removes {removed} value(s) but the standings cover {played_rounds} "
-                f"round(s): every player's value is 0, so it separates nobody", "C.07 14"))
+            warnings.append(
+                Warning(
+                    "cut-removes-every-round",
+                    f"tiebreaks[{i}] {spec} removes {removed} value(s) but the standings cover {played_rounds} "
+                    f"round(s): every player's value is 0, so it separates nobody",
+                    "C.07 14",
+                )
+            )
     return warnings
 
 
@@ -159,9 +185,13 @@ def pairing_bye_checks(tournament: Tournament, played_rounds: int) -> list[Warni
         owners = np.searchsorted(np.cumsum(np.asarray(columns.counts, dtype=np.int64)), byes, side="right")
         for flat, owner in zip(byes.tolist(), owners.tolist(), strict=True):
             per_round.setdefault(int(rounds[flat]), []).append(tournament.players[owner].id)
-    return [Warning(
-        "several-pairing-byes",
-        f"round {rnd} has {len(ids)} pairing-allocated byes (players {', '.join(map(str, sorted(ids)))}); a pairing "
-        f"gives at most one, so the others are probably full_bye or half_bye (which count differently in 16.2)",
-        "C.07 16.2")
-        for rnd, ids in sorted(per_round.items()) if len(ids) > 1]
+    return [
+        Warning(
+            "several-pairing-byes",
+            f"round {rnd} has {len(ids)} pairing-allocated byes (players {', '.join(map(str, sorted(ids)))}); a pairing "
+            f"gives at most one, so the others are probably full_bye or half_bye (which count differently in 16.2)",
+            "C.07 16.2",
+        )
+        for rnd, ids in sorted(per_round.items())
+        if len(ids) > 1
+    ]

@@ -55,14 +55,17 @@ class Context:
     def opponent_ids(self) -> np.ndarray:
         """Per player and round, the opponent's id (None where there is none): an object matrix
         that breakdowns slice."""
+
         def compute() -> np.ndarray:
             table = self.table
             has_opp = table.opp != NO_OPPONENT
             ids = np.array(table.ids + [None], dtype=object)
             return ids[np.where(has_opp, table.opp, len(table.ids))]
+
         return self.cached("opponent-ids", compute)
 
     def for_table(self, table: Table, fore_buchholz: bool = False) -> Context:
         """A context over a modified table (Fore Buchholz), sharing nothing cached."""
-        return Context(table, self.regulations, self.ratings, fore_buchholz=fore_buchholz,
-                       contribution=self.contribution)
+        return Context(
+            table, self.regulations, self.ratings, fore_buchholz=fore_buchholz, contribution=self.contribution
+        )

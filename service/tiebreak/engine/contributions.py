@@ -72,9 +72,13 @@ FIELDS = [f.name for f in fields(Contribution)]
 DEFAULTS = {f.name: f.default for f in fields(Contribution) if f.default is not MISSING}
 
 
-def contribution_rows(make: type, selected: np.ndarray, columns: Mapping[str, object],
-                      reasons: np.ndarray | None = None,
-                      reason_texts: Mapping[int, str] | None = None) -> list[list[Any]]:
+def contribution_rows(
+    make: type,
+    selected: np.ndarray,
+    columns: Mapping[str, object],
+    reasons: np.ndarray | None = None,
+    reason_texts: Mapping[int, str] | None = None,
+) -> list[list[Any]]:
     """Per row of `selected` (a boolean matrix, rows × rounds), the contributions of the
     selected rounds in round order, made in one pass: `columns` gives each field either as a
     matrix of that shape (read at the selected cells; an object matrix for strings and None)
@@ -87,7 +91,7 @@ def contribution_rows(make: type, selected: np.ndarray, columns: Mapping[str, ob
     columns = {"round": (rounds + 1).tolist(), **columns}
     last = max(FIELDS.index(name) for name in columns)
     args: list[Iterable[Any]] = []
-    for name in FIELDS[:last + 1]:
+    for name in FIELDS[: last + 1]:
         if name not in columns:
             args.append(repeat(DEFAULTS.get(name)))
             continue
@@ -130,12 +134,18 @@ class Explanation:
 Explain = Callable[[list[int]], Explanation]
 
 
-def explanation(rows: list[int], contributions: list[list[Any]] | None = None,
-                notes: list[str | None] | None = None, before_cut: list[float | None] | None = None) -> Explanation:
+def explanation(
+    rows: list[int],
+    contributions: list[list[Any]] | None = None,
+    notes: list[str | None] | None = None,
+    before_cut: list[float | None] | None = None,
+) -> Explanation:
     """An Explanation of `rows`, what is not given empty: no contribution, no note, no cut."""
-    return Explanation([[] for _ in rows] if contributions is None else contributions,
-                       [None] * len(rows) if notes is None else notes,
-                       [None] * len(rows) if before_cut is None else before_cut)
+    return Explanation(
+        [[] for _ in rows] if contributions is None else contributions,
+        [None] * len(rows) if notes is None else notes,
+        [None] * len(rows) if before_cut is None else before_cut,
+    )
 
 
 def nothing_to_explain(rows: list[int]) -> Explanation:
@@ -170,8 +180,9 @@ class RuleOutcome:
     kept: dict[int, Kept] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, spec: RuleSpec, column: np.ndarray, scale: int = 1, missing: np.ndarray | None = None,
-           **fields: Any) -> RuleOutcome:
+    def of(
+        cls, spec: RuleSpec, column: np.ndarray, scale: int = 1, missing: np.ndarray | None = None, **fields: Any
+    ) -> RuleOutcome:
         """An outcome from a column of values (and a mask of players without one)."""
         if missing is not None and not missing.any():
             missing = None

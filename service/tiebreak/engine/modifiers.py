@@ -21,8 +21,12 @@ REASONS = {
     LOWEST: "least significant value ({label})",
     HIGHEST: "most significant value ({label})",
 }
-REASON_CODES = {VUR_FIRST: "vur-cut-first", VUR_SMALLER: "least-significant-vur-smaller",
-                LOWEST: "least-significant", HIGHEST: "most-significant"}
+REASON_CODES = {
+    VUR_FIRST: "vur-cut-first",
+    VUR_SMALLER: "least-significant-vur-smaller",
+    LOWEST: "least-significant",
+    HIGHEST: "most-significant",
+}
 _BIG = np.iinfo(np.int64).max
 _SMALL = np.iinfo(np.int64).min
 
@@ -55,8 +59,15 @@ def _last_max(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
     return last
 
 
-def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, counted: np.ndarray,
-                low: int, high: int, memo: Memo | None = None) -> np.ndarray | None:
+def cut_reasons(
+    key: np.ndarray,
+    value: np.ndarray,
+    vur: np.ndarray | None,
+    counted: np.ndarray,
+    low: int,
+    high: int,
+    memo: Memo | None = None,
+) -> np.ndarray | None:
     """Which counted entries a Cut/Median removes, as a matrix of reason codes (None: no cut).
 
     C.07 16.5.1/16.5.2: at the low end the lowest contribution coming from a voluntary
@@ -86,8 +97,9 @@ def cut_reasons(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, coun
     return reasons
 
 
-def _vur_rows_cut(key: np.ndarray, value: np.ndarray, counted: np.ndarray, vur: np.ndarray, with_vur: np.ndarray,
-                  low: int, high: int) -> np.ndarray:
+def _vur_rows_cut(
+    key: np.ndarray, value: np.ndarray, counted: np.ndarray, vur: np.ndarray, with_vur: np.ndarray, low: int, high: int
+) -> np.ndarray:
     """The reason codes of the rows with a voluntary unplayed round, cut by cut (16.5)."""
     part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
     _stepwise_cuts(part, key[with_vur], value[with_vur], counted[with_vur], vur[with_vur], low, high)
@@ -134,11 +146,11 @@ def _row_order(key: np.ndarray, value: np.ndarray, counted: np.ndarray, memo: Me
         significance = key
     else:
         span = int(value.max()) + 1
-        if int(np.abs(key).max()) * span >= 2 ** 62 or int(value.min()) < 0:
+        if int(np.abs(key).max()) * span >= 2**62 or int(value.min()) < 0:
             found = (key, value, counted)
         else:
             significance = key * span + value
-    if found is None and int(np.abs(significance).max(initial=0)) >= 2 ** 62 // rounds:
+    if found is None and int(np.abs(significance).max(initial=0)) >= 2**62 // rounds:
         found = (key, value, counted)
     if found is None:
         packed = np.where(counted, significance * rounds + np.arange(rounds), _BIG)
@@ -198,8 +210,15 @@ def _sorted_removed(value: np.ndarray, order: RowOrder, low: int, high: int) -> 
     return removed
 
 
-def _stepwise_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, counted: np.ndarray,
-                   vur: np.ndarray | None, low: int, high: int) -> None:
+def _stepwise_cuts(
+    reasons: np.ndarray,
+    key: np.ndarray,
+    value: np.ndarray,
+    counted: np.ndarray,
+    vur: np.ndarray | None,
+    low: int,
+    high: int,
+) -> None:
     """Cut by cut, comparing the lowest unplayed-round contribution with the least significant value."""
     alive = counted.copy()
     rows = np.arange(key.shape[0])
@@ -226,8 +245,16 @@ def _stepwise_cuts(reasons: np.ndarray, key: np.ndarray, value: np.ndarray, coun
         alive[hit, top[some]] = False
 
 
-def cut_totals(key: np.ndarray, value: np.ndarray, vur: np.ndarray | None, counted: np.ndarray, low: int, high: int,
-               memo: Memo | None = None, uncut: np.ndarray | None = None) -> np.ndarray:
+def cut_totals(
+    key: np.ndarray,
+    value: np.ndarray,
+    vur: np.ndarray | None,
+    counted: np.ndarray,
+    low: int,
+    high: int,
+    memo: Memo | None = None,
+    uncut: np.ndarray | None = None,
+) -> np.ndarray:
     """Per row, the sum of the counted values left after the cuts: the selection of
     `cut_reasons`, taken from the same sorted orders, without a matrix of reasons (a
     breakdown asks `cut_reasons` for the marks). `uncut`: the rows' sums, when known."""

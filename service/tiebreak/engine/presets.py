@@ -28,26 +28,53 @@ class Preset:
         return [parse_spec(rule, regulations, ("preset",)) for rule in self.rules]
 
 
-PRESETS: dict[str, Preset] = {p.name: p for p in (
-    Preset("fide-swiss-traditional", ("BH/C1", "BH"),
-           "custom of large FIDE-rated Swiss opens (C.07 lists the rules; the order is the organiser's, C.07 4.1)",
-           "Buchholz Cut-1, then Buchholz.", FIDE),
-    Preset("club-swiss-5-7", ("BH/C1", "BH", "SB"),
-           "custom of club Swiss tournaments of five to seven rounds",
-           "Buchholz Cut-1, Buchholz, then Sonneborn-Berger.", FIDE),
-    Preset("weekend-open", ("BH/C1", "BH/C2", "SB"),
-           "custom of weekend opens, where late entries and byes make the lowest opponents least telling",
-           "Buchholz Cut-1, Buchholz Cut-2, then Sonneborn-Berger.", FIDE),
-    Preset("round-robin", ("DE", "SB", "KS", "WIN"),
-           "custom of round robins, where the Buchholz family must not be used (C.07 8, note)",
-           "Direct encounter, Sonneborn-Berger, Koya, number of wins.", FIDE),
-    Preset("uscf-default", ("MM", "SOLK", "CUM", "OCUM"),
-           "US Chess rule 34 default: the order players expect unless another was posted (34E)",
-           "Modified Median, Solkoff, Cumulative, Cumulative of opposition.", USCF),
-    Preset("school", ("WIN", "DE"),
-           "custom of school and junior events: simple rules that children can check themselves",
-           "Number of wins, then direct encounter.", FIDE),
-)}
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(
+            "fide-swiss-traditional",
+            ("BH/C1", "BH"),
+            "custom of large FIDE-rated Swiss opens (C.07 lists the rules; the order is the organiser's, C.07 4.1)",
+            "Buchholz Cut-1, then Buchholz.",
+            FIDE,
+        ),
+        Preset(
+            "club-swiss-5-7",
+            ("BH/C1", "BH", "SB"),
+            "custom of club Swiss tournaments of five to seven rounds",
+            "Buchholz Cut-1, Buchholz, then Sonneborn-Berger.",
+            FIDE,
+        ),
+        Preset(
+            "weekend-open",
+            ("BH/C1", "BH/C2", "SB"),
+            "custom of weekend opens, where late entries and byes make the lowest opponents least telling",
+            "Buchholz Cut-1, Buchholz Cut-2, then Sonneborn-Berger.",
+            FIDE,
+        ),
+        Preset(
+            "round-robin",
+            ("DE", "SB", "KS", "WIN"),
+            "custom of round robins, where the Buchholz family must not be used (C.07 8, note)",
+            "Direct encounter, Sonneborn-Berger, Koya, number of wins.",
+            FIDE,
+        ),
+        Preset(
+            "uscf-default",
+            ("MM", "SOLK", "CUM", "OCUM"),
+            "US Chess rule 34 default: the order players expect unless another was posted (34E)",
+            "Modified Median, Solkoff, Cumulative, Cumulative of opposition.",
+            USCF,
+        ),
+        Preset(
+            "school",
+            ("WIN", "DE"),
+            "custom of school and junior events: simple rules that children can check themselves",
+            "Number of wins, then direct encounter.",
+            FIDE,
+        ),
+    )
+}
 
 
 def preset(name: str, path: Path = ("preset",)) -> Preset:
@@ -62,7 +89,15 @@ def preset_specs(name: str, regulations: Regulations, path: Path = ("preset",)) 
     chosen = preset(name, path)
     if regulations not in chosen.regulations:
         sets = ", ".join(sorted(r.value for r in chosen.regulations))
-        raise UnknownTiebreak([Issue(path, (
-            f"preset {name!r} is a rule list for {sets}, not for {regulations.value}; presets for "
-            f"{regulations.value}: {', '.join(p.name for p in PRESETS.values() if regulations in p.regulations)}"))])
+        raise UnknownTiebreak(
+            [
+                Issue(
+                    path,
+                    (
+                        f"preset {name!r} is a rule list for {sets}, not for {regulations.value}; presets for "
+                        f"{regulations.value}: {', '.join(p.name for p in PRESETS.values() if regulations in p.regulations)}"
+                    ),
+                )
+            ]
+        )
     return chosen.specs(regulations)

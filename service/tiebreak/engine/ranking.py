@@ -45,7 +45,7 @@ def _order(keys: list[np.ndarray]) -> np.ndarray:
 PACK_FROM_PLAYERS = 2048
 
 
-_PACKED_SPAN = 2 ** 62
+_PACKED_SPAN = 2**62
 
 
 def _packed(keys: list[np.ndarray]) -> list[np.ndarray]:
@@ -91,7 +91,9 @@ def tie_groups(order: np.ndarray, starts: np.ndarray) -> list[list[int]]:
     bounds = np.flatnonzero(starts)
     sizes = np.diff(np.append(bounds, len(order)))
     members = order.tolist()
-    return [members[a:a + size] for a, size in zip(bounds[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True)]
+    return [
+        members[a : a + size] for a, size in zip(bounds[sizes > 1].tolist(), sizes[sizes > 1].tolist(), strict=True)
+    ]
 
 
 def _dense(order: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -101,8 +103,12 @@ def _dense(order: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return group
 
 
-def rank(ctx: RankingContext, specs: list[RuleSpec], dropped: Mapping[RuleSpec, str | None],
-         registry: Mapping[str, Any] = TIEBREAKS) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
+def rank(
+    ctx: RankingContext,
+    specs: list[RuleSpec],
+    dropped: Mapping[RuleSpec, str | None],
+    registry: Mapping[str, Any] = TIEBREAKS,
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
     """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
 
     Players equal on everything share a rank and are listed by start number. A rule that

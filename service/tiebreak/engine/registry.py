@@ -10,8 +10,17 @@ from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
 from .families import buchholz, counts, direct_encounter, koya, progressive, rating, sonneborn_berger, uscf
 from .model import Regulations
-from .rules import (FIDE_ALIASES, USCF_ALIASES, RuleSpec, code_of, modifiers_text, normalise, parse_rule, suggest,
-                    unknown_message)
+from .rules import (
+    FIDE_ALIASES,
+    USCF_ALIASES,
+    RuleSpec,
+    code_of,
+    modifiers_text,
+    normalise,
+    parse_rule,
+    suggest,
+    unknown_message,
+)
 
 FIDE = frozenset({Regulations.FIDE_2026, Regulations.FIDE_2024, Regulations.FIDE_2009})
 USCF = frozenset({Regulations.USCF})
@@ -48,82 +57,282 @@ class Tiebreak:
 
 _ENTRIES = (
     Tiebreak("PTS", "Points", "7.1", frozenset(), counts.points, "The player's score."),
-    Tiebreak("WIN", "Number of wins", "7.2", frozenset(), counts.count_rounds,
-             "Rounds won, unplayed wins included (forfeit wins, full-point byes, pairing-allocated bye)."),
+    Tiebreak(
+        "WIN",
+        "Number of wins",
+        "7.2",
+        frozenset(),
+        counts.count_rounds,
+        "Rounds won, unplayed wins included (forfeit wins, full-point byes, pairing-allocated bye).",
+    ),
     Tiebreak("WON", "Games won", "7.3", frozenset(), counts.count_rounds, "Games won over the board."),
-    Tiebreak("BPG", "Games played with black", "7.4", frozenset(), counts.count_rounds,
-             "Games played over the board with the black pieces."),
-    Tiebreak("BWG", "Games won with black", "7.4", frozenset(), counts.count_rounds,
-             "Games won over the board with the black pieces."),
-    Tiebreak("GE", "Games elected to play", "7.6", frozenset(), counts.count_rounds,
-             "Games played plus rounds scored as a win without play: PAB, forfeit win, full-point bye."),
-    Tiebreak("STD", "Standard points", "7.7", frozenset(), counts.standard_points,
-             "Per round 1 when it scored more than a draw, ½ for a draw, 0 otherwise (new in 2026): "
-             "a 1-½-0 score for events with other scoring."),
-    Tiebreak("PS", "Progressive score", "7.5", frozenset("CM"), progressive.progressive,
-             "Sum of the running score after each round; a cut removes the first rounds."),
-    Tiebreak("DE", "Direct encounter", "6", frozenset("P"), direct_encounter.direct_encounter,
-             "Place inside the group tied on all earlier rules by the games between them; 0 when it does not separate.",
-             needs_groups=True, lower_is_better=True),
-    Tiebreak("KS", "Koya system", "9.2", frozenset("LP"), koya.koya,
-             "Points scored against opponents who finished with at least the limit (50 %) of the maximum score."),
-    Tiebreak("BH", "Buchholz", "8.1", frozenset("CMP"), buchholz.buchholz,
-             "Sum of the opponents' scores, with a dummy opponent for each own unplayed round (16.4).",
-             opponent_scores=True),
-    Tiebreak("FB", "Fore Buchholz", "8.3", frozenset("CMP"), buchholz.fore_buchholz,
-             "Buchholz as if every game of the last round had been drawn.", opponent_scores=True),
-    Tiebreak("AOB", "Average of opponents' Buchholz", "8.4", frozenset(), buchholz.average_of_opponents_buchholz,
-             "Mean Buchholz of the opponents met over the board, to two decimals.", opponent_scores=True),
-    Tiebreak("SB", "Sonneborn-Berger", "9.1", frozenset("CMP"), sonneborn_berger.sonneborn_berger,
-             "Sum of each opponent's score times the points scored against them."),
-    Tiebreak("ARO", "Average rating of opponents", "10.1", frozenset("CM"), rating.average_rating_of_opponents,
-             "Mean rating of the opponents met over the board, rounded to a whole number.", rating_based=True),
-    Tiebreak("TPR", "Tournament performance rating", "10.2", frozenset(), rating.tournament_performance,
-             "ARO plus the rating difference for the percentage scored over the board.", rating_based=True),
-    Tiebreak("PTP", "Perfect tournament performance", "10.3", frozenset(), rating.perfect_tournament_performance,
-             "The lowest rating whose expected score against the opponents reaches the score made.", rating_based=True),
-    Tiebreak("APRO", "Average performance rating of opponents", "10.5", frozenset(),
-             rating.average_performance_of_opponents, "Mean TPR of the opponents met over the board.", rating_based=True),
-    Tiebreak("APPO", "Average perfect performance of opponents", "10.6", frozenset(),
-             rating.average_perfect_performance_of_opponents, "Mean PTP of the opponents met over the board.",
-             rating_based=True),
-    Tiebreak("RTNG", "Rating", "", frozenset(), rating.own_rating,
-             "The participant's own rating (new in 2026); dropped like the other rating rules when "
-             "unrated players take part and no unrated_rating is given.", rating_based=True),
-    Tiebreak("TPN", "Tournament pairing number", "", frozenset(), counts.pairing_number,
-             "The start number, lower is better (new in 2026): a last resort that always separates.",
-             lower_is_better=True),
+    Tiebreak(
+        "BPG",
+        "Games played with black",
+        "7.4",
+        frozenset(),
+        counts.count_rounds,
+        "Games played over the board with the black pieces.",
+    ),
+    Tiebreak(
+        "BWG",
+        "Games won with black",
+        "7.4",
+        frozenset(),
+        counts.count_rounds,
+        "Games won over the board with the black pieces.",
+    ),
+    Tiebreak(
+        "GE",
+        "Games elected to play",
+        "7.6",
+        frozenset(),
+        counts.count_rounds,
+        "Games played plus rounds scored as a win without play: PAB, forfeit win, full-point bye.",
+    ),
+    Tiebreak(
+        "STD",
+        "Standard points",
+        "7.7",
+        frozenset(),
+        counts.standard_points,
+        "Per round 1 when it scored more than a draw, ½ for a draw, 0 otherwise (new in 2026): "
+        "a 1-½-0 score for events with other scoring.",
+    ),
+    Tiebreak(
+        "PS",
+        "Progressive score",
+        "7.5",
+        frozenset("CM"),
+        progressive.progressive,
+        "Sum of the running score after each round; a cut removes the first rounds.",
+    ),
+    Tiebreak(
+        "DE",
+        "Direct encounter",
+        "6",
+        frozenset("P"),
+        direct_encounter.direct_encounter,
+        "Place inside the group tied on all earlier rules by the games between them; 0 when it does not separate.",
+        needs_groups=True,
+        lower_is_better=True,
+    ),
+    Tiebreak(
+        "KS",
+        "Koya system",
+        "9.2",
+        frozenset("LP"),
+        koya.koya,
+        "Points scored against opponents who finished with at least the limit (50 %) of the maximum score.",
+    ),
+    Tiebreak(
+        "BH",
+        "Buchholz",
+        "8.1",
+        frozenset("CMP"),
+        buchholz.buchholz,
+        "Sum of the opponents' scores, with a dummy opponent for each own unplayed round (16.4).",
+        opponent_scores=True,
+    ),
+    Tiebreak(
+        "FB",
+        "Fore Buchholz",
+        "8.3",
+        frozenset("CMP"),
+        buchholz.fore_buchholz,
+        "Buchholz as if every game of the last round had been drawn.",
+        opponent_scores=True,
+    ),
+    Tiebreak(
+        "AOB",
+        "Average of opponents' Buchholz",
+        "8.4",
+        frozenset(),
+        buchholz.average_of_opponents_buchholz,
+        "Mean Buchholz of the opponents met over the board, to two decimals.",
+        opponent_scores=True,
+    ),
+    Tiebreak(
+        "SB",
+        "Sonneborn-Berger",
+        "9.1",
+        frozenset("CMP"),
+        sonneborn_berger.sonneborn_berger,
+        "Sum of each opponent's score times the points scored against them.",
+    ),
+    Tiebreak(
+        "ARO",
+        "Average rating of opponents",
+        "10.1",
+        frozenset("CM"),
+        rating.average_rating_of_opponents,
+        "Mean rating of the opponents met over the board, rounded to a whole number.",
+        rating_based=True,
+    ),
+    Tiebreak(
+        "TPR",
+        "Tournament performance rating",
+        "10.2",
+        frozenset(),
+        rating.tournament_performance,
+        "ARO plus the rating difference for the percentage scored over the board.",
+        rating_based=True,
+    ),
+    Tiebreak(
+        "PTP",
+        "Perfect tournament performance",
+        "10.3",
+        frozenset(),
+        rating.perfect_tournament_performance,
+        "The lowest rating whose expected score against the opponents reaches the score made.",
+        rating_based=True,
+    ),
+    Tiebreak(
+        "APRO",
+        "Average performance rating of opponents",
+        "10.5",
+        frozenset(),
+        rating.average_performance_of_opponents,
+        "Mean TPR of the opponents met over the board.",
+        rating_based=True,
+    ),
+    Tiebreak(
+        "APPO",
+        "Average perfect performance of opponents",
+        "10.6",
+        frozenset(),
+        rating.average_perfect_performance_of_opponents,
+        "Mean PTP of the opponents met over the board.",
+        rating_based=True,
+    ),
+    Tiebreak(
+        "RTNG",
+        "Rating",
+        "",
+        frozenset(),
+        rating.own_rating,
+        "The participant's own rating (new in 2026); dropped like the other rating rules when "
+        "unrated players take part and no unrated_rating is given.",
+        rating_based=True,
+    ),
+    Tiebreak(
+        "TPN",
+        "Tournament pairing number",
+        "",
+        frozenset(),
+        counts.pairing_number,
+        "The start number, lower is better (new in 2026): a last resort that always separates.",
+        lower_is_better=True,
+    ),
     # US Chess rule 34E (Official Rules of Chess, 7th edition). Unplayed games: the opponents'
     # adjusted scores count each of their unplayed games as a draw; the player's own unplayed
     # games count as opponents with adjusted score 0 (34E1).
-    Tiebreak("MM", "Modified Median", "34E1", frozenset(), uscf.modified_median,
-             "Sum of the opponents' adjusted scores; a plus score drops the lowest, a minus score the highest, "
-             "an even score both (two of each in events of nine or more rounds).", USCF),
-    Tiebreak("MED", "Median (Harkness)", "34E1", frozenset(), uscf.median,
-             "Sum of the opponents' adjusted scores without the highest and the lowest "
-             "(two of each in events of nine or more rounds).", USCF),
-    Tiebreak("SOLK", "Solkoff", "34E2", frozenset(), uscf.solkoff,
-             "Sum of the opponents' adjusted scores, nothing dropped.", USCF),
-    Tiebreak("CUM", "Cumulative", "34E3", frozenset(), uscf.cumulative,
-             "Sum of the running score after each round, minus one point for each unplayed win "
-             "(forfeit win, full-point bye).", USCF),
-    Tiebreak("RBT", "Result between tied players", "34E4", frozenset(), uscf.result_between_tied_players,
-             "Inside the group tied on all earlier rules: wins minus losses in the games between them.",
-             USCF, needs_groups=True),
-    Tiebreak("BLK", "Most blacks", "34E5", frozenset(), counts.count_rounds,
-             "Games played over the board with the black pieces.", USCF),
-    Tiebreak("KASH", "Kashdan", "34E7", frozenset(), uscf.kashdan,
-             "4 points for a win, 2 for a draw, 1 for a loss, 0 for an unplayed game.", USCF),
-    Tiebreak("SBUS", "Sonneborn-Berger (US Chess)", "34E8", frozenset(), uscf.sonneborn_berger,
-             "Adjusted scores of the opponents beaten plus half the adjusted scores of those drawn.", USCF),
-    Tiebreak("OCUM", "Cumulative of opposition", "34E9", frozenset(), uscf.cumulative_of_opposition,
-             "Sum of the opponents' cumulative scores (34E3).", USCF),
-    Tiebreak("AROUS", "Average rating of opposition", "34E10", frozenset(), rating.average_rating_of_opponents,
-             "Mean rating of the opponents met over the board, rounded to a whole number.", USCF,
-             rating_based=True),
-    Tiebreak("OPERF", "Opposition performance", "34E11", frozenset(), uscf.opposition_performance,
-             "Mean of the opponents' performance ratings (their opposition's average + 400 × (wins − losses) / "
-             "games), rounded to a whole number.", USCF, rating_based=True),
+    Tiebreak(
+        "MM",
+        "Modified Median",
+        "34E1",
+        frozenset(),
+        uscf.modified_median,
+        "Sum of the opponents' adjusted scores; a plus score drops the lowest, a minus score the highest, "
+        "an even score both (two of each in events of nine or more rounds).",
+        USCF,
+    ),
+    Tiebreak(
+        "MED",
+        "Median (Harkness)",
+        "34E1",
+        frozenset(),
+        uscf.median,
+        "Sum of the opponents' adjusted scores without the highest and the lowest "
+        "(two of each in events of nine or more rounds).",
+        USCF,
+    ),
+    Tiebreak(
+        "SOLK",
+        "Solkoff",
+        "34E2",
+        frozenset(),
+        uscf.solkoff,
+        "Sum of the opponents' adjusted scores, nothing dropped.",
+        USCF,
+    ),
+    Tiebreak(
+        "CUM",
+        "Cumulative",
+        "34E3",
+        frozenset(),
+        uscf.cumulative,
+        "Sum of the running score after each round, minus one point for each unplayed win "
+        "(forfeit win, full-point bye).",
+        USCF,
+    ),
+    Tiebreak(
+        "RBT",
+        "Result between tied players",
+        "34E4",
+        frozenset(),
+        uscf.result_between_tied_players,
+        "Inside the group tied on all earlier rules: wins minus losses in the games between them.",
+        USCF,
+        needs_groups=True,
+    ),
+    Tiebreak(
+        "BLK",
+        "Most blacks",
+        "34E5",
+        frozenset(),
+        counts.count_rounds,
+        "Games played over the board with the black pieces.",
+        USCF,
+    ),
+    Tiebreak(
+        "KASH",
+        "Kashdan",
+        "34E7",
+        frozenset(),
+        uscf.kashdan,
+        "4 points for a win, 2 for a draw, 1 for a loss, 0 for an unplayed game.",
+        USCF,
+    ),
+    Tiebreak(
+        "SBUS",
+        "Sonneborn-Berger (US Chess)",
+        "34E8",
+        frozenset(),
+        uscf.sonneborn_berger,
+        "Adjusted scores of the opponents beaten plus half the adjusted scores of those drawn.",
+        USCF,
+    ),
+    Tiebreak(
+        "OCUM",
+        "Cumulative of opposition",
+        "34E9",
+        frozenset(),
+        uscf.cumulative_of_opposition,
+        "Sum of the opponents' cumulative scores (34E3).",
+        USCF,
+    ),
+    Tiebreak(
+        "AROUS",
+        "Average rating of opposition",
+        "34E10",
+        frozenset(),
+        rating.average_rating_of_opponents,
+        "Mean rating of the opponents met over the board, rounded to a whole number.",
+        USCF,
+        rating_based=True,
+    ),
+    Tiebreak(
+        "OPERF",
+        "Opposition performance",
+        "34E11",
+        frozenset(),
+        uscf.opposition_performance,
+        "Mean of the opponents' performance ratings (their opposition's average + 400 × (wins − losses) / "
+        "games), rounded to a whole number.",
+        USCF,
+        rating_based=True,
+    ),
 )
 
 TIEBREAKS: dict[str, Tiebreak] = {t.code: t for t in _ENTRIES}
@@ -133,11 +342,7 @@ TIEBREAKS: dict[str, Tiebreak] = {t.code: t for t in _ENTRIES}
 def valid_codes(regulations: Regulations | None = None) -> dict[str, frozenset[str]]:
     """Code → modifier letters, for the codes a rule set supports (all when None). One dict per
     rule set, shared: read it, never change it."""
-    return {
-        t.code: t.modifiers
-        for t in _ENTRIES
-        if regulations is None or regulations in t.regulations
-    }
+    return {t.code: t.modifiers for t in _ENTRIES if regulations is None or regulations in t.regulations}
 
 
 def display_name(spec: RuleSpec) -> str:
@@ -151,8 +356,15 @@ def rule_sets_of(code: str) -> list[str]:
 # The nearest rule of the other family, suggested when a rule is used under the wrong rule set.
 EQUIVALENTS = {
     Regulations.USCF: {"ARO": "AROUS", "SB": "SBUS", "BH": "SOLK", "PS": "CUM", "DE": "RBT", "BPG": "BLK"},
-    Regulations.FIDE_2026: {"AROUS": "ARO", "SBUS": "SB", "SOLK": "BH", "CUM": "PS", "RBT": "DE", "BLK": "BPG",
-                            "MED": "BH/M1"},
+    Regulations.FIDE_2026: {
+        "AROUS": "ARO",
+        "SBUS": "SB",
+        "SOLK": "BH",
+        "CUM": "PS",
+        "RBT": "DE",
+        "BLK": "BPG",
+        "MED": "BH/M1",
+    },
 }
 EQUIVALENTS[Regulations.FIDE_2024] = EQUIVALENTS[Regulations.FIDE_2026]
 
@@ -172,10 +384,16 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
         listing = ", ".join(sorted(codes))
         if code in TIEBREAKS:
             near = EQUIVALENTS.get(regulations, {}).get(code)
-            hint = (f"; did you mean {near!r} ({TIEBREAKS[near.split('/')[0]].name}, "
-                    f"{TIEBREAKS[near.split('/')[0]].citation})?" if near else "")
-            message = (f"{text!r} is {code}, a rule of {', '.join(rule_sets_of(code))}, not of "
-                       f"{regulations.value}{hint} Valid codes under {regulations.value}: {listing}")
+            hint = (
+                f"; did you mean {near!r} ({TIEBREAKS[near.split('/')[0]].name}, "
+                f"{TIEBREAKS[near.split('/')[0]].citation})?"
+                if near
+                else ""
+            )
+            message = (
+                f"{text!r} is {code}, a rule of {', '.join(rule_sets_of(code))}, not of "
+                f"{regulations.value}{hint} Valid codes under {regulations.value}: {listing}"
+            )
         else:
             message = unknown_message(text, suggest(text, codes, own), f"valid codes under {regulations.value}", codes)
         raise UnknownTiebreak([Issue(path, message)])
@@ -187,6 +405,14 @@ def check_rule_set(specs: list[RuleSpec], regulations: Regulations, root: str = 
     codes = valid_codes(regulations)
     for i, spec in enumerate(specs):
         if spec.code not in codes:
-            raise UnknownTiebreak([Issue((root, i), (
-                f"{spec} is a rule of {', '.join(rule_sets_of(spec.code))}, not of {regulations.value}; "
-                f"valid codes under {regulations.value}: {', '.join(sorted(codes))}"))])
+            raise UnknownTiebreak(
+                [
+                    Issue(
+                        (root, i),
+                        (
+                            f"{spec} is a rule of {', '.join(rule_sets_of(spec.code))}, not of {regulations.value}; "
+                            f"valid codes under {regulations.value}: {', '.join(sorted(codes))}"
+                        ),
+                    )
+                ]
+            )

@@ -21,8 +21,10 @@ def round_half_up_div(numerator: np.ndarray, denominator: np.ndarray | int) -> n
 def mean_notes(total: np.ndarray, scale: int, count: np.ndarray, what: str) -> list[str | None]:
     """`mean_note` for many players at once: totals in units of 1/scale (int / int is
     correctly rounded, as float(Fraction) is)."""
-    return [f"{what}: {t / scale:g} / {c} = {t / (scale * c):.6g}, rounded half up" if c else None
-            for t, c in zip(total.tolist(), count.tolist(), strict=True)]
+    return [
+        f"{what}: {t / scale:g} / {c} = {t / (scale * c):.6g}, rounded half up" if c else None
+        for t, c in zip(total.tolist(), count.tolist(), strict=True)
+    ]
 
 
 def mean_note(total: Fraction, count: int, what: str) -> str | None:

@@ -119,8 +119,7 @@ _MODIFIER_WORDS = {"cut": "C", "c": "C", "median": "M", "m": "M", "limit": "L", 
 _KOYA_NUMBER = re.compile(r"^(?P<name>koya|ks|koya system)(?:\s+|\s*-\s*)(?P<n>[0-9]+)$")
 
 
-def normalise(text: str, aliases: dict[str, str] = FIDE_ALIASES,
-              fallback: dict[str, str] | None = USCF_ALIASES) -> str:
+def normalise(text: str, aliases: dict[str, str] = FIDE_ALIASES, fallback: dict[str, str] | None = USCF_ALIASES) -> str:
     """The spec string a user's spelling stands for: an alias of `aliases`, else of
     `fallback` (the other rule sets' names, so that the error can say whose rule it is),
     else the text upper-cased with the glued and dashed forms (BHC1, BH-C1) restored."""
@@ -172,7 +171,7 @@ def suggest(text: str, valid_codes: Collection[str], aliases: dict[str, str] = F
 
 
 def unknown_message(text: str, guess: str | None, listing_name: str, codes: Iterable[str]) -> str:
-    """"unknown tie-break 'X'; did you mean 'BH'? Valid codes: ..." (the guess only when there is one)."""
+    """ "unknown tie-break 'X'; did you mean 'BH'? Valid codes: ..." (the guess only when there is one)."""
     listing = f"{listing_name}: {', '.join(sorted(codes))}"
     if guess:
         return f"unknown tie-break {text!r}; did you mean {guess!r}? {listing[0].upper()}{listing[1:]}"
@@ -185,29 +184,37 @@ def code_of(norm: str) -> str | None:
     return m[1] if m else None
 
 
-def parse_rule(text: str, valid_codes: dict[str, frozenset[str]], path: Path = (),
-               aliases: dict[str, str] = FIDE_ALIASES, fallback: dict[str, str] | None = USCF_ALIASES,
-               scores: bool = False) -> RuleSpec:
+def parse_rule(
+    text: str,
+    valid_codes: dict[str, frozenset[str]],
+    path: Path = (),
+    aliases: dict[str, str] = FIDE_ALIASES,
+    fallback: dict[str, str] | None = USCF_ALIASES,
+    scores: bool = False,
+) -> RuleSpec:
     """Parse a rule spec string. `valid_codes` maps each code to the modifier letters it takes;
     `scores`: the event is a team event, where `:MP`/`:GP` name the reference score."""
     norm = normalise(text, aliases, fallback)
     m = _SPEC.match(norm)
     if not m or m[1] not in valid_codes:
-        raise UnknownTiebreak([Issue(path, unknown_message(text, suggest(text, valid_codes, aliases),
-                                                          "valid codes", valid_codes))])
+        raise UnknownTiebreak(
+            [Issue(path, unknown_message(text, suggest(text, valid_codes, aliases), "valid codes", valid_codes))]
+        )
     code = m[1]
     if m[2] and not scores:
-        raise InvalidRequest([Issue(path, f"{text!r}: :{m[2]} names a team score (match or game points); "
-                                          f"this is not a team event")])
+        raise InvalidRequest(
+            [Issue(path, f"{text!r}: :{m[2]} names a team score (match or game points); this is not a team event")]
+        )
     mods = [part for part in m[3].split("/") if part]
     spec = build_rule(code, mods, valid_codes[code], path, text)
-    return spec if not m[2] else RuleSpec(spec.code, spec.cut, spec.median, spec.limit, spec.forfeits_played,
-                                          m[2], spec.factor, spec.fore)
+    return (
+        spec
+        if not m[2]
+        else RuleSpec(spec.code, spec.cut, spec.median, spec.limit, spec.forfeits_played, m[2], spec.factor, spec.fore)
+    )
 
 
-def build_rule(
-    code: str, modifiers: list[str], allowed: frozenset[str], path: Path, original: str
-) -> RuleSpec:
+def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: Path, original: str) -> RuleSpec:
     cut = median = 0
     limit: int | None = None
     factor: int | None = None
@@ -265,4 +272,3 @@ def modifiers_text(spec: RuleSpec) -> str:
     if spec.fore:
         text += ", Fore Buchholz"
     return text
-

@@ -19,8 +19,15 @@ from .registry import TIEBREAKS, check_rule_set
 from .rules import RuleSpec
 from .table import Table, build_table
 
-__all__ = ["Standings", "StandingRow", "Warning", "compute_standings", "cyclic_gc_paused", "edition_warnings",
-           "resolve_regulations"]
+__all__ = [
+    "Standings",
+    "StandingRow",
+    "Warning",
+    "compute_standings",
+    "cyclic_gc_paused",
+    "edition_warnings",
+    "resolve_regulations",
+]
 
 
 @dataclass(slots=True)
@@ -112,23 +119,33 @@ def resolve_regulations(requested: Regulations | None, tournament: Tournament, h
     return Regulations.FIDE_2026
 
 
-def edition_warnings(requested: Regulations | None, applied: Regulations, tournament: Tournament,
-                     historic: bool = False) -> list[Warning]:
+def edition_warnings(
+    requested: Regulations | None, applied: Regulations, tournament: Tournament, historic: bool = False
+) -> list[Warning]:
     """What an arbiter should know about the edition `auto` or `auto-historic` chose."""
     start = tournament.start_date
     if requested is not None or start is None or start >= FIDE_2024_START:
         return []
     if historic:
-        return [Warning("fide-2009-applied",
-                        f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated "
-                        f"events (1 April 2024): ranked with the rule of the time, the virtual opponent "
-                        f"(fide-2009); C.07 applied to FIDE championships from 1 September 2023",
-                        "C.02 13.15")]
-    return [Warning("pre-2024-event",
-                    f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated events "
-                    f"(1 April 2024): it was ranked then with the virtual opponent; "
-                    f"regulations \"auto-historic\" (or \"fide-2009\") reproduces that; "
-                    f"{applied.value} was applied", "C.07 1")]
+        return [
+            Warning(
+                "fide-2009-applied",
+                f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated "
+                f"events (1 April 2024): ranked with the rule of the time, the virtual opponent "
+                f"(fide-2009); C.07 applied to FIDE championships from 1 September 2023",
+                "C.02 13.15",
+            )
+        ]
+    return [
+        Warning(
+            "pre-2024-event",
+            f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated events "
+            f"(1 April 2024): it was ranked then with the virtual opponent; "
+            f'regulations "auto-historic" (or "fide-2009") reproduces that; '
+            f"{applied.value} was applied",
+            "C.07 1",
+        )
+    ]
 
 
 @contextmanager
@@ -169,8 +186,15 @@ def compute_standings(
         return _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution)
 
 
-def _compute(tournament: Tournament, specs: list[RuleSpec], regulations: Regulations | None, after_round: int | None,
-             unrated_rating: int | None, explain: bool | Collection[int], contribution: type) -> Standings:
+def _compute(
+    tournament: Tournament,
+    specs: list[RuleSpec],
+    regulations: Regulations | None,
+    after_round: int | None,
+    unrated_rating: int | None,
+    explain: bool | Collection[int],
+    contribution: type,
+) -> Standings:
     applied = resolve_regulations(regulations, tournament)
     check_rule_set(specs, applied)
     table = build_table(tournament, after_round)
@@ -184,18 +208,25 @@ def _compute(tournament: Tournament, specs: list[RuleSpec], regulations: Regulat
     rating_specs = [s for s in specs if TIEBREAKS[s.code].rating_based]
     if unrated and rating_specs:
         if unrated_rating is None:
-            reason = (f"{len(unrated)} unrated player(s) take part (e.g. id {unrated[0]}) and no "
-                      f"unrated_rating was given")
+            reason = (
+                f"{len(unrated)} unrated player(s) take part (e.g. id {unrated[0]}) and no unrated_rating was given"
+            )
             for spec in rating_specs:
                 dropped[spec] = reason
-            warnings.append(Warning(
-                "rating-tiebreak-dropped",
-                f"{', '.join(map(str, rating_specs))} dropped: {reason}", rating_article))
+            warnings.append(
+                Warning(
+                    "rating-tiebreak-dropped", f"{', '.join(map(str, rating_specs))} dropped: {reason}", rating_article
+                )
+            )
         else:
             ratings[ratings == 0] = unrated_rating
-            warnings.append(Warning(
-                "unrated-rating-used",
-                f"{len(unrated)} unrated player(s) count as rated {unrated_rating}", rating_article))
+            warnings.append(
+                Warning(
+                    "unrated-rating-used",
+                    f"{len(unrated)} unrated player(s) count as rated {unrated_rating}",
+                    rating_article,
+                )
+            )
 
     ctx = Context(table, applied, ratings, contribution=contribution)
     order, starts, keys, outcomes = rank(ctx, specs, dropped)
@@ -210,8 +241,9 @@ def _compute(tournament: Tournament, specs: list[RuleSpec], regulations: Regulat
     return standings
 
 
-def _rows(table: Table, order: np.ndarray, starts: np.ndarray, keys: list[np.ndarray],
-          outcomes: list[RuleOutcome]) -> StandingRows:
+def _rows(
+    table: Table, order: np.ndarray, starts: np.ndarray, keys: list[np.ndarray], outcomes: list[RuleOutcome]
+) -> StandingRows:
     """The rows in standing order: the shared rank of each group and `decided_by`, the first
     rule (PTS first) on which the player differs from the next one."""
     n = len(order)

@@ -92,9 +92,24 @@ class Table:
         kind[paired, last] = DRAW
         pts[paired, last] = self.draw
         score = pts.sum(axis=1)
-        return Table(self.ids, self.names, self.ratings, self.rounds, self.played_rounds, self.system,
-                     self.system_inferred, self.scale, self.win, self.draw, self.opp, kind, self.color, pts,
-                     score, score.tolist())
+        return Table(
+            self.ids,
+            self.names,
+            self.ratings,
+            self.rounds,
+            self.played_rounds,
+            self.system,
+            self.system_inferred,
+            self.scale,
+            self.win,
+            self.draw,
+            self.opp,
+            kind,
+            self.color,
+            pts,
+            score,
+            score.tolist(),
+        )
 
 
 def infer_system(n: int, rounds: int, player: np.ndarray, opponent: np.ndarray) -> System:
@@ -149,18 +164,26 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
         repeated = cell[by_cell][1:] == cell[by_cell][:-1]
         duplicate[by_cell[1:][repeated]] = True
     needs = HAS_OPPONENT[kind]
-    shape_bad = ~bad_round & ~duplicate & (
-        (needs & ((opponent_id == 0) | (opponent_id == id_array[owner] if n else False) | ~known))
-        | (~needs & ((opponent_id != 0) | (color != 0))))
+    shape_bad = (
+        ~bad_round
+        & ~duplicate
+        & (
+            (needs & ((opponent_id == 0) | (opponent_id == id_array[owner] if n else False) | ~known))
+            | (~needs & ((opponent_id != 0) | (color != 0)))
+        )
+    )
     for i in np.flatnonzero(bad_round)[:MAX_ISSUES]:
         issues.append((int(i), 0, Issue(where(i, "round"), f"round {int(rnd[i])} outside 1..{rounds}")))
     for i in np.flatnonzero(duplicate)[:MAX_ISSUES]:
-        issues.append((int(i), 0, Issue(where(i, "round"),
-                                        f"player {ids[owner[i]]} has two results for round {int(rnd[i])}")))
+        issues.append(
+            (int(i), 0, Issue(where(i, "round"), f"player {ids[owner[i]]} has two results for round {int(rnd[i])}"))
+        )
     for i in np.flatnonzero(shape_bad)[:MAX_ISSUES]:
-        for order_in_entry, issue in enumerate(_shape_issues(ids, int(owner[i]), KINDS[kind[i]],
-                                                             int(opponent_id[i]), int(color[i]), bool(known[i]),
-                                                             where, int(i))):
+        for order_in_entry, issue in enumerate(
+            _shape_issues(
+                ids, int(owner[i]), KINDS[kind[i]], int(opponent_id[i]), int(color[i]), bool(known[i]), where, int(i)
+            )
+        ):
             issues.append((int(i), order_in_entry, issue))
     _raise_sorted(issues)
 
@@ -187,8 +210,7 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     if cols.points:  # an arbiter's points decide the scale too
         for v in cols.points.values():
             scale = math.lcm(scale, Fraction(v).denominator)
-        scale, units = scale, np.array([int(v * scale) for v in _scoring_values(tournament.scoring)],
-                                       dtype=np.int64)
+        scale, units = scale, np.array([int(v * scale) for v in _scoring_values(tournament.scoring)], dtype=np.int64)
     kind_r = kind_grid[:, :played_rounds]
     pts = units[kind_r]
     for flat, value in cols.points.items():
@@ -283,12 +305,17 @@ def _check_ids(ids: np.ndarray) -> None:
     order = np.argsort(ids, kind="stable")
     later = order[1:][ids[order][1:] == ids[order][:-1]]
     if len(later):
-        raise InconsistentCrosstable([Issue(("players", int(i), "id"), f"duplicate player id {int(ids[i])}")
-                                      for i in sorted(later.tolist())[:MAX_ISSUES]])
+        raise InconsistentCrosstable(
+            [
+                Issue(("players", int(i), "id"), f"duplicate player id {int(ids[i])}")
+                for i in sorted(later.tolist())[:MAX_ISSUES]
+            ]
+        )
 
 
-def _shape_issues(ids: list[int], p: int, kind: ResultKind, opponent: int, color: int, known: bool, where: _Locator,
-                  flat: int) -> Iterator[Issue]:
+def _shape_issues(
+    ids: list[int], p: int, kind: ResultKind, opponent: int, color: int, known: bool, where: _Locator, flat: int
+) -> Iterator[Issue]:
     if kind.has_opponent:
         if opponent == 0:
             yield Issue(where(flat, "opponent"), f"result {kind.value!r} needs an opponent")
@@ -303,8 +330,15 @@ def _shape_issues(ids: list[int], p: int, kind: ResultKind, opponent: int, color
         yield Issue(where(flat, "color"), f"result {kind.value!r} has no game, so no colour")
 
 
-def _check_pairings(ids: list[int], kind: np.ndarray, opp: np.ndarray, color: np.ndarray, entry: np.ndarray,
-                    has_points: np.ndarray, where: _Locator) -> None:
+def _check_pairings(
+    ids: list[int],
+    kind: np.ndarray,
+    opp: np.ndarray,
+    color: np.ndarray,
+    entry: np.ndarray,
+    has_points: np.ndarray,
+    where: _Locator,
+) -> None:
     """Each pairing seen from both sides: the same opponents, complementary results, colours.
 
     Works on the flattened grid: each paired cell and the cell of its opponent in the same
@@ -324,8 +358,7 @@ def _check_pairings(ids: list[int], kind: np.ndarray, opp: np.ndarray, color: np
     first = paired & (row < q) & ~mismatch
     clash = first & (color != 0) & (color == flat_color[other].reshape(n, rounds))
     # an unusual result needs `points` on both entries (an arbiter's decision must be explicit)
-    unusual = first & ~_COMPLEMENTARY_FLAT[kind.astype(np.intp) * len(KINDS)
-                                           + flat_kind[other].reshape(n, rounds)]
+    unusual = first & ~_COMPLEMENTARY_FLAT[kind.astype(np.intp) * len(KINDS) + flat_kind[other].reshape(n, rounds)]
     if has_points[:-1].any():
         flat_entry = entry.ravel()
         unusual &= ~(has_points[entry] & has_points[flat_entry[other]].reshape(n, rounds))
@@ -341,23 +374,49 @@ def _check_pairings(ids: list[int], kind: np.ndarray, opp: np.ndarray, color: np
         i, rr, j = int(p[k]), int(r[k]), int(q[k])
         mine = int(entry[i, rr])
         if mismatch[k]:
-            said = (f"opponent {ids[opp[j, rr]]}" if opp[j, rr] != NO_OPPONENT
-                    else "nothing" if entry[j, rr] < 0 else repr(KINDS[kind[j, rr]].value))
-            issues.append(((i, rr), 0, Issue(
-                where(mine, "opponent"),
-                f"player {ids[i]} played {ids[j]} in round {rr + 1}, but player {ids[j]} has {said} in that round")))
+            said = (
+                f"opponent {ids[opp[j, rr]]}"
+                if opp[j, rr] != NO_OPPONENT
+                else "nothing"
+                if entry[j, rr] < 0
+                else repr(KINDS[kind[j, rr]].value)
+            )
+            issues.append(
+                (
+                    (i, rr),
+                    0,
+                    Issue(
+                        where(mine, "opponent"),
+                        f"player {ids[i]} played {ids[j]} in round {rr + 1}, but player {ids[j]} has {said} in that round",
+                    ),
+                )
+            )
             continue
         theirs = int(entry[j, rr])
         if clash[k]:
-            issues.append(((i, rr), 0, Issue(
-                where(theirs, "color"),
-                f"players {ids[i]} and {ids[j]} both have colour {COLOR_NAMES[int(color[i, rr])]!r} in round {rr + 1}")))
+            issues.append(
+                (
+                    (i, rr),
+                    0,
+                    Issue(
+                        where(theirs, "color"),
+                        f"players {ids[i]} and {ids[j]} both have colour {COLOR_NAMES[int(color[i, rr])]!r} in round {rr + 1}",
+                    ),
+                )
+            )
         if unusual[k]:
             missing = mine if not has_points[mine] else theirs
-            issues.append(((i, rr), 1, Issue(
-                where(missing, "result"),
-                f"round {rr + 1}: {KINDS[kind[i, rr]].value!r} for {ids[i]} against {KINDS[kind[j, rr]].value!r} "
-                f"for {ids[j]} is not complementary; give 'points' on both entries for an unusual result")))
+            issues.append(
+                (
+                    (i, rr),
+                    1,
+                    Issue(
+                        where(missing, "result"),
+                        f"round {rr + 1}: {KINDS[kind[i, rr]].value!r} for {ids[i]} against {KINDS[kind[j, rr]].value!r} "
+                        f"for {ids[j]} is not complementary; give 'points' on both entries for an unusual result",
+                    ),
+                )
+            )
     _raise_sorted(issues)
 
 

@@ -116,8 +116,9 @@ class OpponentColumns:
     any_vur: bool
 
 
-def opponent_columns(table: Table, adjusted: np.ndarray, regulations: Regulations,
-                     forfeits_played: bool) -> OpponentColumns:
+def opponent_columns(
+    table: Table, adjusted: np.ndarray, regulations: Regulations, forfeits_played: bool
+) -> OpponentColumns:
     policy = policy_of(regulations)
     round_robin = table.system is System.ROUND_ROBIN
     kind, opp = table.kind, table.opp
@@ -128,8 +129,9 @@ def opponent_columns(table: Table, adjusted: np.ndarray, regulations: Regulation
     if round_robin:
         # the idle round of an odd round robin is no game, and nothing stands in for it
         zeros = np.zeros(kind.shape, dtype=bool)
-        return OpponentColumns(game, np.where(game, opponent_score, 0), zeros, zeros,
-                               np.zeros(kind.shape, np.int8), False)
+        return OpponentColumns(
+            game, np.where(game, opponent_score, 0), zeros, zeros, np.zeros(kind.shape, np.int8), False
+        )
     dummy = ~game
     if policy.virtual_opponent:
         # C.02 13.15.2: an opponent who started the round on the player's score, got the
@@ -156,8 +158,10 @@ def opponent_columns(table: Table, adjusted: np.ndarray, regulations: Regulation
 
 def dummy_note(how: int, own: int, dummy: int, scale: int, scheduled: int | None = None) -> str:
     if how == CAPPED_FORFEIT:
-        return (f"own score {_fmt(own, scale)} capped at {_fmt(dummy, scale)}, the score of the "
-                f"scheduled opponent {scheduled} (16.4.1)")
+        return (
+            f"own score {_fmt(own, scale)} capped at {_fmt(dummy, scale)}, the score of the "
+            f"scheduled opponent {scheduled} (16.4.1)"
+        )
     if how == CAPPED_BYE:
         return f"own score {_fmt(own, scale)} capped at {_fmt(dummy, scale)} (16.4.2)"
     return f"dummy opponent with the player's own score {_fmt(own, scale)} (16.4)"
@@ -168,9 +172,11 @@ def virtual_note(table: Table, p: int, r: int, value: int) -> str:
     scale = table.scale
     before = int(table.pts[p, :r].sum())
     scored = int(table.pts[p, r])
-    return (f"virtual opponent: S(R-1) {_fmt(before, scale)} + (W {_fmt(table.win, scale)} - s(R) "
-            f"{_fmt(scored, scale)}) + D {_fmt(table.draw, scale)} x (n {table.played_rounds} - R {r + 1}) = "
-            f"{_fmt(value, scale)} (C.02 13.15.2)")
+    return (
+        f"virtual opponent: S(R-1) {_fmt(before, scale)} + (W {_fmt(table.win, scale)} - s(R) "
+        f"{_fmt(scored, scale)}) + D {_fmt(table.draw, scale)} x (n {table.played_rounds} - R {r + 1}) = "
+        f"{_fmt(value, scale)} (C.02 13.15.2)"
+    )
 
 
 def _fmt(units: int, scale: int) -> str:

@@ -22,8 +22,17 @@ from typing import Literal
 
 import numpy as np
 
-from ..engine.model import (COLOR_CODES, Color, Player, ResultColumns, ResultKind, RoundResult, Scoring, System,
-                            Tournament)
+from ..engine.model import (
+    COLOR_CODES,
+    Color,
+    Player,
+    ResultColumns,
+    ResultKind,
+    RoundResult,
+    Scoring,
+    System,
+    Tournament,
+)
 
 # TRF round fields are three digits wide (records 240, 250, 260, 300, 330).
 MAX_ROUNDS = 999
@@ -99,8 +108,13 @@ VERBATIM_RECORDS = frozenset({"172", "182", "192", "222", "250", "260", "352", "
 DERIVED_RECORDS = frozenset({"062", "072", "082"})
 # Team records: individual results come from the 001 lines, so these change no individual score.
 TEAM_RECORDS = {
-    "013": "team composition", "310": "team", "300": "team board order (out of default order)",
-    "320": "team pairing-allocated bye", "330": "forfeited team match", "801": "team result", "802": "team result",
+    "013": "team composition",
+    "310": "team",
+    "300": "team board order (out of default order)",
+    "320": "team pairing-allocated bye",
+    "330": "forfeited team match",
+    "801": "team result",
+    "802": "team result",
 }
 # TRF-26 record 162: result letter -> the scoring fields it sets.
 SCORING_CODES: dict[str, tuple[str, ...]] = {
@@ -116,10 +130,15 @@ _DATE_YEAR_FIRST = re.compile(r"(\d{4}|\d{2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{
 # Year last: DD/MM/YYYY or MM/DD/YYYY (Swiss-Manager, Vega, JaVaFo), "28. 07. 2005" (Sharly, SKlangen).
 _DATE_YEAR_LAST = re.compile(r"(\d{1,2})\s*[/.-]\s*(\d{1,2})\s*[/.-]\s*(\d{4})", re.ASCII)
 # "May 29, 2020" (lichess), "29 May 2020".
-_DATE_MONTH_NAME = re.compile(r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})|(\d{1,2})\.?\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})",
-                              re.ASCII)
-_MONTHS = {name: i for i, name in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
+_DATE_MONTH_NAME = re.compile(
+    r"([A-Za-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})|(\d{1,2})\.?\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})", re.ASCII
+)
+_MONTHS = {
+    name: i
+    for i, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1
+    )
+}
 # Swiss-Manager writes a column ruler and a field legend above the player lines.
 _RULER_LINE = re.compile(r"[0-9 ]+")
 _LEGEND_LINE = re.compile(r"DDD SSSS ")
@@ -237,6 +256,7 @@ class _CappedWarnings(list[TrfWarning]):
 
 # ---------------------------------------------------------------- bytes -> text
 
+
 def decode_trf(data: bytes) -> tuple[str, str, list[TrfWarning]]:
     """Text, encoding used and warnings for a TRF file's bytes.
 
@@ -246,7 +266,7 @@ def decode_trf(data: bytes) -> tuple[str, str, list[TrfWarning]]:
     """
     warnings: list[TrfWarning] = []
     if data.startswith(codecs.BOM_UTF8):
-        return _decode_strictly(data[len(codecs.BOM_UTF8):], "utf-8", line_offset=0), "utf-8", warnings
+        return _decode_strictly(data[len(codecs.BOM_UTF8) :], "utf-8", line_offset=0), "utf-8", warnings
     # The search tries every line start: files without a ### comment skip it.
     declared = _DECLARED_ENCODING.search(data) if b"###" in data else None
     if declared:
@@ -255,8 +275,13 @@ def decode_trf(data: bytes) -> tuple[str, str, list[TrfWarning]]:
             codec = codecs.lookup(name).name
         except LookupError:
             line = data.count(b"\n", 0, declared.start()) + 1
-            warnings.append(TrfWarning(line, declared.start(1) - declared.start() + 1,
-                                       f"declared encoding {name!r} is unknown; guessing instead"))
+            warnings.append(
+                TrfWarning(
+                    line,
+                    declared.start(1) - declared.start() + 1,
+                    f"declared encoding {name!r} is unknown; guessing instead",
+                )
+            )
         else:
             return _decode_strictly(data, codec, line_offset=0), codec, warnings
     try:
@@ -294,6 +319,7 @@ def read_trf(data: bytes | str, *, columns: bool = False) -> TrfDocument:
 
 
 # ---------------------------------------------------------------- text -> tournament
+
 
 @dataclass(slots=True)
 class _Reading:
@@ -339,9 +365,11 @@ def parse_trf(text: str, max_warnings: int | None = None, *, columns: bool = Fal
         text = text[1:]
     reading = _Reading(warnings=_CappedWarnings(max_warnings))
     # Records end with CR (TRF-26 remark 1), LF or CR LF: all read the same (CR LF first, as one).
-    lines = [(lineno, line) for lineno, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"),
-                                                         start=1)
-             if (line := raw.rstrip()) and not line.startswith("###")]
+    lines = [
+        (lineno, line)
+        for lineno, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1)
+        if (line := raw.rstrip()) and not line.startswith("###")
+    ]
     reading.blocks = _scan_round_blocks([line for _, line in lines if line.startswith("001")])
     try:
         for lineno, line in lines:
@@ -357,7 +385,7 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
     if record == "001":
         _read_player(reading, line, lineno)
         return
-    value = line[HEADER_VALUE - 1:].strip()
+    value = line[HEADER_VALUE - 1 :].strip()
     header = reading.header
     if record == "012":
         reading.name = value
@@ -396,15 +424,23 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
     elif record == "240":
         _read_byes(reading, line, lineno)
     elif record == "299":
-        reading.warnings.append(TrfWarning(lineno, 1, "record 299 (abnormal points) is not applied; "
-                                                      "give such results with explicit points in JSON"))
+        reading.warnings.append(
+            TrfWarning(
+                lineno, 1, "record 299 (abnormal points) is not applied; give such results with explicit points in JSON"
+            )
+        )
     elif record in TEAM_RECORDS:
         if record not in reading.team_records_seen:
             reading.team_records_seen.add(record)
-            reading.warnings.append(TrfWarning(
-                lineno, 1, f"record {record} ({TEAM_RECORDS[record]}) is a team record: individual "
-                           f"results come from the 001 lines, so it changes no individual score (team events "
-                           f"are not computed yet); not carried into the JSON tournament"))
+            reading.warnings.append(
+                TrfWarning(
+                    lineno,
+                    1,
+                    f"record {record} ({TEAM_RECORDS[record]}) is a team record: individual "
+                    f"results come from the 001 lines, so it changes no individual score (team events "
+                    f"are not computed yet); not carried into the JSON tournament",
+                )
+            )
     elif record in VERBATIM_RECORDS:
         header.other_records.append(line)
         if record == "192":
@@ -412,15 +448,21 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
     elif record in DERIVED_RECORDS:
         pass  # counts of players, rated players and teams: the writer counts them again
     elif record.startswith("XX"):  # pairing-program extensions (XXS scoring, XXC colour, ...)
-        reading.warnings.append(TrfWarning(lineno, 1, f"extension record {record} is not read; give its "
-                                                      f"information as TRF-26 records (142, 162) instead"))
+        reading.warnings.append(
+            TrfWarning(
+                lineno,
+                1,
+                f"extension record {record} is not read; give its information as TRF-26 records (142, 162) instead",
+            )
+        )
     elif _NRS_RECORD.fullmatch(record) and line[3:4] == " ":
         header.other_records.append(line)  # NRS: national rating records (TRF-26), kept as they are
     elif _RULER_LINE.fullmatch(line) or _LEGEND_LINE.match(line):
         pass  # Swiss-Manager's column ruler and field legend: layout help, not data
     else:
-        reading.warnings.append(TrfWarning(lineno, 1, f"record {record!r} is not a TRF record this reader "
-                                                      f"knows; line skipped"))
+        reading.warnings.append(
+            TrfWarning(lineno, 1, f"record {record!r} is not a TRF record this reader knows; line skipped")
+        )
 
 
 def _is_ascii_number(text: str) -> bool:
@@ -470,8 +512,10 @@ def parse_date(value: str, hint: date | None = None) -> tuple[date | None, str |
         if hint is not None:
             found = min((day_first, month_first), key=lambda d: abs((d - hint).days))
             return found, f"read {value!r} as {found:%Y-%m-%d} (day and month told apart by the round dates, 132)"
-        return day_first, (f"read {value!r} as {day_first:%Y-%m-%d}, day first: day and month cannot be told "
-                           f"apart (give the round dates, 132, or write YYYY/MM/DD)")
+        return day_first, (
+            f"read {value!r} as {day_first:%Y-%m-%d}, day first: day and month cannot be told "
+            f"apart (give the round dates, 132, or write YYYY/MM/DD)"
+        )
     if m := _DATE_MONTH_NAME.fullmatch(value):
         month_name, day_text, year_text = (m[1], m[2], m[3]) if m[1] else (m[5], m[4], m[6])
         month = _MONTHS.get(month_name[:3].lower())
@@ -482,7 +526,7 @@ def parse_date(value: str, hint: date | None = None) -> tuple[date | None, str |
 
 def _read_round_dates(reading: _Reading, line: str, lineno: int) -> None:
     """132: round dates, YY/MM/DD in columns 92-99, 102-109, ... (some programs put one per line)."""
-    body = line[HEADER_VALUE - 1:]
+    body = line[HEADER_VALUE - 1 :]
     for m in re.finditer(r"\S+", body):
         found, _ = parse_date(m[0])
         if found is None:
@@ -501,9 +545,14 @@ def _read_initial_colour(reading: _Reading, line: str, value: str, lineno: int) 
     elif _SCORE_ITEM.search(value):
         reading.scoring = _read_scoring(line, lineno, "152")
         reading.scoring_line = lineno
-        reading.warnings.append(TrfWarning(lineno, 1, "record 152 holds points: read as the scoring (162); "
-                                                      "TRF-26 gives 152 the initial colour",
-                                           "trf-unusual-spelling"))
+        reading.warnings.append(
+            TrfWarning(
+                lineno,
+                1,
+                "record 152 holds points: read as the scoring (162); TRF-26 gives 152 the initial colour",
+                "trf-unusual-spelling",
+            )
+        )
     elif value:
         _not_carried(reading, "initial colour (152) that is not W or B", value, lineno)
 
@@ -515,9 +564,14 @@ def _read_system(reading: _Reading, value: str, lineno: int, warn: bool) -> Syst
     if _SWISS_WORDS.search(words):
         return System.SWISS
     if value and warn:
-        reading.warnings.append(TrfWarning(lineno, HEADER_VALUE, f"tournament type {value!r} not recognised; "
-                                                                 f"the system will be inferred",
-                                           "trf-unusual-spelling"))
+        reading.warnings.append(
+            TrfWarning(
+                lineno,
+                HEADER_VALUE,
+                f"tournament type {value!r} not recognised; the system will be inferred",
+                "trf-unusual-spelling",
+            )
+        )
     return None
 
 
@@ -528,26 +582,33 @@ def _read_scoring(line: str, lineno: int, record: str = "162") -> Scoring:
     forfeit win and full-point bye, P (defaults to W) the pairing-allocated bye, D the half-point
     bye, and L the zero-point bye, forfeit loss and absence unless A gives them."""
     points: dict[str, Fraction] = {}
-    body = line[HEADER_VALUE - 1:]
+    body = line[HEADER_VALUE - 1 :]
     position = 0
     for m in _SCORE_ITEM.finditer(body):
-        gap = body[position:m.start()]
+        gap = body[position : m.start()]
         if gap.strip():
-            raise TrfError(lineno, HEADER_VALUE + position + len(gap) - len(gap.lstrip()),
-                           f"record {record}: cannot read {gap.strip()!r}")
+            raise TrfError(
+                lineno,
+                HEADER_VALUE + position + len(gap) - len(gap.lstrip()),
+                f"record {record}: cannot read {gap.strip()!r}",
+            )
         position = m.end()
         code, column = m[1].upper(), HEADER_VALUE + m.start()
         if code not in SCORING_CODES:
             raise TrfError(lineno, column, f"record {record}: {m[1]!r} is not one of W D L A P X")
         value = Fraction(Decimal(m[2]))
         if not 0 <= value <= MAX_POINTS:
-            raise TrfError(lineno, HEADER_VALUE + m.start(2),
-                           f"record {record}: points {m[2]} out of range 0-{MAX_POINTS}")
+            raise TrfError(
+                lineno, HEADER_VALUE + m.start(2), f"record {record}: points {m[2]} out of range 0-{MAX_POINTS}"
+            )
         points[code] = value
     if body[position:].strip():
         rest = body[position:]
-        raise TrfError(lineno, HEADER_VALUE + position + len(rest) - len(rest.lstrip()),
-                       f"record {record}: cannot read {rest.strip()!r}")
+        raise TrfError(
+            lineno,
+            HEADER_VALUE + position + len(rest) - len(rest.lstrip()),
+            f"record {record}: cannot read {rest.strip()!r}",
+        )
     given = {name: points[code] for code, names in SCORING_CODES.items() if code in points for name in names}
     return scoring_with_defaults(given)
 
@@ -561,10 +622,18 @@ def scoring_with_defaults(given: dict[str, Fraction]) -> Scoring:
     win = given.get("win", base.win)
     draw = given.get("draw", base.draw)
     loss = given.get("loss", base.loss)
-    follows = {"forfeit_win": win, "full_bye": win, "pairing_bye": win, "half_bye": draw,
-               "zero_bye": loss, "forfeit_loss": loss, "absent": loss}
-    return replace(base, win=win, draw=draw, loss=loss,
-                   **{name: given.get(name, default) for name, default in follows.items()})
+    follows = {
+        "forfeit_win": win,
+        "full_bye": win,
+        "pairing_bye": win,
+        "half_bye": draw,
+        "zero_bye": loss,
+        "forfeit_loss": loss,
+        "absent": loss,
+    }
+    return replace(
+        base, win=win, draw=draw, loss=loss, **{name: given.get(name, default) for name, default in follows.items()}
+    )
 
 
 def _split_rules(value: str) -> list[str]:
@@ -579,23 +648,24 @@ _SEXES: dict[str, Literal["m", "f"]] = {"m": "m", "w": "f", "f": "f"}
 _YEAR_ONLY = re.compile(r"(\d{4})(?:[/.-]00[/.-]00)?", re.ASCII)  # "1959", "2014/00/00"
 
 
-def _read_identity(reading: _Reading, line: str, lineno: int) -> tuple[int | None, str | None, str | None,
-                                                                        Literal["m", "f"] | None, str | None]:
+def _read_identity(
+    reading: _Reading, line: str, lineno: int
+) -> tuple[int | None, str | None, str | None, Literal["m", "f"] | None, str | None]:
     """FIDE ID, federation, title, sex and birth date of an 001 line (None where not there),
     in the order of Player's fields."""
-    letter = line[SEX.first - 1:SEX.last].strip().lower()
+    letter = line[SEX.first - 1 : SEX.last].strip().lower()
     sex = _SEXES.get(letter)
     if sex is None and letter:
         _not_carried(reading, "sex (column 10) that is not m, w or f", letter, lineno)
-    title = line[TITLE.first - 1:TITLE.last].strip() or None
-    federation = line[FEDERATION.first - 1:FEDERATION.last].strip() or None
-    fide_text = line[FIDE_ID.first - 1:FIDE_ID.last].strip()
+    title = line[TITLE.first - 1 : TITLE.last].strip() or None
+    federation = line[FEDERATION.first - 1 : FEDERATION.last].strip() or None
+    fide_text = line[FIDE_ID.first - 1 : FIDE_ID.last].strip()
     fide_id = None
     if _is_ascii_number(fide_text):
         fide_id = int(fide_text) or None
     elif fide_text and set(fide_text) != {"-"}:  # dashes: "no FIDE ID" in some programs
         _not_carried(reading, "FIDE ID (columns 58-68) that is not a number", fide_text, lineno)
-    birth = line[BIRTH_DATE.first - 1:BIRTH_DATE.last].strip()
+    birth = line[BIRTH_DATE.first - 1 : BIRTH_DATE.last].strip()
     birth_date = None
     if not birth:
         pass
@@ -618,15 +688,16 @@ def _not_carried(reading: _Reading, what: str, value: str, lineno: int) -> None:
 
 def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     # The plain case inline (a number, a rating or none): this runs once per player.
-    text = line[START_NUMBER.first - 1:START_NUMBER.last].strip()
+    text = line[START_NUMBER.first - 1 : START_NUMBER.last].strip()
     if text.isascii() and text.isdigit() and int(text) >= 1:
         number = int(text)
     else:
         number = _whole_number(text, lineno, START_NUMBER.first, "start number", low=1)  # raises
     if number in reading.player_lines:
-        raise TrfError(lineno, START_NUMBER.first,
-                       f"start number {number} already used on line {reading.player_lines[number]}")
-    rating_text = line[RATING.first - 1:RATING.last].strip()
+        raise TrfError(
+            lineno, START_NUMBER.first, f"start number {number} already used on line {reading.player_lines[number]}"
+        )
+    rating_text = line[RATING.first - 1 : RATING.last].strip()
     if not rating_text:
         rating = None
     elif rating_text.isascii() and rating_text.isdigit():
@@ -634,17 +705,18 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     else:
         rating = _whole_number(rating_text, lineno, RATING.first, "rating")  # raises
     first = FIRST_ROUND_OPPONENT.first
-    if line[first - 1 - 2:first - 1].strip():  # columns 90-91 belong to no field
+    if line[first - 1 - 2 : first - 1].strip():  # columns 90-91 belong to no field
         raise TrfError(lineno, first - 2, "columns 90-91 must be blank (round 1 starts in column 92)")
     index = len(reading.players)
     assert reading.blocks is not None  # parse_trf reads them before the first line
     if not reading.blocks.clean[index]:  # the blocks read at once left this line to be read block by block
         reading.results_read_one_by_one[index] = _read_rounds_one_by_one(reading, line, lineno)
     reading.player_lines[number] = lineno
-    reading.points_columns.append((lineno, line[POINTS.first - 1:POINTS.last]))
-    reading.rank_columns.append(line[RANK.first - 1:RANK.last])
-    reading.players.append(Player(number, line[NAME.first - 1:NAME.last].strip(), rating, (),
-                                  *_read_identity(reading, line, lineno)))
+    reading.points_columns.append((lineno, line[POINTS.first - 1 : POINTS.last]))
+    reading.rank_columns.append(line[RANK.first - 1 : RANK.last])
+    reading.players.append(
+        Player(number, line[NAME.first - 1 : NAME.last].strip(), rating, (), *_read_identity(reading, line, lineno))
+    )
 
 
 def _read_rounds_one_by_one(reading: _Reading, line: str, lineno: int) -> list[tuple[int, int, int, int, bool]]:
@@ -663,16 +735,20 @@ def _read_rounds_one_by_one(reading: _Reading, line: str, lineno: int) -> list[t
     return results
 
 
-def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int
-                ) -> tuple[int, int, int, int, bool] | None:
+def _read_round(
+    reading: _Reading, line: str, lineno: int, rnd: int, first: int
+) -> tuple[int, int, int, int, bool] | None:
     """One round block: opponent (4 columns), blank, colour, blank, result code."""
     block = line[first - 1 : first - 1 + ROUND_WIDTH].ljust(ROUND_WIDTH)
     colour_column = first + (FIRST_ROUND_COLOUR - FIRST_ROUND_OPPONENT.first)
     result_column = first + (FIRST_ROUND_RESULT - FIRST_ROUND_OPPONENT.first)
     for separator in (4, 6, 8, 9):  # the blanks between and after the fields
         if block[separator] != " ":
-            raise TrfError(lineno, first + separator,
-                           f"round {rnd}: unexpected {block[separator]!r} (round blocks are 10 columns wide)")
+            raise TrfError(
+                lineno,
+                first + separator,
+                f"round {rnd}: unexpected {block[separator]!r} (round blocks are 10 columns wide)",
+            )
     opponent_text = block[0:4].strip()
     colour_text = block[colour_column - first]
     code = block[result_column - first].upper()
@@ -689,8 +765,12 @@ def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int
         return None
     if opponent:
         if code not in RESULTS_WITH_OPPONENT:
-            raise TrfError(lineno, result_column, f"round {rnd}: result {code!r} is not valid with an opponent "
-                                                  f"(one of 1 = 0 + - W D L, or blank or * when not played yet)")
+            raise TrfError(
+                lineno,
+                result_column,
+                f"round {rnd}: result {code!r} is not valid with an opponent "
+                f"(one of 1 = 0 + - W D L, or blank or * when not played yet)",
+            )
         kind, rated = RESULTS_WITH_OPPONENT[code]
         return rnd, kind.code, opponent, colour, rated
     if code in OLD_BYE_SPELLINGS:
@@ -698,8 +778,11 @@ def _read_round(reading: _Reading, line: str, lineno: int, rnd: int, first: int
         reading.old_byes.setdefault(code, []).append((lineno, result_column))
         return rnd, kind.code, 0, 0, True
     if code not in RESULTS_WITHOUT_OPPONENT:
-        raise TrfError(lineno, result_column, f"round {rnd}: result {code!r} is not valid without an opponent "
-                                              f"(one of U F H Z - or blank)")
+        raise TrfError(
+            lineno,
+            result_column,
+            f"round {rnd}: result {code!r} is not valid without an opponent (one of U F H Z - or blank)",
+        )
     without = RESULTS_WITHOUT_OPPONENT[code]
     return None if without is None else (rnd, without.code, 0, 0, True)
 
@@ -719,13 +802,17 @@ def _code_table(codes: dict[str, int]) -> np.ndarray:
 
 
 # A blank result code with an opponent, and "*" either way: paired, not played yet (no result).
-_KIND_WITH_OPPONENT = _code_table({**{code: kind.code for code, (kind, _) in RESULTS_WITH_OPPONENT.items()},
-                                   " ": NO_RESULT, NOT_PLAYED: NO_RESULT})
+_KIND_WITH_OPPONENT = _code_table(
+    {**{code: kind.code for code, (kind, _) in RESULTS_WITH_OPPONENT.items()}, " ": NO_RESULT, NOT_PLAYED: NO_RESULT}
+)
 _UNRATED = _code_table({code: int(not rated) for code, (_, rated) in RESULTS_WITH_OPPONENT.items()}) == 1
-_KIND_WITHOUT_OPPONENT = _code_table({**{code: NO_RESULT if kind is None else kind.code
-                                         for code, kind in RESULTS_WITHOUT_OPPONENT.items()},
-                                      **{code: kind.code for code, (kind, _) in OLD_BYE_SPELLINGS.items()},
-                                      NOT_PLAYED: NO_RESULT})
+_KIND_WITHOUT_OPPONENT = _code_table(
+    {
+        **{code: NO_RESULT if kind is None else kind.code for code, kind in RESULTS_WITHOUT_OPPONENT.items()},
+        **{code: kind.code for code, (kind, _) in OLD_BYE_SPELLINGS.items()},
+        NOT_PLAYED: NO_RESULT,
+    }
+)
 _OLD_BYE = _code_table(dict.fromkeys(OLD_BYE_SPELLINGS, 1)) == 1
 _COLOUR_OF = _code_table({text: COLOR_CODES[colour] for text, colour in COLOURS.items()})
 _BLANK, _STAR = ord(" "), ord(NOT_PLAYED)
@@ -734,14 +821,14 @@ _COLOUR, _RESULT = FIRST_ROUND_COLOUR - FIRST_ROUND_OPPONENT.first, FIRST_ROUND_
 # digit (1) or anything else (2); the ten bytes as one base-3 number (colour and result count 0).
 _BYTE_CLASS = np.full(256, 2, np.int16)
 _BYTE_CLASS[_BLANK] = 0
-_BYTE_CLASS[ord("0"):ord("9") + 1] = 1
-_LAYOUT_WEIGHTS = np.array([3 ** 7, 3 ** 6, 3 ** 5, 3 ** 4, 3 ** 3, 0, 3 ** 2, 0, 3 ** 1, 3 ** 0], np.int16)
+_BYTE_CLASS[ord("0") : ord("9") + 1] = 1
+_LAYOUT_WEIGHTS = np.array([3**7, 3**6, 3**5, 3**4, 3**3, 0, 3**2, 0, 3**1, 3**0], np.int16)
 # Plain layouts: the opponent blank or right-aligned digits ("   5", "  12", "0000"), blanks between.
-_PLAIN_LAYOUT = np.zeros(3 ** 8, bool)
+_PLAIN_LAYOUT = np.zeros(3**8, bool)
 for _digits in range(5):
     _PLAIN_LAYOUT[sum(3 ** (7 - i) for i in range(4 - _digits, 4))] = True
 _DIGIT_VALUE = np.zeros(256, np.int16)  # four digits: at most 9999
-_DIGIT_VALUE[ord("0"):ord("9") + 1] = range(10)
+_DIGIT_VALUE[ord("0") : ord("9") + 1] = range(10)
 _PLACE_VALUES = np.array([1000, 100, 10, 1], np.int16)
 # The array holds at most this many times the characters of the round blocks (and this many
 # cells in any case): a line far longer than the others is read block by block instead.
@@ -768,7 +855,7 @@ def _scan_round_blocks(lines: list[str]) -> _RoundBlocks:
     A block is read here only when it is plainly valid (its opponent right-aligned); a line with
     any other block is marked not `clean` and read block by block (`_read_rounds_one_by_one`),
     which reads the rare spellings and raises the located error for a broken block."""
-    areas = [line[FIRST_ROUND_OPPONENT.first - 1:] for line in lines]
+    areas = [line[FIRST_ROUND_OPPONENT.first - 1 :] for line in lines]
     lengths = [len(area) for area in areas]
     rounds = min(-(-max(lengths, default=0) // ROUND_WIDTH), MAX_ROUNDS)
     cap = max(_BLOCKS_SPREAD * sum(lengths), _BLOCKS_ANY)
@@ -786,17 +873,25 @@ def _scan_round_blocks(lines: list[str]) -> _RoundBlocks:
     paired = opponent > 0
     kind = np.where(paired, _KIND_WITH_OPPONENT[code], _KIND_WITHOUT_OPPONENT[code])
     clean = ((plain & (colour >= 0) & (kind != _BROKEN)).all(1) & np.array(fits, bool)).tolist()
-    return _RoundBlocks(clean, kind, opponent, np.where(paired, colour, 0), paired & _UNRATED[code],
-                        (code == _STAR) | (paired & (code == _BLANK)), ~paired & _OLD_BYE[code], code)
+    return _RoundBlocks(
+        clean,
+        kind,
+        opponent,
+        np.where(paired, colour, 0),
+        paired & _UNRATED[code],
+        (code == _STAR) | (paired & (code == _BLANK)),
+        ~paired & _OLD_BYE[code],
+        code,
+    )
 
 
 def _read_byes(reading: _Reading, line: str, lineno: int) -> None:
     """240 (TRF-26): a full-, half- or zero-point bye in one round for the players listed."""
-    kind_code = line[BYE_TYPE - 1:BYE_TYPE].upper()
+    kind_code = line[BYE_TYPE - 1 : BYE_TYPE].upper()
     if kind_code not in BYE_RECORD_KINDS:
         raise TrfError(lineno, BYE_TYPE, f"record 240: bye type {kind_code!r} is not F, H or Z")
     rnd = _whole_number(BYE_ROUND.of(line), lineno, BYE_ROUND.first, "record 240: round", low=1, high=MAX_ROUNDS)
-    rest = line[BYE_FIRST_PLAYER - 1:]
+    rest = line[BYE_FIRST_PLAYER - 1 :]
     if not rest.strip():
         raise TrfError(lineno, BYE_FIRST_PLAYER, "record 240 names no player")
     for m in re.finditer(r"\S+", rest):
@@ -809,8 +904,9 @@ def _is_team_event(reading: _Reading) -> bool:
     """Team records, or a 092/192 that says so: then 240 names teams, not players (TRF-26)."""
     if reading.team_records_seen:
         return True
-    typed = " ".join([reading.header.tournament_type, *(r[4:] for r in reading.header.other_records
-                                                          if r.startswith("192"))]).lower()
+    typed = " ".join(
+        [reading.header.tournament_type, *(r[4:] for r in reading.header.other_records if r.startswith("192"))]
+    ).lower()
     return "team" in typed
 
 
@@ -834,8 +930,14 @@ def _results(reading: _Reading) -> _Results:
     clean = np.array(blocks.clean, bool)
     found = (blocks.kind >= 0) & clean[:, None]
     counts = found.sum(1, dtype=np.int64)
-    results = _Results(counts, np.nonzero(found)[1] + 1, blocks.kind[found], blocks.opponent[found].astype(np.int64),
-                       blocks.colour[found], blocks.unrated[found])
+    results = _Results(
+        counts,
+        np.nonzero(found)[1] + 1,
+        blocks.kind[found],
+        blocks.opponent[found].astype(np.int64),
+        blocks.colour[found],
+        blocks.unrated[found],
+    )
     one_by_one = reading.results_read_one_by_one
     if one_by_one:
         starts = np.cumsum(counts) - counts  # these lines have no result read at once
@@ -868,9 +970,14 @@ def _apply_byes(reading: _Reading, results: _Results) -> None:
         return
     if _is_team_event(reading):
         lines = sorted({b[0] for b in reading.byes})
-        reading.warnings.append(TrfWarning(
-            lines[0], 1, f"record 240 ({len(lines)} line(s)) names teams in a team event; not applied to "
-                         f"players (team events are not computed yet)"))
+        reading.warnings.append(
+            TrfWarning(
+                lines[0],
+                1,
+                f"record 240 ({len(lines)} line(s)) names teams in a team event; not applied to "
+                f"players (team events are not computed yet)",
+            )
+        )
         return
     index = {p.id: i for i, p in enumerate(reading.players)}
     offsets = [0, *itertools.accumulate(results.counts.tolist())]
@@ -891,9 +998,13 @@ def _apply_byes(reading: _Reading, results: _Results) -> None:
             added[(i, rnd)] = kind
             results.byes[(i, rnd)] = (lineno, column)
         elif existing is not kind or paired:
-            raise TrfError(lineno, column, f"record 240 gives player {player_id} a {kind.value} in round {rnd}, "
-                                           f"but line {reading.player_lines[player_id]} records "
-                                           f"{existing.value}")
+            raise TrfError(
+                lineno,
+                column,
+                f"record 240 gives player {player_id} a {kind.value} in round {rnd}, "
+                f"but line {reading.player_lines[player_id]} records "
+                f"{existing.value}",
+            )
     at, read = [], []
     for (i, rnd), kind in sorted(added.items()):  # by player, then round: each before the later rounds
         start, end = offsets[i], offsets[i + 1]
@@ -903,8 +1014,9 @@ def _apply_byes(reading: _Reading, results: _Results) -> None:
     _insert(results, at, read)
 
 
-def _lenient_readings(reading: _Reading, lines: list[int]) -> tuple[dict[int, tuple[tuple[int, int], int]],
-                                                                    dict[str, tuple[tuple[int, int], int]]]:
+def _lenient_readings(
+    reading: _Reading, lines: list[int]
+) -> tuple[dict[int, tuple[tuple[int, int], int]], dict[str, tuple[tuple[int, int], int]]]:
     """Pairings without a result by round, and old bye spellings by code: (first line and column, how
     many), of the blocks read at once and of the lines read block by block together."""
     blocks = reading.blocks
@@ -916,8 +1028,10 @@ def _lenient_readings(reading: _Reading, lines: list[int]) -> tuple[dict[int, tu
         counts, first_rows = marks.sum(0).tolist(), marks.argmax(0).tolist()
         for col, count in enumerate(counts):
             if count:
-                found[("not-played", col + 1)] = ((lines[first_rows[col]], FIRST_ROUND_RESULT + col * ROUND_WIDTH),
-                                                  count)
+                found[("not-played", col + 1)] = (
+                    (lines[first_rows[col]], FIRST_ROUND_RESULT + col * ROUND_WIDTH),
+                    count,
+                )
     for code in OLD_BYE_SPELLINGS:
         marks = blocks.old_bye & (blocks.code == ord(code)) & clean
         if marks.any():
@@ -929,29 +1043,53 @@ def _lenient_readings(reading: _Reading, lines: list[int]) -> tuple[dict[int, tu
             found[(kind, key)] = (min(first, where[0]), count + len(where))
     not_played = {key: seen for (kind, key), seen in found.items() if kind == "not-played" and isinstance(key, int)}
     # in the order the reader met them, as one reading line after line would
-    old_byes = {key: seen for (kind, key), seen in sorted(found.items(), key=lambda item: item[1][0])
-                if kind == "old-bye" and isinstance(key, str)}
+    old_byes = {
+        key: seen
+        for (kind, key), seen in sorted(found.items(), key=lambda item: item[1][0])
+        if kind == "old-bye" and isinstance(key, str)
+    }
     return not_played, old_byes
 
 
-def _note_lenient_readings(reading: _Reading, not_played: dict[int, tuple[tuple[int, int], int]],
-                           old_byes: dict[str, tuple[tuple[int, int], int]]) -> None:
+def _note_lenient_readings(
+    reading: _Reading,
+    not_played: dict[int, tuple[tuple[int, int], int]],
+    old_byes: dict[str, tuple[tuple[int, int], int]],
+) -> None:
     """One warning per kind of lenient reading, located at its first occurrence."""
     for code, ((line, column), count) in old_byes.items():
         kind, letter = OLD_BYE_SPELLINGS[code]
-        reading.warnings.append(TrfWarning(
-            line, column, f"'0000 - {code}' read as a {kind.value.replace('_', '-')} (TRF-26 writes "
-                          f"'0000 - {letter}'); {count} round(s) spelt so", "trf-unusual-spelling"))
+        reading.warnings.append(
+            TrfWarning(
+                line,
+                column,
+                f"'0000 - {code}' read as a {kind.value.replace('_', '-')} (TRF-26 writes "
+                f"'0000 - {letter}'); {count} round(s) spelt so",
+                "trf-unusual-spelling",
+            )
+        )
     for rnd in sorted(not_played):
         (line, column), count = not_played[rnd]
-        reading.warnings.append(TrfWarning(
-            line, column, f"round {rnd}: {count} pairing(s) without a result (blank or '*'): counted as not "
-                          f"played", "trf-not-played"))
+        reading.warnings.append(
+            TrfWarning(
+                line,
+                column,
+                f"round {rnd}: {count} pairing(s) without a result (blank or '*'): counted as not played",
+                "trf-not-played",
+            )
+        )
     for what, where in reading.not_carried.items():
         (line, value), more = where[0], len(where) - 1
-        reading.warnings.append(TrfWarning(
-            line, 1, f"{what} ({value!r}" + (f", and {more} more line(s)" if more else "")
-                     + "): not carried into the JSON tournament", "trf-not-carried"))
+        reading.warnings.append(
+            TrfWarning(
+                line,
+                1,
+                f"{what} ({value!r}"
+                + (f", and {more} more line(s)" if more else "")
+                + "): not carried into the JSON tournament",
+                "trf-not-carried",
+            )
+        )
 
 
 def _resolve_dates(reading: _Reading) -> date | None:
@@ -962,9 +1100,13 @@ def _resolve_dates(reading: _Reading) -> date | None:
         lineno, value = reading.start_text
         start, note = parse_date(value, first_round)
         if start is None and value:
-            reading.warnings.append(TrfWarning(lineno, HEADER_VALUE, f"start date {value!r} is not a date "
-                                                                     f"(YYYY/MM/DD); ignored, so regulations "
-                                                                     f"'auto' cannot use it"))
+            reading.warnings.append(
+                TrfWarning(
+                    lineno,
+                    HEADER_VALUE,
+                    f"start date {value!r} is not a date (YYYY/MM/DD); ignored, so regulations 'auto' cannot use it",
+                )
+            )
         elif note:
             reading.warnings.append(TrfWarning(lineno, HEADER_VALUE, f"start date: {note}", "trf-unusual-spelling"))
     if reading.end_text is not None:
@@ -986,8 +1128,14 @@ def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results)
         try:
             claimed.append((lineno, i, Fraction(Decimal(text.replace(",", ".")))))
         except (InvalidOperation, ValueError):
-            reading.warnings.append(TrfWarning(lineno, POINTS.first, f"points {text!r} (columns 81-84) are not a "
-                                                                     f"number; not compared", "trf-points-mismatch"))
+            reading.warnings.append(
+                TrfWarning(
+                    lineno,
+                    POINTS.first,
+                    f"points {text!r} (columns 81-84) are not a number; not compared",
+                    "trf-points-mismatch",
+                )
+            )
     if not any(points for _, _, points in claimed):
         return
     kinds_by_player = _kinds_by_player(results)
@@ -997,18 +1145,29 @@ def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results)
         computed = computed_points[i]
         if computed != points:
             mismatches += 1
-            reading.warnings.append(TrfWarning(
-                lineno, POINTS.first, f"player {reading.players[i].id}: the points column says {_decimal(points)}, "
-                                      f"the results give {_decimal(computed)} under the scoring read "
-                                      f"({_decimal(scoring.win)}-{_decimal(scoring.draw)}-{_decimal(scoring.loss)}); "
-                                      f"the standings use the results", "trf-points-mismatch"))
+            reading.warnings.append(
+                TrfWarning(
+                    lineno,
+                    POINTS.first,
+                    f"player {reading.players[i].id}: the points column says {_decimal(points)}, "
+                    f"the results give {_decimal(computed)} under the scoring read "
+                    f"({_decimal(scoring.win)}-{_decimal(scoring.draw)}-{_decimal(scoring.loss)}); "
+                    f"the standings use the results",
+                    "trf-points-mismatch",
+                )
+            )
     if mismatches and not reading.scoring_line:
         hint = _scoring_hint(claimed, kinds_by_player)
         if hint:
-            reading.warnings.append(TrfWarning(
-                claimed[0][0], POINTS.first, f"the points column fits {hint} scoring: the file has no record 162 "
-                                             f"saying so; send `scoring` (or add 162) to compute with it",
-                "trf-points-mismatch"))
+            reading.warnings.append(
+                TrfWarning(
+                    claimed[0][0],
+                    POINTS.first,
+                    f"the points column fits {hint} scoring: the file has no record 162 "
+                    f"saying so; send `scoring` (or add 162) to compute with it",
+                    "trf-points-mismatch",
+                )
+            )
 
 
 def _kinds_by_player(results: _Results) -> np.ndarray:
@@ -1024,7 +1183,7 @@ def _points_by_player(kinds_by_player: np.ndarray, scoring: Scoring) -> list[Fra
     unit = math.lcm(*(v.denominator for v in values))
     units = [int(v * unit) for v in values]
     most = max(units) * int(kinds_by_player.sum(1).max(initial=0))
-    if most < 2 ** 62:  # int64 cannot overflow
+    if most < 2**62:  # int64 cannot overflow
         totals = (kinds_by_player @ np.array(units, np.int64)).tolist()
     else:
         totals = [sum(c * u for c, u in zip(row, units, strict=True)) for row in kinds_by_player.tolist()]
@@ -1034,8 +1193,9 @@ def _points_by_player(kinds_by_player: np.ndarray, scoring: Scoring) -> list[Fra
 def _scoring_hint(claimed: list[tuple[int, int, Fraction]], kinds_by_player: np.ndarray) -> str | None:
     """A common scoring under which every points column agrees, if there is one."""
     for win, draw in ((3, 1), (2, 1), (3, 2)):
-        computed = _points_by_player(kinds_by_player, scoring_with_defaults({"win": Fraction(win),
-                                                                             "draw": Fraction(draw)}))
+        computed = _points_by_player(
+            kinds_by_player, scoring_with_defaults({"win": Fraction(win), "draw": Fraction(draw)})
+        )
         if all(computed[i] == points for _, i, points in claimed):
             return f"{win}-{draw}-0"
     return None
@@ -1052,13 +1212,20 @@ _COLOURS_BY_CODE = [None, Color.WHITE, Color.BLACK]
 def _attach_results(players: list[Player], results: _Results) -> None:
     """Give each player its RoundResult objects (the form the TRF writer and the JSON conversion read)."""
     kinds, colours = _KINDS_BY_CODE, _COLOURS_BY_CODE
-    flat = [RoundResult(rnd, kinds[kind], opponent or None, colours[colour], None, not unrated)
-            for rnd, kind, opponent, colour, unrated in zip(results.rounds.tolist(), results.kind.tolist(),
-                                                            results.opponent.tolist(), results.colour.tolist(),
-                                                            results.unrated.tolist(), strict=True)]
+    flat = [
+        RoundResult(rnd, kinds[kind], opponent or None, colours[colour], None, not unrated)
+        for rnd, kind, opponent, colour, unrated in zip(
+            results.rounds.tolist(),
+            results.kind.tolist(),
+            results.opponent.tolist(),
+            results.colour.tolist(),
+            results.unrated.tolist(),
+            strict=True,
+        )
+    ]
     start = 0
     for player, count in zip(players, results.counts.tolist(), strict=True):
-        player.results = tuple(flat[start:start + count])  # built here, treated as immutable from now on
+        player.results = tuple(flat[start : start + count])  # built here, treated as immutable from now on
         start += count
 
 
@@ -1077,8 +1244,9 @@ def _finish(reading: _Reading, columns: bool) -> TrfDocument:
     if rounds is None:
         rounds = max(last_paired, 1)
     elif last_round > rounds:
-        raise TrfError(reading.rounds_line, HEADER_VALUE,
-                       f"record 142 says {rounds} rounds but results reach round {last_round}")
+        raise TrfError(
+            reading.rounds_line, HEADER_VALUE, f"record 142 says {rounds} rounds but results reach round {last_round}"
+        )
     if reading.tiebreaks_202 is not None:
         tiebreaks = reading.tiebreaks_202
     else:  # 212 is 202 with PTS in front (TRF-26); points always rank first here
@@ -1091,10 +1259,23 @@ def _finish(reading: _Reading, columns: bool) -> TrfDocument:
     else:
         result_columns = None
         _attach_results(reading.players, results)
-    tournament = Tournament(players=tuple(reading.players), rounds=rounds, system=system,
-                            scoring=reading.scoring, name=reading.name, start_date=start, columns=result_columns)
+    tournament = Tournament(
+        players=tuple(reading.players),
+        rounds=rounds,
+        system=system,
+        scoring=reading.scoring,
+        name=reading.name,
+        start_date=start,
+        columns=result_columns,
+    )
     source = TrfSource(lines, results.counts, results.rounds, results.byes)
-    return TrfDocument(tournament, list(reading.warnings), tiebreaks, header=reading.header, source=source,
-                       points_written=[text for _, text in reading.points_columns],
-                       ranks_written=list(reading.rank_columns),
-                       warnings_omitted=getattr(reading.warnings, "omitted", 0))
+    return TrfDocument(
+        tournament,
+        list(reading.warnings),
+        tiebreaks,
+        header=reading.header,
+        source=source,
+        points_written=[text for _, text in reading.points_columns],
+        ranks_written=list(reading.rank_columns),
+        warnings_omitted=getattr(reading.warnings, "omitted", 0),
+    )

@@ -29,7 +29,16 @@ from fractions import Fraction
 
 from ..engine.model import ResultKind, RoundResult, Scoring, System
 from ..engine.teams.model import (
-    Board, BoardResult, Match, MatchForfeit, Score, Team, TeamBye, TeamMember, TeamScoring, TeamTournament,
+    Board,
+    BoardResult,
+    Match,
+    MatchForfeit,
+    Score,
+    Team,
+    TeamBye,
+    TeamMember,
+    TeamScoring,
+    TeamTournament,
 )
 from .trf import FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, TrfError, TrfWarning, decode_trf, parse_trf
 
@@ -38,8 +47,14 @@ TEAM_RECORDS = frozenset({"013", "310", "300", "320", "330", "240", "352", "362"
 TEAM_TYPE_WORDS = re.compile(r"team", re.I)
 _NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 _MATCH_SCORE_ITEM = re.compile(r"(TW|TD|TL|W|D|L)\s*(-?[0-9]+(?:\.[0-9]+)?)", re.I)
-_FORFEITS = {"+-": MatchForfeit.HOME_WINS, "-+": MatchForfeit.AWAY_WINS, "--": MatchForfeit.DOUBLE,
-             "10": MatchForfeit.HOME_WINS, "01": MatchForfeit.AWAY_WINS, "00": MatchForfeit.DOUBLE}
+_FORFEITS = {
+    "+-": MatchForfeit.HOME_WINS,
+    "-+": MatchForfeit.AWAY_WINS,
+    "--": MatchForfeit.DOUBLE,
+    "10": MatchForfeit.HOME_WINS,
+    "01": MatchForfeit.AWAY_WINS,
+    "00": MatchForfeit.DOUBLE,
+}
 _INFORMATIVE = re.compile(r"^80[12]\s+(\d+)\s+\S+\s+(-?\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)(?:\s|$)")
 _BYES_240 = {"F": ResultKind.FULL_BYE, "H": ResultKind.HALF_BYE, "Z": ResultKind.ZERO_BYE}
 PRESENT = "present"  # a "0000 - +" entry: a board (or a whole match) won by forfeit, nobody on the other side
@@ -75,7 +90,8 @@ _Totals = dict[int, tuple[_Line, Fraction | None, Fraction | None]]  # team -> 3
 def _may_have_team_records(text: str) -> bool:
     """Some line starts with 310 or 013 (else the file is no team event: found without splitting it)."""
     return text.startswith(("310", "013", "\ufeff310", "\ufeff013")) or any(
-        f"{end}{record}" in text for end in "\n\r" for record in ("310", "013"))
+        f"{end}{record}" in text for end in "\n\r" for record in ("310", "013")
+    )
 
 
 def is_team_trf(text: str) -> bool:
@@ -123,8 +139,11 @@ def parse_team_trf(text: str) -> TeamTrfDocument:
         else:
             individual.append(line)
     document = parse_trf("\n".join(individual))
-    player_line = {int(line[4:8]): number for number, line in enumerate(lines, start=1)
-                   if line[:3] == "001" and line[4:8].strip().isdigit()}
+    player_line = {
+        int(line[4:8]): number
+        for number, line in enumerate(lines, start=1)
+        if line[:3] == "001" and line[4:8].strip().isdigit()
+    }
     return _Reader(document, team_lines, present, player_line).read()
 
 
@@ -137,7 +156,7 @@ def _mark_present(line: str, number: int, present: set[tuple[int, int]]) -> str:
     chars = list(line)
     while first + 7 < len(line) + 1:
         rnd += 1
-        block = line[first:first + 8].ljust(8)
+        block = line[first : first + 8].ljust(8)
         if block[0:4].strip() in ("", "0", "0000") and block[7] == "+":
             if not start.isdigit():
                 raise TrfError(number, 5, f"start number {start!r} is not a number")
@@ -148,13 +167,13 @@ def _mark_present(line: str, number: int, present: set[tuple[int, int]]) -> str:
 
 
 def _number_or_blank_at(line: _Line, first: int, last: int, what: str) -> int | None:
-    if not line.text[first - 1:last].strip():
+    if not line.text[first - 1 : last].strip():
         return None
     return _number_at(line, first, last, what)
 
 
 def _number_at(line: _Line, first: int, last: int, what: str, low: int = 0) -> int:
-    text = line.text[first - 1:last].strip()
+    text = line.text[first - 1 : last].strip()
     if not text.isdigit():
         raise TrfError(line.number, first, f"record {line.text[:3]}: {what} must be a whole number, found {text!r}")
     value = int(text)
@@ -164,7 +183,7 @@ def _number_at(line: _Line, first: int, last: int, what: str, low: int = 0) -> i
 
 
 def _points_at(line: _Line, first: int, last: int, what: str) -> Fraction | None:
-    text = line.text[first - 1:last].strip()
+    text = line.text[first - 1 : last].strip()
     if not text:
         return None
     try:
@@ -174,8 +193,13 @@ def _points_at(line: _Line, first: int, last: int, what: str) -> Fraction | None
 
 
 class _Reader:
-    def __init__(self, document: TrfDocument, team_lines: dict[str, list[_Line]], present: set[tuple[int, int]],
-                 player_line: dict[int, int]):
+    def __init__(
+        self,
+        document: TrfDocument,
+        team_lines: dict[str, list[_Line]],
+        present: set[tuple[int, int]],
+        player_line: dict[int, int],
+    ):
         self.document = document
         self.lines = team_lines
         self.present = present  # (player, round) of "0000 - +"
@@ -205,9 +229,18 @@ class _Reader:
         rounds = max(tournament.rounds, last_listed)
         matches, byes = self._matches(teams, team_of, team_size, colours, lineups, forfeits, listed_byes, rounds)
         event = TeamTournament(
-            teams=tuple(teams), rounds=rounds, team_size=team_size, matches=tuple(matches), byes=tuple(byes),
-            system=system, scoring=scoring, board_colours=colours, primary=primary, name=tournament.name,
-            start_date=tournament.start_date)
+            teams=tuple(teams),
+            rounds=rounds,
+            team_size=team_size,
+            matches=tuple(matches),
+            byes=tuple(byes),
+            system=system,
+            scoring=scoring,
+            board_colours=colours,
+            primary=primary,
+            name=tournament.name,
+            start_date=tournament.start_date,
+        )
         self._cross_check(event, totals)
         return TeamTrfDocument(event, self.warnings, self._tiebreaks())
 
@@ -216,8 +249,9 @@ class _Reader:
         old = records_310 is None
         records = self.lines.get("013", []) if records_310 is None else records_310
         if not old and "013" in self.lines:
-            self.warn(self.lines["013"][0].number, 1, "records 013 ignored: the file has the records 310 that "
-                                                      "replace them")
+            self.warn(
+                self.lines["013"][0].number, 1, "records 013 ignored: the file has the records 310 that replace them"
+            )
         teams: list[Team] = []
         seen_ids: dict[int, int] = {}
         seen_players: dict[int, tuple[int, int]] = {}
@@ -228,7 +262,11 @@ class _Reader:
             else:  # 310: number 5-7, name 9-40, short name 42-46, MP 55-60, GP 62-67, rank 69-71, players from 74
                 team_id = _number_at(line, 5, 7, "team pairing number", low=1)
                 name, short, first = line.text[8:40].strip(), line.text[41:46].strip(), 74
-                totals[team_id] = (line, _points_at(line, 55, 60, "match points"), _points_at(line, 62, 67, "game points"))
+                totals[team_id] = (
+                    line,
+                    _points_at(line, 55, 60, "match points"),
+                    _points_at(line, 62, 67, "game points"),
+                )
             if team_id in seen_ids:
                 raise TrfError(line.number, 5, f"team {team_id} already defined on line {seen_ids[team_id]}")
             seen_ids[team_id] = line.number
@@ -241,8 +279,11 @@ class _Reader:
                         raise TrfError(line.number, column, f"team {team_id}: no player has start number {pid}")
                     if pid in seen_players:
                         other, other_line = seen_players[pid]
-                        raise TrfError(line.number, column, f"player {pid} is on team {team_id} and on team {other} "
-                                                            f"(line {other_line})")
+                        raise TrfError(
+                            line.number,
+                            column,
+                            f"player {pid} is on team {team_id} and on team {other} (line {other_line})",
+                        )
                     seen_players[pid] = (team_id, line.number)
                     player = self.players[pid]
                     members.append(TeamMember(pid, player.name, player.rating))
@@ -300,14 +341,19 @@ class _Reader:
         fields = {}
         position = 0
         for m in _MATCH_SCORE_ITEM.finditer(body):
-            if body[position:m.start()].strip():
-                raise TrfError(line.number, 5 + position, f"record 362: cannot read {body[position:m.start()].strip()!r}")
+            if body[position : m.start()].strip():
+                raise TrfError(
+                    line.number, 5 + position, f"record 362: cannot read {body[position : m.start()].strip()!r}"
+                )
             position = m.end()
             code = m[1].upper().lstrip("T")
             fields[{"W": "match_win", "D": "match_draw", "L": "match_loss"}[code]] = Fraction(Decimal(m[2]))
         if body[position:].strip():
-            raise TrfError(line.number, 5 + position, f"record 362: cannot read {body[position:].strip()!r} "
-                                                      f"(TW, TD, TL with their match points)")
+            raise TrfError(
+                line.number,
+                5 + position,
+                f"record 362: cannot read {body[position:].strip()!r} (TW, TD, TL with their match points)",
+            )
         return replace(scoring, **fields)
 
     def _lineups(self, teams: list[Team]) -> _Lineups:
@@ -341,8 +387,9 @@ class _Reader:
             away = _number_at(line, 16, 18, "team", low=1)
             unknown = [(team, column) for team, column in ((home, 12), (away, 16)) if team not in ids]
             if unknown:
-                self.warn(line.number, unknown[0][1], f"record 330: no team has pairing number {unknown[0][0]}; "
-                                                      f"skipped")
+                self.warn(
+                    line.number, unknown[0][1], f"record 330: no team has pairing number {unknown[0][0]}; skipped"
+                )
                 continue
             out.append((rnd, home, away, _FORFEITS[code], line))
         return out
@@ -355,8 +402,9 @@ class _Reader:
         for line in self.lines.get("320", []):
             match_points, game_points = _points_at(line, 5, 8, "match points"), _points_at(line, 10, 13, "game points")
             if match_points is None or game_points is None:
-                raise TrfError(line.number, 5, "record 320: the PAB's match points (5-8) and game points (10-13) "
-                                               "must be given")
+                raise TrfError(
+                    line.number, 5, "record 320: the PAB's match points (5-8) and game points (10-13) must be given"
+                )
             values = (match_points, game_points)
             if pab is not None and values != pab:
                 self.warn(line.number, 5, "record 320: PAB values differ from the first 320 record's; those are used")
@@ -414,9 +462,17 @@ class _Reader:
                 out.append((member.id, result))
         return out
 
-    def _matches(self, teams: list[Team], team_of: dict[int, int], team_size: int, colours: str | None,
-                 lineups: _Lineups, forfeits: _Forfeits, byes: list[tuple[TeamBye, _Line]],
-                 rounds: int) -> tuple[list[Match], list[TeamBye]]:
+    def _matches(
+        self,
+        teams: list[Team],
+        team_of: dict[int, int],
+        team_size: int,
+        colours: str | None,
+        lineups: _Lineups,
+        forfeits: _Forfeits,
+        byes: list[tuple[TeamBye, _Line]],
+        rounds: int,
+    ) -> tuple[list[Match], list[TeamBye]]:
         """The matches of every round, and the byes that agree with them (a record that contradicts
         the player lines is skipped with a warning: the 001 lines are the results)."""
         by_id = {t.id: t for t in teams}
@@ -430,30 +486,53 @@ class _Reader:
                     if result is not None and result.opponent:
                         other = team_of.get(result.opponent)
                         if other is None or other == team_id:
-                            raise NotATeamEvent(self._line_of(pid), self._column(rnd), (
-                                f"round {rnd}: player {pid} (team {team_id}) is paired with player {result.opponent}, "
-                                f"who is {'on the same team' if other else 'on no team'}"))
+                            raise NotATeamEvent(
+                                self._line_of(pid),
+                                self._column(rnd),
+                                (
+                                    f"round {rnd}: player {pid} (team {team_id}) is paired with player {result.opponent}, "
+                                    f"who is {'on the same team' if other else 'on no team'}"
+                                ),
+                            )
                         back = next((r for r in self.players[result.opponent].results if r.round == rnd), None)
                         if back is None or back.opponent != pid:
-                            said = (f"player {back.opponent}" if back is not None and back.opponent
-                                    else "no game" if back is None else back.result.value)
-                            raise TrfError(self._line_of(pid), self._column(rnd), (
-                                f"round {rnd}: player {pid} is paired with player {result.opponent}, whose line says "
-                                f"{said} in that round"))
+                            said = (
+                                f"player {back.opponent}"
+                                if back is not None and back.opponent
+                                else "no game"
+                                if back is None
+                                else back.result.value
+                            )
+                            raise TrfError(
+                                self._line_of(pid),
+                                self._column(rnd),
+                                (
+                                    f"round {rnd}: player {pid} is paired with player {result.opponent}, whose line says "
+                                    f"{said} in that round"
+                                ),
+                            )
                         linked.setdefault(team_id, set()).add(other)
             for team_id, others in linked.items():
                 if len(others) > 1:
                     pid = next(pid for pid, r in entries[team_id] if r is not None and r.opponent)
-                    raise NotATeamEvent(self._line_of(pid), self._column(rnd), (
-                        f"round {rnd}: the players of team {team_id} meet players of teams "
-                        f"{', '.join(map(str, sorted(others)))}"))
+                    raise NotATeamEvent(
+                        self._line_of(pid),
+                        self._column(rnd),
+                        (
+                            f"round {rnd}: the players of team {team_id} meet players of teams "
+                            f"{', '.join(map(str, sorted(others)))}"
+                        ),
+                    )
             paired: set[int] = set()
             for r, home, away, forfeit, line in forfeits:
                 if r != rnd:
                     continue
                 if home in linked or away in linked or home in paired or away in paired:
-                    self.warn(line.number, 1, f"record 330 skipped: teams {home} and {away} have games (or another "
-                                              f"match) in round {rnd}")
+                    self.warn(
+                        line.number,
+                        1,
+                        f"record 330 skipped: teams {home} and {away} have games (or another match) in round {rnd}",
+                    )
                     continue
                 paired |= {home, away}
                 matches.append(Match(rnd, home, away, forfeit=forfeit))
@@ -469,8 +548,11 @@ class _Reader:
                 if team_id in paired or not any(result is None for _, result in items):
                     continue
                 # boards won by forfeit with nobody opposite and no game: a line-up of empty seats (300)
-                named = [(line, key) for key, (line, _) in lineups.items() if key[0] == rnd and team_id in (
-                    key[1], _number_at(line, 13, 15, "scheduled opponent", low=1))]
+                named = [
+                    (line, key)
+                    for key, (line, _) in lineups.items()
+                    if key[0] == rnd and team_id in (key[1], _number_at(line, 13, 15, "scheduled opponent", low=1))
+                ]
                 other = None
                 for line, (_, team) in named:
                     candidate = _number_at(line, 13, 15, "scheduled opponent", low=1) if team == team_id else team
@@ -479,24 +561,41 @@ class _Reader:
                         break
                 if other is None:
                     pid = next(pid for pid, r in items if r is None)
-                    raise TrfError(self._line_of(pid), self._column(rnd), (
-                        f"round {rnd}: players of team {team_id} won by forfeit (0000 - +) but no record 330 or 300 "
-                        f"names the opponent"))
+                    raise TrfError(
+                        self._line_of(pid),
+                        self._column(rnd),
+                        (
+                            f"round {rnd}: players of team {team_id} won by forfeit (0000 - +) but no record 330 or 300 "
+                            f"names the opponent"
+                        ),
+                    )
                 matches.append(self._match(rnd, by_id[team_id], by_id[other], entries, team_size, colours, lineups))
                 paired |= {team_id, other}
             for bye, line in byes:
                 if bye.round != rnd:
                     continue
                 if bye.team in paired:
-                    self.warn(line.number, 1, f"record {line.text[:3]}: team {bye.team} already has a match or a bye "
-                                              f"in round {rnd}; this bye is skipped")
+                    self.warn(
+                        line.number,
+                        1,
+                        f"record {line.text[:3]}: team {bye.team} already has a match or a bye "
+                        f"in round {rnd}; this bye is skipped",
+                    )
                     continue
                 paired.add(bye.team)
                 kept_byes.append(bye)
         return matches, kept_byes
 
-    def _match(self, rnd: int, team_a: Team, team_b: Team, entries: dict[int, list[_Entry]], team_size: int,
-               colours: str | None, lineups: _Lineups) -> Match:
+    def _match(
+        self,
+        rnd: int,
+        team_a: Team,
+        team_b: Team,
+        entries: dict[int, list[_Entry]],
+        team_size: int,
+        colours: str | None,
+        lineups: _Lineups,
+    ) -> Match:
         sides: list[tuple[list[int], dict[int, RoundResult | None]]] = []
         for team in (team_a, team_b):
             results = dict(entries[team.id])
@@ -513,9 +612,12 @@ class _Reader:
         (la, ra), (lb, rb) = sides
         boards = max(len(la), len(lb))
         if boards > team_size:
-            raise TrfError(self._line_of(la[0] if la else lb[0]), self._column(rnd),
-                           f"round {rnd}: teams {team_a.id} and {team_b.id} play on {boards} boards, more than the "
-                           f"team size {team_size} (record 352)")
+            raise TrfError(
+                self._line_of(la[0] if la else lb[0]),
+                self._column(rnd),
+                f"round {rnd}: teams {team_a.id} and {team_b.id} play on {boards} boards, more than the "
+                f"team size {team_size} (record 352)",
+            )
         seats: list[_Seat] = []
         for b in range(boards):
             pa = la[b] if b < len(la) else 0
@@ -530,8 +632,7 @@ class _Reader:
             seats.append((b + 1, pa, a, pb, bb))
         return self._match_from_seats(rnd, team_a, team_b, seats, colours)
 
-    def _match_from_seats(self, rnd: int, team_a: Team, team_b: Team, seats: list[_Seat],
-                          colours: str | None) -> Match:
+    def _match_from_seats(self, rnd: int, team_a: Team, team_b: Team, seats: list[_Seat], colours: str | None) -> Match:
         home_is_a = self._home_is_first(seats, colours)
         home, away = (team_a, team_b) if home_is_a else (team_b, team_a)
         out = []
@@ -549,32 +650,55 @@ class _Reader:
             out.append(_board(number, white or None, black or None, wr, br))
         return Match(rnd, home.id, away.id, tuple(out))
 
-    def _match_by_pairings(self, rnd: int, team_a: Team, team_b: Team, la: list[int], ra: dict[int, RoundResult | None],
-                           lb: list[int], rb: dict[int, RoundResult | None], team_size: int, colours: str | None,
-                           culprit: int) -> Match:
+    def _match_by_pairings(
+        self,
+        rnd: int,
+        team_a: Team,
+        team_b: Team,
+        la: list[int],
+        ra: dict[int, RoundResult | None],
+        lb: list[int],
+        rb: dict[int, RoundResult | None],
+        team_size: int,
+        colours: str | None,
+        culprit: int,
+    ) -> Match:
         """Boards when the line-ups are not in roster order and no 300 record says so: team a's players
         in its order, each facing the player it is paired with; the other side's unpaired players
         (a board won against an empty seat) after them."""
-        self.warn(self._line_of(culprit), self._column(rnd), (
-            f"round {rnd}: the players of teams {team_a.id} and {team_b.id} do not face each other board by board "
-            f"in roster order and no record 300 gives the line-up; boards taken in team {team_a.id}'s order"))
+        self.warn(
+            self._line_of(culprit),
+            self._column(rnd),
+            (
+                f"round {rnd}: the players of teams {team_a.id} and {team_b.id} do not face each other board by board "
+                f"in roster order and no record 300 gives the line-up; boards taken in team {team_a.id}'s order"
+            ),
+        )
         seats: list[_Seat] = []
         placed_b = set()
         for pa in la:
             a = ra.get(pa)
             pb = a.opponent if a is not None and a.opponent else 0
             if pb and pb not in rb:
-                raise TrfError(self._line_of(pa), self._column(rnd), f"round {rnd}: player {pa} is paired with "
-                                                                     f"{pb}, who has no entry in that round")
+                raise TrfError(
+                    self._line_of(pa),
+                    self._column(rnd),
+                    f"round {rnd}: player {pa} is paired with {pb}, who has no entry in that round",
+                )
             placed_b.add(pb)
             seats.append((len(seats) + 1, pa, a, pb, rb.get(pb) if pb else None))
         for pb in lb:
             if pb not in placed_b:
                 seats.append((len(seats) + 1, 0, None, pb, rb.get(pb)))
         if len(seats) > team_size:
-            raise TrfError(self._line_of(culprit), self._column(rnd), (
-                f"round {rnd}: teams {team_a.id} and {team_b.id} play on {len(seats)} boards, more than the team size "
-                f"{team_size}; give the line-ups with record 300"))
+            raise TrfError(
+                self._line_of(culprit),
+                self._column(rnd),
+                (
+                    f"round {rnd}: teams {team_a.id} and {team_b.id} play on {len(seats)} boards, more than the team size "
+                    f"{team_size}; give the line-ups with record 300"
+                ),
+            )
         return self._match_from_seats(rnd, team_a, team_b, seats, colours)
 
     @staticmethod
@@ -612,11 +736,19 @@ class _Reader:
             p = index[team]
             mine_mp, mine_gp = Fraction(tables.mp.scores[p], scale), Fraction(tables.gp.scores[p], scale)
             if mp is not None and mp != mine_mp:
-                self.warn(line.number, 1, f"record {line.text[:3]}: team {team} has {float(mp):g} match points {what}, "
-                                          f"the results give {float(mine_mp):g}")
+                self.warn(
+                    line.number,
+                    1,
+                    f"record {line.text[:3]}: team {team} has {float(mp):g} match points {what}, "
+                    f"the results give {float(mine_mp):g}",
+                )
             if gp is not None and gp != mine_gp:
-                self.warn(line.number, 1, f"record {line.text[:3]}: team {team} has {float(gp):g} game points {what}, "
-                                          f"the results give {float(mine_gp):g}")
+                self.warn(
+                    line.number,
+                    1,
+                    f"record {line.text[:3]}: team {team} has {float(gp):g} game points {what}, "
+                    f"the results give {float(mine_gp):g}",
+                )
 
         for team, (line, mp, gp) in totals.items():
             check(line, team, mp, gp, "in columns 55-67")
@@ -626,30 +758,46 @@ class _Reader:
                 # between the programs that write them (801 per round: opponent, colour, board results)
                 m = _INFORMATIVE.match(line.text)
                 if m is None:
-                    self.warn(line.number, 5, f"record {record} not read: expected the team number, its nickname, "
-                                              f"match points and game points")
+                    self.warn(
+                        line.number,
+                        5,
+                        f"record {record} not read: expected the team number, its nickname, "
+                        f"match points and game points",
+                    )
                     continue
                 check(line, int(m[1]), Fraction(Decimal(m[2])), Fraction(Decimal(m[3])), f"in record {record}")
 
 
-def _board(number: int, white: int | None, black: int | None, wr: RoundResult | None,
-           br: RoundResult | None) -> Board:
+def _board(number: int, white: int | None, black: int | None, wr: RoundResult | None, br: RoundResult | None) -> Board:
     """A board from the two players' entries (None: nobody, or a PRESENT entry)."""
+
     def code(player: int | None, result: RoundResult | None) -> str | None:
         if not player:
             return None
         if result is None:
             return "+"
-        return {ResultKind.WIN: "1", ResultKind.DRAW: "=", ResultKind.LOSS: "0", ResultKind.FORFEIT_WIN: "+",
-                ResultKind.FORFEIT_LOSS: "-"}.get(result.result, "-")
+        return {
+            ResultKind.WIN: "1",
+            ResultKind.DRAW: "=",
+            ResultKind.LOSS: "0",
+            ResultKind.FORFEIT_WIN: "+",
+            ResultKind.FORFEIT_LOSS: "-",
+        }.get(result.result, "-")
 
     w, b = code(white, wr), code(black, br)
-    results = {("1", "0"): BoardResult.WHITE_WINS, ("0", "1"): BoardResult.BLACK_WINS,
-               ("=", "="): BoardResult.DRAW, ("+", "-"): BoardResult.WHITE_FORFEIT_WIN,
-               ("-", "+"): BoardResult.BLACK_FORFEIT_WIN, ("-", "-"): BoardResult.DOUBLE_FORFEIT,
-               ("+", None): BoardResult.WHITE_FORFEIT_WIN, (None, "+"): BoardResult.BLACK_FORFEIT_WIN,
-               ("-", None): BoardResult.DOUBLE_FORFEIT, (None, "-"): BoardResult.DOUBLE_FORFEIT,
-               (None, None): BoardResult.DOUBLE_FORFEIT}
+    results = {
+        ("1", "0"): BoardResult.WHITE_WINS,
+        ("0", "1"): BoardResult.BLACK_WINS,
+        ("=", "="): BoardResult.DRAW,
+        ("+", "-"): BoardResult.WHITE_FORFEIT_WIN,
+        ("-", "+"): BoardResult.BLACK_FORFEIT_WIN,
+        ("-", "-"): BoardResult.DOUBLE_FORFEIT,
+        ("+", None): BoardResult.WHITE_FORFEIT_WIN,
+        (None, "+"): BoardResult.BLACK_FORFEIT_WIN,
+        ("-", None): BoardResult.DOUBLE_FORFEIT,
+        (None, "-"): BoardResult.DOUBLE_FORFEIT,
+        (None, None): BoardResult.DOUBLE_FORFEIT,
+    }
     result = results.get((w, b))
     if result is not None:
         return Board(number, white, black, result)

@@ -20,9 +20,14 @@ from .trf_writer import TrfOutput, _clean
 MAX_TEAM_NUMBER = 999  # three columns (310: 5-7)
 MAX_START_NUMBER = 9999
 _BYE_CODES = {ResultKind.FULL_BYE: "F", ResultKind.HALF_BYE: "H", ResultKind.ZERO_BYE: "Z"}
-_WHITE_CODES = {BoardResult.WHITE_WINS: ("1", "0"), BoardResult.BLACK_WINS: ("0", "1"), BoardResult.DRAW: ("=", "="),
-                BoardResult.WHITE_FORFEIT_WIN: ("+", "-"), BoardResult.BLACK_FORFEIT_WIN: ("-", "+"),
-                BoardResult.DOUBLE_FORFEIT: ("-", "-")}
+_WHITE_CODES = {
+    BoardResult.WHITE_WINS: ("1", "0"),
+    BoardResult.BLACK_WINS: ("0", "1"),
+    BoardResult.DRAW: ("=", "="),
+    BoardResult.WHITE_FORFEIT_WIN: ("+", "-"),
+    BoardResult.BLACK_FORFEIT_WIN: ("-", "+"),
+    BoardResult.DOUBLE_FORFEIT: ("-", "-"),
+}
 
 
 def _points(value: Fraction, width: int) -> str:
@@ -30,8 +35,9 @@ def _points(value: Fraction, width: int) -> str:
     return f"{text:>{width}}"
 
 
-def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None,
-                   tiebreaks: list[str] | tuple[str, ...] = ()) -> TrfOutput:
+def write_team_trf(
+    event: TeamTournament, standings: TeamStandings | None = None, tiebreaks: list[str] | tuple[str, ...] = ()
+) -> TrfOutput:
     """TRF-26 text for a team event; `standings` fill the team ranks and totals of 310."""
     warnings: list[str] = []
     _check_numbers(event)
@@ -44,9 +50,12 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
         lines.append(f"012 {_clean(event.name, 'event name', warnings)}")
     if event.start_date:
         lines.append(f"042 {event.start_date:%Y/%m/%d}")
-    lines += [f"062 {len(players)}", f"082 {len(event.teams)}",
-              f"092 {'Team Round Robin' if system is System.ROUND_ROBIN else 'Team Swiss System'}",
-              f"142 {event.rounds}"]
+    lines += [
+        f"062 {len(players)}",
+        f"082 {len(event.teams)}",
+        f"092 {'Team Round Robin' if system is System.ROUND_ROBIN else 'Team Swiss System'}",
+        f"142 {event.rounds}",
+    ]
     if (s.game_win, s.game_draw, s.game_loss) != (Fraction(1), Fraction(1, 2), Fraction(0)):
         lines.append(f"162  W{_points(s.game_win, 4)}    D{_points(s.game_draw, 4)}    L{_points(s.game_loss, 4)}")
     if system is System.ROUND_ROBIN:
@@ -57,8 +66,11 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
         lines.append(f"212 {', '.join(tiebreaks)}")
     colours = event.board_colours or "".join("WB"[b % 2] for b in range(event.team_size))
     lines.append(f"352 {colours}")
-    if (s.match_win, s.match_draw, s.match_loss) != (TeamScoring().match_win, TeamScoring().match_draw,
-                                                     TeamScoring().match_loss):
+    if (s.match_win, s.match_draw, s.match_loss) != (
+        TeamScoring().match_win,
+        TeamScoring().match_draw,
+        TeamScoring().match_loss,
+    ):
         lines.append(f"362 TW{_points(s.match_win, 5)} TD{_points(s.match_draw, 5)} TL{_points(s.match_loss, 5)}")
 
     entries: dict[int, dict[int, str]] = defaultdict(dict)  # player -> round -> round block
@@ -68,27 +80,33 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
     for match in event.matches:
         r = match.round
         if match.forfeit is not None:
-            present = {MatchForfeit.HOME_WINS: {match.home}, MatchForfeit.AWAY_WINS: {match.away},
-                       MatchForfeit.DOUBLE: set()}[match.forfeit]
+            present = {
+                MatchForfeit.HOME_WINS: {match.home},
+                MatchForfeit.AWAY_WINS: {match.away},
+                MatchForfeit.DOUBLE: set(),
+            }[match.forfeit]
             for side in (match.home, match.away):
-                for pid in roster[side][:event.team_size]:
+                for pid in roster[side][: event.team_size]:
                     entries[pid][r] = f"0000 - {'+' if side in present else '-'}"
                     scored[pid] += s.game_win if side in present else s.game_loss
             continue
         seats: dict[int, dict[int, int]] = {match.home: {}, match.away: {}}
         for board in match.boards:
             if board.points is not None:
-                warnings.append(f"round {r}, board {board.board} of {match.home}-{match.away}: the points "
-                                f"{float(board.points[0]):g}-{float(board.points[1]):g} cannot be written in TRF; "
-                                f"the result code stands")
+                warnings.append(
+                    f"round {r}, board {board.board} of {match.home}-{match.away}: the points "
+                    f"{float(board.points[0]):g}-{float(board.points[1]):g} cannot be written in TRF; "
+                    f"the result code stands"
+                )
             if board.result is not None:
                 codes = _WHITE_CODES[board.result]
             else:
                 assert board.points is not None  # the model's rule: a board without a result has its points
                 codes = _codes_of_points(board.points)
             for seated, other, colour, code, value in (
-                    (board.white, board.black, "w", codes[0], _value(codes[0], s)),
-                    (board.black, board.white, "b", codes[1], _value(codes[1], s))):
+                (board.white, board.black, "w", codes[0], _value(codes[0], s)),
+                (board.black, board.white, "b", codes[1], _value(codes[1], s)),
+            ):
                 if seated is None:
                     continue
                 seats[players[seated][0].id][board.board] = seated
@@ -108,16 +126,14 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
         ranks = {table.ids[row.player]: row.rank for row in standings.rows}
     full = build_team_tables(event)  # 310 carries the totals over every round written
     mp, gp = full.mp, full.gp
-    totals = {tid: (Fraction(mp.scores[i], mp.scale), Fraction(gp.scores[i], gp.scale))
-              for i, tid in enumerate(mp.ids)}
+    totals = {tid: (Fraction(mp.scores[i], mp.scale), Fraction(gp.scores[i], gp.scale)) for i, tid in enumerate(mp.ids)}
     for pid in sorted(players):
         team, player = players[pid]
         name = _clean(player.name, f"player {pid} name", warnings)
         if len(name) > 33:
             warnings.append(f"player {pid}: name cut to 33 characters")
             name = name[:33]
-        line = (f"001 {pid:>4}{'':5} {name:<33} {player.rating or '':>4}{'':28}"
-                f"{_points(scored[pid], 4)} {'':>4}  ")
+        line = f"001 {pid:>4}{'':5} {name:<33} {player.rating or '':>4}{'':28}{_points(scored[pid], 4)} {'':>4}  "
         blocks = [entries[pid].get(r, "") for r in range(1, event.rounds + 1)]
         line += "  ".join(f"{b:<8}" for b in blocks)
         lines.append(line.rstrip())
@@ -126,9 +142,11 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
         name = _clean(team.name, f"team {team.id} name", warnings)
         if len(name) > 32:
             warnings.append(f"team {team.id}: name cut to 32 characters")
-        line = (f"310 {team.id:>3} {name[:32]:<32} {team.short_name[:5]:<5} {'':>6} "
-                f"{_points(team_mp, 6)} {_points(team_gp, 6)} "
-                f"{ranks.get(team.id, ''):>3}  ")
+        line = (
+            f"310 {team.id:>3} {name[:32]:<32} {team.short_name[:5]:<5} {'':>6} "
+            f"{_points(team_mp, 6)} {_points(team_gp, 6)} "
+            f"{ranks.get(team.id, ''):>3}  "
+        )
         line += " ".join(f"{p.id:>4}" for p in team.players)
         lines.append(line.rstrip())
     lines += lineups
@@ -139,8 +157,10 @@ def write_team_trf(event: TeamTournament, standings: TeamStandings | None = None
             by_round[bye.round].append(bye.team)
         for k in range(max(len(teams) for teams in by_round.values())):
             cells = [by_round[r][k] if k < len(by_round.get(r, ())) else 0 for r in range(1, event.rounds + 1)]
-            lines.append(f"320 {_points(s.pab_match, 4)} {_points(s.pab_game_points(event.team_size), 4)} "
-                         + " ".join(f"{t:>3}" for t in cells))
+            lines.append(
+                f"320 {_points(s.pab_match, 4)} {_points(s.pab_game_points(event.team_size), 4)} "
+                + " ".join(f"{t:>3}" for t in cells)
+            )
     for match in event.matches:
         if match.forfeit is not None:
             lines.append(f"330 {match.forfeit.value} {match.round:03} {match.home:03} {match.away:03}")
@@ -170,11 +190,19 @@ def _check_numbers(event: TeamTournament) -> None:
     issues = []
     for i, team in enumerate(event.teams):
         if team.id > MAX_TEAM_NUMBER:
-            issues.append(Issue(("team_tournament", "teams", i, "id"),
-                                f"team number {team.id} does not fit TRF's three columns (1-999)"))
+            issues.append(
+                Issue(
+                    ("team_tournament", "teams", i, "id"),
+                    f"team number {team.id} does not fit TRF's three columns (1-999)",
+                )
+            )
         for j, player in enumerate(team.players):
             if player.id > MAX_START_NUMBER:
-                issues.append(Issue(("team_tournament", "teams", i, "players", j, "id"),
-                                    f"start number {player.id} does not fit TRF's four columns (1-9999)"))
+                issues.append(
+                    Issue(
+                        ("team_tournament", "teams", i, "players", j, "id"),
+                        f"start number {player.id} does not fit TRF's four columns (1-9999)",
+                    )
+                )
     if issues:
         raise InvalidRequest(issues)

@@ -19,19 +19,39 @@ from fractions import Fraction
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.model import Color, Player, ResultKind, Scoring, System, Tournament
 from ..engine.standings import Standings
-from .trf import (BIRTH_DATE, FEDERATION, FIDE_ID, FIRST_ROUND_OPPONENT, NAME, POINTS, RANK, RATING, SCORING_CODES,
-                  START_NUMBER, TITLE, TrfHeader, parse_trf)
+from .trf import (
+    BIRTH_DATE,
+    FEDERATION,
+    FIDE_ID,
+    FIRST_ROUND_OPPONENT,
+    NAME,
+    POINTS,
+    RANK,
+    RATING,
+    SCORING_CODES,
+    START_NUMBER,
+    TITLE,
+    TrfHeader,
+    parse_trf,
+)
 
 MAX_START_NUMBER = 9999  # four columns (5-8)
 
 _CODES_PLAYED = {  # (result, rated) -> code
-    (ResultKind.WIN, True): "1", (ResultKind.DRAW, True): "=", (ResultKind.LOSS, True): "0",
-    (ResultKind.WIN, False): "W", (ResultKind.DRAW, False): "D", (ResultKind.LOSS, False): "L",
+    (ResultKind.WIN, True): "1",
+    (ResultKind.DRAW, True): "=",
+    (ResultKind.LOSS, True): "0",
+    (ResultKind.WIN, False): "W",
+    (ResultKind.DRAW, False): "D",
+    (ResultKind.LOSS, False): "L",
 }
 _CODES_FORFEIT = {ResultKind.FORFEIT_WIN: "+", ResultKind.FORFEIT_LOSS: "-"}
 _CODES_UNPAIRED = {
-    ResultKind.PAIRING_BYE: "U", ResultKind.FULL_BYE: "F", ResultKind.HALF_BYE: "H",
-    ResultKind.ZERO_BYE: "Z", ResultKind.ABSENT: "-",
+    ResultKind.PAIRING_BYE: "U",
+    ResultKind.FULL_BYE: "F",
+    ResultKind.HALF_BYE: "H",
+    ResultKind.ZERO_BYE: "Z",
+    ResultKind.ABSENT: "-",
 }
 _COLOUR_LETTERS = {Color.WHITE: "w", Color.BLACK: "b", None: "-"}
 _SEX_LETTERS: dict[str | None, str] = {"m": "m", "f": "w"}  # TRF-26 writes w for women
@@ -68,8 +88,30 @@ def _clean(text: str, what: str, warnings: list[str]) -> str:
 
 
 # Records the writer writes itself: a verbatim record (`trf_records`) may not be one of them.
-WRITTEN_RECORDS = frozenset({"001", "012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112",
-                             "122", "132", "142", "152", "162", "202", "212", "240"})
+WRITTEN_RECORDS = frozenset(
+    {
+        "001",
+        "012",
+        "022",
+        "032",
+        "042",
+        "052",
+        "062",
+        "072",
+        "082",
+        "092",
+        "102",
+        "112",
+        "122",
+        "132",
+        "142",
+        "152",
+        "162",
+        "202",
+        "212",
+        "240",
+    }
+)
 ROUND_DATE_COLUMN = FIRST_ROUND_OPPONENT.first  # 132: round 1's date in columns 92-99, then every 10
 
 
@@ -90,13 +132,25 @@ def write_trf(
     header = header or TrfHeader()
     for i, player in enumerate(tournament.players):
         if player.id > MAX_START_NUMBER:
-            raise InvalidRequest([Issue(("tournament", "players", i, "id"),
-                                        f"start number {player.id} does not fit TRF's four columns (1-9999)")])
+            raise InvalidRequest(
+                [
+                    Issue(
+                        ("tournament", "players", i, "id"),
+                        f"start number {player.id} does not fit TRF's four columns (1-9999)",
+                    )
+                ]
+            )
     for i, record in enumerate(header.other_records):
         if record[:3] in WRITTEN_RECORDS:
-            raise InvalidRequest([Issue(("tournament", "trf_records", i),
-                                        f"record {record[:3]} is written from the tournament's own fields; "
-                                        f"trf_records holds the others (172, 182, 192, 222, 250, 260, 352, 362, NRS)")])
+            raise InvalidRequest(
+                [
+                    Issue(
+                        ("tournament", "trf_records", i),
+                        f"record {record[:3]} is written from the tournament's own fields; "
+                        f"trf_records holds the others (172, 182, 192, 222, 250, 260, 352, 362, NRS)",
+                    )
+                ]
+            )
 
     def text(value: str, what: str) -> str:
         return _clean(value, what, warnings)
@@ -136,16 +190,23 @@ def write_trf(
         lines.append(_player_line(player, points, ranks, warnings))
     keys = sum(1 for p in tournament.players if p.key is not None)
     if keys:
-        warnings.append(f"{keys} player key(s): TRF has no field for the client's key; match players by start "
-                        f"number (columns 5-8)")
+        warnings.append(
+            f"{keys} player key(s): TRF has no field for the client's key; match players by start number (columns 5-8)"
+        )
     return TrfOutput("\n".join(lines) + "\n", warnings, rating_report_gaps(tournament, header))
 
 
 def rating_report_gaps(tournament: Tournament, header: TrfHeader) -> list[str]:
     """What a FIDE rating report requires (TRF-26 column R) that the tournament does not give."""
-    required = [("name (012)", tournament.name), ("city (022)", header.city), ("federation (032)", header.federation),
-                ("start_date (042)", tournament.start_date), ("end_date (052)", header.end_date),
-                ("chief_arbiter (102)", header.chief_arbiter), ("round_dates (132)", header.round_dates)]
+    required = [
+        ("name (012)", tournament.name),
+        ("city (022)", header.city),
+        ("federation (032)", header.federation),
+        ("start_date (042)", tournament.start_date),
+        ("end_date (052)", header.end_date),
+        ("chief_arbiter (102)", header.chief_arbiter),
+        ("round_dates (132)", header.round_dates),
+    ]
     missing = [what for what, value in required if not value]
     without_id = sum(1 for p in tournament.players if p.fide_id is None)
     if without_id:
@@ -158,8 +219,10 @@ def _type_record(tournament: Tournament, header: TrfHeader, warnings: list[str])
     if header.tournament_type:
         if tournament.system is None or _system_of(header.tournament_type) is tournament.system:
             return [f"092 {_clean(header.tournament_type, 'tournament type', warnings)}"]
-        warnings.append(f"tournament_type {header.tournament_type!r} does not name the system "
-                        f"{tournament.system.value}: wrote {_SYSTEM_NAMES[tournament.system]!r}")
+        warnings.append(
+            f"tournament_type {header.tournament_type!r} does not name the system "
+            f"{tournament.system.value}: wrote {_SYSTEM_NAMES[tournament.system]!r}"
+        )
         return [f"092 {_SYSTEM_NAMES[tournament.system]}"]
     encoded = " ".join(r[4:].replace("_", " ") for r in header.other_records if r.startswith("192"))
     if tournament.system and _system_of(encoded) is not tournament.system:
@@ -175,8 +238,7 @@ def _scoring_record(scoring: Scoring, warnings: list[str]) -> str:
             continue
         values = {getattr(scoring, name) for name in names}
         if len(values) > 1:
-            warnings.append(f"scoring: record 162 gives {', '.join(names)} one value ({code}); "
-                            f"wrote {names[0]}'s")
+            warnings.append(f"scoring: record 162 gives {', '.join(names)} one value ({code}); wrote {names[0]}'s")
         value = getattr(scoring, names[0])
         text = f"{float(value):.1f}" if value * 2 == int(value * 2) else f"{float(value):.2f}"
         if Fraction(text) != value:
@@ -185,8 +247,9 @@ def _scoring_record(scoring: Scoring, warnings: list[str]) -> str:
     return "162  " + "    ".join(items)
 
 
-def _player_line(player: Player, points: dict[int, Fraction] | None, ranks: dict[int, int] | None,
-                 warnings: list[str]) -> str:
+def _player_line(
+    player: Player, points: dict[int, Fraction] | None, ranks: dict[int, int] | None, warnings: list[str]
+) -> str:
     name = _clean(player.name, f"player {player.id} name", warnings)
     width = NAME.last - NAME.first + 1
     if len(name) > width:
@@ -200,13 +263,15 @@ def _player_line(player: Player, points: dict[int, Fraction] | None, ranks: dict
     rank = ranks.get(player.id) if ranks else None
     birth = player.birth_date or ""
     birth = birth.replace("-", "/") if len(birth) == 10 else (f"{birth}/00/00" if birth else "")
-    line = (f"001 {player.id:>{START_NUMBER.last - START_NUMBER.first + 1}} "
-            f"{_SEX_LETTERS.get(player.sex, ' ')}{player.title or '':>{TITLE.last - TITLE.first + 1}} "
-            f"{name:<{width}} {player.rating or '':>{RATING.last - RATING.first + 1}} "
-            f"{player.federation or '':<{FEDERATION.last - FEDERATION.first + 1}} "
-            f"{player.fide_id or '':>{FIDE_ID.last - FIDE_ID.first + 1}} "
-            f"{birth:<{BIRTH_DATE.last - BIRTH_DATE.first + 1}} "
-            f"{points_text:>4} {'' if rank is None else rank:>{RANK.last - RANK.first + 1}}  ")
+    line = (
+        f"001 {player.id:>{START_NUMBER.last - START_NUMBER.first + 1}} "
+        f"{_SEX_LETTERS.get(player.sex, ' ')}{player.title or '':>{TITLE.last - TITLE.first + 1}} "
+        f"{name:<{width}} {player.rating or '':>{RATING.last - RATING.first + 1}} "
+        f"{player.federation or '':<{FEDERATION.last - FEDERATION.first + 1}} "
+        f"{player.fide_id or '':>{FIDE_ID.last - FIDE_ID.first + 1}} "
+        f"{birth:<{BIRTH_DATE.last - BIRTH_DATE.first + 1}} "
+        f"{points_text:>4} {'' if rank is None else rank:>{RANK.last - RANK.first + 1}}  "
+    )
     assert len(line) == FIRST_ROUND_OPPONENT.first - 1
     by_round = {r.round: r for r in player.results}
     blocks = []
@@ -216,8 +281,10 @@ def _player_line(player: Player, points: dict[int, Fraction] | None, ranks: dict
             blocks.append(" " * 10)
             continue
         if result.points is not None:
-            warnings.append(f"player {player.id}, round {rnd}: the points override ({float(result.points)}) "
-                            f"cannot be written in TRF; the result code {result.result.value} stands")
+            warnings.append(
+                f"player {player.id}, round {rnd}: the points override ({float(result.points)}) "
+                f"cannot be written in TRF; the result code {result.result.value} stands"
+            )
         kind = result.result
         if kind.has_opponent:
             code = _CODES_PLAYED.get((kind, result.rated)) or _CODES_FORFEIT[kind]

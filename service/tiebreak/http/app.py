@@ -26,9 +26,23 @@ from .routes import ROUTES
 # own for these (and what they contain). BatchResult, CheckLine: one NDJSON line of the batch
 # and check responses.
 DOCUMENTED_MODELS = [
-    s.StandingsRequest, TrfConvertRequest, BatchItem, CompareRequest, PrizeRequest, CheckItem,
-    s.StandingsResponse, BatchResult, CompareResponse, TrfConvertResponse, PrizesResponse, CheckLine,
-    s.CatalogueEntry, s.PresetOut, s.VersionInfo, s.Health, s.Problem,
+    s.StandingsRequest,
+    TrfConvertRequest,
+    BatchItem,
+    CompareRequest,
+    PrizeRequest,
+    CheckItem,
+    s.StandingsResponse,
+    BatchResult,
+    CompareResponse,
+    TrfConvertResponse,
+    PrizesResponse,
+    CheckLine,
+    s.CatalogueEntry,
+    s.PresetOut,
+    s.VersionInfo,
+    s.Health,
+    s.Problem,
 ]
 VERSION_HEADER = "Tiebreak-Version"
 
@@ -58,21 +72,28 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
     configure_logging(ops.log_level)
     admission = Admission(limits)
     app = Litestar(
-        route_handlers=[*ROUTES, *PRIZE_ROUTES, *BATCH_ROUTES, *OPS_ROUTES,
-                        *static_routes()],
+        route_handlers=[*ROUTES, *PRIZE_ROUTES, *BATCH_ROUTES, *OPS_ROUTES, *static_routes()],
         compression_config=ops.compression(),
         cors_config=ops.cors(),
-        state=State({"limits": limits, "ops": ops, "admission": admission,
-                     "documented_models": DOCUMENTED_MODELS}),
+        state=State({"limits": limits, "ops": ops, "admission": admission, "documented_models": DOCUMENTED_MODELS}),
         # The compute gate's worker processes live as long as the app (compute/gate.py).
         on_startup=[start_gate],
         on_shutdown=[stop_gate],
-        response_headers=[ResponseHeader(
-            name="X-Request-ID", documentation_only=True, required=True,
-            description="The request's X-Request-ID when it was a token of 1-128 characters [A-Za-z0-9._:-], "
-                        "else a new id; also in the access log line of the request"),
-            ResponseHeader(name=VERSION_HEADER, documentation_only=True, required=True,
-                           description="The service version that answered (as `GET /v1/version`)")],
+        response_headers=[
+            ResponseHeader(
+                name="X-Request-ID",
+                documentation_only=True,
+                required=True,
+                description="The request's X-Request-ID when it was a token of 1-128 characters [A-Za-z0-9._:-], "
+                "else a new id; also in the access log line of the request",
+            ),
+            ResponseHeader(
+                name=VERSION_HEADER,
+                documentation_only=True,
+                required=True,
+                description="The service version that answered (as `GET /v1/version`)",
+            ),
+        ],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=limits.max_body_bytes,
         openapi_config=OpenAPIConfig(

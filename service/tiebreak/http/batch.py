@@ -22,8 +22,15 @@ import anyio.to_thread
 import msgspec
 from litestar import Request, post
 from litestar.exceptions import HTTPException
-from litestar.openapi.spec import (OpenAPIMediaType, OpenAPIResponse, OpenAPIType, Operation, Reference, RequestBody,
-                                   Schema)
+from litestar.openapi.spec import (
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    OpenAPIType,
+    Operation,
+    Reference,
+    RequestBody,
+    Schema,
+)
 from litestar.response import Stream
 
 from ..engine.errors import Issue
@@ -59,13 +66,20 @@ def items_operation(item: str, what: str, body: str, line: str, lines: str) -> t
     @dataclass
     class ItemsOperation(Operation):
         def __post_init__(self) -> None:
-            one = Schema(type=OpenAPIType.OBJECT, description=f"{what} (schema {item}); an item that does not "
-                                                                  f"match {item} gets an error line")
-            self.request_body = RequestBody(required=True, content={
-                "application/json": OpenAPIMediaType(schema=Schema(type=OpenAPIType.ARRAY, items=one,
-                                                                   max_items=LIMITS.max_batch_items)),
-                NDJSON: OpenAPIMediaType(schema=one),
-            }, description=body)
+            one = Schema(
+                type=OpenAPIType.OBJECT,
+                description=f"{what} (schema {item}); an item that does not match {item} gets an error line",
+            )
+            self.request_body = RequestBody(
+                required=True,
+                content={
+                    "application/json": OpenAPIMediaType(
+                        schema=Schema(type=OpenAPIType.ARRAY, items=one, max_items=LIMITS.max_batch_items)
+                    ),
+                    NDJSON: OpenAPIMediaType(schema=one),
+                },
+                description=body,
+            )
             self.responses = dict(self.responses or {})
             self.responses["200"] = OpenAPIResponse(
                 description=lines,
@@ -76,21 +90,27 @@ def items_operation(item: str, what: str, body: str, line: str, lines: str) -> t
 
 
 BatchOperation = items_operation(
-    "BatchItem", "A standings request with an optional `id`",
+    "BatchItem",
+    "A standings request with an optional `id`",
     "A JSON array of standings requests, or NDJSON: one request per line. Each may carry an `id`, echoed in its "
-    "result line.", "BatchResult", "NDJSON, one line per item in input order: `{index, id, status, result, error}`")
+    "result line.",
+    "BatchResult",
+    "NDJSON, one line per item in input order: `{index, id, status, result, error}`",
+)
 
 
-async def run_item(index: int, raw: bytes, request: Request, limits: Limits, kind: str = "item",
-                   spill: bool = False) -> bytes:
+async def run_item(
+    index: int, raw: bytes, request: Request, limits: Limits, kind: str = "item", spill: bool = False
+) -> bytes:
     """One item to one NDJSON line, through the gate; every failure becomes that item's error line.
 
     `kind`: "item" (a standings request of the batch) or "check" (an archived file to check).
     `spill`: to an idle compute worker rather than onto the event loop (see `in_order`)."""
     gate = gate_of(request.app)
     try:
-        answer = await gate.run(job_for(request, kind, raw, gzip_ok=False, index=index), Deadline(limits),
-                                wait=True, spill=spill)
+        answer = await gate.run(
+            job_for(request, kind, raw, gzip_ok=False, index=index), Deadline(limits), wait=True, spill=spill
+        )
         if answer.media_type == PROBLEM_JSON:  # a worker that ran out of memory answers a bare problem
             answer = failure(out_of_memory(limits), Job(kind, raw, limits, index=index))
     except Unavailable as exc:  # past its deadline (waiting or computing): a 503 line, and on to the next
@@ -137,8 +157,13 @@ async def run_items(first: int, raws: list[bytes], request: Request, limits: Lim
 def _array_items(body: bytes, limits: Limits) -> tuple[int, Iterator[bytes]]:
     """The items of a JSON array body; each must at least be an object (what the OpenAPI schema says)."""
     if json_depth_exceeds(body, max(SPLIT_DEPTH, limits.max_json_depth)):
-        raise LimitExceeded("max_json_depth", "body", f"the JSON array nests deeper than {SPLIT_DEPTH} levels and "
-                            f"cannot be split into items", 400, limits)
+        raise LimitExceeded(
+            "max_json_depth",
+            "body",
+            f"the JSON array nests deeper than {SPLIT_DEPTH} levels and cannot be split into items",
+            400,
+            limits,
+        )
     raws = _array_decoder.decode(body)
     for i, raw in enumerate(raws):
         if not bytes(raw).startswith(b"{"):
@@ -179,8 +204,9 @@ class _InOrder(TypedDict):
     in_group: int
 
 
-async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kind: str,
-                   max_items: int | None = None) -> AsyncIterator[bytes]:
+async def in_order(
+    items: Iterator[bytes], request: Request, limits: Limits, kind: str, max_items: int | None = None
+) -> AsyncIterator[bytes]:
     """One line per item, in input order, computed by `items_in_flight` runners that each take
     the next item as soon as they are free: one computes on the event loop, the others send
     theirs to an idle compute worker (else onto the loop as well); small standings items go to
@@ -232,8 +258,13 @@ async def in_order(items: Iterator[bytes], request: Request, limits: Limits, kin
             state["end"] = index
             return None
         if index == max_items:  # counted on the way: NDJSON lines are not split up front
-            lines[index] = _error_line(index, LimitExceeded(
-                "max_batch_items", "items", f"more than {max_items} items; the rest is not read", 400, limits), kind)
+            lines[index] = _error_line(
+                index,
+                LimitExceeded(
+                    "max_batch_items", "items", f"more than {max_items} items; the rest is not read", 400, limits
+                ),
+                kind,
+            )
             state["end"] = index + 1
             return None
         state["taken"] = index + 1
@@ -329,8 +360,11 @@ async def _gzipped(lines: AsyncIterator[bytes], level: int) -> AsyncIterator[byt
 def _stream(lines: AsyncIterator[bytes], request: Request) -> Stream:
     ops = request.app.state.ops
     if ops.gzip_min_bytes > 0 and accepts_gzip(request):
-        return Stream(_gzipped(lines, ops.gzip_level), media_type=NDJSON,
-                      headers={"content-encoding": "gzip", "vary": "Accept-Encoding"})
+        return Stream(
+            _gzipped(lines, ops.gzip_level),
+            media_type=NDJSON,
+            headers={"content-encoding": "gzip", "vary": "Accept-Encoding"},
+        )
     return Stream(lines, media_type=NDJSON)
 
 
@@ -339,9 +373,9 @@ def _stream(lines: AsyncIterator[bytes], request: Request) -> Stream:
     operation_id="computeStandingsBatch",
     summary="Standings for many tournaments; streams one NDJSON result line per item, in input order",
     description="A JSON array or NDJSON of standings requests, each with an optional `id`. The answer is "
-                "NDJSON (`application/x-ndjson`): one BatchResult per item, sent as soon as it is computed, "
-                "in input order, with the item's standings (`status` 200) or its problem (the status a "
-                "single request would get). A bad item never fails the batch.",
+    "NDJSON (`application/x-ndjson`): one BatchResult per item, sent as soon as it is computed, "
+    "in input order, with the item's standings (`status` 200) or its problem (the status a "
+    "single request would get). A bad item never fails the batch.",
     status_code=200,
     operation_class=BatchOperation,
     responses={code: spec for code, spec in PROBLEMS.items() if code != 422},  # item errors are lines
@@ -379,20 +413,23 @@ async def _item_stream(request: Request, kind: str) -> Stream:
 
 
 CheckOperation = items_operation(
-    "CheckItem", "An archived file: `trf` and an optional `id`",
-    "Archived TRF files to check: a JSON array of `{trf, id?}`, or NDJSON, one per line.", "CheckLine",
+    "CheckItem",
+    "An archived file: `trf` and an optional `id`",
+    "Archived TRF files to check: a JSON array of `{trf, id?}`, or NDJSON, one per line.",
+    "CheckLine",
     "NDJSON, one line per file in input order: `{index, id, status, result, error}`, the result a report "
-    "(consistent or inconsistent, and each disagreement)")
+    "(consistent or inconsistent, and each disagreement)",
+)
 
 
 @post(
     "/v1/check",
     operation_id="checkArchive",
     summary="Check archived TRF files: their points and ranks against the standings under the edition of "
-            "each file's date; streams one NDJSON report per file",
+    "each file's date; streams one NDJSON report per file",
     description="What each file says (points column 81-84, rank column 86-89) against what the service "
-                "computes under `auto-historic` (docs/archives.md). A file that cannot be read is that "
-                "line's error; the check goes on to the end.",
+    "computes under `auto-historic` (docs/archives.md). A file that cannot be read is that "
+    "line's error; the check goes on to the end.",
     status_code=200,
     operation_class=CheckOperation,
     responses={code: spec for code, spec in PROBLEMS.items() if code != 422},  # file errors are lines

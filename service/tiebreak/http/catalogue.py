@@ -42,10 +42,7 @@ def catalogue() -> list[s.CatalogueEntry]:
     return [
         _entry(t, t.aliases, t.rating_based, ["individual", "team"] if t.code in TEAM_TIEBREAKS else ["individual"])
         for t in TIEBREAKS.values()
-    ] + [
-        _entry(t, team_aliases(t.code), False, ["team"])
-        for t in TEAM_TIEBREAKS.values() if t.team_only
-    ]
+    ] + [_entry(t, team_aliases(t.code), False, ["team"]) for t in TEAM_TIEBREAKS.values() if t.team_only]
 
 
 def presets() -> list[s.PresetOut]:
@@ -105,38 +102,67 @@ class Cached:
 _CATALOGUE = Cached.of(catalogue())
 _PRESETS = Cached.of(presets())
 
-IfNoneMatch = Annotated[str | None, HeaderParameter(
-    name="If-None-Match", required=False, max_length=1000,
-    description="The ETag of a copy the client holds: 304 Not Modified (no body) while it is current")]
+IfNoneMatch = Annotated[
+    str | None,
+    HeaderParameter(
+        name="If-None-Match",
+        required=False,
+        max_length=1000,
+        description="The ETag of a copy the client holds: 304 Not Modified (no body) while it is current",
+    ),
+]
 _CACHE_HEADERS = [
-    ResponseHeader(name="ETag", documentation_only=True, required=True,
-                   description="A weak entity tag of the list; send it back as If-None-Match"),
-    ResponseHeader(name="Cache-Control", documentation_only=True, required=True,
-                   description=f"`{CACHE_CONTROL}`: the list changes only with a new release of the service"),
+    ResponseHeader(
+        name="ETag",
+        documentation_only=True,
+        required=True,
+        description="A weak entity tag of the list; send it back as If-None-Match",
+    ),
+    ResponseHeader(
+        name="Cache-Control",
+        documentation_only=True,
+        required=True,
+        description=f"`{CACHE_CONTROL}`: the list changes only with a new release of the service",
+    ),
 ]
 _NOT_MODIFIED = {
-    304: ResponseSpec(data_container=None, generate_examples=False,
-                      description="Not Modified: the copy named by If-None-Match is current"),
-    400: ResponseSpec(data_container=s.Problem, generate_examples=False, media_type=PROBLEM_JSON,
-                      description="An If-None-Match header longer than 1000 characters"),
+    304: ResponseSpec(
+        data_container=None,
+        generate_examples=False,
+        description="Not Modified: the copy named by If-None-Match is current",
+    ),
+    400: ResponseSpec(
+        data_container=s.Problem,
+        generate_examples=False,
+        media_type=PROBLEM_JSON,
+        description="An If-None-Match header longer than 1000 characters",
+    ),
 }
 
 
-@get("/v1/tiebreaks", operation_id="listTiebreaks",
-     summary="The tie-break catalogue: codes, names, articles, modifiers and the rule sets accepting each",
-     description="Every code the service computes, generated from the engine's registry: its name, the "
-                 "article it implements, the modifiers it takes, the rule sets that accept it and the "
-                 "aliases it is known by. Cacheable: `ETag`, `Cache-Control`, and 304 for `If-None-Match`.",
-     response_headers=_CACHE_HEADERS, responses=_NOT_MODIFIED)
+@get(
+    "/v1/tiebreaks",
+    operation_id="listTiebreaks",
+    summary="The tie-break catalogue: codes, names, articles, modifiers and the rule sets accepting each",
+    description="Every code the service computes, generated from the engine's registry: its name, the "
+    "article it implements, the modifiers it takes, the rule sets that accept it and the "
+    "aliases it is known by. Cacheable: `ETag`, `Cache-Control`, and 304 for `If-None-Match`.",
+    response_headers=_CACHE_HEADERS,
+    responses=_NOT_MODIFIED,
+)
 async def tiebreaks(if_none_match: IfNoneMatch = None) -> Response[list[s.CatalogueEntry]]:
     return _CATALOGUE.response(if_none_match)
 
 
-@get("/v1/presets", operation_id="listPresets",
-     summary="Named rule lists, each with its origin (FIDE publishes no default order, C.07 4.1)",
-     description="Each preset names the rule sets it is a list for; send its name as `preset` instead of "
-                 "`tiebreaks`. Cacheable: `ETag`, `Cache-Control`, and 304 for `If-None-Match`.",
-     response_headers=_CACHE_HEADERS, responses=_NOT_MODIFIED)
+@get(
+    "/v1/presets",
+    operation_id="listPresets",
+    summary="Named rule lists, each with its origin (FIDE publishes no default order, C.07 4.1)",
+    description="Each preset names the rule sets it is a list for; send its name as `preset` instead of "
+    "`tiebreaks`. Cacheable: `ETag`, `Cache-Control`, and 304 for `If-None-Match`.",
+    response_headers=_CACHE_HEADERS,
+    responses=_NOT_MODIFIED,
+)
 async def list_presets(if_none_match: IfNoneMatch = None) -> Response[list[s.PresetOut]]:
     return _PRESETS.response(if_none_match)
 

@@ -18,17 +18,40 @@ TOURNAMENT = {
     "system": "swiss",
     "rounds": 3,
     "players": [
-        {"id": 1, "name": "Petrova, Ana", "rating": 2210,
-         "results": [_game(1, 3, "w", "draw"), _game(2, 5, "b", "win"), _game(3, 2, "w", "draw")]},
-        {"id": 2, "name": "Okafor, Ben", "rating": 2105,
-         "results": [_game(1, 4, "w", "win"), _game(2, 3, "b", "loss"), _game(3, 1, "b", "draw")]},
-        {"id": 3, "name": "Chen, Wei", "rating": 2150,
-         "results": [_game(1, 1, "b", "draw"), _game(2, 2, "w", "win"), _game(3, 4, "b", "win")]},
-        {"id": 4, "name": "Lind, Dora", "rating": 1980,
-         "results": [_game(1, 2, "b", "loss"), {"round": 2, "result": "pairing_bye"}, _game(3, 3, "w", "loss")]},
-        {"id": 5, "name": "Novak, Emil", "rating": 1890,
-         "results": [{"round": 1, "result": "pairing_bye"}, _game(2, 1, "w", "loss"),
-                     {"round": 3, "result": "half_bye"}]},
+        {
+            "id": 1,
+            "name": "Petrova, Ana",
+            "rating": 2210,
+            "results": [_game(1, 3, "w", "draw"), _game(2, 5, "b", "win"), _game(3, 2, "w", "draw")],
+        },
+        {
+            "id": 2,
+            "name": "Okafor, Ben",
+            "rating": 2105,
+            "results": [_game(1, 4, "w", "win"), _game(2, 3, "b", "loss"), _game(3, 1, "b", "draw")],
+        },
+        {
+            "id": 3,
+            "name": "Chen, Wei",
+            "rating": 2150,
+            "results": [_game(1, 1, "b", "draw"), _game(2, 2, "w", "win"), _game(3, 4, "b", "win")],
+        },
+        {
+            "id": 4,
+            "name": "Lind, Dora",
+            "rating": 1980,
+            "results": [_game(1, 2, "b", "loss"), {"round": 2, "result": "pairing_bye"}, _game(3, 3, "w", "loss")],
+        },
+        {
+            "id": 5,
+            "name": "Novak, Emil",
+            "rating": 1890,
+            "results": [
+                {"round": 1, "result": "pairing_bye"},
+                _game(2, 1, "w", "loss"),
+                {"round": 3, "result": "half_bye"},
+            ],
+        },
     ],
 }
 
@@ -51,39 +74,68 @@ def _example(summary: str, value) -> dict:
 
 # operationId -> media type -> named examples (the first is the one Swagger UI fills in)
 REQUEST_EXAMPLES: dict[str, dict[str, dict[str, dict]]] = {
-    "computeStandings": {"application/json": {
-        "tournament": _example("A JSON tournament ranked by an explicit rule list",
-                               {"tournament": TOURNAMENT, "tiebreaks": ["BH/C1", "BH", "SB"]}),
-        "trf": _example("TRF text ranked by a preset",
-                        {"trf": TRF, "preset": "fide-swiss-traditional"}),
-        "page": _example("The second page of two rows, without breakdowns, plus the rows of players 1 and 5",
-                         {"tournament": TOURNAMENT, "preset": "club-swiss-5-7", "offset": 2, "top": 2,
-                          "player": [1, 5], "explain": False}),
-    }},
-    "compareRuleLists": {"application/json": {
-        "two-lists": _example("The same event under a preset and under Sonneborn-Berger first", {
-            "tournament": TOURNAMENT,
-            "lists": [{"name": "FIDE Swiss", "preset": "fide-swiss-traditional"},
-                      {"name": "Sonneborn first", "tiebreaks": ["SB", "BH"]}],
-        }),
-    }},
-    "convertTrf": {"application/json": {
-        "read": _example("Read TRF text: the JSON tournament comes back", {"trf": TRF}),
-        "write": _example("Write a JSON tournament as TRF, ranked by a rule list",
-                          {"tournament": TOURNAMENT, "tiebreaks": ["BH/C1", "BH"]}),
-    }},
+    "computeStandings": {
+        "application/json": {
+            "tournament": _example(
+                "A JSON tournament ranked by an explicit rule list",
+                {"tournament": TOURNAMENT, "tiebreaks": ["BH/C1", "BH", "SB"]},
+            ),
+            "trf": _example("TRF text ranked by a preset", {"trf": TRF, "preset": "fide-swiss-traditional"}),
+            "page": _example(
+                "The second page of two rows, without breakdowns, plus the rows of players 1 and 5",
+                {
+                    "tournament": TOURNAMENT,
+                    "preset": "club-swiss-5-7",
+                    "offset": 2,
+                    "top": 2,
+                    "player": [1, 5],
+                    "explain": False,
+                },
+            ),
+        }
+    },
+    "compareRuleLists": {
+        "application/json": {
+            "two-lists": _example(
+                "The same event under a preset and under Sonneborn-Berger first",
+                {
+                    "tournament": TOURNAMENT,
+                    "lists": [
+                        {"name": "FIDE Swiss", "preset": "fide-swiss-traditional"},
+                        {"name": "Sonneborn first", "tiebreaks": ["SB", "BH"]},
+                    ],
+                },
+            ),
+        }
+    },
+    "convertTrf": {
+        "application/json": {
+            "read": _example("Read TRF text: the JSON tournament comes back", {"trf": TRF}),
+            "write": _example(
+                "Write a JSON tournament as TRF, ranked by a rule list",
+                {"tournament": TOURNAMENT, "tiebreaks": ["BH/C1", "BH"]},
+            ),
+        }
+    },
     "computeStandingsBatch": {
         "application/json": {
-            "two-items": _example("Two events in one call; each result line echoes its `id`", [
-                {"id": "riverside-2026", "tournament": TOURNAMENT, "tiebreaks": ["BH/C1", "BH"], "explain": False},
-                {"id": 2, "trf": TRF, "preset": "fide-swiss-traditional", "top": 3, "explain": False},
-            ]),
+            "two-items": _example(
+                "Two events in one call; each result line echoes its `id`",
+                [
+                    {"id": "riverside-2026", "tournament": TOURNAMENT, "tiebreaks": ["BH/C1", "BH"], "explain": False},
+                    {"id": 2, "trf": TRF, "preset": "fide-swiss-traditional", "top": 3, "explain": False},
+                ],
+            ),
         },
         # No example for the NDJSON form: schemathesis cannot send NDJSON and stops at an example
         # it cannot serialize; the body's description says what a line is.
     },
-    "checkArchive": {"application/json": {
-        "one-file": _example("One archived file: its points and rank columns against the standings",
-                             [{"id": "riverside-2026.trf", "trf": TRF}]),
-    }},
+    "checkArchive": {
+        "application/json": {
+            "one-file": _example(
+                "One archived file: its points and rank columns against the standings",
+                [{"id": "riverside-2026.trf", "trf": TRF}],
+            ),
+        }
+    },
 }

@@ -1,7 +1,7 @@
 """Write the app's OpenAPI document, or check that the committed one is current.
 
-    python -m tiebreak.http.export openapi/openapi.json
-    python -m tiebreak.http.export --check openapi/openapi.json
+python -m tiebreak.http.export openapi/openapi.json
+python -m tiebreak.http.export --check openapi/openapi.json
 """
 
 from __future__ import annotations

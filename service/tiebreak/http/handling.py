@@ -24,9 +24,11 @@ COMPRESSION_OPT_KEY = "skip_compression"
 CLIENT_CLOSED = 499  # nginx's "client closed request": logged and counted, never seen by the client
 # Raw TRF text is refused rather than guessed at: one strict JSON schema validates every request,
 # and the rules, regulations and options travel beside the text.
-TRF_AS_TEXT = ("send the body as application/json; to send a TRF file, wrap its text in JSON: "
-               "{\"trf\": \"<the file's text>\", \"tiebreaks\": [\"BH/C1\", \"BH\"]} "
-               "(for example: jq -Rs '{trf: .}' event.trf | curl --json @- URL)")
+TRF_AS_TEXT = (
+    "send the body as application/json; to send a TRF file, wrap its text in JSON: "
+    '{"trf": "<the file\'s text>", "tiebreaks": ["BH/C1", "BH"]} '
+    "(for example: jq -Rs '{trf: .}' event.trf | curl --json @- URL)"
+)
 
 
 @overload
@@ -93,8 +95,14 @@ def accepts_gzip(request: Request) -> bool:
 def job_for(request: Request, kind: str, body: bytes, gzip_ok: bool = True, index: int = 0) -> work.Job:
     ops = request.app.state.ops
     gzip_min = ops.gzip_min_bytes if gzip_ok and ops.gzip_min_bytes > 0 and accepts_gzip(request) else 0
-    return work.Job(kind=kind, body=body, limits=request.app.state.limits, gzip_min_bytes=gzip_min,
-                    gzip_level=ops.gzip_level, index=index)
+    return work.Job(
+        kind=kind,
+        body=body,
+        limits=request.app.state.limits,
+        gzip_min_bytes=gzip_min,
+        gzip_level=ops.gzip_level,
+        index=index,
+    )
 
 
 async def read_body(request: Request) -> bytes | None:

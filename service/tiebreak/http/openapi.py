@@ -23,8 +23,13 @@ import msgspec
 import msgspec.inspect as mi
 from litestar import Litestar, Request
 from litestar.datastructures import CacheControlHeader
-from litestar.openapi.plugins import (JsonRenderPlugin, OpenAPIRenderPlugin, RedocRenderPlugin,
-                                      SwaggerRenderPlugin, YamlRenderPlugin)
+from litestar.openapi.plugins import (
+    JsonRenderPlugin,
+    OpenAPIRenderPlugin,
+    RedocRenderPlugin,
+    SwaggerRenderPlugin,
+    YamlRenderPlugin,
+)
 from litestar.static_files import create_static_files_router
 from openapi_ui_bundles import redoc as redoc_bundle
 from openapi_ui_bundles import swagger_ui as swagger_bundle
@@ -38,16 +43,20 @@ STATIC_PATH = f"{SCHEMA_PATH}/static"
 REF_TEMPLATE = "#/components/schemas/{name}"
 
 API_KEY_SCHEMES = {
-    "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key",
-                     "description": "One of the keys in TIEBREAK_API_KEYS (only when the operator set it)"},
-    "BearerKey": {"type": "http", "scheme": "bearer",
-                  "description": "The same key as `Authorization: Bearer <key>`"},
+    "ApiKeyHeader": {
+        "type": "apiKey",
+        "in": "header",
+        "name": "X-API-Key",
+        "description": "One of the keys in TIEBREAK_API_KEYS (only when the operator set it)",
+    },
+    "BearerKey": {"type": "http", "scheme": "bearer", "description": "The same key as `Authorization: Bearer <key>`"},
 }
 # Probes, the scraper and the documentation stay open when keys are on (ops.PUBLIC_PATHS).
 OPEN_PATHS = ("/healthz", "/readyz", "/metrics")
 
 
 # ---- component schemas ----
+
 
 def _struct_types(types) -> dict[str, mi.StructType]:
     """Every struct reachable from `types`, by the component name msgspec gives it."""
@@ -91,8 +100,7 @@ def component_schemas(models) -> dict[str, dict]:
     _, components = msgspec.json.schema_components(models, ref_template=REF_TEMPLATE)
     for component in components.values():
         if "properties" in component:
-            component["properties"] = {name: _lift_description(prop)
-                                       for name, prop in component["properties"].items()}
+            component["properties"] = {name: _lift_description(prop) for name, prop in component["properties"].items()}
     for name, info in _struct_types(models).items():
         rules = getattr(info.cls, "schema_rules", ())
         if rules:
@@ -102,6 +110,7 @@ def component_schemas(models) -> dict[str, dict]:
 
 
 # ---- the finished document ----
+
 
 def finish(document: dict[str, Any], models, examples: dict, api_keys_on: bool) -> dict[str, Any]:
     """The document litestar generated, completed (a new dict; the input is not changed)."""
@@ -128,8 +137,12 @@ def finished_document(app: Litestar) -> dict[str, Any]:
     """The app's finished document, built once and kept in the app's state."""
     doc = app.state.get("openapi_document")
     if doc is None:
-        doc = finish(app.openapi_schema.to_schema(), app.state["documented_models"], REQUEST_EXAMPLES,
-                     bool(app.state["ops"].api_keys))
+        doc = finish(
+            app.openapi_schema.to_schema(),
+            app.state["documented_models"],
+            REQUEST_EXAMPLES,
+            bool(app.state["ops"].api_keys),
+        )
         app.state["openapi_document"] = doc
     return doc
 
@@ -137,6 +150,7 @@ def finished_document(app: Litestar) -> dict[str, Any]:
 # ---- the pages ----
 
 # Render plugins that render the finished document instead of litestar's own.
+
 
 class FinishedJson(JsonRenderPlugin):
     def render(self, request: Request, openapi_schema: dict[str, Any]) -> bytes:
@@ -162,20 +176,29 @@ class FinishedSwagger(SwaggerRenderPlugin):
 # itself when that fails), so the pages carry a Content-Security-Policy that allows this origin
 # only (inline scripts: litestar's pages start the UIs inline; blob: workers: ReDoc's search).
 # litestar puts `favicon` first in <head>, before any script, so the policy covers everything.
-DOCS_POLICY = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
-               "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'")
-_HEAD = (f"<meta http-equiv='Content-Security-Policy' content=\"{DOCS_POLICY}\">"
-         f"<link rel='icon' type='image/png' href='{STATIC_PATH}/swagger-ui/favicon-32x32.png'>")
+DOCS_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'"
+)
+_HEAD = (
+    f"<meta http-equiv='Content-Security-Policy' content=\"{DOCS_POLICY}\">"
+    f"<link rel='icon' type='image/png' href='{STATIC_PATH}/swagger-ui/favicon-32x32.png'>"
+)
 
 
 def render_plugins() -> list[OpenAPIRenderPlugin]:
     swagger = f"{STATIC_PATH}/swagger-ui"
     return [
-        FinishedRedoc(path=["/", "/redoc"], js_url=f"{STATIC_PATH}/redoc/redoc.standalone.js",
-                      google_fonts=False, favicon=_HEAD),
-        FinishedSwagger(path="/swagger", js_url=f"{swagger}/swagger-ui-bundle.js",
-                        css_url=f"{swagger}/swagger-ui.css",
-                        standalone_preset_js_url=f"{swagger}/swagger-ui-standalone-preset.js", favicon=_HEAD),
+        FinishedRedoc(
+            path=["/", "/redoc"], js_url=f"{STATIC_PATH}/redoc/redoc.standalone.js", google_fonts=False, favicon=_HEAD
+        ),
+        FinishedSwagger(
+            path="/swagger",
+            js_url=f"{swagger}/swagger-ui-bundle.js",
+            css_url=f"{swagger}/swagger-ui.css",
+            standalone_preset_js_url=f"{swagger}/swagger-ui-standalone-preset.js",
+            favicon=_HEAD,
+        ),
         FinishedJson(),
         FinishedYaml(),
     ]
@@ -185,8 +208,18 @@ def static_routes() -> list:
     """The UI bundles' files, from the installed package; cached a day by browsers."""
     cache = CacheControlHeader(max_age=86_400, public=True)
     return [
-        create_static_files_router(path=f"{STATIC_PATH}/swagger-ui", directories=[swagger_bundle.static_path],
-                                   include_in_schema=False, cache_control=cache, name="swagger-ui-assets"),
-        create_static_files_router(path=f"{STATIC_PATH}/redoc", directories=[redoc_bundle.static_path],
-                                   include_in_schema=False, cache_control=cache, name="redoc-assets"),
+        create_static_files_router(
+            path=f"{STATIC_PATH}/swagger-ui",
+            directories=[swagger_bundle.static_path],
+            include_in_schema=False,
+            cache_control=cache,
+            name="swagger-ui-assets",
+        ),
+        create_static_files_router(
+            path=f"{STATIC_PATH}/redoc",
+            directories=[redoc_bundle.static_path],
+            include_in_schema=False,
+            cache_control=cache,
+            name="redoc-assets",
+        ),
     ]

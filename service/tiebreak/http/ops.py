@@ -51,14 +51,19 @@ class OpsConfig:
     admin_port: int | None = field(default_factory=lambda: _env_port("TIEBREAK_ADMIN_PORT"))
     # Start the compute workers with the app (`tiebreak serve` does) rather than on first use.
     prestart_workers: bool = field(
-        default_factory=lambda: os.environ.get("TIEBREAK_PRESTART_WORKERS", "0") not in ("0", "false", ""))
+        default_factory=lambda: os.environ.get("TIEBREAK_PRESTART_WORKERS", "0") not in ("0", "false", "")
+    )
 
     def compression(self) -> CompressionConfig | None:
         if self.gzip_min_bytes <= 0:
             return None
         # The compute routes gzip their answers themselves (in the worker process), see gate.py.
-        return CompressionConfig(backend="gzip", minimum_size=self.gzip_min_bytes,
-                                 gzip_compress_level=self.gzip_level, exclude_opt_key=COMPRESSION_OPT_KEY)
+        return CompressionConfig(
+            backend="gzip",
+            minimum_size=self.gzip_min_bytes,
+            gzip_compress_level=self.gzip_level,
+            exclude_opt_key=COMPRESSION_OPT_KEY,
+        )
 
     def cors(self) -> CORSConfig | None:
         if not self.cors_origins:
@@ -80,30 +85,45 @@ access_log = logging.getLogger("tiebreak.access")
 # Reachable without an API key: probes, the scraper and the API's own description.
 PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema")
 PROBES = frozenset({"/healthz", "/readyz"})
-_PROBLEM_401 = msgspec.json.encode(Problem(
-    type="about:blank", title="Unauthorized", status=401,
-    detail="an API key is required: send it as `X-API-Key: <key>` or `Authorization: Bearer <key>`",
-    errors=[ProblemItem(path="header:X-API-Key", message="missing or not accepted")],
-))
-_PROBLEM_404 = msgspec.json.encode(Problem(type="about:blank", title="Not Found", status=404,
-                                           detail="Not Found", errors=[]))
-_PROBLEM_415_ENCODING = msgspec.json.encode(Problem(
-    type="about:blank", title="Unsupported Media Type", status=415,
-    detail="the request body must not be compressed: send it without Content-Encoding (identity)",
-    errors=[ProblemItem(path="header:Content-Encoding", message="only identity is accepted")],
-))
+_PROBLEM_401 = msgspec.json.encode(
+    Problem(
+        type="about:blank",
+        title="Unauthorized",
+        status=401,
+        detail="an API key is required: send it as `X-API-Key: <key>` or `Authorization: Bearer <key>`",
+        errors=[ProblemItem(path="header:X-API-Key", message="missing or not accepted")],
+    )
+)
+_PROBLEM_404 = msgspec.json.encode(
+    Problem(type="about:blank", title="Not Found", status=404, detail="Not Found", errors=[])
+)
+_PROBLEM_415_ENCODING = msgspec.json.encode(
+    Problem(
+        type="about:blank",
+        title="Unsupported Media Type",
+        status=415,
+        detail="the request body must not be compressed: send it without Content-Encoding (identity)",
+        errors=[ProblemItem(path="header:Content-Encoding", message="only identity is accepted")],
+    )
+)
 
 
 def _shed_problem(reason: str, limit: str) -> bytes:
-    return msgspec.json.encode(Problem(
-        type="about:blank", title="Service Unavailable", status=503,
-        detail=f"the service cannot answer now ({reason}); retry after {SHED_RETRY_AFTER_S} s",
-        errors=[ProblemItem(path="", message=f"the server is at its limit {limit} (TIEBREAK_{limit.upper()})")],
-    ))
+    return msgspec.json.encode(
+        Problem(
+            type="about:blank",
+            title="Service Unavailable",
+            status=503,
+            detail=f"the service cannot answer now ({reason}); retry after {SHED_RETRY_AFTER_S} s",
+            errors=[ProblemItem(path="", message=f"the server is at its limit {limit} (TIEBREAK_{limit.upper()})")],
+        )
+    )
 
 
-_PROBLEM_503 = {"in_flight": _shed_problem("saturated", "max_in_flight"),
-                "body_bytes": _shed_problem("saturated", "max_in_flight_body_bytes")}
+_PROBLEM_503 = {
+    "in_flight": _shed_problem("saturated", "max_in_flight"),
+    "body_bytes": _shed_problem("saturated", "max_in_flight_body_bytes"),
+}
 
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
@@ -181,8 +201,11 @@ class OpsMiddleware:
             await send(message)
 
         async def refuse(status: int, body: bytes, headers: list | None = None):
-            headers = [(b"content-type", b"application/problem+json"),
-                       (b"content-length", str(len(body)).encode()), *(headers or [])]
+            headers = [
+                (b"content-type", b"application/problem+json"),
+                (b"content-length", str(len(body)).encode()),
+                *(headers or []),
+            ]
             origin = _header(scope, b"origin")
             if origin and ("*" in self.config.cors_origins or origin in self.config.cors_origins):
                 # so that a browser script can read why it was refused
@@ -225,20 +248,33 @@ class OpsMiddleware:
             metrics.REQUESTS.labels(route, method, status).inc()
             metrics.LATENCY.labels(route, method, status).observe(elapsed)
             if self.config.access_log:
-                access_log.info("request", extra={
-                    "method": method, "path": path, "route": route,
-                    "status": state["status"], "duration_ms": round(elapsed * 1000, 3),
-                    "response_bytes": state["bytes"],
-                })
+                access_log.info(
+                    "request",
+                    extra={
+                        "method": method,
+                        "path": path,
+                        "route": route,
+                        "status": state["status"],
+                        "duration_ms": round(elapsed * 1000, 3),
+                        "response_bytes": state["bytes"],
+                    },
+                )
             REQUEST_ID.reset(token)
 
 
 # ---- /metrics ----
 
-@get("/metrics", operation_id="metrics", summary="Prometheus metrics (text exposition format 0.0.4)",
-     description="Requests, latency, in-flight requests, engine time, limit rejections and batch items, "
-                 "for a Prometheus scraper (no API key); docs/operations.md lists them.",
-     media_type=metrics.MEDIA_TYPE, include_in_schema=True, sync_to_thread=False)
+
+@get(
+    "/metrics",
+    operation_id="metrics",
+    summary="Prometheus metrics (text exposition format 0.0.4)",
+    description="Requests, latency, in-flight requests, engine time, limit rejections and batch items, "
+    "for a Prometheus scraper (no API key); docs/operations.md lists them.",
+    media_type=metrics.MEDIA_TYPE,
+    include_in_schema=True,
+    sync_to_thread=False,
+)
 def metrics_endpoint() -> Response[bytes]:
     return Response(metrics.render(), media_type=metrics.MEDIA_TYPE)
 

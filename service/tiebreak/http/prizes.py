@@ -12,9 +12,13 @@ from ..wire.prizes import PrizesResponse
 from .handling import NO_COMPRESSION, answer_request
 from .routes import PROBLEMS, problem_spec
 
-RESPONSES = {**PROBLEMS, 422: problem_spec(
-    "The body matches the schema but cannot be used: an unknown category, an amount finer than the unit, "
-    "standings out of order or naming a player twice, a `standings_request` that cannot be computed")}
+RESPONSES = {
+    **PROBLEMS,
+    422: problem_spec(
+        "The body matches the schema but cannot be used: an unknown category, an amount finer than the unit, "
+        "standings out of order or naming a player twice, a `standings_request` that cannot be computed"
+    ),
+}
 
 # Two tied for 2nd: the U1600 prize one of them brings in is pooled with 2nd place (US Chess 32B3).
 EXAMPLE = {
@@ -39,10 +43,17 @@ class PrizesOperation(Operation):
     """The request body is msgspec's schema of PrizeRequest (decoded strictly), with a worked example."""
 
     def __post_init__(self) -> None:
-        self.request_body = RequestBody(required=True, content={"application/json": OpenAPIMediaType(
-            schema=Reference(ref="#/components/schemas/PrizeRequest"),
-            examples={"class-prize-in-the-pool": Example(summary="A class prize pooled with 2nd place",
-                                                         value=EXAMPLE)})})
+        self.request_body = RequestBody(
+            required=True,
+            content={
+                "application/json": OpenAPIMediaType(
+                    schema=Reference(ref="#/components/schemas/PrizeRequest"),
+                    examples={
+                        "class-prize-in-the-pool": Example(summary="A class prize pooled with 2nd place", value=EXAMPLE)
+                    },
+                )
+            },
+        )
 
 
 @post(
@@ -50,9 +61,9 @@ class PrizesOperation(Operation):
     operation_id="distributePrizes",
     summary="Prize money for tied players: pooled, Hort system or by the standings, paid exactly to the unit",
     description="Final standings (or a standings request computed first), categories and prizes in; who "
-                "receives what out, by score group: each group brings in the prizes it would win untied and "
-                "shares them as `rules.sharing` says, every pool paid exactly to `rules.rounding.unit`, "
-                "each share explained. A prize nobody can win is listed in `unawarded`.",
+    "receives what out, by score group: each group brings in the prizes it would win untied and "
+    "shares them as `rules.sharing` says, every pool paid exactly to `rules.rounding.unit`, "
+    "each share explained. A prize nobody can win is listed in `unawarded`.",
     status_code=200,
     operation_class=PrizesOperation,
     responses=RESPONSES,

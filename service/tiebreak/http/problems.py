@@ -33,16 +33,20 @@ def handle_known(_: Request, exc: Exception) -> Response[Problem]:
 
 
 def handle_validation(_: Request, exc: ValidationException) -> Response[Problem]:
-    items = [ProblemItem(path=str(entry.get("key", "")), message=str(entry.get("message", "")))
-             for entry in (exc.extra if isinstance(exc.extra, list) else []) if isinstance(entry, dict)]
+    items = [
+        ProblemItem(path=str(entry.get("key", "")), message=str(entry.get("message", "")))
+        for entry in (exc.extra if isinstance(exc.extra, list) else [])
+        if isinstance(entry, dict)
+    ]
     return problem_response(problem(400, exc.detail, items))
 
 
 def handle_http(request: Request, exc: HTTPException) -> Response[Problem]:
     if exc.status_code == 413:  # litestar's body-size check (Content-Length, or the bytes actually received)
         limits = getattr(request.app.state, "limits", LIMITS)
-        return handle_known(request, LimitExceeded("max_body_bytes", "body", "the request body is too large",
-                                                   413, limits))
+        return handle_known(
+            request, LimitExceeded("max_body_bytes", "body", "the request body is too large", 413, limits)
+        )
     response = problem_response(problem(exc.status_code, exc.detail or TITLES.get(exc.status_code, "error")))
     if exc.headers:
         response.headers.update(exc.headers)
@@ -55,5 +59,6 @@ def handle_unexpected(request: Request, exc: Exception) -> Response[Problem]:
 
 
 EXCEPTION_HANDLERS: dict = dict.fromkeys(KNOWN, handle_known)
-EXCEPTION_HANDLERS.update({ValidationException: handle_validation, HTTPException: handle_http,
-                           Exception: handle_unexpected})
+EXCEPTION_HANDLERS.update(
+    {ValidationException: handle_validation, HTTPException: handle_http, Exception: handle_unexpected}
+)

@@ -47,9 +47,16 @@ def _env_int(name: str, default: int) -> int:
 
 
 # Every variable `tiebreak serve` reads besides HOST, PORT, WORKERS and the app's own (limits.ENV, ops.py).
-SERVER_ENV = ("TIEBREAK_HEADER_TIMEOUT_S", "TIEBREAK_BODY_TIMEOUT_S", "TIEBREAK_MAX_HEADER_BYTES",
-              "TIEBREAK_MAX_CONNECTIONS", "TIEBREAK_KEEPALIVE_TIMEOUT_S", "TIEBREAK_BACKLOG",
-              "TIEBREAK_GRACEFUL_TIMEOUT_S", "TIEBREAK_ADMIN_PORT")
+SERVER_ENV = (
+    "TIEBREAK_HEADER_TIMEOUT_S",
+    "TIEBREAK_BODY_TIMEOUT_S",
+    "TIEBREAK_MAX_HEADER_BYTES",
+    "TIEBREAK_MAX_CONNECTIONS",
+    "TIEBREAK_KEEPALIVE_TIMEOUT_S",
+    "TIEBREAK_BACKLOG",
+    "TIEBREAK_GRACEFUL_TIMEOUT_S",
+    "TIEBREAK_ADMIN_PORT",
+)
 
 
 class ConnectionLimits:
@@ -64,10 +71,21 @@ class ConnectionLimits:
 
 
 def _plain_response(status: int, message: str) -> bytes:
-    body = (f'{{"type":"about:blank","title":"{STATUS_LINE[status].decode().split(" ", 2)[2].strip()}",'
-            f'"status":{status},"detail":"{message}","errors":[]}}').encode()
-    return b"".join([STATUS_LINE[status], b"content-type: application/problem+json\r\n",
-                      b"content-length: ", str(len(body)).encode(), b"\r\n", b"connection: close\r\n\r\n", body])
+    body = (
+        f'{{"type":"about:blank","title":"{STATUS_LINE[status].decode().split(" ", 2)[2].strip()}",'
+        f'"status":{status},"detail":"{message}","errors":[]}}'
+    ).encode()
+    return b"".join(
+        [
+            STATUS_LINE[status],
+            b"content-type: application/problem+json\r\n",
+            b"content-length: ",
+            str(len(body)).encode(),
+            b"\r\n",
+            b"connection: close\r\n\r\n",
+            body,
+        ]
+    )
 
 
 class GuardedHttpToolsProtocol(HttpToolsProtocol):
@@ -149,8 +167,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         super().data_received(data)
         # All the bytes received so far are header bytes when the headers are still not complete.
         if self.awaiting_headers and self.header_bytes > self.guard.max_header_bytes:
-            self._refuse(431, f"the request line and headers exceed {self.guard.max_header_bytes} bytes "
-                              f"(TIEBREAK_MAX_HEADER_BYTES)")
+            self._refuse(
+                431,
+                f"the request line and headers exceed {self.guard.max_header_bytes} bytes (TIEBREAK_MAX_HEADER_BYTES)",
+            )
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -163,8 +183,10 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
         size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
         if size > self.guard.max_header_bytes:  # they arrived in one read: refused here, before any task
             self._disarm()
-            self._refuse(431, f"the request line and headers exceed {self.guard.max_header_bytes} bytes "
-                              f"(TIEBREAK_MAX_HEADER_BYTES)")
+            self._refuse(
+                431,
+                f"the request line and headers exceed {self.guard.max_header_bytes} bytes (TIEBREAK_MAX_HEADER_BYTES)",
+            )
             return
         super().on_headers_complete()
         self._arm(self.guard.body_timeout_s, self._body_timeout)
@@ -225,8 +247,12 @@ def run(host: str, port: int, workers: int = 1) -> None:
     os.environ.setdefault("TIEBREAK_PRESTART_WORKERS", "1")  # compute workers ready before the first request
     limits = ConnectionLimits()
     config = uvicorn.Config(
-        "tiebreak.http.app:app", host=host, port=port, workers=workers,
-        log_config=uvicorn_log_config(), access_log=False,
+        "tiebreak.http.app:app",
+        host=host,
+        port=port,
+        workers=workers,
+        log_config=uvicorn_log_config(),
+        access_log=False,
         http=GuardedHttpToolsProtocol,
         timeout_keep_alive=int(limits.keepalive_timeout_s) or 1,
         backlog=_env_int("TIEBREAK_BACKLOG", 2048),

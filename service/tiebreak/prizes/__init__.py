@@ -8,12 +8,44 @@ final standings (computed by the standings pipeline when asked) and reads the
 
 from .distribute import distribute
 from .errors import PrizeInputError, Problem, format_path
-from .model import (Category, Distribution, Entrant, Kind, Notice, PlayerAward, Pool, Prize, PrizeGroup,
-                    PrizeRequest, Rules, Share, Sharing, TieRule, Unawarded)
+from .model import (
+    Category,
+    Distribution,
+    Entrant,
+    Kind,
+    Notice,
+    PlayerAward,
+    Pool,
+    Prize,
+    PrizeGroup,
+    PrizeRequest,
+    Rules,
+    Share,
+    Sharing,
+    TieRule,
+    Unawarded,
+)
 from .validation import parse_amount
 
 __all__ = [
-    "Category", "Distribution", "Entrant", "Kind", "Notice", "PlayerAward", "Pool", "Prize", "PrizeGroup",
-    "PrizeInputError", "PrizeRequest", "Problem", "Rules", "Share", "Sharing", "TieRule", "Unawarded",
-    "distribute", "format_path", "parse_amount",
+    "Category",
+    "Distribution",
+    "Entrant",
+    "Kind",
+    "Notice",
+    "PlayerAward",
+    "Pool",
+    "Prize",
+    "PrizeGroup",
+    "PrizeInputError",
+    "PrizeRequest",
+    "Problem",
+    "Rules",
+    "Share",
+    "Sharing",
+    "TieRule",
+    "Unawarded",
+    "distribute",
+    "format_path",
+    "parse_amount",
 ]

@@ -40,8 +40,22 @@ from fractions import Fraction
 from itertools import groupby, islice
 
 from .matching import CategoryMatching
-from .model import (OVERALL, Category, Distribution, Kind, Notice, PlayerAward, Pool, Prize, PrizeGroup,
-                    PrizeRequest, Share, Sharing, TieRule, Unawarded)
+from .model import (
+    OVERALL,
+    Category,
+    Distribution,
+    Kind,
+    Notice,
+    PlayerAward,
+    Pool,
+    Prize,
+    PrizeGroup,
+    PrizeRequest,
+    Share,
+    Sharing,
+    TieRule,
+    Unawarded,
+)
 from .payment import pay_exactly, quantized
 from .text import money, names, ordinal, percent, points
 from .validation import validate
@@ -74,28 +88,48 @@ class _Ledger:
         self.unawarded: list[Unawarded] = []
         self.warnings: list[Notice] = []
 
-    def pool(self, prize_group: str | None, pool_points: Decimal, paid: list[tuple[int, Prize | None, Decimal, str]],
-             prizes: list[Prize], method: str, note: str, items: dict[int, tuple[str, ...]]) -> None:
+    def pool(
+        self,
+        prize_group: str | None,
+        pool_points: Decimal,
+        paid: list[tuple[int, Prize | None, Decimal, str]],
+        prizes: list[Prize],
+        method: str,
+        note: str,
+        items: dict[int, tuple[str, ...]],
+    ) -> None:
         standings = self.request.standings
         pool_id = f"P{len(self.pools) + 1}"
         ids = [standings[i].id for i, *_ in paid]
         total = sum((p.amount for p in prizes), Decimal(0))
-        self.pools.append(Pool(pool_id, prize_group, pool_points, tuple(ids), tuple(p.id for p in prizes),
-                               quantized(total, self.unit), method, note))
+        self.pools.append(
+            Pool(
+                pool_id,
+                prize_group,
+                pool_points,
+                tuple(ids),
+                tuple(p.id for p in prizes),
+                quantized(total, self.unit),
+                method,
+                note,
+            )
+        )
         listed = len(ids) <= SHARED_WITH_LISTED
         for i, brought, amount, why in paid:
             award = self.awards.setdefault(i, PlayerAward(standings[i]))
             own_items = items.get(i, ())
             partners = tuple(x for x in ids if x != standings[i].id) if listed else ()
-            award.shares.append(Share(standings[i].id, brought.id if brought else None, pool_id, amount,
-                                      partners, why, own_items))
+            award.shares.append(
+                Share(standings[i].id, brought.id if brought else None, pool_id, amount, partners, why, own_items)
+            )
             award.total += amount
             award.items.extend(own_items)
 
     def item_prize(self, i: int, prize: Prize, why: str) -> None:
         award = self.awards.setdefault(i, PlayerAward(self.request.standings[i]))
-        award.shares.append(Share(self.request.standings[i].id, prize.id, None, quantized(Decimal(0), self.unit), (),
-                                  why, prize.items))
+        award.shares.append(
+            Share(self.request.standings[i].id, prize.id, None, quantized(Decimal(0), self.unit), (), why, prize.items)
+        )
         award.items.extend(prize.items)
 
     def result(self) -> Distribution:
@@ -105,8 +139,15 @@ class _Ledger:
         awards = [self.awards[i] for i in sorted(self.awards)]
         for award in awards:
             award.total = quantized(award.total, unit)
-        return Distribution(self.request.rules, quantized(announced, unit), quantized(paid, unit), awards,
-                            self.pools, self.unawarded, self.warnings)
+        return Distribution(
+            self.request.rules,
+            quantized(announced, unit),
+            quantized(paid, unit),
+            awards,
+            self.pools,
+            self.unawarded,
+            self.warnings,
+        )
 
 
 @dataclass(slots=True)
@@ -187,12 +228,19 @@ class _PrizeGroupRun:
         highest rating class, then other prizes), then the order of the request."""
         category = self.categories[prize.category]
         if category.kind is Kind.RATING:
-            rank = (-(category.rating_below if category.rating_below is not None else _NO_BOUND),
-                    -(category.rating_at_least or 0))
+            rank = (
+                -(category.rating_below if category.rating_below is not None else _NO_BOUND),
+                -(category.rating_at_least or 0),
+            )
         else:
             rank = (0, 0)
-        return (-prize.amount, self.priority[prize.category], rank, self.category_order[prize.category],
-                self.sequence[prize.id])
+        return (
+            -prize.amount,
+            self.priority[prize.category],
+            rank,
+            self.category_order[prize.category],
+            self.sequence[prize.id],
+        )
 
     def tie_rule(self, prize: Prize) -> TieRule:
         return self.categories[prize.category].tie_rule
@@ -280,8 +328,10 @@ class _PrizeGroupRun:
 
         for prize in plan.chosen:
             if self.tie_rule(prize) is TieRule.LOWEST_RATING:
-                candidates = sorted((i for i in plan.members
-                                     if i not in plan.holder and prize.category in signature[i]), key=self.rating_order)
+                candidates = sorted(
+                    (i for i in plan.members if i not in plan.holder and prize.category in signature[i]),
+                    key=self.rating_order,
+                )
                 for i in candidates:
                     if take(i, prize.category):
                         break
@@ -295,8 +345,9 @@ class _PrizeGroupRun:
                 matching.release(signature[i])  # holds nothing; the others hold the rest
 
     def _whole_and_pooled(self, plan: _Plan) -> tuple[list[tuple[int, Prize]], list[Prize], list[int]]:
-        whole = sorted(((i, p) for i, p in plan.holder.items() if self.tie_rule(p) is not TieRule.SHARE),
-                       key=lambda pair: pair[0])
+        whole = sorted(
+            ((i, p) for i, p in plan.holder.items() if self.tie_rule(p) is not TieRule.SHARE), key=lambda pair: pair[0]
+        )
         holders = {i for i, _ in whole}
         pooled = [p for p in plan.chosen if self.tie_rule(p) is TieRule.SHARE]
         pooled_categories = {p.category for p in pooled}
@@ -368,18 +419,18 @@ class _PrizeGroupRun:
         if not self._is_tied(i):
             return f"alone on {at}"
         group = self.score_groups[self.score_group[i]]
-        return f"tied on {at} with {self._names([j for j in group[:LISTED_PLAYERS + 1] if j != i], len(group) - 1)}"
+        return f"tied on {at} with {self._names([j for j in group[: LISTED_PLAYERS + 1] if j != i], len(group) - 1)}"
 
     def _names(self, rows: list[int], count: int | None = None) -> str:
         """The players' names, the first few of `count` (default: all of `rows`)."""
         count = len(rows) if count is None else count
         if count > LISTED_PLAYERS:
-            shown = [self.standings[j].label for j in rows[:LISTED_PLAYERS - 1]]
+            shown = [self.standings[j].label for j in rows[: LISTED_PLAYERS - 1]]
             return f"{', '.join(shown)} and {count - len(shown):,} others"
         return names([self.standings[j].label for j in rows])
 
     def _listing(self, prizes: list[Prize]) -> str:
-        shown = prizes if len(prizes) <= LISTED_PRIZES else prizes[:LISTED_PRIZES - 2]
+        shown = prizes if len(prizes) <= LISTED_PRIZES else prizes[: LISTED_PRIZES - 2]
         text = " + ".join(f"{self.labels[p.id]} {money(p.amount)}" for p in shown)
         if len(shown) < len(prizes):
             text += f" + {len(prizes) - len(shown)} more prizes"
@@ -391,18 +442,29 @@ class _PrizeGroupRun:
     def _items(self, own: dict[int, Prize]) -> dict[int, tuple[str, ...]]:
         return {i: p.items for i, p in own.items() if p.items}
 
-    def _record(self, paid_members: list[int], exact: list[Fraction], prizes: list[Prize], own: dict[int, Prize],
-                method: str, note: str, whys: list[str]) -> None:
+    def _record(
+        self,
+        paid_members: list[int],
+        exact: list[Fraction],
+        prizes: list[Prize],
+        own: dict[int, Prize],
+        method: str,
+        note: str,
+        whys: list[str],
+    ) -> None:
         total = self._sum(prizes)
         paid = pay_exactly(exact, total, self.rules.unit)
         rows = []
         for i, share, amount, why in zip(paid_members, exact, paid, whys, strict=True):
             if Fraction(amount) != share:
-                why += (f"; paid {money(amount)}: shares are floored to the unit ({self.rules.unit}) and the "
-                        f"units left over go to the largest remainders, earlier players first")
+                why += (
+                    f"; paid {money(amount)}: shares are floored to the unit ({self.rules.unit}) and the "
+                    f"units left over go to the largest remainders, earlier players first"
+                )
             rows.append((i, own.get(i), amount, why))
-        self.ledger.pool(self.group.id, self.standings[paid_members[0]].points, rows, prizes, method, note,
-                         self._items(own))
+        self.ledger.pool(
+            self.group.id, self.standings[paid_members[0]].points, rows, prizes, method, note, self._items(own)
+        )
 
     def _alone_text(self, i: int, what: str) -> str:
         return f"alone on {points(self.standings[i].points)}: {what}"
@@ -412,42 +474,68 @@ class _PrizeGroupRun:
         what = f"{self.labels[prize.id]} {money(prize.amount)}"
         if self.rules.sharing is Sharing.NONE:
             method = "none"
-            why = (f"{self._tied_text(i)}; no sharing, the standings order decides: {what}" if self._is_tied(i)
-                   else f"{ordinal(i + 1)} in the standings: {what}")
+            why = (
+                f"{self._tied_text(i)}; no sharing, the standings order decides: {what}"
+                if self._is_tied(i)
+                else f"{ordinal(i + 1)} in the standings: {what}"
+            )
         elif self.tie_rule(prize) is TieRule.LOWEST_RATING:
             method = "lowest_rating"
-            why = (f"{self._tied_text(i)}; {what} is not shared: it goes to the lowest-rated eligible player "
-                   f"({self.standings[i].rating}) without a larger prize" if self._is_tied(i)
-                   else self._alone_text(i, what))
+            why = (
+                f"{self._tied_text(i)}; {what} is not shared: it goes to the lowest-rated eligible player "
+                f"({self.standings[i].rating}) without a larger prize"
+                if self._is_tied(i)
+                else self._alone_text(i, what)
+            )
         else:
             method = "tiebreak"
-            why = (f"{self._tied_text(i)}; {what} is not shared: it goes by the standings order (tie-break)"
-                   if self._is_tied(i) else self._alone_text(i, what))
+            why = (
+                f"{self._tied_text(i)}; {what} is not shared: it goes by the standings order (tie-break)"
+                if self._is_tied(i)
+                else self._alone_text(i, what)
+            )
         self._record([i], [Fraction(prize.amount)], [prize], {i: prize}, method, why, [why])
 
-    def _pay_pool(self, group: list[int], members: list[int], prizes: list[Prize], own: dict[int, Prize],
-                  caps: dict[int, Decimal] | None, signature: dict[int, frozenset[str]]) -> None:
+    def _pay_pool(
+        self,
+        group: list[int],
+        members: list[int],
+        prizes: list[Prize],
+        own: dict[int, Prize],
+        caps: dict[int, Decimal] | None,
+        signature: dict[int, frozenset[str]],
+    ) -> None:
         brought = f"the group brings in {self._listing(prizes)}"
         if len(prizes) > 1:
             brought += f" = {money(self._sum(prizes))}"
         if len(members) == 1:
             i = members[0]
-            text = (f"{self._tied_text(i)}; {brought}; the only one eligible" if self._is_tied(i)
-                    else self._alone_text(i, self._listing(prizes)))
+            text = (
+                f"{self._tied_text(i)}; {brought}; the only one eligible"
+                if self._is_tied(i)
+                else self._alone_text(i, self._listing(prizes))
+            )
             self._record(members, [Fraction(self._sum(prizes))], prizes, own, "pool", text, [text])
             return
-        main = self._class_prize_parts(members, prizes, signature) if self.rules.one_cash_prize else \
-            _Part(list(members), list(prizes))
+        main = (
+            self._class_prize_parts(members, prizes, signature)
+            if self.rules.one_cash_prize
+            else _Part(list(members), list(prizes))
+        )
         for part in main.split_off:
             category = part.category
             who = self._names(part.members)
             if len(part.members) == 1:
-                note = (f"{who}, the only one of them eligible for {category}, takes just {self._listing(part.prizes)}"
-                        f": more than the {money(part.full_share)} each of the whole pool (US Chess 32B3)")
+                note = (
+                    f"{who}, the only one of them eligible for {category}, takes just {self._listing(part.prizes)}"
+                    f": more than the {money(part.full_share)} each of the whole pool (US Chess 32B3)"
+                )
             else:
-                note = (f"{who}, the only ones of them eligible for {category}, divide just "
-                        f"{self._listing(part.prizes)} → {money(part.per_head)} each: more than the "
-                        f"{money(part.full_share)} each of the whole pool (US Chess 32B3)")
+                note = (
+                    f"{who}, the only ones of them eligible for {category}, divide just "
+                    f"{self._listing(part.prizes)} → {money(part.per_head)} each: more than the "
+                    f"{money(part.full_share)} each of the whole pool (US Chess 32B3)"
+                )
             exact = [part.per_head] * len(part.members)
             whys = [f"{self._tied_text(i)}; {brought}; {note}" for i in part.members]
             self._record(part.members, exact, part.prizes, own, "class_prize", note, whys)
@@ -458,10 +546,12 @@ class _PrizeGroupRun:
         if main.split_off:
             gone = [i for part in main.split_off for i in part.members]
             restricted = names(sorted({part.category for part in main.split_off}))
-            share_text = (f"; {self._names(gone)} {'takes' if len(gone) == 1 else 'take'} only the {restricted} "
-                          f"prize{'s' if len(gone) > 1 else ''} instead (US Chess 32B3); "
-                          f"the other {len(main.members)} share {self._listing(main.prizes)}"
-                          + (f" = {money(self._sum(main.prizes))}" if len(main.prizes) > 1 else ""))
+            share_text = (
+                f"; {self._names(gone)} {'takes' if len(gone) == 1 else 'take'} only the {restricted} "
+                f"prize{'s' if len(gone) > 1 else ''} instead (US Chess 32B3); "
+                f"the other {len(main.members)} share {self._listing(main.prizes)}"
+                + (f" = {money(self._sum(main.prizes))}" if len(main.prizes) > 1 else "")
+            )
         elif len(members) == len(group):
             share_text = "; both eligible" if len(group) == 2 else f"; all {len(group)} eligible"
         else:
@@ -474,12 +564,16 @@ class _PrizeGroupRun:
         for i, share in zip(main.members, exact, strict=True):
             text = f"{self._tied_text(i)}; {brought}{share_text}"
             if i in capped:
-                text += (f"; capped at {money(capped[i])}, the largest prize {self.standings[i].label} could win "
-                         f"without the tie (US Chess 32B3)")
+                text += (
+                    f"; capped at {money(capped[i])}, the largest prize {self.standings[i].label} could win "
+                    f"without the tie (US Chess 32B3)"
+                )
             elif capped:
                 rest = total - sum(capped.values())
-                text += (f"; after the cap of {self._names(list(capped))}, "
-                         f"{money(rest)} / {len(main.members) - len(capped)} → {money(share)} each")
+                text += (
+                    f"; after the cap of {self._names(list(capped))}, "
+                    f"{money(rest)} / {len(main.members) - len(capped)} → {money(share)} each"
+                )
             else:
                 text += f" → {money(share)} each"
             whys.append(text)
@@ -489,8 +583,9 @@ class _PrizeGroupRun:
             note += ", capped at the largest prize each could win without the tie"
         self._record(main.members, exact, main.prizes, own, method, note, whys)
 
-    def _class_prize_parts(self, members: list[int], prizes: list[Prize],
-                           signature: dict[int, frozenset[str]]) -> _Part:
+    def _class_prize_parts(
+        self, members: list[int], prizes: list[Prize], signature: dict[int, frozenset[str]]
+    ) -> _Part:
         """US Chess 32B3: tied players eligible for a restricted prize that others in the tie cannot
         win divide just the prizes only they can win, when that gives them more than the whole pool
         (the group that gains most first; inside it, the same again)."""
@@ -508,21 +603,33 @@ class _PrizeGroupRun:
                 only_theirs = [p for p in main.prizes if eligible[p.category] <= group]
                 per_head = Fraction(self._sum(only_theirs)) / len(group)
                 if per_head > share and (best is None or per_head > best.per_head):
-                    best = _ClassPart([i for i in main.members if i in group], only_theirs, category=category,
-                                      per_head=per_head, full_share=share)
+                    best = _ClassPart(
+                        [i for i in main.members if i in group],
+                        only_theirs,
+                        category=category,
+                        per_head=per_head,
+                        full_share=share,
+                    )
             if best is None:
                 break
             inner = self._class_prize_parts(best.members, best.prizes, signature)
-            main.split_off.append(_ClassPart(inner.members, inner.prizes, category=best.category,
-                                             per_head=Fraction(self._sum(inner.prizes)) / len(inner.members),
-                                             full_share=share))
+            main.split_off.append(
+                _ClassPart(
+                    inner.members,
+                    inner.prizes,
+                    category=best.category,
+                    per_head=Fraction(self._sum(inner.prizes)) / len(inner.members),
+                    full_share=share,
+                )
+            )
             main.split_off += inner.split_off
             main.members = [i for i in main.members if i not in set(best.members)]
             main.prizes = [p for p in main.prizes if p not in best.prizes]
         return main
 
-    def _water_fill(self, members: list[int], total: Fraction,
-                    caps: dict[int, Decimal]) -> tuple[list[Fraction], dict[int, Fraction]]:
+    def _water_fill(
+        self, members: list[int], total: Fraction, caps: dict[int, Decimal]
+    ) -> tuple[list[Fraction], dict[int, Fraction]]:
         """Equal shares, except that nobody gets more than their cap; what a cap holds back is
         shared by the others."""
         shares: dict[int, Fraction] = {}
@@ -543,9 +650,15 @@ class _PrizeGroupRun:
             extra = remaining / len(members)
             shares = {i: s + extra for i, s in shares.items()}
             capped = {}
-            self.ledger.warnings.append(Notice("cap-lifted", (
-                f"the caps of {self._names(members)} would leave {money(remaining)} "
-                f"of their pool unpaid; it is shared equally on top of the caps")))
+            self.ledger.warnings.append(
+                Notice(
+                    "cap-lifted",
+                    (
+                        f"the caps of {self._names(members)} would leave {money(remaining)} "
+                        f"of their pool unpaid; it is shared equally on top of the caps"
+                    ),
+                )
+            )
         return [shares[i] for i in members], capped
 
     def _pay_hort(self, group: list[int], members: list[int], prizes: list[Prize], own: dict[int, Prize]) -> None:
@@ -560,12 +673,19 @@ class _PrizeGroupRun:
             if len(members) == 1 and not self._is_tied(i):
                 whys.append(self._alone_text(i, self._listing(prizes)))
                 continue
-            mine = (f"keeps {percent(keep)} of {self.labels[own[i].id]} ({money(own[i].amount)} → {money(kept)})"
-                    if i in own else "brought no prize in, keeps nothing")
-            whys.append(f"{self._tied_text(i)}; {mine} + an equal share of the pot "
-                        f"({money(pot)} / {len(members)} = {money(each)}) (Hort system)")
-        note = (f"each keeps {percent(keep)} of the prize they brought in; the other {percent(1 - keep)} of "
-                f"{self._listing(prizes)} is shared equally by {len(members)}")
+            mine = (
+                f"keeps {percent(keep)} of {self.labels[own[i].id]} ({money(own[i].amount)} → {money(kept)})"
+                if i in own
+                else "brought no prize in, keeps nothing"
+            )
+            whys.append(
+                f"{self._tied_text(i)}; {mine} + an equal share of the pot "
+                f"({money(pot)} / {len(members)} = {money(each)}) (Hort system)"
+            )
+        note = (
+            f"each keeps {percent(keep)} of the prize they brought in; the other {percent(1 - keep)} of "
+            f"{self._listing(prizes)} is shared equally by {len(members)}"
+        )
         self._record(members, exact, prizes, own, "hort", note, whys)
 
     # ---- items only, and what is left ----
@@ -582,9 +702,14 @@ class _PrizeGroupRun:
                 k = self.place_in_category[prize.id] - 1
                 if k < len(eligible):
                     i = eligible[k]
-                    self.ledger.item_prize(i, prize, (
-                        f"{self.labels[prize.id]} ({', '.join(prize.items) or 'no items'}): the "
-                        f"{ordinal(k + 1)} player eligible for {name} in the standings order"))
+                    self.ledger.item_prize(
+                        i,
+                        prize,
+                        (
+                            f"{self.labels[prize.id]} ({', '.join(prize.items) or 'no items'}): the "
+                            f"{ordinal(k + 1)} player eligible for {name} in the standings order"
+                        ),
+                    )
                 elif not eligible:
                     self._unawarded(prize, f"nobody in the standings is eligible for category {name!r}")
                 else:
@@ -594,9 +719,15 @@ class _PrizeGroupRun:
         nobody = [name for name, flags in self.eligible.items() if not any(flags)]
         for name in nobody:
             ids = [p.id for p in self.group.prizes if p.category == name]
-            self.ledger.warnings.append(Notice("category-without-players", (
-                f"nobody in the standings is eligible for category {name!r}: its prize(s) {', '.join(ids)} "
-                "are unawarded")))
+            self.ledger.warnings.append(
+                Notice(
+                    "category-without-players",
+                    (
+                        f"nobody in the standings is eligible for category {name!r}: its prize(s) {', '.join(ids)} "
+                        "are unawarded"
+                    ),
+                )
+            )
         left = []
         for name, queue in self.available.items():
             for prize in queue:
@@ -604,12 +735,16 @@ class _PrizeGroupRun:
                     self._unawarded(prize, f"nobody in the standings is eligible for category {name!r}")
                 else:
                     left.append(prize)
-                    self._unawarded(prize, "every player eligible for it won a larger prize or a share of one"
-                                    if self.rules.one_cash_prize else f"fewer players are eligible for {name} "
-                                    "than it has prizes")
+                    self._unawarded(
+                        prize,
+                        "every player eligible for it won a larger prize or a share of one"
+                        if self.rules.one_cash_prize
+                        else f"fewer players are eligible for {name} than it has prizes",
+                    )
         if left:
-            self.ledger.warnings.append(Notice("prizes-unawarded", (
-                f"{self._listing(left)} could not be awarded: no eligible player was left")))
+            self.ledger.warnings.append(
+                Notice("prizes-unawarded", (f"{self._listing(left)} could not be awarded: no eligible player was left"))
+            )
 
     def _unawarded(self, prize: Prize, reason: str) -> None:
         self.ledger.unawarded.append(Unawarded(prize, self.group.id, reason))

@@ -96,13 +96,15 @@ class Category:
         if entrant.rating is None:
             if not (self.unrated if self.unrated is not None else not self.has_rating_bound):
                 return False
-        elif ((self.rating_below is not None and entrant.rating >= self.rating_below)
-              or (self.rating_at_least is not None and entrant.rating < self.rating_at_least)):
+        elif (self.rating_below is not None and entrant.rating >= self.rating_below) or (
+            self.rating_at_least is not None and entrant.rating < self.rating_at_least
+        ):
             return False
         if self.sex is not None and (entrant.sex or "").lower() != self.sex.lower():
             return False
-        if self.born_on_or_after is not None and (entrant.birth_date is None
-                                                  or entrant.birth_date < self.born_on_or_after):
+        if self.born_on_or_after is not None and (
+            entrant.birth_date is None or entrant.birth_date < self.born_on_or_after
+        ):
             return False
         if self.born_before is not None and (entrant.birth_date is None or entrant.birth_date >= self.born_before):
             return False
@@ -156,6 +158,7 @@ class PrizeRequest:
 
 
 # ---- what a distribution produces ----
+
 
 @dataclass(frozen=True, slots=True)
 class Share:

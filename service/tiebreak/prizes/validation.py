@@ -17,8 +17,9 @@ KINDS = tuple(kind.value for kind in Kind)
 def parse_amount(text: str, path: Path) -> Decimal:
     """A non-negative decimal string ("150", "99.50") as a Decimal."""
     if not isinstance(text, str) or not DECIMAL.match(text):
-        raise PrizeInputError([Problem(path, f"{text!r} is not an amount: write a non-negative decimal string "
-                                             "such as \"150\" or \"99.50\"")])
+        raise PrizeInputError(
+            [Problem(path, f'{text!r} is not an amount: write a non-negative decimal string such as "150" or "99.50"')]
+        )
     return Decimal(text)
 
 
@@ -38,12 +39,20 @@ def _field_problems(request: PrizeRequest) -> list[Problem]:
     if rules.unit <= 0:
         problems.append(Problem(("rules", "rounding", "unit"), "the currency unit must be greater than 0"))
     if not 0 <= rules.hort_keep <= 1:
-        problems.append(Problem(("rules", "hort_keep"), "the part of the own place's prize kept under the Hort "
-                                                        "system is between 0 and 1 (0.5 for 50 %)"))
+        problems.append(
+            Problem(
+                ("rules", "hort_keep"),
+                "the part of the own place's prize kept under the Hort system is between 0 and 1 (0.5 for 50 %)",
+            )
+        )
     for i, entry in enumerate(rules.identical_priority):
         if entry not in request.categories and entry not in KINDS:
-            problems.append(Problem(("rules", "identical_priority", i),
-                                    f"{entry!r} is neither a category nor a kind of category ({', '.join(KINDS)})"))
+            problems.append(
+                Problem(
+                    ("rules", "identical_priority", i),
+                    f"{entry!r} is neither a category nor a kind of category ({', '.join(KINDS)})",
+                )
+            )
     known = sorted(set(request.categories) | {"overall"})
     seen_ids: dict[str, Path] = {}
     seen_groups: set[str | None] = set()
@@ -54,24 +63,43 @@ def _field_problems(request: PrizeRequest) -> list[Problem]:
         last_cash: dict[str, tuple[Decimal, Path]] = {}
         for prize in group.prizes:
             if prize.id in seen_ids:
-                problems.append(Problem((*prize.path, "id"), f"prize id {prize.id!r} is used twice "
-                                                             f"(first at {_text(seen_ids[prize.id])})"))
+                problems.append(
+                    Problem(
+                        (*prize.path, "id"),
+                        f"prize id {prize.id!r} is used twice (first at {_text(seen_ids[prize.id])})",
+                    )
+                )
             seen_ids.setdefault(prize.id, prize.path)
             if prize.category not in known:
-                problems.append(Problem((*prize.path, "category"),
-                                        f"unknown category {prize.category!r}; the categories are {', '.join(known)}"))
+                problems.append(
+                    Problem(
+                        (*prize.path, "category"),
+                        f"unknown category {prize.category!r}; the categories are {', '.join(known)}",
+                    )
+                )
             if prize.amount < 0:
                 problems.append(Problem((*prize.path, "amount"), "an amount cannot be negative"))
             elif rules.unit > 0 and not is_multiple(prize.amount, rules.unit):
-                problems.append(Problem((*prize.path, "amount"), f"{prize.amount} is finer than the currency unit "
-                                                                 f"{rules.unit}: amounts are whole multiples of it"))
+                problems.append(
+                    Problem(
+                        (*prize.path, "amount"),
+                        f"{prize.amount} is finer than the currency unit "
+                        f"{rules.unit}: amounts are whole multiples of it",
+                    )
+                )
             elif prize.amount > 0:
                 before = last_cash.get(prize.category)
                 if before is not None and prize.amount > before[0]:
-                    problems.append(Problem((*prize.path, "amount"), (
-                        f"the prizes of category {prize.category!r} are won in the order given, so they are listed "
-                        f"from the largest down: {money(prize.amount)} follows {money(before[0])} "
-                        f"({_text(before[1])})")))
+                    problems.append(
+                        Problem(
+                            (*prize.path, "amount"),
+                            (
+                                f"the prizes of category {prize.category!r} are won in the order given, so they are listed "
+                                f"from the largest down: {money(prize.amount)} follows {money(before[0])} "
+                                f"({_text(before[1])})"
+                            ),
+                        )
+                    )
                 last_cash[prize.category] = (prize.amount, prize.path)
     return problems
 
@@ -82,13 +110,24 @@ def _standings_problems(request: PrizeRequest) -> list[Problem]:
     first_row: dict[int, int] = {}
     for i, entrant in enumerate(request.standings):
         if entrant.id in first_row:
-            problems.append(Problem((*root, i, "id"), f"player {entrant.id} appears twice in the standings "
-                                                      f"(also {_text((*root, first_row[entrant.id]))})"))
+            problems.append(
+                Problem(
+                    (*root, i, "id"),
+                    f"player {entrant.id} appears twice in the standings "
+                    f"(also {_text((*root, first_row[entrant.id]))})",
+                )
+            )
         first_row.setdefault(entrant.id, i)
         if i and entrant.points > request.standings[i - 1].points:
-            problems.append(Problem((*root, i, "points"), (
-                f"the standings must be in final order, best first: {points(entrant.points)} points after "
-                f"{points(request.standings[i - 1].points)}")))
+            problems.append(
+                Problem(
+                    (*root, i, "points"),
+                    (
+                        f"the standings must be in final order, best first: {points(entrant.points)} points after "
+                        f"{points(request.standings[i - 1].points)}"
+                    ),
+                )
+            )
     return problems
 
 

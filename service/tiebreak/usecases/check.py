@@ -20,6 +20,7 @@ from ..wire import schemas as s
 from ..wire.io import CheckLine, CheckReport, Disagreement
 from .standings import run_standings
 
+
 def _decimal(text: str) -> Decimal | None:
     try:
         return Decimal(text.strip()) if text.strip() else None
@@ -48,14 +49,20 @@ def check_trf(text: str) -> CheckReport:
         row = rows[player.id]
         computed = Decimal(repr(row.points))
         if "points" in compared and written_points is not None and written_points != computed:
-            disagreements.append(Disagreement(player=player.id, name=player.name, field="points",
-                                              file=f"{written_points}", computed=f"{computed}"))
+            disagreements.append(
+                Disagreement(
+                    player=player.id, name=player.name, field="points", file=f"{written_points}", computed=f"{computed}"
+                )
+            )
         if "rank" in compared and written_rank:  # blank or 0: the file did not rank the player
             first, last = row.rank, group_end[row.rank]
             if not first <= written_rank <= last:
                 places = f"{first}" if first == last else f"{first}-{last}"
-                disagreements.append(Disagreement(player=player.id, name=player.name, field="rank",
-                                                  file=f"{written_rank}", computed=places))
+                disagreements.append(
+                    Disagreement(
+                        player=player.id, name=player.name, field="rank", file=f"{written_rank}", computed=places
+                    )
+                )
     return CheckReport(
         status="inconsistent" if disagreements else "consistent",
         regulations=response.regulations,

@@ -16,7 +16,17 @@ from ..engine.presets import preset_specs
 from ..engine.rules import RuleSpec
 from ..engine.standings import Standings, Warning, cyclic_gc_paused
 from ..wire import schemas as s
-from ..wire.compare import CompareRequest, CompareResponse, Champion, ListChange, ListResult, ListSummary, CompareSummary, RankMove, RuleList
+from ..wire.compare import (
+    CompareRequest,
+    CompareResponse,
+    Champion,
+    ListChange,
+    ListResult,
+    ListSummary,
+    CompareSummary,
+    RankMove,
+    RuleList,
+)
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .cost import Counts
 from ..wire.limits import Limits
@@ -24,8 +34,15 @@ from .standings import applied_regulations, default_after_round, read_trf_checke
 from ..engine.teams.standings import TeamStandings, compute_team_standings
 from .convert_teams import team_standings_to_wire
 from .teams import (
-    NotATeamEvent, individual_after_all, is_team_request, read_team_event, team_after_round, team_regulations, team_specs,
+    NotATeamEvent,
+    individual_after_all,
+    is_team_request,
+    read_team_event,
+    team_after_round,
+    team_regulations,
+    team_specs,
 )
+
 
 def _tournament(body: CompareRequest, limits: Limits | None) -> tuple[Tournament, list[Warning]]:
     if body.trf is None:
@@ -37,9 +54,12 @@ def _tournament(body: CompareRequest, limits: Limits | None) -> tuple[Tournament
 
 def _under_list(i: int, exc: InvalidRequest) -> InvalidRequest:
     """The error of one list, its paths rooted at that list (`lists[2].tiebreaks[0]`)."""
-    issues = [Issue(("lists", i, *issue.path), issue.message)
-              if issue.path and issue.path[0] in ("tiebreaks", "preset") else issue
-              for issue in exc.issues]
+    issues = [
+        Issue(("lists", i, *issue.path), issue.message)
+        if issue.path and issue.path[0] in ("tiebreaks", "preset")
+        else issue
+        for issue in exc.issues
+    ]
     return type(exc)(issues)
 
 
@@ -47,8 +67,9 @@ def _check_names(lists: list[RuleList]) -> None:
     seen: set[str] = set()
     for i, item in enumerate(lists):
         if item.name in seen:
-            raise InvalidRequest([Issue(("lists", i, "name"), f"the lists' names must differ: {item.name!r} is "
-                                                              "used twice")])
+            raise InvalidRequest(
+                [Issue(("lists", i, "name"), f"the lists' names must differ: {item.name!r} is used twice")]
+            )
         seen.add(item.name)
 
 
@@ -69,8 +90,9 @@ class ComparePlan:
     engine_seconds: float = 0.0
 
 
-def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0,
-                 not_teams: Warning | None = None) -> ComparePlan:
+def plan_compare(
+    body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0, not_teams: Warning | None = None
+) -> ComparePlan:
     _check_names(body.lists)
     if not_teams is None and is_team_request(body):
         rules = sum(max(1, len(item.tiebreaks or [])) for item in body.lists)
@@ -95,9 +117,14 @@ def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes:
         lists.append((specs, regulations))
     players = len(tournament.players)
     rules = sum(max(1, len(specs)) for specs, _ in lists)
-    counts = Counts(players=players, rounds=after_round or tournament.rounds, rule_passes=rules,
-                    explained_rules=players * rules if body.explain else 0, body_bytes=body_bytes,
-                    lists=len(lists))
+    counts = Counts(
+        players=players,
+        rounds=after_round or tournament.rounds,
+        rule_passes=rules,
+        explained_rules=players * rules if body.explain else 0,
+        body_bytes=body_bytes,
+        lists=len(lists),
+    )
     return ComparePlan(body, counts, tournament, read_warnings, after_round, lists, limits)
 
 
@@ -115,15 +142,20 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
         assert plan.tournament is not None and plan.lists is not None and plan.read_warnings is not None
         for i, (specs, regulations) in enumerate(plan.lists):
             try:
-                result = compute_standings(plan.tournament, specs, regulations, plan.after_round,
-                                           body.unrated_rating, False, s.ContributionOut)  # explained as converted
+                result = compute_standings(
+                    plan.tournament, specs, regulations, plan.after_round, body.unrated_rating, False, s.ContributionOut
+                )  # explained as converted
             except InvalidRequest as exc:
                 raise _under_list(i, exc) from None
             result.warnings[:0] = plan.read_warnings
             if not specs:
-                result.warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points "
-                                               "share a rank",
-                                               "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1"))
+                result.warnings.append(
+                    Warning(
+                        "no-tiebreaks",
+                        "no tie-break rules given: players equal on points share a rank",
+                        "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1",
+                    )
+                )
             results.append(result)
         plan.engine_seconds = time.perf_counter() - started
         return _response(body, results, plan.tournament)
@@ -155,18 +187,33 @@ def _response(body: CompareRequest, results: list[Standings], tournament: Tourna
     table = results[0].table
     ranks = [{row.player: row.rank for row in result.rows} for result in results]
     firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
-    lists_out = [ListResult(name=name, first=first, standings=(
-                    team_standings_to_wire(result, body.explain) if isinstance(result, TeamStandings)
-                    else standings_to_wire(result, body.explain, tournament=tournament)))
-                 for name, first, result in zip(names, firsts, results, strict=False)]
+    lists_out = [
+        ListResult(
+            name=name,
+            first=first,
+            standings=(
+                team_standings_to_wire(result, body.explain)
+                if isinstance(result, TeamStandings)
+                else standings_to_wire(result, body.explain, tournament=tournament)
+            ),
+        )
+        for name, first, result in zip(names, firsts, results, strict=False)
+    ]
     index = table.index_of_id()  # not ids.index: an event without results has every player first
-    champions = [Champion(rule_list=name, ids=first, names=[table.names[index[pid]] for pid in first])
-                 for name, first in zip(names, firsts, strict=False)]
+    champions = [
+        Champion(rule_list=name, ids=first, names=[table.names[index[pid]] for pid in first])
+        for name, first in zip(names, firsts, strict=False)
+    ]
     summaries = []
     for name, first, rank in zip(names, firsts, ranks, strict=False):
         changes = [
-            ListChange(id=table.ids[p], name=table.names[p], rank=rank[p], baseline_rank=ranks[0][p],
-                       change=ranks[0][p] - rank[p])
+            ListChange(
+                id=table.ids[p],
+                name=table.names[p],
+                rank=rank[p],
+                baseline_rank=ranks[0][p],
+                change=ranks[0][p] - rank[p],
+            )
             for p in sorted(rank, key=lambda p: (rank[p], table.ids[p]))
             if rank[p] != ranks[0][p]
         ]
@@ -176,12 +223,21 @@ def _response(body: CompareRequest, results: list[Standings], tournament: Tourna
         per_list = [rank[p] for rank in ranks]
         best, worst = min(per_list), max(per_list)
         if best != worst:
-            moves.append(RankMove(id=table.ids[p], name=table.names[p], ranks=dict(zip(names, per_list, strict=False)),
-                                  best=best, worst=worst, spread=worst - best))
+            moves.append(
+                RankMove(
+                    id=table.ids[p],
+                    name=table.names[p],
+                    ranks=dict(zip(names, per_list, strict=False)),
+                    best=best,
+                    worst=worst,
+                    spread=worst - best,
+                )
+            )
     moves.sort(key=lambda m: (-m.spread, m.best, m.id))
     return CompareResponse(
         regulations=[result.regulations.value for result in results],
         lists=lists_out,
-        summary=CompareSummary(champions=champions, same_champion=all(f == firsts[0] for f in firsts),
-                               lists=summaries, moves=moves),
+        summary=CompareSummary(
+            champions=champions, same_champion=all(f == firsts[0] for f in firsts), lists=summaries, moves=moves
+        ),
     )

@@ -43,10 +43,13 @@ def scoring_from_wire(scoring: s.Scoring | None) -> m.Scoring:
     """The whole scoring: what is not given follows win, draw and loss, as TRF record 162 does."""
     if scoring is None:
         return m.Scoring()
-    return scoring_with_defaults({
-        name: exact(value, ("tournament", "scoring", name))
-        for name in s.Scoring.__struct_fields__ if (value := getattr(scoring, name)) is not None
-    })
+    return scoring_with_defaults(
+        {
+            name: exact(value, ("tournament", "scoring", name))
+            for name in s.Scoring.__struct_fields__
+            if (value := getattr(scoring, name)) is not None
+        }
+    )
 
 
 def _check_keys(players: list[s.Player]) -> None:
@@ -57,19 +60,27 @@ def _check_keys(players: list[s.Player]) -> None:
             try:
                 datetime.date.fromisoformat(p.birth_date)
             except ValueError:
-                raise InvalidRequest([Issue(("tournament", "players", i, "birth_date"),
-                                            f"birth_date {p.birth_date!r} is not a date")]) from None
+                raise InvalidRequest(
+                    [Issue(("tournament", "players", i, "birth_date"), f"birth_date {p.birth_date!r} is not a date")]
+                ) from None
         if p.key is None:
             continue
         if p.key in seen:
-            raise InvalidRequest([Issue(("tournament", "players", i, "key"),
-                                        f"key {p.key!r} is already the key of players[{seen[p.key]}]")])
+            raise InvalidRequest(
+                [
+                    Issue(
+                        ("tournament", "players", i, "key"),
+                        f"key {p.key!r} is already the key of players[{seen[p.key]}]",
+                    )
+                ]
+            )
         seen[p.key] = i
 
 
 def _player(p: s.Player, results: tuple[m.RoundResult, ...] = ()) -> m.Player:
-    return m.Player(p.id, p.name, p.rating or None, results, p.fide_id, p.federation, p.title, p.sex,
-                    p.birth_date, p.key)
+    return m.Player(
+        p.id, p.name, p.rating or None, results, p.fide_id, p.federation, p.title, p.sex, p.birth_date, p.key
+    )
 
 
 def tournament_from_wire(t: s.Tournament, columns: bool = False) -> m.Tournament:
@@ -132,8 +143,9 @@ def _results_from_wire(p: s.Player, i: int) -> tuple[m.RoundResult, ...]:
         points = r.points
         fraction = None if points is None else exact(points, ("tournament", "players", i, "results", j, "points"))
         # positional: this loop runs once per result of the tournament
-        results.append(round_result(r.round, kinds[r.result], r.opponent,
-                                    colors[r.color] if r.color else None, fraction, r.rated))
+        results.append(
+            round_result(r.round, kinds[r.result], r.opponent, colors[r.color] if r.color else None, fraction, r.rated)
+        )
     return tuple(results)
 
 
@@ -228,15 +240,22 @@ def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
         code=spec.code,
         name=display_name(spec),
         article=entry.citation,
-        modifiers=s.ModifiersOut(cut=spec.cut, median=spec.median, limit=spec.limit,
-                                 forfeits_played=spec.forfeits_played),
+        modifiers=s.ModifiersOut(
+            cut=spec.cut, median=spec.median, limit=spec.limit, forfeits_played=spec.forfeits_played
+        ),
         lower_is_better=outcome.lower_is_better,
         dropped=outcome.dropped_reason,
     )
 
 
-def _breakdowns(outcomes: list[RuleOutcome], explained: list[Explanation], keys: list[str], displays: list[_Shown],
-                players: list[int], player_keys: dict[int, str]) -> list[dict[str, s.RuleBreakdown]]:
+def _breakdowns(
+    outcomes: list[RuleOutcome],
+    explained: list[Explanation],
+    keys: list[str],
+    displays: list[_Shown],
+    players: list[int],
+    player_keys: dict[int, str],
+) -> list[dict[str, s.RuleBreakdown]]:
     """Each player's breakdown: per rule its value, note, contributions (the engine's objects
     as they are: they are the wire's type) and the total before a cut, from the engine's
     explanation of these rows; the opponents' client keys added when the request gave some.
@@ -249,9 +268,24 @@ def _breakdowns(outcomes: list[RuleOutcome], explained: list[Explanation], keys:
                 for c in row:
                     if c.opponent is not None:
                         c.opponent_key = player_keys.get(c.opponent)
-        per_rule.append(list(map(s.RuleBreakdown, map(displays[i].__getitem__, players), explanation.notes, column,
-                                 repeat(i), repeat(outcome.spec.canonical), explanation.before_cut)))
-    return [dict(zip(keys, row, strict=True)) for row in zip(*per_rule, strict=True)] if per_rule else [{} for _ in players]
+        per_rule.append(
+            list(
+                map(
+                    s.RuleBreakdown,
+                    map(displays[i].__getitem__, players),
+                    explanation.notes,
+                    column,
+                    repeat(i),
+                    repeat(outcome.spec.canonical),
+                    explanation.before_cut,
+                )
+            )
+        )
+    return (
+        [dict(zip(keys, row, strict=True)) for row in zip(*per_rule, strict=True)]
+        if per_rule
+        else [{} for _ in players]
+    )
 
 
 def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
@@ -318,14 +352,15 @@ def player_ids(player: int | list[int] | None) -> list[int]:
     return [player] if isinstance(player, int) else list(player)
 
 
-def select_rows(result: Standings, top: int | None = None, player: int | list[int] | None = None,
-                offset: int = 0) -> Sequence[StandingRow]:
+def select_rows(
+    result: Standings, top: int | None = None, player: int | list[int] | None = None, offset: int = 0
+) -> Sequence[StandingRow]:
     """The standings rows a client asked for: a page (`offset`, then `top` rows, or to the end)
     and/or the rows of the players named, in standings order, each row once."""
     if top is None and player is None and not offset:
         return result.rows
     paged = top is not None or offset > 0
-    rows = result.rows[offset:offset + top if top is not None else None] if paged else []
+    rows = result.rows[offset : offset + top if top is not None else None] if paged else []
     wanted = player_ids(player)
     if wanted:
         ids = np.asarray(result.table.ids, dtype=np.int64)
@@ -393,13 +428,23 @@ def _plain_rows(result: Standings, rows: Sequence[StandingRow], identities: dict
     columns = [_display(o, chosen) for o in result.outcomes]
     values = list(zip(*columns, strict=False)) if columns else [()] * len(order)
     ids, names = table.ids, table.names
-    made: list[_PlainRow | s.Standing] = list(map(_PlainRow, ranks, [ids[p] for p in order],
-                                                  [names[p] for p in order], points, values, decided))
+    made: list[_PlainRow | s.Standing] = list(
+        map(_PlainRow, ranks, [ids[p] for p in order], [names[p] for p in order], points, values, decided)
+    )
     for i, row in enumerate(made) if identities else ():
         identity = identities.get(row.id)
         if identity is not None:
-            made[i] = s.Standing(rank=row.rank, id=row.id, name=row.name, points=row.points, values=list(row.values),
-                                 decided_by=row.decided_by, breakdown=None, opponents=None, **identity)
+            made[i] = s.Standing(
+                rank=row.rank,
+                id=row.id,
+                name=row.name,
+                points=row.points,
+                values=list(row.values),
+                decided_by=row.decided_by,
+                breakdown=None,
+                opponents=None,
+                **identity,
+            )
     return msgspec.Raw(msgspec.json.encode(made))
 
 
@@ -407,8 +452,11 @@ def _plain_rows(result: Standings, rows: Sequence[StandingRow], identities: dict
 _Shown = list[float | None] | dict[int, float | None]
 
 
-def _shown_values(result: Standings, chosen: list[StandingRow] | None) -> tuple[
-        list[_Shown], list[list[float | None]] | dict[int, list[float | None]] | None, list[float] | dict[int, float]]:
+def _shown_values(
+    result: Standings, chosen: list[StandingRow] | None
+) -> tuple[
+    list[_Shown], list[list[float | None]] | dict[int, list[float | None]] | None, list[float] | dict[int, float]
+]:
     """Each rule's values as JSON numbers, each player's list of them, and the points, readable by
     table index: for every player, or (`chosen`: a page, or the players named) for those rows'
     players only, in dicts (one row of 20,000 players need not convert 240,000 values)."""
@@ -416,7 +464,8 @@ def _shown_values(result: Standings, chosen: list[StandingRow] | None) -> tuple[
     if chosen is None:
         displays: list[_Shown] = [_display(o) for o in result.outcomes]
         values_by_player: list[list[float | None]] | dict[int, list[float | None]] | None = (
-            list(map(list, zip(*displays, strict=False))) if displays else None)
+            list(map(list, zip(*displays, strict=False))) if displays else None
+        )
         return displays, values_by_player, (table.score / table.scale).tolist()
     players = sorted({row.player for row in chosen})
     at = np.asarray(players, dtype=np.int64)
@@ -438,9 +487,16 @@ def _display(outcome: RuleOutcome, players: np.ndarray | None = None) -> list[fl
     return shown
 
 
-def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
-                      player: int | list[int] | None = None, tournament: m.Tournament | None = None,
-                      tiebreak_out=None, encode_rows: bool = False, offset: int = 0) -> s.StandingsResponse:
+def standings_to_wire(
+    result: Standings,
+    explain: bool,
+    top: int | None = None,
+    player: int | list[int] | None = None,
+    tournament: m.Tournament | None = None,
+    tiebreak_out=None,
+    encode_rows: bool = False,
+    offset: int = 0,
+) -> s.StandingsResponse:
     """The response; `tournament` (the one ranked) brings the scoring and the players' identities;
     `tiebreak_out` describes each rule (default `tiebreak_to_wire`; team events have their own).
 
@@ -461,9 +517,17 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     # Only the rows shown carry identity fields: a few rows of 20,000 players read only theirs.
     shown = players if selected is result.rows else [players[row.player] for row in selected] if players else ()
     identities: dict[int, _Identity] = {
-        p.id: {"key": p.key, "fide_id": p.fide_id, "federation": p.federation, "title": p.title, "sex": p.sex,
-               "birth_date": p.birth_date}
-        for p in shown if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date}
+        p.id: {
+            "key": p.key,
+            "fide_id": p.fide_id,
+            "federation": p.federation,
+            "title": p.title,
+            "sex": p.sex,
+            "birth_date": p.birth_date,
+        }
+        for p in shown
+        if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date
+    }
     plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
     chosen = [] if plain else list(selected)
     displays, values_by_player, points = _shown_values(result, None if len(chosen) == len(result.rows) else chosen)
@@ -472,7 +536,7 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
     encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
     opponent_names = _OpponentNames(table, player_keys) if explain else None
     for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
-        chunk = chosen[start:start + CHUNK_ROWS] if explain else chosen
+        chunk = chosen[start : start + CHUNK_ROWS] if explain else chosen
         members = [row.player for row in chunk]
         breakdowns: list[dict[str, s.RuleBreakdown]] | None = None
         opponents: list[list[s.OpponentName]] | None = None
@@ -484,12 +548,19 @@ def standings_to_wire(result: Standings, explain: bool, top: int | None = None,
         for i, row in enumerate(chunk):
             p = row.player
             pid = table.ids[p]
-            made.append(s.Standing(rank=row.rank, id=pid, name=table.names[p], points=points[p],
-                                   values=values_by_player[p] if values_by_player else [],
-                                   decided_by=row.decided_by,
-                                   breakdown=breakdowns[i] if breakdowns is not None else None,  # made when `explain`
-                                   opponents=opponents[i] if opponents is not None else None,
-                                   **identities.get(pid, {})))
+            made.append(
+                s.Standing(
+                    rank=row.rank,
+                    id=pid,
+                    name=table.names[p],
+                    points=points[p],
+                    values=values_by_player[p] if values_by_player else [],
+                    decided_by=row.decided_by,
+                    breakdown=breakdowns[i] if breakdowns is not None else None,  # made when `explain`
+                    opponents=opponents[i] if opponents is not None else None,
+                    **identities.get(pid, {}),
+                )
+            )
         if not encode_rows:
             rows.extend(made)
             continue
@@ -526,8 +597,9 @@ def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.To
         start_date=t.start_date,
         system=t.system.value if t.system else None,
         rounds=t.rounds,
-        scoring=s.Scoring(**{name: float(t.scoring.points_for(m.ResultKind(name)))
-                             for name in s.Scoring.__struct_fields__}),
+        scoring=s.Scoring(
+            **{name: float(t.scoring.points_for(m.ResultKind(name))) for name in s.Scoring.__struct_fields__}
+        ),
         players=[
             s.Player(
                 id=p.id,
@@ -544,7 +616,11 @@ def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.To
                     )
                     for r in p.results
                 ],
-                fide_id=p.fide_id, federation=p.federation, title=p.title, sex=p.sex, birth_date=p.birth_date,
+                fide_id=p.fide_id,
+                federation=p.federation,
+                title=p.title,
+                sex=p.sex,
+                birth_date=p.birth_date,
                 key=p.key,
             )
             for p in t.players
@@ -565,7 +641,14 @@ def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.To
 def header_from_wire(t: s.Tournament) -> TrfHeader:
     """What the JSON tournament carries for a TRF header (the writer's input)."""
     return TrfHeader(
-        city=t.city, federation=t.federation, end_date=t.end_date, tournament_type=t.tournament_type,
-        chief_arbiter=t.chief_arbiter, deputy_arbiters=list(t.deputy_arbiters), time_control=t.time_control,
-        round_dates=list(t.round_dates), initial_colour=t.initial_colour, other_records=list(t.trf_records),
+        city=t.city,
+        federation=t.federation,
+        end_date=t.end_date,
+        tournament_type=t.tournament_type,
+        chief_arbiter=t.chief_arbiter,
+        deputy_arbiters=list(t.deputy_arbiters),
+        time_control=t.time_control,
+        round_dates=list(t.round_dates),
+        initial_colour=t.initial_colour,
+        other_records=list(t.trf_records),
     )

@@ -39,26 +39,52 @@ def team_tournament_from_wire(t: st.TeamTournament) -> tm.TeamTournament:
             if t.scoring.pairing_bye.game is not None:
                 fields["pab_game"] = exact(t.scoring.pairing_bye.game, (*at, "pairing_bye", "game"))
         scoring = tm.TeamScoring(**fields)
-    teams = tuple(tm.Team(team.id, team.name, team.short_name,
-                          tuple(tm.TeamMember(p.id, p.name, p.rating or None) for p in team.players))
-                  for team in t.teams)
+    teams = tuple(
+        tm.Team(
+            team.id,
+            team.name,
+            team.short_name,
+            tuple(tm.TeamMember(p.id, p.name, p.rating or None) for p in team.players),
+        )
+        for team in t.teams
+    )
     matches = []
     for k, match in enumerate(t.matches):
         at = (ROOT, "matches", k)
         boards = tuple(
-            tm.Board(b.board, b.white, b.black, _RESULTS[b.result] if b.result else None,
-                     None if b.points is None else _pair(b.points, (*at, "boards", j, "points")))
-            for j, b in enumerate(match.boards))
-        matches.append(tm.Match(match.round, match.home, match.away, boards,
-                                _FORFEITS[match.forfeit] if match.forfeit else None,
-                                None if match.game_points is None else _pair(match.game_points,
-                                                                             (*at, "game_points"))))
+            tm.Board(
+                b.board,
+                b.white,
+                b.black,
+                _RESULTS[b.result] if b.result else None,
+                None if b.points is None else _pair(b.points, (*at, "boards", j, "points")),
+            )
+            for j, b in enumerate(match.boards)
+        )
+        matches.append(
+            tm.Match(
+                match.round,
+                match.home,
+                match.away,
+                boards,
+                _FORFEITS[match.forfeit] if match.forfeit else None,
+                None if match.game_points is None else _pair(match.game_points, (*at, "game_points")),
+            )
+        )
     byes = tuple(tm.TeamBye(b.round, b.team, _BYES[b.type]) for b in t.byes)
     return tm.TeamTournament(
-        teams=teams, rounds=t.rounds, team_size=t.team_size, matches=tuple(matches), byes=byes,
-        system=m.System(t.system) if t.system else None, scoring=scoring,
+        teams=teams,
+        rounds=t.rounds,
+        team_size=t.team_size,
+        matches=tuple(matches),
+        byes=byes,
+        system=m.System(t.system) if t.system else None,
+        scoring=scoring,
         board_colours=t.board_colours.upper() if t.board_colours else None,
-        primary=tm.Score(t.primary_score) if t.primary_score else None, name=t.name, start_date=t.start_date)
+        primary=tm.Score(t.primary_score) if t.primary_score else None,
+        name=t.name,
+        start_date=t.start_date,
+    )
 
 
 def _pair(values: list[float], path: Path) -> tuple[Fraction, Fraction]:
@@ -73,28 +99,51 @@ def team_tournament_to_wire(t: tm.TeamTournament) -> st.TeamTournament:
     """The engine's team event as the JSON API's (TRF input, tests)."""
     s_ = t.scoring
     return st.TeamTournament(
-        name=t.name, start_date=t.start_date, system=t.system.value if t.system else None, rounds=t.rounds,
-        team_size=t.team_size, board_colours=t.board_colours,
+        name=t.name,
+        start_date=t.start_date,
+        system=t.system.value if t.system else None,
+        rounds=t.rounds,
+        team_size=t.team_size,
+        board_colours=t.board_colours,
         primary_score=t.primary.value if t.primary else None,
         scoring=st.TeamScoring(
             match=st.MatchScoring(win=_float(s_.match_win), draw=_float(s_.match_draw), loss=_float(s_.match_loss)),
             game=st.GameScoring(win=_float(s_.game_win), draw=_float(s_.game_draw), loss=_float(s_.game_loss)),
-            pairing_bye=st.PairingByeScoring(match=_float(s_.pab_match),
-                                             game=_float(s_.pab_game_points(t.team_size)))),
-        teams=[st.Team(id=team.id, name=team.name, short_name=team.short_name,
-                       players=[st.TeamPlayer(id=p.id, name=p.name, rating=p.rating) for p in team.players])
-               for team in t.teams],
-        matches=[st.TeamMatch(
-            round=match.round, home=match.home, away=match.away,
-            boards=[st.TeamBoard(board=b.board, white=b.white, black=b.black,
-                                 result=b.result.value if b.result else None,
-                                 points=None if b.points is None else [_float(v) for v in b.points])
-                    for b in match.boards],
-            forfeit=match.forfeit.value if match.forfeit else None,
-            game_points=None if match.game_points is None else [_float(v) for v in match.game_points])
-            for match in t.matches],
-        byes=[st.TeamBye(round=b.round, team=b.team, type=cast(st.TeamByeName, b.kind.value))  # one of TEAM_BYES
-              for b in t.byes],
+            pairing_bye=st.PairingByeScoring(match=_float(s_.pab_match), game=_float(s_.pab_game_points(t.team_size))),
+        ),
+        teams=[
+            st.Team(
+                id=team.id,
+                name=team.name,
+                short_name=team.short_name,
+                players=[st.TeamPlayer(id=p.id, name=p.name, rating=p.rating) for p in team.players],
+            )
+            for team in t.teams
+        ],
+        matches=[
+            st.TeamMatch(
+                round=match.round,
+                home=match.home,
+                away=match.away,
+                boards=[
+                    st.TeamBoard(
+                        board=b.board,
+                        white=b.white,
+                        black=b.black,
+                        result=b.result.value if b.result else None,
+                        points=None if b.points is None else [_float(v) for v in b.points],
+                    )
+                    for b in match.boards
+                ],
+                forfeit=match.forfeit.value if match.forfeit else None,
+                game_points=None if match.game_points is None else [_float(v) for v in match.game_points],
+            )
+            for match in t.matches
+        ],
+        byes=[
+            st.TeamBye(round=b.round, team=b.team, type=cast(st.TeamByeName, b.kind.value))  # one of TEAM_BYES
+            for b in t.byes
+        ],
     )
 
 
@@ -114,8 +163,18 @@ def team_rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulat
         letters = [f"C{mods.cut}"] * bool(mods.cut) + [f"M{mods.median}"] * bool(mods.median)
         letters += [f"L{mods.limit}"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
         spec = build_rule(named.code, letters, TEAM_TIEBREAKS[named.code].modifiers, path, item.code)
-        specs.append(RuleSpec(spec.code, spec.cut, spec.median, spec.limit, spec.forfeits_played, named.score,
-                              named.factor, named.fore))
+        specs.append(
+            RuleSpec(
+                spec.code,
+                spec.cut,
+                spec.median,
+                spec.limit,
+                spec.forfeits_played,
+                named.score,
+                named.factor,
+                named.fore,
+            )
+        )
     return specs
 
 
@@ -123,30 +182,55 @@ def match_scoring_to_wire(scoring: tm.TeamScoring) -> s.ScoringOut:
     """The response's `scoring` for a team event: the match points of each kind of round (a forfeited
     match counts as won or lost, a full-/half-/zero-point bye as a match won, drawn, lost)."""
     win, draw, loss = float(scoring.match_win), float(scoring.match_draw), float(scoring.match_loss)
-    return s.ScoringOut(win=win, draw=draw, loss=loss, forfeit_win=win, forfeit_loss=loss,
-                        pairing_bye=float(scoring.pab_match), full_bye=win, half_bye=draw, zero_bye=loss, absent=loss)
+    return s.ScoringOut(
+        win=win,
+        draw=draw,
+        loss=loss,
+        forfeit_win=win,
+        forfeit_loss=loss,
+        pairing_bye=float(scoring.pab_match),
+        full_bye=win,
+        half_bye=draw,
+        zero_bye=loss,
+        absent=loss,
+    )
 
 
 def team_tiebreak_to_wire(outcome) -> s.TiebreakOut:
     spec = outcome.spec
     entry = TEAM_TIEBREAKS[spec.code]
     return s.TiebreakOut(
-        spec=spec.canonical, code=spec.code, name=team_display_name(spec), article=entry.citation,
-        modifiers=s.ModifiersOut(cut=spec.cut, median=spec.median, limit=spec.limit,
-                                 forfeits_played=spec.forfeits_played),
-        lower_is_better=outcome.lower_is_better, dropped=outcome.dropped_reason)
+        spec=spec.canonical,
+        code=spec.code,
+        name=team_display_name(spec),
+        article=entry.citation,
+        modifiers=s.ModifiersOut(
+            cut=spec.cut, median=spec.median, limit=spec.limit, forfeits_played=spec.forfeits_played
+        ),
+        lower_is_better=outcome.lower_is_better,
+        dropped=outcome.dropped_reason,
+    )
 
 
-def team_standings_to_wire(result: TeamStandings, explain: bool, top: int | None = None,
-                           player: int | list[int] | None = None) -> s.StandingsResponse:
+def team_standings_to_wire(
+    result: TeamStandings, explain: bool, top: int | None = None, player: int | list[int] | None = None
+) -> s.StandingsResponse:
     """Rows are teams (`id` the team number) with their match and game points beside `points`
     (the primary score); the response says the team size and the primary score."""
     assert result.tables is not None  # the team engine's standings carry their tables
     response = standings_to_wire(result, explain, top, player, tiebreak_out=team_tiebreak_to_wire)
     mp, gp = result.tables.mp, result.tables.gp
     index = mp.index_of_id()
-    rows = [msgspec.structs.replace(row, match_points=mp.scores[index[row.id]] / mp.scale,
-                                    game_points=gp.scores[index[row.id]] / gp.scale)
-            for row in response.standings]
-    return msgspec.structs.replace(response, standings=rows, scoring=match_scoring_to_wire(result.tables.event.scoring),
-                                   team_size=result.tables.event.team_size, primary_score=result.primary.value)
+    rows = [
+        msgspec.structs.replace(
+            row, match_points=mp.scores[index[row.id]] / mp.scale, game_points=gp.scores[index[row.id]] / gp.scale
+        )
+        for row in response.standings
+    ]
+    return msgspec.structs.replace(
+        response,
+        standings=rows,
+        scoring=match_scoring_to_wire(result.tables.event.scoring),
+        team_size=result.tables.event.team_size,
+        primary_score=result.primary.value,
+    )

@@ -37,27 +37,27 @@ from ..wire.limits import LimitExceeded, Limits
 # figure of the two runs per constant (`--merge`). CPU seconds of a warm worker process; memory is
 # the growth of its peak RSS.
 CALIBRATION = "2026-11-30"  # the runs: docs/calibration/2026-11-30-run1.json, -run2.json
-SECONDS_PER_PLAYER = 1.99e-06           # one player: reading, ranking, the row
+SECONDS_PER_PLAYER = 1.99e-06  # one player: reading, ranking, the row
 SECONDS_PER_COMPARED_PLAYER = 5.33e-06  # one player × each rule list after the first (compare): ranking, summary
-SECONDS_PER_CELL = 6.93e-08             # one player × one round: reading, table, dummy opponents
-SECONDS_PER_RULE_CELL = 2.02e-08        # one player × one round × one rule evaluation
-SECONDS_PER_EXPLAINED_RULE = 4.14e-06   # one explained row × one rule: its breakdown's frame, notes, total
-SECONDS_PER_EXPLAINED_CELL = 5.18e-07   # one explained row × one round × one rule: contributions and their JSON
-SECONDS_PER_BODY_BYTE = 1.91e-08        # decoding, and what grows with the input's text beyond the cells
+SECONDS_PER_CELL = 6.93e-08  # one player × one round: reading, table, dummy opponents
+SECONDS_PER_RULE_CELL = 2.02e-08  # one player × one round × one rule evaluation
+SECONDS_PER_EXPLAINED_RULE = 4.14e-06  # one explained row × one rule: its breakdown's frame, notes, total
+SECONDS_PER_EXPLAINED_CELL = 5.18e-07  # one explained row × one round × one rule: contributions and their JSON
+SECONDS_PER_BODY_BYTE = 1.91e-08  # decoding, and what grows with the input's text beyond the cells
 BYTES_PER_PLAYER = 759.4
 BYTES_PER_COMPARED_PLAYER = 1286.6
 BYTES_PER_CELL = 138.8
 BYTES_PER_RULE_CELL = 11.0
 BYTES_PER_EXPLAINED_RULE = 0.0
 BYTES_PER_EXPLAINED_CELL = 282.9
-ANSWER_BYTES_PER_ROW = 135.1            # the JSON answer: a row per player returned,
-ANSWER_BYTES_PER_COMPARED_ROW = 227.2   # each list after the first: its rows and the summary's changes and moves,
-ANSWER_BYTES_PER_RULE_ROW = 4.7         # a value per rule and row,
+ANSWER_BYTES_PER_ROW = 135.1  # the JSON answer: a row per player returned,
+ANSWER_BYTES_PER_COMPARED_ROW = 227.2  # each list after the first: its rows and the summary's changes and moves,
+ANSWER_BYTES_PER_RULE_ROW = 4.7  # a value per rule and row,
 ANSWER_BYTES_PER_EXPLAINED_RULE = 300.7  # a breakdown per explained row and rule,
 ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, round and rule
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
 BYTES_PER_BODY_BYTE = 2
-BYTES_BASE = 40 * 1024 * 1024          # a compute worker with the service imported, before any job
+BYTES_BASE = 40 * 1024 * 1024  # a compute worker with the service imported, before any job
 # Not modelled: direct encounter (DE) works inside the groups tied on every earlier rule; since the
 # engine places a group in linear time its cost is small against the rest (an event of 50,000
 # without results, one group: 0.19 s; DE right after the points of a 20,000 × 11 Swiss: 0.20 s;
@@ -119,18 +119,33 @@ def estimate(counts: Counts) -> Estimate:
     cells, compared_players = counts.cells, counts.compared_players
     explained_cells = counts.explained_rules * counts.rounds
     rule_cells = cells * counts.rule_passes
-    seconds = (SECONDS_PER_PLAYER * counts.players + SECONDS_PER_COMPARED_PLAYER * compared_players
-               + SECONDS_PER_CELL * cells + SECONDS_PER_RULE_CELL * rule_cells
-               + SECONDS_PER_EXPLAINED_RULE * counts.explained_rules + SECONDS_PER_EXPLAINED_CELL * explained_cells
-               + SECONDS_PER_BODY_BYTE * counts.body_bytes)
-    memory = (BYTES_BASE + BYTES_PER_PLAYER * counts.players + BYTES_PER_COMPARED_PLAYER * compared_players
-              + BYTES_PER_CELL * cells + BYTES_PER_RULE_CELL * rule_cells
-              + BYTES_PER_EXPLAINED_RULE * counts.explained_rules + BYTES_PER_EXPLAINED_CELL * explained_cells
-              + BYTES_PER_BODY_BYTE * counts.body_bytes)
+    seconds = (
+        SECONDS_PER_PLAYER * counts.players
+        + SECONDS_PER_COMPARED_PLAYER * compared_players
+        + SECONDS_PER_CELL * cells
+        + SECONDS_PER_RULE_CELL * rule_cells
+        + SECONDS_PER_EXPLAINED_RULE * counts.explained_rules
+        + SECONDS_PER_EXPLAINED_CELL * explained_cells
+        + SECONDS_PER_BODY_BYTE * counts.body_bytes
+    )
+    memory = (
+        BYTES_BASE
+        + BYTES_PER_PLAYER * counts.players
+        + BYTES_PER_COMPARED_PLAYER * compared_players
+        + BYTES_PER_CELL * cells
+        + BYTES_PER_RULE_CELL * rule_cells
+        + BYTES_PER_EXPLAINED_RULE * counts.explained_rules
+        + BYTES_PER_EXPLAINED_CELL * explained_cells
+        + BYTES_PER_BODY_BYTE * counts.body_bytes
+    )
     rows = counts.answer_rows
-    answer = (ANSWER_BYTES_PER_ROW * rows + ANSWER_BYTES_PER_COMPARED_ROW * rows * (counts.lists - 1)
-              + ANSWER_BYTES_PER_RULE_ROW * rows * counts.rule_passes + ANSWER_BYTES_PER_EXPLAINED_RULE
-              * counts.explained_rules + ANSWER_BYTES_PER_EXPLAINED_CELL * explained_cells)
+    answer = (
+        ANSWER_BYTES_PER_ROW * rows
+        + ANSWER_BYTES_PER_COMPARED_ROW * rows * (counts.lists - 1)
+        + ANSWER_BYTES_PER_RULE_ROW * rows * counts.rule_passes
+        + ANSWER_BYTES_PER_EXPLAINED_RULE * counts.explained_rules
+        + ANSWER_BYTES_PER_EXPLAINED_CELL * explained_cells
+    )
     return Estimate(seconds, int(memory), int(answer))
 
 
@@ -147,14 +162,31 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
     """The estimate, or a 413 naming the limit it is over (the work asked for is too large)."""
     cost = estimate(counts)
     if cost.seconds > limits.max_cost_s:
-        raise LimitExceeded("max_cost_s", path, f"estimated {cost.seconds:.1f} s of computation for "
-                            f"{describe(counts)}; ask for fewer rules, `explain: false`, `top` or `player`",
-                            413, limits)
+        raise LimitExceeded(
+            "max_cost_s",
+            path,
+            f"estimated {cost.seconds:.1f} s of computation for "
+            f"{describe(counts)}; ask for fewer rules, `explain: false`, `top` or `player`",
+            413,
+            limits,
+        )
     if cost.answer_bytes > limits.max_response_bytes:
-        raise LimitExceeded("max_response_bytes", path, f"the answer would be about {cost.answer_bytes >> 20} MiB "
-                            f"for {describe(counts)}; ask for `explain: false`, `top` or `player`", 413, limits)
+        raise LimitExceeded(
+            "max_response_bytes",
+            path,
+            f"the answer would be about {cost.answer_bytes >> 20} MiB "
+            f"for {describe(counts)}; ask for `explain: false`, `top` or `player`",
+            413,
+            limits,
+        )
     if cost.memory_mib > limits.max_memory_mib:
-        raise LimitExceeded("max_memory_mib", path, f"estimated {cost.memory_mib:.0f} MiB of memory for "
-                            f"{describe(counts)}; ask for fewer players or rounds, `explain: false`, `top` or "
-                            f"`player`", 413, limits)
+        raise LimitExceeded(
+            "max_memory_mib",
+            path,
+            f"estimated {cost.memory_mib:.0f} MiB of memory for "
+            f"{describe(counts)}; ask for fewer players or rounds, `explain: false`, `top` or "
+            f"`player`",
+            413,
+            limits,
+        )
     return cost

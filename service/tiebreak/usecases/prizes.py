@@ -56,8 +56,9 @@ def request_size(body: w.PrizeRequest) -> int:
     return len(inner.trf or "") // 100
 
 
-def run_prizes(body: w.PrizeRequest, limits: Limits | None = None,
-               deadline: Deadline | None = None) -> w.PrizesResponse:
+def run_prizes(
+    body: w.PrizeRequest, limits: Limits | None = None, deadline: Deadline | None = None
+) -> w.PrizesResponse:
     """Compute one prize request (synchronously). Raises pz.PrizeInputError for input the
     distribution cannot use, with paths into the request."""
     computed = None
@@ -79,6 +80,7 @@ def run_prizes(body: w.PrizeRequest, limits: Limits | None = None,
 
 # ---- wire -> prize package ----
 
+
 def _points(value: float, path: Path) -> Decimal:
     exact = Decimal(repr(value))
     exponent = exact.as_tuple().exponent
@@ -89,24 +91,40 @@ def _points(value: float, path: Path) -> Decimal:
 
 
 def _entrant(row: w.StandingRow, path: Path) -> pz.Entrant:
-    return pz.Entrant(id=row.id, points=_points(row.points, (*path, "points")), name=row.name,
-                      rating=row.rating or None, birth_date=row.birth_date, sex=row.sex, federation=row.federation,
-                      tags=frozenset(row.tags))
+    return pz.Entrant(
+        id=row.id,
+        points=_points(row.points, (*path, "points")),
+        name=row.name,
+        rating=row.rating or None,
+        birth_date=row.birth_date,
+        sex=row.sex,
+        federation=row.federation,
+        tags=frozenset(row.tags),
+    )
 
 
-def _computed_standings(body: w.PrizeRequest, limits: Limits | None,
-                        deadline: Deadline | None) -> tuple[list[pz.Entrant], w.ComputedStandingsOut]:
+def _computed_standings(
+    body: w.PrizeRequest, limits: Limits | None, deadline: Deadline | None
+) -> tuple[list[pz.Entrant], w.ComputedStandingsOut]:
     assert body.standings_request is not None  # what run_prizes calls this for
     if body.standings_request.team_tournament is not None:  # a 500 before (found by tests/contract)
-        raise pz.PrizeInputError([pz.Problem(("standings_request", "team_tournament"),
-                                             "prizes go to players: give an individual tournament or its TRF")], 422)
+        raise pz.PrizeInputError(
+            [
+                pz.Problem(
+                    ("standings_request", "team_tournament"),
+                    "prizes go to players: give an individual tournament or its TRF",
+                )
+            ],
+            422,
+        )
     # Every row, in order, without breakdowns: only the order and the points are needed.
     inner = msgspec.structs.replace(body.standings_request, explain=False, top=None, player=None, offset=0)
     try:
         ranked = run_standings(inner, limits, deadline)
     except InconsistentCrosstable as exc:
-        raise pz.PrizeInputError([pz.Problem(("standings_request", "tournament", *i.path), i.message)
-                                  for i in exc.issues], 422) from None
+        raise pz.PrizeInputError(
+            [pz.Problem(("standings_request", "tournament", *i.path), i.message) for i in exc.issues], 422
+        ) from None
     except InvalidRequest as exc:
         raise type(exc)([Issue(("standings_request", *i.path), i.message) for i in exc.issues]) from None
     if inner.tournament is not None:
@@ -129,34 +147,63 @@ def _computed_standings(body: w.PrizeRequest, limits: Limits | None,
     for i, row in enumerate(ranked.standings):
         extra = info.get(row.id)
         rating = extra.rating if extra is not None and extra.rating is not None else ratings.get(row.id)
-        entrants.append(pz.Entrant(
-            id=row.id, points=_points(row.points, ("standings_request", "standings", i, "points")), name=row.name,
-            rating=rating or None,
-            birth_date=extra.birth_date if extra else None, sex=extra.sex if extra else None,
-            federation=extra.federation if extra else None, tags=frozenset(extra.tags) if extra else frozenset()))
-    computed = w.ComputedStandingsOut(regulations=ranked.regulations, tiebreaks=[t.spec for t in ranked.tiebreaks],
-                                      order=[row.id for row in ranked.standings])
+        entrants.append(
+            pz.Entrant(
+                id=row.id,
+                points=_points(row.points, ("standings_request", "standings", i, "points")),
+                name=row.name,
+                rating=rating or None,
+                birth_date=extra.birth_date if extra else None,
+                sex=extra.sex if extra else None,
+                federation=extra.federation if extra else None,
+                tags=frozenset(extra.tags) if extra else frozenset(),
+            )
+        )
+    computed = w.ComputedStandingsOut(
+        regulations=ranked.regulations,
+        tiebreaks=[t.spec for t in ranked.tiebreaks],
+        order=[row.id for row in ranked.standings],
+    )
     return entrants, computed
 
 
 def _category(name: str, c: w.CategoryIn) -> pz.Category:
-    return pz.Category(name=name, rating_below=c.rating_below, rating_at_least=c.rating_at_least,
-                       unrated=_UNRATED[c.unrated], sex=c.sex, born_on_or_after=c.born_on_or_after,
-                       born_before=c.born_before, federation=c.federation, tags=frozenset(c.tags),
-                       tie_rule=pz.TieRule(c.tie_rule))
+    return pz.Category(
+        name=name,
+        rating_below=c.rating_below,
+        rating_at_least=c.rating_at_least,
+        unrated=_UNRATED[c.unrated],
+        sex=c.sex,
+        born_on_or_after=c.born_on_or_after,
+        born_before=c.born_before,
+        federation=c.federation,
+        tags=frozenset(c.tags),
+        tie_rule=pz.TieRule(c.tie_rule),
+    )
 
 
 def _prizes(prizes: list[w.PrizeIn], root: Path) -> tuple[pz.Prize, ...]:
-    return tuple(pz.Prize(id=p.id, amount=pz.parse_amount(p.amount, (*root, i, "amount")), category=p.category,
-                          name=p.name, items=tuple(p.items), path=(*root, i)) for i, p in enumerate(prizes))
+    return tuple(
+        pz.Prize(
+            id=p.id,
+            amount=pz.parse_amount(p.amount, (*root, i, "amount")),
+            category=p.category,
+            name=p.name,
+            items=tuple(p.items),
+            path=(*root, i),
+        )
+        for i, p in enumerate(prizes)
+    )
 
 
 def _groups(body: w.PrizeRequest) -> tuple[pz.PrizeGroup, ...]:
     if body.prizes is not None:
         return (pz.PrizeGroup(None, _prizes(body.prizes, ("prizes",))),)
     assert body.prize_groups is not None  # exactly one of `prizes` and `prize_groups` (PrizeRequest)
-    return tuple(pz.PrizeGroup(g.id, _prizes(g.prizes, ("prize_groups", i, "prizes")), ("prize_groups", i))
-                 for i, g in enumerate(body.prize_groups))
+    return tuple(
+        pz.PrizeGroup(g.id, _prizes(g.prizes, ("prize_groups", i, "prizes")), ("prize_groups", i))
+        for i, g in enumerate(body.prize_groups)
+    )
 
 
 def _rules(r: w.PrizeRules) -> pz.Rules:
@@ -164,7 +211,8 @@ def _rules(r: w.PrizeRules) -> pz.Rules:
         sharing=pz.Sharing(r.sharing),
         hort_keep=pz.parse_amount(r.hort_keep, ("rules", "hort_keep")),
         one_cash_prize=r.one_cash_prize,
-        identical_priority=tuple(r.identical_priority) if r.identical_priority is not None
+        identical_priority=tuple(r.identical_priority)
+        if r.identical_priority is not None
         else pz.Rules().identical_priority,
         cap_at_untied_prize=r.cap_at_untied_prize,
         currency=r.currency,
@@ -174,20 +222,64 @@ def _rules(r: w.PrizeRules) -> pz.Rules:
 
 # ---- prize package -> wire ----
 
+
 def _response(result: pz.Distribution, computed: w.ComputedStandingsOut | None) -> w.PrizesResponse:
     unit = result.rules.unit
-    players = [w.PlayerPrizesOut(
-        id=a.entrant.id, name=a.entrant.name, points=float(a.entrant.points), total=str(a.total), items=list(a.items),
-        prizes=[w.PrizeShareOut(prize=sh.prize, pool=sh.pool, share=str(sh.amount), shared_with=list(sh.shared_with),
-                                items=list(sh.items), why=sh.why) for sh in a.shares])
-        for a in result.awards]
-    pools = [w.PoolOut(id=p.id, prize_group=p.prize_group, points=float(p.points), players=list(p.players),
-                       prizes=list(p.prizes), sum=str(p.total),
-                       method=cast(w.PoolMethod, p.method), note=p.note) for p in result.pools]
-    unawarded = [w.UnawardedOut(prize=u.prize.id, prize_group=u.prize_group, name=u.prize.name,
-                                category=u.prize.category, amount=str(quantized(u.prize.amount, unit)),
-                                items=list(u.prize.items), reason=u.reason) for u in result.unawarded]
+    players = [
+        w.PlayerPrizesOut(
+            id=a.entrant.id,
+            name=a.entrant.name,
+            points=float(a.entrant.points),
+            total=str(a.total),
+            items=list(a.items),
+            prizes=[
+                w.PrizeShareOut(
+                    prize=sh.prize,
+                    pool=sh.pool,
+                    share=str(sh.amount),
+                    shared_with=list(sh.shared_with),
+                    items=list(sh.items),
+                    why=sh.why,
+                )
+                for sh in a.shares
+            ],
+        )
+        for a in result.awards
+    ]
+    pools = [
+        w.PoolOut(
+            id=p.id,
+            prize_group=p.prize_group,
+            points=float(p.points),
+            players=list(p.players),
+            prizes=list(p.prizes),
+            sum=str(p.total),
+            method=cast(w.PoolMethod, p.method),
+            note=p.note,
+        )
+        for p in result.pools
+    ]
+    unawarded = [
+        w.UnawardedOut(
+            prize=u.prize.id,
+            prize_group=u.prize_group,
+            name=u.prize.name,
+            category=u.prize.category,
+            amount=str(quantized(u.prize.amount, unit)),
+            items=list(u.prize.items),
+            reason=u.reason,
+        )
+        for u in result.unawarded
+    ]
     warnings = [s.WarningOut(code=n.code, message=n.message, rule=None) for n in result.warnings]
-    return w.PrizesResponse(currency=result.rules.currency, unit=str(unit), total_announced=str(result.total_announced),
-                            total_paid=str(result.total_paid), players=players, pools=pools, unawarded=unawarded,
-                            warnings=warnings, computed_standings=computed)
+    return w.PrizesResponse(
+        currency=result.rules.currency,
+        unit=str(unit),
+        total_announced=str(result.total_announced),
+        total_paid=str(result.total_paid),
+        players=players,
+        pools=pools,
+        unawarded=unawarded,
+        warnings=warnings,
+        computed_standings=computed,
+    )

@@ -26,9 +26,16 @@ from ..wire.schemas import Problem, ProblemItem, WarningOut
 log = logging.getLogger("tiebreak.problems")
 
 TITLES = {
-    400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed",
-    413: "Content Too Large", 415: "Unsupported Media Type", 422: "Unprocessable Content",
-    429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
+    400: "Bad Request",
+    401: "Unauthorized",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
 }
 _MSGSPEC_PATH = re.compile(r"^(?P<message>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 
@@ -47,22 +54,35 @@ class TrfCrosstableError(InconsistentCrosstable):
         self.warnings = warnings
 
 
-def problem(status: int, detail: str, errors: list[ProblemItem] | None = None, title: str | None = None,
-            warnings: list[WarningOut] | None = None) -> Problem:
-    return Problem(type="about:blank", title=title or TITLES.get(status, "Error"), status=status, detail=detail,
-                   errors=errors or [], warnings=warnings or [])
+def problem(
+    status: int,
+    detail: str,
+    errors: list[ProblemItem] | None = None,
+    title: str | None = None,
+    warnings: list[WarningOut] | None = None,
+) -> Problem:
+    return Problem(
+        type="about:blank",
+        title=title or TITLES.get(status, "Error"),
+        status=status,
+        detail=detail,
+        errors=errors or [],
+        warnings=warnings or [],
+    )
 
 
 _PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
 _UNKNOWN_FIELD = re.compile(r"Object contains unknown field `([^`]*)`")
 _ENUM_VALUE = re.compile(r"Invalid enum value ('[^']*'|-?\d+)")
 # Fields whose error deserves a word on what belongs there.
-_PATH_HINTS = ((re.compile(r"players\[\d+\]\.id$"), "`id` is the start number (1 upwards); a FIDE ID goes in `fide_id`"),)
+_PATH_HINTS = (
+    (re.compile(r"players\[\d+\]\.id$"), "`id` is the start number (1 upwards); a FIDE ID goes in `fide_id`"),
+)
 # A decimal string of a prize request that does not match its pattern is said in words, not as the regex.
 _DECIMAL_TEXT = {
-    "hort_keep": "not a part between 0 and 1: write a decimal string such as \"0.5\"",
-    "amount": "not an amount: write a non-negative decimal string such as \"150\" or \"99.50\" (at most 6 decimals)",
-    "unit": "not a currency unit: write a positive decimal string such as \"0.01\" or \"1\"",
+    "hort_keep": 'not a part between 0 and 1: write a decimal string such as "0.5"',
+    "amount": 'not an amount: write a non-negative decimal string such as "150" or "99.50" (at most 6 decimals)',
+    "unit": 'not a currency unit: write a positive decimal string such as "0.01" or "1"',
 }
 
 
@@ -147,7 +167,10 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "", root_type: type |
     if isinstance(exc, msgspec.ValidationError):
         detail = "the request does not match the schema"
     elif getattr(exc, "empty_body", False):
-        detail, message = "the request body is empty", "send a JSON object, e.g. {\"tournament\": {...}} or {\"trf\": \"...\"}"
+        detail, message = (
+            "the request body is empty",
+            'send a JSON object, e.g. {"tournament": {...}} or {"trf": "..."}',
+        )
     else:
         detail = "the request body is not valid JSON"
     return problem(400, detail, [ProblemItem(path=path, message=message)])
@@ -156,52 +179,76 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "", root_type: type |
 def _invalid_request(exc: InvalidRequest) -> Problem:
     root = getattr(exc, "root", "")  # a team event's paths are under `team_tournament`
     status = 400 if isinstance(exc, ShapeError) else 422
-    return problem(status, str(exc), [ProblemItem(path=format_path(i.path, root), message=i.message)
-                                      for i in exc.issues])
+    return problem(
+        status, str(exc), [ProblemItem(path=format_path(i.path, root), message=i.message) for i in exc.issues]
+    )
 
 
 def _inconsistent(exc: InconsistentCrosstable) -> Problem:
     detail = f"the crosstable contradicts itself ({len(exc.issues)} problem(s))"
     if isinstance(exc, TrfCrosstableError):
-        return problem(422, detail + " (paths are trf:LINE:COLUMN of the TRF text)",
-                       [ProblemItem(path=path, message=message) for path, message in exc.located],
-                       warnings=[WarningOut(code=w.code, message=w.message, rule=w.rule) for w in exc.warnings])
-    return problem(422, detail, [ProblemItem(path=format_path(i.path, getattr(exc, "root", "tournament")),
-                                             message=i.message) for i in exc.issues])
+        return problem(
+            422,
+            detail + " (paths are trf:LINE:COLUMN of the TRF text)",
+            [ProblemItem(path=path, message=message) for path, message in exc.located],
+            warnings=[WarningOut(code=w.code, message=w.message, rule=w.rule) for w in exc.warnings],
+        )
+    return problem(
+        422,
+        detail,
+        [
+            ProblemItem(path=format_path(i.path, getattr(exc, "root", "tournament")), message=i.message)
+            for i in exc.issues
+        ],
+    )
 
 
 def _trf(exc: TrfError) -> Problem:
-    warnings = [WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
-                for w in getattr(exc, "warnings", [])]
-    return problem(422, f"the TRF text cannot be read: {exc}",
-                   [ProblemItem(path=f"trf:{exc.line}:{exc.column}", message=exc.message)], warnings=warnings)
+    warnings = [
+        WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
+        for w in getattr(exc, "warnings", [])
+    ]
+    return problem(
+        422,
+        f"the TRF text cannot be read: {exc}",
+        [ProblemItem(path=f"trf:{exc.line}:{exc.column}", message=exc.message)],
+        warnings=warnings,
+    )
 
 
 def _limit(exc: LimitExceeded) -> Problem:
-    return problem(exc.status, f"the request exceeds a limit: {exc.limit}", [ProblemItem(path=exc.path,
-                                                                                          message=exc.message)])
+    return problem(
+        exc.status, f"the request exceeds a limit: {exc.limit}", [ProblemItem(path=exc.path, message=exc.message)]
+    )
 
 
 def _unavailable(exc: Unavailable) -> Problem:
     """503: shed at capacity, or stopped at the deadline; both worth retrying after `Retry-After`."""
     title = "Compute deadline exceeded" if exc.reason == "deadline" else None
-    return problem(503, f"the service cannot answer now ({exc.reason}); retry after {exc.retry_after_s} s",
-                   [ProblemItem(path="", message=exc.message)], title=title)
+    return problem(
+        503,
+        f"the service cannot answer now ({exc.reason}); retry after {exc.retry_after_s} s",
+        [ProblemItem(path="", message=exc.message)],
+        title=title,
+    )
 
 
 def _prizes(exc: pz.PrizeInputError) -> Problem:
     # The body matched the schema; what the prize rules refuse is content the schema cannot express
     # (an unknown category, an amount finer than the unit, standings out of order): a 422.
-    detail = ("the standings contradict themselves" if exc.status == 422
-              else "the prizes cannot be distributed as given")
-    return problem(422, f"{detail} ({len(exc.problems)} problem(s))",
-                   [ProblemItem(path=pz.format_path(p.path), message=p.message) for p in exc.problems])
+    detail = "the standings contradict themselves" if exc.status == 422 else "the prizes cannot be distributed as given"
+    return problem(
+        422,
+        f"{detail} ({len(exc.problems)} problem(s))",
+        [ProblemItem(path=pz.format_path(p.path), message=p.message) for p in exc.problems],
+    )
 
 
 def out_of_memory(limits=LIMITS) -> LimitExceeded:
     """What a computation that ran out of a compute worker's memory is answered."""
-    return LimitExceeded("max_memory_mib", "", "the computation needed more memory than a compute worker may use",
-                         413, limits)
+    return LimitExceeded(
+        "max_memory_mib", "", "the computation needed more memory than a compute worker may use", 413, limits
+    )
 
 
 def as_known(exc: BaseException) -> BaseException:
@@ -215,8 +262,12 @@ def as_known(exc: BaseException) -> BaseException:
 
 # Each handler takes the error of its own kind.
 _MAPPING: tuple[tuple[type[Exception], Callable[[Any], Problem]], ...] = (
-    (LimitExceeded, _limit), (Unavailable, _unavailable), (InconsistentCrosstable, _inconsistent),
-    (InvalidRequest, _invalid_request), (TrfError, _trf), (msgspec.MsgspecError, msgspec_problem),
+    (LimitExceeded, _limit),
+    (Unavailable, _unavailable),
+    (InconsistentCrosstable, _inconsistent),
+    (InvalidRequest, _invalid_request),
+    (TrfError, _trf),
+    (msgspec.MsgspecError, msgspec_problem),
     (pz.PrizeInputError, _prizes),
 )
 

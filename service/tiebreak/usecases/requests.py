@@ -45,8 +45,9 @@ class Kind:
 def text_counts(text: str, rules: int, body_bytes: int) -> Counts:
     """TRF text priced from its size before it is read: a player line holds about 10 characters a round."""
     lines = text.count("\n") + 1
-    return Counts(players=lines, rounds=max(1, len(text) // (10 * lines)), rule_passes=max(1, rules),
-                  body_bytes=body_bytes)
+    return Counts(
+        players=lines, rounds=max(1, len(text) // (10 * lines)), rule_passes=max(1, rules), body_bytes=body_bytes
+    )
 
 
 def check_trf_size(text: str, limits: Limits, path: str = "trf") -> None:
@@ -80,8 +81,9 @@ def _trf(body: TrfConvertRequest, limits: Limits, body_bytes: int) -> Plan:
         counts = team_counts(body, rules, False, body_bytes)
     else:
         check_tournament(len(tournament.players), tournament.rounds, limits)
-        counts = Counts(players=len(tournament.players), rounds=tournament.rounds, rule_passes=max(1, rules),
-                        body_bytes=body_bytes)
+        counts = Counts(
+            players=len(tournament.players), rounds=tournament.rounds, rule_passes=max(1, rules), body_bytes=body_bytes
+        )
     return Plan(counts, lambda: write_from_wire(body, limits))
 
 
@@ -91,12 +93,20 @@ def _prizes(body: PrizeRequest, limits: Limits, body_bytes: int) -> Plan:
     if inner is None:
         counts = Counts(players=len(body.standings or []), rounds=1, body_bytes=body_bytes)
     elif inner.tournament is not None:
-        counts = Counts(players=len(inner.tournament.players), rounds=inner.tournament.rounds,
-                        rule_passes=max(1, len(inner.tiebreaks or [])), body_bytes=body_bytes)
+        counts = Counts(
+            players=len(inner.tournament.players),
+            rounds=inner.tournament.rounds,
+            rule_passes=max(1, len(inner.tiebreaks or [])),
+            body_bytes=body_bytes,
+        )
     elif inner.team_tournament is not None:  # teams are the rows
         event = inner.team_tournament
-        counts = Counts(players=len(event.teams), rounds=event.rounds,
-                        rule_passes=max(1, len(inner.tiebreaks or [])), body_bytes=body_bytes)
+        counts = Counts(
+            players=len(event.teams),
+            rounds=event.rounds,
+            rule_passes=max(1, len(inner.tiebreaks or [])),
+            body_bytes=body_bytes,
+        )
     else:
         counts = text_counts(inner.trf or "", len(inner.tiebreaks or []), body_bytes)
     return Plan(counts, lambda: run_prizes(body, limits))

@@ -28,7 +28,6 @@ from .problems import TrfCrosstableError
 from .teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings, team_request_size
 
 
-
 @dataclass(slots=True)
 class Input:
     """The tournament a request sent (JSON or TRF), what reading it noted, and where a TRF's lines are."""
@@ -46,8 +45,13 @@ def trf_warnings(document: TrfDocument) -> list[Warning]:
     """The reader's located warnings, and one line for those past the cap."""
     warnings = [trf_warning(w) for w in document.warnings]
     if document.warnings_omitted:
-        warnings.append(Warning("trf-warnings-omitted", f"{document.warnings_omitted} more lines ignored "
-                                                        f"(only the first {len(document.warnings)} are listed)", None))
+        warnings.append(
+            Warning(
+                "trf-warnings-omitted",
+                f"{document.warnings_omitted} more lines ignored (only the first {len(document.warnings)} are listed)",
+                None,
+            )
+        )
     return warnings
 
 
@@ -59,8 +63,9 @@ def read_trf_checked(text: str, limits: Limits | None, path: str = "trf", column
     if limits is not None:
         check_tournament(len(document.tournament.players), document.tournament.rounds, limits, path)
         if len(document.tiebreaks) > limits.max_rules:
-            raise LimitExceeded("max_rules", path, f"record 202/212 lists {len(document.tiebreaks)} rules",
-                                limits=limits)
+            raise LimitExceeded(
+                "max_rules", path, f"record 202/212 lists {len(document.tiebreaks)} rules", limits=limits
+            )
     return document
 
 
@@ -101,15 +106,15 @@ def located(exc: InconsistentCrosstable, source: TrfSource, warnings: list[Warni
     return TrfCrosstableError(exc.issues, items, warnings)
 
 
-def prepare(body: s.StandingsRequest, limits: Limits | None = None
-            ) -> tuple[Tournament, list[RuleSpec], Regulations, list[Warning]]:
+def prepare(
+    body: s.StandingsRequest, limits: Limits | None = None
+) -> tuple[Tournament, list[RuleSpec], Regulations, list[Warning]]:
     """The tournament, rule list and rule set a request asks for, with the warnings reading them gave."""
     source, specs, regulations = prepare_input(body, limits)
     return source.tournament, specs, regulations, source.warnings
 
 
-def prepare_input(body: s.StandingsRequest, limits: Limits | None = None
-                  ) -> tuple[Input, list[RuleSpec], Regulations]:
+def prepare_input(body: s.StandingsRequest, limits: Limits | None = None) -> tuple[Input, list[RuleSpec], Regulations]:
     source = read_input(body.tournament, body.trf, limits)
     warnings = source.warnings
     regulations = applied_regulations(body.regulations, body.preset, source.tournament)
@@ -121,8 +126,9 @@ def prepare_input(body: s.StandingsRequest, limits: Limits | None = None
     else:
         specs = parsed_rules(body.tiebreaks or [], regulations)
     if not specs:
-        warnings.append(Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank",
-                                "C.07 4.1"))
+        warnings.append(
+            Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank", "C.07 4.1")
+        )
     return source, specs, regulations
 
 
@@ -148,10 +154,18 @@ def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list
         try:
             specs += parsed_rules([item], regulations)
         except InvalidRequest as exc:
-            warnings.append(Warning("trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: "
-                                                        f"{exc.issues[0].message}", None))
-    warnings.append(Warning("tiebreaks-from-trf", "rule list taken from the TRF's record 202/212: "
-                                                  + (", ".join(map(str, specs)) or "no rule it could use"), None))
+            warnings.append(
+                Warning(
+                    "trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: {exc.issues[0].message}", None
+                )
+            )
+    warnings.append(
+        Warning(
+            "tiebreaks-from-trf",
+            "rule list taken from the TRF's record 202/212: " + (", ".join(map(str, specs)) or "no rule it could use"),
+            None,
+        )
+    )
     return specs
 
 
@@ -199,16 +213,29 @@ def team_counts(body, rules: int, explain: bool, body_bytes: int, lists: int = 1
     t = getattr(body, "team_tournament", None)
     if t is not None:
         participants = len(t.teams) * t.team_size
-        return Counts(players=participants, rounds=t.rounds, rule_passes=max(1, rules),
-                      explained_rules=len(t.teams) * rules if explain else 0, body_bytes=body_bytes, lists=lists)
+        return Counts(
+            players=participants,
+            rounds=t.rounds,
+            rule_passes=max(1, rules),
+            explained_rules=len(t.teams) * rules if explain else 0,
+            body_bytes=body_bytes,
+            lists=lists,
+        )
     text = body.trf or ""
     lines = text.count("\n") + 1
-    return Counts(players=lines, rounds=max(1, len(text) // (10 * lines)), rule_passes=max(1, rules),
-                  explained_rules=lines * rules if explain else 0, body_bytes=body_bytes, lists=lists)
+    return Counts(
+        players=lines,
+        rounds=max(1, len(text) // (10 * lines)),
+        rule_passes=max(1, rules),
+        explained_rules=lines * rules if explain else 0,
+        body_bytes=body_bytes,
+        lists=lists,
+    )
 
 
-def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0,
-                   not_teams: Warning | None = None) -> StandingsPlan:
+def plan_standings(
+    body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0, not_teams: Warning | None = None
+) -> StandingsPlan:
     """Read the input and apply every limit that needs it read (a TRF's players, rounds and rules)."""
     if not_teams is None and body.participants == "auto" and is_team_request(body):
         counts = team_counts(body, len(body.tiebreaks or []), body.explain, body_bytes)
@@ -222,9 +249,14 @@ def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_
         covered = after_round or tournament.rounds
         warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
     players = len(tournament.players)
-    counts = Counts(players=players, rounds=covered, rule_passes=max(1, len(specs)),
-                    explained_rules=explained_rows(body, players) * len(specs), body_bytes=body_bytes,
-                    rows=returned_rows(players, body.top, body.player))
+    counts = Counts(
+        players=players,
+        rounds=covered,
+        rule_passes=max(1, len(specs)),
+        explained_rules=explained_rows(body, players) * len(specs),
+        body_bytes=body_bytes,
+        rows=returned_rows(players, body.top, body.player),
+    )
     return StandingsPlan(body, counts, source, specs, regulations, after_round, limits)
 
 
@@ -233,8 +265,14 @@ def capped(warnings: list[Warning], limits: Limits | None) -> list[Warning]:
     if limits is None or len(warnings) <= limits.max_warnings:
         return warnings
     kept = limits.max_warnings
-    return [*warnings[:kept], Warning("warnings-omitted", f"{len(warnings) - kept} more warnings omitted; limit "
-                                                          f"max_warnings = {kept} (TIEBREAK_MAX_WARNINGS)", None)]
+    return [
+        *warnings[:kept],
+        Warning(
+            "warnings-omitted",
+            f"{len(warnings) - kept} more warnings omitted; limit max_warnings = {kept} (TIEBREAK_MAX_WARNINGS)",
+            None,
+        ),
+    ]
 
 
 def capped_warnings(warnings: list[s.WarningOut], limits: Limits | None) -> list[s.WarningOut]:
@@ -242,13 +280,19 @@ def capped_warnings(warnings: list[s.WarningOut], limits: Limits | None) -> list
     if limits is None or len(warnings) <= limits.max_warnings:
         return warnings
     rest = len(warnings) - limits.max_warnings
-    return [*warnings[:limits.max_warnings],
-            s.WarningOut(code="warnings-omitted", message=f"{rest} more warnings omitted; limit max_warnings = "
-                                                          f"{limits.max_warnings} (TIEBREAK_MAX_WARNINGS)", rule=None)]
+    return [
+        *warnings[: limits.max_warnings],
+        s.WarningOut(
+            code="warnings-omitted",
+            message=f"{rest} more warnings omitted; limit max_warnings = {limits.max_warnings} (TIEBREAK_MAX_WARNINGS)",
+            rule=None,
+        ),
+    ]
 
 
-def compute_plan(plan: StandingsPlan, deadline: Deadline | None = None,
-                 encode_rows: bool = False) -> s.StandingsResponse:
+def compute_plan(
+    plan: StandingsPlan, deadline: Deadline | None = None, encode_rows: bool = False
+) -> s.StandingsResponse:
     """The engine and the response. The cyclic garbage collector is paused throughout: the
     breakdowns are millions of small objects without a cycle, which it would otherwise rescan.
     With `encode_rows` (an answer about to be encoded) the rows of an individual event come
@@ -271,8 +315,9 @@ def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_r
     tournament = source.tournament
     started = time.perf_counter()
     try:
-        result = compute_standings(tournament, plan.specs, plan.regulations, plan.after_round, body.unrated_rating,
-                                   False, s.ContributionOut)
+        result = compute_standings(
+            tournament, plan.specs, plan.regulations, plan.after_round, body.unrated_rating, False, s.ContributionOut
+        )
     except InconsistentCrosstable as exc:
         if source.trf is None:
             raise
@@ -283,12 +328,14 @@ def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_r
     # What reading gave is capped by the reader; the engine's own warnings here.
     result.warnings = [*source.warnings, *capped(result.warnings, plan.limits)]
     # The breakdowns of the rows returned are built as they are converted, from the same engine pass.
-    return standings_to_wire(result, body.explain, body.top, body.player, tournament, encode_rows=encode_rows,
-                             offset=body.offset)
+    return standings_to_wire(
+        result, body.explain, body.top, body.player, tournament, encode_rows=encode_rows, offset=body.offset
+    )
 
 
-def run_standings(body: s.StandingsRequest, limits: Limits | None = None,
-                  deadline: Deadline | None = None) -> s.StandingsResponse:
+def run_standings(
+    body: s.StandingsRequest, limits: Limits | None = None, deadline: Deadline | None = None
+) -> s.StandingsResponse:
     """Compute one standings request (synchronously; callers choose where).
 
     With `limits`, a TRF's players, rounds and rules are checked once read and warnings

@@ -22,9 +22,14 @@ def is_team_request(body) -> bool:
 
 def individual_after_all(exc: NotATeamEvent) -> Warning:
     """The warning of a TRF whose team records do not describe matches: ranked as an individual event."""
-    return Warning("trf-team-records-ignored", (
-        f"line {exc.line}, column {exc.column}: {exc.message}: the pairings are not matches between the teams of "
-        f"the team records, so the event is ranked as an individual tournament"), None)
+    return Warning(
+        "trf-team-records-ignored",
+        (
+            f"line {exc.line}, column {exc.column}: {exc.message}: the pairings are not matches between the teams of "
+            f"the team records, so the event is ranked as an individual tournament"
+        ),
+        None,
+    )
 
 
 def read_team_event(body) -> tuple[TeamTournament, list[str], list[Warning]]:
@@ -57,8 +62,11 @@ def prepare_team(body) -> tuple[TeamTournament, list[RuleSpec], Regulations, lis
     regulations = team_regulations(body.regulations, event)
     specs = team_specs(rule_items, body.preset, regulations)
     if not specs:
-        warnings.append(Warning("no-tiebreaks", "no tie-break rules given: teams equal on the primary score "
-                                                "share a rank", "C.07 4.1"))
+        warnings.append(
+            Warning(
+                "no-tiebreaks", "no tie-break rules given: teams equal on the primary score share a rank", "C.07 4.1"
+            )
+        )
     return event, specs, regulations, warnings
 
 
@@ -66,8 +74,9 @@ def check_team_event(event: TeamTournament, limits: Limits, path: str) -> None:
     """Teams, players and rounds of a team event against the limits (a TRF's once read)."""
     players = sum(len(t.players) for t in event.teams)
     if max(players, len(event.teams)) > limits.max_players:
-        raise LimitExceeded("max_players", f"{path}.teams", f"{len(event.teams)} teams, {players} players",
-                            limits=limits)
+        raise LimitExceeded(
+            "max_players", f"{path}.teams", f"{len(event.teams)} teams, {players} players", limits=limits
+        )
     if event.rounds > limits.max_rounds:
         raise LimitExceeded("max_rounds", f"{path}.rounds", f"{event.rounds} rounds", limits=limits)
 
@@ -80,9 +89,15 @@ def team_after_round(event: TeamTournament, after_round: int | None, warnings: l
     last = max((m.round for m in event.matches), default=0)
     if not 0 < last < event.rounds:
         return None
-    warnings.append(Warning("after-round-defaulted", (
-        f"matches reach round {last} of {event.rounds}: standings after round {last}, the rounds after it are "
-        f"not counted as absences; give after_round to choose another round")))
+    warnings.append(
+        Warning(
+            "after-round-defaulted",
+            (
+                f"matches reach round {last} of {event.rounds}: standings after round {last}, the rounds after it are "
+                f"not counted as absences; give after_round to choose another round"
+            ),
+        )
+    )
     return last
 
 
@@ -92,8 +107,9 @@ def compute_team(body, event: TeamTournament, specs, regulations, warnings: list
     return result
 
 
-def run_team_standings(body: s.StandingsRequest, limits: Limits | None = None,
-                       deadline: Deadline | None = None) -> s.StandingsResponse:
+def run_team_standings(
+    body: s.StandingsRequest, limits: Limits | None = None, deadline: Deadline | None = None
+) -> s.StandingsResponse:
     event, specs, regulations, warnings = prepare_team(body)
     if limits is not None:
         check_team_event(event, limits, "trf" if body.trf is not None else "team_tournament")

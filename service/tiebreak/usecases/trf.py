@@ -18,6 +18,7 @@ from .standings import applied_regulations, capped_warnings, read_trf_checked
 from ..wire.io import TrfConvertRequest, TrfConvertResponse
 from .trf_teams import is_team_trf, read_team_to_wire, write_team_from_wire
 
+
 def read_to_wire(text: str, limits: Limits | None = None) -> TrfConvertResponse:
     """The JSON tournament of the player lines; for a team event also `team_tournament` (docs/teams.md)."""
     individual = _read_individual(text, limits)
@@ -33,11 +34,19 @@ def _read_individual(text: str, limits: Limits | None = None) -> TrfConvertRespo
         msgspec.convert(msgspec.to_builtins(wire), s.Tournament)
     except msgspec.ValidationError as exc:
         raise InvalidRequest([Issue(("trf",), f"read from the TRF, the tournament is not valid: {exc}")]) from None
-    warnings = [s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
-                for w in document.warnings]
+    warnings = [
+        s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
+        for w in document.warnings
+    ]
     if document.warnings_omitted:
-        warnings.append(s.WarningOut(code="trf-warnings-omitted", message=f"{document.warnings_omitted} more lines "
-                                     f"ignored (only the first {len(document.warnings)} are listed)", rule=None))
+        warnings.append(
+            s.WarningOut(
+                code="trf-warnings-omitted",
+                message=f"{document.warnings_omitted} more lines "
+                f"ignored (only the first {len(document.warnings)} are listed)",
+                rule=None,
+            )
+        )
     return TrfConvertResponse(tournament=wire, tiebreaks=document.tiebreaks, trf=None, warnings=warnings)
 
 
@@ -55,8 +64,13 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
     warnings = [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in standings.warnings]
     warnings += [s.WarningOut(code="trf-not-carried", message=m, rule=None) for m in output.warnings]
     if output.rating_report_gaps:
-        warnings.append(s.WarningOut(code="trf-rating-report-incomplete", rule="TRF-26",
-                                     message=f"for a FIDE rating report the TRF needs: "
-                                             f"{', '.join(output.rating_report_gaps)}"))
-    return TrfConvertResponse(tournament=None, tiebreaks=rule_names, trf=output.text,
-                              warnings=capped_warnings(warnings, limits))
+        warnings.append(
+            s.WarningOut(
+                code="trf-rating-report-incomplete",
+                rule="TRF-26",
+                message=f"for a FIDE rating report the TRF needs: {', '.join(output.rating_report_gaps)}",
+            )
+        )
+    return TrfConvertResponse(
+        tournament=None, tiebreaks=rule_names, trf=output.text, warnings=capped_warnings(warnings, limits)
+    )

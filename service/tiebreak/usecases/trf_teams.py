@@ -25,19 +25,30 @@ def read_team_to_wire(text: str, individual: TrfConvertResponse) -> TrfConvertRe
         document = parse_team_trf(text)
     except NotATeamEvent as exc:
         note = individual_after_all(exc)
-        return msgspec.structs.replace(individual, warnings=[
-            s.WarningOut(code=note.code, message=note.message, rule=None), *individual.warnings])
+        return msgspec.structs.replace(
+            individual, warnings=[s.WarningOut(code=note.code, message=note.message, rule=None), *individual.warnings]
+        )
     wire = team_tournament_to_wire(document.event)
     try:  # what the TRF held must also be a valid JSON team event (ids, names, rounds within limits)
         msgspec.convert(msgspec.to_builtins(wire), st.TeamTournament)
     except msgspec.ValidationError as exc:
         raise InvalidRequest([Issue(("trf",), f"read from the TRF, the team event is not valid: {exc}")]) from None
     seen = {w.message for w in individual.warnings}
-    warnings = [*individual.warnings, *(
-        s.WarningOut(code=w.code, message=message, rule=None) for w in document.warnings
-        if (message := f"line {w.line}, column {w.column}: {w.message}") not in seen)]
-    return TrfConvertResponse(tournament=individual.tournament, team_tournament=wire, tiebreaks=document.tiebreaks,
-                              trf=None, warnings=warnings)
+    warnings = [
+        *individual.warnings,
+        *(
+            s.WarningOut(code=w.code, message=message, rule=None)
+            for w in document.warnings
+            if (message := f"line {w.line}, column {w.column}: {w.message}") not in seen
+        ),
+    ]
+    return TrfConvertResponse(
+        tournament=individual.tournament,
+        team_tournament=wire,
+        tiebreaks=document.tiebreaks,
+        trf=None,
+        warnings=warnings,
+    )
 
 
 def write_team_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:

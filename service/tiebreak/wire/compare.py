@@ -19,15 +19,20 @@ doc = s.doc
 class RuleList(s.Strict, kw_only=True, frozen=True):
     """One named rule list: `tiebreaks` or `preset`, optionally under its own rule set."""
 
-    schema_rules: ClassVar = (ExactlyOne(("tiebreaks", "preset"), titles={"tiebreaks": "A rule list",
-                                                                           "preset": "A preset"}),)
+    schema_rules: ClassVar = (
+        ExactlyOne(("tiebreaks", "preset"), titles={"tiebreaks": "A rule list", "preset": "A preset"}),
+    )
 
-    name: Annotated[str, Meta(min_length=1, max_length=60, examples=["Cut-1 first"]), doc(
-        "The list's name, unique in the request; it names the list in the answer")]
+    name: Annotated[
+        str,
+        Meta(min_length=1, max_length=60, examples=["Cut-1 first"]),
+        doc("The list's name, unique in the request; it names the list in the answer"),
+    ]
     tiebreaks: Annotated[s.RuleItems | None, doc(s.TIEBREAKS_DOC)] = None
     preset: Annotated[s.PresetName | None, doc("A named rule list of GET /v1/presets, instead of `tiebreaks`")] = None
-    regulations: Annotated[s.RegulationsName | None, doc(
-        "This list's rule set; null: the request's `regulations`")] = None
+    regulations: Annotated[s.RegulationsName | None, doc("This list's rule set; null: the request's `regulations`")] = (
+        None
+    )
 
     def __post_init__(self) -> None:
         if (self.tiebreaks is None) == (self.preset is None):
@@ -38,16 +43,25 @@ class CompareRequest(s.Strict, kw_only=True, frozen=True):
     """One tournament (JSON, TRF or a team event) and up to 10 named rule lists to rank it by, side by side."""
 
     schema_rules: ClassVar = (
-        ExactlyOne(("tournament", "trf", "team_tournament"),
-                   titles={"tournament": "A JSON tournament", "trf": "TRF text", "team_tournament": "A team event"}),)
+        ExactlyOne(
+            ("tournament", "trf", "team_tournament"),
+            titles={"tournament": "A JSON tournament", "trf": "TRF text", "team_tournament": "A team event"},
+        ),
+    )
 
-    tournament: Annotated[s.Tournament | None, doc("The crosstable as JSON (or give `trf` or `team_tournament`)")] = None
+    tournament: Annotated[s.Tournament | None, doc("The crosstable as JSON (or give `trf` or `team_tournament`)")] = (
+        None
+    )
     trf: Annotated[s.TrfText | None, doc("FIDE TRF-16/TRF-26 text instead of `tournament`")] = None
     # A team event (SPEC 3.7) instead; a TRF with team records is one too.
-    team_tournament: Annotated[schemas_teams.TeamTournament | None, doc(
-        "A team event (SPEC 3.7), instead of `tournament` or `trf`")] = None
-    lists: Annotated[list[RuleList], Meta(min_length=1, max_length=MAX_LISTS), doc(
-        "The rule lists; the first is the baseline of `changes`")]
+    team_tournament: Annotated[
+        schemas_teams.TeamTournament | None, doc("A team event (SPEC 3.7), instead of `tournament` or `trf`")
+    ] = None
+    lists: Annotated[
+        list[RuleList],
+        Meta(min_length=1, max_length=MAX_LISTS),
+        doc("The rule lists; the first is the baseline of `changes`"),
+    ]
     regulations: Annotated[s.RegulationsName, doc(s.REGULATIONS_DOC + "; a list may name its own")] = "auto"
     after_round: Annotated[s.RoundNumber | None, doc(s.AFTER_ROUND_DOC)] = None
     unrated_rating: Annotated[s.Rating | None, doc(s.UNRATED_DOC)] = None
@@ -110,8 +124,7 @@ class CompareSummary(s.Out, frozen=True):
     champions: Annotated[list[Champion], doc("Who is first under each list")]
     same_champion: Annotated[bool, doc("True when every list has the same first place")]
     lists: Annotated[list[ListSummary], doc("Each list in short")]
-    moves: Annotated[list[RankMove], doc(
-        "Players whose rank is not the same under every list, biggest moves first")]
+    moves: Annotated[list[RankMove], doc("Players whose rank is not the same under every list, biggest moves first")]
 
 
 class CompareResponse(s.Out, frozen=True):

@@ -45,6 +45,7 @@ def schema_depth(type_: Any) -> int | None:
 
     msgspec stops at the first value out of place, so decoding into a type of depth D never
     looks deeper than D + 1 levels, however deep the body nests."""
+
     def deepest(inner: list[int | None]) -> int | None:
         known = [d for d in inner if d is not None]
         return None if len(known) < len(inner) else max(known, default=0)
@@ -96,6 +97,7 @@ class WireDecoder:
 
 # ---- a cheap look at large bodies before the strict decode ----
 
+
 class _Players(msgspec.Struct):
     players: list[msgspec.Raw] = []
 
@@ -137,13 +139,24 @@ def prescan(data: bytes, limits: Limits) -> None:
         return  # of another shape: the strict decoder names the field
     inner = shape.standings_request.tournament if shape.standings_request is not None else None
     counted: list[tuple[str, str, str, list[msgspec.Raw] | None, int]] = [
-               ("max_rules", "tiebreaks", "rules", shape.tiebreaks, limits.max_rules),
-               ("max_players", "tournament.players", "players", shape.tournament.players if shape.tournament else None,
-                limits.max_players),
-               ("max_players", "standings", "standings", shape.standings, limits.max_players),
-               ("max_prizes", "prizes", "prizes", shape.prizes, limits.max_prizes),
-               ("max_players", "standings_request.tournament.players", "players", inner.players if inner else None,
-                limits.max_players)]
+        ("max_rules", "tiebreaks", "rules", shape.tiebreaks, limits.max_rules),
+        (
+            "max_players",
+            "tournament.players",
+            "players",
+            shape.tournament.players if shape.tournament else None,
+            limits.max_players,
+        ),
+        ("max_players", "standings", "standings", shape.standings, limits.max_players),
+        ("max_prizes", "prizes", "prizes", shape.prizes, limits.max_prizes),
+        (
+            "max_players",
+            "standings_request.tournament.players",
+            "players",
+            inner.players if inner else None,
+            limits.max_players,
+        ),
+    ]
     for limit, path, what, items, bound in counted:
         if items is not None and len(items) > bound:
             raise LimitExceeded(limit, path, f"{len(items)} {what}", limits=limits)
@@ -198,8 +211,14 @@ def json_depth_exceeds(data: bytes, max_depth: int) -> bool:
 
 def check_json_depth(data: bytes, limits: Limits, path: str = "body") -> None:
     if json_depth_exceeds(data, limits.max_json_depth):
-        raise LimitExceeded("max_json_depth", path, f"the JSON nests deeper than {limits.max_json_depth} levels "
-                            f"(or holds more than {_MAX_BRACKETED_STRINGS} strings with brackets)", 400, limits)
+        raise LimitExceeded(
+            "max_json_depth",
+            path,
+            f"the JSON nests deeper than {limits.max_json_depth} levels "
+            f"(or holds more than {_MAX_BRACKETED_STRINGS} strings with brackets)",
+            400,
+            limits,
+        )
 
 
 def decode(data: bytes, decoder: WireDecoder, limits: Limits) -> Any:

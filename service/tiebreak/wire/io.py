@@ -21,28 +21,41 @@ class TrfConvertRequest(s.Strict, frozen=True):
     (write it: TRF text comes back, ranked by `tiebreaks` when given); `team_tournament`
     writes a team event with its TRF-26 team records."""
 
-    schema_rules: ClassVar = (ExactlyOne(
-        ("trf", "tournament", "team_tournament"),
-        titles={"trf": "Read TRF text", "tournament": "Write a tournament as TRF",
-                "team_tournament": "Write a team event as TRF"},
-        excludes={"trf": ("tiebreaks", "regulations", "unrated_rating")}),)
+    schema_rules: ClassVar = (
+        ExactlyOne(
+            ("trf", "tournament", "team_tournament"),
+            titles={
+                "trf": "Read TRF text",
+                "tournament": "Write a tournament as TRF",
+                "team_tournament": "Write a team event as TRF",
+            },
+            excludes={"trf": ("tiebreaks", "regulations", "unrated_rating")},
+        ),
+    )
 
     trf: Annotated[s.TrfText | None, doc("TRF-16/TRF-26 text to read into the JSON tournament")] = None
     tournament: Annotated[s.Tournament | None, doc("A JSON tournament to write as TRF")] = None
     team_tournament: Annotated[schemas_teams.TeamTournament | None, doc("A team event to write as TRF")] = None
-    tiebreaks: Annotated[s.RuleItems | None, doc(
-        "Writing: the rules that rank the tournament for the points and rank columns, written to record 202")] = None
-    regulations: Annotated[s.RegulationsName, doc("Writing: the rule set of `tiebreaks` (" +
-                                                  s.REGULATIONS_DOC[len("The rule set: "):] + ")")] = "auto"
+    tiebreaks: Annotated[
+        s.RuleItems | None,
+        doc("Writing: the rules that rank the tournament for the points and rank columns, written to record 202"),
+    ] = None
+    regulations: Annotated[
+        s.RegulationsName,
+        doc("Writing: the rule set of `tiebreaks` (" + s.REGULATIONS_DOC[len("The rule set: ") :] + ")"),
+    ] = "auto"
     unrated_rating: Annotated[s.Rating | None, doc("Writing: " + s.UNRATED_DOC)] = None
 
     def __post_init__(self) -> None:
         if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
             raise ValueError("give exactly one of `trf` (to read), `tournament` and `team_tournament` (to write)")
-        if self.trf is not None and (self.tiebreaks is not None or self.unrated_rating is not None
-                                     or self.regulations != "auto"):
-            raise ValueError("`tiebreaks`, `regulations` and `unrated_rating` rank a `tournament` written as TRF; "
-                             "they do not apply when reading `trf`")
+        if self.trf is not None and (
+            self.tiebreaks is not None or self.unrated_rating is not None or self.regulations != "auto"
+        ):
+            raise ValueError(
+                "`tiebreaks`, `regulations` and `unrated_rating` rank a `tournament` written as TRF; "
+                "they do not apply when reading `trf`"
+            )
 
 
 class TrfConvertResponse(s.Out, frozen=True):
@@ -53,11 +66,16 @@ class TrfConvertResponse(s.Out, frozen=True):
     tournament: Annotated[s.Tournament | None, doc("Reading: the tournament read, as POST /v1/standings takes it")]
     tiebreaks: Annotated[list[str], doc("Reading: the TRF's rule list (record 202); writing: the rules written")]
     trf: Annotated[str | None, doc("Writing: the TRF text")]
-    warnings: Annotated[list[s.WarningOut], doc(
-        "Reading: every line not used (`trf-line-ignored`, with line and column); writing: what TRF cannot "
-        "carry (`trf-not-carried`) and the ranking's warnings")]
-    team_tournament: Annotated[schemas_teams.TeamTournament | None, Meta(
-        description="Reading a TRF with team records: the team event")] = None
+    warnings: Annotated[
+        list[s.WarningOut],
+        doc(
+            "Reading: every line not used (`trf-line-ignored`, with line and column); writing: what TRF cannot "
+            "carry (`trf-not-carried`) and the ranking's warnings"
+        ),
+    ]
+    team_tournament: Annotated[
+        schemas_teams.TeamTournament | None, Meta(description="Reading a TRF with team records: the team event")
+    ] = None
 
 
 class BatchItem(s.StandingsRequest, frozen=True):
@@ -70,13 +88,16 @@ class BatchResult(s.Out, frozen=True):
     """One line of the batch response: the item's standings (`status` 200) or its problem."""
 
     index: Annotated[int, doc("The item's 0-based position in the request")]
-    id: Annotated[ItemId | None, doc(
-        "The item's `id`; null when it had none, could not be read, or its id is outside this schema")]
+    id: Annotated[
+        ItemId | None,
+        doc("The item's `id`; null when it had none, could not be read, or its id is outside this schema"),
+    ]
     status: Annotated[int, doc("200, or the status the item would get as a single POST /v1/standings")]
     result: Annotated[s.StandingsResponse | None, doc("The standings, when `status` is 200")]
     error: Annotated[s.Problem | None, doc("The problem, when `status` is not 200")]
-    version: Annotated[str, Meta(description="The service version that computed the line (always present)",
-                                 examples=["0.1.0"])] = __version__
+    version: Annotated[
+        str, Meta(description="The service version that computed the line (always present)", examples=["0.1.0"])
+    ] = __version__
 
 
 class Disagreement(s.Out, frozen=True):
@@ -86,8 +107,9 @@ class Disagreement(s.Out, frozen=True):
     name: Annotated[str, doc("The player's name")]
     field: Annotated[Literal["points", "rank"], doc("The column that differs: points (81-84) or rank (86-89)")]
     file: Annotated[str, doc("The value as written in the file")]
-    computed: Annotated[str, doc(
-        "What the service computes: the points, or the places the player's tie group covers (\"5\" or \"5-7\")")]
+    computed: Annotated[
+        str, doc('What the service computes: the points, or the places the player\'s tie group covers ("5" or "5-7")')
+    ]
 
 
 class CheckReport(s.Out, frozen=True):
@@ -110,13 +132,16 @@ class CheckLine(s.Out, frozen=True):
     status: Annotated[int, doc("200 when the file was read and checked, else the problem's status")]
     result: Annotated[CheckReport | None, doc("The report, when `status` is 200")]
     error: Annotated[s.Problem | None, doc("The problem, when `status` is not 200")]
-    version: Annotated[str, Meta(description="The service version that checked the file (always present)",
-                                 examples=["0.1.0"])] = __version__
+    version: Annotated[
+        str, Meta(description="The service version that checked the file (always present)", examples=["0.1.0"])
+    ] = __version__
 
 
 class CheckItem(s.Strict, frozen=True):
     """One archived file to check: its TRF text and an optional `id` echoed in its line."""
 
     trf: Annotated[str, Meta(max_length=LIMITS.max_trf_chars, description="The TRF text of the archived file")]
-    id: Annotated[Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53), le=2**53)] | None, doc(
-        "The caller's name for the file, echoed in its line")] = None
+    id: Annotated[
+        Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53), le=2**53)] | None,
+        doc("The caller's name for the file, echoed in its line"),
+    ] = None

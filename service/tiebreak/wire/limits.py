@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 
-
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
     return int(value) if value else default
@@ -148,8 +147,9 @@ class Unavailable(Exception):
     computation ran past the deadline ("deadline"), which a less busy moment may not.
     """
 
-    def __init__(self, reason: str, message: str, retry_after_s: int, limit: str | None = None,
-                 limits: Limits = LIMITS):
+    def __init__(
+        self, reason: str, message: str, retry_after_s: int, limit: str | None = None, limits: Limits = LIMITS
+    ):
         self.reason = reason
         self.limit = limit
         self.retry_after_s = max(1, int(retry_after_s))
@@ -174,8 +174,13 @@ class Deadline:
 
 def deadline_exceeded(limits: Limits, stage: str = "") -> Unavailable:
     where = f" (stopped {stage})" if stage else ""
-    return Unavailable("deadline", f"the computation took longer than allowed{where}",
-                       retry_after_s=int(limits.compute_deadline_s), limit="compute_deadline_s", limits=limits)
+    return Unavailable(
+        "deadline",
+        f"the computation took longer than allowed{where}",
+        retry_after_s=int(limits.compute_deadline_s),
+        limit="compute_deadline_s",
+        limits=limits,
+    )
 
 
 # msgspec's own bound errors ("Expected `array` of length <= 50000 - at `$.tournament.players`")
@@ -194,8 +199,13 @@ _SCHEMA_LIMITS = (
     (re.compile(r"(^|\.)(rounds|round|after_round)$"), "<=", "max_rounds"),
     (re.compile(r"(^|\.)(id|opponent|player)$"), "<=", "max_player_id"),
     (re.compile(r"(^|\.)(rating|unrated_rating)$"), "<=", "max_rating"),
-    (re.compile(r"(^|\.)(win|draw|loss|forfeit_win|forfeit_loss|pairing_bye|full_bye|half_bye|zero_bye|absent|points)$"),
-     "<=", "max_points_per_round"),
+    (
+        re.compile(
+            r"(^|\.)(win|draw|loss|forfeit_win|forfeit_loss|pairing_bye|full_bye|half_bye|zero_bye|absent|points)$"
+        ),
+        "<=",
+        "max_points_per_round",
+    ),
 )
 
 

@@ -50,8 +50,10 @@ class ExactlyOne:
         branches = []
         for name in self.names:
             # the others absent or null: each branch stands alone (with `excludes`, both could not match)
-            branch_properties = {name: self._given(name, properties),
-                                 **{other: self._absent(other) for other in self.names if other != name}}
+            branch_properties = {
+                name: self._given(name, properties),
+                **{other: self._absent(other) for other in self.names if other != name},
+            }
             for other in self.excludes.get(name, ()):
                 branch_properties[other] = {"const": defaults.get(other)}
             branch = {"required": [name], "properties": branch_properties}
@@ -90,8 +92,12 @@ class ExcludesWhen:
     other: str
 
     def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
-        return {"not": {"required": [self.field, self.other],
-                        "properties": {self.field: {"const": self.value}, self.other: {"not": _NULL}}}}
+        return {
+            "not": {
+                "required": [self.field, self.other],
+                "properties": {self.field: {"const": self.value}, self.other: {"not": _NULL}},
+            }
+        }
 
 
 class SchemaRule(Protocol):

@@ -17,6 +17,7 @@ import msgspec
 from msgspec import Meta
 
 from . import teams as schemas_teams
+
 # Re-exported: the other wire modules name them `s.Strict`, `s.Points`, ...
 from .base import AFTER_ROUND_DOC as AFTER_ROUND_DOC
 from .base import EXPLAIN_DOC as EXPLAIN_DOC
@@ -41,6 +42,7 @@ from .base import doc as doc
 from .limits import LIMITS
 from .rules import AtMostOne, ExactlyOne, ExcludesWhen
 
+
 class Scoring(Strict, frozen=True):
     """Points per result; every rule that uses 'points for a draw' uses `draw`.
 
@@ -50,8 +52,9 @@ class Scoring(Strict, frozen=True):
     response's `scoring` echoes every value used."""
 
     win: Annotated[Points | None, doc("A game won over the board (default 1)")] = None
-    draw: Annotated[Points | None, doc(
-        "A game drawn (default 0.5); also what the rules count as a draw (16.3, 16.4)")] = None
+    draw: Annotated[
+        Points | None, doc("A game drawn (default 0.5); also what the rules count as a draw (16.3, 16.4)")
+    ] = None
     loss: Annotated[Points | None, doc("A game lost over the board (default 0)")] = None
     forfeit_win: Annotated[Points | None, doc("A game won by forfeit (default: `win`)")] = None
     forfeit_loss: Annotated[Points | None, doc("A game lost by forfeit (default: `loss`)")] = None
@@ -66,28 +69,51 @@ class RoundResult(Strict, gc=False, frozen=True):  # gc=False: scalars only, no 
     """One round of one player: a game (with `opponent`) or an unplayed round (without)."""
 
     round: Annotated[RoundNumber, doc("The round, from 1")]
-    result: Annotated[ResultName, doc(
-        "What the round gave: `win` `draw` `loss` over the board, `forfeit_win` `forfeit_loss`, "
-        "`pairing_bye`, `full_bye` `half_bye` `zero_bye` (asked for), `absent`")]
-    opponent: Annotated[PlayerId | None, doc(
-        "The opponent's start number; with a forfeit, the scheduled opponent; none for byes and absences")] = None
+    result: Annotated[
+        ResultName,
+        doc(
+            "What the round gave: `win` `draw` `loss` over the board, `forfeit_win` `forfeit_loss`, "
+            "`pairing_bye`, `full_bye` `half_bye` `zero_bye` (asked for), `absent`"
+        ),
+    ]
+    opponent: Annotated[
+        PlayerId | None,
+        doc("The opponent's start number; with a forfeit, the scheduled opponent; none for byes and absences"),
+    ] = None
     color: Annotated[ColorName | None, doc("The player's colour: `w` or `b`")] = None
-    points: Annotated[Points | None, doc(
-        "Points instead of the scoring's, for an arbiter's decision (0-0, ½-0); needed on both sides of "
-        "the game")] = None
+    points: Annotated[
+        Points | None,
+        doc("Points instead of the scoring's, for an arbiter's decision (0-0, ½-0); needed on both sides of the game"),
+    ] = None
     rated: Annotated[bool, doc("False for a game played but not rated (TRF W/D/L); changes no tie-break")] = True
 
 
 FideId = Annotated[int, Meta(ge=1, le=99_999_999_999, description="FIDE ID (TRF columns 58-68); not the start number")]
-Federation = Annotated[str, Meta(min_length=1, max_length=3, examples=["NOR"],
-                                 description="Federation code (TRF columns 54-56)")]
-Title = Annotated[str, Meta(min_length=1, max_length=3, examples=["GM"], description="Title: GM IM WGM FM WIM CM WFM WCM")]
+Federation = Annotated[
+    str, Meta(min_length=1, max_length=3, examples=["NOR"], description="Federation code (TRF columns 54-56)")
+]
+Title = Annotated[
+    str, Meta(min_length=1, max_length=3, examples=["GM"], description="Title: GM IM WGM FM WIM CM WFM WCM")
+]
 SexName = Literal["m", "f"]
-BirthDate = Annotated[str, Meta(pattern=r"^[0-9]{4}(-[0-9]{2}-[0-9]{2})?$", examples=["2008-04-02"],
-                                description="YYYY-MM-DD, or YYYY when only the year is known")]
-PlayerKey = Annotated[str, Meta(min_length=1, max_length=100, examples=["3f2b9c1e-6a7d-4e0b-9d1f-2c8a5b7e4f10"],
-                                description="The client's own identifier (e.g. a UUID), echoed in every row and "
-                                            "breakdown that names the player; unique in the tournament")]
+BirthDate = Annotated[
+    str,
+    Meta(
+        pattern=r"^[0-9]{4}(-[0-9]{2}-[0-9]{2})?$",
+        examples=["2008-04-02"],
+        description="YYYY-MM-DD, or YYYY when only the year is known",
+    ),
+]
+PlayerKey = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=100,
+        examples=["3f2b9c1e-6a7d-4e0b-9d1f-2c8a5b7e4f10"],
+        description="The client's own identifier (e.g. a UUID), echoed in every row and "
+        "breakdown that names the player; unique in the tournament",
+    ),
+]
 
 
 class Player(Strict, gc=False, frozen=True):  # gc=False: decoded from JSON, it cannot be part of a cycle
@@ -97,49 +123,61 @@ class Player(Strict, gc=False, frozen=True):  # gc=False: decoded from JSON, it 
     id: Annotated[PlayerId, doc("The start number (pairing number), unique in the tournament")]
     name: Annotated[ShortText, doc("The name as it should appear in the standings")] = ""
     rating: Annotated[Rating | None, doc("The rating used by the rating-based rules; 0 or null: unrated")] = None
-    results: Annotated[list[RoundResult], Meta(max_length=LIMITS.max_rounds), doc(
-        "The player's rounds, in any order; a round not listed is `absent`")] = []
+    results: Annotated[
+        list[RoundResult],
+        Meta(max_length=LIMITS.max_rounds),
+        doc("The player's rounds, in any order; a round not listed is `absent`"),
+    ] = []
     fide_id: Annotated[FideId | None, doc("FIDE ID (TRF columns 58-68); not the start number")] = None
     federation: Annotated[Federation | None, doc("Federation code (TRF columns 54-56)")] = None
     title: Annotated[Title | None, doc("Title: GM IM WGM FM WIM CM WFM WCM")] = None
     sex: Annotated[SexName | None, doc("`m` or `f`")] = None
     birth_date: Annotated[BirthDate | None, doc("YYYY-MM-DD, or YYYY when only the year is known")] = None
-    key: Annotated[PlayerKey | None, doc(
-        "The client's own identifier (e.g. a UUID), echoed in every row and breakdown that names the player; "
-        "unique in the tournament")] = None
+    key: Annotated[
+        PlayerKey | None,
+        doc(
+            "The client's own identifier (e.g. a UUID), echoed in every row and breakdown that names the player; "
+            "unique in the tournament"
+        ),
+    ] = None
 
 
 HeaderText = Annotated[str, Meta(max_length=200)]
-TrfRecordLine = Annotated[str, Meta(pattern=r"^[0-9A-Z]{3}( [^\x00-\x1f\x7f]*)?$", max_length=400,
-                                    examples=["192 FIDE_DUTCH_2026_BAKU"])]
+TrfRecordLine = Annotated[
+    str, Meta(pattern=r"^[0-9A-Z]{3}( [^\x00-\x1f\x7f]*)?$", max_length=400, examples=["192 FIDE_DUTCH_2026_BAKU"])
+]
 
 
 class Tournament(Strict, frozen=True):
     """The crosstable: players with their results, the number of rounds and the scoring; and
     what a TRF header carries beyond the standings (written back by POST /v1/trf; docs/trf.md)."""
 
-    players: Annotated[list[Player], Meta(min_length=1, max_length=LIMITS.max_players), doc(
-        "Every player; both sides of a game must agree on pairing, colour and result")]
+    players: Annotated[
+        list[Player],
+        Meta(min_length=1, max_length=LIMITS.max_players),
+        doc("Every player; both sides of a game must agree on pairing, colour and result"),
+    ]
     rounds: Annotated[RoundNumber, doc("Rounds scheduled")]
     name: Annotated[ShortText, doc("The event's name (TRF 012)")] = ""
-    start_date: Annotated[datetime.date | None, doc(
-        "First day (YYYY-MM-DD, TRF 042); decides the FIDE edition under `regulations: auto`")] = None
-    system: Annotated[SystemName | None, doc(
-        "`swiss` or `round_robin`; inferred when absent (and `system_inferred` says so)")] = None
+    start_date: Annotated[
+        datetime.date | None, doc("First day (YYYY-MM-DD, TRF 042); decides the FIDE edition under `regulations: auto`")
+    ] = None
+    system: Annotated[
+        SystemName | None, doc("`swiss` or `round_robin`; inferred when absent (and `system_inferred` says so)")
+    ] = None
     scoring: Annotated[Scoring | None, doc("Points per result; absent: 1-½-0 with byes as usual")] = None
     city: Annotated[HeaderText, doc("TRF 022")] = ""
     federation: Annotated[HeaderText, doc("The organising federation (TRF 032)")] = ""
     end_date: Annotated[datetime.date | None, doc("Last day (TRF 052)")] = None
-    tournament_type: Annotated[HeaderText, doc(
-        "TRF 092 as written, e.g. \"Individual: Swiss-System\"")] = ""
+    tournament_type: Annotated[HeaderText, doc('TRF 092 as written, e.g. "Individual: Swiss-System"')] = ""
     chief_arbiter: Annotated[HeaderText, doc("TRF 102")] = ""
     deputy_arbiters: Annotated[list[HeaderText], Meta(max_length=20), doc("TRF 112, one per entry")] = []
     time_control: Annotated[HeaderText, doc("TRF 122")] = ""
-    round_dates: Annotated[list[datetime.date], Meta(max_length=LIMITS.max_rounds), doc(
-        "The dates of the rounds (TRF 132)")] = []
+    round_dates: Annotated[
+        list[datetime.date], Meta(max_length=LIMITS.max_rounds), doc("The dates of the rounds (TRF 132)")
+    ] = []
     initial_colour: Annotated[ColorName | None, doc("The colour of the first player in round 1 (TRF 152)")] = None
-    trf_records: Annotated[list[TrfRecordLine], Meta(max_length=1000), doc(
-        "Other header records, verbatim")] = []
+    trf_records: Annotated[list[TrfRecordLine], Meta(max_length=1000), doc("Other header records, verbatim")] = []
 
 
 class Modifiers(Strict, frozen=True):
@@ -147,8 +185,9 @@ class Modifiers(Strict, frozen=True):
 
     cut: Annotated[int, Meta(ge=0, le=10), doc("Cut-n: the n least significant contributions dropped")] = 0
     median: Annotated[int, Meta(ge=0, le=10), doc("Median-n: the n lowest and the n highest dropped")] = 0
-    limit: Annotated[Annotated[int, Meta(ge=0, le=100)] | None, doc(
-        "The Koya limit in percent of the maximum score (default 50)")] = None
+    limit: Annotated[
+        Annotated[int, Meta(ge=0, le=100)] | None, doc("The Koya limit in percent of the maximum score (default 50)")
+    ] = None
     forfeits_played: Annotated[bool, doc("P: forfeits count as games played (not cut first)")] = False
 
 
@@ -163,8 +202,11 @@ RuleText = Annotated[str, Meta(min_length=1, max_length=60, examples=["BH/C1"])]
 RuleItems = Annotated[list[RuleText | RuleObject], Meta(max_length=LIMITS.max_rules)]
 PlayerSelection = Annotated[
     PlayerId | Annotated[list[PlayerId], Meta(min_length=1, max_length=LIMITS.max_players)],
-    Meta(description="Return only these players' rows (one start number or a list); with `top`/`offset`, "
-                     "after the page, in standings order")]
+    Meta(
+        description="Return only these players' rows (one start number or a list); with `top`/`offset`, "
+        "after the page, in standings order"
+    ),
+]
 
 
 class StandingsRequest(Strict, frozen=True):
@@ -172,36 +214,56 @@ class StandingsRequest(Strict, frozen=True):
     `player` choose the rows returned (everyone is still ranked)."""
 
     schema_rules: ClassVar = (
-        ExactlyOne(("tournament", "trf", "team_tournament"),
-                   titles={"tournament": "A JSON tournament", "trf": "TRF text", "team_tournament": "A team event"}),
+        ExactlyOne(
+            ("tournament", "trf", "team_tournament"),
+            titles={"tournament": "A JSON tournament", "trf": "TRF text", "team_tournament": "A team event"},
+        ),
         AtMostOne(("tiebreaks", "preset")),
         ExcludesWhen("participants", "players", "team_tournament"),
     )
 
     tournament: Annotated[Tournament | None, doc("The crosstable as JSON (or give `trf` or `team_tournament`)")] = None
-    trf: Annotated[TrfText | None, doc(
-        "FIDE TRF-16/TRF-26 text instead of `tournament`; its record 202 gives the rules when neither "
-        "`tiebreaks` nor `preset` is given; a TRF with team records is a team event")] = None
-    team_tournament: Annotated[schemas_teams.TeamTournament | None, doc(
-        "A team event (SPEC 3.7), instead of `tournament` or `trf`")] = None
+    trf: Annotated[
+        TrfText | None,
+        doc(
+            "FIDE TRF-16/TRF-26 text instead of `tournament`; its record 202 gives the rules when neither "
+            "`tiebreaks` nor `preset` is given; a TRF with team records is a team event"
+        ),
+    ] = None
+    team_tournament: Annotated[
+        schemas_teams.TeamTournament | None, doc("A team event (SPEC 3.7), instead of `tournament` or `trf`")
+    ] = None
     tiebreaks: Annotated[RuleItems | None, doc(TIEBREAKS_DOC)] = None
     preset: Annotated[PresetName | None, doc("A named rule list of GET /v1/presets, instead of `tiebreaks`")] = None
     regulations: Annotated[RegulationsName, doc(REGULATIONS_DOC)] = "auto"
     after_round: Annotated[RoundNumber | None, doc(AFTER_ROUND_DOC)] = None
     unrated_rating: Annotated[Rating | None, doc(UNRATED_DOC)] = None
     explain: Annotated[bool, doc(EXPLAIN_DOC)] = True
-    top: Annotated[Annotated[int, Meta(ge=1, le=LIMITS.max_players)] | None, doc(
-        "Return only N rows of the standings (from `offset`)")] = None
-    offset: Annotated[int, Meta(ge=0, le=LIMITS.max_players), doc(
-        "Skip this many rows of the standings first: with `top`, a page (`offset` 20, `top` 20: rows 21-40)")] = 0
-    player: Annotated[PlayerSelection | None, doc(
-        "Return only these players' rows (one start number or a list); with `top`/`offset`, after the page, "
-        "in standings order")] = None
+    top: Annotated[
+        Annotated[int, Meta(ge=1, le=LIMITS.max_players)] | None,
+        doc("Return only N rows of the standings (from `offset`)"),
+    ] = None
+    offset: Annotated[
+        int,
+        Meta(ge=0, le=LIMITS.max_players),
+        doc("Skip this many rows of the standings first: with `top`, a page (`offset` 20, `top` 20: rows 21-40)"),
+    ] = 0
+    player: Annotated[
+        PlayerSelection | None,
+        doc(
+            "Return only these players' rows (one start number or a list); with `top`/`offset`, after the page, "
+            "in standings order"
+        ),
+    ] = None
     # Who is ranked: the teams of a team event (`auto`), or, for a TRF with team records,
     # its players one by one (`players`: individual standings, e.g. for board prizes).
-    participants: Annotated[Literal["auto", "players"], Meta(
-        description="`auto`: teams for a team event, players otherwise; `players`: rank the players of a "
-                    "TRF with team records individually (its team records are skipped with a warning)")] = "auto"
+    participants: Annotated[
+        Literal["auto", "players"],
+        Meta(
+            description="`auto`: teams for a team event, players otherwise; `players`: rank the players of a "
+            "TRF with team records individually (its team records are skipped with a warning)"
+        ),
+    ] = "auto"
 
     def __post_init__(self) -> None:
         if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
@@ -213,6 +275,7 @@ class StandingsRequest(Strict, frozen=True):
 
 
 # ---- responses ----
+
 
 class ModifiersOut(Out, frozen=True):
     """A rule's modifiers, as applied."""
@@ -232,8 +295,9 @@ class TiebreakOut(Out, frozen=True):
     article: Annotated[str, doc("The article it implements (`C.07 8.1`, `US Chess 34E1`)")]
     modifiers: Annotated[ModifiersOut, doc("The modifiers applied")]
     lower_is_better: Annotated[bool, doc("True when a lower value ranks higher (DE places, TPN)")]
-    dropped: Annotated[str | None, doc(
-        "Why the rule was dropped (rating-based rules with unrated players, C.07 10), or null")]
+    dropped: Annotated[
+        str | None, doc("Why the rule was dropped (rating-based rules with unrated players, C.07 10), or null")
+    ]
 
 
 # The engine builds the breakdowns in this type (tiebreak.engine.contributions.Contribution has
@@ -248,31 +312,41 @@ class ContributionOut(msgspec.Struct, omit_defaults=True, gc=False):
     """
 
     round: Annotated[int | None, doc("The round it comes from; null for values not tied to a round")]
-    kind: Annotated[str, doc(
-        "What it is: `game` (an opponent met), `forfeit` (a forfeit counted against its scheduled opponent), "
-        "`dummy` (a dummy opponent for an own unplayed round, C.07 16.4), `unplayed` (an own unplayed round "
-        "counted as 0), `running_score` (PS), `encounter` (DE), `rating`, `opponent_value`")]
-    opponent: Annotated[int | None, doc(
-        "The opponent's start number: the player met, or for a forfeit and its dummy the scheduled opponent")]
+    kind: Annotated[
+        str,
+        doc(
+            "What it is: `game` (an opponent met), `forfeit` (a forfeit counted against its scheduled opponent), "
+            "`dummy` (a dummy opponent for an own unplayed round, C.07 16.4), `unplayed` (an own unplayed round "
+            "counted as 0), `running_score` (PS), `encounter` (DE), `rating`, `opponent_value`"
+        ),
+    ]
+    opponent: Annotated[
+        int | None,
+        doc("The opponent's start number: the player met, or for a forfeit and its dummy the scheduled opponent"),
+    ]
     value: Annotated[float, doc("What it adds to the rule's value (before any cut)")]
     opponent_key: Annotated[str | None, doc("The opponent's `key`, when the request gave one")] = None
     unplayed: Annotated[ResultName | None, doc("For an unplayed round: which kind")] = None
     note: Annotated[str | None, doc("How the value was found (a cap, an adjusted score), with the article")] = None
     cut: Annotated[bool, doc("True when a Cut or Median removed it; present only then")] = False
     cut_reason: Annotated[str | None, doc("Why it was the one cut (C.07 16.5)")] = None
-    cut_code: Annotated[str | None, doc(
-        "Why it was cut, as a code: `vur-cut-first`, `least-significant`, `most-significant`, "
-        "`dropped-lowest`, …")] = None
+    cut_code: Annotated[
+        str | None,
+        doc("Why it was cut, as a code: `vur-cut-first`, `least-significant`, `most-significant`, `dropped-lowest`, …"),
+    ] = None
     opponent_score: Annotated[float | None, doc("The opponent's score at face value")] = None
-    counted_score: Annotated[float | None, doc(
-        "What is counted for the opponent when it differs from the face value (C.07 16.3, US Chess 34E1)")] = None
+    counted_score: Annotated[
+        float | None,
+        doc("What is counted for the opponent when it differs from the face value (C.07 16.3, US Chess 34E1)"),
+    ] = None
     result: Annotated[float | None, doc("Sonneborn-Berger: the points the player scored in the round")] = None
     own_score: Annotated[float | None, doc("A dummy opponent: the player's own score (C.07 16.4)")] = None
     capped_at: Annotated[float | None, doc("A dummy opponent: the cap applied (16.4.1, 16.4.2)")] = None
     article: Annotated[str | None, doc("The article that set the value (16.3, 16.4, 16.4.1, 16.4.2)")] = None
-    reason_code: Annotated[str | None, doc(
-        "How a dummy's value was found: `dummy-own-score`, `dummy-capped-at-opponent`, "
-        "`dummy-capped-at-half`")] = None
+    reason_code: Annotated[
+        str | None,
+        doc("How a dummy's value was found: `dummy-own-score`, `dummy-capped-at-opponent`, `dummy-capped-at-half`"),
+    ] = None
 
 
 class RuleBreakdown(msgspec.Struct, frozen=True, gc=False):
@@ -283,8 +357,7 @@ class RuleBreakdown(msgspec.Struct, frozen=True, gc=False):
     contributions: Annotated[list[ContributionOut], doc("Every contribution, cut ones included")]
     position: Annotated[int, doc("The rule's index in `tiebreaks` (and in the row's `values`)")] = 0
     spec: Annotated[str, doc("The rule's canonical spec")] = ""
-    total_before_cut: Annotated[float | None, doc(
-        "The sum of every contribution, when the rule cuts")] = None
+    total_before_cut: Annotated[float | None, doc("The sum of every contribution, when the rule cuts")] = None
 
 
 class OpponentName(Out, omit_defaults=True, frozen=True):
@@ -303,14 +376,24 @@ class Standing(Out, omit_defaults=True, frozen=True):
     name: Annotated[str, doc("The player's (or team's) name")]
     points: Annotated[float, doc("The score (a team event: its primary score)")]
     values: Annotated[list[float | None], doc("The value of each rule, in the order of `tiebreaks`")]
-    decided_by: Annotated[str | None, doc(
-        "What separated the player from the next row: `PTS`, a rule's spec, or null when equal on everything "
-        "(and for the last row)")]
-    breakdown: Annotated[dict[str, RuleBreakdown] | None, doc(
-        "Per rule, by canonical spec (a rule listed again later is keyed `<spec>#<position + 1>`): the value "
-        "and its contributions; null without `explain`")]
-    opponents: Annotated[list[OpponentName] | None, doc(
-        "With breakdowns: the names of the players the breakdown mentions, to label them (null without)")]
+    decided_by: Annotated[
+        str | None,
+        doc(
+            "What separated the player from the next row: `PTS`, a rule's spec, or null when equal on everything "
+            "(and for the last row)"
+        ),
+    ]
+    breakdown: Annotated[
+        dict[str, RuleBreakdown] | None,
+        doc(
+            "Per rule, by canonical spec (a rule listed again later is keyed `<spec>#<position + 1>`): the value "
+            "and its contributions; null without `explain`"
+        ),
+    ]
+    opponents: Annotated[
+        list[OpponentName] | None,
+        doc("With breakdowns: the names of the players the breakdown mentions, to label them (null without)"),
+    ]
     key: Annotated[str | None, doc("The player's `key`, when the request gave one")] = None
     fide_id: Annotated[int | None, doc("The player's FIDE ID, when given")] = None
     federation: Annotated[str | None, doc("The player's federation, when given")] = None
@@ -352,20 +435,30 @@ class StandingsResponse(Out, frozen=True):
     system: Annotated[SystemName, doc("The system, given or inferred")]
     system_inferred: Annotated[bool, doc("True when `system` was inferred from the crosstable")]
     rounds: Annotated[int, doc("Rounds scheduled")]
-    after_round: Annotated[int | None, doc(
-        "The last round counted, when not every round is (given, or defaulted with a warning); else null")]
+    after_round: Annotated[
+        int | None,
+        doc("The last round counted, when not every round is (given, or defaulted with a warning); else null"),
+    ]
     scoring: Annotated[ScoringOut, doc("Every value of the scoring used")]
     tiebreaks: Annotated[list[TiebreakOut], doc("The rules applied, in order")]
-    standings: Annotated[list[Standing], doc("The rows, best first (only those asked for with `top`/`offset`/"
-                                             "`player`)")]
+    standings: Annotated[
+        list[Standing], doc("The rows, best first (only those asked for with `top`/`offset`/`player`)")
+    ]
     warnings: Annotated[list[WarningOut], doc("Everything worth knowing about the input and the rules")]
-    total_players: Annotated[int, doc(
-        "Players ranked; more than the rows returned when `top`/`offset`/`player` chose rows")] = 0
+    total_players: Annotated[
+        int, doc("Players ranked; more than the rows returned when `top`/`offset`/`player` chose rows")
+    ] = 0
     # Team events: boards per match, and the score the standings are ordered by first (MP or GP).
     team_size: Annotated[int, Meta(description="Team events: boards per match (null otherwise)")] | None = None
-    primary_score: Annotated[Literal["MP", "GP"], Meta(
-        description="Team events: the score the standings are ordered by first, match (MP) or game points (GP)")] \
-        | None = None
+    primary_score: (
+        Annotated[
+            Literal["MP", "GP"],
+            Meta(
+                description="Team events: the score the standings are ordered by first, match (MP) or game points (GP)"
+            ),
+        ]
+        | None
+    ) = None
 
 
 class CatalogueEntry(Out, frozen=True):
@@ -381,9 +474,10 @@ class CatalogueEntry(Out, frozen=True):
     aliases: Annotated[list[str], doc("Spellings accepted for the plain rule (case-insensitive)")]
     rating_based: Annotated[bool, doc("Dropped when unrated players take part, unless `unrated_rating` is given")]
     # The events the code ranks: individual tournaments, team events (SPEC 2.5), or both.
-    events: Annotated[list[Literal["individual", "team"]], Meta(
-        description="The events the code ranks: individual tournaments, team events, or both")] = msgspec.field(
-        default_factory=lambda: ["individual"])
+    events: Annotated[
+        list[Literal["individual", "team"]],
+        Meta(description="The events the code ranks: individual tournaments, team events, or both"),
+    ] = msgspec.field(default_factory=lambda: ["individual"])
 
 
 class PresetOut(Out, frozen=True):
@@ -394,8 +488,10 @@ class PresetOut(Out, frozen=True):
     description: Annotated[str, doc("What it is for")]
     regulations: Annotated[list[str], doc("The rule sets it is a list for")]
     tiebreaks: Annotated[list[str], doc("Its rules, canonical specs, in order")]
-    event: Annotated[Literal["individual", "team"], Meta(
-        description="The events the preset ranks: individual tournaments or team events")] = "individual"
+    event: Annotated[
+        Literal["individual", "team"],
+        Meta(description="The events the preset ranks: individual tournaments or team events"),
+    ] = "individual"
 
 
 class Health(Out, frozen=True):
@@ -407,20 +503,30 @@ class Health(Out, frozen=True):
 class VersionInfo(Out, frozen=True):
     """What answers: the service release, the API generation and the rule sets it computes."""
 
-    service: Annotated[str, Meta(description="The service release (the `Tiebreak-Version` header of every "
-                                             "response and the `version` of every batch line)",
-                                 examples=["0.1.0"])]
+    service: Annotated[
+        str,
+        Meta(
+            description="The service release (the `Tiebreak-Version` header of every "
+            "response and the `version` of every batch line)",
+            examples=["0.1.0"],
+        ),
+    ]
     api: Annotated[Literal["v1"], Meta(description="The API generation: the path prefix of its operations")]
-    regulations: Annotated[list[AppliedRegulations], Meta(
-        description="The rule sets `regulations` may name (besides `auto`)")]
+    regulations: Annotated[
+        list[AppliedRegulations], Meta(description="The rule sets `regulations` may name (besides `auto`)")
+    ]
 
 
 class ProblemItem(Out, frozen=True):
     """One thing wrong with the request."""
 
-    path: Annotated[str, doc(
-        "Where: a field path (`tournament.players[3].results[2].opponent`), `trf:LINE:COLUMN`, or "
-        "`header:X-API-Key`")]
+    path: Annotated[
+        str,
+        doc(
+            "Where: a field path (`tournament.players[3].results[2].opponent`), `trf:LINE:COLUMN`, or "
+            "`header:X-API-Key`"
+        ),
+    ]
     message: Annotated[str, doc("What is wrong there")]
 
 
@@ -433,5 +539,6 @@ class Problem(Out, omit_defaults=True, frozen=True):
     status: Annotated[int, doc("The HTTP status")]
     detail: Annotated[str, doc("What went wrong, in one sentence")]
     errors: Annotated[list[ProblemItem], doc("Each problem with its place")]
-    warnings: Annotated[list[WarningOut], doc(
-        "What reading the input noted (e.g. TRF lines skipped), when it helps explain the error")] = []
+    warnings: Annotated[
+        list[WarningOut], doc("What reading the input noted (e.g. TRF lines skipped), when it helps explain the error")
+    ] = []

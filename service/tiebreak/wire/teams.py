@@ -42,10 +42,16 @@ class GameScoring(s.Strict, frozen=True):
 class PairingByeScoring(s.Strict, frozen=True):
     """What the pairing-allocated bye brings (TRF-26 record 320)."""
 
-    match: Annotated[s.Points, Meta(description="Match points of the pairing-allocated bye (default 1: a "
-                                                "drawn match, as at the Olympiad)")] = 1.0
-    game: Annotated[s.Points, Meta(description="Game points of the pairing-allocated bye (default: team_size × "
-                                               "the game draw)")] | None = None
+    match: Annotated[
+        s.Points,
+        Meta(description="Match points of the pairing-allocated bye (default 1: a drawn match, as at the Olympiad)"),
+    ] = 1.0
+    game: (
+        Annotated[
+            s.Points, Meta(description="Game points of the pairing-allocated bye (default: team_size × the game draw)")
+        ]
+        | None
+    ) = None
 
 
 class TeamScoring(s.Strict, frozen=True):
@@ -61,11 +67,16 @@ class TeamScoring(s.Strict, frozen=True):
 class TeamPlayer(s.Strict, frozen=True):
     """A player of a team."""
 
-    id: Annotated[int, Meta(ge=1, le=LIMITS.max_player_id,
-                            description="The player's start number, unique over the event")]
+    id: Annotated[
+        int, Meta(ge=1, le=LIMITS.max_player_id, description="The player's start number, unique over the event")
+    ]
     name: Annotated[s.ShortText, Meta(description="The player's name")] = ""
-    rating: Annotated[s.Rating, Meta(description="The player's rating (information only: rating rules have "
-                                                 "no team meaning)")] | None = None
+    rating: (
+        Annotated[
+            s.Rating, Meta(description="The player's rating (information only: rating rules have no team meaning)")
+        ]
+        | None
+    ) = None
 
 
 class Team(s.Strict, frozen=True):
@@ -74,8 +85,9 @@ class Team(s.Strict, frozen=True):
     id: TeamId
     name: Annotated[s.ShortText, Meta(description="The team's name")] = ""
     short_name: Annotated[str, Meta(max_length=20, description="A short name (TRF: five characters)")] = ""
-    players: Annotated[list[TeamPlayer], Meta(max_length=MAX_TEAM_PLAYERS,
-                                              description="The players in board order, reserves last")] = []
+    players: Annotated[
+        list[TeamPlayer], Meta(max_length=MAX_TEAM_PLAYERS, description="The players in board order, reserves last")
+    ] = []
 
 
 class TeamBoard(s.Strict, frozen=True):
@@ -84,14 +96,34 @@ class TeamBoard(s.Strict, frozen=True):
     schema_rules: ClassVar = (AtLeastOne(("result", "points")),)
 
     board: Annotated[int, Meta(ge=1, le=MAX_TEAM_SIZE, description="The board number, 1 to team_size")]
-    white: Annotated[int, Meta(ge=1, le=LIMITS.max_player_id,
-                               description="The player with white; null: the seat was not occupied")] | None = None
-    black: Annotated[int, Meta(ge=1, le=LIMITS.max_player_id,
-                               description="The player with black; null: the seat was not occupied")] | None = None
-    result: Annotated[BoardResultName, Meta(description="1-0, 0-1, 1/2-1/2; +- and -+ a forfeit won by the "
-                                                        "side present; -- a double forfeit")] | None = None
-    points: Annotated[PointPair, Meta(description="[white's, black's] game points for an arbiter's decision; "
-                                                  "overrides the scoring")] | None = None
+    white: (
+        Annotated[
+            int,
+            Meta(ge=1, le=LIMITS.max_player_id, description="The player with white; null: the seat was not occupied"),
+        ]
+        | None
+    ) = None
+    black: (
+        Annotated[
+            int,
+            Meta(ge=1, le=LIMITS.max_player_id, description="The player with black; null: the seat was not occupied"),
+        ]
+        | None
+    ) = None
+    result: (
+        Annotated[
+            BoardResultName,
+            Meta(description="1-0, 0-1, 1/2-1/2; +- and -+ a forfeit won by the side present; -- a double forfeit"),
+        ]
+        | None
+    ) = None
+    points: (
+        Annotated[
+            PointPair,
+            Meta(description="[white's, black's] game points for an arbiter's decision; overrides the scoring"),
+        ]
+        | None
+    ) = None
 
     def __post_init__(self) -> None:
         if self.result is None and self.points is None:
@@ -101,18 +133,31 @@ class TeamBoard(s.Strict, frozen=True):
 class TeamMatch(s.Strict, frozen=True):
     """One match: the two teams, and its boards or a whole-match forfeit."""
 
-    schema_rules: ClassVar = (ExactlyOne(("boards", "forfeit"), lists=("boards",),
-                                         titles={"boards": "Played", "forfeit": "Forfeited whole"}),)
+    schema_rules: ClassVar = (
+        ExactlyOne(("boards", "forfeit"), lists=("boards",), titles={"boards": "Played", "forfeit": "Forfeited whole"}),
+    )
 
     round: Annotated[s.RoundNumber, Meta(description="The round of the match")]
     home: Annotated[TeamId, Meta(description="The first-named team (board_colours gives its colour per board)")]
     away: Annotated[TeamId, Meta(description="The second-named team")]
-    boards: Annotated[list[TeamBoard], Meta(max_length=MAX_TEAM_SIZE,
-                                            description="The boards, in any order")] = []
-    forfeit: Annotated[ForfeitName, Meta(description="A whole match forfeited: +- the home team won, -+ the away "
-                                                     "team won, -- nobody came (TRF-26 record 330)")] | None = None
-    game_points: Annotated[PointPair, Meta(description="The match result as declared, [home's, away's] game "
-                                                       "points; checked against the boards")] | None = None
+    boards: Annotated[list[TeamBoard], Meta(max_length=MAX_TEAM_SIZE, description="The boards, in any order")] = []
+    forfeit: (
+        Annotated[
+            ForfeitName,
+            Meta(
+                description="A whole match forfeited: +- the home team won, -+ the away "
+                "team won, -- nobody came (TRF-26 record 330)"
+            ),
+        ]
+        | None
+    ) = None
+    game_points: (
+        Annotated[
+            PointPair,
+            Meta(description="The match result as declared, [home's, away's] game points; checked against the boards"),
+        ]
+        | None
+    ) = None
 
     def __post_init__(self) -> None:
         if (self.forfeit is None) == (not self.boards):
@@ -134,19 +179,41 @@ class TeamTournament(s.Strict, frozen=True):
     teams: Annotated[list[Team], Meta(min_length=1, max_length=LIMITS.max_players, description="The teams")]
     rounds: Annotated[s.RoundNumber, Meta(description="Scheduled rounds")]
     team_size: Annotated[int, Meta(ge=1, le=MAX_TEAM_SIZE, description="Boards per match")]
-    matches: Annotated[list[TeamMatch], Meta(max_length=LIMITS.max_players * LIMITS.max_rounds,
-                                             description="The matches of every round")] = []
-    byes: Annotated[list[TeamBye], Meta(max_length=LIMITS.max_players * LIMITS.max_rounds,
-                                        description="Pairing-allocated and requested byes")] = []
+    matches: Annotated[
+        list[TeamMatch],
+        Meta(max_length=LIMITS.max_players * LIMITS.max_rounds, description="The matches of every round"),
+    ] = []
+    byes: Annotated[
+        list[TeamBye],
+        Meta(max_length=LIMITS.max_players * LIMITS.max_rounds, description="Pairing-allocated and requested byes"),
+    ] = []
     name: Annotated[s.ShortText, Meta(description="The event's name")] = ""
-    start_date: Annotated[datetime.date, Meta(description="Start date (regulations auto: fide-2024 before "
-                                                          "2026-03-01)")] | None = None
-    system: Annotated[s.SystemName, Meta(description="swiss or round_robin; inferred and echoed when "
-                                                     "absent")] | None = None
-    board_colours: Annotated[str, Meta(pattern="^[WBwb]+$", max_length=MAX_TEAM_SIZE,
-                                       description="The home team's colour per board, e.g. WBWB (TRF-26 record "
-                                                   "352)")] | None = None
-    primary_score: Annotated[ScoreName, Meta(description="MP or GP: the score the standings are ordered by "
-                                                         "first; default: GP when the rule list starts with "
-                                                         "PTS:GP, else MP")] | None = None
+    start_date: (
+        Annotated[datetime.date, Meta(description="Start date (regulations auto: fide-2024 before 2026-03-01)")] | None
+    ) = None
+    system: (
+        Annotated[s.SystemName, Meta(description="swiss or round_robin; inferred and echoed when absent")] | None
+    ) = None
+    board_colours: (
+        Annotated[
+            str,
+            Meta(
+                pattern="^[WBwb]+$",
+                max_length=MAX_TEAM_SIZE,
+                description="The home team's colour per board, e.g. WBWB (TRF-26 record 352)",
+            ),
+        ]
+        | None
+    ) = None
+    primary_score: (
+        Annotated[
+            ScoreName,
+            Meta(
+                description="MP or GP: the score the standings are ordered by "
+                "first; default: GP when the rule list starts with "
+                "PTS:GP, else MP"
+            ),
+        ]
+        | None
+    ) = None
     scoring: Annotated[TeamScoring | None, Meta(description="Match and game scoring, the pairing-allocated bye")] = None

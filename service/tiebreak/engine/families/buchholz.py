@@ -13,8 +13,16 @@ from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_t
 from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import IS_PLAYED, KINDS, LOSS, NO_OPPONENT, Table
-from ..unplayed import (DUMMY_ARTICLES, DUMMY_REASONS, OWN_SCORE, VIRTUAL, OpponentColumns, dummy_note, policy_of,
-                        virtual_note)
+from ..unplayed import (
+    DUMMY_ARTICLES,
+    DUMMY_REASONS,
+    OWN_SCORE,
+    VIRTUAL,
+    OpponentColumns,
+    dummy_note,
+    policy_of,
+    virtual_note,
+)
 
 
 # Up to this many rows explained (and a quarter of the players at most), a cut rule marks
@@ -32,8 +40,9 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
     value = ctx.cached(("sb-values", spec.forfeits_played), lambda: key * table.pts) if weight_by_result else key
     vur = columns.vur if columns.any_vur else None
     memo: dict[object, object] = ctx.cached("cut-orders", dict)
-    uncut = ctx.cached(("uncut", spec.forfeits_played, weight_by_result),
-                       lambda: kept_total(value, columns.counted, None))
+    uncut = ctx.cached(
+        ("uncut", spec.forfeits_played, weight_by_result), lambda: kept_total(value, columns.counted, None)
+    )
     totals = cut_totals(key, value, vur, columns.counted, low, high, memo, uncut)
     scale = table.scale * table.scale if weight_by_result else table.scale
     marks: list[np.ndarray] = []  # every player's cut marks, made when a breakdown first asks (the values need none)
@@ -42,8 +51,9 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
         if not marks and len(players) <= FEW_ROWS < len(key) // 4:
             # a few rows (`player=`, a short page): their own marks; each row is cut on its own (16.5)
             rows = np.asarray(players, dtype=np.int64)
-            own = cut_reasons(key[rows], value[rows], None if vur is None else vur[rows], columns.counted[rows],
-                              low, high)
+            own = cut_reasons(
+                key[rows], value[rows], None if vur is None else vur[rows], columns.counted[rows], low, high
+            )
             assert own is not None  # the rule cuts
             return own
         if not marks:
@@ -51,6 +61,7 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
             assert every is not None
             marks.append(every)
         return marks[0][players]
+
     # Every rule of the family shares the uncut contributions of the rows last asked (the
     # rules of one breakdown are explained for the same rows); a cut one is a marked copy.
     shared: dict[str, Any] = ctx.cached(("opponent-contributions", spec.forfeits_played, weight_by_result), dict)
@@ -63,8 +74,11 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
         made: list[list[Any]] = shared["made"]
         if not (low or high):
             return explanation(rows, made)
-        return explanation(rows, with_cuts(made, cut_marks(rows), columns.counted[rows], label),
-                           before_cut=(uncut[rows] / scale).tolist())
+        return explanation(
+            rows,
+            with_cuts(made, cut_marks(rows), columns.counted[rows], label),
+            before_cut=(uncut[rows] / scale).tolist(),
+        )
 
     return RuleOutcome.of(spec, totals, scale, explain=explain)
 
@@ -73,8 +87,9 @@ GAME_KINDS = np.array(["game", "forfeit"], dtype=object)  # a round with an oppo
 FORE_NOTE = "the last round counted as a draw (8.3)"
 
 
-def opponent_contributions(ctx: Context, columns: OpponentColumns, value: np.ndarray, players: list[int],
-                           weight_by_result: bool) -> list[list[Any]]:
+def opponent_contributions(
+    ctx: Context, columns: OpponentColumns, value: np.ndarray, players: list[int], weight_by_result: bool
+) -> list[list[Any]]:
     """The players' counted rounds as contributions, before any cut, in one pass over slices
     of the columns.
 
@@ -98,8 +113,11 @@ def opponent_contributions(ctx: Context, columns: OpponentColumns, value: np.nda
     fore = np.zeros(counted.shape, dtype=bool)
     if ctx.fore_buchholz and table.played_rounds:
         fore[:, -1] = counted[:, -1] & ~dummy[:, -1]
-    fields = {"kind": GAME_KINDS[(table.kind[players] > LOSS).view(np.int8)],
-              "opponent": ctx.opponent_ids()[players], "value": value[players] / value_scale}
+    fields = {
+        "kind": GAME_KINDS[(table.kind[players] > LOSS).view(np.int8)],
+        "opponent": ctx.opponent_ids()[players],
+        "value": value[players] / value_scale,
+    }
     if weight_by_result:
         fields["opponent_score"] = table.score[opp_index] / scale
         fields["result"] = table.pts[players] / scale
@@ -108,15 +126,24 @@ def opponent_contributions(ctx: Context, columns: OpponentColumns, value: np.nda
     return contribution_rows(ctx.contribution, counted, fields)
 
 
-def _add_details(ctx: Context, columns: OpponentColumns, players: list[int], fields: dict[str, Any],
-                 dummy: np.ndarray, off_face: np.ndarray,
-                 fore: np.ndarray, weight_by_result: bool) -> None:
+def _add_details(
+    ctx: Context,
+    columns: OpponentColumns,
+    players: list[int],
+    fields: dict[str, Any],
+    dummy: np.ndarray,
+    off_face: np.ndarray,
+    fore: np.ndarray,
+    weight_by_result: bool,
+) -> None:
     """Fill the detail columns of the cells that carry them (object matrices, None elsewhere)."""
     table = ctx.table
     scale = table.scale
     shape = dummy.shape
-    detail = {name: np.full(shape, None, dtype=object)
-              for name in ("unplayed", "note", "counted_score", "own_score", "capped_at", "article", "reason_code")}
+    detail = {
+        name: np.full(shape, None, dtype=object)
+        for name in ("unplayed", "note", "counted_score", "own_score", "capped_at", "article", "reason_code")
+    }
     kind = fields["kind"] = fields["kind"].copy()
     if weight_by_result:
         shown = fields["opponent_score"].astype(object)
@@ -136,10 +163,12 @@ def _add_details(ctx: Context, columns: OpponentColumns, players: list[int], fie
         detail["unplayed"][rows, rounds] = [KINDS[k].value for k in table.kind[p, rounds].tolist()]
         detail["note"][rows, rounds] = [
             virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
-            for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled, strict=True)]
+            for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled, strict=True)
+        ]
         detail["own_score"][rows, rounds] = [None if h == VIRTUAL else o / scale for h, o in zip(how, own, strict=True)]
-        detail["capped_at"][rows, rounds] = [None if h in (VIRTUAL, OWN_SCORE) else k / scale
-                                             for h, k in zip(how, key, strict=True)]
+        detail["capped_at"][rows, rounds] = [
+            None if h in (VIRTUAL, OWN_SCORE) else k / scale for h, k in zip(how, key, strict=True)
+        ]
         detail["article"][rows, rounds] = [DUMMY_ARTICLES[h] for h in how]
         detail["reason_code"][rows, rounds] = [DUMMY_REASONS[h] for h in how]
 
@@ -151,25 +180,29 @@ def _add_details(ctx: Context, columns: OpponentColumns, players: list[int], fie
         p = np.asarray(players)[rows]
         q = table.opp[p, rounds].tolist()
         for q_ in set(q) - notes.keys():
-            notes[q_] = adjustment_note(table, ctx.counted_as_draw(), q_, table.scores[q_], int(adjusted[q_]),
-                                        policy.article)
+            notes[q_] = adjustment_note(
+                table, ctx.counted_as_draw(), q_, table.scores[q_], int(adjusted[q_]), policy.article
+            )
         adjusted_note = [notes[q_] for q_ in q]
         last = fore[rows, rounds].tolist()
-        detail["note"][rows, rounds] = [f"{FORE_NOTE}; {n}" if f and n else FORE_NOTE if f else n
-                                        for n, f in zip(adjusted_note, last, strict=True)]
+        detail["note"][rows, rounds] = [
+            f"{FORE_NOTE}; {n}" if f and n else FORE_NOTE if f else n for n, f in zip(adjusted_note, last, strict=True)
+        ]
         article = [None if n is None else policy.article for n in adjusted_note]
         detail["article"][rows, rounds] = article
         # the opponent's score is shown apart when it is not counted at face value (and
         # always as a factor of Sonneborn-Berger)
-        shown[rows, rounds] = [table.scores[q_] / scale if a or weight_by_result else None
-                               for q_, a in zip(q, article, strict=True)]
+        shown[rows, rounds] = [
+            table.scores[q_] / scale if a or weight_by_result else None for q_, a in zip(q, article, strict=True)
+        ]
         key = columns.key[p, rounds].tolist()
         detail["counted_score"][rows, rounds] = [k / scale if a else None for k, a in zip(key, article, strict=True)]
     fields.update(detail)
 
 
-def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.ndarray,
-              label: str) -> list[list[Contribution]]:
+def with_cuts(
+    rows: list[list[Contribution]], reasons: np.ndarray, counted: np.ndarray, label: str
+) -> list[list[Contribution]]:
     """Per row, the contributions with the cut ones (from the reason codes) replaced by marked
     copies; a row without a cut is the shared list itself."""
     position = np.cumsum(counted, axis=1) - 1  # where each round's contribution sits in its row
@@ -177,8 +210,9 @@ def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.n
     cut_rows, cut_rounds = np.nonzero(reasons)
     texts = {code: reason_text(code, label) for code in REASON_CODES}
     copy_of = None
-    for i, j, code in zip(cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(),
-                          reasons[cut_rows, cut_rounds].tolist(), strict=True):
+    for i, j, code in zip(
+        cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(), reasons[cut_rows, cut_rounds].tolist(), strict=True
+    ):
         if marked[i] is rows[i]:
             marked[i] = rows[i][:]
         if copy_of is None:
@@ -188,8 +222,9 @@ def with_cuts(rows: list[list[Contribution]], reasons: np.ndarray, counted: np.n
     return marked
 
 
-def adjustment_note(table: Table, run: np.ndarray, q: int, face: int, counted: int,
-                    article: str = "16.3") -> str | None:
+def adjustment_note(
+    table: Table, run: np.ndarray, q: int, face: int, counted: int, article: str = "16.3"
+) -> str | None:
     """Why an opponent counts other than at face value; None when they do not."""
     if counted == face:
         return None
@@ -228,10 +263,15 @@ def average_of_opponents_buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def explain(rows: list[int]) -> Explanation:
         chosen = played[rows]
-        fields = {"kind": "opponent_value", "opponent": ctx.opponent_ids()[rows],
-                  "value": bh[np.where(chosen, table.opp[rows], 0)] / outcome_scale}
-        return explanation(rows, contribution_rows(ctx.contribution, chosen, fields),
-                           mean_notes(total[rows], outcome_scale, games[rows],
-                                      "mean Buchholz of the opponents, to 2 decimals"))
+        fields = {
+            "kind": "opponent_value",
+            "opponent": ctx.opponent_ids()[rows],
+            "value": bh[np.where(chosen, table.opp[rows], 0)] / outcome_scale,
+        }
+        return explanation(
+            rows,
+            contribution_rows(ctx.contribution, chosen, fields),
+            mean_notes(total[rows], outcome_scale, games[rows], "mean Buchholz of the opponents, to 2 decimals"),
+        )
 
     return RuleOutcome.of(spec, hundredths, 100, missing=games == 0, contribution_scale=table.scale, explain=explain)

@@ -9,8 +9,7 @@ import numpy as np
 from ..context import Context
 from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, explanation
 from ..rules import RuleSpec
-from ..table import (BLACK, COUNTS_AS_WIN, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, PAIRING_BYE, WIN,
-                     Table)
+from ..table import BLACK, COUNTS_AS_WIN, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, PAIRING_BYE, WIN, Table
 
 RoundTest = Callable[[Table], np.ndarray]  # the rounds a count counts, as a boolean matrix
 
@@ -34,17 +33,22 @@ ROUND_TESTS: dict[str, RoundTest] = {
 KIND_NAMES = np.array([k.value for k in KINDS], dtype=object)
 
 
-def round_contributions(ctx: Context, players: list[int], values: np.ndarray | None, scale: int,
-                         chosen: np.ndarray | None) -> list[list[Contribution]]:
+def round_contributions(
+    ctx: Context, players: list[int], values: np.ndarray | None, scale: int, chosen: np.ndarray | None
+) -> list[list[Contribution]]:
     """Per player, one contribution per round chosen (every round when None): the result kind,
     the value in units of 1/scale (1 when `values` is None), the opponent if any. One slice of
     each column."""
     table = ctx.table
     kinds = table.kind[players]
-    fields = {"kind": KIND_NAMES[kinds], "opponent": ctx.opponent_ids()[players],
-              "value": values / scale if values is not None else 1.0}
-    return contribution_rows(ctx.contribution, chosen if chosen is not None else np.ones(kinds.shape, dtype=bool),
-                             fields)
+    fields = {
+        "kind": KIND_NAMES[kinds],
+        "opponent": ctx.opponent_ids()[players],
+        "value": values / scale if values is not None else 1.0,
+    }
+    return contribution_rows(
+        ctx.contribution, chosen if chosen is not None else np.ones(kinds.shape, dtype=bool), fields
+    )
 
 
 def count_rounds(ctx: Context, spec: RuleSpec) -> RuleOutcome:

@@ -43,7 +43,8 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
                 if q in members and counted[r]:
                     against[p][q] = against[p].get(q, 0) + points[r]
                     encounters.setdefault(p, []).append(
-                        ctx.contribution(r + 1, "encounter", table.ids[q], points[r] / table.scale))
+                        ctx.contribution(r + 1, "encounter", table.ids[q], points[r] / table.scale)
+                    )
         steps: dict[int, str] = {}
         places = place_group(group, against, table.win, 1, steps, _Namer(table.ids, table.scale))
         separated = len(set(places.values())) > 1
@@ -61,8 +62,15 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
     def explain(rows: list[int]) -> Explanation:
         return explanation(rows, [encounters.get(p, []) for p in rows], list(map(notes.get, rows)))
 
-    return RuleOutcome.of(spec, np.asarray(values, dtype=np.int64), 1, lower_is_better=True,
-                          contribution_scale=table.scale, explain=explain, unresolved=unresolved)
+    return RuleOutcome.of(
+        spec,
+        np.asarray(values, dtype=np.int64),
+        1,
+        lower_is_better=True,
+        contribution_scale=table.scale,
+        explain=explain,
+        unresolved=unresolved,
+    )
 
 
 class _Namer:
@@ -88,8 +96,9 @@ def _mutual_scores(group: list[int], against: Mutual) -> dict[int, int]:
     return {p: sum(v for q, v in against[p].items() if q in members) for p in group}
 
 
-def place_group(group: list[int], against: Mutual, win: int, first_place: int,
-                steps: dict[int, str], namer: _Namer) -> dict[int, int]:
+def place_group(
+    group: list[int], against: Mutual, win: int, first_place: int, steps: dict[int, str], namer: _Namer
+) -> dict[int, int]:
     """Places of the members of one tied (sub-)group, starting at `first_place`.
 
     C.07 6.1/6.2: when all of them met, the points scored in the games between them
@@ -111,8 +120,10 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
             by_score.setdefault(scores[p], []).append(p)
         if len(by_score) == 1:
             # 6.2: nothing separates them any more; they share the place (one text for all of them)
-            shared = (f"shares place {first_place}: {namer.points(scores[group[0]])} each in the games between "
-                      f"{listed} (C.07 6.1)")
+            shared = (
+                f"shares place {first_place}: {namer.points(scores[group[0]])} each in the games between "
+                f"{listed} (C.07 6.1)"
+            )
             for p in group:
                 places[p], steps[p] = first_place, shared
             return places
@@ -122,36 +133,39 @@ def place_group(group: list[int], against: Mutual, win: int, first_place: int,
             if len(subgroup) == 1:
                 p = subgroup[0]
                 places[p] = place
-                steps[p] = (f"place {place}: {namer.points(score)} in the games between {listed} "
-                            f"(C.07 6.1)")
+                steps[p] = f"place {place}: {namer.points(score)} in the games between {listed} (C.07 6.1)"
             else:
                 # 6.2: re-applied to the sub-group still tied, on its own games
                 places.update(place_group(subgroup, against, win, place, steps, namer))
                 for p in subgroup:
-                    steps[p] = (f"{namer.points(score)} in the games between {listed}, tied with "
-                                f"{namer.players([q for q in subgroup if q != p])}; re-applied (C.07 6.2): "
-                                + steps[p])
+                    steps[p] = (
+                        f"{namer.points(score)} in the games between {listed}, tied with "
+                        f"{namer.players([q for q in subgroup if q != p])}; re-applied (C.07 6.2): " + steps[p]
+                    )
             place += len(subgroup)
         return places
     leader = _alone_on_top(group, against, scores, win)
     if leader is None:
-        shared = (f"shares place {first_place}: {listed} did not all meet and no one stays "
-                  f"alone on top whatever the missing games would give (C.07 6.3)")
+        shared = (
+            f"shares place {first_place}: {listed} did not all meet and no one stays "
+            f"alone on top whatever the missing games would give (C.07 6.3)"
+        )
         for p in group:
             places[p], steps[p] = first_place, shared
         return places
     p, at_least, best_other = leader
     places[p] = first_place
-    steps[p] = (f"place {first_place}: at least {namer.points(at_least)} in the games between "
-                f"{listed} whatever the missing games, the others at most "
-                f"{namer.points(best_other)} (C.07 6.3)")
+    steps[p] = (
+        f"place {first_place}: at least {namer.points(at_least)} in the games between "
+        f"{listed} whatever the missing games, the others at most "
+        f"{namer.points(best_other)} (C.07 6.3)"
+    )
     rest = [q for q in group if q != p]
     places.update(place_group(rest, against, win, first_place + 1, steps, namer))
     return places
 
 
-def _alone_on_top(group: list[int], against: Mutual, scores: dict[int, int],
-                  win: int) -> tuple[int, int, int] | None:
+def _alone_on_top(group: list[int], against: Mutual, scores: dict[int, int], win: int) -> tuple[int, int, int] | None:
     """The player first whatever the games the group's members did not play would give.
 
     For each other member, the worst case for the candidate is the candidate losing

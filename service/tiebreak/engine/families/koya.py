@@ -29,8 +29,12 @@ def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     counted = has_opp & reached[opp]
 
     def explain(rows: list[int]) -> Explanation:
-        fields = {"kind": KIND_NAMES[table.kind[rows]], "opponent": ctx.opponent_ids()[rows],
-                  "value": table.pts[rows] / table.scale, "opponent_score": table.score[opp[rows]] / table.scale}
+        fields = {
+            "kind": KIND_NAMES[table.kind[rows]],
+            "opponent": ctx.opponent_ids()[rows],
+            "value": table.pts[rows] / table.scale,
+            "opponent_score": table.score[opp[rows]] / table.scale,
+        }
         return explanation(rows, contribution_rows(ctx.contribution, counted[rows], fields))
 
     return RuleOutcome.of(spec, np.where(counted, table.pts, 0).sum(axis=1), table.scale, explain=explain)

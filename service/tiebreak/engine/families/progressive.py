@@ -25,8 +25,9 @@ def progressive(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def explain(rows: list[int]) -> Explanation:
         fields = {"kind": "running_score", "opponent": None, "value": running[rows] / table.scale}
-        made = contribution_rows(ctx.contribution, counted[rows], fields,
-                                 None if reasons is None else reasons[rows], texts)
+        made = contribution_rows(
+            ctx.contribution, counted[rows], fields, None if reasons is None else reasons[rows], texts
+        )
         return explanation(rows, made, before_cut=None if uncut is None else (uncut[rows] / table.scale).tolist())
 
     return RuleOutcome.of(spec, kept_total(running, counted, reasons), table.scale, explain=explain)

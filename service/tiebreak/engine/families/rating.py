@@ -23,20 +23,118 @@ from ..table import DRAW, IS_PLAYED, NO_OPPONENT, WIN
 
 # B.02 8.1(a): rating difference dp for a percentage score p = 50..100 (below 50: -dp(100-p)).
 _DP_FROM_50 = (
-    0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141,
-    149, 158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322,
-    336, 351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
+    0,
+    7,
+    14,
+    21,
+    29,
+    36,
+    43,
+    50,
+    57,
+    65,
+    72,
+    80,
+    87,
+    95,
+    102,
+    110,
+    117,
+    125,
+    133,
+    141,
+    149,
+    158,
+    166,
+    175,
+    184,
+    193,
+    202,
+    211,
+    220,
+    230,
+    240,
+    251,
+    262,
+    273,
+    284,
+    296,
+    309,
+    322,
+    336,
+    351,
+    366,
+    383,
+    401,
+    422,
+    444,
+    470,
+    501,
+    538,
+    589,
+    677,
+    800,
 )
 # dp for every whole percentage 0..100
 DP = np.array([-_DP_FROM_50[50 - p] if p < 50 else _DP_FROM_50[p - 50] for p in range(101)], dtype=np.int64)
 
 # B.02 8.1(b): upper bound of each rating-difference band and the expected score (in %)
 # of the higher-rated player in it; 736 and more: 100 %.
-_PD_BAND_TOP = np.array((
-    3, 10, 17, 25, 32, 39, 46, 53, 61, 68, 76, 83, 91, 98, 106, 113, 121, 129, 137, 145, 153,
-    162, 170, 179, 188, 197, 206, 215, 225, 235, 245, 256, 267, 278, 290, 302, 315, 328, 344,
-    357, 374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
-), dtype=np.int64)
+_PD_BAND_TOP = np.array(
+    (
+        3,
+        10,
+        17,
+        25,
+        32,
+        39,
+        46,
+        53,
+        61,
+        68,
+        76,
+        83,
+        91,
+        98,
+        106,
+        113,
+        121,
+        129,
+        137,
+        145,
+        153,
+        162,
+        170,
+        179,
+        188,
+        197,
+        206,
+        215,
+        225,
+        235,
+        245,
+        256,
+        267,
+        278,
+        290,
+        302,
+        315,
+        328,
+        344,
+        357,
+        374,
+        391,
+        411,
+        432,
+        456,
+        484,
+        517,
+        559,
+        619,
+        735,
+    ),
+    dtype=np.int64,
+)
 MAX_DIFFERENCE = 800  # C.07 10.4: larger rating differences count as 800
 
 
@@ -92,8 +190,7 @@ def _games(ctx: Context) -> Games:
 
 def _mean(spec: RuleSpec, total: np.ndarray, count: np.ndarray, explain: Explain) -> RuleOutcome:
     """The outcome of a whole-number mean, halves up; no value where the count is 0."""
-    return RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0,
-                          explain=explain)
+    return RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0, explain=explain)
 
 
 def percent_scores(games: Games) -> np.ndarray:
@@ -116,19 +213,26 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def explain(rows: list[int]) -> Explanation:
         fields = {"kind": "game", "opponent": ctx.opponent_ids()[rows], "value": ratings[rows] / 1}
-        made = contribution_rows(ctx.contribution, games.played[rows], fields,
-                                 None if reasons is None else reasons[rows], texts)
-        return explanation(rows, made, mean_notes(total[rows], 1, kept[rows], "mean rating of the opponents"),
-                           None if uncut is None else (uncut[rows] / 1).tolist())
+        made = contribution_rows(
+            ctx.contribution, games.played[rows], fields, None if reasons is None else reasons[rows], texts
+        )
+        return explanation(
+            rows,
+            made,
+            mean_notes(total[rows], 1, kept[rows], "mean rating of the opponents"),
+            None if uncut is None else (uncut[rows] / 1).tolist(),
+        )
 
     return _mean(spec, total, kept, explain)
 
 
 def _plain_aro(ctx: Context) -> np.ndarray:
     """ARO without cuts for everyone (0 where there is no game)."""
+
     def compute() -> np.ndarray:
         games = _games(ctx)
         return round_half_up_div(games.opponent_rating.sum(axis=1), np.maximum(games.count, 1))
+
     return ctx.cached("plain-aro", compute)
 
 
@@ -139,9 +243,11 @@ def _tpr_values(ctx: Context) -> np.ndarray:
 
 def _ptp_values(ctx: Context) -> np.ndarray:
     """PTP for everyone (10.3), by bisection run on all players at once."""
+
     def compute() -> np.ndarray:
         games = _games(ctx)
         return perfect_performances(games.played, games.opponent_rating, games.scored_halves)
+
     return ctx.cached("ptp", compute)
 
 
@@ -176,8 +282,6 @@ def perfect_performance(opp_ratings: list[int], scored: Fraction) -> int:
     return int(perfect_performances(np.ones(row.shape, dtype=bool), row, np.array([int(2 * scored)]))[0])
 
 
-
-
 # The standard result of a game, in half points, as a breakdown shows it.
 _SCORED = np.array([f"scored {h / 2:g}" for h in range(3)], dtype=object)
 
@@ -186,19 +290,26 @@ def _games_as_contributions(ctx: Context, rows: list[int]) -> list[list[Any]]:
     """The games a performance is measured on: opponent's rating and the standard result."""
     games = _games(ctx)
     halves = games.halves[rows]
-    fields = {"kind": "game", "opponent": ctx.opponent_ids()[rows], "value": games.opponent_rating[rows] / 1,
-              "note": _SCORED[halves], "result": halves / 2}
+    fields = {
+        "kind": "game",
+        "opponent": ctx.opponent_ids()[rows],
+        "value": games.opponent_rating[rows] / 1,
+        "note": _SCORED[halves],
+        "result": halves / 2,
+    }
     return contribution_rows(ctx.contribution, games.played[rows], fields)
 
 
-def _rating_outcome(ctx: Context, spec: RuleSpec, column: np.ndarray,
-                    describe: Callable[[list[int]], list[str]]) -> RuleOutcome:
+def _rating_outcome(
+    ctx: Context, spec: RuleSpec, column: np.ndarray, describe: Callable[[list[int]], list[str]]
+) -> RuleOutcome:
     """A performance: no value for a player without a game over the board."""
     games = _games(ctx)
 
     def explain(rows: list[int]) -> Explanation:
-        notes = [None if not count else note
-                 for count, note in zip(games.count[rows].tolist(), describe(rows), strict=True)]
+        notes = [
+            None if not count else note for count, note in zip(games.count[rows].tolist(), describe(rows), strict=True)
+        ]
         return explanation(rows, _games_as_contributions(ctx, rows), notes)
 
     return RuleOutcome.of(spec, column, 1, missing=games.count == 0, explain=explain)
@@ -209,9 +320,16 @@ def tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     aro, percent = _plain_aro(ctx), percent_scores(games)
 
     def describe(rows: list[int]) -> list[str]:
-        return [f"ARO {a} + dp {d} for {p} % over {n} game(s) (C.07 10.2)"
-                for a, d, p, n in zip(aro[rows].tolist(), DP[percent[rows]].tolist(), percent[rows].tolist(),
-                                      games.count[rows].tolist(), strict=True)]
+        return [
+            f"ARO {a} + dp {d} for {p} % over {n} game(s) (C.07 10.2)"
+            for a, d, p, n in zip(
+                aro[rows].tolist(),
+                DP[percent[rows]].tolist(),
+                percent[rows].tolist(),
+                games.count[rows].tolist(),
+                strict=True,
+            )
+        ]
 
     return _rating_outcome(ctx, spec, _tpr_values(ctx), describe)
 
@@ -220,9 +338,11 @@ def perfect_tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     games = _games(ctx)
 
     def describe(rows: list[int]) -> list[str]:
-        return [f"the lowest rating whose expected score against these opponents reaches "
-                f"{h / 2:g} from {n} game(s) (C.07 10.3)"
-                for h, n in zip(games.scored_halves[rows].tolist(), games.count[rows].tolist(), strict=True)]
+        return [
+            f"the lowest rating whose expected score against these opponents reaches "
+            f"{h / 2:g} from {n} game(s) (C.07 10.3)"
+            for h, n in zip(games.scored_halves[rows].tolist(), games.count[rows].tolist(), strict=True)
+        ]
 
     return _rating_outcome(ctx, spec, _ptp_values(ctx), describe)
 
@@ -237,10 +357,16 @@ def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: np.ndarray) 
     what = f"mean {spec.code[1:]} of the opponents"
 
     def explain(rows: list[int]) -> Explanation:
-        fields = {"kind": "opponent_value", "opponent": ctx.opponent_ids()[rows],
-                  "value": per_player[games.opponent[rows]] / 1}
-        return explanation(rows, contribution_rows(ctx.contribution, counted[rows], fields),
-                           mean_notes(total[rows], 1, count[rows], what))
+        fields = {
+            "kind": "opponent_value",
+            "opponent": ctx.opponent_ids()[rows],
+            "value": per_player[games.opponent[rows]] / 1,
+        }
+        return explanation(
+            rows,
+            contribution_rows(ctx.contribution, counted[rows], fields),
+            mean_notes(total[rows], 1, count[rows], what),
+        )
 
     return _mean(spec, total, count, explain)
 
@@ -261,8 +387,12 @@ def own_rating(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table, ratings = ctx.table, ctx.ratings
 
     def explain(rows: list[int]) -> Explanation:
-        return explanation(rows, notes=[f"own rating {r}" if table.ratings[p] is not None
-                                        else f"unrated, counted as {r}"
-                                        for p, r in zip(rows, ratings[rows].tolist(), strict=True)])
+        return explanation(
+            rows,
+            notes=[
+                f"own rating {r}" if table.ratings[p] is not None else f"unrated, counted as {r}"
+                for p, r in zip(rows, ratings[rows].tolist(), strict=True)
+            ],
+        )
 
     return RuleOutcome.of(spec, ratings, 1, explain=explain)

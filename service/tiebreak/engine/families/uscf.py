@@ -22,7 +22,7 @@ from ..model import System
 from ..modifiers import HIGHEST, cut_reasons, kept_total
 from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
-from ..table import (DRAW, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, LOSS, NO_OPPONENT, PAIRING_BYE, WIN, Table)
+from ..table import DRAW, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, LOSS, NO_OPPONENT, PAIRING_BYE, WIN, Table
 from .counts import KIND_NAMES
 from .rating import _games, _plain_aro
 
@@ -43,6 +43,7 @@ def _fmt(units: int, scale: int) -> str:
 
 
 # ---- adjusted scores (34E1) -----------------------------------------------------------
+
 
 def counted_rounds(table: Table) -> np.ndarray:
     """The rounds that count as games, played or not, as a boolean matrix.
@@ -84,12 +85,15 @@ def _adjusted_note(ctx: Context, q: int) -> str | None:
     if adjusted == table.scores[q]:
         return None
     unplayed = int((opposition.counted[q] & ~IS_PLAYED[table.kind[q]]).sum())
-    return (f"adjusted score {_fmt(adjusted, table.scale)} (score {_fmt(table.scores[q], table.scale)}; "
-            f"{unplayed} unplayed game(s) counted as draws, US Chess 34E1)")
+    return (
+        f"adjusted score {_fmt(adjusted, table.scale)} (score {_fmt(table.scores[q], table.scale)}; "
+        f"{unplayed} unplayed game(s) counted as draws, US Chess 34E1)"
+    )
 
 
-def _opposition_contributions(ctx: Context, rows: list[int], value: np.ndarray | None = None,
-                              value_scale: int = 1, result: bool = False) -> list[list[Any]]:
+def _opposition_contributions(
+    ctx: Context, rows: list[int], value: np.ndarray | None = None, value_scale: int = 1, result: bool = False
+) -> list[list[Any]]:
     """Per row, one contribution per counted round: the opponent's adjusted score, or 0 for an
     unplayed round (`value`, in units of 1/value_scale, replaces the score as what is summed;
     `result`: the points scored in the round too, for Sonneborn-Berger)."""
@@ -122,6 +126,7 @@ def _opposition_contributions(ctx: Context, rows: list[int], value: np.ndarray |
 
 
 # ---- Solkoff, Median, Modified Median (34E1, 34E2) -------------------------------------
+
 
 def _drops(table: Table, counted: np.ndarray, modified: bool) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Per player, how many of the lowest and highest adjusted scores the Median systems drop, and why."""
@@ -167,8 +172,10 @@ def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleO
             return explanation(rows, made)
         assert low is not None and high is not None and why is not None
         _mark_drops(made, reasons[rows], opposition.counted[rows], [why[p] for p in rows])
-        notes: list[str | None] = [(f"{why[p]}: " if modified else "") + _describe_drops(lo, hi) + " (US Chess 34E1)"
-                 for p, lo, hi in zip(rows, low[rows].tolist(), high[rows].tolist(), strict=True)]
+        notes: list[str | None] = [
+            (f"{why[p]}: " if modified else "") + _describe_drops(lo, hi) + " (US Chess 34E1)"
+            for p, lo, hi in zip(rows, low[rows].tolist(), high[rows].tolist(), strict=True)
+        ]
         return explanation(rows, made, notes)
 
     return RuleOutcome.of(spec, kept_total(key, counted, reasons), table.scale, explain=explain)
@@ -178,8 +185,9 @@ def _mark_drops(made: list[list[Any]], reasons: np.ndarray, counted: np.ndarray,
     """Mark the dropped contributions of each row (34E1), in place: they are made for this rule alone."""
     position = np.cumsum(counted, axis=1) - 1  # where each round's contribution sits in its row
     cut_rows, cut_rounds = np.nonzero(reasons)
-    for i, j, code in zip(cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(),
-                          reasons[cut_rows, cut_rounds].tolist(), strict=True):
+    for i, j, code in zip(
+        cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(), reasons[cut_rows, cut_rounds].tolist(), strict=True
+    ):
         mark_cut(made[i][j], _drop_reason(code, why[i]), "dropped-highest" if code == HIGHEST else "dropped-lowest")
 
 
@@ -209,12 +217,14 @@ def modified_median(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
 # ---- Cumulative, Cumulative of opposition (34E3, 34E9) ---------------------------------
 
+
 def _cumulative_values(ctx: Context) -> np.ndarray:
     def compute() -> np.ndarray:
         table = ctx.table
         unplayed_wins = UNPLAYED_WINS[table.kind].sum(axis=1)
         cumulative: np.ndarray = np.cumsum(table.pts, axis=1).sum(axis=1) - table.win * unplayed_wins
         return cumulative
+
     return ctx.cached("uscf-cumulative", compute)
 
 
@@ -224,12 +234,22 @@ def cumulative(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def explain(rows: list[int]) -> Explanation:
         every = np.ones(table.pts[rows].shape, dtype=bool)
-        running = contribution_rows(ctx.contribution, every, {
-            "kind": "running_score", "opponent": None, "value": np.cumsum(table.pts[rows], axis=1) / table.scale})
-        unplayed_wins = contribution_rows(ctx.contribution, UNPLAYED_WINS[table.kind[rows]], {
-            "kind": "unplayed_win", "opponent": None, "value": -table.win / table.scale,
-            "unplayed": KIND_NAMES[table.kind[rows]],
-            "note": "one point subtracted for an unplayed win (US Chess 34E3)"})
+        running = contribution_rows(
+            ctx.contribution,
+            every,
+            {"kind": "running_score", "opponent": None, "value": np.cumsum(table.pts[rows], axis=1) / table.scale},
+        )
+        unplayed_wins = contribution_rows(
+            ctx.contribution,
+            UNPLAYED_WINS[table.kind[rows]],
+            {
+                "kind": "unplayed_win",
+                "opponent": None,
+                "value": -table.win / table.scale,
+                "unplayed": KIND_NAMES[table.kind[rows]],
+                "note": "one point subtracted for an unplayed win (US Chess 34E3)",
+            },
+        )
         return explanation(rows, [a + b for a, b in zip(running, unplayed_wins, strict=True)])
 
     return RuleOutcome.of(spec, _cumulative_values(ctx), table.scale, explain=explain)
@@ -245,18 +265,24 @@ def cumulative_of_opposition(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     def explain(rows: list[int]) -> Explanation:
         here = played[rows]
         nothing = np.full(here.shape, None, dtype=object)
-        fields = {"kind": np.where(here, "opponent_value", "unplayed").astype(object),
-                  "opponent": ctx.opponent_ids()[rows],
-                  "value": np.where(here, cum[opp[rows]], 0) / table.scale,
-                  "unplayed": np.where(here, nothing, KIND_NAMES[table.kind[rows]]),
-                  "note": np.where(here, "the opponent's cumulative score (US Chess 34E3)",
-                                   "own unplayed round adds nothing (US Chess 34E9)").astype(object)}
+        fields = {
+            "kind": np.where(here, "opponent_value", "unplayed").astype(object),
+            "opponent": ctx.opponent_ids()[rows],
+            "value": np.where(here, cum[opp[rows]], 0) / table.scale,
+            "unplayed": np.where(here, nothing, KIND_NAMES[table.kind[rows]]),
+            "note": np.where(
+                here,
+                "the opponent's cumulative score (US Chess 34E3)",
+                "own unplayed round adds nothing (US Chess 34E9)",
+            ).astype(object),
+        }
         return explanation(rows, contribution_rows(ctx.contribution, np.ones(here.shape, dtype=bool), fields))
 
     return RuleOutcome.of(spec, np.where(played, cum[opp], 0).sum(axis=1), table.scale, explain=explain)
 
 
 # ---- Kashdan, Sonneborn-Berger (34E7, 34E8) ---------------------------------------------
+
 
 def kashdan(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E7: 4 points for a win, 2 for a draw, 1 for a loss, 0 for an unplayed game."""
@@ -266,8 +292,12 @@ def kashdan(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     def explain(rows: list[int]) -> Explanation:
         kinds = table.kind[rows]
         names = KIND_NAMES[kinds]
-        fields = {"kind": names, "opponent": ctx.opponent_ids()[rows], "value": points[rows] / 1,
-                  "unplayed": np.where(IS_PLAYED[kinds], None, names)}
+        fields = {
+            "kind": names,
+            "opponent": ctx.opponent_ids()[rows],
+            "value": points[rows] / 1,
+            "unplayed": np.where(IS_PLAYED[kinds], None, names),
+        }
         return explanation(rows, contribution_rows(ctx.contribution, np.ones(kinds.shape, dtype=bool), fields))
 
     return RuleOutcome.of(spec, points.sum(axis=1), 1, explain=explain)
@@ -286,11 +316,11 @@ def sonneborn_berger(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     def explain(rows: list[int]) -> Explanation:
         return explanation(rows, _opposition_contributions(ctx, rows, value, table.scale * table.scale, result=True))
 
-    return RuleOutcome.of(spec, kept_total(value, opposition.counted, None), table.scale * table.scale,
-                          explain=explain)
+    return RuleOutcome.of(spec, kept_total(value, opposition.counted, None), table.scale * table.scale, explain=explain)
 
 
 # ---- Result between tied players (34E4) -------------------------------------------------
+
 
 def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> RuleOutcome:
     """34E4: inside each group tied on all earlier rules, wins minus losses in the games
@@ -319,13 +349,15 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
                     step = 1 if kinds[r] == WIN else -1 if kinds[r] == LOSS else 0
                     balance += step
                     encounters.setdefault(p, []).append(
-                        ctx.contribution(r + 1, "encounter", table.ids[q], float(step), note=kind.value))
+                        ctx.contribution(r + 1, "encounter", table.ids[q], float(step), note=kind.value)
+                    )
             values[p] = balance
         everyone_met = all(len(met[p]) == len(group) - 1 for p in group)
         separated = len({values[p] for p in group}) > 1
         for p in group:
-            notes[p] = ("wins minus losses against the other tied players (US Chess 34E4)"
-                        + ("" if everyone_met else "; not all of them met"))
+            notes[p] = "wins minus losses against the other tied players (US Chess 34E4)" + (
+                "" if everyone_met else "; not all of them met"
+            )
         if not everyone_met and not separated:
             unresolved.append(group)
 
@@ -342,12 +374,14 @@ RULE_OF_400 = 400  # the linear performance: opposition average + 400 × (wins �
 
 def _performances(ctx: Context) -> np.ndarray:
     """Each player's performance over the board: ARO + 400 × (W − L) / N, rounded half up."""
+
     def compute() -> np.ndarray:
         games = _games(ctx)
         balance = np.where(games.played, games.halves - 1, 0).sum(axis=1)  # W − L from half points 2/1/0
         # ARO is whole, so round(ARO + 400 b / N) = ARO + round(400 b / N)
         performance: np.ndarray = _plain_aro(ctx) + round_half_up_div(RULE_OF_400 * balance, np.maximum(games.count, 1))
         return performance
+
     return ctx.cached("uscf-performance", compute)
 
 
@@ -359,11 +393,16 @@ def opposition_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     total = np.where(games.played, perf[games.opponent], 0).sum(axis=1)
 
     def explain(rows: list[int]) -> Explanation:
-        fields = {"kind": "opponent_value", "opponent": ctx.opponent_ids()[rows],
-                  "value": perf[games.opponent[rows]] / 1,
-                  "note": "the opponent's performance: their opposition's average + 400 × (wins − losses) / games"}
-        return explanation(rows, contribution_rows(ctx.contribution, games.played[rows], fields),
-                           mean_notes(total[rows], 1, count[rows], "mean performance of the opponents"))
+        fields = {
+            "kind": "opponent_value",
+            "opponent": ctx.opponent_ids()[rows],
+            "value": perf[games.opponent[rows]] / 1,
+            "note": "the opponent's performance: their opposition's average + 400 × (wins − losses) / games",
+        }
+        return explanation(
+            rows,
+            contribution_rows(ctx.contribution, games.played[rows], fields),
+            mean_notes(total[rows], 1, count[rows], "mean performance of the opponents"),
+        )
 
-    return RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0,
-                          explain=explain)
+    return RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0, explain=explain)

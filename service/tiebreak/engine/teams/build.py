@@ -86,8 +86,16 @@ class TeamTables:
 
 def _scale(event: TeamTournament) -> int:
     s = event.scoring
-    values = [s.match_win, s.match_draw, s.match_loss, s.game_win, s.game_draw, s.game_loss, s.pab_match,
-              s.pab_game_points(event.team_size)]
+    values = [
+        s.match_win,
+        s.match_draw,
+        s.match_loss,
+        s.game_win,
+        s.game_draw,
+        s.game_loss,
+        s.pab_match,
+        s.pab_game_points(event.team_size),
+    ]
     values += [v for m in event.matches for b in m.boards if b.points for v in b.points]
     scale = 1
     for v in values:
@@ -100,10 +108,16 @@ def _check_structure(event: TeamTournament) -> None:
     issues: list[Issue] = []
     if event.team_size < 1:
         issues.append(Issue(("team_size",), "team_size must be at least 1"))
-    if event.board_colours is not None and (len(event.board_colours) != event.team_size
-                                            or set(event.board_colours.upper()) - set("WB")):
-        issues.append(Issue(("board_colours",), f"board_colours must be {event.team_size} letters W or B "
-                                                f"(one per board), found {event.board_colours!r}"))
+    if event.board_colours is not None and (
+        len(event.board_colours) != event.team_size or set(event.board_colours.upper()) - set("WB")
+    ):
+        issues.append(
+            Issue(
+                ("board_colours",),
+                f"board_colours must be {event.team_size} letters W or B "
+                f"(one per board), found {event.board_colours!r}",
+            )
+        )
     if issues:
         raise InvalidTeamEvent(issues)
 
@@ -164,8 +178,11 @@ def _check_pairings(event: TeamTournament, team_of_player: dict[int, int], index
                 if team is None:
                     issues.append(Issue((*bat, colour), f"player {pid} is on no team of this event"))
                 elif team not in (match.home, match.away):
-                    issues.append(Issue((*bat, colour), f"player {pid} plays for team {team}, not for "
-                                                        f"{match.home} or {match.away}"))
+                    issues.append(
+                        Issue(
+                            (*bat, colour), f"player {pid} plays for team {team}, not for {match.home} or {match.away}"
+                        )
+                    )
                 elif pid in players:
                     issues.append(Issue((*bat, colour), f"player {pid} sits at two boards of this match"))
                 players.add(pid)
@@ -217,8 +234,7 @@ def _check_teams(event: TeamTournament) -> tuple[dict[int, int], dict[int, int]]
     return index, team_of_player
 
 
-def _board_units(scoring: TeamScoring,
-                 units: Callable[[Fraction], int]) -> dict[BoardResult, tuple[int, int, bool]]:
+def _board_units(scoring: TeamScoring, units: Callable[[Fraction], int]) -> dict[BoardResult, tuple[int, int, bool]]:
     """Per board result: white's and black's game points in units, and whether it was played."""
     win, draw, loss = units(scoring.game_win), units(scoring.game_draw), units(scoring.game_loss)
     return {
@@ -242,6 +258,7 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
 
     n, size, s = len(event.teams), event.team_size, event.scoring
     scale = _scale(event)
+
     def units(value: Fraction | int) -> int:
         return int(Fraction(value) * scale)  # exact: scale clears every denominator
 
@@ -265,7 +282,9 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
         opp[h, r], opp[a, r] = a, h
         side[h, r], side[a, r] = HOME, AWAY
         if match.forfeit is not None:
-            present = {MatchForfeit.HOME_WINS: (h,), MatchForfeit.AWAY_WINS: (a,), MatchForfeit.DOUBLE: ()}[match.forfeit]
+            present = {MatchForfeit.HOME_WINS: (h,), MatchForfeit.AWAY_WINS: (a,), MatchForfeit.DOUBLE: ()}[
+                match.forfeit
+            ]
             for t in (h, a):
                 won = t in present
                 kind[t, r] = (ResultKind.FORFEIT_WIN if won else ResultKind.FORFEIT_LOSS).code
@@ -290,8 +309,7 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
                 white_units, black_units, played = by_result[board.result]
             else:  # an arbiter's decision
                 white_units, black_units = units(board.points[0]), units(board.points[1])
-                played = board.result.played if board.result is not None else (white is not None
-                                                                                and black is not None)
+                played = board.result.played if board.result is not None else (white is not None and black is not None)
             mine, theirs = (white_units, black_units) if home_is_white else (black_units, white_units)
             home_points += mine
             away_points += theirs
@@ -304,8 +322,13 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
             board_player[h, r, b], board_player[a, r, b] = home_player or 0, away_player or 0
         if len(listed) < size:
             missing = ", ".join(str(b + 1) for b in range(size) if b not in listed)
-            warnings.append(("team-board-missing", f"round {match.round}, teams {match.home}-{match.away}: "
-                                                   f"board(s) {missing} not given; they count 0-0"))
+            warnings.append(
+                (
+                    "team-board-missing",
+                    f"round {match.round}, teams {match.home}-{match.away}: "
+                    f"board(s) {missing} not given; they count 0-0",
+                )
+            )
         gp[h, r], gp[a, r] = home_points, away_points
         if home_points > away_points:
             outcome = (match_win, match_loss)
@@ -315,9 +338,15 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
             outcome = (match_draw, match_draw)
         if match.game_points is not None and (home_points, away_points) != tuple(map(units, match.game_points)):
             declared = match.game_points
-            mismatched.append(Issue(("matches", k, "game_points"), (
-                f"the match result {float(declared[0]):g}-{float(declared[1]):g} disagrees with its boards, "
-                f"which add up to {home_points / scale:g}-{away_points / scale:g}")))
+            mismatched.append(
+                Issue(
+                    ("matches", k, "game_points"),
+                    (
+                        f"the match result {float(declared[0]):g}-{float(declared[1]):g} disagrees with its boards, "
+                        f"which add up to {home_points / scale:g}-{away_points / scale:g}"
+                    ),
+                )
+            )
         if any_played:
             kind[h, r], kind[a, r] = _played_kind(home_points, away_points), _played_kind(away_points, home_points)
         elif all(b.result is BoardResult.DOUBLE_FORFEIT and b.points is None for b in match.boards):
@@ -358,18 +387,33 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
     def table(points: np.ndarray, win: int, draw: int) -> Table:
         pts = np.ascontiguousarray(points[:, :played_rounds])
         score = pts.sum(axis=1)
-        return Table(ids=ids, names=names, ratings=[None] * n, rounds=rounds, played_rounds=played_rounds,
-                     system=system, system_inferred=event.system is None, scale=scale, win=win, draw=draw,
-                     opp=np.ascontiguousarray(opp[:, :played_rounds]),
-                     kind=np.ascontiguousarray(kind[:, :played_rounds]),
-                     color=np.ascontiguousarray(side[:, :played_rounds]), pts=pts, score=score,
-                     scores=score.tolist())
+        return Table(
+            ids=ids,
+            names=names,
+            ratings=[None] * n,
+            rounds=rounds,
+            played_rounds=played_rounds,
+            system=system,
+            system_inferred=event.system is None,
+            scale=scale,
+            win=win,
+            draw=draw,
+            opp=np.ascontiguousarray(opp[:, :played_rounds]),
+            kind=np.ascontiguousarray(kind[:, :played_rounds]),
+            color=np.ascontiguousarray(side[:, :played_rounds]),
+            pts=pts,
+            score=score,
+            scores=score.tolist(),
+        )
 
     mp_table = table(mp, units(s.match_win), units(s.match_draw))
     gp_table = table(gp, units(size * s.game_win), units(size * s.game_draw))
-    boards = BoardTable(size, np.ascontiguousarray(board_pts[:, :played_rounds]),
-                        np.ascontiguousarray(board_how[:, :played_rounds]),
-                        np.ascontiguousarray(board_player[:, :played_rounds]))
+    boards = BoardTable(
+        size,
+        np.ascontiguousarray(board_pts[:, :played_rounds]),
+        np.ascontiguousarray(board_how[:, :played_rounds]),
+        np.ascontiguousarray(board_player[:, :played_rounds]),
+    )
     return TeamTables(event, mp_table, gp_table, boards, warnings)
 
 

@@ -36,8 +36,9 @@ class TeamContext:
     contribution: type = Contribution  # the type a breakdown's contributions are built in
 
     @classmethod
-    def of(cls, tables: TeamTables, regulations: Regulations, primary: Score,
-           contribution: type = Contribution) -> TeamContext:
+    def of(
+        cls, tables: TeamTables, regulations: Regulations, primary: Score, contribution: type = Contribution
+    ) -> TeamContext:
         none = np.zeros(len(tables.mp.ids), dtype=np.int64)  # teams have no rating (C.07 10 has no team meaning)
         mp = Context(tables.mp, regulations, none, contribution=contribution)
         gp = Context(tables.gp, regulations, none, contribution=contribution)

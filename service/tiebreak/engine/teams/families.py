@@ -30,6 +30,7 @@ NOT_SEPARATED = 0
 
 # ---------------------------------------------------------------- the scores themselves
 
+
 def points(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     """PTS on its reference score (C.07 7.1, 11): match points, or game points with `:GP`."""
     return counts.points(ctx.on(ctx.score_of(spec)), spec)
@@ -65,6 +66,7 @@ def no_team_meaning(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
 
 
 # ---------------------------------------------------------------- counts of matches
+
 
 def matches_won(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     """WIN for teams (C.07 7.2): matches that brought the match points of a win, played or not
@@ -105,8 +107,12 @@ def pairing_number(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
 
 # ---------------------------------------------------------------- extended Sonneborn-Berger (13.2)
 
-ESB_SCORES = {"EMMSB": (Score.MP, Score.MP), "EMGSB": (Score.MP, Score.GP),
-              "EGMSB": (Score.GP, Score.MP), "EGGSB": (Score.GP, Score.GP)}
+ESB_SCORES = {
+    "EMMSB": (Score.MP, Score.MP),
+    "EMGSB": (Score.MP, Score.GP),
+    "EGMSB": (Score.GP, Score.MP),
+    "EGGSB": (Score.GP, Score.GP),
+}
 
 
 def esb_scores(code: str, primary: Score) -> tuple[Score, Score]:
@@ -143,13 +149,15 @@ def extended_sonneborn_berger(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
         notes: list[str | None] = [note] * len(rows)
         if reasons is None or uncut is None:
             return explanation(rows, out, notes)
-        return explanation(rows, with_cuts(out, reasons[rows], columns.counted[rows], label), notes,
-                           (uncut[rows] / scale).tolist())
+        return explanation(
+            rows, with_cuts(out, reasons[rows], columns.counted[rows], label), notes, (uncut[rows] / scale).tolist()
+        )
 
     return RuleOutcome.of(spec, kept_total(value, columns.counted, reasons), scale, explain=explain)
 
 
 # ---------------------------------------------------------------- score-strength combination (13.4)
+
 
 def normalising_factor(ctx: TeamContext, spec: RuleSpec) -> int:
     """The highest primary score achievable ÷ the highest secondary score of one match, rounded
@@ -176,13 +184,15 @@ def score_strength(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
         notes: list[str | None] = [
             f"{ctx.secondary.value} {s / scale:g} + {rule} ({ctx.primary.value}) "
             f"{b / scale:g} / {factor} (normalising factor), to 2 decimals (C.07 13.4)"
-            for s, b in zip(secondary[rows].tolist(), bh.column[rows].tolist(), strict=True)]
+            for s, b in zip(secondary[rows].tolist(), bh.column[rows].tolist(), strict=True)
+        ]
         return explanation(rows, bh.explain(rows).contributions, notes)
 
     return RuleOutcome.of(spec, hundredths, 100, contribution_scale=scale, explain=explain)
 
 
 # ---------------------------------------------------------------- board rules (12)
+
 
 def board_count(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     """BC (C.07 12.1): Σ board number × game points on that board over the rounds counted; lower
@@ -204,8 +214,7 @@ def _board_contributions(ctx: TeamContext, p: int, weights: np.ndarray | None = 
     rows = []
     for b, total in enumerate(boards.totals()[p].tolist()):
         factor = 1 if weights is None else int(weights[b])
-        unplayed = [f"round {r + 1} {BOARD_HOW[how]}" for r, how in enumerate(boards.how[p, :, b].tolist())
-                    if how >= 3]
+        unplayed = [f"round {r + 1} {BOARD_HOW[how]}" for r, how in enumerate(boards.how[p, :, b].tolist()) if how >= 3]
         note = f"board {b + 1}: {total / scale:g} game points" + (f" × {factor}" if weights is not None else "")
         if unplayed:
             note += f" (counted as board points: {', '.join(unplayed)})"
@@ -252,8 +261,10 @@ def board_elimination(ctx: TeamContext, spec: RuleSpec, groups: list[list[int]])
                 diff = np.flatnonzero(vectors[p] != vectors[nxt])
                 if len(diff):
                     k = int(diff[0])
-                    notes[p] += (f"; ahead of {table.ids[nxt]} on {steps[k]}: {vectors[p][k] / scale:g} "
-                                 f"against {vectors[nxt][k] / scale:g}")
+                    notes[p] += (
+                        f"; ahead of {table.ids[nxt]} on {steps[k]}: {vectors[p][k] / scale:g} "
+                        f"against {vectors[nxt][k] / scale:g}"
+                    )
 
     def explain(rows: list[int]) -> Explanation:
         return explanation(rows, [_board_contributions(ctx, p) for p in rows], list(map(notes.get, rows)))
@@ -274,8 +285,13 @@ def _names(table: Table, group: list[int], p: int) -> str:
 # ---------------------------------------------------------------- extended direct encounter (13.3)
 
 EDE_CHAINS = {"DE": "P", "EDE": "PS", "EDEC": "PSC", "EDET": "PST", "EDEB": "PSB", "EDEBT": "PSCT", "EDEBB": "PSCB"}
-STEP_NAMES = {"P": "primary score", "S": "secondary score", "C": "board count", "T": "top-board result",
-              "B": "bottom-board elimination"}
+STEP_NAMES = {
+    "P": "primary score",
+    "S": "secondary score",
+    "C": "board count",
+    "T": "top-board result",
+    "B": "bottom-board elimination",
+}
 
 
 def _chain(code: str, team_size: int) -> list[tuple[str, int]]:
@@ -352,7 +368,7 @@ class _Encounters:
         ordered = sorted(cls, key=lambda p: (-mutual[p], -highest[p], ctx.table.ids[p]))
         parts = []
         i = 0
-        while i < len(ordered) - 1 and mutual[ordered[i]] > max(highest[q] for q in ordered[i + 1:]):
+        while i < len(ordered) - 1 and mutual[ordered[i]] > max(highest[q] for q in ordered[i + 1 :]):
             parts.append([ordered[i]])
             i += 1
         parts.append(ordered[i:])
@@ -391,11 +407,18 @@ def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[lis
                         continue
                     parts, found = encounters.split(cls, kind, position)
                     if len(parts) > 1:
-                        what = STEP_NAMES[kind] + (f" (board {position + 1})" if kind == "T" else
-                                                   f" (without the last {position + 1})" if kind == "B" else "")
+                        what = STEP_NAMES[kind] + (
+                            f" (board {position + 1})"
+                            if kind == "T"
+                            else f" (without the last {position + 1})"
+                            if kind == "B"
+                            else ""
+                        )
                         for p in cls:
-                            log[p].append(f"{what}: {found[p]} in the matches between "
-                                          f"{', '.join(str(table.ids[q]) for q in sorted(cls, key=table.ids.__getitem__))}")
+                            log[p].append(
+                                f"{what}: {found[p]} in the matches between "
+                                f"{', '.join(str(table.ids[q]) for q in sorted(cls, key=table.ids.__getitem__))}"
+                            )
                     refined += parts
                 if len(refined) == len(classes):
                     break
@@ -408,20 +431,34 @@ def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[lis
         for cls in classes:
             for p in cls:
                 values[p] = place if separated else NOT_SEPARATED
-                notes[p] = (f"place {place}: " + "; ".join(log[p])) if separated and log[p] else (
-                    f"shares place {place}" + (": " + "; ".join(log[p]) if log[p] else "") if separated
-                    else "the matches between the tied teams do not separate them (C.07 13.3)")
+                notes[p] = (
+                    (f"place {place}: " + "; ".join(log[p]))
+                    if separated and log[p]
+                    else (
+                        f"shares place {place}" + (": " + "; ".join(log[p]) if log[p] else "")
+                        if separated
+                        else "the matches between the tied teams do not separate them (C.07 13.3)"
+                    )
+                )
                 contributions[p] = [
-                    ctx.contribution(r + 1, "encounter", table.ids[table.opp[p, r]], int(table.pts[p, r]) / table.scale,
-                                 result=int(ctx.on(ctx.secondary).table.pts[p, r]) / ctx.on(ctx.secondary).table.scale)
-                    for r in encounters.meetings(p, members)]
+                    ctx.contribution(
+                        r + 1,
+                        "encounter",
+                        table.ids[table.opp[p, r]],
+                        int(table.pts[p, r]) / table.scale,
+                        result=int(ctx.on(ctx.secondary).table.pts[p, r]) / ctx.on(ctx.secondary).table.scale,
+                    )
+                    for r in encounters.meetings(p, members)
+                ]
             place += len(cls)
-        if not separated and any(len({int(table.opp[p, r]) for r in encounters.meetings(p, members)}) < len(group) - 1
-                                 for p in group):
+        if not separated and any(
+            len({int(table.opp[p, r]) for r in encounters.meetings(p, members)}) < len(group) - 1 for p in group
+        ):
             unresolved.append(group)
 
     def explain(rows: list[int]) -> Explanation:
         return explanation(rows, [contributions.get(p, []) for p in rows], list(map(notes.get, rows)))
 
-    return RuleOutcome.of(spec, values, 1, lower_is_better=True, contribution_scale=table.scale, explain=explain,
-                          unresolved=unresolved)
+    return RuleOutcome.of(
+        spec, values, 1, lower_is_better=True, contribution_scale=table.scale, explain=explain, unresolved=unresolved
+    )

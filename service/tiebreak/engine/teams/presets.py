@@ -8,25 +8,42 @@ from ..presets import Preset
 from ..rules import RuleSpec
 from .registry import FIDE, parse_team_rule
 
-TEAM_PRESETS: dict[str, Preset] = {p.name: p for p in (
-    Preset("olympiad", ("PTS", "EMGSB/C1", "MPvGP", "BH:MP/C1"),
-           "the tie-break order of the FIDE Chess Olympiad regulations (Chennai 2022, Budapest 2024): the Olympiad "
-           "Sonneborn-Berger without the lowest-scoring opponent, game points, then the opponents' match points "
-           "without the lowest",
-           "Match points; EMGSB Cut-1; game points; Buchholz on match points Cut-1.", FIDE),
-    Preset("team-swiss", ("PTS", "MPvGP", "BH:MP/C1", "EMGSB"),
-           "custom of team Swiss events ranked on match points: game points first, then the opposition's "
-           "strength on match points", "Match points; game points; Buchholz on match points Cut-1; EMGSB.", FIDE),
-    Preset("team-round-robin", ("PTS", "MPvGP", "EDE", "EGGSB"),
-           "custom of team round robins, where the Buchholz family must not be used (C.07 8, note)",
-           "Match points; game points; extended direct encounter; Sonneborn-Berger on game points.", FIDE),
-)}
+TEAM_PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(
+            "olympiad",
+            ("PTS", "EMGSB/C1", "MPvGP", "BH:MP/C1"),
+            "the tie-break order of the FIDE Chess Olympiad regulations (Chennai 2022, Budapest 2024): the Olympiad "
+            "Sonneborn-Berger without the lowest-scoring opponent, game points, then the opponents' match points "
+            "without the lowest",
+            "Match points; EMGSB Cut-1; game points; Buchholz on match points Cut-1.",
+            FIDE,
+        ),
+        Preset(
+            "team-swiss",
+            ("PTS", "MPvGP", "BH:MP/C1", "EMGSB"),
+            "custom of team Swiss events ranked on match points: game points first, then the opposition's "
+            "strength on match points",
+            "Match points; game points; Buchholz on match points Cut-1; EMGSB.",
+            FIDE,
+        ),
+        Preset(
+            "team-round-robin",
+            ("PTS", "MPvGP", "EDE", "EGGSB"),
+            "custom of team round robins, where the Buchholz family must not be used (C.07 8, note)",
+            "Match points; game points; extended direct encounter; Sonneborn-Berger on game points.",
+            FIDE,
+        ),
+    )
+}
 
 
 def team_preset_specs(name: str, regulations: Regulations, path: Path = ("preset",)) -> list[RuleSpec]:
     """A team preset's rule list; a 400 naming the team presets for any other name."""
     chosen = TEAM_PRESETS.get(name)
     if chosen is None:
-        raise UnknownTiebreak([Issue(path, f"unknown preset {name!r} for a team event; team presets: "
-                                           f"{', '.join(TEAM_PRESETS)}")])
+        raise UnknownTiebreak(
+            [Issue(path, f"unknown preset {name!r} for a team event; team presets: {', '.join(TEAM_PRESETS)}")]
+        )
     return [parse_team_rule(rule, regulations, path) for rule in chosen.rules]

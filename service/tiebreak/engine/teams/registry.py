@@ -49,98 +49,271 @@ class TeamRule:
 def _individual(code: str, compute: Callable[..., RuleOutcome], description: str, **extra: Any) -> TeamRule:
     """An individual rule of C.07 6-9 on a team's reference score."""
     entry = TIEBREAKS[code]
-    return TeamRule(code, entry.name, entry.article, entry.modifiers, compute, description, takes_score=True,
-                    team_only=False, needs_groups=entry.needs_groups, opponent_scores=entry.opponent_scores,
-                    lower_is_better=entry.lower_is_better, **extra)
+    return TeamRule(
+        code,
+        entry.name,
+        entry.article,
+        entry.modifiers,
+        compute,
+        description,
+        takes_score=True,
+        team_only=False,
+        needs_groups=entry.needs_groups,
+        opponent_scores=entry.opponent_scores,
+        lower_is_better=entry.lower_is_better,
+        **extra,
+    )
 
 
 _SCORE = " on the reference score (`:MP` match points, `:GP` game points; default the primary score)"
 _ENTRIES = (
-    TeamRule("PTS", "Points", "7.1", frozenset(), f.points,
-             "The team's score: match points, or game points with `:GP`. A rule list led by `PTS:GP` makes "
-             "game points the primary score.", takes_score=True, team_only=False),
-    TeamRule("MPvGP", "Secondary score", "13.1", frozenset(), f.secondary_score,
-             "Game points when match points are primary, match points when game points are."),
-    _individual("BH", f.on_reference(buchholz.buchholz),
-                "Sum of the opponents' scores" + _SCORE + ", with a dummy opponent for each own unplayed round "
-                "(16.4)."),
-    _individual("FB", f.on_reference(buchholz.fore_buchholz),
-                "Buchholz as if every match of the last round had been drawn" + _SCORE + "."),
-    _individual("AOB", f.on_reference(buchholz.average_of_opponents_buchholz),
-                "Mean Buchholz of the opponents met over the board" + _SCORE + ", to two decimals."),
-    _individual("SB", f.on_reference(sonneborn_berger.sonneborn_berger),
-                "Sonneborn-Berger" + _SCORE + ": SB:MP is EMMSB, SB:GP is EGGSB."),
+    TeamRule(
+        "PTS",
+        "Points",
+        "7.1",
+        frozenset(),
+        f.points,
+        "The team's score: match points, or game points with `:GP`. A rule list led by `PTS:GP` makes "
+        "game points the primary score.",
+        takes_score=True,
+        team_only=False,
+    ),
+    TeamRule(
+        "MPvGP",
+        "Secondary score",
+        "13.1",
+        frozenset(),
+        f.secondary_score,
+        "Game points when match points are primary, match points when game points are.",
+    ),
+    _individual(
+        "BH",
+        f.on_reference(buchholz.buchholz),
+        "Sum of the opponents' scores" + _SCORE + ", with a dummy opponent for each own unplayed round (16.4).",
+    ),
+    _individual(
+        "FB",
+        f.on_reference(buchholz.fore_buchholz),
+        "Buchholz as if every match of the last round had been drawn" + _SCORE + ".",
+    ),
+    _individual(
+        "AOB",
+        f.on_reference(buchholz.average_of_opponents_buchholz),
+        "Mean Buchholz of the opponents met over the board" + _SCORE + ", to two decimals.",
+    ),
+    _individual(
+        "SB",
+        f.on_reference(sonneborn_berger.sonneborn_berger),
+        "Sonneborn-Berger" + _SCORE + ": SB:MP is EMMSB, SB:GP is EGGSB.",
+    ),
     _individual("PS", f.on_reference(progressive.progressive), "Progressive score" + _SCORE + "."),
-    _individual("KS", f.on_reference(koya.koya),
-                "Koya" + _SCORE + ": points scored against teams on at least the limit (50 %) of the maximum."),
-    _individual("DE", f.on_reference(direct_encounter.direct_encounter),
-                "Direct encounter on the primary score (or `:MP`/`:GP`) inside the group tied on all earlier "
-                "rules; 0 when it does not separate."),
-    TeamRule("WIN", "Number of matches won", "7.2", frozenset(), f.matches_won,
-             "Matches that brought the match points of a win, played or not (forfeit win, full-point bye; "
-             "the pairing-allocated bye only when worth a win).", takes_score=True, team_only=False),
-    TeamRule("WON", "Matches won over the board", "7.3", frozenset(), f.matches_won_played,
-             "Matches won over the board.", takes_score=True, team_only=False),
-    TeamRule("GE", "Matches elected to play", "7.6", frozenset(), f.games_elected,
-             "Matches played plus rounds scored without play that the team did not decline (PAB, forfeit win, "
-             "full-point bye).", takes_score=True, team_only=False),
-    TeamRule("STD", "Standard points", "7.7", frozenset(), f.standard_points,
-             "Per match 1 won, ½ drawn, 0 lost, by its match points.", takes_score=True, team_only=False),
-    TeamRule("TPN", "Team pairing number", "", frozenset(), f.pairing_number,
-             "The team pairing number: a last resort that always separates.",
-             team_only=False, lower_is_better=True),
-    *(TeamRule(code, name, "13.2", frozenset("CP"), f.extended_sonneborn_berger, description)
-      for code, name, description in (
-          ("ESB", "Extended Sonneborn-Berger",
-           "EMGSB when match points are primary, EGMSB when game points are."),
-          ("EMMSB", "Extended Sonneborn-Berger (MP × MP)",
-           "Per opponent its match points × the match points scored against it; SB:MP."),
-          ("EMGSB", "Extended Sonneborn-Berger (MP × GP)",
-           "Per opponent its match points × the game points scored against it (the Olympiad's "
-           "'Sonneborn-Berger'). Cuts remove the opponent with the lowest total first (14.1.2)."),
-          ("EGMSB", "Extended Sonneborn-Berger (GP × MP)",
-           "Per opponent its game points × the match points scored against it."),
-          ("EGGSB", "Extended Sonneborn-Berger (GP × GP)",
-           "Per opponent its game points × the game points scored against it; SB:GP."))),
-    *(TeamRule(code, name, "13.3", frozenset("P") if code == "EDE" else frozenset(),
-               f.extended_direct_encounter, description, needs_groups=True, lower_is_better=True)
-      for code, name, description in (
-          ("EDE", "Extended direct encounter",
-           "Inside the group tied on all earlier rules: the matches between them on the primary score, then "
-           "on the secondary, until neither separates more; the place in the group, 0 when it separates no one."),
-          ("EDEC", "Extended direct encounter, then board count",
-           "EDE, then for exactly two teams still tied the board count of their match(es)."),
-          ("EDET", "Extended direct encounter, then top-board result",
-           "EDE, then for exactly two teams still tied the top-board result of their match(es)."),
-          ("EDEB", "Extended direct encounter, then bottom-board elimination",
-           "EDE, then for exactly two teams still tied bottom-board elimination in their match(es)."),
-          ("EDEBT", "Extended direct encounter, then board count and top-board result",
-           "EDE, then for exactly two teams still tied board count, then top-board result, of their match(es)."),
-          ("EDEBB", "Extended direct encounter, then board count and bottom-board elimination",
-           "EDE, then for exactly two teams still tied board count, then bottom-board elimination, of their "
-           "match(es)."))),
-    TeamRule("SSSC", "Score-strength combination", "13.4", frozenset("KPF"), f.score_strength,
-             "Secondary score + Buchholz on the primary score ÷ the normalising factor (the highest primary "
-             "score achievable ÷ the highest secondary score of one match, rounded down; `/K<n>` sets it), to two "
-             "decimals; `/P` forfeits as played, `/F` Fore Buchholz.", opponent_scores=True),
-    TeamRule("BC", "Board count", "12.1", frozenset(), f.board_count,
-             "Σ board number × game points on that board over the event (with equal game points, the points made "
-             "on higher boards count less). A knock-out rule: in a Swiss use it inside an EDE chain (EDEC, EDEBT, "
-             "EDEBB).", lower_is_better=True),
-    TeamRule("TBR", "Top-board result", "12.2", frozenset(), f.board_elimination,
-             "Inside the group tied on all earlier rules: game points on board 1 over the event, then board 2, ...; "
-             "the place in the group.", needs_groups=True, lower_is_better=True),
-    TeamRule("BBE", "Bottom-board elimination", "12.3", frozenset(), f.board_elimination,
-             "Inside the group tied on all earlier rules: game points on all boards but the last, then all but the "
-             "last two, ...; the place in the group.", needs_groups=True, lower_is_better=True),
-    *(TeamRule(code, TIEBREAKS[code].name, TIEBREAKS[code].article, TIEBREAKS[code].modifiers, f.no_team_meaning,
-               "A rating rule: no team meaning; always dropped with a warning.", team_only=False, rating_based=True,
-               dropped_why="rating-based rules have no team meaning (C.07 10)")
-      for code in ("ARO", "TPR", "PTP", "APRO", "APPO", "RTNG")),
-    *(TeamRule(code, TIEBREAKS[code].name, TIEBREAKS[code].article, TIEBREAKS[code].modifiers, f.no_team_meaning,
-               "Colours belong to the boards, not to a team: no team meaning; always dropped with a warning.",
-               team_only=False, dropped_why="colours belong to the boards, not to a team")
-      for code in ("BPG", "BWG")),
+    _individual(
+        "KS",
+        f.on_reference(koya.koya),
+        "Koya" + _SCORE + ": points scored against teams on at least the limit (50 %) of the maximum.",
+    ),
+    _individual(
+        "DE",
+        f.on_reference(direct_encounter.direct_encounter),
+        "Direct encounter on the primary score (or `:MP`/`:GP`) inside the group tied on all earlier "
+        "rules; 0 when it does not separate.",
+    ),
+    TeamRule(
+        "WIN",
+        "Number of matches won",
+        "7.2",
+        frozenset(),
+        f.matches_won,
+        "Matches that brought the match points of a win, played or not (forfeit win, full-point bye; "
+        "the pairing-allocated bye only when worth a win).",
+        takes_score=True,
+        team_only=False,
+    ),
+    TeamRule(
+        "WON",
+        "Matches won over the board",
+        "7.3",
+        frozenset(),
+        f.matches_won_played,
+        "Matches won over the board.",
+        takes_score=True,
+        team_only=False,
+    ),
+    TeamRule(
+        "GE",
+        "Matches elected to play",
+        "7.6",
+        frozenset(),
+        f.games_elected,
+        "Matches played plus rounds scored without play that the team did not decline (PAB, forfeit win, "
+        "full-point bye).",
+        takes_score=True,
+        team_only=False,
+    ),
+    TeamRule(
+        "STD",
+        "Standard points",
+        "7.7",
+        frozenset(),
+        f.standard_points,
+        "Per match 1 won, ½ drawn, 0 lost, by its match points.",
+        takes_score=True,
+        team_only=False,
+    ),
+    TeamRule(
+        "TPN",
+        "Team pairing number",
+        "",
+        frozenset(),
+        f.pairing_number,
+        "The team pairing number: a last resort that always separates.",
+        team_only=False,
+        lower_is_better=True,
+    ),
+    *(
+        TeamRule(code, name, "13.2", frozenset("CP"), f.extended_sonneborn_berger, description)
+        for code, name, description in (
+            ("ESB", "Extended Sonneborn-Berger", "EMGSB when match points are primary, EGMSB when game points are."),
+            (
+                "EMMSB",
+                "Extended Sonneborn-Berger (MP × MP)",
+                "Per opponent its match points × the match points scored against it; SB:MP.",
+            ),
+            (
+                "EMGSB",
+                "Extended Sonneborn-Berger (MP × GP)",
+                "Per opponent its match points × the game points scored against it (the Olympiad's "
+                "'Sonneborn-Berger'). Cuts remove the opponent with the lowest total first (14.1.2).",
+            ),
+            (
+                "EGMSB",
+                "Extended Sonneborn-Berger (GP × MP)",
+                "Per opponent its game points × the match points scored against it.",
+            ),
+            (
+                "EGGSB",
+                "Extended Sonneborn-Berger (GP × GP)",
+                "Per opponent its game points × the game points scored against it; SB:GP.",
+            ),
+        )
+    ),
+    *(
+        TeamRule(
+            code,
+            name,
+            "13.3",
+            frozenset("P") if code == "EDE" else frozenset(),
+            f.extended_direct_encounter,
+            description,
+            needs_groups=True,
+            lower_is_better=True,
+        )
+        for code, name, description in (
+            (
+                "EDE",
+                "Extended direct encounter",
+                "Inside the group tied on all earlier rules: the matches between them on the primary score, then "
+                "on the secondary, until neither separates more; the place in the group, 0 when it separates no one.",
+            ),
+            (
+                "EDEC",
+                "Extended direct encounter, then board count",
+                "EDE, then for exactly two teams still tied the board count of their match(es).",
+            ),
+            (
+                "EDET",
+                "Extended direct encounter, then top-board result",
+                "EDE, then for exactly two teams still tied the top-board result of their match(es).",
+            ),
+            (
+                "EDEB",
+                "Extended direct encounter, then bottom-board elimination",
+                "EDE, then for exactly two teams still tied bottom-board elimination in their match(es).",
+            ),
+            (
+                "EDEBT",
+                "Extended direct encounter, then board count and top-board result",
+                "EDE, then for exactly two teams still tied board count, then top-board result, of their match(es).",
+            ),
+            (
+                "EDEBB",
+                "Extended direct encounter, then board count and bottom-board elimination",
+                "EDE, then for exactly two teams still tied board count, then bottom-board elimination, of their "
+                "match(es).",
+            ),
+        )
+    ),
+    TeamRule(
+        "SSSC",
+        "Score-strength combination",
+        "13.4",
+        frozenset("KPF"),
+        f.score_strength,
+        "Secondary score + Buchholz on the primary score ÷ the normalising factor (the highest primary "
+        "score achievable ÷ the highest secondary score of one match, rounded down; `/K<n>` sets it), to two "
+        "decimals; `/P` forfeits as played, `/F` Fore Buchholz.",
+        opponent_scores=True,
+    ),
+    TeamRule(
+        "BC",
+        "Board count",
+        "12.1",
+        frozenset(),
+        f.board_count,
+        "Σ board number × game points on that board over the event (with equal game points, the points made "
+        "on higher boards count less). A knock-out rule: in a Swiss use it inside an EDE chain (EDEC, EDEBT, "
+        "EDEBB).",
+        lower_is_better=True,
+    ),
+    TeamRule(
+        "TBR",
+        "Top-board result",
+        "12.2",
+        frozenset(),
+        f.board_elimination,
+        "Inside the group tied on all earlier rules: game points on board 1 over the event, then board 2, ...; "
+        "the place in the group.",
+        needs_groups=True,
+        lower_is_better=True,
+    ),
+    TeamRule(
+        "BBE",
+        "Bottom-board elimination",
+        "12.3",
+        frozenset(),
+        f.board_elimination,
+        "Inside the group tied on all earlier rules: game points on all boards but the last, then all but the "
+        "last two, ...; the place in the group.",
+        needs_groups=True,
+        lower_is_better=True,
+    ),
+    *(
+        TeamRule(
+            code,
+            TIEBREAKS[code].name,
+            TIEBREAKS[code].article,
+            TIEBREAKS[code].modifiers,
+            f.no_team_meaning,
+            "A rating rule: no team meaning; always dropped with a warning.",
+            team_only=False,
+            rating_based=True,
+            dropped_why="rating-based rules have no team meaning (C.07 10)",
+        )
+        for code in ("ARO", "TPR", "PTP", "APRO", "APPO", "RTNG")
+    ),
+    *(
+        TeamRule(
+            code,
+            TIEBREAKS[code].name,
+            TIEBREAKS[code].article,
+            TIEBREAKS[code].modifiers,
+            f.no_team_meaning,
+            "Colours belong to the boards, not to a team: no team meaning; always dropped with a warning.",
+            team_only=False,
+            dropped_why="colours belong to the boards, not to a team",
+        )
+        for code in ("BPG", "BWG")
+    ),
 )
 
 TEAM_TIEBREAKS: dict[str, TeamRule] = {t.code: t for t in _ENTRIES}
@@ -169,23 +342,33 @@ _PARSE_CODES = {("MPVGP" if t.code == "MPvGP" else t.code): t.modifiers for t in
 
 def team_aliases(code: str) -> list[str]:
     """The spellings that name this rule without modifiers or reference score."""
-    return sorted(alias for alias, spec in TEAM_ALIASES.items()
-                  if spec in (code, code.upper()) and alias != code.lower())
+    return sorted(
+        alias for alias, spec in TEAM_ALIASES.items() if spec in (code, code.upper()) and alias != code.lower()
+    )
 
 
 def parse_team_rule(text: str, regulations: Regulations | None, path: Path = ()) -> RuleSpec:
     """A rule string of a team event: a team code or an individual one, `:MP`/`:GP` where it takes one."""
     if regulations is not None and regulations not in TEAM_REGULATIONS:
-        raise UnknownTiebreak([Issue(("regulations",), f"team events are ranked under fide-2026 or fide-2024, "
-                                                       f"not {regulations.value}")])
+        raise UnknownTiebreak(
+            [Issue(("regulations",), f"team events are ranked under fide-2026 or fide-2024, not {regulations.value}")]
+        )
     try:
         spec = parse_rule(text, _PARSE_CODES, path, TEAM_ALIASES, None, scores=True)
     except UnknownTiebreak:
-        raise UnknownTiebreak([Issue(path, f"unknown team tie-break {text!r}; valid codes for team events: "
-                                           f"{', '.join(sorted(TEAM_TIEBREAKS))}")]) from None
+        raise UnknownTiebreak(
+            [
+                Issue(
+                    path,
+                    f"unknown team tie-break {text!r}; valid codes for team events: "
+                    f"{', '.join(sorted(TEAM_TIEBREAKS))}",
+                )
+            ]
+        ) from None
     if spec.code == "MPVGP":
-        spec = RuleSpec("MPvGP", spec.cut, spec.median, spec.limit, spec.forfeits_played, spec.score,
-                        spec.factor, spec.fore)
+        spec = RuleSpec(
+            "MPvGP", spec.cut, spec.median, spec.limit, spec.forfeits_played, spec.score, spec.factor, spec.fore
+        )
     entry = TEAM_TIEBREAKS[spec.code]
     if spec.score and not entry.takes_score:
         raise InvalidRequest([Issue(path, f"{text!r}: {spec.code} takes no reference score (:MP or :GP)")])
@@ -196,8 +379,14 @@ def check_team_rule_set(specs: list[RuleSpec], root: str = "tiebreaks") -> None:
     """Every rule must be a team rule (specs built without `parse_team_rule`, e.g. presets)."""
     for i, spec in enumerate(specs):
         if spec.code not in TEAM_TIEBREAKS:
-            raise UnknownTiebreak([Issue((root, i), (
-                f"{spec} is not a rule for team events; valid codes: {', '.join(sorted(TEAM_TIEBREAKS))}"))])
+            raise UnknownTiebreak(
+                [
+                    Issue(
+                        (root, i),
+                        (f"{spec} is not a rule for team events; valid codes: {', '.join(sorted(TEAM_TIEBREAKS))}"),
+                    )
+                ]
+            )
 
 
 def team_display_name(spec: RuleSpec) -> str:

@@ -63,8 +63,14 @@ def resolve_team_regulations(requested: Regulations | None, event: TeamTournamen
             return Regulations.FIDE_2024
         return Regulations.FIDE_2026
     if requested not in TEAM_REGULATIONS:
-        raise UnknownTiebreak([Issue(("regulations",), f"team events are ranked under fide-2026 or fide-2024 "
-                                                       f"(C.07), not {requested.value}")])
+        raise UnknownTiebreak(
+            [
+                Issue(
+                    ("regulations",),
+                    f"team events are ranked under fide-2026 or fide-2024 (C.07), not {requested.value}",
+                )
+            ]
+        )
     return requested
 
 
@@ -75,39 +81,71 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
     if system is System.ROUND_ROBIN:
         family = [s for s in specs if TEAM_TIEBREAKS[s.code].opponent_scores]
         if family:
-            warnings.append(Warning("buchholz-in-round-robin",
-                                    f"{', '.join(map(str, family))} should not be used in a round robin",
-                                    "C.07 8, note"))
+            warnings.append(
+                Warning(
+                    "buchholz-in-round-robin",
+                    f"{', '.join(map(str, family))} should not be used in a round robin",
+                    "C.07 8, note",
+                )
+            )
     if system is System.SWISS:
         knockout = [s for s in specs if s.code in KNOCKOUT_RULES]
         if knockout:
-            warnings.append(Warning(
-                "knockout-tiebreak-in-swiss",
-                f"{', '.join(map(str, knockout))} compare boards, which suits knock-out matches and round robins; "
-                f"in a Swiss use them inside an EDE chain (EDEC, EDET, EDEB, EDEBT, EDEBB)", "C.07 12, 13.3"))
+            warnings.append(
+                Warning(
+                    "knockout-tiebreak-in-swiss",
+                    f"{', '.join(map(str, knockout))} compare boards, which suits knock-out matches and round robins; "
+                    f"in a Swiss use them inside an EDE chain (EDEC, EDET, EDEB, EDEBT, EDEBB)",
+                    "C.07 12, 13.3",
+                )
+            )
     rating = [s for s in specs if TEAM_TIEBREAKS[s.code].rating_based]
     if rating:
-        warnings.append(Warning("rating-tiebreak-dropped",
-                                f"{', '.join(map(str, rating))} dropped: rating-based rules have no team meaning",
-                                "C.07 10"))
+        warnings.append(
+            Warning(
+                "rating-tiebreak-dropped",
+                f"{', '.join(map(str, rating))} dropped: rating-based rules have no team meaning",
+                "C.07 10",
+            )
+        )
     other = [s for s in specs if TEAM_TIEBREAKS[s.code].dropped_why and not TEAM_TIEBREAKS[s.code].rating_based]
     if other:
-        warnings.append(Warning("tiebreak-not-for-teams",
-                                f"{', '.join(map(str, other))} dropped: {TEAM_TIEBREAKS[other[0].code].dropped_why}",
-                                TEAM_TIEBREAKS[other[0].code].citation))
+        warnings.append(
+            Warning(
+                "tiebreak-not-for-teams",
+                f"{', '.join(map(str, other))} dropped: {TEAM_TIEBREAKS[other[0].code].dropped_why}",
+                TEAM_TIEBREAKS[other[0].code].citation,
+            )
+        )
     seen: dict[RuleSpec, int] = {}
     for i, spec in enumerate(specs):
-        same = RuleSpec(spec.code, spec.cut, spec.median, spec.limit, spec.forfeits_played,
-                        ctx.score_of(spec).value if TEAM_TIEBREAKS[spec.code].takes_score else None,
-                        spec.factor, spec.fore)
+        same = RuleSpec(
+            spec.code,
+            spec.cut,
+            spec.median,
+            spec.limit,
+            spec.forfeits_played,
+            ctx.score_of(spec).value if TEAM_TIEBREAKS[spec.code].takes_score else None,
+            spec.factor,
+            spec.fore,
+        )
         if spec.code == "PTS" and ctx.score_of(spec) is ctx.primary and i > 0:
-            warnings.append(Warning("redundant-tiebreak",
-                                    f"tiebreaks[{i}] {spec}: the standings are ordered by the primary score "
-                                    f"({ctx.primary.value}) first, so it cannot separate anyone", "C.07 4.1"))
+            warnings.append(
+                Warning(
+                    "redundant-tiebreak",
+                    f"tiebreaks[{i}] {spec}: the standings are ordered by the primary score "
+                    f"({ctx.primary.value}) first, so it cannot separate anyone",
+                    "C.07 4.1",
+                )
+            )
         elif same in seen and spec.code != "PTS":
-            warnings.append(Warning("duplicate-tiebreak",
-                                    f"tiebreaks[{i}] {spec} repeats tiebreaks[{seen[same]}], so it cannot separate "
-                                    f"anyone", "C.07 4.1"))
+            warnings.append(
+                Warning(
+                    "duplicate-tiebreak",
+                    f"tiebreaks[{i}] {spec} repeats tiebreaks[{seen[same]}], so it cannot separate anyone",
+                    "C.07 4.1",
+                )
+            )
         else:
             seen.setdefault(same, i)
     return warnings
@@ -119,10 +157,14 @@ def _group_checks(outcomes: list[RuleOutcome], ctx: TeamContext) -> list[Warning
     for outcome in outcomes:
         for group in outcome.unresolved or []:
             ids = ", ".join(str(table.ids[p]) for p in sorted(group, key=table.ids.__getitem__))
-            warnings.append(Warning(
-                "direct-encounter-not-applicable",
-                f"{outcome.spec}: teams {ids} are tied but did not all meet, and the matches they did play do not "
-                f"separate them; the next rule decides", TEAM_TIEBREAKS[outcome.spec.code].citation))
+            warnings.append(
+                Warning(
+                    "direct-encounter-not-applicable",
+                    f"{outcome.spec}: teams {ids} are tied but did not all meet, and the matches they did play do not "
+                    f"separate them; the next rule decides",
+                    TEAM_TIEBREAKS[outcome.spec.code].citation,
+                )
+            )
     return warnings
 
 
