@@ -5,7 +5,7 @@ Every operation: no 5xx; every response conforms to its documented status code, 
 type, headers and schema (each NDJSON line of the batch response too); schema-invalid
 requests are refused; schema-valid requests are accepted, where accepted means 2xx or,
 for a body whose content cannot be computed (a crosstable that contradicts itself, a rule
-unknown under the rule set), the documented 422 (schemathesis.toml; docs/decisions.md).
+unknown under the rule set), the documented 422 (schemathesis.toml; docs/decisions/0037-400-or-422.md).
 
 The server runs with the test-only lower limits of tests/contract/target.py and the document
 is the one it serves: the committed document with smaller bounds, nothing else

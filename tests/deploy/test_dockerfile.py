@@ -110,7 +110,7 @@ def test_copies_only_what_exists_and_what_dockerignore_lets_through():
     # the readme pyproject.toml names is in the build context (setuptools reads it)
     assert PYPROJECT["project"]["readme"] in sources
     # and the rest of the repository is not sent to the builder
-    for path in ("tests/api/conftest.py", ".venv/bin/python", ".git/HEAD", "docs/decisions.md"):
+    for path in ("tests/api/conftest.py", ".venv/bin/python", ".git/HEAD", "docs/architecture.md"):
         assert ignored(path, patterns), path
     assert ignored("service/tiebreak/api/__pycache__/app.cpython-311.pyc", patterns)
 

@@ -112,7 +112,7 @@ def test_schema_bounds_name_their_limit(default):
 
 
 def test_compute_deadline_is_a_503_naming_it_with_retry_after():
-    """Past the deadline the computation is killed and the answer says when to retry (docs/decisions.md)."""
+    """Past the deadline the computation is killed and the answer says when to retry (docs/decisions/0107-compute-deadline-and-client-gone.md)."""
     quick = Limits(compute_deadline_s=0.3, inline_max_cost_ms=0)  # every computation in a worker process
     large = body(2200, 11)
     large["tiebreaks"] = ["BH/C1", "BH", "SB", "ARO"]

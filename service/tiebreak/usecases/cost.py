@@ -30,26 +30,22 @@ from dataclasses import dataclass
 
 from ..wire.limits import LimitExceeded, Limits
 
-# ---- calibrated constants (scripts/calibrate_cost.py, see the module docstring) ----
-# Measured 2026-11-30 17:20 and 17:21 on the shared 2-vCPU development VM at its quietest (load
-# average 0.25 and 0.36 when each run started), Linux 6.18, CPython 3.11.7, main at 89ec73e (the
-# columnar engine, breakdowns built once in the wire's type, issue 14's second round); the larger
-# figure of the two runs per constant (`--merge`). CPU seconds of a warm worker process; memory is
-# the growth of its peak RSS.
-CALIBRATION = "2026-11-30"  # the runs: docs/calibration/2026-11-30-run1.json, -run2.json
-SECONDS_PER_PLAYER = 1.99e-06  # one player: reading, ranking, the row
-SECONDS_PER_COMPARED_PLAYER = 5.33e-06  # one player × each rule list after the first (compare): ranking, summary
-SECONDS_PER_CELL = 6.93e-08  # one player × one round: reading, table, dummy opponents
-SECONDS_PER_RULE_CELL = 2.02e-08  # one player × one round × one rule evaluation
-SECONDS_PER_EXPLAINED_RULE = 4.14e-06  # one explained row × one rule: its breakdown's frame, notes, total
-SECONDS_PER_EXPLAINED_CELL = 5.18e-07  # one explained row × one round × one rule: contributions and their JSON
-SECONDS_PER_BODY_BYTE = 1.91e-08  # decoding, and what grows with the input's text beyond the cells
-BYTES_PER_PLAYER = 759.4
-BYTES_PER_COMPARED_PLAYER = 1286.6
-BYTES_PER_CELL = 138.8
-BYTES_PER_RULE_CELL = 11.0
-BYTES_PER_EXPLAINED_RULE = 0.0
-BYTES_PER_EXPLAINED_CELL = 282.9
+# ---- calibrated constants (scripts/calibrate_cost.py, see the module docstring; the runs and the
+# history are in docs/calibration/ and docs/operations.md, "Bounded work") ----
+CALIBRATION = "2026-12-02"  # docs/calibration/2026-12-02-run1.json, -run2.json
+SECONDS_PER_PLAYER = 1.64e-06  # one player: reading, ranking, the row
+SECONDS_PER_COMPARED_PLAYER = 5.88e-06  # one player × each rule list after the first (compare): ranking, summary
+SECONDS_PER_CELL = 7.33e-08  # one player × one round: reading, table, dummy opponents
+SECONDS_PER_RULE_CELL = 2.73e-08  # one player × one round × one rule evaluation
+SECONDS_PER_EXPLAINED_RULE = 5.25e-06  # one explained row × one rule: its breakdown's frame, notes, total
+SECONDS_PER_EXPLAINED_CELL = 4.96e-07  # one explained row × one round × one rule: contributions and their JSON
+SECONDS_PER_BODY_BYTE = 1.80e-08  # decoding, and what grows with the input's text beyond the cells
+BYTES_PER_PLAYER = 610.5
+BYTES_PER_COMPARED_PLAYER = 1332.8
+BYTES_PER_CELL = 146.0
+BYTES_PER_RULE_CELL = 11.5
+BYTES_PER_EXPLAINED_RULE = 1139.1
+BYTES_PER_EXPLAINED_CELL = 304.9
 ANSWER_BYTES_PER_ROW = 135.1  # the JSON answer: a row per player returned,
 ANSWER_BYTES_PER_COMPARED_ROW = 227.2  # each list after the first: its rows and the summary's changes and moves,
 ANSWER_BYTES_PER_RULE_ROW = 4.7  # a value per rule and row,
@@ -58,10 +54,9 @@ ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, roun
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
 BYTES_PER_BODY_BYTE = 2
 BYTES_BASE = 40 * 1024 * 1024  # a compute worker with the service imported, before any job
-# Not modelled: direct encounter (DE) works inside the groups tied on every earlier rule; since the
-# engine places a group in linear time its cost is small against the rest (an event of 50,000
-# without results, one group: 0.19 s; DE right after the points of a 20,000 × 11 Swiss: 0.20 s;
-# it was Σ size² / 5e6 s before). The deadline stops anything the counts still miss.
+# Not modelled: direct encounter (DE) works inside the groups tied on every earlier rule; the engine
+# places a group in linear time, so its cost is small against the rest (docs/operations.md). The
+# deadline stops anything the counts still miss.
 
 
 @dataclass(frozen=True, slots=True)
