@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from itertools import repeat
 from fractions import Fraction
-from typing import TypedDict, cast
+from typing import Any, TypedDict, cast
 
 import msgspec
 import numpy as np
@@ -232,13 +232,14 @@ def _number(units: int | None, scale: int) -> float | None:
     return None if units is None else units / scale
 
 
-def tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
+def tiebreak_to_wire(outcome: RuleOutcome, registry: Any = TIEBREAKS, named: Any = display_name) -> s.TiebreakOut:
+    """A rule of the answer; team events name theirs from their own registry."""
     spec = outcome.spec
-    entry = TIEBREAKS[spec.code]
+    entry = registry[spec.code]
     return s.TiebreakOut(
         spec=spec.canonical,
         code=spec.code,
-        name=display_name(spec),
+        name=named(spec),
         article=entry.citation,
         modifiers=s.ModifiersOut(
             cut=spec.cut, median=spec.median, limit=spec.limit, forfeits_played=spec.forfeits_played

@@ -15,7 +15,8 @@ from ..engine.teams.registry import TEAM_TIEBREAKS, parse_team_rule, team_displa
 from ..engine.teams.standings import TeamStandings
 from ..wire import schemas as s
 from ..wire import teams as st
-from .convert import exact, standings_to_wire
+from ..engine.contributions import RuleOutcome
+from .convert import exact, standings_to_wire, tiebreak_to_wire
 
 ROOT = "team_tournament"
 _BYES = {k.value: k for k in tm.TEAM_BYES}
@@ -196,20 +197,8 @@ def match_scoring_to_wire(scoring: tm.TeamScoring) -> s.ScoringOut:
     )
 
 
-def team_tiebreak_to_wire(outcome) -> s.TiebreakOut:
-    spec = outcome.spec
-    entry = TEAM_TIEBREAKS[spec.code]
-    return s.TiebreakOut(
-        spec=spec.canonical,
-        code=spec.code,
-        name=team_display_name(spec),
-        article=entry.citation,
-        modifiers=s.ModifiersOut(
-            cut=spec.cut, median=spec.median, limit=spec.limit, forfeits_played=spec.forfeits_played
-        ),
-        lower_is_better=outcome.lower_is_better,
-        dropped=outcome.dropped_reason,
-    )
+def team_tiebreak_to_wire(outcome: RuleOutcome) -> s.TiebreakOut:
+    return tiebreak_to_wire(outcome, TEAM_TIEBREAKS, team_display_name)
 
 
 def team_standings_to_wire(
