@@ -24,7 +24,7 @@ from ..formats.trf import TrfHeader, scoring_with_defaults
 from ..wire import schemas as s
 
 MAX_DECIMALS = 2
-# Enum lookups by value go through Python code; a dict is several times faster per result.
+# Enum lookups by value go through Python code; a dict is cheaper per result.
 _KINDS = {k.value: k for k in m.ResultKind}
 _COLORS = {c.value: c for c in m.Color}
 
@@ -154,8 +154,8 @@ _COLOR_CODES = {None: 0, "w": 1, "b": 2}
 
 
 def _small_ints(values: list[int], dtype) -> np.ndarray:
-    """A column of small non-negative integers: bytes() reads a list of them in a third of
-    np.fromiter's time; larger values (a TIEBREAK_MAX_ROUNDS over 255) take np.fromiter."""
+    """A column of small non-negative integers: bytes() reads a list of them faster than
+    np.fromiter; larger values (a TIEBREAK_MAX_ROUNDS over 255) take np.fromiter."""
     try:
         return np.frombuffer(bytes(values), np.uint8).astype(dtype)
     except ValueError:
@@ -387,8 +387,8 @@ CHUNK_ROWS = 500
 class _PlainRow(msgspec.Struct, gc=False):
     """A row without breakdown and identity fields, encoded to the same bytes as `s.Standing`
     (the same keys in the same order; Standing leaves out its empty optional fields and
-    always writes `breakdown` and `opponents`). Positional and without defaults to compare,
-    20,000 of them are built and encoded in a third of the time Standing takes."""
+    always writes `breakdown` and `opponents`). Positional and without defaults to compare, it is
+    built and encoded in a fraction of Standing's time (scripts/bench_parts.py)."""
 
     rank: int
     id: int
