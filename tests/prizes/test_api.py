@@ -282,6 +282,14 @@ def test_the_limits_of_the_running_app(small, body, limit, path):
     assert list(errors) == [path] and f"limit {limit} = " in errors[path]
 
 
+def test_prize_groups_over_the_limit_together_are_content_the_document_accepts(client):
+    """Each group is within the document's bound, their total is not: 422, not 400 (found by `make fuzz`)."""
+    group = [{"id": f"p{i}", "amount": "1"} for i in range(LIMITS.max_prizes // 2 + 100)]
+    body = v3(prizes=None, prize_groups=[{"id": "a", "prizes": group}, {"id": "b", "prizes": group}])
+    errors = problem(post(client, body), 422)
+    assert list(errors) == ["prize_groups"] and "limit max_prizes = " in errors["prize_groups"]
+
+
 def test_the_schema_names_the_limit_of_a_prize_s_items(client):
     body = v3(prizes=[{"id": "1", "amount": "1", "items": ["x"] * (LIMITS.max_prize_items + 1)}])
     assert "limit max_prize_items = 20" in problem(post(client, body), 400)["prizes[0].items"]

@@ -39,8 +39,11 @@ def check_prizes(body: w.PrizeRequest, limits: Limits) -> None:
         assert body.prize_groups is not None  # exactly one of `prizes` and `prize_groups` (PrizeRequest)
         count = sum(len(g.prizes) for g in body.prize_groups)
     if count > limits.max_prizes:
-        path = "prizes" if body.prizes is not None else "prize_groups"
-        raise LimitExceeded("max_prizes", path, f"{count} prizes", limits=limits)
+        if body.prizes is not None:
+            raise LimitExceeded("max_prizes", "prizes", f"{count} prizes", limits=limits)
+        # The document bounds each group, not their total: a body it accepts is content the service
+        # cannot compute (422), not a shape error (docs/decisions/0037-400-or-422.md).
+        raise LimitExceeded("max_prizes", "prize_groups", f"{count} prizes in all groups", 422, limits)
     if body.standings_request is not None:
         check_standings(body.standings_request, limits, "standings_request")
 
