@@ -528,10 +528,6 @@ def check_file_line(job: tuple[int, str]) -> bytes:
     return check_line(index, path, text, _problem)
 
 
-class _CheckVerdict(msgspec.Struct):
-    status: str
-
-
 class _CheckDisagreement(msgspec.Struct):
     player: int
     field: str

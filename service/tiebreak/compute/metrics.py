@@ -12,9 +12,7 @@ from __future__ import annotations
 import os
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
-CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 MEDIA_TYPE = "text/plain; version=0.0.4"  # litestar adds "; charset=utf-8"
 MULTIPROCESS = bool(os.environ.get("PROMETHEUS_MULTIPROC_DIR"))
 

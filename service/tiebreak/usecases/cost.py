@@ -85,6 +85,19 @@ class Counts:
         return self.players if self.rows is None else self.rows
 
 
+def text_counts(text: str, rules: int, body_bytes: int, explain: bool = False, lists: int = 1) -> Counts:
+    """TRF text priced from its size before it is read: a player line holds about 10 characters a round."""
+    lines = text.count("\n") + 1
+    return Counts(
+        players=lines,
+        rounds=max(1, len(text) // (10 * lines)),
+        rule_passes=max(1, rules),
+        explained_rules=lines * rules if explain else 0,
+        body_bytes=body_bytes,
+        lists=lists,
+    )
+
+
 def returned_rows(players: int, top: int | None, player: int | list | None) -> int:
     """The rows a standings answer returns: every row, or those `top` and `player` (one start
     number or a list of them) select."""

@@ -48,17 +48,6 @@ def check_prizes(body: w.PrizeRequest, limits: Limits) -> None:
         check_standings(body.standings_request, limits, "standings_request")
 
 
-def request_size(body: w.PrizeRequest) -> int:
-    """A cheap measure of the work (players × rounds of a crosstable to rank, else rows)."""
-    inner = body.standings_request
-    if inner is None:
-        assert body.standings is not None  # exactly one of `standings` and `standings_request` (PrizeRequest)
-        return len(body.standings)
-    if inner.tournament is not None:
-        return len(inner.tournament.players) * inner.tournament.rounds
-    return len(inner.trf or "") // 100
-
-
 def run_prizes(
     body: w.PrizeRequest, limits: Limits | None = None, deadline: Deadline | None = None
 ) -> w.PrizesResponse:

@@ -16,11 +16,11 @@ from ..wire import schemas as s
 from ..wire.compare import CompareRequest
 from ..wire.decode import WireDecoder
 from ..wire.io import BatchItem, CheckItem, TrfConvertRequest
-from ..wire.limits import LimitExceeded, Limits, check_standings, check_tournament
+from ..wire.limits import LimitExceeded, Limits, check_standings, check_tournament, check_trf_size
 from ..wire.prizes import PrizeRequest
 from .check import check_trf
 from .compare import compute_compare, plan_compare
-from .cost import Counts
+from .cost import Counts, text_counts
 from .prizes import check_prizes, run_prizes
 from .standings import compute_plan, plan_standings, team_counts
 from .trf import read_to_wire, write_from_wire
@@ -40,19 +40,6 @@ class Plan:
 class Kind:
     decoder: WireDecoder
     plan: Callable[[Any, Limits, int], Plan]
-
-
-def text_counts(text: str, rules: int, body_bytes: int) -> Counts:
-    """TRF text priced from its size before it is read: a player line holds about 10 characters a round."""
-    lines = text.count("\n") + 1
-    return Counts(
-        players=lines, rounds=max(1, len(text) // (10 * lines)), rule_passes=max(1, rules), body_bytes=body_bytes
-    )
-
-
-def check_trf_size(text: str, limits: Limits, path: str = "trf") -> None:
-    if len(text) > limits.max_trf_chars:
-        raise LimitExceeded("max_trf_chars", path, f"{len(text)} characters", 413, limits)
 
 
 def _standings(body: s.StandingsRequest, limits: Limits, body_bytes: int) -> Plan:

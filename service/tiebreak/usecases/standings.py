@@ -21,11 +21,11 @@ from ..engine.presets import preset, preset_specs
 from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from ..wire import schemas as s
-from .cost import Counts, explained_rows as cost_explained_rows, returned_rows
+from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_tournament
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .problems import TrfCrosstableError
-from .teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings, team_request_size
+from .teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings
 
 
 @dataclass(slots=True)
@@ -221,16 +221,7 @@ def team_counts(body, rules: int, explain: bool, body_bytes: int, lists: int = 1
             body_bytes=body_bytes,
             lists=lists,
         )
-    text = body.trf or ""
-    lines = text.count("\n") + 1
-    return Counts(
-        players=lines,
-        rounds=max(1, len(text) // (10 * lines)),
-        rule_passes=max(1, rules),
-        explained_rules=lines * rules if explain else 0,
-        body_bytes=body_bytes,
-        lists=lists,
-    )
+    return text_counts(body.trf or "", rules, body_bytes, explain, lists)
 
 
 def plan_standings(
@@ -346,12 +337,3 @@ def run_standings(
     if deadline is not None:
         deadline.check("after reading the input")
     return compute_plan(plan, deadline)
-
-
-def request_size(body: s.StandingsRequest) -> int:
-    """A cheap measure of the work a request asks for (players × rounds, or TRF length)."""
-    if body.tournament is not None:
-        return len(body.tournament.players) * body.tournament.rounds
-    if body.team_tournament is not None:
-        return team_request_size(body)
-    return len(body.trf or "") // 100

@@ -120,9 +120,3 @@ def run_team_standings(
         deadline.check("after ranking")
     result.warnings[:0] = warnings
     return team_standings_to_wire(result, body.explain, body.top, body.player)
-
-
-def team_request_size(body) -> int:
-    """A cheap measure of the work (teams × rounds × boards, like players × rounds)."""
-    t = body.team_tournament
-    return len(t.teams) * t.rounds * t.team_size

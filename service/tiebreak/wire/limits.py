@@ -124,12 +124,17 @@ def check_standings(body: Any, limits: Limits, root: str = "") -> None:
     rules = body.tiebreaks or []
     if len(rules) > limits.max_rules:
         raise LimitExceeded("max_rules", f"{prefix}tiebreaks", f"{len(rules)} rules", limits=limits)
-    if body.trf is not None and len(body.trf) > limits.max_trf_chars:
-        raise LimitExceeded("max_trf_chars", f"{prefix}trf", f"{len(body.trf)} characters", 413, limits)
+    if body.trf is not None:
+        check_trf_size(body.trf, limits, f"{prefix}trf")
     if body.after_round is not None and body.after_round > limits.max_rounds:
         raise LimitExceeded("max_rounds", f"{prefix}after_round", f"round {body.after_round}", limits=limits)
     if body.tournament is not None:
         check_tournament(len(body.tournament.players), body.tournament.rounds, limits, f"{prefix}tournament")
+
+
+def check_trf_size(text: str, limits: Limits, path: str = "trf") -> None:
+    if len(text) > limits.max_trf_chars:
+        raise LimitExceeded("max_trf_chars", path, f"{len(text)} characters", 413, limits)
 
 
 def check_tournament(players: int, rounds: int, limits: Limits, path: str = "tournament") -> None:
