@@ -83,6 +83,16 @@ def test_a_partial_scoring_gives_byes_and_forfeits_the_values_of_win_draw_and_lo
     assert points == {1: 7.0, 2: 3.0, 3: 7.0, 4: 1.0}  # Cy: PAB 3 + draw 1 + full-point bye 3
 
 
+def test_a_partial_scoring_scores_absence_zero_bye_and_forfeit_loss_0_whatever_loss_is(client):
+    # TRF-26 162: `A` (zero-point bye, forfeit loss, absence) has its own default 0, not `L`'s value.
+    data = post(client, {"tournament": results(scoring={"win": 3, "draw": 2, "loss": 1})}).json()
+    echoed = data["scoring"]
+    assert (echoed["loss"], echoed["absent"], echoed["zero_bye"], echoed["forfeit_loss"]) == (1.0, 0.0, 0.0, 0.0)
+    points = {row["id"]: row["points"] for row in data["standings"]}
+    # Di: absent 0 + loss 1 + half-point bye 2 (follows draw) = 3; Ben: loss 1 + win 3 + loss 1 = 5
+    assert (points[4], points[2]) == (3.0, 5.0)
+
+
 def test_a_value_given_still_wins_over_its_default(client):
     data = post(client, {"tournament": results(scoring={"win": 3, "draw": 1, "pairing_bye": 1})}).json()
     assert (data["scoring"]["pairing_bye"], data["scoring"]["full_bye"]) == (1.0, 3.0)

@@ -212,7 +212,7 @@ def test_placeholders_for_no_fide_id_and_year_only_birth_dates(fide_id, birth):
     assert "trf-not-carried" not in warning_codes(document)
 
 
-def test_a_scoring_without_some_values_follows_win_draw_and_loss():
+def test_a_scoring_without_some_values_follows_win_and_draw():
     scoring = parse_trf(trf("162  W 3.0    D 1.0    L 0.0", *SMALL[4:])).tournament.scoring
     assert (scoring.forfeit_win, scoring.full_bye, scoring.pairing_bye, scoring.half_bye) == (3, 3, 3, 1)
     assert scoring.zero_bye == scoring.forfeit_loss == scoring.absent == Fraction(0)

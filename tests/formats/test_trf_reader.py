@@ -104,6 +104,18 @@ def test_scoring_record_162_sets_every_result_it_names():
     assert points == {1: 4, 2: 3, 3: 4, 4: 0}
 
 
+def test_scoring_record_162_without_a_scores_absence_zero_bye_and_forfeit_loss_0():
+    # TRF-26 162: A has its own default 0.0; `L 1.0` is the loss over the board only.
+    scoring = parse_trf(trf("162  W 3.0    D 2.0    L 1.0", *SMALL[4:])).tournament.scoring
+    assert scoring.loss == 1
+    assert scoring.zero_bye == scoring.forfeit_loss == scoring.absent == 0
+
+
+def test_scoring_record_162_a_sets_what_it_names():
+    scoring = parse_trf(trf("162  W 3.0    D 2.0    L 1.0    A 0.5", *SMALL[4:])).tournament.scoring
+    assert (scoring.loss, scoring.zero_bye, scoring.forfeit_loss, scoring.absent) == (1, *[Fraction(1, 2)] * 3)
+
+
 def test_scoring_record_162_pairing_bye_of_its_own():
     scoring = parse_trf(trf("162  W 2.0    P 1.5", *SMALL[4:])).tournament.scoring
     assert (scoring.win, scoring.pairing_bye, scoring.draw) == (2, Fraction(3, 2), Fraction(1, 2))

@@ -580,7 +580,7 @@ def _read_scoring(line: str, lineno: int, record: str = "162") -> Scoring:
 
     What is not given follows what is, as for the JSON `scoring` (TRF-26 162): W sets the
     forfeit win and full-point bye, P (defaults to W) the pairing-allocated bye, D the half-point
-    bye, and L the zero-point bye, forfeit loss and absence unless A gives them."""
+    bye; A sets the zero-point bye, forfeit loss and absence, 0 when not given (not L's value)."""
     points: dict[str, Fraction] = {}
     body = line[HEADER_VALUE - 1 :]
     position = 0
@@ -614,26 +614,25 @@ def _read_scoring(line: str, lineno: int, record: str = "162") -> Scoring:
 
 
 def scoring_with_defaults(given: dict[str, Fraction]) -> Scoring:
-    """The whole scoring from the values given: what is missing follows win, draw and loss.
+    """The whole scoring from the values given: what is missing follows win and draw, or is 0.
 
     Forfeit win, full-point bye and pairing-allocated bye follow `win`; the half-point bye
-    follows `draw`; zero-point bye, forfeit loss and absence follow `loss` (TRF-26 162)."""
+    follows `draw`. A zero-point bye, forfeit loss and absence score 0 unless given: TRF-26 162
+    gives `A` its own default 0.0, whatever `L` is."""
     base = Scoring()
     win = given.get("win", base.win)
     draw = given.get("draw", base.draw)
-    loss = given.get("loss", base.loss)
     follows = {
         "forfeit_win": win,
         "full_bye": win,
         "pairing_bye": win,
         "half_bye": draw,
-        "zero_bye": loss,
-        "forfeit_loss": loss,
-        "absent": loss,
+        "loss": base.loss,
+        "zero_bye": base.zero_bye,
+        "forfeit_loss": base.forfeit_loss,
+        "absent": base.absent,
     }
-    return replace(
-        base, win=win, draw=draw, loss=loss, **{name: given.get(name, default) for name, default in follows.items()}
-    )
+    return replace(base, win=win, draw=draw, **{name: given.get(name, default) for name, default in follows.items()})
 
 
 def _split_rules(value: str) -> list[str]:
@@ -1118,8 +1117,9 @@ def _resolve_dates(reading: _Reading) -> date | None:
     return start
 
 
-def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results) -> None:
-    """Columns 81-84 against the results: a mismatch is a warning per player (a column of zeros is unused)."""
+def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results, last_round: int) -> None:
+    """Columns 81-84 against the results: a mismatch is a warning per player (a column of zeros is unused).
+    A round up to `last_round` without a result is an absence, as the standings count it (162's `A`)."""
     claimed: list[tuple[int, int, Fraction]] = []  # line, player index, points
     for i, (lineno, text) in enumerate(reading.points_columns):
         text = text.strip()
@@ -1139,6 +1139,7 @@ def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results)
     if not any(points for _, _, points in claimed):
         return
     kinds_by_player = _kinds_by_player(results)
+    kinds_by_player[:, ResultKind.ABSENT.code] += np.maximum(last_round - results.counts, 0)
     computed_points = _points_by_player(kinds_by_player, scoring)
     mismatches = 0
     for lineno, i, points in claimed:
@@ -1251,7 +1252,7 @@ def _finish(reading: _Reading, columns: bool) -> TrfDocument:
         tiebreaks = reading.tiebreaks_202
     else:  # 212 is 202 with PTS in front (TRF-26); points always rank first here
         tiebreaks = [t for t in reading.tiebreaks_212 or [] if t.upper() != "PTS"]
-    _check_points_column(reading, reading.scoring, results)
+    _check_points_column(reading, reading.scoring, results, last_paired or rounds)
     _note_lenient_readings(reading, not_played, old_byes)
     system = reading.system or reading.system_192
     if columns:

@@ -46,10 +46,11 @@ from .rules import AtMostOne, ExactlyOne, ExcludesWhen
 class Scoring(Strict, frozen=True):
     """Points per result; every rule that uses 'points for a draw' uses `draw`.
 
-    What is not given follows `win`, `draw` and `loss` as TRF record 162 does: forfeit win,
-    full-point bye and pairing-allocated bye score a win; a half-point bye a draw; a zero-point
-    bye, forfeit loss and absence a loss. `win`, `draw`, `loss` default to 1, 0.5, 0. The
-    response's `scoring` echoes every value used."""
+    What is not given follows `win` and `draw` as TRF record 162 does: forfeit win,
+    full-point bye and pairing-allocated bye score a win; a half-point bye a draw. A zero-point
+    bye, forfeit loss and absence score 0 unless given, whatever `loss` is (TRF-26 162 gives
+    `A` its own default). `win`, `draw`, `loss` default to 1, 0.5, 0. The response's `scoring`
+    echoes every value used."""
 
     win: Annotated[Points | None, doc("A game won over the board (default 1)")] = None
     draw: Annotated[
@@ -57,12 +58,14 @@ class Scoring(Strict, frozen=True):
     ] = None
     loss: Annotated[Points | None, doc("A game lost over the board (default 0)")] = None
     forfeit_win: Annotated[Points | None, doc("A game won by forfeit (default: `win`)")] = None
-    forfeit_loss: Annotated[Points | None, doc("A game lost by forfeit (default: `loss`)")] = None
+    forfeit_loss: Annotated[Points | None, doc("A game lost by forfeit (default 0, not `loss`)")] = None
     pairing_bye: Annotated[Points | None, doc("The pairing-allocated bye, PAB (default: `win`)")] = None
     full_bye: Annotated[Points | None, doc("A full-point bye the player asked for (default: `win`)")] = None
     half_bye: Annotated[Points | None, doc("A half-point bye the player asked for (default: `draw`)")] = None
-    zero_bye: Annotated[Points | None, doc("A zero-point bye the player asked for (default: `loss`)")] = None
-    absent: Annotated[Points | None, doc("A round without a result: not paired, withdrawn (default: `loss`)")] = None
+    zero_bye: Annotated[Points | None, doc("A zero-point bye the player asked for (default 0, not `loss`)")] = None
+    absent: Annotated[Points | None, doc("A round without a result: not paired, withdrawn (default 0, not `loss`)")] = (
+        None
+    )
 
 
 class RoundResult(Strict, gc=False, frozen=True):  # gc=False: scalars only, no cycle; a large body decodes faster
