@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tiebreak.engine import System
 from tests.builders import crosstable, ranks, standings, values
 
@@ -230,3 +233,77 @@ def test_a_swiss_leader_is_placed_first_without_having_met_everyone():
     notes = result.outcomes[0].notes
     assert "6.3" in notes[result.table.ids.index(1)]
     assert "place 4" in notes[result.table.ids.index(4)]
+
+
+# ---- players who met more than once: the average of their games (C.07 6.1.2, issue 21 item 2)
+
+
+def test_a_double_round_robin_averages_the_games_of_players_who_met_twice():
+    # 4-player double round robin after round 5 (Berger order). 1 beat 2 twice, 2 beat 3 twice,
+    # 3 beat 1 in their one game so far; the games against 4 bring 1, 2 and 3 to 3 points each.
+    # Averaged: 1 scores 1 (vs 2) + 0 (vs 3) = 1, 2 scores 0 + 1 = 1, 3 scores 0 + 1 = 1: equal,
+    # so DE does not separate them. Added up (the old fault) 1 had 2 and 2, 3 had 1 each: 1, 2, 3.
+    rows = {
+        1: "4w= 2w1 3b0 4b= 2b1",
+        2: "3w1 1b0 4w1 3b1 1w0",
+        3: "2b0 4b1 1w1 2w0 4w1",
+        4: "1b= 3w0 2b0 1w= 3b0",
+    }
+    result = standings(crosstable(rows, system=System.ROUND_ROBIN), "DE")
+    assert {p: values(result, "DE")[p] for p in (1, 2, 3)} == {1: 0, 2: 0, 3: 0}
+    assert [ranks(result)[p] for p in (1, 2, 3)] == [1, 1, 1]
+
+
+def test_a_swiss_where_two_tied_players_met_twice_averages_their_games():
+    # 1 beat 2 in rounds 1 and 4, 2 beat 3, 3 beat 1; all three finish on 3 points.
+    # Averaged: 1 scores 1 + 0, 2 scores 0 + 1, 3 scores 1 + 0: 1 each, not separated.
+    rows = {
+        1: "2w1 5b1 3b0 2b1 6w0",
+        2: "1b0 3w1 6b1 1w0 4w1",
+        3: "4w1 2b0 1w1 5w1 5b0",
+        4: "3b0 6w= 5b= 6b= 2b0",
+        5: "6w= 1w0 4w= 3b0 3w1",
+        6: "5b= 4b= 2w0 4w= 1b1",
+    }
+    result = standings(crosstable(rows), "DE")
+    assert {p: values(result, "DE")[p] for p in (1, 2, 3)} == {1: 0, 2: 0, 3: 0}
+
+
+def _one_group_rows(games: dict[tuple[int, int], list[str]], total: int) -> dict[int, str]:
+    """Every meeting of `games` in a round of its own (the others absent), then full- and
+    half-point byes that bring every player to `total` half points: one group tied on points."""
+    players = sorted({p for pair in games for p in pair})
+    rows: dict[int, list[str]] = {p: [] for p in players}
+    halves = dict.fromkeys(players, 0)
+    other = {"1": "0", "0": "1", "=": "="}
+    worth = {"1": 2, "0": 0, "=": 1}
+    for (a, b), results in games.items():
+        for result in results:
+            halves[a] += worth[result]
+            halves[b] += worth[other[result]]
+            for p in players:
+                rows[p].append(f"{b}w{result}" if p == a else f"{a}b{other[result]}" if p == b else ".")
+    for p in players:
+        missing = total - halves[p]
+        rows[p] += ["F"] * (missing // 2) + ["H"] * (missing % 2)
+    return {p: " ".join(tokens) for p, tokens in rows.items()}
+
+
+# Two meetings averaging to one game's result: a win twice, a loss twice, or (for a draw) a win and
+# a loss either way round or two draws.
+_TWICE = {"1": [["1", "1"]], "0": [["0", "0"]], "=": [["1", "0"], ["0", "1"], ["=", "="]]}
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), size=st.integers(3, 5))
+def test_direct_encounter_over_repeated_meetings_equals_it_over_their_averages(data, size):
+    # C.07 6.1.2: players who met more than once count the average of their games. Some pairs of a
+    # round robin meet twice, with games averaging to the single round robin's result; byes put
+    # everyone on the same points, so DE places the whole field in both, and must place it alike.
+    pairs = [(a, b) for a in range(1, size + 1) for b in range(a + 1, size + 1)]
+    once = {pair: [data.draw(st.sampled_from(["1", "0", "="]))] for pair in pairs}
+    repeated = {pair: data.draw(st.sampled_from([results, *_TWICE[results[0]]])) for pair, results in once.items()}
+    total = 4 * len(pairs)  # in half points: more than any player's games give
+    single = standings(crosstable(_one_group_rows(once, total), system=System.ROUND_ROBIN), "DE")
+    double = standings(crosstable(_one_group_rows(repeated, total), system=System.ROUND_ROBIN), "DE")
+    assert values(double, "DE") == values(single, "DE")

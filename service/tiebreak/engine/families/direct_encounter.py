@@ -8,6 +8,7 @@ Lower is better.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fractions import Fraction
 
 import numpy as np
 
@@ -19,8 +20,9 @@ from ..table import HAS_OPPONENT, IS_PLAYED
 
 NOT_SEPARATED = 0
 
-# points scored by p against q, summed over their meetings (a pair absent from it never met)
-Mutual = dict[int, dict[int, int]]
+# points scored by p against q (in the table's units), the average of their meetings when they
+# met more than once (C.07 6.1.2); a pair absent from it never met
+Mutual = dict[int, dict[int, Fraction]]
 
 
 def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> RuleOutcome:
@@ -35,16 +37,20 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
         if len(group) < 2:
             continue
         members = set(group)
-        against: Mutual = {p: {} for p in group}
+        meetings: dict[int, dict[int, list[int]]] = {p: {} for p in group}
         for p in group:
             counted = counts[table.kind[p]].tolist()
             points = table.pts[p].tolist()
             for r, q in enumerate(table.opp[p].tolist()):
                 if q in members and counted[r]:
-                    against[p][q] = against[p].get(q, 0) + points[r]
+                    meetings[p].setdefault(q, []).append(points[r])
                     encounters.setdefault(p, []).append(
                         ctx.contribution(r + 1, "encounter", table.ids[q], points[r] / table.scale)
                     )
+        # C.07 6.1.2: players who met more than once score the average of their games
+        against: Mutual = {
+            p: {q: Fraction(sum(games), len(games)) for q, games in met.items()} for p, met in meetings.items()
+        }
         steps: dict[int, str] = {}
         places = place_group(group, against, table.win, 1, steps, _Namer(table.ids, table.scale))
         separated = len(set(places.values())) > 1
@@ -82,8 +88,11 @@ class _Namer:
     def players(self, group: Iterable[int]) -> str:
         return ", ".join(str(self.ids[p]) for p in sorted(group, key=self.ids.__getitem__))
 
-    def points(self, units: int) -> str:
-        return f"{units / self.scale:g}"  # halves and quarters print exactly
+    def points(self, units: Fraction | int) -> str:
+        value = Fraction(units) / self.scale
+        if (value * 2**20).denominator == 1:
+            return f"{float(value):g}"  # halves and quarters print exactly
+        return f"{value.numerator}/{value.denominator}"  # an average of three meetings: thirds
 
 
 def _all_met(group: list[int], against: Mutual) -> bool:
@@ -91,9 +100,9 @@ def _all_met(group: list[int], against: Mutual) -> bool:
     return all(len(against[p].keys() & members) == len(group) - 1 for p in group)
 
 
-def _mutual_scores(group: list[int], against: Mutual) -> dict[int, int]:
+def _mutual_scores(group: list[int], against: Mutual) -> dict[int, Fraction]:
     members = set(group)
-    return {p: sum(v for q, v in against[p].items() if q in members) for p in group}
+    return {p: sum((v for q, v in against[p].items() if q in members), Fraction(0)) for p in group}
 
 
 def place_group(
@@ -115,7 +124,7 @@ def place_group(
     scores = _mutual_scores(group, against)
     places: dict[int, int] = {}
     if _all_met(group, against):
-        by_score: dict[int, list[int]] = {}
+        by_score: dict[Fraction, list[int]] = {}
         for p in group:
             by_score.setdefault(scores[p], []).append(p)
         if len(by_score) == 1:
@@ -165,7 +174,9 @@ def place_group(
     return places
 
 
-def _alone_on_top(group: list[int], against: Mutual, scores: dict[int, int], win: int) -> tuple[int, int, int] | None:
+def _alone_on_top(
+    group: list[int], against: Mutual, scores: dict[int, Fraction], win: int
+) -> tuple[int, Fraction, Fraction] | None:
     """The player first whatever the games the group's members did not play would give.
 
     For each other member, the worst case for the candidate is the candidate losing
