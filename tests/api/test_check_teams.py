@@ -112,3 +112,28 @@ def test_check_items_take_tiebreaks_regulations_and_participants(client):
     assert teams["status"] == 200 and teams["result"]["compared"] == ["match_points", "game_points", "rank"]
     assert players["status"] == 200, players
     assert players["result"]["tiebreaks"] == ["BH"] and players["result"]["regulations"] == "fide-2024"
+
+
+def test_a_team_files_own_edet_p_is_computed_without_p_and_named_not_refused(client):
+    # Issue 21 item 6: `202 EDET/P` sent alone was a 422 at tiebreaks[0], a list the client never
+    # wrote. The rule is kept and the modifier it does not take is left out, the warning naming
+    # record 202's line and the column of the rule (line 3, column 5: after "202 ").
+    lines = team_match().splitlines()
+    text = "\n".join([*lines[:2], "202 EDET/P,BH:MP/C1/P", *lines[2:]]) + "\n"
+    response = client.post("/v1/standings", json={"trf": text, "explain": False})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert [t["spec"] for t in body["tiebreaks"]] == ["EDET", "BH:MP/C1/P"]
+    (note,) = [w for w in body["warnings"] if w["code"] == "trf-modifier-dropped"]
+    assert note["message"].startswith("record 202 at trf:3:5: rule 'EDET/P' computed as 'EDET'")
+    report = check_trf(text)
+    assert report.tiebreaks == ["EDET", "BH:MP/C1/P"] and report.status == "consistent"
+
+
+def test_a_team_files_rule_that_cannot_be_read_is_skipped_with_its_place():
+    lines = team_match().splitlines()
+    text = "\n".join([*lines[:2], "202 NOSUCH,BH:MP", *lines[2:]]) + "\n"
+    report = check_trf(text)
+    assert report.tiebreaks == ["BH:MP"]
+    (note,) = [w for w in report.warnings if w.code == "trf-rule-skipped"]
+    assert note.message.startswith("record 202 at trf:3:5: rule 'NOSUCH' skipped")
