@@ -94,3 +94,10 @@ def test_check_takes_tiebreaks_and_regulations(tmp_path):
     done = tiebreak("check", str(path), "--tiebreaks", "BH", "SB", "--regulations", "fide-2024")
     (line,) = [json.loads(line) for line in done.stdout.splitlines()]
     assert line["result"]["tiebreaks"] == ["BH", "SB"] and line["result"]["regulations"] == "fide-2024"
+
+
+def test_batch_of_a_folder_includes_vegas_trfx_files(tmp_path):
+    (tmp_path / "a.trf").write_text(ALEKHINE, encoding="utf-8")
+    (tmp_path / "b.trfx").write_text(ALEKHINE, encoding="utf-8")
+    done = tiebreak("batch", str(tmp_path), "--no-explain")
+    assert [Path(json.loads(line)["id"]).name for line in done.stdout.splitlines()] == ["a.trf", "b.trfx"]
