@@ -1,5 +1,5 @@
-"""Every endpoint that takes a TRF file, over every real export and 400 seeded mutations of them (fixed seed, half on the team records):
-never a 5xx (issue 21 items 5 and 10). The exports are read in place from ../shared (see
+"""Every endpoint that takes a TRF file, over every real export and 400 seeded mutations of them
+(fixed seed, half on the team records): never a 5xx (issue 21 items 5 and 10). The exports are read in place from ../shared (see
 test_realworld_trf.py); without the folder these tests are skipped."""
 
 from __future__ import annotations
