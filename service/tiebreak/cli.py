@@ -255,7 +255,7 @@ def explain(args: argparse.Namespace) -> int:
 
 
 def _trf_files_under(folder: str) -> list[str]:
-    """The *.trf files under a folder, recursively, in the order of their paths' parts (what
+    """The *.trf and *.trfx (Vega) files under a folder, recursively, in the order of their paths' parts (what
     sorting Path objects gives). os.scandir reads each entry's type with the directory (no
     stat per file, as Path.rglob makes); links to folders are not
     followed, as rglob does not."""
@@ -266,13 +266,13 @@ def _trf_files_under(folder: str) -> list[str]:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
                     pending.append(entry.path)
-                elif entry.name.lower().endswith(".trf") and entry.is_file():
+                elif entry.name.lower().endswith((".trf", ".trfx")) and entry.is_file():
                     found.append(entry.path)
     return sorted(found, key=lambda p: p.split(os.sep))
 
 
 def expand_paths(patterns: list[str]) -> list[Path]:
-    """Files, folders (their *.trf files, recursively) and glob patterns, in a stable order."""
+    """Files, folders (their *.trf and *.trfx files, recursively) and glob patterns, in a stable order."""
     found: list[Path] = []
     for pattern in patterns:
         path = Path(pattern)
@@ -330,7 +330,7 @@ def _batch_item(job: tuple[int, str]) -> tuple[bytes, str | None]:
     return batch_line(*job, _batch_options)
 
 
-def _path_of(job: tuple[int, str]) -> str:
+def _path_of(job: tuple) -> str:
     return job[1]
 
 
@@ -512,20 +512,21 @@ class _ProblemDetail(msgspec.Struct):
 CHECK_CHUNK = 8  # files per message to and from a worker process, at most
 
 
-def check_file_line(job: tuple[int, str]) -> bytes:
-    """One archived file to one NDJSON line of `tiebreak check` (`id` is the path)."""
+def check_file_line(job: tuple[int, str, dict]) -> bytes:
+    """One archived file to one NDJSON line of `tiebreak check` (`id` is the path); a file that
+    cannot be read (a missing file, a bad byte after a BOM) is its own line, named by its path."""
     from .usecases.check import check_line
 
-    index, path = job
+    index, path, options = job
     try:
         text = decode_trf(read_input(Path(path)))[0]
-    except (OSError, UnicodeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - one unreadable file must not stop the check of the rest
         from .wire.io import CheckLine
 
         return (
             msgspec.json.encode(CheckLine(index=index, id=path, status=400, result=None, error=_problem(exc))) + b"\n"
         )
-    return check_line(index, path, text, _problem)
+    return check_line(index, path, text, _problem, options)
 
 
 class _CheckDisagreement(msgspec.Struct):
@@ -551,7 +552,12 @@ def check(args: argparse.Namespace) -> int:
     """Check archived TRF files: points and ranks as written against what the service computes
     under the edition of each file's date (`auto-historic`)."""
     paths = expand_paths(args.paths)
-    jobs = [(i, str(p)) for i, p in enumerate(paths)]
+    options = {
+        "participants": args.participants,
+        "tiebreaks": list(args.tiebreaks) if args.tiebreaks is not None else None,
+        "regulations": args.regulations,
+    }
+    jobs = [(i, str(p), options) for i, p in enumerate(paths)]
     progress = Progress(len(jobs), args.progress if args.progress is not None else sys.stderr.isatty())
     out = sys.stdout.buffer if args.out == "-" else open(args.out, "wb")
     counts = {"consistent": 0, "inconsistent": 0, "unreadable": 0}
@@ -761,7 +767,7 @@ def parser() -> argparse.ArgumentParser:
         "paths",
         nargs="+",
         metavar="PATH",
-        help="files, folders (their .trf files), glob patterns, or - for one file on standard input",
+        help="files, folders (their .trf and .trfx files), glob patterns, or - for one file on standard input",
     )
     _rule_options(p)
     p.add_argument("--out", default="-", help="NDJSON output file (default: stdout)")
@@ -789,10 +795,29 @@ def parser() -> argparse.ArgumentParser:
         "paths",
         nargs="+",
         metavar="PATH",
-        help="files, folders (their .trf files), glob patterns, or - for one file on standard input",
+        help="files, folders (their .trf and .trfx files), glob patterns, or - for one file on standard input",
     )
     p.add_argument("--out", default="-", help="NDJSON output file, one report per file (default: stdout)")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument(
+        "-t",
+        "--tiebreaks",
+        nargs="*",
+        metavar="RULE",
+        help="rules to rank by instead of each file's own list (202/212), e.g. BH/C1 BH SB",
+    )
+    p.add_argument(
+        "--regulations",
+        choices=REGULATIONS,
+        default="auto-historic",
+        help="rule set (default auto-historic: the edition in force at each file's date)",
+    )
+    p.add_argument(
+        "--participants",
+        choices=["auto", "players"],
+        default="auto",
+        help="auto (default): a team file is checked by team (records 310); players: by player",
+    )
     p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,

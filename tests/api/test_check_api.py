@@ -34,8 +34,8 @@ def test_an_unreadable_file_is_its_line_and_the_check_goes_on(client):
 
 
 def test_a_line_that_is_not_a_check_item_is_an_error_line(client):
-    lines = lines_of(client.post("/v1/check", json=[{"trf": ALEKHINE, "tiebreaks": ["BH"]}]))
-    assert lines[0]["status"] == 400 and "tiebreaks" in json.dumps(lines[0]["error"])
+    lines = lines_of(client.post("/v1/check", json=[{"trf": ALEKHINE, "preset": "fide-swiss"}]))
+    assert lines[0]["status"] == 400 and "preset" in json.dumps(lines[0]["error"])
 
 
 def test_the_conformance_files_are_all_consistent_over_http(client):

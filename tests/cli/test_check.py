@@ -73,3 +73,31 @@ def test_an_inconsistent_file_fails_the_run_and_is_named(tmp_path):
     done = tiebreak("check", str(bad))
     assert done.returncode == 1
     assert "inconsistent: " in done.stderr and "player 1 points 9.5 in the file" in done.stderr
+
+
+def test_a_folder_with_an_undecodable_file_checks_every_file_and_names_the_bad_one(tmp_path):
+    (tmp_path / "a-good.trf").write_text(ALEKHINE, encoding="utf-8")
+    # A UTF-8 BOM promises UTF-8; the byte 0xff that follows cannot be UTF-8.
+    (tmp_path / "b-bad.trf").write_bytes(b"\xef\xbb\xbf012 Broken\n001    1 \xff\n")
+    (tmp_path / "c-vega.trfx").write_text(ALEKHINE, encoding="utf-8")
+    for jobs in ("1", "2"):
+        done = tiebreak("check", str(tmp_path), "--jobs", jobs)
+        lines = [json.loads(line) for line in done.stdout.splitlines()]
+        assert [Path(line["id"]).name for line in lines] == ["a-good.trf", "b-bad.trf", "c-vega.trfx"], done.stderr
+        assert [line["status"] for line in lines] == [200, 400, 200]
+        assert "Traceback" not in done.stderr and f"unreadable: {tmp_path / 'b-bad.trf'}" in done.stderr
+
+
+def test_check_takes_tiebreaks_and_regulations(tmp_path):
+    path = tmp_path / "a.trf"
+    path.write_text(ALEKHINE, encoding="utf-8")
+    done = tiebreak("check", str(path), "--tiebreaks", "BH", "SB", "--regulations", "fide-2024")
+    (line,) = [json.loads(line) for line in done.stdout.splitlines()]
+    assert line["result"]["tiebreaks"] == ["BH", "SB"] and line["result"]["regulations"] == "fide-2024"
+
+
+def test_batch_of_a_folder_includes_vegas_trfx_files(tmp_path):
+    (tmp_path / "a.trf").write_text(ALEKHINE, encoding="utf-8")
+    (tmp_path / "b.trfx").write_text(ALEKHINE, encoding="utf-8")
+    done = tiebreak("batch", str(tmp_path), "--no-explain")
+    assert [Path(json.loads(line)["id"]).name for line in done.stdout.splitlines()] == ["a.trf", "b.trfx"]

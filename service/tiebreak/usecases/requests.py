@@ -18,7 +18,7 @@ from ..wire.decode import WireDecoder
 from ..wire.io import BatchItem, CheckItem, TrfConvertRequest
 from ..wire.limits import LimitExceeded, Limits, check_standings, check_tournament, check_trf_size
 from ..wire.prizes import PrizeRequest
-from .check import check_trf
+from .check import check_item
 from .compare import compute_compare, plan_compare
 from .cost import Counts, text_counts
 from .prizes import check_prizes, run_prizes
@@ -101,8 +101,10 @@ def _prizes(body: PrizeRequest, limits: Limits, body_bytes: int) -> Plan:
 
 def _check(item: CheckItem, limits: Limits, body_bytes: int) -> Plan:
     check_trf_size(item.trf, limits)
+    if item.tiebreaks is not None and len(item.tiebreaks) > limits.max_rules:
+        raise LimitExceeded("max_rules", "tiebreaks", f"{len(item.tiebreaks)} rules", limits=limits)
     # Reading and ranking the file by its own rule list: at most max_rules rules.
-    return Plan(text_counts(item.trf, limits.max_rules, body_bytes), lambda: check_trf(item.trf))
+    return Plan(text_counts(item.trf, limits.max_rules, body_bytes), lambda: check_item(item))
 
 
 KINDS: dict[str, Kind] = {

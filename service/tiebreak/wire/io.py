@@ -103,9 +103,15 @@ class BatchResult(s.Out, frozen=True):
 class Disagreement(s.Out, frozen=True):
     """One value the file and the service see differently."""
 
-    player: Annotated[int, doc("The start number")]
-    name: Annotated[str, doc("The player's name")]
-    field: Annotated[Literal["points", "rank"], doc("The column that differs: points (81-84) or rank (86-89)")]
+    player: Annotated[int, doc("The start number (of the team, in a team event)")]
+    name: Annotated[str, doc("The player's (or the team's) name")]
+    field: Annotated[
+        Literal["points", "rank", "match_points", "game_points"],
+        doc(
+            "The column that differs: points (81-84) or rank (86-89) of a player; a team's (record 310) "
+            "match_points (55-60), game_points (62-67) or rank (69-71)"
+        ),
+    ]
     file: Annotated[str, doc("The value as written in the file")]
     computed: Annotated[
         str, doc('What the service computes: the points, or the places the player\'s tie group covers ("5" or "5-7")')
@@ -119,7 +125,12 @@ class CheckReport(s.Out, frozen=True):
     regulations: Annotated[s.AppliedRegulations, doc("The edition applied (the one of the file's date)")]
     tiebreaks: Annotated[list[str], doc("The file's own rule list (202/212) the ranks were compared under")]
     after_round: Annotated[int | None, doc("The last round counted, when not every round is")]
-    compared: Annotated[list[str], doc("What the file carried and was compared: `points`, `rank`")]
+    compared: Annotated[
+        list[str],
+        doc(
+            "What the file carried and was compared: `points`, `rank` (a team event: `match_points`, `game_points`, `rank`)"
+        ),
+    ]
     disagreements: Annotated[list[Disagreement], doc("Each value that differs")]
     warnings: Annotated[list[s.WarningOut], doc("What reading and ranking the file noted")]
 
@@ -145,3 +156,14 @@ class CheckItem(s.Strict, frozen=True):
         Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53), le=2**53)] | None,
         doc("The caller's name for the file, echoed in its line"),
     ] = None
+    tiebreaks: Annotated[
+        s.RuleItems | None, doc("The rule list to rank by instead of the file's own (202/212); none: the file's")
+    ] = None
+    regulations: Annotated[
+        s.RegulationsName,
+        doc("The rule set to apply; `auto-historic` (default): the edition in force at the file's date"),
+    ] = "auto-historic"
+    participants: Annotated[
+        Literal["auto", "players"],
+        doc("`auto`: a team event is checked by team (records 310); `players`: by player (points and rank of 001)"),
+    ] = "auto"
