@@ -113,7 +113,8 @@ _ENTRIES = (
         "6",
         frozenset("P"),
         direct_encounter.direct_encounter,
-        "Place inside the group tied on all earlier rules by the games between them; 0 when it does not separate.",
+        "Place inside the group tied on all earlier rules by the games between them (players who met more "
+        "than once count the average of their games, C.07 6.1.2); 0 when it does not separate.",
         needs_groups=True,
         lower_is_better=True,
     ),
