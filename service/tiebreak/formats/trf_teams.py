@@ -40,7 +40,7 @@ from ..engine.teams.model import (
     TeamScoring,
     TeamTournament,
 )
-from .trf import FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, TrfError, TrfWarning, decode_trf, parse_trf
+from .trf import MAX_POINTS, FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, TrfError, TrfWarning, decode_trf, parse_trf
 
 # Records of a team event read here (the rest of the file is read by trf.parse_trf).
 TEAM_RECORDS = frozenset({"013", "310", "300", "320", "330", "240", "352", "362", "192", "202", "212", "801", "802"})
@@ -55,6 +55,8 @@ _FORFEITS = {
     "01": MatchForfeit.AWAY_WINS,
     "00": MatchForfeit.DOUBLE,
 }
+# 801/802 totals: far above any event the limits admit, far below what a float cannot hold
+MAX_TOTAL_POINTS = 10**9
 _INFORMATIVE = re.compile(r"^80[12]\s+(\d+)\s+\S+\s+(-?\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)(?:\s|$)")
 _BYES_240 = {"F": ResultKind.FULL_BYE, "H": ResultKind.HALF_BYE, "Z": ResultKind.ZERO_BYE}
 PRESENT = "present"  # a "0000 - +" entry: a board (or a whole match) won by forfeit, nobody on the other side
@@ -347,7 +349,12 @@ class _Reader:
                 )
             position = m.end()
             code = m[1].upper().lstrip("T")
-            fields[{"W": "match_win", "D": "match_draw", "L": "match_loss"}[code]] = Fraction(Decimal(m[2]))
+            value = Fraction(Decimal(m[2]))
+            if not 0 <= value <= MAX_POINTS:  # as 162 does: a huge number would overflow the team tables
+                raise TrfError(
+                    line.number, 5 + m.start(2), f"record 362: match points {m[2]} out of range 0-{MAX_POINTS}"
+                )
+            fields[{"W": "match_win", "D": "match_draw", "L": "match_loss"}[code]] = value
         if body[position:].strip():
             raise TrfError(
                 line.number,
@@ -765,7 +772,15 @@ class _Reader:
                         f"match points and game points",
                     )
                     continue
-                check(line, int(m[1]), Fraction(Decimal(m[2])), Fraction(Decimal(m[3])), f"in record {record}")
+                mp, gp = Fraction(Decimal(m[2])), Fraction(Decimal(m[3]))
+                if not (abs(mp) <= MAX_TOTAL_POINTS and abs(gp) <= MAX_TOTAL_POINTS):
+                    # informative only, but a total no event can reach is a corrupt record, not a mismatch
+                    raise TrfError(
+                        line.number,
+                        m.start(2 if abs(mp) > MAX_TOTAL_POINTS else 3) + 1,
+                        f"record {record}: points out of range 0-{MAX_TOTAL_POINTS}",
+                    )
+                check(line, int(m[1]), mp, gp, f"in record {record}")
 
 
 def _board(number: int, white: int | None, black: int | None, wr: RoundResult | None, br: RoundResult | None) -> Board:
