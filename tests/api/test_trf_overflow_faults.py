@@ -69,3 +69,25 @@ def test_the_team_faults_are_422_problems_over_http(client, endpoint):
 def test_an_infinite_points_column_is_no_5xx_over_http(client, points):
     response = client.post("/v1/standings", json={"trf": infinite_points_column(points)})
     assert response.status_code == 200, response.text
+
+
+SHORT_LINEUP_TEXT = {c.id: c for c in load_team_cases()}["tswiss-0002"].trf_text.replace(
+    "300 002 002 010 0007 0008 0009 0000", "300 002 002 010 0007 0008"
+)
+
+
+def test_a_300_lineup_shorter_than_the_games_is_refused_at_the_player_and_round():
+    with pytest.raises(TrfError) as error:
+        parse_team_trf(SHORT_LINEUP_TEXT)
+    assert "but the other line-up (record 300) has nobody there" in error.value.message
+    assert error.value.message.startswith("round 2, teams 2 and 10: player ")
+    # round 2's block starts 10 columns after round 1's at column 92
+    assert error.value.column == 102
+
+
+@pytest.mark.parametrize("endpoint", ["/v1/standings", "/v1/trf"])
+def test_a_short_300_lineup_is_a_422_problem_over_http(client, endpoint):
+    response = client.post(endpoint, json={"trf": SHORT_LINEUP_TEXT})
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert ":102" in response.json()["errors"][0]["path"]

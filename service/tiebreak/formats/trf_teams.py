@@ -654,7 +654,16 @@ class _Reader:
                 home_white = (colours[number - 1] if colours else "WB"[(number - 1) % 2]) == "W"
                 a_white = home_white == home_is_a
             white, wr, black, br = (pa, a, pb, bb) if a_white else (pb, bb, pa, a)
-            out.append(_board(number, white or None, black or None, wr, br))
+            board = _board(number, white or None, black or None, wr, br)
+            if board is None:  # a game played against an empty seat: the line-ups (300) are shorter than the games
+                player = pa or pb
+                raise TrfError(
+                    self._line_of(player),
+                    self._column(rnd),
+                    f"round {rnd}, teams {team_a.id} and {team_b.id}: player {player} has a game on board {number} "
+                    f"but the other line-up (record 300) has nobody there: it is shorter than the games played",
+                )
+            out.append(board)
         return Match(rnd, home.id, away.id, tuple(out))
 
     def _match_by_pairings(
@@ -783,8 +792,11 @@ class _Reader:
                 check(line, int(m[1]), mp, gp, f"in record {record}")
 
 
-def _board(number: int, white: int | None, black: int | None, wr: RoundResult | None, br: RoundResult | None) -> Board:
-    """A board from the two players' entries (None: nobody, or a PRESENT entry)."""
+def _board(
+    number: int, white: int | None, black: int | None, wr: RoundResult | None, br: RoundResult | None
+) -> Board | None:
+    """A board from the two players' entries (None: nobody, or a PRESENT entry); None when a game
+    was played against an empty seat, which no board result describes."""
 
     def code(player: int | None, result: RoundResult | None) -> str | None:
         if not player:
@@ -817,6 +829,7 @@ def _board(number: int, white: int | None, black: int | None, wr: RoundResult | 
     if result is not None:
         return Board(number, white, black, result)
     # an arbiter's decision (0-0, ½-0): each side's own points (the empty seats a reader meets are above)
-    assert w is not None and b is not None
+    if w is None or b is None:
+        return None
     value = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0), "+": Fraction(1), "-": Fraction(0)}
     return Board(number, white, black, None, (value[w], value[b]))
