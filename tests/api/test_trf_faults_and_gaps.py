@@ -1,4 +1,4 @@
-"""Issue 21 item 10: numbers too large (or infinite) for the readers' arithmetic are a located fault, never a 5xx."""
+"""Issue 21 items 10 and 7: numbers the readers cannot hold and short line-ups are located 422s, never a 5xx; a forgotten round is warned."""
 
 from __future__ import annotations
 
@@ -91,3 +91,19 @@ def test_a_short_300_lineup_is_a_422_problem_over_http(client, endpoint):
     assert response.status_code == 422, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert ":102" in response.json()["errors"][0]["path"]
+
+
+def test_a_forgotten_round_is_warned_over_http(client):
+    # players 1 and 2 have no round 2 block, 3 and 4 played each other in round 2 (issue 21 item 7)
+    text = trf(
+        "012 Forgotten round",
+        "142 3",
+        player(1, "Anna", 2010, [(3, "w", "1"), None, (4, "b", "1")]),
+        player(2, "Boris", 1950, [(4, "b", "1"), None, (3, "w", "=")]),
+        player(3, "Chen", 1900, [(1, "b", "0"), (4, "w", "1"), (2, "b", "=")]),
+        player(4, "Dana", 1800, [(2, "w", "0"), (3, "b", "0"), (1, "w", "0")]),
+    )
+    response = client.post("/v1/standings", json={"trf": text})
+    assert response.status_code == 200, response.text
+    missing = [w for w in response.json()["warnings"] if w["code"] == "round-missing"]
+    assert [w["message"][:40] for w in missing] == ["round 2 has no entry for player(s) 1, 2,"]
