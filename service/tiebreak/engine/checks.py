@@ -131,6 +131,40 @@ def round_checks(table: Table, after_round: int | None, regulations: Regulations
     ]
 
 
+def _rounds_entered(tournament: Tournament) -> list[set[int]]:
+    """Each player's rounds with an entry, from the result objects or the adapters' flat columns."""
+    columns = tournament.columns
+    if columns is None:
+        return [{result.round for result in player.results} for player in tournament.players]
+    rounds = np.asarray(columns.round).tolist()
+    ends = np.cumsum(np.asarray(columns.counts, dtype=np.int64)).tolist()
+    return [set(rounds[start:end]) for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+
+
+def missing_round_checks(tournament: Tournament, after_round: int | None, regulations: Regulations) -> list[Warning]:
+    """Rounds two or more players have no entry for while a later round has one: counted as absent,
+    but more likely a game the arbiter forgot to enter than a withdrawal. A lone gap is the odd
+    player's unwritten bye of a round robin, not a game. One warning per such round."""
+    last = after_round if after_round is not None else tournament.rounds
+    missing_by_round: dict[int, list[int]] = {}
+    for player, entered in zip(tournament.players, _rounds_entered(tournament), strict=True):
+        later = max((r for r in entered if r <= last), default=0)
+        for rnd in range(1, later):
+            if rnd not in entered:
+                missing_by_round.setdefault(rnd, []).append(player.id)
+    article = "US Chess 34E1" if regulations is Regulations.USCF else "C.07 16"
+    return [
+        Warning(
+            "round-missing",
+            f"round {rnd} has no entry for player(s) {', '.join(map(str, sorted(ids)))}, who have results in later "
+            f"rounds: counted as absent; give the round's result if it was played",
+            article,
+        )
+        for rnd, ids in sorted(missing_by_round.items())
+        if len(ids) >= 2
+    ]
+
+
 def group_checks(outcomes: list[RuleOutcome], table: Table) -> list[Warning]:
     """Informational: tie groups that DE (or US Chess RBT) could not separate because
     their members did not all meet; one warning per rule, naming every group."""

@@ -10,7 +10,7 @@ from typing import overload
 
 import numpy as np
 
-from .checks import Warning, group_checks, round_checks, rule_list_checks
+from .checks import Warning, group_checks, missing_round_checks, round_checks, rule_list_checks
 from .context import Context
 from .contributions import Contribution, Explanation, RuleOutcome
 from .model import FIDE_2024_START, FIDE_2026_START, Regulations, Tournament
@@ -200,6 +200,7 @@ def _compute(
     table = build_table(tournament, after_round)
     warnings: list[Warning] = rule_list_checks(specs, table, applied)
     warnings += round_checks(table, after_round, applied)
+    warnings += missing_round_checks(tournament, after_round, applied)
     rating_article = "US Chess 34E10" if applied is Regulations.USCF else "C.07 10"
 
     ratings = np.fromiter((r or 0 for r in table.ratings), np.int64, table.size)

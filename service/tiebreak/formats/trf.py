@@ -1127,7 +1127,7 @@ def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results,
             continue
         try:
             claimed.append((lineno, i, Fraction(Decimal(text.replace(",", ".")))))
-        except (InvalidOperation, ValueError):
+        except (InvalidOperation, ValueError, OverflowError):  # OverflowError: `inf`, `-inf`
             reading.warnings.append(
                 TrfWarning(
                     lineno,

@@ -40,7 +40,7 @@ from ..engine.teams.model import (
     TeamScoring,
     TeamTournament,
 )
-from .trf import FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, TrfError, TrfWarning, decode_trf, parse_trf
+from .trf import MAX_POINTS, FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, TrfError, TrfWarning, decode_trf, parse_trf
 
 # Records of a team event read here (the rest of the file is read by trf.parse_trf).
 TEAM_RECORDS = frozenset({"013", "310", "300", "320", "330", "240", "352", "362", "192", "202", "212", "801", "802"})
@@ -55,6 +55,8 @@ _FORFEITS = {
     "01": MatchForfeit.AWAY_WINS,
     "00": MatchForfeit.DOUBLE,
 }
+# 801/802 totals: far above any event the limits admit, far below what a float cannot hold
+MAX_TOTAL_POINTS = 10**9
 _INFORMATIVE = re.compile(r"^80[12]\s+(\d+)\s+\S+\s+(-?\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)(?:\s|$)")
 _BYES_240 = {"F": ResultKind.FULL_BYE, "H": ResultKind.HALF_BYE, "Z": ResultKind.ZERO_BYE}
 PRESENT = "present"  # a "0000 - +" entry: a board (or a whole match) won by forfeit, nobody on the other side
@@ -347,7 +349,12 @@ class _Reader:
                 )
             position = m.end()
             code = m[1].upper().lstrip("T")
-            fields[{"W": "match_win", "D": "match_draw", "L": "match_loss"}[code]] = Fraction(Decimal(m[2]))
+            value = Fraction(Decimal(m[2]))
+            if not 0 <= value <= MAX_POINTS:  # as 162 does: a huge number would overflow the team tables
+                raise TrfError(
+                    line.number, 5 + m.start(2), f"record 362: match points {m[2]} out of range 0-{MAX_POINTS}"
+                )
+            fields[{"W": "match_win", "D": "match_draw", "L": "match_loss"}[code]] = value
         if body[position:].strip():
             raise TrfError(
                 line.number,
@@ -647,7 +654,16 @@ class _Reader:
                 home_white = (colours[number - 1] if colours else "WB"[(number - 1) % 2]) == "W"
                 a_white = home_white == home_is_a
             white, wr, black, br = (pa, a, pb, bb) if a_white else (pb, bb, pa, a)
-            out.append(_board(number, white or None, black or None, wr, br))
+            board = _board(number, white or None, black or None, wr, br)
+            if board is None:  # a game played against an empty seat: the line-ups (300) are shorter than the games
+                player = pa or pb
+                raise TrfError(
+                    self._line_of(player),
+                    self._column(rnd),
+                    f"round {rnd}, teams {team_a.id} and {team_b.id}: player {player} has a game on board {number} "
+                    f"but the other line-up (record 300) has nobody there: it is shorter than the games played",
+                )
+            out.append(board)
         return Match(rnd, home.id, away.id, tuple(out))
 
     def _match_by_pairings(
@@ -765,11 +781,22 @@ class _Reader:
                         f"match points and game points",
                     )
                     continue
-                check(line, int(m[1]), Fraction(Decimal(m[2])), Fraction(Decimal(m[3])), f"in record {record}")
+                mp, gp = Fraction(Decimal(m[2])), Fraction(Decimal(m[3]))
+                if not (abs(mp) <= MAX_TOTAL_POINTS and abs(gp) <= MAX_TOTAL_POINTS):
+                    # informative only, but a total no event can reach is a corrupt record, not a mismatch
+                    raise TrfError(
+                        line.number,
+                        m.start(2 if abs(mp) > MAX_TOTAL_POINTS else 3) + 1,
+                        f"record {record}: points out of range 0-{MAX_TOTAL_POINTS}",
+                    )
+                check(line, int(m[1]), mp, gp, f"in record {record}")
 
 
-def _board(number: int, white: int | None, black: int | None, wr: RoundResult | None, br: RoundResult | None) -> Board:
-    """A board from the two players' entries (None: nobody, or a PRESENT entry)."""
+def _board(
+    number: int, white: int | None, black: int | None, wr: RoundResult | None, br: RoundResult | None
+) -> Board | None:
+    """A board from the two players' entries (None: nobody, or a PRESENT entry); None when a game
+    was played against an empty seat, which no board result describes."""
 
     def code(player: int | None, result: RoundResult | None) -> str | None:
         if not player:
@@ -802,6 +829,7 @@ def _board(number: int, white: int | None, black: int | None, wr: RoundResult | 
     if result is not None:
         return Board(number, white, black, result)
     # an arbiter's decision (0-0, ½-0): each side's own points (the empty seats a reader meets are above)
-    assert w is not None and b is not None
+    if w is None or b is None:
+        return None
     value = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0), "+": Fraction(1), "-": Fraction(0)}
     return Board(number, white, black, None, (value[w], value[b]))
