@@ -131,14 +131,20 @@ def round_checks(table: Table, after_round: int | None, regulations: Regulations
     ]
 
 
-def _rounds_entered(tournament: Tournament) -> list[set[int]]:
-    """Each player's rounds with an entry, from the result objects or the adapters' flat columns."""
+def _entries(tournament: Tournament) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    """Each entry's player (index) and round, and the players' start numbers: from the adapters'
+    flat columns and roster when there are (no Player object made), else from the result objects."""
     columns = tournament.columns
     if columns is None:
-        return [{result.round for result in player.results} for player in tournament.players]
-    rounds = np.asarray(columns.round).tolist()
-    ends = np.cumsum(np.asarray(columns.counts, dtype=np.int64)).tolist()
-    return [set(rounds[start:end]) for start, end in zip([0, *ends[:-1]], ends, strict=True)]
+        players = tournament.players
+        counts = np.fromiter((len(p.results) for p in players), np.int64, len(players))
+        rounds = np.fromiter((r.round for p in players for r in p.results), np.int64, int(counts.sum()))
+    else:
+        counts = np.asarray(columns.counts, dtype=np.int64)
+        rounds = np.asarray(columns.round, dtype=np.int64)
+    roster = tournament.roster
+    ids = roster.ids if roster is not None else [p.id for p in tournament.players]
+    return np.repeat(np.arange(len(counts), dtype=np.int64), counts), rounds, ids
 
 
 def missing_round_checks(tournament: Tournament, after_round: int | None, regulations: Regulations) -> list[Warning]:
@@ -146,12 +152,17 @@ def missing_round_checks(tournament: Tournament, after_round: int | None, regula
     but more likely a game the arbiter forgot to enter than a withdrawal. A lone gap is the odd
     player's unwritten bye of a round robin, not a game. One warning per such round."""
     last = after_round if after_round is not None else tournament.rounds
-    missing_by_round: dict[int, list[int]] = {}
-    for player, entered in zip(tournament.players, _rounds_entered(tournament), strict=True):
-        later = max((r for r in entered if r <= last), default=0)
-        for rnd in range(1, later):
-            if rnd not in entered:
-                missing_by_round.setdefault(rnd, []).append(player.id)
+    owners, rounds, ids = _entries(tournament)
+    kept = (rounds >= 1) & (rounds <= last)
+    entered = np.zeros((len(ids), last + 1), dtype=bool)
+    entered[owners[kept], rounds[kept]] = True
+    latest = np.where(entered.any(axis=1), last - np.argmax(entered[:, ::-1], axis=1), 0)
+    gaps = ~entered & (np.arange(last + 1) < latest[:, None])
+    gaps[:, 0] = False  # there is no round 0
+    missing_by_round = {
+        int(rnd): [ids[p] for p in np.flatnonzero(gaps[:, rnd]).tolist()]
+        for rnd in np.flatnonzero(gaps.sum(axis=0) >= 2)
+    }
     article = "US Chess 34E1" if regulations is Regulations.USCF else "C.07 16"
     return [
         Warning(
