@@ -93,3 +93,36 @@ def test_the_limit_notations_parse_and_print_back(text, spec, canonical):
 def test_bad_limits_are_invalid_requests(text):
     with pytest.raises(InvalidRequest):
         specs(text)
+
+
+# ---- an odd round robin stopped between idle rounds (issue 21 item 4a, decision 0060)
+
+
+def three_player_round_robin_after_round_two():
+    # Berger order with an idle seat: round 1 2-3 drawn, 1 idle; round 2 1 beat 2, 3 idle.
+    # Scores: 1 has 1, 2 has ½, 3 has ½.
+    return crosstable({1: ".   2w1", 2: "3w= 1b0", 3: "2b= .  "}, system=System.ROUND_ROBIN)
+
+
+def test_koya_in_an_odd_round_robin_takes_each_opponents_own_games_by_default():
+    # C.07 9.2: 50 % of each opponent's maximum over the games it was scheduled to play:
+    # 1 played 1 game (limit ½, reached by 1), 2 played 2 (limit 1, not reached by ½),
+    # 3 played 1 (limit ½, reached by ½).
+    # 1: vs 2 not counted = 0; 2: ½ vs 3 + 0 vs 1 = ½; 3: vs 2 not counted = 0.
+    result = standings(three_player_round_robin_after_round_two(), "KS")
+    assert values(result, 0) == {1: 0, 2: Fraction(1, 2), 3: 0}
+
+
+def test_koya_over_all_rounds_takes_half_of_the_rounds_for_everyone():
+    # /R: 50 % of the 2 rounds = 1 for every opponent; only 1 reaches it.
+    # 1: vs 2 not counted = 0; 2: vs 3 not counted, 0 vs 1 = 0; 3: vs 2 not counted = 0.
+    result = standings(three_player_round_robin_after_round_two(), "KS/R")
+    assert values(result, 0) == {1: 0, 2: 0, 3: 0}
+    assert specs("KS/L-1/R")[0].canonical == "KS/L-1/R"
+
+
+def test_all_rounds_is_a_koya_modifier_only():
+    with pytest.raises(InvalidRequest):
+        specs("BH/R")
+    with pytest.raises(InvalidRequest):
+        specs("KS/R1")

@@ -22,7 +22,8 @@ canonical spec; whole specs are accepted in their common spellings too (`Buchhol
 `BHC1`, `Median-1` are `BH/C1`, `BH/C1`, `BH/C1`, `BH/M1`). Modifiers: `Cn` cut the n least significant values, `Mn` median (n at each
 end), `L+n`/`L-n` the Koya limit moved n half points above/below 50 % (C.07 14.5; `L1`..`L9`
 the same as `L+1`..`L+9`), `L0`, `Ln` from `L10` or `Ln%` the Koya limit in percent (an alias, decision 0059),
-`P` forfeits count as played games.
+`P` forfeits count as played games, `R` (Koya) the maximum of an odd round robin over every round,
+idle rounds included, instead of each opponent's own scheduled games (decision 0060).
 """
 
 

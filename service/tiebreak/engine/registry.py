@@ -121,7 +121,7 @@ _ENTRIES = (
         "KS",
         "Koya system",
         "9.2",
-        frozenset("LP"),
+        frozenset("LPR"),
         koya.koya,
         "Points scored against opponents who finished with at least the limit (50 %) of the maximum score.",
     ),

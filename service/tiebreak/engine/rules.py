@@ -4,7 +4,7 @@ String form `CODE[/MOD]...`, e.g. `BH/C1`, `BH/M2`, `KS/L40`, `DE/P`, `SB/C1`.
 Modifiers: `Cn` cut the n least significant values, `Mn` median (cut n at each
 end), `L+n`/`L-n` Koya limit moved by n half points from 50 % (C.07 14.5; `Ln` with n
 from 1 to 9 the same), `L0`, `Ln` with n from 10, or `Ln%`, the limit in percent (an alias),
-`P` forfeits count as played games.
+`P` forfeits count as played games, `R` (Koya) an odd round robin's maximum over every round.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ class RuleSpec:
     factor: int | None = None  # SSSC /K: the normalising factor (None: computed, C.07 13.4)
     fore: bool = False  # SSSC /F: Fore Buchholz instead of Buchholz
     limit_steps: int | None = None  # Koya limit, half points above (below, negative) 50 % (C.07 14.5)
+    all_rounds: bool = False  # KS /R: an odd round robin's maximum over every round, idle ones too
 
     @property
     def canonical(self) -> str:
@@ -53,6 +54,8 @@ class RuleSpec:
             text += "/P"
         if self.fore:
             text += "/F"
+        if self.all_rounds:
+            text += "/R"
         return text
 
     def __str__(self) -> str:
@@ -224,7 +227,7 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
     limit: int | None = None
     limit_steps: int | None = None
     factor: int | None = None
-    played = fore = False
+    played = fore = all_rounds = False
     for mod in modifiers:
         letter, digits = mod[0], mod[1:]
         if letter not in allowed:
@@ -232,13 +235,15 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
             raise InvalidRequest(
                 [Issue(path, f"{original!r}: {code} does not take modifier {letter} (allowed: {allowed_text})")]
             )
-        if letter in "PF":
+        if letter in "PFR":
             if digits:
                 raise InvalidRequest([Issue(path, f"{original!r}: modifier {letter} takes no number")])
             if letter == "P":
                 played = True
-            else:
+            elif letter == "F":
                 fore = True
+            else:
+                all_rounds = True
             continue
         if letter == "L":
             limit, limit_steps = _koya_limit(digits, path, original)
@@ -267,6 +272,7 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
         factor=factor,
         fore=fore,
         limit_steps=limit_steps,
+        all_rounds=all_rounds,
     )
 
 
@@ -308,6 +314,8 @@ def modifiers_text(spec: RuleSpec) -> str:
         text += f" (limit {steps} half point{'s' * (steps > 1)} {direction} 50 %)"
     if spec.factor is not None:
         text += f", factor {spec.factor}"
+    if spec.all_rounds:
+        text += ", maximum over all rounds"
     if spec.forfeits_played:
         text += ", forfeits as played"
     if spec.fore:

@@ -17,8 +17,9 @@ DEFAULT_LIMIT = 50  # percent of the maximum possible score
 def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
     has_opp = table.opp != NO_OPPONENT
-    if table.system is System.ROUND_ROBIN:
-        # The idle round of an odd round robin is no game: the maximum is over the games scheduled.
+    if table.system is System.ROUND_ROBIN and not spec.all_rounds:
+        # The idle round of an odd round robin is no game: the maximum is over the games scheduled
+        # (decision 0060; /R takes every round, as the FIDE reference does).
         maxima = table.win * has_opp.sum(axis=1)
     else:
         maxima = np.full(table.size, table.win * table.played_rounds, dtype=np.int64)
