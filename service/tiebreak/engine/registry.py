@@ -111,7 +111,7 @@ _ENTRIES = (
         "DE",
         "Direct encounter",
         "6",
-        frozenset("P"),
+        frozenset("PW"),
         direct_encounter.direct_encounter,
         "Place inside the group tied on all earlier rules by the games between them; 0 when it does not separate.",
         needs_groups=True,

@@ -4,7 +4,8 @@ String form `CODE[/MOD]...`, e.g. `BH/C1`, `BH/M2`, `KS/L40`, `DE/P`, `SB/C1`.
 Modifiers: `Cn` cut the n least significant values, `Mn` median (cut n at each
 end), `L+n`/`L-n` Koya limit moved by n half points from 50 % (C.07 14.5; `Ln` with n
 from 1 to 9 the same), `L0`, `Ln` with n from 10, or `Ln%`, the limit in percent (an alias),
-`P` forfeits count as played games, `R` (Koya) an odd round robin's maximum over every round.
+`P` forfeits count as played games, `R` (Koya) an odd round robin's maximum over every round,
+`W` (DE) the rest after a 6.3 placement keep the whole group's games.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class RuleSpec:
     fore: bool = False  # SSSC /F: Fore Buchholz instead of Buchholz
     limit_steps: int | None = None  # Koya limit, half points above (below, negative) 50 % (C.07 14.5)
     all_rounds: bool = False  # KS /R: an odd round robin's maximum over every round, idle ones too
+    whole_group: bool = False  # DE /W: after a 6.3 placement the rest keep the whole group's games
 
     @property
     def canonical(self) -> str:
@@ -56,6 +58,8 @@ class RuleSpec:
             text += "/F"
         if self.all_rounds:
             text += "/R"
+        if self.whole_group:
+            text += "/W"
         return text
 
     def __str__(self) -> str:
@@ -227,7 +231,7 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
     limit: int | None = None
     limit_steps: int | None = None
     factor: int | None = None
-    played = fore = all_rounds = False
+    played = fore = all_rounds = whole_group = False
     for mod in modifiers:
         letter, digits = mod[0], mod[1:]
         if letter not in allowed:
@@ -235,15 +239,17 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
             raise InvalidRequest(
                 [Issue(path, f"{original!r}: {code} does not take modifier {letter} (allowed: {allowed_text})")]
             )
-        if letter in "PFR":
+        if letter in "PFRW":
             if digits:
                 raise InvalidRequest([Issue(path, f"{original!r}: modifier {letter} takes no number")])
             if letter == "P":
                 played = True
             elif letter == "F":
                 fore = True
-            else:
+            elif letter == "R":
                 all_rounds = True
+            else:
+                whole_group = True
             continue
         if letter == "L":
             limit, limit_steps = _koya_limit(digits, path, original)
@@ -273,6 +279,7 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
         fore=fore,
         limit_steps=limit_steps,
         all_rounds=all_rounds,
+        whole_group=whole_group,
     )
 
 
@@ -316,6 +323,8 @@ def modifiers_text(spec: RuleSpec) -> str:
         text += f", factor {spec.factor}"
     if spec.all_rounds:
         text += ", maximum over all rounds"
+    if spec.whole_group:
+        text += ", the whole group's games"
     if spec.forfeits_played:
         text += ", forfeits as played"
     if spec.fore:
