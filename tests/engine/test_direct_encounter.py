@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tiebreak.engine import System
-from tests.builders import crosstable, ranks, standings, values
+from tests.builders import crosstable, ranks, specs, standings, values
 
 
 def de_values(tournament, *rules: str, **kw) -> dict[int, int]:
@@ -307,3 +307,47 @@ def test_direct_encounter_over_repeated_meetings_equals_it_over_their_averages(d
     single = standings(crosstable(_one_group_rows(once, total), system=System.ROUND_ROBIN), "DE")
     double = standings(crosstable(_one_group_rows(repeated, total), system=System.ROUND_ROBIN), "DE")
     assert values(double, "DE") == values(single, "DE")
+
+
+# ---- 6.3 after the uncatchable player is placed (issue 21 item 4b, decision 0061)
+
+
+def four_tied_leader_uncatchable():
+    # 1, 2, 3 and 4 finish on 3 points. Between them: 1 beat 2 and 3 and drew 4, 2 and 4 drew,
+    # 4 beat 3; 2 and 3 never met. Everyone else plays one game and scores below 3.
+    return crosstable(
+        {
+            1: "2w1 3w1 4w= 7w= 11w0",
+            2: "1b0 4w= 5w1 8w1 12w=",
+            3: "4w0 1b0 6w1 9w1 13w1",
+            4: "3b1 2b= 1b= 10w1 14w0",
+            5: ".   .   2b0 .   .  ",
+            6: ".   .   3b0 .   .  ",
+            7: ".   .   .   1b= .  ",
+            8: ".   .   .   2b0 .  ",
+            9: ".   .   .   3b0 .  ",
+            10: ".   .   .   4b0 .  ",
+            11: ".   .   .   .   1b1",
+            12: ".   .   .   .   2b=",
+            13: ".   .   .   .   3b0",
+            14: ".   .   .   .   4b1",
+        }
+    )
+
+
+def test_after_a_6_3_placement_the_rest_are_ordered_on_their_own_games_by_default():
+    # C.07 6.3: mutual scores 1: 2½, 2: ½, 3: 0, 4: 2; 2-3 missing, so 2 and 3 could reach at
+    # most ½ + 1 = 1½ and 0 + 1 = 1, 4 (met all) 2: 1 is placed first (2½ > 2).
+    # Article 6 again on 2, 3, 4 alone: 2: ½, 3: 0, 4: 1½; 2-3 missing: at most 1½, 1, 1½.
+    # 4's 1½ does not beat 2's possible 1½, nobody else is ahead: 2, 3 and 4 share place 2.
+    result = standings(four_tied_leader_uncatchable(), "DE")
+    assert {p: values(result, "DE")[p] for p in (1, 2, 3, 4)} == {1: 1, 2: 2, 3: 2, 4: 2}
+
+
+def test_after_a_6_3_placement_the_whole_group_table_can_be_kept():
+    # DE/W: 2, 3, 4 keep the games against 1: 2: ½, 3: 0, 4: ½ + 1½ = 2; at most 1½, 1, 2.
+    # 4's 2 beats 2's possible 1½ and 3's 1: 4 is second. Then 2 and 3, on the whole table:
+    # ½ and 0, at most 1½ and 1, still unmet: they share place 3.
+    result = standings(four_tied_leader_uncatchable(), "DE/W")
+    assert {p: values(result, 0)[p] for p in (1, 2, 3, 4)} == {1: 1, 2: 3, 3: 3, 4: 2}
+    assert specs("DE/P/W")[0].canonical == "DE/P/W"

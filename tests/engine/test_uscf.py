@@ -438,3 +438,20 @@ def test_the_idle_round_of_an_odd_round_robin_is_not_a_game():
     # score, the lowest dropped. SB: beat 2 (1½) + drew 3 (2 × ½) + beat 4 (2) = 4½.
     assert got == {"SOLK": F("7.5"), "MED": F(4), "MM": F(6), "SBUS": F("4.5")}
     assert all(c.round != 1 for c in contributions(result, "SOLK", 1))
+
+
+def test_a_uscf_code_under_fide_names_itself_once_and_says_how_to_use_it():
+    # issue 21 item 9: the code once, a full stop, and the field to send
+    with pytest.raises(UnknownTiebreak) as caught:
+        parse_spec("MM", Regulations.FIDE_2026)
+    message = caught.value.issues[0].message
+    assert message.startswith(
+        '\'MM\' is a rule of uscf, not of fide-2026. To use it, send "regulations": "uscf". '
+        "Valid codes under fide-2026: "
+    )
+    with pytest.raises(UnknownTiebreak) as caught:
+        parse_spec("Solkoff", Regulations.FIDE_2026)
+    assert caught.value.issues[0].message.startswith(
+        "'Solkoff' is SOLK, a rule of uscf, not of fide-2026; did you mean"
+    )
+    assert 'To use it, send "regulations": "uscf".' in caught.value.issues[0].message

@@ -20,7 +20,11 @@ Generated from the engine's registry by `python -m tiebreak.engine.catalogue_doc
 rule sets listed for it; aliases are matched case-insensitively, and the response echoes the
 canonical spec; whole specs are accepted in their common spellings too (`Buchholz Cut 1`, `BH-C1`,
 `BHC1`, `Median-1` are `BH/C1`, `BH/C1`, `BH/C1`, `BH/M1`). Modifiers: `Cn` cut the n least significant values, `Mn` median (n at each
-end), `Ln` Koya limit in percent, `P` forfeits count as played games.
+end), `L+n`/`L-n` the Koya limit moved n half points above/below 50 % (C.07 14.5; `L1`..`L9`
+the same as `L+1`..`L+9`), `L0`, `Ln` from `L10` or `Ln%` the Koya limit in percent (an alias, decision 0059),
+`P` forfeits count as played games, `R` (Koya) the maximum of an odd round robin over every round,
+idle rounds included, instead of each opponent's own scheduled games (decision 0060), `W` (DE)
+after a player is placed by 6.3 the rest are ordered on the whole group's games, not their own (decision 0061).
 """
 
 

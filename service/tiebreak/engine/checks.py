@@ -26,7 +26,7 @@ class Warning:
 
 def _same_rule(spec: RuleSpec) -> RuleSpec:
     """Specs that compute the same values compare equal (KS and KS/L50 are one rule)."""
-    if spec.code == "KS" and spec.limit == 50:
+    if spec.code == "KS" and (spec.limit == 50 or spec.limit_steps == 0):
         return RuleSpec("KS", spec.cut, spec.median, None, spec.forfeits_played)
     return spec
 

@@ -111,7 +111,7 @@ _ENTRIES = (
         "DE",
         "Direct encounter",
         "6",
-        frozenset("P"),
+        frozenset("PW"),
         direct_encounter.direct_encounter,
         "Place inside the group tied on all earlier rules by the games between them (players who met more "
         "than once count the average of their games, C.07 6.1.2); 0 when it does not separate.",
@@ -122,7 +122,7 @@ _ENTRIES = (
         "KS",
         "Koya system",
         "9.2",
-        frozenset("LP"),
+        frozenset("LPR"),
         koya.koya,
         "Points scored against opponents who finished with at least the limit (50 %) of the maximum score.",
     ),
@@ -391,9 +391,13 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
                 if near
                 else ""
             )
+            sets = rule_sets_of(code)
+            # the code once: "'MM' is a rule of uscf", but "'modified median' is MM, a rule of uscf"
+            named = f"{text!r} is a rule of" if text.strip().upper() == code else f"{text!r} is {code}, a rule of"
+            use = f'To use it, send "regulations": "{sets[-1]}".'  # the newest rule set that has it
             message = (
-                f"{text!r} is {code}, a rule of {', '.join(rule_sets_of(code))}, not of "
-                f"{regulations.value}{hint} Valid codes under {regulations.value}: {listing}"
+                f"{named} {', '.join(sets)}, not of {regulations.value}{hint or '.'} {use} "
+                f"Valid codes under {regulations.value}: {listing}"
             )
         else:
             message = unknown_message(text, suggest(text, codes, own), f"valid codes under {regulations.value}", codes)

@@ -2,11 +2,15 @@
 
 String form `CODE[/MOD]...`, e.g. `BH/C1`, `BH/M2`, `KS/L40`, `DE/P`, `SB/C1`.
 Modifiers: `Cn` cut the n least significant values, `Mn` median (cut n at each
-end), `Ln` Koya limit in percent, `P` forfeits count as played games.
+end), `L+n`/`L-n` Koya limit moved by n half points from 50 % (C.07 14.5; `Ln` with n
+from 1 to 9 the same), `L0`, `Ln` with n from 10, or `Ln%`, the limit in percent (an alias),
+`P` forfeits count as played games, `R` (Koya) an odd round robin's maximum over every round,
+`W` (DE) the rest after a 6.3 placement keep the whole group's games.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections.abc import Collection, Iterable
@@ -28,6 +32,9 @@ class RuleSpec:
     score: str | None = None  # teams: "MP" or "GP", the reference score (None: the event's primary score)
     factor: int | None = None  # SSSC /K: the normalising factor (None: computed, C.07 13.4)
     fore: bool = False  # SSSC /F: Fore Buchholz instead of Buchholz
+    limit_steps: int | None = None  # Koya limit, half points above (below, negative) 50 % (C.07 14.5)
+    all_rounds: bool = False  # KS /R: an odd round robin's maximum over every round, idle ones too
+    whole_group: bool = False  # DE /W: after a 6.3 placement the rest keep the whole group's games
 
     @property
     def canonical(self) -> str:
@@ -39,13 +46,20 @@ class RuleSpec:
         if self.median:
             text += f"/M{self.median}"
         if self.limit is not None:
-            text += f"/L{self.limit}"
+            # a bare 1..9 would read as half points
+            text += f"/L{self.limit}" if not 0 < self.limit < FIRST_PERCENT_LIMIT else f"/L{self.limit}%"
+        if self.limit_steps is not None:
+            text += f"/L{self.limit_steps:+d}"
         if self.factor is not None:
             text += f"/K{self.factor}"
         if self.forfeits_played:
             text += "/P"
         if self.fore:
             text += "/F"
+        if self.all_rounds:
+            text += "/R"
+        if self.whole_group:
+            text += "/W"
         return text
 
     def __str__(self) -> str:
@@ -108,9 +122,9 @@ USCF_ALIASES = {
     "opposition performance": "OPERF",  # US Chess 34E11
 }
 
-_SPEC = re.compile(r"^([A-Z]+)(?::(MP|GP))?((?:/[A-Z][0-9]*)*)$")  # code, team score, modifiers
+_SPEC = re.compile(r"^([A-Z]+)(?::(MP|GP))?((?:/[A-Z][0-9]*|/L[+-][0-9]+|/L[0-9]+%)*)$")  # code, team score, modifiers
 _GLUED = re.compile(r"^(BH|FB|SB|ARO|PS)(C|M)([0-9]+)$")  # BHC1, ARO C1 squeezed
-_DASHED = re.compile(r"^([A-Z]+)-([CMLP][0-9]*)$")  # BH-C1, KS-L40
+_DASHED = re.compile(r"^([A-Z]+)-([CMLP][0-9]*|L[+-][0-9]+|L[0-9]+%)$")  # BH-C1, KS-L40
 # One grammar for a rule name followed by a modifier in words: "BH Cut 1", "SB cut-1",
 # "Buchholz C1", "Buchholz Median 2", "Koya limit 40"; the name is a code or an alias.
 _WORDED = re.compile(r"^(?P<name>[^/]+?)(?:\s+|\s*-\s*)(?P<mod>cut|median|limit|c|m|l)[\s-]*(?P<n>[0-9]+)$")
@@ -128,9 +142,11 @@ def normalise(text: str, aliases: dict[str, str] = FIDE_ALIASES, fallback: dict[
     alias = aliases.get(key) or (fallback or {}).get(key)
     if alias:
         return alias
+    upper = squeezed.upper().replace(" ", "")
+    if (m := _DASHED.match(upper)) and m[2][1:2] in ("+", "-"):
+        return f"{m[1]}/{m[2]}"  # KS-L-1: the sign is the limit's, not a separator of words
     if worded := _worded(key, aliases, fallback):
         return worded
-    upper = squeezed.upper().replace(" ", "")
     if m := _GLUED.match(upper):
         return f"{m[1]}/{m[2]}{m[3]}"
     if m := _DASHED.match(upper):
@@ -207,18 +223,15 @@ def parse_rule(
         )
     mods = [part for part in m[3].split("/") if part]
     spec = build_rule(code, mods, valid_codes[code], path, text)
-    return (
-        spec
-        if not m[2]
-        else RuleSpec(spec.code, spec.cut, spec.median, spec.limit, spec.forfeits_played, m[2], spec.factor, spec.fore)
-    )
+    return spec if not m[2] else dataclasses.replace(spec, score=m[2])
 
 
 def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: Path, original: str) -> RuleSpec:
     cut = median = 0
     limit: int | None = None
+    limit_steps: int | None = None
     factor: int | None = None
-    played = fore = False
+    played = fore = all_rounds = whole_group = False
     for mod in modifiers:
         letter, digits = mod[0], mod[1:]
         if letter not in allowed:
@@ -226,13 +239,20 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
             raise InvalidRequest(
                 [Issue(path, f"{original!r}: {code} does not take modifier {letter} (allowed: {allowed_text})")]
             )
-        if letter in "PF":
+        if letter in "PFRW":
             if digits:
                 raise InvalidRequest([Issue(path, f"{original!r}: modifier {letter} takes no number")])
             if letter == "P":
                 played = True
-            else:
+            elif letter == "F":
                 fore = True
+            elif letter == "R":
+                all_rounds = True
+            else:
+                whole_group = True
+            continue
+        if letter == "L":
+            limit, limit_steps = _koya_limit(digits, path, original)
             continue
         if not digits:
             raise InvalidRequest([Issue(path, f"{original!r}: modifier {letter} needs a number, e.g. {letter}1")])
@@ -241,10 +261,6 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
             if not 1 <= n <= MAX_FACTOR:
                 raise InvalidRequest([Issue(path, f"{original!r}: K{n} out of range 1..{MAX_FACTOR}")])
             factor = n
-        elif letter == "L":
-            if not 0 <= n <= 100:
-                raise InvalidRequest([Issue(path, f"{original!r}: Koya limit must be 0..100 percent")])
-            limit = n
         elif not 1 <= n <= MAX_CUT:
             raise InvalidRequest([Issue(path, f"{original!r}: {letter}{n} out of range 1..{MAX_CUT}")])
         elif letter == "C":
@@ -253,7 +269,41 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
             median = n
     if cut and median:
         raise InvalidRequest([Issue(path, f"{original!r}: use either Cut or Median, not both")])
-    return RuleSpec(code, cut=cut, median=median, limit=limit, forfeits_played=played, factor=factor, fore=fore)
+    return RuleSpec(
+        code,
+        cut=cut,
+        median=median,
+        limit=limit,
+        forfeits_played=played,
+        factor=factor,
+        fore=fore,
+        limit_steps=limit_steps,
+        all_rounds=all_rounds,
+        whole_group=whole_group,
+    )
+
+
+# Unsigned 1..9 are half points as the checklist writes them; 0 and from 10 up, percentages (the alias).
+FIRST_PERCENT_LIMIT = 10
+MAX_LIMIT_STEPS = 400  # two hundred points either way: beyond any event, bounded so bad input stays cheap
+
+
+def _koya_limit(digits: str, path: Path, original: str) -> tuple[int | None, int | None]:
+    """(percent, half-point steps) of a Koya `L` modifier: `L+1`, `L-2`, `L1` move the 50 % limit
+    by half points (C.07 14.5); `L0`, `L40` and `L40%` are the limit in percent (decision 0059)."""
+    m = re.fullmatch(r"([+-]?)([0-9]+)(%?)", digits)
+    if m is None:
+        raise InvalidRequest([Issue(path, f"{original!r}: modifier L needs a number, e.g. L+1 or L-1 (half points)")])
+    sign, n, percent = m[1], int(m[2]), m[3]
+    if percent or (not sign and not 0 < n < FIRST_PERCENT_LIMIT):
+        if not 0 <= n <= 100:
+            raise InvalidRequest([Issue(path, f"{original!r}: a Koya limit in percent must be 0..100")])
+        return n, None
+    if n > MAX_LIMIT_STEPS:
+        raise InvalidRequest(
+            [Issue(path, f"{original!r}: a Koya limit moves at most {MAX_LIMIT_STEPS} half points from 50 %")]
+        )
+    return None, -n if sign == "-" else n
 
 
 def modifiers_text(spec: RuleSpec) -> str:
@@ -265,8 +315,16 @@ def modifiers_text(spec: RuleSpec) -> str:
         text += f" Median-{spec.median}"
     if spec.limit is not None:
         text += f" (limit {spec.limit} %)"
+    if spec.limit_steps:
+        steps = abs(spec.limit_steps)
+        direction = "above" if spec.limit_steps > 0 else "below"
+        text += f" (limit {steps} half point{'s' * (steps > 1)} {direction} 50 %)"
     if spec.factor is not None:
         text += f", factor {spec.factor}"
+    if spec.all_rounds:
+        text += ", maximum over all rounds"
+    if spec.whole_group:
+        text += ", the whole group's games"
     if spec.forfeits_played:
         text += ", forfeits as played"
     if spec.fore:

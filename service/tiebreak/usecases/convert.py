@@ -221,7 +221,7 @@ def rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulations 
             code = named.code  # {"code": "Solkoff", "modifiers": {...}}
         mods = item.modifiers or s.Modifiers()
         letters = [f"C{mods.cut}"] * bool(mods.cut) + [f"M{mods.median}"] * bool(mods.median)
-        letters += [f"L{mods.limit}"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
+        letters += [f"L{mods.limit}%"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
         specs.append(build_rule(code, letters, codes[code], path, item.code))
     return specs
 

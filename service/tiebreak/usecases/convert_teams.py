@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from fractions import Fraction
 from typing import cast
 
@@ -162,20 +164,9 @@ def team_rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulat
             continue
         mods = item.modifiers
         letters = [f"C{mods.cut}"] * bool(mods.cut) + [f"M{mods.median}"] * bool(mods.median)
-        letters += [f"L{mods.limit}"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
+        letters += [f"L{mods.limit}%"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
         spec = build_rule(named.code, letters, TEAM_TIEBREAKS[named.code].modifiers, path, item.code)
-        specs.append(
-            RuleSpec(
-                spec.code,
-                spec.cut,
-                spec.median,
-                spec.limit,
-                spec.forfeits_played,
-                named.score,
-                named.factor,
-                named.fore,
-            )
-        )
+        specs.append(dataclasses.replace(spec, score=named.score, factor=named.factor, fore=named.fore))
     return specs
 
 

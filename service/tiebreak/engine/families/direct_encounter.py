@@ -52,7 +52,8 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
             p: {q: Fraction(sum(games), len(games)) for q, games in met.items()} for p, met in meetings.items()
         }
         steps: dict[int, str] = {}
-        places = place_group(group, against, table.win, 1, steps, _Namer(table.ids, table.scale))
+        whole = frozenset(group) if spec.whole_group else None
+        places = place_group(group, against, table.win, 1, steps, _Namer(table.ids, table.scale), whole)
         separated = len(set(places.values())) > 1
         if separated:
             for p in group:
@@ -106,7 +107,13 @@ def _mutual_scores(group: list[int], against: Mutual) -> dict[int, Fraction]:
 
 
 def place_group(
-    group: list[int], against: Mutual, win: int, first_place: int, steps: dict[int, str], namer: _Namer
+    group: list[int],
+    against: Mutual,
+    win: int,
+    first_place: int,
+    steps: dict[int, str],
+    namer: _Namer,
+    whole: frozenset[int] | None = None,
 ) -> dict[int, int]:
     """Places of the members of one tied (sub-)group, starting at `first_place`.
 
@@ -116,12 +123,14 @@ def place_group(
     player who stays alone on top of the mutual standings whatever the missing games
     would give is placed first — having met everyone is not needed — and the article
     is applied again to the rest; if there is none, they all share the place.
-    `steps` receives, per player, which step placed them.
+    `steps` receives, per player, which step placed them. `whole` (DE/W, decision 0061): the
+    group whose games still count for the rest after a 6.3 placement, instead of their own.
     """
     if len(group) == 1:
         return {group[0]: first_place}
-    listed = namer.players(group)  # once per group: each member's note names them all
-    scores = _mutual_scores(group, against)
+    table = sorted(whole) if whole is not None else group  # whose games count
+    listed = namer.players(table)  # once per group: each member's note names them all
+    scores = {p: s for p, s in _mutual_scores(table, against).items() if p in group}
     places: dict[int, int] = {}
     if _all_met(group, against):
         by_score: dict[Fraction, list[int]] = {}
@@ -153,7 +162,7 @@ def place_group(
                     )
             place += len(subgroup)
         return places
-    leader = _alone_on_top(group, against, scores, win)
+    leader = _alone_on_top(group, against, scores, win, table)
     if leader is None:
         shared = (
             f"shares place {first_place}: {listed} did not all meet and no one stays "
@@ -170,12 +179,12 @@ def place_group(
         f"{namer.points(best_other)} (C.07 6.3)"
     )
     rest = [q for q in group if q != p]
-    places.update(place_group(rest, against, win, first_place + 1, steps, namer))
+    places.update(place_group(rest, against, win, first_place + 1, steps, namer, whole))
     return places
 
 
 def _alone_on_top(
-    group: list[int], against: Mutual, scores: dict[int, Fraction], win: int
+    group: list[int], against: Mutual, scores: dict[int, Fraction], win: int, table: list[int]
 ) -> tuple[int, Fraction, Fraction] | None:
     """The player first whatever the games the group's members did not play would give.
 
@@ -184,8 +193,8 @@ def _alone_on_top(
     together, so the candidate is alone on top when their lowest possible mutual
     score beats every other member's highest. Returns (player, lowest, best other).
     """
-    members = set(group)
-    others = len(group) - 1
+    members = set(table)  # the players whose games count: the group, or the whole one (DE/W)
+    others = len(table) - 1
     highest = {q: scores[q] + win * (others - sum(1 for o in against[q] if o in members)) for q in group}
     # the best other of each candidate: the highest of the group, or the second when it is theirs
     ranked = sorted(group, key=highest.__getitem__, reverse=True)

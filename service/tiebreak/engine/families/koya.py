@@ -16,15 +16,20 @@ DEFAULT_LIMIT = 50  # percent of the maximum possible score
 
 def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
-    limit = DEFAULT_LIMIT if spec.limit is None else spec.limit
     has_opp = table.opp != NO_OPPONENT
-    if table.system is System.ROUND_ROBIN:
-        # The idle round of an odd round robin is no game: the maximum is over the games scheduled.
+    if table.system is System.ROUND_ROBIN and not spec.all_rounds:
+        # The idle round of an odd round robin is no game: the maximum is over the games scheduled
+        # (decision 0060; /R takes every round, as the FIDE reference does).
         maxima = table.win * has_opp.sum(axis=1)
     else:
         maxima = np.full(table.size, table.win * table.played_rounds, dtype=np.int64)
     # the opponents' final scores at face value against the limit of their maximum
-    reached = table.score * 100 >= limit * maxima
+    if spec.limit_steps is not None:
+        # C.07 14.5: half of the maximum moved by half points; doubled to stay in whole units
+        reached = table.score * 2 >= maxima + spec.limit_steps * table.scale
+    else:
+        limit = DEFAULT_LIMIT if spec.limit is None else spec.limit
+        reached = table.score * 100 >= limit * maxima
     opp = np.where(has_opp, table.opp, 0)
     counted = has_opp & reached[opp]
 

@@ -8,6 +8,8 @@ no rating of its own.
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -366,9 +368,7 @@ def parse_team_rule(text: str, regulations: Regulations | None, path: Path = ())
             ]
         ) from None
     if spec.code == "MPVGP":
-        spec = RuleSpec(
-            "MPvGP", spec.cut, spec.median, spec.limit, spec.forfeits_played, spec.score, spec.factor, spec.fore
-        )
+        spec = dataclasses.replace(spec, code="MPvGP")
     entry = TEAM_TIEBREAKS[spec.code]
     if spec.score and not entry.takes_score:
         raise InvalidRequest([Issue(path, f"{text!r}: {spec.code} takes no reference score (:MP or :GP)")])

@@ -6,6 +6,8 @@ rule in order, the group rules inside the groups the earlier rules leave.
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Collection
 from dataclasses import dataclass
 
@@ -119,15 +121,8 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
         )
     seen: dict[RuleSpec, int] = {}
     for i, spec in enumerate(specs):
-        same = RuleSpec(
-            spec.code,
-            spec.cut,
-            spec.median,
-            spec.limit,
-            spec.forfeits_played,
-            ctx.score_of(spec).value if TEAM_TIEBREAKS[spec.code].takes_score else None,
-            spec.factor,
-            spec.fore,
+        same = dataclasses.replace(
+            spec, score=ctx.score_of(spec).value if TEAM_TIEBREAKS[spec.code].takes_score else None
         )
         if spec.code == "PTS" and ctx.score_of(spec) is ctx.primary and i > 0:
             warnings.append(
