@@ -17,7 +17,7 @@ def test_standings_table_shows_values_and_the_deciding_rule():
     result = run("standings", str(ALEKHINE), "-t", "BH", "BH/C1", "SB")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["Rank", "Id", "Name", "Pts", "BH", "BH/C1", "SB", "Decided", "by"]
+    assert lines[0].split() == ["Rank", "Id", "Name", "Pts", "BH", "BH/C1", "SB", "Ahead", "of", "next", "by"]
     # Kasparov: BH 14.5, Cut-1 12.5, SB 9.75, ahead of Tal on Buchholz (seed 000).
     assert lines[2].split() == ["2", "2", "Kasparov", "3.5", "14.5", "12.5", "9.75", "BH"]
 

@@ -122,14 +122,23 @@ def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
 
+NAME_WIDTH = 28
+
+
+def shown_name(name: str) -> str:
+    """A name for a table column: a long one is cut with a mark, never silently."""
+    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+
+
 def table_text(response: s.StandingsResponse) -> str:
     specs = [t.spec for t in response.tiebreaks]
-    header = ["Rank", "Id", "Name", "Pts", *specs, "Decided by"]
+    # decided_by separates a row from the NEXT one: "Decided by" read as if it placed the row itself
+    header = ["Rank", "Id", "Name", "Pts", *specs, "Ahead of next by"]
     rows = [
         [
             str(row.rank),
             str(row.id),
-            row.name[:28],
+            shown_name(row.name),
             _number(row.points),
             *(_number(v) for v in row.values),
             row.decided_by or "",
@@ -652,7 +661,7 @@ def prizes_text(response) -> str:
         )
     ]
     header = ["Id", "Name", "Pts", "Total", "Items"]
-    rows = [[str(p.id), p.name[:28], _number(p.points), p.total, ", ".join(p.items)] for p in response.players]
+    rows = [[str(p.id), shown_name(p.name), _number(p.points), p.total, ", ".join(p.items)] for p in response.players]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines += [""] + [
         "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]

@@ -221,3 +221,12 @@ def test_the_command_line_starts_without_the_web_framework():
     result = subprocess.run([sys.executable, "-c", code, str(ALEKHINE)], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_long_name_is_cut_with_a_mark_never_silently():
+    from tiebreak.cli import NAME_WIDTH, shown_name
+
+    long_name = "Wolfgang Amadeus Mozart-Salieri von Habsburg"
+    assert shown_name(long_name) == long_name[: NAME_WIDTH - 1] + "…"
+    assert len(shown_name(long_name)) == NAME_WIDTH
+    assert shown_name("Anna") == "Anna"

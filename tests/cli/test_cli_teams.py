@@ -20,7 +20,7 @@ def test_standings_of_a_team_trf():
     result = tiebreak("standings", FINAL, "-t", "PTS", "MPvGP", "BC", "TBR")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].split() == ["Rank", "Id", "Name", "Pts", "PTS", "MPvGP", "BC", "TBR", "Decided", "by"]
+    assert lines[0].split() == ["Rank", "Id", "Name", "Pts", "PTS", "MPvGP", "BC", "TBR", "Ahead", "of", "next", "by"]
     assert lines[1].split()[:2] == ["1", "1"] and lines[1].endswith("TBR")
 
 
