@@ -232,6 +232,8 @@ def explain_text(response: s.StandingsResponse, player_id: int) -> str:
             continue
         if breakdown.note:
             lines.append(f"  {breakdown.note}")
+        elif rule.code == "DE" and not breakdown.contributions:
+            lines.append("  not tied with anyone on the rules before it: no games between tied players to compare")
         for c in breakdown.contributions:
             lines.append("  " + _contribution_text(c, names))
     return "\n".join(lines)
@@ -244,6 +246,11 @@ def _contribution_text(c: s.ContributionOut, names: dict[int, str]) -> str:
     else:
         what = c.kind + (f" ({c.unplayed})" if c.unplayed else "")
     text = f"{where}  {what:<32} {_number(c.value):>7}"
+    if c.result is not None:  # Sonneborn-Berger: the two factors, as the JSON carries them
+        score = c.counted_score if c.counted_score is not None else c.opponent_score
+        text += f"  = {_number(score)} x {_number(c.result)} (opponent's score x own result)"
+    elif c.kind == "encounter":
+        text += "  scored in the game between them (C.07 6)"
     if c.note:
         text += f"  {c.note}"
     if c.cut:

@@ -230,3 +230,13 @@ def test_a_long_name_is_cut_with_a_mark_never_silently():
     assert shown_name(long_name) == long_name[: NAME_WIDTH - 1] + "…"
     assert len(shown_name(long_name)) == NAME_WIDTH
     assert shown_name("Anna") == "Anna"
+
+
+def test_explain_shows_sonneborn_bergers_factors_and_who_met_whom():
+    # Alekhine memorial, Kasparov (2): round 3 a draw with Fischer, who has 4 points: 4 x ½ = 2;
+    # tied with Tal (3) on 3½, their round 4 draw is DE's only game: ½ each, so DE leaves them equal.
+    result = tiebreak("explain", ALEKHINE, "-p", "2", "-t", "DE", "SB")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any("vs 1 Fischer" in line and "= 4 x 0.5 (opponent's score x own result)" in line for line in lines)
+    assert any("encounter vs 3 Tal" in line and "0.5  scored in the game between them" in line for line in lines)
