@@ -91,8 +91,8 @@ class _Namer:
 
     def points(self, units: Fraction | int) -> str:
         value = Fraction(units) / self.scale
-        if (value * 2**20).denominator == 1:
-            return f"{float(value):g}"  # halves and quarters print exactly
+        if value.denominator & (value.denominator - 1) == 0:
+            return f"{float(value):g}"  # halves, quarters, eighths print exactly
         return f"{value.numerator}/{value.denominator}"  # an average of three meetings: thirds
 
 
