@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
-from ..engine.errors import InconsistentCrosstable, InvalidRequest
+from ..engine.errors import InconsistentCrosstable
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
 from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations, uses_lots
@@ -26,6 +26,7 @@ from ..wire import schemas as s
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_tournament
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from .file_rules import rules_of_the_file
 from .problems import TrfCrosstableError
 from .teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings
 
@@ -124,7 +125,9 @@ def prepare_input(body: s.StandingsRequest, limits: Limits | None = None) -> tup
     if body.preset is not None:
         specs = preset_specs(body.preset, regulations)
     elif body.tiebreaks is None and source.trf is not None and source.trf.tiebreaks:
-        specs = rules_of_the_file(source.trf.tiebreaks, regulations, warnings)
+        specs = rules_of_the_file(
+            body.trf, source.trf.tiebreaks, lambda items: parsed_rules(items, regulations), warnings
+        )
     else:
         specs = parsed_rules(body.tiebreaks or [], regulations)
     if not specs:
@@ -145,30 +148,6 @@ def parsed_rules(items: list, regulations: Regulations) -> list[RuleSpec]:
 @functools.lru_cache(maxsize=256)
 def _rules_of_strings(items: tuple[str, ...], regulations: Regulations) -> tuple[RuleSpec, ...]:
     return tuple(rules_from_wire(list(items), regulations))  # a rule it cannot read raises: nothing is kept
-
-
-def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list[Warning]) -> list[RuleSpec]:
-    """The TRF's own rule list (202/212): a rule this rule set cannot compute (a team rule of a team
-    event read as individuals, a misspelling) is skipped with a warning, not refused: the client
-    did not write it."""
-    specs = []
-    for item in items:
-        try:
-            specs += parsed_rules([item], regulations)
-        except InvalidRequest as exc:
-            warnings.append(
-                Warning(
-                    "trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: {exc.issues[0].message}", None
-                )
-            )
-    warnings.append(
-        Warning(
-            "tiebreaks-from-trf",
-            "rule list taken from the TRF's record 202/212: " + (", ".join(map(str, specs)) or "no rule it could use"),
-            None,
-        )
-    )
-    return specs
 
 
 DRAWN_SEEDS = 10**9  # a drawn seed has at most nine digits: short enough to write on the results sheet
