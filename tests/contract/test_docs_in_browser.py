@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.contract.browser import Browser, BrowserError, find_chromium, png_pixels
+from tests.contract.browser import Browser, find_chromium, png_pixels
 from tests.contract.real_server import uvicorn_server
 from tests.contract.test_openapi_drift import COMMITTED
 
@@ -134,16 +134,17 @@ def test_try_it_out_succeeds_as_generated(server, browser, operation_id, example
 
     if not browser.evaluate("!!document.getElementById('operations-default-computeStandings')"):
         open_swagger()
-    # generous: the machine may be busy (a minute per step, inside the page, before giving up)
+    # The script's promise is held by the page (window.__tryItOut) and its outcome polled: a promise
+    # only the protocol's evaluate call awaited could be collected by Chromium on a loaded machine.
+    # Generous: a minute per step inside the page, four minutes in all, before giving up.
     script = TRY_IT_OUT + f"({json.dumps([operation_id, example])})"
-    for attempt in range(3):
-        try:
-            status, sent = browser.evaluate(script, timeout=240)
-            break
-        except BrowserError as exc:  # Chromium dropped the script's promise ("Promise was collected"): again
-            if "collected" not in str(exc) or attempt == 2:  # (seen on a loaded machine, twice in a row once)
-                raise
-            open_swagger()
+    browser.evaluate(
+        f"window.__tryItOut = null; ({script}).then(r => window.__tryItOut = {{ok: r}}, "
+        "e => window.__tryItOut = {error: String(e)}); true"
+    )
+    outcome = browser.wait_for("window.__tryItOut", timeout=240, what=f"Try it out of {operation_id}")
+    assert isinstance(outcome, dict) and "ok" in outcome, outcome
+    status, sent = outcome["ok"]
     assert status == "200", f"{operation_id} ({example}): Swagger UI got {status}"
     if example is not None:  # what was sent is the example the document gives
         expected = OPERATIONS[operation_id][2]["requestBody"]["content"]["application/json"]["examples"][example]
