@@ -94,13 +94,28 @@ def _lift_description(schema: dict) -> dict:
     return schema
 
 
+def _default_in_words(schema: dict) -> dict:
+    """A property's `default` said in its description instead: openapi-typescript makes every
+    property with a `default` required (decision 0135), and a client may leave any of them out."""
+    if "default" not in schema:
+        return schema
+    schema = dict(schema)
+    said = f"Default: `{msgspec.json.encode(schema.pop('default')).decode()}`."
+    description = schema.get("description", "").rstrip()
+    if description and not description.endswith("."):
+        description += "."
+    return {**schema, "description": f"{description} {said}".lstrip()}
+
+
 def component_schemas(models) -> dict[str, dict]:
     """msgspec's JSON Schema of `models` and what they contain, with each struct's
     cross-field rules merged in."""
     _, components = msgspec.json.schema_components(models, ref_template=REF_TEMPLATE)
     for component in components.values():
         if "properties" in component:
-            component["properties"] = {name: _lift_description(prop) for name, prop in component["properties"].items()}
+            component["properties"] = {
+                name: _default_in_words(_lift_description(prop)) for name, prop in component["properties"].items()
+            }
     for name, info in _struct_types(models).items():
         rules = getattr(info.cls, "schema_rules", ())
         if rules:
