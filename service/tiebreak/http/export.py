@@ -2,6 +2,8 @@
 
 python -m tiebreak.http.export openapi/openapi.json
 python -m tiebreak.http.export --check openapi/openapi.json
+
+Writing first recomputes the response examples (response_examples.py) from the request examples.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import sys
 from pathlib import Path
 
 from .app import create_app
+from . import response_examples
 from .openapi import finished_document
 from .ops import OpsConfig
 
@@ -24,6 +27,8 @@ def main(argv: list[str]) -> int:
     check = "--check" in argv
     paths = [a for a in argv if a != "--check"]
     target = Path(paths[0] if paths else "openapi/openapi.json")
+    if not check:
+        response_examples.write(response_examples.compute(json.loads(document())))
     current = document()
     if check:
         if not target.exists() or target.read_text() != current:

@@ -6,7 +6,8 @@ know, once per app:
 - every component schema is msgspec's own for the struct the handlers decode or encode
   (descriptions from the structs' docstrings and `Meta`), plus the cross-field rules the
   request structs declare (`schema_rules.py`) as `oneOf`/`not` with `required`;
-- every request body carries worked `examples` (examples.py) that reach the 200 path;
+- every request body carries worked `examples` (examples.py) that reach the 200 path, and the
+  200 response what the service answers to them (response_examples.py);
 - the API-key security schemes; the service version as `info.version`.
 
 The documentation pages (ReDoc at /schema, Swagger UI at /schema/swagger) load their
@@ -36,6 +37,8 @@ from openapi_ui_bundles import swagger_ui as swagger_bundle
 
 from ..version import __version__
 from .examples import REQUEST_EXAMPLES
+from .response_examples import add_to as add_response_examples
+from .response_examples import stored as stored_response_examples
 from ..wire.rules import rules_schema
 
 SCHEMA_PATH = "/schema"
@@ -127,7 +130,9 @@ def component_schemas(models) -> dict[str, dict]:
 # ---- the finished document ----
 
 
-def finish(document: dict[str, Any], models, examples: dict, api_keys_on: bool) -> dict[str, Any]:
+def finish(
+    document: dict[str, Any], models, examples: dict, api_keys_on: bool, response_examples: dict | None = None
+) -> dict[str, Any]:
     """The document litestar generated, completed (a new dict; the input is not changed)."""
     doc = copy.deepcopy(document)
     doc["info"]["version"] = __version__
@@ -145,6 +150,7 @@ def finish(document: dict[str, Any], models, examples: dict, api_keys_on: bool) 
             for media, content in (body or {}).get("content", {}).items():
                 if media in named:
                     content["examples"] = named[media]
+    add_response_examples(doc, response_examples)
     return doc
 
 
@@ -157,6 +163,7 @@ def finished_document(app: Litestar) -> dict[str, Any]:
             app.state["documented_models"],
             REQUEST_EXAMPLES,
             bool(app.state["ops"].api_keys),
+            stored_response_examples(),
         )
         app.state["openapi_document"] = doc
     return doc
