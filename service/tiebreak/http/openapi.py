@@ -103,7 +103,10 @@ def _default_in_words(schema: dict) -> dict:
     if "default" not in schema:
         return schema
     schema = dict(schema)
-    said = f"Default: `{msgspec.json.encode(schema.pop('default')).decode()}`."
+    default = schema.pop("default")
+    if default is None:  # an optional field that may be null: nothing more to say
+        return schema
+    said = f"Default: `{msgspec.json.encode(default).decode()}`."
     description = schema.get("description", "").rstrip()
     if description and not description.endswith("."):
         description += "."
@@ -145,13 +148,31 @@ def finish(
         for operation in item.values():
             if path not in OPEN_PATHS:
                 operation["security"] = requirement
+            _ndjson_for_generators(operation)
             body = operation.get("requestBody")
             named = examples.get(operation.get("operationId"), {})
             for media, content in (body or {}).get("content", {}).items():
                 if media in named:
                     content["examples"] = named[media]
-    add_response_examples(doc, response_examples)
+    add_response_examples(doc, response_examples or {})
     return doc
+
+
+NDJSON = "application/x-ndjson"
+
+
+def _ndjson_for_generators(operation: dict[str, Any]) -> None:
+    """An NDJSON stream as code generators can take it (decision 0135): its line's schema as
+    `itemSchema` (OpenAPI 3.2's word for a sequential media type), since generators read `schema` as
+    the whole body; an NDJSON request only in the body's description, beside the JSON array
+    (openapi-python-client cannot choose between an array and another content type)."""
+    content = (operation.get("requestBody") or {}).get("content", {})
+    if "application/json" in content:
+        content.pop(NDJSON, None)
+    for response in operation.get("responses", {}).values():
+        media = response.get("content", {}).get(NDJSON)
+        if media is not None and "schema" in media:
+            media["itemSchema"] = media.pop("schema")
 
 
 def finished_document(app: Litestar) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 example (examples.py and the operations' own), so ReDoc and Swagger show a real answer, not a
 schema placeholder.
 
-They are computed by posting every request example to the app and kept in
+They are computed by posting every request example to the app (export.py) and kept in
 response_examples.json (package data): building the document must not run the engine.
 `python -m tiebreak.http.export` recomputes them; tests/contract/test_response_examples.py
 checks that the stored ones are what the service answers today.
@@ -23,37 +23,6 @@ Examples = dict[str, dict[str, dict[str, Any]]]
 
 def stored() -> Examples:
     return json.loads(STORED.read_text(encoding="utf-8")) if STORED.exists() else {}
-
-
-def compute(document: dict[str, Any]) -> Examples:
-    """Post every JSON request example of `document` to a fresh app; each answer becomes the
-    response example of the same name (an NDJSON stream: its first line)."""
-    from litestar.testing import TestClient
-
-    from .app import create_app
-    from .ops import OpsConfig
-
-    found: Examples = {}
-    with TestClient(create_app(ops=OpsConfig(api_keys=()))) as client:
-        for path, item in sorted(document["paths"].items()):
-            for method, operation in item.items():
-                content = (operation.get("requestBody") or {}).get("content", {})
-                for name, example in content.get("application/json", {}).get("examples", {}).items():
-                    answer = client.request(method.upper(), path, json=example["value"])
-                    if answer.status_code != 200:
-                        raise RuntimeError(f"{operation['operationId']} example {name!r}: {answer.status_code}")
-                    media = answer.headers["content-type"].split(";")[0]
-                    if media == NDJSON:
-                        value = json.loads(answer.text.splitlines()[0])
-                        summary = f"The first line of the answer to: {example['summary']}"
-                    else:
-                        value, summary = answer.json(), f"The answer to: {example['summary']}"
-                    found.setdefault(operation["operationId"], {})[name] = {
-                        "summary": summary,
-                        "media": media,
-                        "value": value,
-                    }
-    return found
 
 
 def write(examples: Examples) -> None:
