@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
 from ..engine.errors import InconsistentCrosstable, InvalidRequest
+from ..engine.interop import not_a_tiebreak
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
 from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations
@@ -154,11 +155,8 @@ def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list
         try:
             specs += parsed_rules([item], regulations)
         except InvalidRequest as exc:
-            warnings.append(
-                Warning(
-                    "trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: {exc.issues[0].message}", None
-                )
-            )
+            reason = not_a_tiebreak(item) or exc.issues[0].message
+            warnings.append(Warning("trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: {reason}", None))
     warnings.append(
         Warning(
             "tiebreaks-from-trf",
