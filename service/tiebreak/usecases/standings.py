@@ -156,7 +156,9 @@ def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list
             specs += parsed_rules([item], regulations)
         except InvalidRequest as exc:
             reason = not_a_tiebreak(item) or exc.issues[0].message
-            warnings.append(Warning("trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: {reason}", None))
+            warnings.append(
+                Warning("trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: {reason}", None)
+            )
     warnings.append(
         Warning(
             "tiebreaks-from-trf",
