@@ -58,3 +58,8 @@ def test_the_forms_real_exports_write_are_read(client):
     """Sharly Chess / echecs (grandmommys-cup-echecs.trf): EDET/P, EMGSB/C1/P, BH:MP/C1/P, MPvGP."""
     codes, _ = _read_rules(client, _with_rules(TEAM_TRF, "EDET/P,EMGSB/C1/P,BH:MP/C1/P,MPvGP"))
     assert codes == ["EDET", "EMGSB", "BH", "MPvGP"]
+
+
+def test_the_reference_name_rep_and_the_old_spaced_list_are_read(client):
+    assert _read_rules(client, _with_rules(TRF, "REP,BH"))[0] == ["GE", "BH"]
+    assert _read_rules(client, _with_rules(TRF, "BH SB DE"))[0] == ["BH", "SB", "DE"]
