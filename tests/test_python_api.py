@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -41,7 +42,7 @@ def test_help_of_the_package_names_the_api():
         capture_output=True,
         text=True,
         check=True,
-        env={"PAGER": "cat", "PATH": "/usr/bin:/bin"},
+        env={**os.environ, "PAGER": "cat"},
     )
     assert "POST /v1/standings" in out.stdout and ">>> result = tiebreak.standings(event" in out.stdout
 

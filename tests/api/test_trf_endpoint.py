@@ -110,6 +110,16 @@ def test_standings_from_trf_use_its_rule_list_and_say_so(client):
     assert "tiebreaks-from-trf" in [w["code"] for w in body["warnings"]]
 
 
+def test_an_individual_file_s_rule_with_a_modifier_it_does_not_take_is_computed_without_it(client):
+    # SB takes C, M and P, not L: the file's own list is not refused; the warning names line 1, column 8.
+    response = client.post("/v1/standings", json={"trf": trf("202 BH SB/L", *SMALL), "explain": False})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert [t["spec"] for t in body["tiebreaks"]] == ["BH", "SB"]
+    (dropped,) = [w for w in body["warnings"] if w["code"] == "trf-modifier-dropped"]
+    assert dropped["message"].startswith("record 202 at trf:1:8: rule 'SB/L' computed as 'SB'")
+
+
 def test_standings_rules_in_the_request_win_over_record_202(client):
     body = client.post("/v1/standings", json={"trf": trf("202 SB", *SMALL), "tiebreaks": ["WIN"]}).json()
     assert [t["spec"] for t in body["tiebreaks"]] == ["WIN"]

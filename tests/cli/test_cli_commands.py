@@ -240,3 +240,20 @@ def test_explain_shows_sonneborn_bergers_factors_and_who_met_whom():
     lines = result.stdout.splitlines()
     assert any("vs 1 Fischer" in line and "= 4 x 0.5 (opponent's score x own result)" in line for line in lines)
     assert any("encounter vs 3 Tal" in line and "0.5  scored in the game between them" in line for line in lines)
+
+
+def test_drawing_of_lots_prints_its_seed_and_reproduces(tmp_path):
+    # All four on 1 point; lots for seed 42 worked with `printf '42:ID' | sha256sum`: 1, 4, 3, 2.
+    from tests.api.test_drawing_of_lots_api import FOUR_TIED
+
+    path = tmp_path / "tied.json"
+    path.write_text(json.dumps(FOUR_TIED))
+    seeded = tiebreak("standings", path, "-t", "RND", "--seed", "42", "--format", "csv")
+    assert seeded.returncode == 0, seeded.stderr
+    assert [line.split(",")[1] for line in seeded.stdout.splitlines()[1:]] == ["1", "4", "3", "2"]
+    drawn = tiebreak("standings", path, "-t", "RND")
+    footer = drawn.stdout.splitlines()[-1]
+    assert ", lots drawn with seed " in footer
+    seed = footer.rsplit(" ", 1)[1]
+    again = tiebreak("standings", path, "-t", "RND", "--seed", seed)
+    assert again.stdout == drawn.stdout

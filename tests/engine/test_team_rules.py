@@ -134,3 +134,37 @@ def test_the_reference_score_is_refused_where_a_rule_takes_none():
     assert parse_team_rule("mpvgp", None).canonical == "MPvGP"
     assert parse_team_rule("Board Count", None).canonical == "BC"
     assert parse_team_rule("game points", None).canonical == "PTS:GP"
+
+
+def test_teams_that_met_twice_count_the_average_of_their_matches():
+    # C.07 6.1.2 for teams. Six teams of two boards, four rounds; 1, 2 and 3 end on 3 MP, the
+    # others on 6, 5 and 4. Between 1, 2 and 3: 1 and 2 met twice (1 won, then 2 won), 3 beat 1,
+    # 2 and 3 drew. Averaged: 1 has 1 (vs 2: (2+0)/2) + 0 = 1, 2 has 1 + 1 = 2, 3 has 2 + 1 = 3,
+    # so 3, 2, 1. Summed, 2 and 3 would share the top with 3 each (and stay tied between them).
+    ev = event(
+        6,
+        2,
+        4,
+        [
+            match(1, 1, 2, "1 1"),
+            match(1, 3, 4, "0 0"),
+            match(1, 5, 6, "= ="),
+            match(2, 1, 3, "0 0"),
+            match(2, 2, 4, "0 0"),
+            match(2, 5, 6, "= ="),
+            match(3, 2, 3, "= ="),
+            match(3, 1, 5, "= ="),
+            match(3, 4, 6, "= ="),
+            match(4, 1, 2, "0 0"),
+            match(4, 3, 5, "0 0"),
+            match(4, 4, 6, "= ="),
+        ],
+    )
+    _, v = run(ev, "PTS", "DE")
+    assert v["PTS"] == {1: 3, 2: 3, 3: 3, 4: 6, 5: 5, 6: 4}
+    assert {t: v["DE"][t] for t in (1, 2, 3)} == {3: 1, 2: 2, 1: 3}
+    # EDE: the match points between them first (13.3), averaged the same way
+    result, v = run(ev, "PTS", "EDE", explain=True)
+    assert {t: v["EDE"][t] for t in (1, 2, 3)} == {3: 1, 2: 2, 1: 3}
+    note = result.outcomes[1].notes[result.table.ids.index(1)]
+    assert note.startswith("place 3: primary score: 1 in the matches between 1, 2, 3"), note

@@ -4,7 +4,7 @@ TRF-26 (FIDE C.04 Annex 2, version 2026) records 202 and 212 carry "codes from M
 Tie-Breaks": the acronyms of C.07, with C.07's modifiers (`BH/C1`, `BH:MP/C1/P`). Every C.07
 rule of the registry is therefore written under its own code; US Chess rules have no TRF-26
 acronym. The FIDE reference implementation (FIDE TEC TieBreakServer) lists, beside the C.07
-acronyms, help functions a rule list may name; they are not tie-breaks and are refused with
+acronyms, help functions a rule list may name; those that are not tie-breaks are refused with
 the reason below.
 """
 
@@ -13,12 +13,11 @@ from __future__ import annotations
 from .model import Regulations
 
 # FIDE TEC TieBreakServer's tie-break list, "Help functions" and "Functions to check pairing":
-# values that order nothing C.07 defines (a TRF's rank column, a random number) or that
-# describe pairings, not standings.
+# values that order nothing C.07 defines (a TRF's rank column) or that describe pairings, not
+# standings. Its RND (a random number) is the registry's drawing of lots.
 NOT_TIEBREAKS: dict[str, str] = {
     "SNO": "the start number as a help function of the FIDE reference implementation; C.07's rule for it is TPN",
     "RANK": "the rank column of the file itself, not a rule computed from the games",
-    "RND": "a random number: C.07 draws lots, it does not compute them",
     "VUR": "the count of voluntary unplayed rounds (C.07 16.5), an input to other rules, not a tie-break",
     "ABH": "the adjusted score for Buchholz (C.07 16.3), an input to BH, not a tie-break",
     "AFB": "the adjusted score for Fore Buchholz (C.07 16.3), an input to FB, not a tie-break",

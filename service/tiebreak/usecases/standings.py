@@ -10,21 +10,23 @@ runs the engine and builds the response.
 from __future__ import annotations
 
 import functools
+import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
-from ..engine.errors import InconsistentCrosstable, InvalidRequest
-from ..engine.interop import not_a_tiebreak
+from ..engine.errors import InconsistentCrosstable
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
-from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations
+from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations, uses_lots
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from ..wire import schemas as s
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_tournament
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from .file_rules import rules_of_the_file
 from .problems import TrfCrosstableError
 from .teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings
 
@@ -123,7 +125,9 @@ def prepare_input(body: s.StandingsRequest, limits: Limits | None = None) -> tup
     if body.preset is not None:
         specs = preset_specs(body.preset, regulations)
     elif body.tiebreaks is None and source.trf is not None and source.trf.tiebreaks:
-        specs = rules_of_the_file(source.trf.tiebreaks, regulations, warnings)
+        specs = rules_of_the_file(
+            body.trf, source.trf.tiebreaks, lambda items: parsed_rules(items, regulations), warnings
+        )
     else:
         specs = parsed_rules(body.tiebreaks or [], regulations)
     if not specs:
@@ -146,27 +150,17 @@ def _rules_of_strings(items: tuple[str, ...], regulations: Regulations) -> tuple
     return tuple(rules_from_wire(list(items), regulations))  # a rule it cannot read raises: nothing is kept
 
 
-def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list[Warning]) -> list[RuleSpec]:
-    """The TRF's own rule list (202/212): a rule this rule set cannot compute (a team rule of a team
-    event read as individuals, a misspelling) is skipped with a warning, not refused: the client
-    did not write it."""
-    specs = []
-    for item in items:
-        try:
-            specs += parsed_rules([item], regulations)
-        except InvalidRequest as exc:
-            reason = not_a_tiebreak(item) or exc.issues[0].message
-            warnings.append(
-                Warning("trf-rule-skipped", f"rule {item!r} of the TRF's rule list skipped: {reason}", None)
-            )
-    warnings.append(
-        Warning(
-            "tiebreaks-from-trf",
-            "rule list taken from the TRF's record 202/212: " + (", ".join(map(str, specs)) or "no rule it could use"),
-            None,
-        )
-    )
-    return specs
+DRAWN_SEEDS = 10**9  # a drawn seed has at most nine digits: short enough to write on the results sheet
+
+
+def lots_seed(rule_lists: Iterable[list[RuleSpec]], given: int | None) -> int | None:
+    """The seed of the drawing of lots: the one given, else one drawn here when a list includes RND
+    (the answer echoes it, so the draw can be reproduced)."""
+    if given is not None:
+        return given
+    if any(uses_lots(specs) for specs in rule_lists):
+        return secrets.randbelow(DRAWN_SEEDS)
+    return None
 
 
 def applied_regulations(requested: str, preset_name: str | None, tournament: Tournament) -> Regulations:
@@ -307,7 +301,14 @@ def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_r
     started = time.perf_counter()
     try:
         result = compute_standings(
-            tournament, plan.specs, plan.regulations, plan.after_round, body.unrated_rating, False, s.ContributionOut
+            tournament,
+            plan.specs,
+            plan.regulations,
+            plan.after_round,
+            body.unrated_rating,
+            False,
+            s.ContributionOut,
+            lots_seed([plan.specs], body.seed),
         )
     except InconsistentCrosstable as exc:
         if source.trf is None:

@@ -3,9 +3,7 @@ or a TRF with team records. Shared by the HTTP routes, compare, batch and the co
 
 from __future__ import annotations
 
-import re
 
-from ..engine.errors import InvalidRequest
 from ..engine.model import Regulations
 from ..engine.rules import RuleSpec
 from ..engine.standings import Warning
@@ -15,6 +13,7 @@ from ..engine.teams.standings import TeamStandings, compute_team_standings, reso
 from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
 from ..wire import schemas as s
 from ..wire.limits import Deadline, LimitExceeded, Limits
+from .file_rules import rules_of_the_file
 from .convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
 
 
@@ -56,58 +55,12 @@ def team_specs(rule_items, preset_name: str | None, regulations: Regulations) ->
     return team_rules_from_wire(rule_items or [], regulations)
 
 
-def _where_in_the_file(text: str, item: str) -> str:
-    """`record 202 at trf:LINE:COL` of a rule of the file's list (202, else 212), for a warning."""
-    lines = re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff"))
-    for record in ("202", "212"):
-        for number, line in enumerate(lines, start=1):
-            if line.startswith(record) and item in line[3:]:
-                return f"record {record} at trf:{number}:{line.index(item, 3) + 1}"
-    return "record 202/212"
-
-
-def team_rules_of_the_file(
-    text: str, items: list[str], regulations: Regulations, warnings: list[Warning]
-) -> list[RuleSpec]:
-    """The TRF's own rule list: the client did not write it, so a modifier the rule does not take is
-    left out (the rule kept), and a rule that cannot be read even bare is skipped, each with a
-    warning naming where it is in the file, rather than refusing the file."""
-    specs: list[RuleSpec] = []
-    for item in items:
-        code, *kept = item.split("/")
-        dropped: list[str] = []
-        while True:
-            try:
-                specs += team_rules_from_wire(["/".join([code, *kept])], regulations)
-            except InvalidRequest as exc:
-                if kept:
-                    dropped.insert(0, kept.pop())
-                    continue
-                message = f"{_where_in_the_file(text, item)}: rule {item!r} skipped: {exc.issues[0].message}"
-                warnings.append(Warning("trf-rule-skipped", message, None))
-                break
-            if dropped:
-                message = (
-                    f"{_where_in_the_file(text, item)}: rule {item!r} computed as {'/'.join([code, *kept])!r}: "
-                    f"{code} does not take the modifier {'/'.join(dropped)} here, so it is left out"
-                )
-                warnings.append(Warning("trf-modifier-dropped", message, None))
-            break
-    return specs
-
-
 def prepare_team(body) -> tuple[TeamTournament, list[RuleSpec], Regulations, list[Warning]]:
     event, trf_rules, warnings = read_team_event(body)
     regulations = team_regulations(body.regulations, event)
     if body.tiebreaks is None and body.preset is None and trf_rules and body.trf is not None:
-        specs = team_rules_of_the_file(body.trf, trf_rules, regulations, warnings)
-        warnings.append(
-            Warning(
-                "tiebreaks-from-trf",
-                "rule list taken from the TRF's record 212/202: "
-                + (", ".join(map(str, specs)) or "no rule it could use"),
-                None,
-            )
+        specs = rules_of_the_file(
+            body.trf, trf_rules, lambda items: team_rules_from_wire(list(items), regulations), warnings
         )
     else:
         specs = team_specs(body.tiebreaks, body.preset, regulations)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from fractions import Fraction
+
 import numpy as np
 
 from ..contributions import Contribution, Explanation, RuleOutcome, explanation
@@ -345,18 +347,21 @@ class _Encounters:
             boards = ctx.boards.pts
             value = lambda p, r: int(boards[p, r] @ weights)  # noqa: E731
             win = 0
-        mutual: dict[int, int] = {}
+        mutual: dict[int, Fraction] = {}
         met: dict[int, set[int]] = {}
         for p in cls:
-            rounds = self.meetings(p, members)
-            mutual[p] = sum(value(p, r) for r in rounds)
-            met[p] = {int(ctx.table.opp[p, r]) for r in rounds}
+            by_opponent: dict[int, list[int]] = {}
+            for r in self.meetings(p, members):
+                by_opponent.setdefault(int(ctx.table.opp[p, r]), []).append(value(p, r))
+            # C.07 6.1.2: teams that met more than once count the average of their matches
+            mutual[p] = sum((Fraction(sum(v), len(v)) for v in by_opponent.values()), Fraction(0))
+            met[p] = set(by_opponent)
         scale = ctx.table.scale
-        found = {p: f"{mutual[p] / scale:g}" for p in cls}
+        found = {p: _shown(mutual[p] / scale) for p in cls}
         all_met = self.round_robin or all(len(met[p]) == len(cls) - 1 for p in cls)
         sign = -1 if higher_is_better else 1
         if all_met:
-            by_value: dict[int, list[int]] = {}
+            by_value: dict[Fraction, list[int]] = {}
             for p in cls:
                 by_value.setdefault(mutual[p], []).append(p)
             return [by_value[v] for v in sorted(by_value, key=lambda v: sign * v)], found
@@ -373,8 +378,13 @@ class _Encounters:
             i += 1
         parts.append(ordered[i:])
         for p in cls:
-            found[p] += f" (at most {highest[p] / scale:g})"
+            found[p] += f" (at most {_shown(highest[p] / scale)})"
         return parts, found
+
+
+def _shown(value: Fraction) -> str:
+    """A mutual score as text: exact where it is a decimal (1.5), else as a fraction (4/3)."""
+    return f"{float(value):g}" if (value * 100).denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[list[int]]) -> RuleOutcome:
