@@ -10,7 +10,7 @@ PORT ?= 8000
 LOG_FORMAT ?= text
 UV_VERSION := 0.13.9
 
-.PHONY: run test lint venv run-venv openapi openapi-check bench conformance fuzz load hostile calibrate lock clean
+.PHONY: run test lint venv run-venv openapi openapi-check clients bench conformance fuzz load hostile calibrate lock clean
 
 run-venv:
 	@$(PYTHON) scripts/make_venv.py run
@@ -37,6 +37,11 @@ openapi: run-venv
 
 openapi-check: run-venv
 	$(BIN)/python -m tiebreak.http.export --check openapi/openapi.json
+
+# A Python client and TypeScript types and SDK generated from the document into build/clients (not
+# committed; docs/clients.md). The npm tools come from clients/package-lock.json; without node, Python only.
+clients: venv
+	$(BIN)/python scripts/clients.py build/clients
 
 # Re-resolve the locks from pyproject.toml (newest versions allowed there), with hashes, for every
 # platform and Python 3.11+. The run lock takes the test lock's versions, so they never disagree.

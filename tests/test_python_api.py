@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -20,10 +21,37 @@ ALEKHINE = (ROOT / "tests" / "fixtures" / "conformance_fide" / "worked-a-alekhin
 
 
 def test_the_page_has_its_examples():
-    assert len(EXAMPLES) == 3
+    assert len(EXAMPLES) == 4
 
 
-@pytest.mark.parametrize("example", EXAMPLES[:2], ids=["standings", "compare-and-errors"])
+def test_every_docstring_example_of_the_api_runs():
+    """`help(tiebreak.standings)` and the others show examples: doctest runs each as written."""
+    import doctest
+
+    import tiebreak.library
+
+    results = doctest.testmod(tiebreak.library)
+    assert results.failed == 0
+    documented = {name for name in tiebreak.library.__all__ if ">>>" in (getattr(tiebreak, name).__doc__ or "")}
+    assert documented == set(tiebreak.__all__) - {"__version__", "problem_of"}, "every function has an example"
+
+
+def test_help_of_the_package_names_the_api():
+    out = subprocess.run(
+        [sys.executable, "-c", "import tiebreak; help(tiebreak.standings)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PAGER": "cat"},
+    )
+    assert "POST /v1/standings" in out.stdout and ">>> result = tiebreak.standings(event" in out.stdout
+
+
+def test_the_package_is_typed():
+    assert (Path(tiebreak.__file__).parent / "py.typed").exists()
+
+
+@pytest.mark.parametrize("example", EXAMPLES[:3], ids=["standings", "compare-and-errors", "prizes-and-check"])
 def test_each_example_of_docs_python_md_runs(example, monkeypatch):
     monkeypatch.chdir(ROOT)
     exec(compile(example, "docs/python.md", "exec"), {})
@@ -31,7 +59,7 @@ def test_each_example_of_docs_python_md_runs(example, monkeypatch):
 
 def test_the_batch_job_example_rerank_a_folder_in_processes(tmp_path):
     script = tmp_path / "rerank.py"
-    script.write_text(EXAMPLES[2])
+    script.write_text(EXAMPLES[3])
     out = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = [msgspec.json.decode(line) for line in out.stdout.splitlines()]

@@ -7,6 +7,8 @@ or as TRF text. Answers are the structs the API returns (`msgspec.structs.asdict
 its problems: `msgspec.ValidationError` (400: not the documented shape), the engine's
 `TiebreakError` family and `TrfError` (422), `LimitExceeded`; `problem_of(exc)` gives the
 problem the API would answer.
+
+Each function's docstring has an example, run by tests/test_python_api.py (doctest).
 """
 
 from __future__ import annotations
@@ -16,17 +18,20 @@ from typing import Any
 
 import msgspec
 
+from .usecases.check import check_item
 from .usecases.compare import run_compare
+from .usecases.prizes import check_prizes, run_prizes
 from .usecases.problems import problem_of
 from .usecases.standings import run_standings
 from .usecases.trf import read_to_wire, write_from_wire
 from .wire import schemas as s
 from .wire import teams as st
 from .wire.compare import CompareRequest, CompareResponse
-from .wire.io import TrfConvertRequest, TrfConvertResponse
+from .wire.io import CheckItem, CheckReport, TrfConvertRequest, TrfConvertResponse
 from .wire.limits import LIMITS, Limits, check_standings
+from .wire.prizes import PrizeRequest, PrizesResponse
 
-__all__ = ["compare", "problem_of", "read_trf", "standings", "write_trf"]
+__all__ = ["check", "compare", "distribute_prizes", "problem_of", "read_trf", "standings", "write_trf"]
 
 Tournament = str | Mapping[str, Any] | s.Tournament | st.TeamTournament
 Rules = Sequence[str | Mapping[str, Any]]
@@ -66,7 +71,30 @@ def standings(
     limits: Limits = LIMITS,
 ) -> s.StandingsResponse:
     """The standings of `POST /v1/standings`: ranked by points, then by each rule of `rules` (or of
-    `preset`; a TRF's record 202 when neither is given), under `regulations`."""
+    `preset`; a TRF's record 202 when neither is given), under `regulations`.
+
+    `tournament` is TRF text, the API's JSON shape (a dict) or a wire struct; `rules` the codes of
+    `GET /v1/tiebreaks` (`"BH/C1"`, `{"code": "KS", "modifiers": {"limit": 50}}`); `top`, `offset`
+    and `player` choose the rows returned, as the API's fields do.
+
+    >>> import tiebreak
+    >>> def game(round, opponent, result):
+    ...     return {"round": round, "opponent": opponent, "result": result}
+    >>> event = {"rounds": 3, "players": [
+    ...     {"id": 1, "results": [game(1, 2, "win"), game(2, 3, "draw"), game(3, 4, "win")]},
+    ...     {"id": 2, "results": [game(1, 1, "loss"), game(2, 4, "win"), game(3, 3, "draw")]},
+    ...     {"id": 3, "results": [game(1, 4, "draw"), game(2, 1, "draw"), game(3, 2, "draw")]},
+    ...     {"id": 4, "results": [game(1, 3, "draw"), game(2, 2, "loss"), game(3, 1, "loss")]}]}
+    >>> result = tiebreak.standings(event, ["DE", "SB"])
+    >>> [(row.rank, row.id, row.points) for row in result.standings]
+    [(1, 1, 2.5), (2, 3, 1.5), (3, 2, 1.5), (4, 4, 0.5)]
+
+    3 and 2 drew their game (DE equal); Sonneborn-Berger: 3 drew all three (2.5 + 1.5 + 0.5) / 2,
+    2 beat 4 and drew 3 (0.5 + 1.5 / 2).
+
+    >>> [row.values[1] for row in result.standings[1:3]], result.standings[1].decided_by
+    ([2.25, 1.25], 'SB')
+    """
     body = _request(
         s.StandingsRequest,
         {
@@ -97,7 +125,16 @@ def compare(
     limits: Limits = LIMITS,
 ) -> CompareResponse:
     """`POST /v1/compare`: one event under several named rule lists. `lists` maps a name to its
-    rules (or to a preset's name), or is the API's list of `{name, tiebreaks | preset, regulations}`."""
+    rules (or to a preset's name), or is the API's list of `{name, tiebreaks | preset, regulations}`.
+
+    >>> import tiebreak
+    >>> event = {"rounds": 1, "players": [
+    ...     {"id": 1, "results": [{"round": 1, "opponent": 2, "result": "draw"}]},
+    ...     {"id": 2, "results": [{"round": 1, "opponent": 1, "result": "draw"}]}]}
+    >>> table = tiebreak.compare(event, {"Buchholz": ["BH"], "FIDE Swiss": "fide-swiss-traditional"})
+    >>> [list.name for list in table.lists]
+    ['Buchholz', 'FIDE Swiss']
+    """
     if isinstance(lists, Mapping):
         lists = [
             {"name": name, **({"preset": rules} if isinstance(rules, str) else {"tiebreaks": list(rules)})}
@@ -119,7 +156,16 @@ def compare(
 
 def read_trf(text: str, limits: Limits = LIMITS) -> TrfConvertResponse:
     """`POST /v1/trf` with `trf`: the JSON tournament (and team event) of TRF text, with the reader's
-    located warnings; `.tournament` can be given back to `standings`."""
+    located warnings; `.tournament` can be given back to `standings`.
+
+    >>> import tiebreak
+    >>> trf = tiebreak.write_trf({"name": "Club", "rounds": 1, "players": [
+    ...     {"id": 1, "name": "Ann", "results": [{"round": 1, "opponent": 2, "color": "w", "result": "win"}]},
+    ...     {"id": 2, "name": "Bob", "results": [{"round": 1, "opponent": 1, "color": "b", "result": "loss"}]}]})
+    >>> event = tiebreak.read_trf(trf).tournament
+    >>> [(player.id, player.name) for player in event.players]
+    [(1, 'Ann'), (2, 'Bob')]
+    """
     return read_to_wire(text, limits)
 
 
@@ -130,9 +176,66 @@ def write_trf(
     regulations: str = "auto",
     limits: Limits = LIMITS,
 ) -> str:
-    """`POST /v1/trf` with `tournament`: the event as TRF-26 text, points and ranks by `rules`."""
+    """`POST /v1/trf` with `tournament`: the event as TRF-26 text, points and ranks by `rules`.
+
+    >>> import tiebreak
+    >>> trf = tiebreak.write_trf({"name": "Club", "rounds": 1, "players": [
+    ...     {"id": 1, "name": "Ann", "results": [{"round": 1, "result": "pairing_bye"}]}]})
+    >>> trf.splitlines()[0]
+    '012 Club'
+    """
     body = _request(
         TrfConvertRequest,
         {**_event_fields(tournament), "tiebreaks": list(rules) if rules else None, "regulations": regulations},
     )
     return write_from_wire(body, limits).trf or ""
+
+
+def distribute_prizes(request: Mapping[str, Any] | PrizeRequest, *, limits: Limits = LIMITS) -> PrizesResponse:
+    """`POST /v1/prizes`: who receives what. `request` is the endpoint's body (a dict or a
+    `PrizeRequest`): final `standings` or a `standings_request` computed first, `categories`,
+    `prizes` and `rules` (docs/prizes.md). Amounts are decimal strings, paid exactly. (Not
+    `tiebreak.prizes`: that name is the package that distributes.)
+
+    >>> import tiebreak
+    >>> paid = tiebreak.distribute_prizes({
+    ...     "standings": [{"id": 1, "points": 2.0}, {"id": 2, "points": 1.5}, {"id": 3, "points": 1.5}],
+    ...     "prizes": [{"id": "1", "amount": "100"}, {"id": "2", "amount": "60"}, {"id": "3", "amount": "40"}],
+    ...     "rules": {"sharing": "pool"}})
+    >>> [(player.id, player.total) for player in paid.players]
+    [(1, '100.00'), (2, '50.00'), (3, '50.00')]
+    """
+    body = request if isinstance(request, PrizeRequest) else msgspec.convert(dict(request), PrizeRequest)
+    check_prizes(body, limits)
+    return run_prizes(body, limits)
+
+
+def check(
+    trf: str,
+    rules: Rules | None = None,
+    *,
+    regulations: str = "auto-historic",
+    participants: str = "auto",
+) -> CheckReport:
+    """`POST /v1/check` for one file: the points and rank columns of an archived TRF against the
+    standings computed under its own rule list (record 202/212, or `rules`) and the edition in
+    force at its date.
+
+    >>> import tiebreak
+    >>> trf = tiebreak.write_trf({"name": "Club", "rounds": 1, "players": [
+    ...     {"id": 1, "name": "Ann", "results": [{"round": 1, "opponent": 2, "color": "w", "result": "win"}]},
+    ...     {"id": 2, "name": "Bob", "results": [{"round": 1, "opponent": 1, "color": "b", "result": "loss"}]}]})
+    >>> report = tiebreak.check(trf)
+    >>> report.status, report.compared
+    ('consistent', ['points', 'rank'])
+    """
+    item = _request(
+        CheckItem,
+        {
+            "trf": trf,
+            "tiebreaks": list(rules) if rules else None,
+            "regulations": regulations,
+            "participants": participants,
+        },
+    )
+    return check_item(item)

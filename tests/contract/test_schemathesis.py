@@ -53,7 +53,7 @@ EXAMPLES = 80
 def _line_validator(path: str) -> jsonschema.Draft202012Validator:
     """The schema every NDJSON line of `path`'s 200 answer has (BatchResult, CheckLine)."""
     content = DOCUMENT["paths"][path]["post"]["responses"]["200"]["content"][NDJSON]
-    return jsonschema.Draft202012Validator({**content["schema"], "components": DOCUMENT["components"]})
+    return jsonschema.Draft202012Validator({**content["itemSchema"], "components": DOCUMENT["components"]})
 
 
 def assert_ndjson_lines_conform(response, path: str = "/v1/standings/batch") -> None:

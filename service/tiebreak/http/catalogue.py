@@ -14,6 +14,7 @@ from litestar.enums import MediaType
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter
 
+from ..engine.interop import trf26_acronym
 from ..engine.presets import PRESETS
 from ..engine.registry import TIEBREAKS
 from ..engine.teams.presets import TEAM_PRESETS
@@ -34,6 +35,7 @@ def _entry(t, aliases: list[str], rating_based: bool, events: list[Literal["indi
         lower_is_better=t.lower_is_better,
         aliases=aliases,
         rating_based=rating_based,
+        trf26=trf26_acronym(t.code, t.regulations),
         events=events,
     )
 

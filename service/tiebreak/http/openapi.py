@@ -6,7 +6,8 @@ know, once per app:
 - every component schema is msgspec's own for the struct the handlers decode or encode
   (descriptions from the structs' docstrings and `Meta`), plus the cross-field rules the
   request structs declare (`schema_rules.py`) as `oneOf`/`not` with `required`;
-- every request body carries worked `examples` (examples.py) that reach the 200 path;
+- every request body carries worked `examples` (examples.py) that reach the 200 path, and the
+  200 response what the service answers to them (response_examples.py);
 - the API-key security schemes; the service version as `info.version`.
 
 The documentation pages (ReDoc at /schema, Swagger UI at /schema/swagger) load their
@@ -36,6 +37,8 @@ from openapi_ui_bundles import swagger_ui as swagger_bundle
 
 from ..version import __version__
 from .examples import REQUEST_EXAMPLES
+from .response_examples import add_to as add_response_examples
+from .response_examples import stored as stored_response_examples
 from ..wire.rules import rules_schema
 
 SCHEMA_PATH = "/schema"
@@ -94,13 +97,31 @@ def _lift_description(schema: dict) -> dict:
     return schema
 
 
+def _default_in_words(schema: dict) -> dict:
+    """A property's `default` said in its description instead: openapi-typescript makes every
+    property with a `default` required (decision 0135), and a client may leave any of them out."""
+    if "default" not in schema:
+        return schema
+    schema = dict(schema)
+    default = schema.pop("default")
+    if default is None:  # an optional field that may be null: nothing more to say
+        return schema
+    said = f"Default: `{msgspec.json.encode(default).decode()}`."
+    description = schema.get("description", "").rstrip()
+    if description and not description.endswith("."):
+        description += "."
+    return {**schema, "description": f"{description} {said}".lstrip()}
+
+
 def component_schemas(models) -> dict[str, dict]:
     """msgspec's JSON Schema of `models` and what they contain, with each struct's
     cross-field rules merged in."""
     _, components = msgspec.json.schema_components(models, ref_template=REF_TEMPLATE)
     for component in components.values():
         if "properties" in component:
-            component["properties"] = {name: _lift_description(prop) for name, prop in component["properties"].items()}
+            component["properties"] = {
+                name: _default_in_words(_lift_description(prop)) for name, prop in component["properties"].items()
+            }
     for name, info in _struct_types(models).items():
         rules = getattr(info.cls, "schema_rules", ())
         if rules:
@@ -112,7 +133,9 @@ def component_schemas(models) -> dict[str, dict]:
 # ---- the finished document ----
 
 
-def finish(document: dict[str, Any], models, examples: dict, api_keys_on: bool) -> dict[str, Any]:
+def finish(
+    document: dict[str, Any], models, examples: dict, api_keys_on: bool, response_examples: dict | None = None
+) -> dict[str, Any]:
     """The document litestar generated, completed (a new dict; the input is not changed)."""
     doc = copy.deepcopy(document)
     doc["info"]["version"] = __version__
@@ -125,12 +148,31 @@ def finish(document: dict[str, Any], models, examples: dict, api_keys_on: bool) 
         for operation in item.values():
             if path not in OPEN_PATHS:
                 operation["security"] = requirement
+            _ndjson_for_generators(operation)
             body = operation.get("requestBody")
             named = examples.get(operation.get("operationId"), {})
             for media, content in (body or {}).get("content", {}).items():
                 if media in named:
                     content["examples"] = named[media]
+    add_response_examples(doc, response_examples or {})
     return doc
+
+
+NDJSON = "application/x-ndjson"
+
+
+def _ndjson_for_generators(operation: dict[str, Any]) -> None:
+    """An NDJSON stream as code generators can take it (decision 0135): its line's schema as
+    `itemSchema` (OpenAPI 3.2's word for a sequential media type), since generators read `schema` as
+    the whole body; an NDJSON request only in the body's description, beside the JSON array
+    (openapi-python-client cannot choose between an array and another content type)."""
+    content = (operation.get("requestBody") or {}).get("content", {})
+    if "application/json" in content:
+        content.pop(NDJSON, None)
+    for response in operation.get("responses", {}).values():
+        media = response.get("content", {}).get(NDJSON)
+        if media is not None and "schema" in media:
+            media["itemSchema"] = media.pop("schema")
 
 
 def finished_document(app: Litestar) -> dict[str, Any]:
@@ -142,6 +184,7 @@ def finished_document(app: Litestar) -> dict[str, Any]:
             app.state["documented_models"],
             REQUEST_EXAMPLES,
             bool(app.state["ops"].api_keys),
+            stored_response_examples(),
         )
         app.state["openapi_document"] = doc
     return doc

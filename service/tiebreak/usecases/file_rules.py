@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from ..engine.errors import InvalidRequest
+from ..engine.interop import not_a_tiebreak
 from ..engine.rules import RuleSpec
 from ..engine.standings import Warning
 
@@ -42,7 +43,8 @@ def rules_of_the_file(text: str | None, items: list[str], read: ReadRules, warni
                 if kept:
                     dropped.insert(0, kept.pop())
                     continue
-                message = f"{where_in_the_file(text, item)}: rule {item!r} skipped: {exc.issues[0].message}"
+                reason = not_a_tiebreak(item) or exc.issues[0].message
+                message = f"{where_in_the_file(text, item)}: rule {item!r} skipped: {reason}"
                 warnings.append(Warning("trf-rule-skipped", message, None))
                 break
             if dropped:

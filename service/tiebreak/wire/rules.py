@@ -3,7 +3,7 @@
 msgspec's JSON Schema describes each field on its own; "exactly one of `tournament` and
 `trf`" is a rule between fields that the structs check in `__post_init__`. A struct
 declares such rules in its `schema_rules` class variable and `openapi.py` turns them
-into `oneOf`/`not` with `required`, so that the document accepts exactly what the
+into an `allOf` of `not` clauses with `required`, so that the document accepts exactly what the
 server accepts (tests/contract/test_exact_contract.py enumerates the combinations).
 
 A field counts as given when it is present and not null, as msgspec decodes it.
@@ -19,17 +19,6 @@ Schema = dict[str, Any]  # a JSON Schema object
 _NULL: Schema = {"type": "null"}
 
 
-def given(schema: Schema) -> Schema:
-    """The schema of a field when it is given: its `anyOf` without the null member."""
-    members = [m for m in schema.get("anyOf", ()) if m != _NULL]
-    if not members:
-        return {"not": _NULL}
-    given_schema = members[0] if len(members) == 1 else {"anyOf": members}
-    if "description" in schema:
-        given_schema = {**given_schema, "description": schema["description"]}
-    return given_schema
-
-
 @dataclass(frozen=True)
 class ExactlyOne:
     """Exactly one of `names` must be given. `excludes[name]`: fields that must keep their
@@ -40,27 +29,30 @@ class ExactlyOne:
     excludes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     lists: tuple[str, ...] = ()  # list fields (default []): given when not empty
 
-    def _given(self, name: str, properties: dict[str, Schema]) -> Schema:
-        return {"minItems": 1} if name in self.lists else given(properties[name])
+    def _given(self, name: str) -> Schema:
+        return {"minItems": 1} if name in self.lists else {"not": _NULL}
 
     def _absent(self, name: str) -> Schema:
         return {"maxItems": 0} if name in self.lists else _NULL
 
     def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
-        branches = []
-        for name in self.names:
-            # the others absent or null: each branch stands alone (with `excludes`, both could not match)
-            branch_properties = {
-                name: self._given(name, properties),
-                **{other: self._absent(other) for other in self.names if other != name},
-            }
+        # Only `not` clauses: code generators read a `oneOf` beside `properties` as a union of
+        # the branches and drop the properties (decision 0135).
+        named = ", ".join(
+            f"`{name}` ({self.titles[name]})" if name in self.titles else f"`{name}`" for name in self.names
+        )
+        at_least_one = {"not": {"properties": {name: self._absent(name) for name in self.names}}}
+        clauses: list[Schema] = [{"description": f"Exactly one of {named}", **at_least_one}]
+        for i, name in enumerate(self.names):
+            for other in self.names[i + 1 :]:
+                clauses.append(_both_given(name, self._given(name), other, self._given(other)))
             for other in self.excludes.get(name, ()):
-                branch_properties[other] = {"const": defaults.get(other)}
-            branch = {"required": [name], "properties": branch_properties}
-            if name in self.titles:
-                branch = {"title": self.titles[name], **branch}
-            branches.append(branch)
-        return {"oneOf": branches}
+                clauses.append(_both_given(name, self._given(name), other, {"not": {"const": defaults.get(other)}}))
+        return {"allOf": clauses}
+
+
+def _both_given(name: str, name_given: Schema, other: str, other_given: Schema) -> Schema:
+    return {"not": {"required": [name, other], "properties": {name: name_given, other: other_given}}}
 
 
 @dataclass(frozen=True)
@@ -80,7 +72,7 @@ class AtLeastOne:
     names: tuple[str, ...]
 
     def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
-        return {"anyOf": [{"required": [n], "properties": {n: {"not": _NULL}}} for n in self.names]}
+        return {"not": {"properties": dict.fromkeys(self.names, _NULL)}}
 
 
 @dataclass(frozen=True)
@@ -105,19 +97,10 @@ class SchemaRule(Protocol):
 
 
 def rules_schema(rules: tuple[SchemaRule, ...], properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
-    """The JSON Schema keywords that express `rules`, to merge into the struct's object schema.
-
-    Side by side (`oneOf` and `not` beside `properties`) where the keywords differ: documentation
-    tools show the properties with each `oneOf` branch then; `allOf` only when two rules need
-    the same keyword."""
-    merged: Schema = {}
-    extra: list[Schema] = []
+    """The JSON Schema keywords that express `rules`, to merge into the struct's object schema:
+    one `allOf` of every rule's `not` clauses."""
+    clauses: list[Schema] = []
     for rule in rules:
         part = rule.schema(properties, defaults)
-        if merged.keys() & part.keys():
-            extra.append(part)
-        else:
-            merged.update(part)
-    if extra:
-        merged["allOf"] = extra
-    return merged
+        clauses += part["allOf"] if part.keys() == {"allOf"} else [part]
+    return {"allOf": clauses}

@@ -481,6 +481,10 @@ class CatalogueEntry(Out, frozen=True):
     lower_is_better: Annotated[bool, doc("True when a lower value ranks higher")]
     aliases: Annotated[list[str], doc("Spellings accepted for the plain rule (case-insensitive)")]
     rating_based: Annotated[bool, doc("Dropped when unrated players take part, unless `unrated_rating` is given")]
+    trf26: Annotated[
+        str | None,
+        doc("The acronym TRF-26 records 202/212 write for the rule, read back as this rule; null: none (US Chess)"),
+    ] = None
     # The events the code ranks: individual tournaments, team events (SPEC 2.5), or both.
     events: Annotated[
         list[Literal["individual", "team"]],
