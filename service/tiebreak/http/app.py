@@ -14,6 +14,7 @@ from ..wire.compare import CompareRequest, CompareResponse
 from ..wire.io import BatchItem, BatchResult, CheckItem, CheckLine, TrfConvertRequest, TrfConvertResponse
 from ..wire.limits import LIMITS, Limits
 from ..wire.prizes import PrizeRequest, PrizesResponse
+from ..wire.progression import ProgressionRequest, ProgressionResponse
 from .batch import BATCH_ROUTES
 from .handling import start_gate, stop_gate
 from .openapi import SCHEMA_PATH, render_plugins, static_routes
@@ -27,12 +28,14 @@ from .routes import ROUTES
 # and check responses.
 DOCUMENTED_MODELS = [
     s.StandingsRequest,
+    ProgressionRequest,
     TrfConvertRequest,
     BatchItem,
     CompareRequest,
     PrizeRequest,
     CheckItem,
     s.StandingsResponse,
+    ProgressionResponse,
     BatchResult,
     CompareResponse,
     TrfConvertResponse,
