@@ -18,6 +18,7 @@ from ..wire.progression import ProgressionRequest, ProgressionResponse
 from .batch import BATCH_ROUTES
 from .handling import start_gate, stop_gate
 from .openapi import SCHEMA_PATH, render_plugins, static_routes
+from .page import PAGE_ROUTES
 from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware
 from .prizes import PRIZE_ROUTES
 from .problems import EXCEPTION_HANDLERS
@@ -75,7 +76,7 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
     configure_logging(ops.log_level)
     admission = Admission(limits)
     app = Litestar(
-        route_handlers=[*ROUTES, *PRIZE_ROUTES, *BATCH_ROUTES, *OPS_ROUTES, *static_routes()],
+        route_handlers=[*ROUTES, *PRIZE_ROUTES, *BATCH_ROUTES, *OPS_ROUTES, *static_routes(), *PAGE_ROUTES],
         compression_config=ops.compression(),
         cors_config=ops.cors(),
         state=State({"limits": limits, "ops": ops, "admission": admission, "documented_models": DOCUMENTED_MODELS}),
