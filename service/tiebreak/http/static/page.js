@@ -513,6 +513,14 @@
     return shown;
   }
 
+  // 1, then every step to the last rank: about eight labels whatever the field's size
+  function rankTicks(worst) {
+    const step = Math.max(1, Math.ceil(worst / 8));
+    const ticks = [1];
+    for (let rank = step; rank <= worst; rank += step) if (rank > 1) ticks.push(rank);
+    return ticks;
+  }
+
   function drawProgression() {
     const progression = state.progression;
     const box = $("progression-chart");
@@ -541,10 +549,10 @@
       width: Math.max(280, box.clientWidth || 600),
       height: 320,
       series,
-      scales: { x: { time: false }, y: { range: [worst + 0.5, 0.5] } },
+      scales: { x: { time: false }, y: { range: [0.5, worst + 0.5], dir: -1 } },  // rank 1 at the top
       axes: [
-        { label: TEXTS.round, values: (u, splits) => splits.map((s) => (Number.isInteger(s) ? String(s) : "")) },
-        { label: TEXTS.rank, values: (u, splits) => splits.map((s) => (Number.isInteger(s) ? String(s) : "")) },
+        { label: TEXTS.round, splits: () => progression.rounds },
+        { label: TEXTS.rank, splits: () => rankTicks(worst) },
       ],
       legend: { live: false },
     };
@@ -606,11 +614,14 @@
     const body = without(base, ["tiebreaks", "preset", "explain", "top", "offset", "player", "participants"]);
     body.lists = [first, second];
     body.explain = false;
+    document.documentElement.dataset.state = "busy";
     try {
       const answer = await post("v1/compare", body);
       renderCompare(answer);
+      document.documentElement.dataset.state = "compared";
     } catch (error) {
       showProblem(error, body);
+      document.documentElement.dataset.state = "error";
     }
   }
 
@@ -700,6 +711,8 @@
       return;
     }
     body = { ...body, explain: true };
+    // "busy", then "done" or "error": what a test (or a screen reader's status) waits for
+    document.documentElement.dataset.state = "busy";
     $("status").textContent = TEXTS.computing;
     $("compute-button").disabled = true;
     try {
@@ -717,9 +730,11 @@
       else $("audit-panel").hidden = true;
       $("status").textContent = TEXTS.done(response.standings.length);
       await loadProgression(body);
+      document.documentElement.dataset.state = "done";
     } catch (error) {
       $("status").textContent = "";
       showProblem(error, body);
+      document.documentElement.dataset.state = "error";
     } finally {
       $("compute-button").disabled = false;
     }
