@@ -357,6 +357,7 @@ def test_the_print_view_shows_the_standings_or_one_audit(server, browser):
                  const audit = {table: visible('standings-table'), audit: visible('audit-panel')};
                  return {before, audit}; })()"""
         )
+        browser.evaluate("window.scrollTo(0, 0)")
         shot(browser, "07-print-audit")
         browser.evaluate("document.body.classList.remove('print-audit')")
         shot(browser, "08-print-standings")
