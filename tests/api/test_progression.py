@@ -151,3 +151,42 @@ def test_priced_as_one_ranking_per_round():
     single = estimate(one)
     assert priced.seconds >= 9 * single.seconds * 0.9
     assert priced.memory_bytes > single.memory_bytes
+
+
+def test_computed_by_a_worker_process_as_inline():
+    """Priced over the inline threshold, the progression goes to the gate's pool: the same answer."""
+    from dataclasses import replace
+
+    from tiebreak.http.app import create_app
+    from tiebreak.wire.limits import LIMITS
+
+    body = {"tournament": TOURNAMENT, "tiebreaks": ["BH/C1", "BH", "SB"]}
+    inline = progression(CLIENT, body)
+    with TestClient(create_app(replace(LIMITS, inline_max_cost_ms=0.0))) as pooled:
+        assert progression(pooled, body) == inline
+
+
+def test_a_progression_over_the_cost_ceiling_is_a_413_where_its_standings_are_not():
+    """Priced as one ranking per round: between the two estimates, the standings pass and the
+    progression is refused up front, naming the limit."""
+    from dataclasses import replace
+
+    from tiebreak.http.app import create_app
+    from tiebreak.wire.limits import LIMITS
+
+    players, rounds, rules = 2000, 9, 3
+    body = {
+        "tournament": {"rounds": rounds, "players": [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)]},
+        "tiebreaks": ["BH/C1", "BH", "SB"],
+        "after_round": rounds,
+    }
+    one = Counts(players=players, rounds=rounds, rule_passes=rules)
+    standings_s = estimate(one).seconds
+    progression_s = estimate(progression_counts(one, rounds)).seconds
+    assert progression_s > 2 * standings_s
+    ceiling = (standings_s + progression_s) / 2 + 1e-3  # the bodies' bytes add a little to both
+    with TestClient(create_app(replace(LIMITS, max_cost_s=ceiling))) as client:
+        standings = client.post("/v1/standings", json={**body, "explain": False})
+        assert standings.status_code == 200, standings.text
+        problem = progression(client, body, status=413)
+        assert "max_cost_s" in problem["errors"][0]["message"]

@@ -30,7 +30,7 @@ def page() -> Response[bytes]:
     )
 
 
-PAGE_ROUTES = [
+PAGE_ROUTES: list = [
     page,
     create_static_files_router(
         path=PAGE_ASSETS,
