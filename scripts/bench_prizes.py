@@ -1,66 +1,72 @@
-"""Speed of the prize distribution (tiebreak.prizes), in process, on synthetic standings.
+"""Prize distribution: measured time and answer size against the cost model's estimate.
 
-    .venv/bin/python scripts/bench_prizes.py
+    .venv/bin/python scripts/bench_prizes.py            # the shapes below, one process each run
 
-Each case: players, distinct scores (1 = everyone tied), cash prizes, "under" rating
-categories besides overall, with a cap at the untied prize (the most work). Seeded, so
-the figures are reproducible; docs/prizes.md quotes them.
+Each shape: entrants (all on the same points, or all apart), categories nested by rating (each
+admits the players rated below its bound), 1,000 prizes spread over the categories, one cash
+prize each or not. Prints the seconds run_prizes took and the answer's size beside what
+usecases/cost.py estimates; the constants there must over-estimate every line.
 """
 
 from __future__ import annotations
 
-import random
-import sys
+import argparse
 import time
-from decimal import Decimal
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import msgspec
 
-from tiebreak.prizes import (
-    Category,
-    Entrant,
-    Prize,
-    PrizeGroup,
-    PrizeRequest,
-    Rules,  # noqa: E402
-    distribute,
-)
+from tiebreak.usecases.cost import Counts, estimate, prize_counts
+from tiebreak.usecases.prizes import run_prizes
+from tiebreak.wire import prizes as w
 
-CASES = [  # players, distinct scores, prizes, rating categories
-    (100, 12, 20, 3),
-    (500, 20, 50, 5),
-    (5_000, 20, 200, 10),
-    (50_000, 30, 1_000, 10),
-    (2_000, 1, 300, 10),
-    (50_000, 1, 1_000, 50),
+SHAPES = [
+    # entrants, categories, prizes, tied, one cash prize
+    (50_000, 100, 1000, True, True),
+    (50_000, 100, 1000, False, True),
+    (50_000, 100, 1000, False, False),
+    (50_000, 0, 1000, True, True),
+    (10_000, 100, 1000, True, True),
+    (10_000, 100, 1000, True, False),
+    (10_000, 10, 1000, True, False),
+    (2_000, 20, 100, True, False),
 ]
 
 
-def request(players: int, scores: int, prizes: int, categories: int, rng: random.Random) -> PrizeRequest:
-    points = sorted((rng.randrange(scores) for _ in range(players)), reverse=True)
-    standings = tuple(Entrant(i + 1, Decimal(p) / 2, rating=rng.randrange(1000, 2600)) for i, p in enumerate(points))
-    under = {f"u{r}": Category(f"u{r}", rating_below=r) for r in range(1200, 1200 + 200 * categories, 200)}
-    names = ["overall", *under]
-    prize_list = []
-    for name in names:
-        amounts = sorted((rng.randrange(1, 1000) for _ in range(prizes // len(names))), reverse=True)
-        prize_list += [Prize(f"{name}-{j + 1}", Decimal(a), name) for j, a in enumerate(amounts)]
-    return PrizeRequest(standings, under, (PrizeGroup(None, tuple(prize_list)),), Rules(cap_at_untied_prize=True))
+def request(entrants: int, categories: int, prizes: int, tied: bool, one_cash: bool) -> w.PrizeRequest:
+    body = {
+        "standings": [
+            {"id": i + 1, "points": 5.0 if tied else (entrants - i) / 5, "rating": 1000 + (i % 2000)}
+            for i in range(entrants)
+        ],
+        "categories": {f"c{j}": {"rating_below": 1000 + 20 * (j + 1)} for j in range(categories)},
+        "prizes": [
+            {"id": f"p{k}", "amount": "10", "category": f"c{k % categories}" if categories else "overall"}
+            for k in range(prizes)
+        ],
+        "rules": {"one_cash_prize": one_cash},
+    }
+    return msgspec.json.decode(msgspec.json.encode(body), type=w.PrizeRequest)
 
 
 def main() -> None:
-    print(f"{'players':>8} {'scores':>6} {'prizes':>6} {'categories':>10} {'pools':>6} {'ms (best of 3)':>15}")
-    for players, scores, prizes, categories in CASES:
-        case = request(players, scores, prizes, categories, random.Random(1))
-        timings = []
-        for _ in range(3):
-            started = time.perf_counter()
-            result = distribute(case)
-            timings.append(time.perf_counter() - started)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.parse_args()
+    print(
+        f"{'entrants':>8} {'cats':>4} {'prizes':>6} {'tied':>5} {'1cash':>5} {'s':>7} {'est s':>7} {'MiB':>6} {'est MiB':>7}"
+    )
+    for shape in SHAPES:
+        body = request(*shape)
+        entrants, categories, prizes, tied, one_cash = shape
+        points = [row.points for row in body.standings or []]
+        counts = Counts(players=entrants, rounds=1, **prize_counts(points, categories, prizes, 1, one_cash))
+        guess = estimate(counts)
+        started = time.perf_counter()
+        answer = msgspec.json.encode(run_prizes(body))
+        seconds = time.perf_counter() - started
         print(
-            f"{players:>8} {scores:>6} {prizes:>6} {categories + 1:>10} {len(result.pools):>6} "
-            f"{min(timings) * 1000:>15.0f}"
+            f"{entrants:>8} {categories:>4} {prizes:>6} {tied!s:>5} {one_cash!s:>5} {seconds:>7.2f} "
+            f"{guess.seconds:>7.2f} {len(answer) / 2**20:>6.1f} {guess.answer_bytes / 2**20:>7.1f}",
+            flush=True,
         )
 
 

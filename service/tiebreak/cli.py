@@ -58,6 +58,7 @@ class Options:
     regulations: str | None = None
     after_round: int | None = None
     unrated_rating: int | None = None
+    seed: int | None = None
     explain: bool = True
 
 
@@ -101,7 +102,7 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
         ]
     if options.tiebreaks is not None:
         fields["tiebreaks"] = list(options.tiebreaks)
-    for name in ("regulations", "after_round", "unrated_rating"):
+    for name in ("regulations", "after_round", "unrated_rating", "seed"):
         if getattr(options, name) is not None:
             fields[name] = getattr(options, name)
     fields["explain"] = options.explain
@@ -153,6 +154,7 @@ def table_text(response: s.StandingsResponse) -> str:
     footer = [
         f"regulations: {response.regulations}, system: {response.system}"
         + (f", after round {response.after_round}" if response.after_round else "")
+        + (f", lots drawn with seed {response.seed}" if response.seed is not None else "")
     ]
     return "\n".join(lines + footer)
 
@@ -222,7 +224,10 @@ def progression_table(response: ProgressionResponse) -> str:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]
     rules = ", ".join(t.spec for t in response.tiebreaks) or "points only"
-    return "\n".join([*lines, f"rank (points) after each round; regulations: {response.regulations}, rules: {rules}"])
+    footer = f"rank (points) after each round; regulations: {response.regulations}, rules: {rules}"
+    if response.seed is not None:
+        footer += f", lots drawn with seed {response.seed}"
+    return "\n".join([*lines, footer])
 
 
 def progression_csv(response: ProgressionResponse) -> str:
@@ -769,6 +774,7 @@ def _options(args: argparse.Namespace, explain: bool) -> Options:
         regulations=args.regulations,
         after_round=args.after_round,
         unrated_rating=args.unrated_rating,
+        seed=args.seed,
         explain=explain,
     )
 
@@ -797,6 +803,12 @@ def _rule_options(p: argparse.ArgumentParser) -> None:
         help="standings after round N (default: the last round with a game result)",
     )
     p.add_argument("--unrated-rating", type=int, metavar="R", help="rating that unrated players count as")
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed of the drawing of lots (rule RND): the same seed, the same draw (default: drawn and printed)",
+    )
 
 
 def parser() -> argparse.ArgumentParser:

@@ -190,3 +190,20 @@ def test_a_progression_over_the_cost_ceiling_is_a_413_where_its_standings_are_no
         assert standings.status_code == 200, standings.text
         problem = progression(client, body, status=413)
         assert "max_cost_s" in problem["errors"][0]["message"]
+
+
+def test_one_draw_of_lots_for_every_round_echoed_to_reproduce_it(client):
+    from tests.api.test_drawing_of_lots_api import FOUR_TIED
+
+    body = {"tournament": FOUR_TIED, "tiebreaks": ["RND"]}
+    drawn = progression(client, body)
+    assert isinstance(drawn["seed"], int)
+    again = assert_same_as_standings(client, {**body, "seed": drawn["seed"]})
+    assert again == drawn
+    # Round 1: Ana and Bo won, Cai and Dan lost; round 2 leaves all four on 1 point: the lots decide.
+    assert sorted(p["points"][0] for p in drawn["players"]) == [0.0, 0.0, 1.0, 1.0]
+    assert [p["ranks"][1] for p in drawn["players"]] == [1, 2, 3, 4]
+
+
+def test_no_seed_without_lots(client):
+    assert progression(client, {"trf": TRF})["seed"] is None

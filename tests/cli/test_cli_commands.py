@@ -252,3 +252,20 @@ def test_progression_takes_the_rules_and_the_last_round():
     assert len(rows) == 8
     table = tiebreak("progression", ALEKHINE, "-t", "BH/C1", "SB", "--after-round", "2")
     assert table.stdout.splitlines()[-1].endswith("rules: BH/C1, SB")
+
+
+def test_drawing_of_lots_prints_its_seed_and_reproduces(tmp_path):
+    # All four on 1 point; lots for seed 42 worked with `printf '42:ID' | sha256sum`: 1, 4, 3, 2.
+    from tests.api.test_drawing_of_lots_api import FOUR_TIED
+
+    path = tmp_path / "tied.json"
+    path.write_text(json.dumps(FOUR_TIED))
+    seeded = tiebreak("standings", path, "-t", "RND", "--seed", "42", "--format", "csv")
+    assert seeded.returncode == 0, seeded.stderr
+    assert [line.split(",")[1] for line in seeded.stdout.splitlines()[1:]] == ["1", "4", "3", "2"]
+    drawn = tiebreak("standings", path, "-t", "RND")
+    footer = drawn.stdout.splitlines()[-1]
+    assert ", lots drawn with seed " in footer
+    seed = footer.rsplit(" ", 1)[1]
+    again = tiebreak("standings", path, "-t", "RND", "--seed", seed)
+    assert again.stdout == drawn.stdout

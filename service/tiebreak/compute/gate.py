@@ -42,6 +42,7 @@ import msgspec
 from ..usecases import cost
 from ..wire.limits import Deadline, Limits, Unavailable, deadline_exceeded
 from . import metrics, work
+from .logs import note_faults
 from .worker import FRAME
 
 log = logging.getLogger("tiebreak.gate")
@@ -147,13 +148,19 @@ class WorkerProcess:
         assert process.stdout is not None  # stdout=PIPE
         try:
             (ready,) = FRAME.unpack(await process.stdout.readexactly(FRAME.size))  # imports done
-        except BaseException:
-            worker.kill()
+        except BaseException:  # cancelled (the client left, the server stops) or it died starting
+            worker.kill_starting()
             raise
         if ready != 0:
-            worker.kill()
+            worker.kill_starting()
             raise RuntimeError("a compute worker did not start properly")
         return worker
+
+    def kill_starting(self) -> None:
+        """A worker given up before it was ready: killed, and counted as every killed worker is."""
+        if self.alive:
+            metrics.KILLED.labels("starting").inc()
+        self.kill()
 
     @property
     def alive(self) -> bool:
@@ -377,6 +384,7 @@ def counted(answer: work.Answer) -> work.Answer:
         metrics.ENGINE_SECONDS.observe(answer.engine_seconds)
     if answer.limit:
         metrics.LIMIT_REJECTIONS.labels(answer.limit).inc()
+    note_faults(answer.fault, answer.faults)
     return answer
 
 

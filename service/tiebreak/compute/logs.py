@@ -14,6 +14,42 @@ import time
 import uuid
 
 REQUEST_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+
+
+class Faults:
+    """The unexpected errors of one request: the first is logged with its traceback, the rest counted
+    and logged as one line when the request ends (a check of 2,000 files is not 2,000 tracebacks)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+# Set per request by the HTTP middleware; its tasks (batch items) share the one object.
+REQUEST_FAULTS: contextvars.ContextVar[Faults | None] = contextvars.ContextVar("request_faults", default=None)
+fault_log = logging.getLogger("tiebreak.faults")
+
+
+def note_faults(fault: str | None, count: int) -> None:
+    """A computation's unexpected errors, logged under the request being handled: the first one only."""
+    if not count:
+        return
+    faults = REQUEST_FAULTS.get()
+    if faults is None or faults.count == 0:
+        fault_log.error("unexpected error in a computation", extra={"traceback": fault})
+    if faults is not None:
+        faults.count += count
+
+
+def faults_ended(faults: Faults) -> None:
+    """At the end of a request: how many more unexpected errors it had than the one logged."""
+    if faults.count > 1:
+        fault_log.error(
+            "more unexpected errors in this request", extra={"not_logged": faults.count - 1, "errors": faults.count}
+        )
+
+
 _VALID_ID = re.compile(r"^[A-Za-z0-9._:\-]{1,128}$")
 
 

@@ -59,7 +59,8 @@ SHED = Counter(
 )
 KILLED = Counter(
     "tiebreak_compute_killed",
-    "Worker processes killed, by why (deadline, cancelled: the client left, crashed)",
+    "Worker processes killed, by why (deadline, cancelled: the client left, crashed, "
+    "starting: given up before it was ready)",
     ["reason"],
 )
 WORKER_STARTS = Counter("tiebreak_compute_worker_starts", "Compute worker processes started")

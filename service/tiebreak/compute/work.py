@@ -13,6 +13,7 @@ the `Task` it returns then `finish`es the computation. The gate looks at the pri
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -55,6 +56,10 @@ class Answer(msgspec.Struct, array_like=True):
     retry_after_s: int | None = None  # for 503s
     estimate_s: float | None = None  # what the cost model said, for logs and calibration
     memory_exhausted: bool = False  # a MemoryError: the worker process starts afresh
+    # An unexpected error (a 500): its traceback, logged by the server once per request
+    # (compute/logs.note_faults), and how many there were (a group of batch items).
+    fault: str | None = None
+    faults: int = 0
 
 
 @dataclass
@@ -98,7 +103,9 @@ def failure(exc: BaseException, job: Job) -> Answer:
     """The answer a failure gets: the problem+json, or the item's NDJSON line carrying it."""
     exhausted = isinstance(exc, MemoryError)
     exc = as_known(exc)
-    problem = problem_of(exc)
+    unexpected: list[BaseException] = []
+    problem = problem_of(exc, unexpected.append)
+    fault = "".join(traceback.format_exception(unexpected[0])) if unexpected else None
     limit = getattr(exc, "limit", None)
     retry = exc.retry_after_s if isinstance(exc, Unavailable) else None
     if job.kind in LINE_KINDS:
@@ -112,6 +119,8 @@ def failure(exc: BaseException, job: Job) -> Answer:
             limit=limit,
             retry_after_s=retry,
             memory_exhausted=exhausted,
+            fault=fault,
+            faults=len(unexpected),
         )
     return Answer(
         problem.status,
@@ -120,6 +129,8 @@ def failure(exc: BaseException, job: Job) -> Answer:
         limit=limit,
         retry_after_s=retry,
         memory_exhausted=exhausted,
+        fault=fault,
+        faults=len(unexpected),
     )
 
 
@@ -174,6 +185,8 @@ def _prepare_items(job: Job) -> Task:
             JSON,
             engine_seconds=sum(a.engine_seconds for a in answers),
             memory_exhausted=any(a.memory_exhausted for a in answers),
+            fault=next((a.fault for a in answers if a.fault), None),
+            faults=sum(a.faults for a in answers),
         )
 
     return Task(total, compute, job)

@@ -30,6 +30,7 @@ class Context:
     fore_buchholz: bool = False  # the table is Fore Buchholz's, with the last round drawn (8.3)
     # The type a breakdown's contributions are built in (see contributions.Contribution).
     contribution: type = Contribution
+    lots_seed: int | None = None  # the seed of the drawing of lots (RND), when the rules ask for one
 
     def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         try:
@@ -67,5 +68,10 @@ class Context:
     def for_table(self, table: Table, fore_buchholz: bool = False) -> Context:
         """A context over a modified table (Fore Buchholz), sharing nothing cached."""
         return Context(
-            table, self.regulations, self.ratings, fore_buchholz=fore_buchholz, contribution=self.contribution
+            table,
+            self.regulations,
+            self.ratings,
+            fore_buchholz=fore_buchholz,
+            contribution=self.contribution,
+            lots_seed=self.lots_seed,
         )

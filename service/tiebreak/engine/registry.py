@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
-from .families import buchholz, counts, direct_encounter, koya, progressive, rating, sonneborn_berger, uscf
+from .families import buchholz, counts, direct_encounter, koya, lots, progressive, rating, sonneborn_berger, uscf
 from .model import Regulations
 from .rules import (
     FIDE_ALIASES,
@@ -31,7 +31,7 @@ class Tiebreak:
     code: str
     name: str
     # the article of the rule set's text: FIDE C.07 "8.1", US Chess rule "34E1"; empty where
-    # we have not checked the number in the text (the 2026 codes RTNG and TPN)
+    # we have not checked the number in the text (the 2026 codes RTNG and TPN, RND)
     article: str
     modifiers: frozenset[str]  # modifier letters it takes: C, M, L, P
     compute: Callable[..., RuleOutcome]
@@ -223,6 +223,17 @@ _ENTRIES = (
         frozenset(),
         counts.pairing_number,
         "The start number, lower is better (new in 2026): a last resort that always separates.",
+        lower_is_better=True,
+    ),
+    Tiebreak(
+        "RND",
+        "Drawing of lots",
+        "",
+        frozenset(),
+        lots.drawing_of_lots,
+        "The lot each player draws, lower is better: the last resort that always separates. Reproducible: "
+        "the request's `seed` gives the draw (the answer echoes it, drawn when none is given); lots follow "
+        'SHA-256 of "SEED:ID" per player.',
         lower_is_better=True,
     ),
     # US Chess rule 34E (Official Rules of Chess, 7th edition). Unplayed games: the opponents'

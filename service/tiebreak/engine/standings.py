@@ -78,6 +78,7 @@ class Standings:
     outcomes: list[RuleOutcome]
     rows: Sequence[StandingRow]
     warnings: list[Warning] = field(default_factory=list)
+    lots_seed: int | None = None  # the seed of the drawing of lots, when the rules include RND
     explained: set[int] = field(default_factory=set, init=False)  # the players whose breakdowns are kept
 
     def explain(self, players: list[int]) -> list[Explanation]:
@@ -174,6 +175,7 @@ def compute_standings(
     unrated_rating: int | None = None,
     explain: bool | Collection[int] = True,
     contribution: type = Contribution,
+    lots_seed: int | None = None,
 ) -> Standings:
     """Rank the tournament by points and then the rules in order.
 
@@ -181,9 +183,10 @@ def compute_standings(
     collection of player ids only theirs (values are computed for all);
     `Standings.explain` builds any player's afterwards, from the same pass. `contribution`: the type
     the breakdowns' contributions are built in (the fields of contributions.Contribution).
+    `lots_seed`: the seed of the drawing of lots, required when the rules include RND.
     """
     with cyclic_gc_paused():
-        return _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution)
+        return _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution, lots_seed)
 
 
 def _compute(
@@ -194,6 +197,7 @@ def _compute(
     unrated_rating: int | None,
     explain: bool | Collection[int],
     contribution: type,
+    lots_seed: int | None = None,
 ) -> Standings:
     applied = resolve_regulations(regulations, tournament)
     check_rule_set(specs, applied)
@@ -229,11 +233,12 @@ def _compute(
                 )
             )
 
-    ctx = Context(table, applied, ratings, contribution=contribution)
+    ctx = Context(table, applied, ratings, contribution=contribution, lots_seed=lots_seed)
     order, starts, keys, outcomes = rank(ctx, specs, dropped)
     warnings += group_checks(outcomes, table)
     rows = _rows(table, order, starts, keys, outcomes)
-    standings = Standings(table, applied, specs, outcomes, rows, warnings)
+    warnings += drawn_order_warnings(rows, table, lots_seed)
+    standings = Standings(table, applied, specs, outcomes, rows, warnings, lots_seed if uses_lots(specs) else None)
     if explain is True:
         standings.keep(range(table.size))
     elif explain is not False:
@@ -257,3 +262,26 @@ def _rows(
         for i in np.flatnonzero(starts[1:]).tolist():
             decided[i] = labels[first[i]]
     return StandingRows(order.tolist(), rank_at.tolist(), decided)
+
+
+def uses_lots(specs: list[RuleSpec]) -> bool:
+    """Whether the rule list ends in a drawing of lots (RND) anywhere."""
+    return any(spec.code == "RND" for spec in specs)
+
+
+def drawn_order_warnings(rows: StandingRows, table: Table, seed: int | None) -> list[Warning]:
+    """Where a drawing of lots placed players that every other rule left tied: the groups, by id."""
+    groups: list[list[int]] = []
+    order, decided = rows.order, rows.decided
+    for i, label in enumerate(decided):
+        if label != "RND":
+            continue
+        pair = [table.ids[order[i]], table.ids[order[i + 1]]]
+        if groups and groups[-1][-1] == pair[0]:
+            groups[-1].append(pair[1])
+        else:
+            groups.append(pair)
+    if not groups:
+        return []
+    shown = "; ".join(", ".join(map(str, group)) for group in groups)
+    return [Warning("order-drawn", f"the order of players {shown} was drawn by lot (seed {seed})", None)]

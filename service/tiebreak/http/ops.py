@@ -22,7 +22,7 @@ from litestar.config.cors import CORSConfig
 from ..compute import metrics
 from ..compute.gate import SHED_RETRY_AFTER_S, Admission
 from ..wire.schemas import Problem, ProblemItem
-from ..compute.logs import REQUEST_ID, request_id_from
+from ..compute.logs import REQUEST_FAULTS, REQUEST_ID, Faults, faults_ended, request_id_from
 from .handling import COMPRESSION_OPT_KEY
 
 
@@ -188,6 +188,8 @@ class OpsMiddleware:
             return
         request_id = request_id_from(_header(scope, b"x-request-id"))
         token = REQUEST_ID.set(request_id)
+        faults = Faults()
+        faults_token = REQUEST_FAULTS.set(faults)
         started = time.perf_counter()
         state = {"status": 0, "bytes": 0}  # 0: the client left before a response
         raw_id = request_id.encode()
@@ -259,6 +261,8 @@ class OpsMiddleware:
                         "response_bytes": state["bytes"],
                     },
                 )
+            faults_ended(faults)
+            REQUEST_FAULTS.reset(faults_token)
             REQUEST_ID.reset(token)
 
 

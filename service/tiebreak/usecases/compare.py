@@ -30,7 +30,7 @@ from ..wire.compare import (
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .cost import Counts
 from ..wire.limits import Limits
-from .standings import applied_regulations, default_after_round, read_trf_checked, team_counts, trf_warnings
+from .standings import applied_regulations, default_after_round, lots_seed, read_trf_checked, team_counts, trf_warnings
 from ..engine.teams.standings import TeamStandings, compute_team_standings
 from .convert_teams import team_standings_to_wire
 from .teams import (
@@ -140,10 +140,18 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
         results: list[Standings] = []
         # an individual event's plan has all three (plan_compare)
         assert plan.tournament is not None and plan.lists is not None and plan.read_warnings is not None
+        seed = lots_seed((specs for specs, _ in plan.lists), body.seed)  # one draw for every list
         for i, (specs, regulations) in enumerate(plan.lists):
             try:
                 result = compute_standings(
-                    plan.tournament, specs, regulations, plan.after_round, body.unrated_rating, False, s.ContributionOut
+                    plan.tournament,
+                    specs,
+                    regulations,
+                    plan.after_round,
+                    body.unrated_rating,
+                    False,
+                    s.ContributionOut,
+                    seed,
                 )  # explained as converted
             except InvalidRequest as exc:
                 raise _under_list(i, exc) from None
@@ -240,4 +248,5 @@ def _response(body: CompareRequest, results: list[Standings], tournament: Tourna
         summary=CompareSummary(
             champions=champions, same_champion=all(f == firsts[0] for f in firsts), lists=summaries, moves=moves
         ),
+        seed=next((result.lots_seed for result in results if result.lots_seed is not None), None),
     )

@@ -587,6 +587,7 @@ def standings_to_wire(
         standings=cast(list[s.Standing], standings),
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),
+        seed=result.lots_seed,
     )
 
 

@@ -54,6 +54,16 @@ ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, roun
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
 BYTES_PER_BODY_BYTE = 2
 BYTES_BASE = 40 * 1024 * 1024  # a compute worker with the service imported, before any job
+# Prize distribution (POST /v1/prizes), measured by scripts/bench_prizes.py (docs/benchmarks.md,
+# "Prize distribution"): an entrant checked against a category; an entrant tied with others
+# (pooled, explained); one tied entrant × one category (one cash prize: the prizes it could win
+# untied, US Chess 32B3's class-prize parts); a share paid, explained and written in the answer.
+PRIZE_SECONDS_PER_CHECK = 5.0e-07
+PRIZE_SECONDS_PER_TIED = 3.5e-05
+PRIZE_SECONDS_PER_TIED_CHECK = 3.2e-06
+PRIZE_SECONDS_PER_SHARE = 3.5e-05
+PRIZE_BYTES_PER_SHARE = 2000
+PRIZE_ANSWER_BYTES_PER_SHARE = 420
 # Not modelled: direct encounter (DE) works inside the groups tied on every earlier rule; the engine
 # places a group in linear time, so its cost is small against the rest (docs/operations.md). The
 # deadline stops anything the counts still miss.
@@ -70,6 +80,10 @@ class Counts:
     body_bytes: int = 0
     lists: int = 1  # rankings made (compare: one per rule list), each a whole standings in the answer
     rows: int | None = None  # the rows the answer returns per list (`top`, `player`); None: every player
+    prize_checks: int = 0  # prizes: entrants × categories (overall included)
+    prize_tied: int = 0  # prizes: entrants in a score group of two or more
+    prize_tied_checks: int = 0  # prizes, one cash prize each: tied entrants × categories
+    prize_shares: int = 0  # prizes: the most shares the distribution can pay
 
     @property
     def cells(self) -> int:
@@ -147,6 +161,10 @@ def estimate(counts: Counts) -> Estimate:
         + SECONDS_PER_EXPLAINED_RULE * counts.explained_rules
         + SECONDS_PER_EXPLAINED_CELL * explained_cells
         + SECONDS_PER_BODY_BYTE * counts.body_bytes
+        + PRIZE_SECONDS_PER_CHECK * counts.prize_checks
+        + PRIZE_SECONDS_PER_TIED * counts.prize_tied
+        + PRIZE_SECONDS_PER_TIED_CHECK * counts.prize_tied_checks
+        + PRIZE_SECONDS_PER_SHARE * counts.prize_shares
     )
     memory = (
         BYTES_BASE
@@ -157,6 +175,7 @@ def estimate(counts: Counts) -> Estimate:
         + BYTES_PER_EXPLAINED_RULE * counts.explained_rules
         + BYTES_PER_EXPLAINED_CELL * explained_cells
         + BYTES_PER_BODY_BYTE * counts.body_bytes
+        + PRIZE_BYTES_PER_SHARE * counts.prize_shares
     )
     rows = counts.answer_rows
     answer = (
@@ -165,6 +184,7 @@ def estimate(counts: Counts) -> Estimate:
         + ANSWER_BYTES_PER_RULE_ROW * rows * counts.rule_passes
         + ANSWER_BYTES_PER_EXPLAINED_RULE * counts.explained_rules
         + ANSWER_BYTES_PER_EXPLAINED_CELL * explained_cells
+        + PRIZE_ANSWER_BYTES_PER_SHARE * counts.prize_shares
     )
     return Estimate(seconds, int(memory), int(answer))
 
@@ -175,7 +195,46 @@ def describe(counts: Counts) -> str:
         text += f" in {counts.lists} rule lists"
     if counts.explained_rules:
         text += f", {counts.explained_rules} rule breakdowns"
+    if counts.prize_checks:
+        text += (
+            f", a prize distribution of {counts.prize_checks} entrant × category checks, "
+            f"{counts.prize_tied} tied entrants and up to {counts.prize_shares} shares"
+        )
     return text
+
+
+def _advice(counts: Counts, standings_advice: str) -> str:
+    if counts.prize_checks:
+        return "ask for fewer categories or prizes, or `one_cash_prize: true`"
+    return standings_advice
+
+
+def prize_counts(points: list, categories: int, prizes: int, groups: int, one_cash_prize: bool) -> dict[str, int]:
+    """The Counts fields of a prize distribution over entrants with these points (a list of None:
+    not known yet, everyone counted as tied), `categories` besides `overall`, `prizes` in all of
+    the `groups` (each group is distributed over every entrant)."""
+    entrants, checked = len(points), (categories + 1) * groups
+    if points and points[0] is None:
+        tied, largest = entrants, entrants
+    else:
+        sizes: dict = {}
+        for value in points:
+            sizes[value] = sizes.get(value, 0) + 1
+        tied = sum(size for size in sizes.values() if size > 1)
+        largest = max(sizes.values(), default=0)
+    # One cash prize each (per group): a share per entrant and per prize at most. Otherwise a tied
+    # group shares each category's prizes among its eligible members: at most every entrant in
+    # every category, and at most the largest tie per prize.
+    if one_cash_prize:
+        shares = entrants * groups + prizes
+    else:
+        shares = min(entrants * checked, entrants * groups + prizes * largest)
+    return {
+        "prize_checks": entrants * checked,
+        "prize_tied": tied,
+        "prize_tied_checks": tied * checked if one_cash_prize else 0,
+        "prize_shares": shares,
+    }
 
 
 def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
@@ -186,7 +245,7 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
             "max_cost_s",
             path,
             f"estimated {cost.seconds:.1f} s of computation for "
-            f"{describe(counts)}; ask for fewer rules, `explain: false`, `top` or `player`",
+            f"{describe(counts)}; " + _advice(counts, "ask for fewer rules, `explain: false`, `top` or `player`"),
             413,
             limits,
         )
@@ -195,7 +254,7 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
             "max_response_bytes",
             path,
             f"the answer would be about {cost.answer_bytes >> 20} MiB "
-            f"for {describe(counts)}; ask for `explain: false`, `top` or `player`",
+            f"for {describe(counts)}; " + _advice(counts, "ask for `explain: false`, `top` or `player`"),
             413,
             limits,
         )
@@ -204,8 +263,8 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
             "max_memory_mib",
             path,
             f"estimated {cost.memory_mib:.0f} MiB of memory for "
-            f"{describe(counts)}; ask for fewer players or rounds, `explain: false`, `top` or "
-            f"`player`",
+            f"{describe(counts)}; "
+            + _advice(counts, "ask for fewer players or rounds, `explain: false`, `top` or `player`"),
             413,
             limits,
         )

@@ -275,13 +275,17 @@ _MAPPING: tuple[tuple[type[Exception], Callable[[Any], Problem]], ...] = (
 KNOWN = tuple(kind for kind, _ in _MAPPING)  # the errors answered 4xx/503: the rest are bugs (500)
 
 
-def problem_of(exc: BaseException) -> Problem:
-    """The problem an error is answered with; anything unexpected is logged and answered 500."""
+def problem_of(exc: BaseException, on_fault: Callable[[BaseException], None] | None = None) -> Problem:
+    """The problem an error is answered with; anything unexpected is answered 500 and logged, or
+    handed to `on_fault` (a compute job's answer carries it, and the server logs it once per request)."""
     exc = as_known(exc)
     for kind, mapped in _MAPPING:
         if isinstance(exc, kind):
             return mapped(exc)
-    log.error("unexpected error in a computation", exc_info=exc)
+    if on_fault is not None:
+        on_fault(exc)
+    else:
+        log.error("unexpected error in a computation", exc_info=exc)
     return problem(500, "an unexpected error occurred; it has been logged")
 
 

@@ -15,7 +15,7 @@ from ..wire.limits import Deadline, Limits
 from ..wire.progression import ProgressionRequest, ProgressionResponse, ProgressionRow
 from .convert import tiebreak_to_wire
 from .cost import Counts, progression_counts
-from .standings import StandingsPlan, capped, capped_warnings, plan_standings, rank_individual
+from .standings import StandingsPlan, capped, capped_warnings, lots_seed, plan_standings, rank_individual
 from .teams import NotATeamEvent, individual_after_all, run_team_standings
 
 
@@ -65,8 +65,10 @@ def _individual_progression(plan: ProgressionPlan, deadline: Deadline | None) ->
     ranks: dict[int, list[int]] = {}
     points: dict[int, list[float]] = {}
     result = None
+    assert standings.specs is not None  # an individual event's plan (plan_standings)
+    seed = lots_seed([standings.specs], plan.body.seed)  # one draw for every round
     for k in range(1, last + 1):
-        result = rank_individual(standings, k)
+        result = rank_individual(standings, k, seed)
         table = result.table
         for w in result.warnings:
             warnings.setdefault((w.code, w.message), w)
@@ -90,6 +92,7 @@ def _individual_progression(plan: ProgressionPlan, deadline: Deadline | None) ->
         rounds=list(range(1, last + 1)),
         players=players,
         warnings=_warnings_out(list(warnings.values()), plan.limits),
+        seed=result.lots_seed,
     )
 
 
@@ -125,6 +128,7 @@ def _team_progression(plan: ProgressionPlan, deadline: Deadline | None) -> Progr
         rounds=list(range(1, last + 1)),
         players=players,
         warnings=capped_warnings(list(warnings.values()), plan.limits),
+        seed=final.seed,
     )
 
 

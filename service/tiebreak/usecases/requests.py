@@ -9,7 +9,7 @@ standings request of a batch; "check" one archived file of `POST /v1/check`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..wire import schemas as s
@@ -21,7 +21,7 @@ from ..wire.prizes import PrizeRequest
 from ..wire.progression import ProgressionRequest
 from .check import check_item
 from .compare import compute_compare, plan_compare
-from .cost import Counts, text_counts
+from .cost import Counts, prize_counts, text_counts
 from .prizes import check_prizes, run_prizes
 from .progression import compute_progression, plan_progression
 from .standings import compute_plan, plan_standings, team_counts
@@ -104,6 +104,13 @@ def _prizes(body: PrizeRequest, limits: Limits, body_bytes: int) -> Plan:
         )
     else:
         counts = text_counts(inner.trf or "", len(inner.tiebreaks or []), body_bytes)
+    # The distribution's price: the standings' ties when they are given, else everyone tied.
+    points = [row.points for row in body.standings] if body.standings is not None else [None] * counts.players
+    groups = [body.prizes] if body.prizes is not None else [g.prizes for g in body.prize_groups or []]
+    counts = replace(
+        counts,
+        **prize_counts(points, len(body.categories), sum(map(len, groups)), len(groups), body.rules.one_cash_prize),
+    )
     return Plan(counts, lambda: run_prizes(body, limits))
 
 

@@ -10,7 +10,9 @@ runs the engine and builds the response.
 from __future__ import annotations
 
 import functools
+import secrets
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine import Regulations, Tournament, compute_standings
@@ -18,7 +20,7 @@ from ..engine.checks import after_round_default, modifier_checks, pairing_bye_ch
 from ..engine.errors import InconsistentCrosstable, InvalidRequest
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
-from ..engine.standings import Standings, cyclic_gc_paused, Warning, edition_warnings, resolve_regulations
+from ..engine.standings import Standings, cyclic_gc_paused, Warning, edition_warnings, resolve_regulations, uses_lots
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from ..wire import schemas as s
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
@@ -169,6 +171,19 @@ def rules_of_the_file(items: list[str], regulations: Regulations, warnings: list
     return specs
 
 
+DRAWN_SEEDS = 10**9  # a drawn seed has at most nine digits: short enough to write on the results sheet
+
+
+def lots_seed(rule_lists: Iterable[list[RuleSpec]], given: int | None) -> int | None:
+    """The seed of the drawing of lots: the one given, else one drawn here when a list includes RND
+    (the answer echoes it, so the draw can be reproduced)."""
+    if given is not None:
+        return given
+    if any(uses_lots(specs) for specs in rule_lists):
+        return secrets.randbelow(DRAWN_SEEDS)
+    return None
+
+
 def applied_regulations(requested: str, preset_name: str | None, tournament: Tournament) -> Regulations:
     """The rule set a request is computed under: the one asked for; `auto` is `uscf` with a
     US Chess preset, else fide-2026 or fide-2024 by the start date; `auto-historic` also
@@ -300,9 +315,9 @@ def compute_plan(
         return _compute_individual(plan, deadline, encode_rows)
 
 
-def rank_individual(plan: StandingsPlan, after_round: int | None) -> Standings:
-    """The engine's standings of an individual event's plan after `after_round` (breakdowns built
-    later, on demand); a crosstable error of a TRF located at its line."""
+def rank_individual(plan: StandingsPlan, after_round: int | None, seed: int | None) -> Standings:
+    """The engine's standings of an individual event's plan after `after_round`, lots drawn with
+    `seed` (breakdowns built later, on demand); a crosstable error of a TRF located at its line."""
     source = plan.source
     assert source is not None and plan.specs is not None  # an individual event's plan has both (plan_standings)
     try:
@@ -314,6 +329,7 @@ def rank_individual(plan: StandingsPlan, after_round: int | None) -> Standings:
             plan.body.unrated_rating,
             False,
             s.ContributionOut,
+            seed,
         )
     except InconsistentCrosstable as exc:
         if source.trf is None:
@@ -326,7 +342,7 @@ def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_r
     assert source is not None and plan.specs is not None  # an individual event's plan has both (plan_standings)
     tournament = source.tournament
     started = time.perf_counter()
-    result = rank_individual(plan, plan.after_round)
+    result = rank_individual(plan, plan.after_round, lots_seed([plan.specs], body.seed))
     plan.engine_seconds = time.perf_counter() - started
     if deadline is not None:
         deadline.check("after ranking")

@@ -14,7 +14,7 @@ from ..formats.trf_writer import standings_columns, write_trf
 from ..wire import schemas as s
 from .convert import header_from_wire, rules_from_wire, tournament_from_wire, tournament_to_wire
 from ..wire.limits import Limits
-from .standings import applied_regulations, capped_warnings, read_trf_checked
+from .standings import applied_regulations, capped_warnings, lots_seed, read_trf_checked
 from ..wire.io import TrfConvertRequest, TrfConvertResponse
 from .trf_teams import is_team_trf, read_team_to_wire, write_team_from_wire
 
@@ -57,7 +57,10 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
     tournament = tournament_from_wire(body.tournament)
     specs = rules_from_wire(body.tiebreaks or [])
     regulations = applied_regulations(body.regulations, None, tournament)  # `auto-historic` too
-    standings = compute_standings(tournament, specs, regulations, None, body.unrated_rating, explain=False)
+    seed = lots_seed([specs], body.seed)
+    standings = compute_standings(
+        tournament, specs, regulations, None, body.unrated_rating, explain=False, lots_seed=seed
+    )
     points, ranks = standings_columns(standings)
     rule_names = [spec.canonical for spec in specs]
     output = write_trf(tournament, points, ranks, rule_names, header_from_wire(body.tournament))
@@ -72,5 +75,9 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
             )
         )
     return TrfConvertResponse(
-        tournament=None, tiebreaks=rule_names, trf=output.text, warnings=capped_warnings(warnings, limits)
+        tournament=None,
+        tiebreaks=rule_names,
+        trf=output.text,
+        warnings=capped_warnings(warnings, limits),
+        seed=standings.lots_seed,
     )

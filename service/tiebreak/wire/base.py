@@ -62,6 +62,8 @@ Points = Annotated[
 Rating = Annotated[int, Meta(ge=0, le=LIMITS.max_rating, description="0 or absent: unrated")]
 ShortText = Annotated[str, Meta(max_length=200)]
 TrfText = Annotated[str, Meta(max_length=LIMITS.max_trf_chars)]
+# At most 2**53 - 1, so a client that reads JSON numbers as doubles keeps it exact (engine/families/lots.py).
+Seed = Annotated[int, Meta(ge=0, le=2**53 - 1, description="The seed of the drawing of lots (RND)")]
 
 REGULATIONS_DOC = (
     "The rule set: `fide-2026`, `fide-2024` (FIDE C.07 before 2026-03-01), `fide-2009` "
@@ -78,6 +80,11 @@ EXPLAIN_DOC = (
     "why (default true on every endpoint)"
 )
 AFTER_ROUND_DOC = "Standings after this round: later rounds are not counted"
+SEED_DOC = (
+    "The seed of the drawing of lots (rule RND): the same seed gives the same draw; without one the "
+    "service draws a seed and the answer's `seed` echoes it, so the draw can be reproduced"
+)
+SEED_OUT_DOC = "The seed of the drawing of lots (given or drawn) when the rules include RND; else null"
 UNRATED_DOC = (
     "The rating unrated players count as; without it the rating-based rules are dropped "
     "when an unrated player takes part (C.07 10)"

@@ -65,6 +65,7 @@ class CompareRequest(s.Strict, kw_only=True, frozen=True):
     regulations: Annotated[s.RegulationsName, doc(s.REGULATIONS_DOC + "; a list may name its own")] = "auto"
     after_round: Annotated[s.RoundNumber | None, doc(s.AFTER_ROUND_DOC)] = None
     unrated_rating: Annotated[s.Rating | None, doc(s.UNRATED_DOC)] = None
+    seed: Annotated[s.Seed | None, doc(s.SEED_DOC + "; one draw for every list")] = None
     explain: Annotated[bool, doc(s.EXPLAIN_DOC)] = True
 
     def __post_init__(self) -> None:
@@ -133,3 +134,4 @@ class CompareResponse(s.Out, frozen=True):
     regulations: Annotated[list[s.AppliedRegulations], doc("The rule set applied, per list, in order")]
     lists: Annotated[list[ListResult], doc("Each list's standings, in order")]
     summary: Annotated[CompareSummary, doc("Champions and moves")]
+    seed: Annotated[int | None, doc(s.SEED_OUT_DOC)] = None

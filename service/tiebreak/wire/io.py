@@ -29,7 +29,7 @@ class TrfConvertRequest(s.Strict, frozen=True):
                 "tournament": "Write a tournament as TRF",
                 "team_tournament": "Write a team event as TRF",
             },
-            excludes={"trf": ("tiebreaks", "regulations", "unrated_rating")},
+            excludes={"trf": ("tiebreaks", "regulations", "unrated_rating", "seed")},
         ),
     )
 
@@ -45,15 +45,19 @@ class TrfConvertRequest(s.Strict, frozen=True):
         doc("Writing: the rule set of `tiebreaks` (" + s.REGULATIONS_DOC[len("The rule set: ") :] + ")"),
     ] = "auto"
     unrated_rating: Annotated[s.Rating | None, doc("Writing: " + s.UNRATED_DOC)] = None
+    seed: Annotated[s.Seed | None, doc("Writing: " + s.SEED_DOC)] = None
 
     def __post_init__(self) -> None:
         if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
             raise ValueError("give exactly one of `trf` (to read), `tournament` and `team_tournament` (to write)")
         if self.trf is not None and (
-            self.tiebreaks is not None or self.unrated_rating is not None or self.regulations != "auto"
+            self.tiebreaks is not None
+            or self.unrated_rating is not None
+            or self.seed is not None
+            or self.regulations != "auto"
         ):
             raise ValueError(
-                "`tiebreaks`, `regulations` and `unrated_rating` rank a `tournament` written as TRF; "
+                "`tiebreaks`, `regulations`, `unrated_rating` and `seed` rank a `tournament` written as TRF; "
                 "they do not apply when reading `trf`"
             )
 
@@ -76,6 +80,7 @@ class TrfConvertResponse(s.Out, frozen=True):
     team_tournament: Annotated[
         schemas_teams.TeamTournament | None, Meta(description="Reading a TRF with team records: the team event")
     ] = None
+    seed: Annotated[int | None, doc("Writing: " + s.SEED_OUT_DOC)] = None
 
 
 class BatchItem(s.StandingsRequest, frozen=True):

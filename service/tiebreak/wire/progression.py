@@ -41,6 +41,7 @@ class ProgressionRequest(s.Strict, frozen=True):
     regulations: Annotated[s.RegulationsName, doc(s.REGULATIONS_DOC)] = "auto"
     after_round: Annotated[s.RoundNumber | None, doc("The last round shown (default: the last round played)")] = None
     unrated_rating: Annotated[s.Rating | None, doc(s.UNRATED_DOC)] = None
+    seed: Annotated[s.Seed | None, doc(s.SEED_DOC + "; one draw for every round")] = None
     participants: Annotated[
         Literal["auto", "players"],
         Meta(description="`auto`: teams for a team event, players otherwise; `players`: a TRF's players one by one"),
@@ -65,6 +66,7 @@ class ProgressionRequest(s.Strict, frozen=True):
             regulations=self.regulations,
             after_round=self.after_round if after_round is None else after_round,
             unrated_rating=self.unrated_rating,
+            seed=self.seed,
             explain=False,
             participants=self.participants,
         )
@@ -89,3 +91,4 @@ class ProgressionResponse(s.Out, frozen=True):
     rounds: Annotated[list[int], doc("The rounds ranked: 1 to the last round shown")]
     players: Annotated[list[ProgressionRow], doc("Every player, in the order of the last round's standings")]
     warnings: Annotated[list[s.WarningOut], doc("What the rankings noted, each message once")]
+    seed: Annotated[int | None, doc(s.SEED_OUT_DOC)] = None

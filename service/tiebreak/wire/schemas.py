@@ -23,6 +23,8 @@ from .base import AFTER_ROUND_DOC as AFTER_ROUND_DOC
 from .base import EXPLAIN_DOC as EXPLAIN_DOC
 from .base import REGULATIONS_DOC as REGULATIONS_DOC
 from .base import TIEBREAKS_DOC as TIEBREAKS_DOC
+from .base import SEED_DOC as SEED_DOC
+from .base import SEED_OUT_DOC as SEED_OUT_DOC
 from .base import UNRATED_DOC as UNRATED_DOC
 from .base import AppliedRegulations as AppliedRegulations
 from .base import ColorName as ColorName
@@ -31,6 +33,7 @@ from .base import PlayerId as PlayerId
 from .base import Points as Points
 from .base import PresetName as PresetName
 from .base import Rating as Rating
+from .base import Seed as Seed
 from .base import RegulationsName as RegulationsName
 from .base import ResultName as ResultName
 from .base import RoundNumber as RoundNumber
@@ -241,6 +244,7 @@ class StandingsRequest(Strict, frozen=True):
     regulations: Annotated[RegulationsName, doc(REGULATIONS_DOC)] = "auto"
     after_round: Annotated[RoundNumber | None, doc(AFTER_ROUND_DOC)] = None
     unrated_rating: Annotated[Rating | None, doc(UNRATED_DOC)] = None
+    seed: Annotated[Seed | None, doc(SEED_DOC)] = None
     explain: Annotated[bool, doc(EXPLAIN_DOC)] = True
     top: Annotated[
         Annotated[int, Meta(ge=1, le=LIMITS.max_players)] | None,
@@ -462,6 +466,7 @@ class StandingsResponse(Out, frozen=True):
         ]
         | None
     ) = None
+    seed: Annotated[int | None, doc(SEED_OUT_DOC)] = None
 
 
 class CatalogueEntry(Out, frozen=True):

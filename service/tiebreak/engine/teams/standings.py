@@ -193,7 +193,7 @@ def compute_team_standings(
             for row in rows:
                 if row.decided_by == "PTS":
                     row.decided_by = "PTS:GP"
-        standings = TeamStandings(ctx.table, applied, specs, outcomes, rows, warnings, tables, primary)
+        standings = TeamStandings(ctx.table, applied, specs, outcomes, rows, warnings, tables=tables, primary=primary)
         if explain is True:
             standings.keep(range(ctx.table.size))
         elif explain is not False:
