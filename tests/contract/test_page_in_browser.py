@@ -22,6 +22,7 @@ import pytest
 
 from tests.contract.browser import Browser, find_chromium, png_pixels
 from tests.contract.real_server import uvicorn_server
+from tiebreak.http.examples import TOURNAMENT
 
 CHROMIUM = find_chromium()
 pytestmark = [
@@ -448,11 +449,25 @@ def test_a_phone_shows_the_table_without_the_page_overflowing(server, browser):
         )
         browser.evaluate("document.getElementById('results').scrollIntoView()")
         shot(browser, "11-phone-standings")
+        # A long name wraps in its cell: all of it there, nothing clipped, the page still not wider.
+        long_name = "Wolfeschlegelsteinhausenbergerdorff-Oberammergau, Maximiliane Alexandra Konstanze"
+        tournament = json.loads(json.dumps(TOURNAMENT))
+        tournament["players"][0]["name"] = long_name
+        set_value(browser, "trf-input", json.dumps({"tournament": tournament}))
+        set_value(browser, "rules-input", "BH")
+        assert compute(browser) == "done"
+        cell = browser.evaluate(
+            "(() => { const c = document.querySelector('[data-testid=standings-row][data-id=\"1\"] [data-column=name]');"
+            " return {text: c.textContent, clipped: c.scrollWidth > c.clientWidth,"
+            " page: document.documentElement.scrollWidth}; })()"
+        )
+        shot(browser, "12-phone-long-name")
     finally:
         browser.call("Emulation.clearDeviceMetricsOverride", session=True)
     assert sizes["width"] == 390
     assert sizes["scroll"] <= sizes["width"], sizes
     assert sizes["table"] > 0
+    assert cell == {"text": long_name, "clipped": False, "page": 390}
 
 
 @needs_export
