@@ -7,7 +7,7 @@ contribution explained: the package behind the tie-break service and its `tiebre
     for row in result.standings:
         print(row.rank, row.name, row.points, row.values)
 
-`standings`, `compare`, `read_trf`, `write_trf` and `problem_of` are documented in docs/python.md
+`standings`, `progression`, `compare`, `read_trf`, `write_trf` and `problem_of` are documented in docs/python.md
 (tiebreak/library.py). The layers below them: engine, formats and prizes (pure), wire (the
 request and response structs), usecases, compute and http (docs/architecture.md).
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 from .version import __version__
 
-__all__ = ["__version__", "compare", "problem_of", "read_trf", "standings", "write_trf"]
+__all__ = ["__version__", "compare", "problem_of", "progression", "read_trf", "standings", "write_trf"]
 _LIBRARY = frozenset(__all__) - {"__version__"}
 
 

@@ -18,6 +18,7 @@ import msgspec
 
 from .usecases.compare import run_compare
 from .usecases.problems import problem_of
+from .usecases.progression import run_progression
 from .usecases.standings import run_standings
 from .usecases.trf import read_to_wire, write_from_wire
 from .wire import schemas as s
@@ -25,8 +26,9 @@ from .wire import teams as st
 from .wire.compare import CompareRequest, CompareResponse
 from .wire.io import TrfConvertRequest, TrfConvertResponse
 from .wire.limits import LIMITS, Limits, check_standings
+from .wire.progression import ProgressionRequest, ProgressionResponse
 
-__all__ = ["compare", "problem_of", "read_trf", "standings", "write_trf"]
+__all__ = ["compare", "problem_of", "progression", "read_trf", "standings", "write_trf"]
 
 Tournament = str | Mapping[str, Any] | s.Tournament | st.TeamTournament
 Rules = Sequence[str | Mapping[str, Any]]
@@ -84,6 +86,35 @@ def standings(
     )
     check_standings(body, limits)
     return run_standings(body, limits)
+
+
+def progression(
+    tournament: Tournament,
+    rules: Rules | None = None,
+    *,
+    preset: str | None = None,
+    regulations: str = "auto",
+    after_round: int | None = None,
+    unrated_rating: int | None = None,
+    seed: int | None = None,
+    limits: Limits = LIMITS,
+) -> ProgressionResponse:
+    """`POST /v1/standings/progression`: every player's rank and points after each round 1 to
+    `after_round` (default: the last played), each round ranked as `standings` with that round."""
+    body = _request(
+        ProgressionRequest,
+        {
+            **_event_fields(tournament),
+            "tiebreaks": list(rules) if rules else rules,
+            "preset": preset,
+            "regulations": regulations,
+            "after_round": after_round,
+            "unrated_rating": unrated_rating,
+            "seed": seed,
+        },
+    )
+    check_standings(body, limits)
+    return run_progression(body, limits)
 
 
 def compare(
