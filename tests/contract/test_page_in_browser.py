@@ -249,6 +249,35 @@ def test_the_audit_shows_a_cut_value_and_a_capped_dummy_as_the_api_words_them(se
 
 
 @needs_export
+def test_the_audit_shows_a_16_3_adjustment_and_links_to_the_opponent(server, browser):
+    answer = api(server, "/v1/standings", export_body())
+    row, c = next(
+        (r, c)
+        for r in answer["standings"]
+        for c in r["breakdown"]["BH"]["contributions"]
+        if c.get("counted_score") is not None
+    )
+    export_on_page(browser, server)
+    browser.evaluate(f"document.querySelector('[data-testid=standings-row][data-id=\"{row['id']}\"]').click()")
+    browser.wait_for(f"document.getElementById('audit-heading').textContent.includes('No. {row['id']})')")
+    adjusted = browser.evaluate(
+        f"""(() => {{ const rule = document.querySelector('[data-testid=audit-panel] [data-rule="BH"]');
+             const tr = Array.from(rule.querySelectorAll('tbody tr')).find(tr => tr.cells[0].textContent === '{c["round"]}');
+             return Array.from(tr.querySelectorAll('.how li'), li => li.textContent); }})()"""
+    )
+    assert c["note"] in adjusted  # the API's words
+    expected = f"opponent's score {format_number(c['opponent_score'])} counted as {format_number(c['counted_score'])}"
+    assert any(expected in line and c["article"] in line for line in adjusted), adjusted
+    # The opponent is a link to their own audit.
+    browser.evaluate(
+        f'document.querySelector(\'[data-testid=audit-panel] [data-rule="BH"] a[data-player="{c["opponent"]}"]\').click()'
+    )
+    browser.wait_for(
+        f"document.getElementById('audit-heading').textContent.includes('No. {c['opponent']})')", what="the opponent"
+    )
+
+
+@needs_export
 def test_the_chart_draws_one_series_per_player_shown(server, browser):
     export_on_page(browser, server)
     # the last row: outside the leaders drawn, so the selected player adds a series
