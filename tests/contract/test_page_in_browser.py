@@ -354,6 +354,34 @@ def test_compare_marks_the_rows_that_moved(server, browser):
     browser.evaluate("document.getElementById('compare').scrollIntoView()")
     shot(browser, "06-compare")
 
+    # The same rules under two editions: the rules field left empty, another rule set chosen.
+    set_value(browser, "compare-rules-input", "")
+    set_value(browser, "compare-regulations-select", "fide-2026")
+    browser.evaluate("document.documentElement.dataset.state = 'idle'")
+    browser.evaluate("document.querySelector('[data-testid=compare-button]').click()")
+    browser.wait_for("document.documentElement.dataset.state === 'compared'", what="the second compare")
+    editions = api(
+        server,
+        "/v1/compare",
+        {
+            "trf": export_body()["trf"],
+            "explain": False,
+            "lists": [
+                {"name": "a", "tiebreaks": RULES.split(), "regulations": "fide-2024"},
+                {"name": "b", "tiebreaks": RULES.split(), "regulations": "fide-2026"},
+            ],
+        },
+    )
+    moved = {m["id"]: m["ranks"]["a"] - m["ranks"]["b"] for m in editions["summary"]["moves"]}
+    assert moved, "the two editions rank this event differently"
+    marked = browser.evaluate(
+        "Object.fromEntries(Array.from(document.querySelectorAll('[data-testid=compare-table] tr[data-moved]'),"
+        " tr => [tr.dataset.id, Number(tr.dataset.moved)]))"
+    )
+    assert {int(k): v for k, v in marked.items()} == moved
+    header = browser.evaluate("document.querySelector('[data-testid=compare-table] thead').textContent")
+    assert "(fide-2024)" in header and "(fide-2026)" in header
+
 
 @needs_export
 def test_the_csv_download_is_the_table(server, browser, tmp_path):

@@ -27,7 +27,7 @@
     progressionAsTable: "The same as a table (every player)",
     compareHeading: "Compare with another rule list or rule set",
     compareHelp: "The same event ranked under the rules above and under these, side by side; rows whose rank differs are marked.",
-    compareRulesLabel: "Other rules",
+    compareRulesLabel: "Other rules (empty: the same rules)",
     compareButton: "Compare",
     footer: "Computed by this service alone: the page works without internet. Click a row (or press Enter on it) to see how each value was found.",
     regulations: {
@@ -607,7 +607,8 @@
     const first = { name: TEXTS.listA, ...listOf(base, state.response.tiebreaks.map((t) => t.spec)), regulations: state.response.regulations };
     const rules = splitRules($("compare-rules-input").value);
     const preset = $("compare-preset-select").value;
-    const second = { name: TEXTS.listB, ...(preset ? { preset } : { tiebreaks: rules }) };
+    // Neither rules nor a preset: the same rules as above, under the rule set chosen (two editions side by side).
+    const second = { name: TEXTS.listB, ...(preset ? { preset } : rules.length ? { tiebreaks: rules } : listOf(first, [])) };
     if (preset && rules.length) second.tiebreaks = rules;
     const regulations = $("compare-regulations-select").value;
     second.regulations = regulations || state.response.regulations;
