@@ -76,6 +76,15 @@ def test_the_python_api_answers_what_the_http_api_answers():
     assert msgspec.json.decode(msgspec.json.encode(direct)) == over_http
 
 
+def test_the_progression_answers_what_the_http_api_answers():
+    body = {"trf": ALEKHINE, "tiebreaks": ["BH/C1", "SB"], "after_round": 5}
+    with TestClient(app) as client:
+        over_http = client.post("/v1/standings/progression", json=body).json()
+    direct = tiebreak.progression(ALEKHINE, ["BH/C1", "SB"], after_round=5)
+    assert msgspec.json.decode(msgspec.json.encode(direct)) == over_http
+    assert direct.rounds == [1, 2, 3, 4, 5]
+
+
 def test_a_dict_that_does_not_match_the_schema_is_refused_as_the_api_refuses_it():
     with pytest.raises(msgspec.ValidationError) as caught:
         tiebreak.standings({"rounds": 1, "players": [{"id": 0}]}, ["BH"])

@@ -7,7 +7,7 @@ contribution explained: the package behind the tie-break service and its `tiebre
     for row in result.standings:
         print(row.rank, row.name, row.points, row.values)
 
-`standings`, `compare`, `read_trf`, `write_trf`, `distribute_prizes`, `check` and `problem_of` are documented
+`standings`, `progression`, `compare`, `read_trf`, `write_trf`, `distribute_prizes`, `check` and `problem_of` are documented
 in docs/python.md (tiebreak/library.py; `help(tiebreak.standings)`). The layers below them: engine, formats and prizes (pure), wire (the
 request and response structs), usecases, compute and http (docs/architecture.md).
 """
@@ -18,7 +18,17 @@ from typing import Any
 
 from .version import __version__
 
-__all__ = ["__version__", "check", "compare", "distribute_prizes", "problem_of", "read_trf", "standings", "write_trf"]
+__all__ = [
+    "__version__",
+    "check",
+    "compare",
+    "distribute_prizes",
+    "problem_of",
+    "progression",
+    "read_trf",
+    "standings",
+    "write_trf",
+]
 _LIBRARY = frozenset(__all__) - {"__version__"}
 
 

@@ -2,6 +2,7 @@
 
     tiebreak standings FILE.trf|FILE.json|- [-t BH/C1 BH ...] [--format table|json|csv]
     tiebreak explain FILE -p ID [-t ...]
+    tiebreak progression FILE [-t ...] [--csv]
     tiebreak batch PATHS... [-t ...] --out results.ndjson --jobs N
     tiebreak prizes STANDINGS_OR_TOURNAMENT --prizes prizes.json [-t ...] [--format text|json]
     tiebreak serve [--host H] [--port P]
@@ -29,7 +30,9 @@ from pathlib import Path
 
 import msgspec
 
+from .usecases.progression import run_progression
 from .usecases.standings import compute_plan, plan_standings
+from .wire.progression import ProgressionRequest, ProgressionResponse
 from .wire import schemas as s
 from .wire import teams as schemas_teams
 from .wire.decode import WireDecoder
@@ -193,6 +196,54 @@ def standings(args: argparse.Namespace) -> int:
         sys.stdout.write(csv_text(response))
     else:
         print(table_text(response))
+    return 0
+
+
+# ---------------------------------------------------------------- progression
+
+
+def progression_request(request: s.StandingsRequest) -> ProgressionRequest:
+    """The standings request of a file as a progression request (every round, no row choices)."""
+    fields = msgspec.structs.asdict(request)
+    for name in ("explain", "top", "offset", "player"):
+        del fields[name]
+    return ProgressionRequest(**fields)
+
+
+def progression_table(response: ProgressionResponse) -> str:
+    """A row per player in the final order, a column per round: the rank, the points in brackets."""
+    header = ["Id", "Name", *(f"R{k}" for k in response.rounds)]
+    rows = [
+        [
+            str(p.id),
+            shown_name(p.name),
+            *(f"{rank} ({_number(pts)})" for rank, pts in zip(p.ranks, p.points, strict=True)),
+        ]
+        for p in response.players
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]
+    rules = ", ".join(t.spec for t in response.tiebreaks) or "points only"
+    footer = f"rank (points) after each round; regulations: {response.regulations}, rules: {rules}"
+    if response.seed is not None:
+        footer += f", lots drawn with seed {response.seed}"
+    return "\n".join([*lines, footer])
+
+
+def progression_csv(response: ProgressionResponse) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["id", "name", *(f"rank_{k}" for k in response.rounds), *(f"points_{k}" for k in response.rounds)])
+    for p in response.players:
+        writer.writerow([p.id, p.name, *p.ranks, *map(_number, p.points)])
+    return out.getvalue()
+
+
+def progression(args: argparse.Namespace) -> int:
+    request, warnings = load_request(Path(args.file), _options(args, explain=False))
+    response = run_progression(progression_request(request))
+    print_warnings(msgspec.structs.replace(response, warnings=[*warnings, *response.warnings]))
+    sys.stdout.write(progression_csv(response) if args.csv else progression_table(response) + "\n")
     return 0
 
 
@@ -786,6 +837,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-p", "--player", type=int, required=True, metavar="ID", help="the player's start number")
     _rule_options(p)
     p.set_defaults(run=explain)
+
+    p = sub.add_parser("progression", help="each player's rank and points after every round")
+    p.add_argument("file", help=FILE_HELP)
+    _rule_options(p)
+    p.add_argument("--csv", action="store_true", help="CSV (rank_1.., points_1..) instead of the table")
+    p.set_defaults(run=progression)
 
     p = sub.add_parser("batch", help="re-rank many files into one NDJSON file")
     p.add_argument(

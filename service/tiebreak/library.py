@@ -22,6 +22,7 @@ from .usecases.check import check_item
 from .usecases.compare import run_compare
 from .usecases.prizes import check_prizes, run_prizes
 from .usecases.problems import problem_of
+from .usecases.progression import run_progression
 from .usecases.standings import run_standings
 from .usecases.trf import read_to_wire, write_from_wire
 from .wire import schemas as s
@@ -30,8 +31,9 @@ from .wire.compare import CompareRequest, CompareResponse
 from .wire.io import CheckItem, CheckReport, TrfConvertRequest, TrfConvertResponse
 from .wire.limits import LIMITS, Limits, check_standings
 from .wire.prizes import PrizeRequest, PrizesResponse
+from .wire.progression import ProgressionRequest, ProgressionResponse
 
-__all__ = ["check", "compare", "distribute_prizes", "problem_of", "read_trf", "standings", "write_trf"]
+__all__ = ["check", "compare", "distribute_prizes", "problem_of", "progression", "read_trf", "standings", "write_trf"]
 
 Tournament = str | Mapping[str, Any] | s.Tournament | st.TeamTournament
 Rules = Sequence[str | Mapping[str, Any]]
@@ -112,6 +114,52 @@ def standings(
     )
     check_standings(body, limits)
     return run_standings(body, limits)
+
+
+def progression(
+    tournament: Tournament,
+    rules: Rules | None = None,
+    *,
+    preset: str | None = None,
+    regulations: str = "auto",
+    after_round: int | None = None,
+    unrated_rating: int | None = None,
+    seed: int | None = None,
+    limits: Limits = LIMITS,
+) -> ProgressionResponse:
+    """`POST /v1/standings/progression`: every player's rank and points after each round 1 to
+    `after_round` (default: the last played), each round ranked as `standings` with that round.
+
+    The event of `standings`' example, round by round: after round 1, 3 and 4 drew their game and
+    share 2nd (DE and SB equal); after round 2, 3 (SB 0.25 + 0.75) is ahead of 2 (SB 0.5), who had
+    not met yet.
+
+    >>> import tiebreak
+    >>> def game(round, opponent, result):
+    ...     return {"round": round, "opponent": opponent, "result": result}
+    >>> event = {"rounds": 3, "players": [
+    ...     {"id": 1, "results": [game(1, 2, "win"), game(2, 3, "draw"), game(3, 4, "win")]},
+    ...     {"id": 2, "results": [game(1, 1, "loss"), game(2, 4, "win"), game(3, 3, "draw")]},
+    ...     {"id": 3, "results": [game(1, 4, "draw"), game(2, 1, "draw"), game(3, 2, "draw")]},
+    ...     {"id": 4, "results": [game(1, 3, "draw"), game(2, 2, "loss"), game(3, 1, "loss")]}]}
+    >>> chart = tiebreak.progression(event, ["DE", "SB"])
+    >>> sorted((player.id, player.ranks, player.points) for player in chart.players)
+    [(1, [1, 1, 1], [1.0, 1.5, 2.5]), (2, [4, 3, 3], [0.0, 1.0, 1.5]), (3, [2, 2, 2], [0.5, 1.0, 1.5]), (4, [2, 4, 4], [0.5, 0.5, 0.5])]
+    """
+    body = _request(
+        ProgressionRequest,
+        {
+            **_event_fields(tournament),
+            "tiebreaks": list(rules) if rules else rules,
+            "preset": preset,
+            "regulations": regulations,
+            "after_round": after_round,
+            "unrated_rating": unrated_rating,
+            "seed": seed,
+        },
+    )
+    check_standings(body, limits)
+    return run_progression(body, limits)
 
 
 def compare(

@@ -27,6 +27,8 @@ def tiebreak(*args, cwd=ROOT):
         (["standings", ALEKHINE, "-t", "BH/C1", "BH", "SB", "ARO"], "alekhine-standings.txt"),
         (["standings", ALEKHINE, "-t", "BH/C1", "BH", "SB", "ARO", "--format", "csv"], "alekhine-standings.csv"),
         (["explain", HALF_POINT_BYE, "-p", "1", "-t", "BH/C1", "BH"], "hpb-2026-explain-1.txt"),
+        (["progression", GOLDEN / "riverside.trf", "-t"], "riverside-progression.txt"),
+        (["progression", GOLDEN / "riverside.trf", "-t", "--csv"], "riverside-progression.csv"),
     ],
 )
 def test_golden_output_of_the_worked_examples(args, golden):
@@ -240,6 +242,16 @@ def test_explain_shows_sonneborn_bergers_factors_and_who_met_whom():
     lines = result.stdout.splitlines()
     assert any("vs 1 Fischer" in line and "= 4 x 0.5 (opponent's score x own result)" in line for line in lines)
     assert any("encounter vs 3 Tal" in line and "0.5  scored in the game between them" in line for line in lines)
+
+
+def test_progression_takes_the_rules_and_the_last_round():
+    result = tiebreak("progression", ALEKHINE, "-t", "BH/C1", "SB", "--after-round", "2", "--csv")
+    assert result.returncode == 0, result.stderr
+    header, *rows = result.stdout.splitlines()
+    assert header == "id,name,rank_1,rank_2,points_1,points_2"
+    assert len(rows) == 8
+    table = tiebreak("progression", ALEKHINE, "-t", "BH/C1", "SB", "--after-round", "2")
+    assert table.stdout.splitlines()[-1].endswith("rules: BH/C1, SB")
 
 
 def test_drawing_of_lots_prints_its_seed_and_reproduces(tmp_path):

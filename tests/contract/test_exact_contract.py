@@ -68,6 +68,7 @@ RULES = {"tiebreaks": [ABSENT, None, ["BH/C1"]], "preset": [ABSENT, None, "fide-
 CASES = [
     ("StandingsRequest", {"explain": False}, {**SOURCES, **RULES}),
     ("BatchItem", {"id": "x"}, {**SOURCES, **RULES}),
+    ("ProgressionRequest", {}, {**SOURCES, **RULES}),
     ("CompareRequest", {"lists": [{"name": "a", "tiebreaks": ["BH"]}]}, SOURCES),
     ("RuleList", {"name": "a"}, RULES),
     (

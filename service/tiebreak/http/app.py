@@ -14,9 +14,11 @@ from ..wire.compare import CompareRequest, CompareResponse
 from ..wire.io import BatchItem, BatchResult, CheckItem, CheckLine, TrfConvertRequest, TrfConvertResponse
 from ..wire.limits import LIMITS, Limits
 from ..wire.prizes import PrizeRequest, PrizesResponse
+from ..wire.progression import ProgressionRequest, ProgressionResponse
 from .batch import BATCH_ROUTES
 from .handling import start_gate, stop_gate
 from .openapi import SCHEMA_PATH, render_plugins, static_routes
+from .page import PAGE_ROUTES
 from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware
 from .prizes import PRIZE_ROUTES
 from .problems import EXCEPTION_HANDLERS
@@ -27,12 +29,14 @@ from .routes import ROUTES
 # and check responses.
 DOCUMENTED_MODELS = [
     s.StandingsRequest,
+    ProgressionRequest,
     TrfConvertRequest,
     BatchItem,
     CompareRequest,
     PrizeRequest,
     CheckItem,
     s.StandingsResponse,
+    ProgressionResponse,
     BatchResult,
     CompareResponse,
     TrfConvertResponse,
@@ -72,7 +76,7 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
     configure_logging(ops.log_level)
     admission = Admission(limits)
     app = Litestar(
-        route_handlers=[*ROUTES, *PRIZE_ROUTES, *BATCH_ROUTES, *OPS_ROUTES, *static_routes()],
+        route_handlers=[*ROUTES, *PRIZE_ROUTES, *BATCH_ROUTES, *OPS_ROUTES, *static_routes(), *PAGE_ROUTES],
         compression_config=ops.compression(),
         cors_config=ops.cors(),
         state=State({"limits": limits, "ops": ops, "admission": admission, "documented_models": DOCUMENTED_MODELS}),

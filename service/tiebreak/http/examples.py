@@ -94,6 +94,15 @@ REQUEST_EXAMPLES: dict[str, dict[str, dict[str, dict]]] = {
             ),
         }
     },
+    "standingsProgression": {
+        "application/json": {
+            "tournament": _example(
+                "The ranks after each round of a JSON tournament, by an explicit rule list",
+                {"tournament": TOURNAMENT, "tiebreaks": ["BH/C1", "BH", "SB"]},
+            ),
+            "trf": _example("The ranks after rounds 1 and 2 of TRF text", {"trf": TRF, "after_round": 2}),
+        }
+    },
     "compareRuleLists": {
         "application/json": {
             "two-lists": _example(

@@ -15,6 +15,7 @@ from ..version import __version__
 from ..wire import schemas as s
 from ..wire.compare import CompareResponse
 from ..wire.io import TrfConvertResponse
+from ..wire.progression import ProgressionResponse
 from .catalogue import CATALOGUE_ROUTES
 from .handling import NO_COMPRESSION, answer_request, gate_of
 from .problems import PROBLEM_JSON
@@ -79,6 +80,22 @@ def request_body_operation(component: str) -> type[Operation]:
 )
 async def standings(request: Request) -> Response[s.StandingsResponse]:
     return await answer_request(request, "standings")
+
+
+@post(
+    "/v1/standings/progression",
+    operation_id="standingsProgression",
+    summary="The ranks and points of every player after each round, for charts",
+    description="The body of /v1/standings without `explain`, `offset`, `top` and `player`. Each round k from 1 "
+    "to `after_round` (default: the last played) is ranked exactly as /v1/standings with `after_round: k`, "
+    "under the same rule list; a team event gives match and game points per round too.",
+    status_code=200,
+    operation_class=request_body_operation("ProgressionRequest"),
+    responses=PROBLEMS,
+    opt=NO_COMPRESSION,
+)
+async def progression(request: Request) -> Response[ProgressionResponse]:
+    return await answer_request(request, "progression")
 
 
 @post(
@@ -160,4 +177,4 @@ def readyz(request: Request) -> Response[s.Health]:
     return Response(s.Health(status="ok"))
 
 
-ROUTES = [standings, compare, convert_trf, *CATALOGUE_ROUTES, version, healthz, readyz]
+ROUTES = [standings, progression, compare, convert_trf, *CATALOGUE_ROUTES, version, healthz, readyz]

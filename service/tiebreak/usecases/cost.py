@@ -112,6 +112,18 @@ def text_counts(text: str, rules: int, body_bytes: int, explain: bool = False, l
     )
 
 
+def progression_counts(one: Counts, rankings: int) -> Counts:
+    """`rankings` standings of one event without breakdowns (POST /v1/standings/progression): each
+    priced as the standings after the last round, as the rule lists of a compare are."""
+    return Counts(
+        players=one.players,
+        rounds=one.rounds,
+        rule_passes=one.rule_passes * rankings,
+        body_bytes=one.body_bytes,
+        lists=rankings,
+    )
+
+
 def returned_rows(players: int, top: int | None, player: int | list | None) -> int:
     """The rows a standings answer returns: every row, or those `top` and `player` (one start
     number or a list of them) select."""

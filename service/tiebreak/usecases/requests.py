@@ -18,10 +18,12 @@ from ..wire.decode import WireDecoder
 from ..wire.io import BatchItem, CheckItem, TrfConvertRequest
 from ..wire.limits import LimitExceeded, Limits, check_standings, check_tournament, check_trf_size
 from ..wire.prizes import PrizeRequest
+from ..wire.progression import ProgressionRequest
 from .check import check_item
 from .compare import compute_compare, plan_compare
 from .cost import Counts, prize_counts, text_counts
 from .prizes import check_prizes, run_prizes
+from .progression import compute_progression, plan_progression
 from .standings import compute_plan, plan_standings, team_counts
 from .trf import read_to_wire, write_from_wire
 
@@ -46,6 +48,12 @@ def _standings(body: s.StandingsRequest, limits: Limits, body_bytes: int) -> Pla
     check_standings(body, limits)
     plan = plan_standings(body, limits, body_bytes)
     return Plan(plan.counts, lambda: compute_plan(plan, encode_rows=True), lambda: plan.engine_seconds)
+
+
+def _progression(body: ProgressionRequest, limits: Limits, body_bytes: int) -> Plan:
+    check_standings(body, limits)
+    plan = plan_progression(body, limits, body_bytes)
+    return Plan(plan.counts, lambda: compute_progression(plan), lambda: plan.engine_seconds)
 
 
 def _compare(body: CompareRequest, limits: Limits, body_bytes: int) -> Plan:
@@ -117,6 +125,7 @@ def _check(item: CheckItem, limits: Limits, body_bytes: int) -> Plan:
 KINDS: dict[str, Kind] = {
     "standings": Kind(WireDecoder(s.StandingsRequest), _standings),
     "item": Kind(WireDecoder(BatchItem), _standings),
+    "progression": Kind(WireDecoder(ProgressionRequest), _progression),
     "compare": Kind(WireDecoder(CompareRequest), _compare),
     "trf": Kind(WireDecoder(TrfConvertRequest), _trf),
     "prizes": Kind(WireDecoder(PrizeRequest), _prizes),

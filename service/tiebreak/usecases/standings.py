@@ -20,7 +20,7 @@ from ..engine.checks import after_round_default, modifier_checks, pairing_bye_ch
 from ..engine.errors import InconsistentCrosstable
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
-from ..engine.standings import cyclic_gc_paused, Warning, edition_warnings, resolve_regulations, uses_lots
+from ..engine.standings import Standings, cyclic_gc_paused, Warning, edition_warnings, resolve_regulations, uses_lots
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
 from ..wire import schemas as s
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
@@ -294,26 +294,34 @@ def compute_plan(
         return _compute_individual(plan, deadline, encode_rows)
 
 
-def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_rows: bool) -> s.StandingsResponse:
-    body, source = plan.body, plan.source
+def rank_individual(plan: StandingsPlan, after_round: int | None, seed: int | None) -> Standings:
+    """The engine's standings of an individual event's plan after `after_round`, lots drawn with
+    `seed` (breakdowns built later, on demand); a crosstable error of a TRF located at its line."""
+    source = plan.source
     assert source is not None and plan.specs is not None  # an individual event's plan has both (plan_standings)
-    tournament = source.tournament
-    started = time.perf_counter()
     try:
-        result = compute_standings(
-            tournament,
+        return compute_standings(
+            source.tournament,
             plan.specs,
             plan.regulations,
-            plan.after_round,
-            body.unrated_rating,
+            after_round,
+            plan.body.unrated_rating,
             False,
             s.ContributionOut,
-            lots_seed([plan.specs], body.seed),
+            seed,
         )
     except InconsistentCrosstable as exc:
         if source.trf is None:
             raise
         raise located(exc, source.trf.source, source.warnings) from None
+
+
+def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_rows: bool) -> s.StandingsResponse:
+    body, source = plan.body, plan.source
+    assert source is not None and plan.specs is not None  # an individual event's plan has both (plan_standings)
+    tournament = source.tournament
+    started = time.perf_counter()
+    result = rank_individual(plan, plan.after_round, lots_seed([plan.specs], body.seed))
     plan.engine_seconds = time.perf_counter() - started
     if deadline is not None:
         deadline.check("after ranking")

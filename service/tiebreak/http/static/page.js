@@ -1,0 +1,767 @@
+// The arbiter's page (docs/page.md): a form for the service's own endpoints and what they answer,
+// shown as it is. Nothing is computed here but the layout: ranks, values, notes and cut reasons
+// are the API's. Every text a person reads is in TEXTS (one place, for the translations to come).
+"use strict";
+
+(() => {
+  const TEXTS = {
+    title: "Tie-break standings",
+    apiDocs: "API documentation",
+    trfLabel: "Tournament: TRF text or a JSON body",
+    trfHelp: "Paste a TRF export (TRF-16 or TRF-26), a JSON tournament or a whole /v1/standings body, or pick a file below.",
+    fileLabel: "…or pick a file (.trf, .trfx, .json)",
+    rulesLabel: "Tie-break rules",
+    rulesHelp: "Codes in order, separated by spaces or commas (BH/C1 BH SB). Empty: the file's own list (TRF record 202) or the preset.",
+    presetLabel: "…or a preset",
+    noPreset: "(none)",
+    regulationsLabel: "Rule set",
+    afterRoundLabel: "Standings after round",
+    compute: "Compute standings",
+    standingsHeading: "Standings",
+    downloadCsv: "Download CSV",
+    printStandings: "Print the standings",
+    printAudit: "Print this player's audit",
+    close: "Close",
+    progressionHeading: "Rank after each round",
+    progressionHelp: "Each line is a player's rank after every round (rank 1 at the top): the leaders after the last round and the selected player, drawn thicker.",
+    progressionAsTable: "The same as a table (every player)",
+    compareHeading: "Compare with another rule list or rule set",
+    compareHelp: "The same event ranked under the rules above and under these, side by side; rows whose rank differs are marked.",
+    compareRulesLabel: "Other rules (empty: the same rules)",
+    compareButton: "Compare",
+    footer: "Computed by this service alone: the page works without internet. Click a row (or press Enter on it) to see how each value was found.",
+    regulations: {
+      auto: "auto (by the start date)",
+      "auto-historic": "auto, with fide-2009 for old events",
+      "fide-2026": "FIDE 2026",
+      "fide-2024": "FIDE 2024",
+      "fide-2009": "FIDE 2009",
+      uscf: "US Chess",
+    },
+    sameRuleSet: "(the same rule set)",
+    columns: {
+      rank: "Rank",
+      id: "No.",
+      name: "Player",
+      federation: "Fed",
+      title: "Title",
+      points: "Pts",
+      decided_by: "Ahead of next by",
+    },
+    sortBy: (column) => `Sort by ${column}`,
+    sharedRank: (from, to) => `shared rank ${from} to ${to}`,
+    caption: (players, regulations) => `${players} players, rule set ${regulations}`,
+    summary: (r) => `${r.total_players} ranked · rule set ${r.regulations} · ${r.system === "swiss" ? "Swiss" : "round robin"}` +
+      (r.after_round ? ` · after round ${r.after_round} of ${r.rounds}` : ` · ${r.rounds} rounds`) +
+      ` · rules: ${r.tiebreaks.map((t) => t.spec).join(", ") || "points only"}`,
+    computing: "Computing…",
+    done: (n) => `${n} rows ranked.`,
+    noInput: "Paste a TRF or JSON text, or pick a file, first.",
+    badJson: (message) => `The text starts like JSON but is not: ${message}`,
+    fileRead: (name, encoding) => `Read ${name} (${encoding}).`,
+    problem: (status, title) => `${title} (${status})`,
+    atTrfLine: (line, column) => `TRF line ${line}, column ${column}`,
+    atRule: (rule) => (rule ? `rule “${rule}”` : "the rule list"),
+    showLine: "Show this line in the text",
+    unreachable: "The service did not answer.",
+    auditHeading: (name, id) => `${name} (No. ${id})`,
+    auditSummary: (row, of) => `Rank ${row.rank} of ${of}, ${row.points} points` +
+      (row.decided_by ? `; ahead of the next row by ${row.decided_by}` : ""),
+    ruleHeading: (t, value) => `${t.spec} — ${t.name} (${t.article}) = ${value === null ? "–" : value}`,
+    dropped: (reason) => `Dropped: ${reason}`,
+    totalBeforeCut: (total) => `Sum before the cut: ${total}`,
+    noContributions: "No contributions.",
+    contributionColumns: ["Round", "What", "Opponent", "Value", "How"],
+    kinds: {
+      game: "game",
+      forfeit: "forfeit",
+      dummy: "dummy opponent",
+      unplayed: "unplayed round",
+      running_score: "running score",
+      encounter: "direct encounter",
+      rating: "rating",
+      opponent_value: "opponent's value",
+    },
+    cut: (reason) => `cut: ${reason || "removed by the rule's cut"}`,
+    cap: (cap, article) => `cap ${cap}` + (article ? ` (${article})` : ""),
+    counted: (face, counted, article) => `opponent's score ${face} counted as ${counted}` + (article ? ` (${article})` : ""),
+    scored: (points) => `scored ${points}`,
+    noBreakdown: "This answer has no breakdown.",
+    progressionFailed: "The progression could not be computed: ",
+    round: "Round",
+    rank: "Rank",
+    roundColumn: (k) => `R${k}`,
+    progressionCell: (rank, points) => `${rank} (${points})`,
+    listA: "Rules above",
+    listB: "Other rules",
+    compareColumns: (a, b) => ["Player", `Rank: ${a}`, `Rank: ${b}`, "Moved"],
+    movedUp: (n) => `▲ ${n} up`,
+    movedDown: (n) => `▼ ${n} down`,
+    notMoved: "—",
+    compareSummary: (moves) => (moves ? `${moves} players change rank.` : "Nobody changes rank."),
+    compareNeedsStandings: "Compute the standings first.",
+    csvName: "standings.csv",
+  };
+
+  const REGULATIONS = ["auto", "auto-historic", "fide-2026", "fide-2024", "fide-2009", "uscf"];
+  // Colour-blind-safe (Okabe-Ito), then darker tones; each passes 3:1 against white.
+  const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#8a6d00", "#56487a", "#a6321e", "#1d5d4a", "#7a3b63", "#4d4d4d"];
+  const SHOWN_IN_CHART = 10;
+
+  const $ = (id) => document.getElementById(id);
+  const state = { response: null, body: null, sort: null, selected: null, progression: null, chart: null };
+
+  function el(tag, props = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  }
+
+  // ---- the texts and the choices ----
+
+  function fillTexts() {
+    document.title = TEXTS.title;
+    for (const node of document.querySelectorAll("[data-text]")) node.textContent = TEXTS[node.dataset.text];
+    for (const [id, withSame] of [["regulations-select", false], ["compare-regulations-select", true]]) {
+      const select = $(id);
+      if (withSame) select.append(el("option", { value: "", text: TEXTS.sameRuleSet }));
+      for (const name of REGULATIONS) select.append(el("option", { value: name, text: TEXTS.regulations[name] }));
+    }
+  }
+
+  async function loadPresets() {
+    try {
+      const response = await fetch("v1/presets", { headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      for (const preset of await response.json()) {
+        for (const id of ["preset-select", "compare-preset-select"]) {
+          $(id).append(el("option", { value: preset.name, text: `${preset.name} (${preset.tiebreaks.join(", ")})` }));
+        }
+      }
+    } catch (error) {
+      // the page works without presets: rules can be typed
+    }
+  }
+
+  // ---- the request ----
+
+  class Problem extends Error {
+    constructor(status, problem) {
+      super(problem && problem.detail ? problem.detail : TEXTS.unreachable);
+      this.status = status;
+      this.problem = problem || { title: TEXTS.unreachable, status, detail: "", errors: [] };
+    }
+  }
+
+  function localProblem(detail, path = "") {
+    return new Problem(0, { title: TEXTS.title, status: 0, detail, errors: path ? [{ path, message: detail }] : [] });
+  }
+
+  function splitRules(text) {
+    return text.split(/[\s,]+/).filter(Boolean);
+  }
+
+  // The body of /v1/standings the form describes: the text (TRF, or JSON), then the form's
+  // choices over the body's own, as the command line's options override a request file's.
+  function baseBody() {
+    const text = $("trf-input").value;
+    const trimmed = text.replace(/^\uFEFF/, "").trim();
+    if (!trimmed) throw localProblem(TEXTS.noInput);
+    let body;
+    if (trimmed.startsWith("{")) {
+      let parsed;
+      try {
+        parsed = JSON.parse(trimmed);
+      } catch (error) {
+        throw localProblem(TEXTS.badJson(error.message));
+      }
+      if ("tournament" in parsed || "trf" in parsed || "team_tournament" in parsed) body = parsed;
+      else if ("teams" in parsed) body = { team_tournament: parsed };
+      else body = { tournament: parsed };
+    } else {
+      body = { trf: text };
+    }
+    const rules = splitRules($("rules-input").value);
+    const preset = $("preset-select").value;
+    if (rules.length) {
+      body.tiebreaks = rules;
+      if (!preset) delete body.preset;
+    }
+    if (preset) {
+      body.preset = preset;
+      if (!rules.length) delete body.tiebreaks;
+    }
+    const regulations = $("regulations-select").value;
+    if (regulations !== "auto" || !body.regulations) body.regulations = regulations;
+    const afterRound = $("after-round-input").value.trim();
+    if (afterRound) body.after_round = Number(afterRound);
+    return body;
+  }
+
+  async function post(path, body) {
+    let response;
+    try {
+      response = await fetch(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      throw new Problem(0, null);
+    }
+    const data = await response.json().catch(() => null);
+    if (!response.ok) throw new Problem(response.status, data);
+    return data;
+  }
+
+  function without(body, fields) {
+    const copy = { ...body };
+    for (const field of fields) delete copy[field];
+    return copy;
+  }
+
+  // ---- errors, where they belong ----
+
+  function clearErrors() {
+    $("error-box").hidden = true;
+    $("error-box").replaceChildren();
+    for (const id of ["rules-error", "compare-rules-error"]) {
+      $(id).hidden = true;
+      $(id).textContent = "";
+    }
+    for (const id of ["rules-input", "compare-rules-input", "trf-input"]) $(id).removeAttribute("aria-invalid");
+  }
+
+  function selectTrfLine(line) {
+    const area = $("trf-input");
+    const lines = area.value.split("\n");
+    let start = 0;
+    for (let i = 0; i < line - 1 && i < lines.length; i++) start += lines[i].length + 1;
+    const end = start + (lines[line - 1] || "").length;
+    area.focus();
+    area.setSelectionRange(start, end);
+    const lineHeight = area.scrollHeight / Math.max(lines.length, 1);
+    area.scrollTop = Math.max(0, (line - 3) * lineHeight);
+  }
+
+  // `lists[1].tiebreaks[0]` names a rule of the second compare list; `tiebreaks[2]` of the form's.
+  function ruleOf(path, body) {
+    const match = /^(?:lists\[(\d+)\]\.)?(tiebreaks|preset)(?:\[(\d+)\])?/.exec(path);
+    if (!match) return null;
+    const list = match[1] === undefined ? body : (body.lists || [])[Number(match[1])] || {};
+    const field = list[match[2]];
+    const rule = match[3] === undefined ? field : (field || [])[Number(match[3])];
+    return { list: match[1] === undefined ? 0 : Number(match[1]), rule: typeof rule === "string" ? rule : rule && JSON.stringify(rule) };
+  }
+
+  function showProblem(error, body) {
+    const box = $("error-box");
+    const problem = error.problem;
+    box.replaceChildren(el("p", { class: "problem-title" }, el("strong", { text: TEXTS.problem(problem.status, problem.title) })));
+    if (problem.detail) box.append(el("p", { text: problem.detail }));
+    const items = el("ul");
+    let firstLine = null;
+    for (const item of problem.errors || []) {
+      const trf = /^trf:(\d+):(\d+)$/.exec(item.path || "");
+      const rule = body ? ruleOf(item.path || "", body) : null;
+      if (trf) {
+        const line = Number(trf[1]);
+        const column = Number(trf[2]);
+        const text = $("trf-input").value.split("\n")[line - 1] || "";
+        firstLine = firstLine || line;
+        items.append(
+          el(
+            "li",
+            { "data-path": item.path, class: "trf-error" },
+            el("span", { text: `${TEXTS.atTrfLine(line, column)}: ${item.message}` }),
+            el("pre", { class: "trf-line" }, el("code", { text: `${text}\n${" ".repeat(Math.max(column - 1, 0))}^` })),
+            el("button", { type: "button", text: TEXTS.showLine, onclick: () => selectTrfLine(line) }),
+          ),
+        );
+        $("trf-input").setAttribute("aria-invalid", "true");
+      } else if (rule) {
+        const message = `${TEXTS.atRule(rule.rule)}: ${item.message}`;
+        items.append(el("li", { "data-path": item.path, class: "rule-error", text: message }));
+        const target = rule.list === 1 && body.lists ? "compare-rules" : "rules";
+        $(`${target}-error`).hidden = false;
+        $(`${target}-error`).textContent = message;
+        $(`${target}-input`).setAttribute("aria-invalid", "true");
+      } else {
+        items.append(el("li", { "data-path": item.path, text: item.path ? `${item.path}: ${item.message}` : item.message }));
+      }
+    }
+    if (items.children.length) box.append(items);
+    box.hidden = false;
+    if (firstLine) selectTrfLine(firstLine);
+  }
+
+  // ---- the standings table ----
+
+  function columnsOf(response) {
+    const rows = response.standings;
+    const columns = [
+      { key: "rank", label: TEXTS.columns.rank, value: (r) => r.rank, numeric: true },
+      { key: "id", label: TEXTS.columns.id, value: (r) => r.id, numeric: true },
+      { key: "name", label: TEXTS.columns.name, value: (r) => r.name },
+    ];
+    for (const field of ["federation", "title"]) {
+      if (rows.some((r) => r[field])) columns.push({ key: field, label: TEXTS.columns[field], value: (r) => r[field] || "" });
+    }
+    columns.push({ key: "points", label: TEXTS.columns.points, value: (r) => r.points, numeric: true });
+    response.tiebreaks.forEach((t, i) => {
+      columns.push({ key: `rule-${i}`, label: t.spec, title: `${t.name} (${t.article})`, value: (r) => r.values[i], numeric: true, lowerIsBetter: t.lower_is_better });
+    });
+    columns.push({ key: "decided_by", label: TEXTS.columns.decided_by, value: (r) => r.decided_by || "" });
+    return columns;
+  }
+
+  function rankText(row, counts) {
+    const shared = counts.get(row.rank);
+    return shared > 1 ? `${row.rank}–${row.rank + shared - 1}` : String(row.rank);
+  }
+
+  function sortedRows(response, columns) {
+    const rows = [...response.standings];
+    if (!state.sort) return rows;
+    const column = columns.find((c) => c.key === state.sort.key);
+    if (!column) return rows;
+    const dir = state.sort.dir;
+    return rows.sort((a, b) => {
+      const x = column.value(a);
+      const y = column.value(b);
+      if (x === y) return a.rank - b.rank;
+      if (x === null || x === undefined || x === "") return 1;
+      if (y === null || y === undefined || y === "") return -1;
+      return (column.numeric ? x - y : String(x).localeCompare(String(y))) * dir;
+    });
+  }
+
+  function renderTable() {
+    const response = state.response;
+    const columns = columnsOf(response);
+    const counts = new Map();
+    for (const row of response.standings) counts.set(row.rank, (counts.get(row.rank) || 0) + 1);
+    const table = $("standings-table");
+    $("standings-caption").textContent = TEXTS.caption(response.total_players, response.regulations);
+    const head = el("tr");
+    for (const column of columns) {
+      const sorted = state.sort && state.sort.key === column.key ? (state.sort.dir > 0 ? "ascending" : "descending") : "none";
+      head.append(
+        el(
+          "th",
+          { scope: "col", "aria-sort": sorted, class: column.numeric ? "num" : null, title: column.title },
+          el("button", {
+            type: "button",
+            class: "sort",
+            "data-column": column.key,
+            "aria-label": TEXTS.sortBy(column.label),
+            text: column.label,
+            onclick: () => sortBy(column),
+          }),
+        ),
+      );
+    }
+    table.tHead.replaceChildren(head);
+    const body = el("tbody");
+    for (const row of sortedRows(response, columns)) {
+      const tr = el("tr", {
+        tabindex: "0",
+        "data-testid": "standings-row",
+        "data-id": row.id,
+        "aria-selected": String(row.id === state.selected),
+        class: row.id === state.selected ? "selected" : null,
+        onclick: () => openAudit(row.id),
+        onkeydown: rowKeys,
+      });
+      for (const column of columns) {
+        const value = column.value(row);
+        let cell;
+        if (column.key === "rank") {
+          const text = rankText(row, counts);
+          cell = el("td", { class: "num", "data-rank": row.rank, "aria-label": counts.get(row.rank) > 1 ? TEXTS.sharedRank(row.rank, row.rank + counts.get(row.rank) - 1) : null, text });
+        } else if (column.key === "name") {
+          cell = el("th", { scope: "row", class: "name", text: value });
+        } else {
+          cell = el("td", { class: column.numeric ? "num" : null, text: value === null || value === undefined ? "–" : String(value) });
+        }
+        cell.dataset.column = column.key;
+        tr.append(cell);
+      }
+      body.append(tr);
+    }
+    table.tBodies[0].replaceWith(body);
+  }
+
+  function sortBy(column) {
+    const same = state.sort && state.sort.key === column.key;
+    // numbers sort best first: highest first, unless lower is better (and rank, start number: lowest first)
+    const natural = column.numeric && !column.lowerIsBetter && !["rank", "id"].includes(column.key) ? -1 : 1;
+    state.sort = { key: column.key, dir: same ? -state.sort.dir : natural };
+    renderTable();
+    const button = document.querySelector(`#standings-table button[data-column="${column.key}"]`);
+    if (button) button.focus();
+  }
+
+  function rowKeys(event) {
+    const row = event.currentTarget;
+    const moves = { ArrowDown: row.nextElementSibling, ArrowUp: row.previousElementSibling, Home: row.parentNode.firstElementChild, End: row.parentNode.lastElementChild };
+    if (event.key in moves) {
+      event.preventDefault();
+      if (moves[event.key]) moves[event.key].focus();
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      openAudit(Number(row.dataset.id));
+    }
+  }
+
+  // ---- the audit panel: the API's breakdown, as it is ----
+
+  function openAudit(id, focus = true) {
+    const response = state.response;
+    const row = response.standings.find((r) => r.id === id);
+    if (!row) return;
+    state.selected = id;
+    for (const tr of document.querySelectorAll("#standings-table tbody tr")) {
+      const mine = Number(tr.dataset.id) === id;
+      tr.classList.toggle("selected", mine);
+      tr.setAttribute("aria-selected", String(mine));
+    }
+    const names = new Map(response.standings.map((r) => [r.id, r.name]));
+    for (const opponent of row.opponents || []) names.set(opponent.id, opponent.name);
+    $("audit-heading").textContent = TEXTS.auditHeading(row.name, row.id);
+    $("audit-summary").textContent = TEXTS.auditSummary(row, response.total_players);
+    const rules = $("audit-rules");
+    rules.replaceChildren();
+    if (!row.breakdown) rules.append(el("p", { text: TEXTS.noBreakdown }));
+    const breakdowns = Object.values(row.breakdown || {}).sort((a, b) => a.position - b.position);
+    for (const breakdown of breakdowns) {
+      const rule = response.tiebreaks[breakdown.position];
+      const section = el("section", { class: "audit-rule", "data-rule": breakdown.spec || rule.spec });
+      section.append(el("h3", { text: TEXTS.ruleHeading(rule, breakdown.value) }));
+      if (rule.dropped) section.append(el("p", { class: "note", text: TEXTS.dropped(rule.dropped) }));
+      if (breakdown.note) section.append(el("p", { class: "note", text: breakdown.note }));
+      if (breakdown.total_before_cut !== null && breakdown.total_before_cut !== undefined) {
+        section.append(el("p", { class: "note", text: TEXTS.totalBeforeCut(breakdown.total_before_cut) }));
+      }
+      if (!breakdown.contributions.length) {
+        section.append(el("p", { text: TEXTS.noContributions }));
+      } else {
+        section.append(contributionsTable(breakdown.contributions, names));
+      }
+      rules.append(section);
+    }
+    const panel = $("audit-panel");
+    panel.hidden = false;
+    if (focus) panel.focus();
+    drawProgression();
+  }
+
+  function contributionsTable(contributions, names) {
+    const head = el("tr");
+    for (const label of TEXTS.contributionColumns) head.append(el("th", { scope: "col", text: label }));
+    const body = el("tbody");
+    for (const c of contributions) {
+      const what = (TEXTS.kinds[c.kind] || c.kind) + (c.unplayed ? ` (${c.unplayed})` : "");
+      let opponent = "";
+      if (c.opponent !== null && c.opponent !== undefined) {
+        const label = `${c.opponent} ${names.get(c.opponent) || ""}`.trim();
+        opponent = state.response.standings.some((r) => r.id === c.opponent)
+          ? el("a", { href: `#player-${c.opponent}`, "data-player": c.opponent, text: label, onclick: (event) => { event.preventDefault(); openAudit(c.opponent); } })
+          : label;
+      }
+      const value = c.cut ? el("del", { text: String(c.value) }) : String(c.value);
+      const how = el("ul", { class: "how" });
+      if (c.note) how.append(el("li", { text: c.note }));
+      if (c.capped_at !== undefined && c.capped_at !== null) how.append(el("li", { class: "cap", text: TEXTS.cap(c.capped_at, c.article) }));
+      else if (c.counted_score !== undefined && c.counted_score !== null) how.append(el("li", { class: "adjusted", text: TEXTS.counted(c.opponent_score, c.counted_score, c.article) }));
+      if (c.result !== undefined && c.result !== null) how.append(el("li", { text: TEXTS.scored(c.result) }));
+      if (c.cut) how.append(el("li", { class: "cut-reason", text: TEXTS.cut(c.cut_reason) }));
+      body.append(
+        el(
+          "tr",
+          { class: c.cut ? "cut" : null, "data-kind": c.kind, "data-cut": c.cut ? "true" : null },
+          el("td", { class: "num", text: c.round === null || c.round === undefined ? "–" : String(c.round) }),
+          el("td", { text: what }),
+          el("td", {}, opponent),
+          el("td", { class: "num" }, value),
+          el("td", {}, how),
+        ),
+      );
+    }
+    return el("div", { class: "table-box" }, el("table", { class: "contributions" }, el("thead", {}, head), body));
+  }
+
+  function closeAudit() {
+    $("audit-panel").hidden = true;
+    const row = document.querySelector(`#standings-table tr[data-id="${state.selected}"]`);
+    if (row) row.focus();
+  }
+
+  // ---- rank progression: the chart (uPlot) and the table beside it ----
+
+  function shownPlayers(progression) {
+    const shown = progression.players.slice(0, SHOWN_IN_CHART);
+    const selected = progression.players.find((p) => p.id === state.selected);
+    if (selected && !shown.includes(selected)) shown.push(selected);
+    return shown;
+  }
+
+  // 1, then every step to the last rank: about eight labels whatever the field's size
+  function rankTicks(worst) {
+    const step = Math.max(1, Math.ceil(worst / 8));
+    const ticks = [1];
+    for (let rank = step; rank <= worst; rank += step) if (rank > 1) ticks.push(rank);
+    return ticks;
+  }
+
+  function drawProgression() {
+    const progression = state.progression;
+    const box = $("progression-chart");
+    if (state.chart) {
+      state.chart.destroy();
+      state.chart = null;
+    }
+    box.replaceChildren();
+    if (!progression || typeof uPlot === "undefined") return;
+    const shown = shownPlayers(progression);
+    const last = progression.rounds.length - 1;
+    const worst = Math.max(1, ...progression.players.flatMap((p) => p.ranks));
+    const series = [{ label: TEXTS.round }];
+    shown.forEach((player, i) => {
+      const selected = player.id === state.selected;
+      const leader = player.ranks[last] === 1;
+      series.push({
+        label: player.name,
+        stroke: selected ? "#000000" : COLOURS[i % COLOURS.length],
+        width: selected ? 4 : leader ? 3 : 1.5,
+        points: { show: true, size: selected ? 8 : 5 },
+        value: (u, v) => (v === null || v === undefined ? "–" : String(v)),
+      });
+    });
+    const options = {
+      width: Math.max(280, box.clientWidth || 600),
+      height: 320,
+      series,
+      scales: { x: { time: false }, y: { range: [0.5, worst + 0.5], dir: -1 } },  // rank 1 at the top
+      axes: [
+        { label: TEXTS.round, splits: () => progression.rounds },
+        { label: TEXTS.rank, splits: () => rankTicks(worst) },
+      ],
+      legend: { live: false },
+    };
+    state.chart = new uPlot(options, [progression.rounds, ...shown.map((p) => p.ranks)], box);
+    box.dataset.series = String(shown.length);
+    box.setAttribute("aria-label", `${TEXTS.progressionHeading}: ${shown.map((p) => p.name).join(", ")}`);
+  }
+
+  function renderProgressionTable(progression) {
+    const table = $("progression-table");
+    const head = el("tr", {}, el("th", { scope: "col", text: TEXTS.columns.name }));
+    for (const k of progression.rounds) head.append(el("th", { scope: "col", class: "num", text: TEXTS.roundColumn(k) }));
+    table.tHead.replaceChildren(head);
+    const body = el("tbody");
+    for (const player of progression.players) {
+      const tr = el("tr", { "data-id": player.id }, el("th", { scope: "row", class: "name", text: player.name }));
+      player.ranks.forEach((rank, i) => tr.append(el("td", { class: "num", text: TEXTS.progressionCell(rank, player.points[i]) })));
+      body.append(tr);
+    }
+    table.tBodies[0].replaceWith(body);
+  }
+
+  async function loadProgression(body) {
+    state.progression = null;
+    $("progression-status").textContent = "";
+    try {
+      state.progression = await post("v1/standings/progression", without(body, ["explain", "top", "offset", "player"]));
+      renderProgressionTable(state.progression);
+      drawProgression();
+    } catch (error) {
+      drawProgression();
+      $("progression-status").textContent = TEXTS.progressionFailed + (error.problem ? error.problem.detail : error.message);
+    }
+  }
+
+  // ---- compare ----
+
+  function listOf(body, fallback) {
+    if (body.preset) return { preset: body.preset };
+    if (body.tiebreaks) return { tiebreaks: body.tiebreaks };
+    return { tiebreaks: fallback };
+  }
+
+  async function compare(event) {
+    event.preventDefault();
+    clearErrors();
+    if (!state.response || !state.body) {
+      showProblem(localProblem(TEXTS.compareNeedsStandings), null);
+      return;
+    }
+    const base = state.body;
+    const first = { name: TEXTS.listA, ...listOf(base, state.response.tiebreaks.map((t) => t.spec)), regulations: state.response.regulations };
+    const rules = splitRules($("compare-rules-input").value);
+    const preset = $("compare-preset-select").value;
+    // Neither rules nor a preset: the same rules as above, under the rule set chosen (two editions side by side).
+    const second = { name: TEXTS.listB, ...(preset ? { preset } : rules.length ? { tiebreaks: rules } : listOf(first, [])) };
+    if (preset && rules.length) second.tiebreaks = rules;
+    const regulations = $("compare-regulations-select").value;
+    second.regulations = regulations || state.response.regulations;
+    const body = without(base, ["tiebreaks", "preset", "explain", "top", "offset", "player", "participants"]);
+    body.lists = [first, second];
+    body.explain = false;
+    document.documentElement.dataset.state = "busy";
+    try {
+      const answer = await post("v1/compare", body);
+      renderCompare(answer);
+      document.documentElement.dataset.state = "compared";
+    } catch (error) {
+      showProblem(error, body);
+      document.documentElement.dataset.state = "error";
+    }
+  }
+
+  function renderCompare(answer) {
+    const [a, b] = answer.lists;
+    const rankA = new Map(a.standings.standings.map((r) => [r.id, r.rank]));
+    const table = $("compare-table");
+    const describe = (list) => `${list.standings.tiebreaks.map((t) => t.spec).join(", ") || "PTS"} (${list.standings.regulations})`;
+    const head = el("tr");
+    for (const label of TEXTS.compareColumns(describe(a), describe(b))) head.append(el("th", { scope: "col", text: label }));
+    table.tHead.replaceChildren(head);
+    const body = el("tbody");
+    for (const row of b.standings.standings) {
+      const before = rankA.get(row.id);
+      const change = before - row.rank;
+      const moved = change > 0 ? TEXTS.movedUp(change) : change < 0 ? TEXTS.movedDown(-change) : TEXTS.notMoved;
+      body.append(
+        el(
+          "tr",
+          { "data-id": row.id, "data-moved": change !== 0 ? String(change) : null, class: change !== 0 ? "moved" : null },
+          el("th", { scope: "row", class: "name", text: row.name }),
+          el("td", { class: "num", text: String(before) }),
+          el("td", { class: "num", text: String(row.rank) }),
+          el("td", { text: moved }),
+        ),
+      );
+    }
+    table.tBodies[0].replaceWith(body);
+    table.hidden = false;
+    $("status").textContent = TEXTS.compareSummary(answer.summary.moves.length);
+  }
+
+  // ---- CSV and print ----
+
+  function csvField(value) {
+    const text = value === null || value === undefined ? "" : String(value);
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  }
+
+  function downloadCsv() {
+    const response = state.response;
+    const header = ["rank", "id", "name", "federation", "title", "points", ...response.tiebreaks.map((t) => t.spec), "decided_by"];
+    const lines = [header.map(csvField).join(",")];
+    for (const r of response.standings) {
+      lines.push([r.rank, r.id, r.name, r.federation, r.title, r.points, ...r.values, r.decided_by].map(csvField).join(","));
+    }
+    const url = URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/csv;charset=utf-8" }));
+    const link = el("a", { href: url, download: TEXTS.csvName, class: "visually-hidden" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  function printWith(mode) {
+    document.body.classList.toggle("print-audit", mode === "audit");
+    window.print();
+  }
+
+  // ---- the file and the form ----
+
+  async function readFile() {
+    const file = $("file-input").files[0];
+    if (!file) return;
+    const bytes = await file.arrayBuffer();
+    let text;
+    let encoding = "UTF-8";
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch (error) {
+      // TRF files of older programs are often Latin-1 / Windows-1252
+      text = new TextDecoder("windows-1252").decode(bytes);
+      encoding = "Windows-1252";
+    }
+    $("trf-input").value = text.replace(/^\uFEFF/, "");
+    $("status").textContent = TEXTS.fileRead(file.name, encoding);
+  }
+
+  async function compute(event) {
+    event.preventDefault();
+    clearErrors();
+    let body;
+    try {
+      body = baseBody();
+    } catch (error) {
+      showProblem(error, null);
+      return;
+    }
+    body = { ...body, explain: true };
+    // "busy", then "done" or "error": what a test (or a screen reader's status) waits for
+    document.documentElement.dataset.state = "busy";
+    $("status").textContent = TEXTS.computing;
+    $("compute-button").disabled = true;
+    try {
+      const response = await post("v1/standings", body);
+      state.response = response;
+      state.body = body;
+      state.sort = null;
+      if (!response.standings.some((r) => r.id === state.selected)) state.selected = null;
+      $("results").hidden = false;
+      $("summary").textContent = TEXTS.summary(response);
+      $("warnings").replaceChildren(...response.warnings.map((w) => el("li", { "data-code": w.code, text: w.rule ? `${w.message} (${w.rule})` : w.message })));
+      renderTable();
+      $("compare-table").hidden = true;
+      if (state.selected !== null) openAudit(state.selected, false);
+      else $("audit-panel").hidden = true;
+      $("status").textContent = TEXTS.done(response.standings.length);
+      await loadProgression(body);
+      document.documentElement.dataset.state = "done";
+    } catch (error) {
+      $("status").textContent = "";
+      showProblem(error, body);
+      document.documentElement.dataset.state = "error";
+    } finally {
+      $("compute-button").disabled = false;
+    }
+  }
+
+  function start() {
+    fillTexts();
+    loadPresets();
+    $("input-form").addEventListener("submit", compute);
+    $("compare-form").addEventListener("submit", compare);
+    $("file-input").addEventListener("change", readFile);
+    $("csv-button").addEventListener("click", downloadCsv);
+    $("print-button").addEventListener("click", () => printWith("standings"));
+    $("audit-print").addEventListener("click", () => printWith("audit"));
+    $("audit-close").addEventListener("click", closeAudit);
+    $("audit-panel").addEventListener("keydown", (event) => {
+      if (event.key === "Escape") closeAudit();
+    });
+    window.addEventListener("afterprint", () => document.body.classList.remove("print-audit"));
+    let resize = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resize);
+      resize = setTimeout(drawProgression, 150);
+    });
+    document.documentElement.dataset.ready = "true";
+  }
+
+  start();
+})();
