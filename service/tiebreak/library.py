@@ -12,10 +12,12 @@ problem the API would answer.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
+from .texts.catalogue import enc_hook
+from .texts.message import language
 from .usecases.compare import run_compare
 from .usecases.problems import problem_of
 from .usecases.standings import run_standings
@@ -64,9 +66,11 @@ def standings(
     player: int | list[int] | None = None,
     offset: int = 0,
     limits: Limits = LIMITS,
+    lang: str = "en",
 ) -> s.StandingsResponse:
     """The standings of `POST /v1/standings`: ranked by points, then by each rule of `rules` (or of
-    `preset`; a TRF's record 202 when neither is given), under `regulations`."""
+    `preset`; a TRF's record 202 when neither is given), under `regulations`; the texts in `lang`
+    (docs/languages.md)."""
     body = _request(
         s.StandingsRequest,
         {
@@ -83,7 +87,8 @@ def standings(
         },
     )
     check_standings(body, limits)
-    return run_standings(body, limits)
+    with language(lang):
+        return _plain(run_standings(body, limits))
 
 
 def compare(
@@ -95,6 +100,7 @@ def compare(
     unrated_rating: int | None = None,
     explain: bool = True,
     limits: Limits = LIMITS,
+    lang: str = "en",
 ) -> CompareResponse:
     """`POST /v1/compare`: one event under several named rule lists. `lists` maps a name to its
     rules (or to a preset's name), or is the API's list of `{name, tiebreaks | preset, regulations}`."""
@@ -114,7 +120,18 @@ def compare(
             "explain": explain,
         },
     )
-    return run_compare(body, limits)
+    with language(lang):
+        return _plain(run_compare(body, limits))
+
+
+_encoder = msgspec.json.Encoder(enc_hook=enc_hook)
+Answer = TypeVar("Answer")
+
+
+def _plain(answer: Answer) -> Answer:
+    """The answer with its texts as plain strings in the language being made, so that
+    `msgspec.json.encode` and `asdict` treat it as any struct."""
+    return msgspec.json.decode(_encoder.encode(answer), type=type(answer))
 
 
 def read_trf(text: str, limits: Limits = LIMITS) -> TrfConvertResponse:

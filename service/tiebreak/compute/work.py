@@ -19,6 +19,8 @@ from typing import Any, cast
 
 import msgspec
 
+from ..texts.catalogue import enc_hook
+from ..texts.message import ENGLISH, language
 from ..usecases.cost import Estimate, check_cost, estimate
 from ..usecases.problems import as_known, problem_of
 from ..usecases.requests import KINDS
@@ -43,6 +45,7 @@ class Job(msgspec.Struct, array_like=True):
     gzip_level: int = 5
     index: int = 0  # a batch item's position
     priced: bool = False  # the gate priced it already (read on the event loop): not refused twice
+    lang: str = ENGLISH  # the language of the answer's texts (texts.catalogue.LANGUAGES)
 
 
 class Answer(msgspec.Struct, array_like=True):
@@ -67,7 +70,8 @@ class Task:
 
     def finish(self) -> Answer:
         try:
-            answer = self.compute()
+            with language(self.job.lang):
+                answer = self.compute()
         except Exception as exc:  # noqa: BLE001 - becomes the request's problem+json
             answer = failure(exc, self.job)
         answer.estimate_s = self.estimate.seconds
@@ -82,7 +86,7 @@ class _IdOnly(msgspec.Struct):
 
 
 _id_decoder = WireDecoder(_IdOnly)
-_encoder = msgspec.json.Encoder()
+_encoder = msgspec.json.Encoder(enc_hook=enc_hook)
 # The kinds answered by one NDJSON line per item (a batch item, an archived file to check).
 LINE_KINDS: dict[str, type[BatchResult] | type[CheckLine]] = {"item": BatchResult, "check": CheckLine}
 
@@ -96,6 +100,11 @@ def item_id(raw: bytes) -> str | int | None:
 
 def failure(exc: BaseException, job: Job) -> Answer:
     """The answer a failure gets: the problem+json, or the item's NDJSON line carrying it."""
+    with language(job.lang):
+        return _failure(exc, job)
+
+
+def _failure(exc: BaseException, job: Job) -> Answer:
     exhausted = isinstance(exc, MemoryError)
     exc = as_known(exc)
     problem = problem_of(exc)
@@ -186,7 +195,8 @@ def prepare(job: Job) -> Task | Answer:
             return _prepare_items(job)
         kind = KINDS[job.kind]
         request = decode(job.body, kind.decoder, job.limits)
-        plan = kind.plan(request, job.limits, len(job.body))
+        with language(job.lang):
+            plan = kind.plan(request, job.limits, len(job.body))
         price = estimate(plan.counts) if job.priced else check_cost(plan.counts, job.limits)
     except Exception as exc:  # noqa: BLE001 - becomes the request's problem+json (or the item's line)
         return failure(exc, job)

@@ -23,6 +23,8 @@ from ..compute import metrics
 from ..compute.gate import SHED_RETRY_AFTER_S, Admission
 from ..wire.schemas import Problem, ProblemItem
 from ..compute.logs import REQUEST_ID, request_id_from
+from ..texts.catalogue import negotiate
+from ..texts.message import LANGUAGE
 from .handling import COMPRESSION_OPT_KEY
 
 
@@ -72,7 +74,7 @@ class OpsConfig:
             allow_origins=list(self.cors_origins),
             allow_methods=["GET", "POST", "OPTIONS"],
             allow_headers=["content-type", "x-api-key", "authorization", "x-request-id"],
-            expose_headers=["x-request-id"],
+            expose_headers=["x-request-id", "content-language"],
             max_age=600,
         )
 
@@ -188,6 +190,10 @@ class OpsMiddleware:
             return
         request_id = request_id_from(_header(scope, b"x-request-id"))
         token = REQUEST_ID.set(request_id)
+        # SPEC 3.10: one language per request, for every text of the answer and its headers
+        lang = negotiate(_header(scope, b"accept-language"))
+        lang_token = LANGUAGE.set(lang)
+        language_headers = [(b"content-language", lang.encode()), (b"vary", b"Accept-Language")]
         started = time.perf_counter()
         state = {"status": 0, "bytes": 0}  # 0: the client left before a response
         raw_id = request_id.encode()
@@ -195,7 +201,7 @@ class OpsMiddleware:
         async def send_wrapper(message):
             if message["type"] == "http.response.start":
                 state["status"] = message["status"]
-                message["headers"] = [*message.get("headers", []), (b"x-request-id", raw_id)]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", raw_id), *language_headers]
             elif message["type"] == "http.response.body":
                 state["bytes"] += len(message.get("body", b""))
             await send(message)
@@ -260,6 +266,7 @@ class OpsMiddleware:
                     },
                 )
             REQUEST_ID.reset(token)
+            LANGUAGE.reset(lang_token)
 
 
 # ---- /metrics ----

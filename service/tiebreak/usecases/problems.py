@@ -20,22 +20,53 @@ import msgspec
 from .. import prizes as pz
 from ..engine.errors import InconsistentCrosstable, InvalidRequest, format_path
 from ..formats.trf import TrfError
+from ..texts.message import Joined, msg, msg_n
 from ..wire.limits import LIMITS, LimitExceeded, Unavailable, name_schema_limit
 from ..wire.schemas import Problem, ProblemItem, WarningOut
 
 log = logging.getLogger("tiebreak.problems")
 
-TITLES = {
-    400: "Bad Request",
-    401: "Unauthorized",
-    404: "Not Found",
-    405: "Method Not Allowed",
-    413: "Content Too Large",
-    415: "Unsupported Media Type",
-    422: "Unprocessable Content",
-    429: "Too Many Requests",
-    500: "Internal Server Error",
-    503: "Service Unavailable",
+TITLES: dict[int, str] = {
+    400: msg("Bad Request"),
+    401: msg("Unauthorized"),
+    404: msg("Not Found"),
+    405: msg("Method Not Allowed"),
+    413: msg("Content Too Large"),
+    415: msg("Unsupported Media Type"),
+    422: msg("Unprocessable Content"),
+    429: msg("Too Many Requests"),
+    500: msg("Internal Server Error"),
+    503: msg("Service Unavailable"),
+}
+# msgspec's own messages, said in the reader's language (the rest stay as msgspec words them).
+_MSGSPEC_MESSAGES = (
+    (re.compile(r"^Expected `(?P<expected>[^`]*)`, got `(?P<got>[^`]*)`$"), "expected `{expected}`, got `{got}`"),
+    (re.compile(r"^Object missing required field `(?P<field>[^`]*)`$"), "required field `{field}` is missing"),
+    (
+        re.compile(r"^Expected `(?P<expected>[^`]*)` (?P<bound>[<>]=?) (?P<limit>-?\d+)$"),
+        "expected `{expected}` {bound} {limit}",
+    ),
+    (
+        re.compile(r"^Expected `(?P<expected>[^`]*)` of length (?P<bound>[<>]=?) (?P<limit>\d+)$"),
+        "expected `{expected}` of length {bound} {limit}",
+    ),
+)
+
+
+def _msgspec_message(message: str) -> str:
+    for pattern, template in _MSGSPEC_MESSAGES:
+        if m := pattern.match(message):
+            return _MSGSPEC_TEXTS[template](**m.groupdict())
+    return message
+
+
+_MSGSPEC_TEXTS: dict[str, Callable[..., str]] = {
+    "expected `{expected}`, got `{got}`": lambda **a: msg("expected `{expected}`, got `{got}`", **a),
+    "required field `{field}` is missing": lambda **a: msg("required field `{field}` is missing", **a),
+    "expected `{expected}` {bound} {limit}": lambda **a: msg("expected `{expected}` {bound} {limit}", **a),
+    "expected `{expected}` of length {bound} {limit}": lambda **a: msg(
+        "expected `{expected}` of length {bound} {limit}", **a
+    ),
 }
 _MSGSPEC_PATH = re.compile(r"^(?P<message>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 
@@ -148,13 +179,13 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "", root_type: type |
     exception) lets the message list the field names or enum values the schema allows. A schema
     limit it names is noted on the exception (`limit`), for /metrics."""
     m = _MSGSPEC_PATH.match(str(exc))
-    message = m["message"] if m else str(exc)
+    message = _msgspec_message(m["message"] if m else str(exc))
     raw_path = (m["path"] or "") if m else ""
     path = raw_path.lstrip(".")
     message = _schema_hint(root_type or getattr(exc, "root_type", None), raw_path, message)
     for pattern, field_hint in _PATH_HINTS:
         if pattern.search(path) and "<=" in message:
-            message = f"{message}; {field_hint}"
+            message = Joined(message, "; ", field_hint)
     if root:
         path = f"{root}.{path}" if path else root
     message, limit = name_schema_limit(path, message)
@@ -165,14 +196,14 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "", root_type: type |
         message = _DECIMAL_TEXT[field]
     # msgspec.ValidationError subclasses DecodeError: test for it first.
     if isinstance(exc, msgspec.ValidationError):
-        detail = "the request does not match the schema"
+        detail = msg("the request does not match the schema")
     elif getattr(exc, "empty_body", False):
         detail, message = (
-            "the request body is empty",
-            'send a JSON object, e.g. {"tournament": {...}} or {"trf": "..."}',
+            msg("the request body is empty"),
+            msg('send a JSON object, e.g. {{"tournament": {{...}}}} or {{"trf": "..."}}'),
         )
     else:
-        detail = "the request body is not valid JSON"
+        detail = msg("the request body is not valid JSON")
     return problem(400, detail, [ProblemItem(path=path, message=message)])
 
 
@@ -180,16 +211,30 @@ def _invalid_request(exc: InvalidRequest) -> Problem:
     root = getattr(exc, "root", "")  # a team event's paths are under `team_tournament`
     status = 400 if isinstance(exc, ShapeError) else 422
     return problem(
-        status, str(exc), [ProblemItem(path=format_path(i.path, root), message=i.message) for i in exc.issues]
+        status,
+        _joined([i.message for i in exc.issues[:5]]),
+        [ProblemItem(path=format_path(i.path, root), message=i.message) for i in exc.issues],
     )
 
 
+def _joined(messages: list[str]) -> str:
+    """Messages one after the other, each in the reader's language."""
+    return Joined(*(part for k, text in enumerate(messages) for part in ("; " if k else "", text)))
+
+
 def _inconsistent(exc: InconsistentCrosstable) -> Problem:
-    detail = f"the crosstable contradicts itself ({len(exc.issues)} problem(s))"
+    count = len(exc.issues)
+    detail = msg_n(
+        "the crosstable contradicts itself ({n} problem)", "the crosstable contradicts itself ({n} problems)", count
+    )
     if isinstance(exc, TrfCrosstableError):
         return problem(
             422,
-            detail + " (paths are trf:LINE:COLUMN of the TRF text)",
+            msg_n(
+                "the crosstable contradicts itself ({n} problem; paths are trf:LINE:COLUMN of the TRF text)",
+                "the crosstable contradicts itself ({n} problems; paths are trf:LINE:COLUMN of the TRF text)",
+                count,
+            ),
             [ProblemItem(path=path, message=message) for path, message in exc.located],
             warnings=[WarningOut(code=w.code, message=w.message, rule=w.rule) for w in exc.warnings],
         )
@@ -210,7 +255,7 @@ def _trf(exc: TrfError) -> Problem:
     ]
     return problem(
         422,
-        f"the TRF text cannot be read: {exc}",
+        msg("the TRF text cannot be read: {reason}", reason=str(exc)),
         [ProblemItem(path=f"trf:{exc.line}:{exc.column}", message=exc.message)],
         warnings=warnings,
     )
@@ -218,16 +263,22 @@ def _trf(exc: TrfError) -> Problem:
 
 def _limit(exc: LimitExceeded) -> Problem:
     return problem(
-        exc.status, f"the request exceeds a limit: {exc.limit}", [ProblemItem(path=exc.path, message=exc.message)]
+        exc.status,
+        msg("the request exceeds a limit: {limit}", limit=exc.limit),
+        [ProblemItem(path=exc.path, message=exc.message)],
     )
 
 
 def _unavailable(exc: Unavailable) -> Problem:
     """503: shed at capacity, or stopped at the deadline; both worth retrying after `Retry-After`."""
-    title = "Compute deadline exceeded" if exc.reason == "deadline" else None
+    title = msg("Compute deadline exceeded") if exc.reason == "deadline" else None
     return problem(
         503,
-        f"the service cannot answer now ({exc.reason}); retry after {exc.retry_after_s} s",
+        msg(
+            "the service cannot answer now ({reason}); retry after {seconds} s",
+            reason=exc.reason,
+            seconds=exc.retry_after_s,
+        ),
         [ProblemItem(path="", message=exc.message)],
         title=title,
     )
@@ -282,7 +333,7 @@ def problem_of(exc: BaseException) -> Problem:
         if isinstance(exc, kind):
             return mapped(exc)
     log.error("unexpected error in a computation", exc_info=exc)
-    return problem(500, "an unexpected error occurred; it has been logged")
+    return problem(500, msg("an unexpected error occurred; it has been logged"))
 
 
 def limit_of(exc: BaseException) -> str | None:

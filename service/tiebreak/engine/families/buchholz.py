@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ...texts.message import msg_n
 from ..context import Context
 from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, copier, explanation, mark_cut
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_total, reason_text
@@ -229,8 +230,20 @@ def adjustment_note(
     if counted == face:
         return None
     rounds = int(run[q].sum())
-    what = "closing bye(s)/absence(s)" if article == "16.3" else "round(s) without a game"
-    return f"{face / table.scale:g} + {rounds} {what} counted as draws ({article}) = {counted / table.scale:g}"
+    args = {"face": face / table.scale, "article": article, "counted": counted / table.scale}
+    if article == "16.3":
+        return msg_n(
+            "{face} + {n} closing bye or absence counted as a draw ({article}) = {counted}",
+            "{face} + {n} closing byes or absences counted as draws ({article}) = {counted}",
+            rounds,
+            **args,
+        )
+    return msg_n(
+        "{face} + {n} round without a game counted as a draw ({article}) = {counted}",
+        "{face} + {n} rounds without a game counted as draws ({article}) = {counted}",
+        rounds,
+        **args,
+    )
 
 
 def buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:

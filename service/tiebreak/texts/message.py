@@ -1,0 +1,92 @@
+"""A text that can be rendered again in another language: `msg` and `msg_n`.
+
+A `Msg` is the English text itself (a `str`, so every caller that prints, compares or
+stores it keeps working) and remembers its message id, plural and arguments. Rendering
+in another language happens at the edge (`catalogue.render`), under the language of the
+answer being made (`LANGUAGE`), so the engine never waits for a catalogue.
+
+Arguments: an `int` is written as it is (ids, rounds, counts); a `float` or `Fraction`
+is a number of points, written with the language's decimal sign; a `Msg` is rendered in
+the same language; anything else as `str`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from fractions import Fraction
+from typing import Any
+
+ENGLISH = "en"
+# The language of the answer being encoded; set around one request's work (`language`).
+LANGUAGE: ContextVar[str] = ContextVar("tiebreak_language", default=ENGLISH)
+
+
+class Msg(str):
+    """An English text with its message id and arguments."""
+
+    __slots__ = ("args", "msgid", "plural")
+    msgid: str
+    plural: str | None
+    args: dict[str, Any]
+
+    def __new__(cls, msgid: str, plural: str | None, count: int | None, args: dict[str, Any]) -> Msg:
+        template = msgid if plural is None or count == 1 else plural
+        self = super().__new__(cls, template.format_map({k: english(v) for k, v in args.items()}))
+        self.msgid, self.plural, self.args = msgid, plural, args
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Msg, (self.msgid, self.plural, self.args.get("n"), self.args))
+
+
+class Joined(Msg):
+    """Texts written one after the other, each rendered on its own (a rule's name, then its
+    modifiers)."""
+
+    __slots__ = ("parts",)
+    parts: tuple[Any, ...]
+
+    def __new__(cls, *parts: Any) -> Joined:
+        self = str.__new__(cls, "".join(map(str, parts)))
+        self.msgid, self.plural, self.args, self.parts = "", None, {}, parts
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Joined, self.parts)
+
+
+def msg(msgid: str, /, **args: Any) -> Msg:
+    """A text: `msgid` is its English template, `{name}` its arguments."""
+    return Msg(msgid, None, None, args)
+
+
+def msg_n(singular: str, plural: str, n: int, /, **args: Any) -> Msg:
+    """A text whose form depends on the count `n` (also an argument, `{n}`)."""
+    return Msg(singular, plural, n, {**args, "n": n})
+
+
+def number(value: float | Fraction) -> str:
+    """A number of points as English writes it: 2.5, 3, 0.25."""
+    if isinstance(value, Fraction):
+        value = value.numerator / value.denominator
+    return f"{value:g}"
+
+
+def english(value: Any) -> str:
+    if isinstance(value, bool | int | str):
+        return str(value)
+    if isinstance(value, float | Fraction):
+        return number(value)
+    return str(value)
+
+
+@contextmanager
+def language(code: str) -> Iterator[None]:
+    """Encode the texts made inside in the language `code`."""
+    token = LANGUAGE.set(code)
+    try:
+        yield
+    finally:
+        LANGUAGE.reset(token)
