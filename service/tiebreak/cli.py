@@ -804,12 +804,15 @@ def _rule_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--unrated-rating", type=int, metavar="R", help="rating that unrated players count as")
 
 
+LANG_HELP = "the language of the texts (default: the locale, LC_ALL, LC_MESSAGES or LANG; else English)"
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="tiebreak", description="Chess tie-break standings (FIDE C.07)")
     root.add_argument(
         "--lang",
         choices=sorted(LANGUAGES),
-        help="the language of the texts (default: the locale, LC_ALL, LC_MESSAGES or LANG; else English)",
+        help=LANG_HELP,
     )
     root.add_argument(
         "--version",
@@ -945,6 +948,8 @@ def parser() -> argparse.ArgumentParser:
         "the other limits and timeouts are environment variables (docs/operations.md)",
     )
     p.set_defaults(run=serve)
+    for command in sub.choices.values():  # after the command too: `tiebreak explain x.trf -p 3 --lang ru`
+        command.add_argument("--lang", choices=sorted(LANGUAGES), default=argparse.SUPPRESS, help=LANG_HELP)
     return root
 
 

@@ -401,21 +401,41 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
         if code in TIEBREAKS:
             near = EQUIVALENTS.get(regulations, {}).get(code)
             hint = (
-                f"; did you mean {near!r} ({TIEBREAKS[near.split('/')[0]].name}, "
-                f"{TIEBREAKS[near.split('/')[0]].citation})?"
+                msg(
+                    "; did you mean {near} ({name}, {article})?",
+                    near=repr(near),
+                    name=TIEBREAKS[near.split("/")[0]].name,
+                    article=TIEBREAKS[near.split("/")[0]].citation,
+                )
                 if near
-                else ""
+                else "."
             )
             sets = rule_sets_of(code)
+            args = {
+                "rule": repr(text),
+                "code": code,
+                "sets": ", ".join(sets),
+                "regulations": regulations.value,
+                "hint": hint,
+                "newest": sets[-1],  # the newest rule set that has it
+                "codes": listing,
+            }
+            message: str
             # the code once: "'MM' is a rule of uscf", but "'modified median' is MM, a rule of uscf"
-            named = f"{text!r} is a rule of" if text.strip().upper() == code else f"{text!r} is {code}, a rule of"
-            use = f'To use it, send "regulations": "{sets[-1]}".'  # the newest rule set that has it
-            message = (
-                f"{named} {', '.join(sets)}, not of {regulations.value}{hint or '.'} {use} "
-                f"Valid codes under {regulations.value}: {listing}"
-            )
+            if text.strip().upper() == code:
+                message = msg(
+                    '{rule} is a rule of {sets}, not of {regulations}{hint} To use it, send "regulations": '
+                    '"{newest}". Valid codes under {regulations}: {codes}',
+                    **args,
+                )
+            else:
+                message = msg(
+                    '{rule} is {code}, a rule of {sets}, not of {regulations}{hint} To use it, send "regulations": '
+                    '"{newest}". Valid codes under {regulations}: {codes}',
+                    **args,
+                )
         else:
-            message = unknown_message(text, suggest(text, codes, own), f"valid codes under {regulations.value}", codes)
+            message = unknown_message(text, suggest(text, codes, own), regulations.value, codes)
         raise UnknownTiebreak([Issue(path, message)])
     return parse_rule(text, codes, path, own, other)
 
@@ -429,9 +449,12 @@ def check_rule_set(specs: list[RuleSpec], regulations: Regulations, root: str = 
                 [
                     Issue(
                         (root, i),
-                        (
-                            f"{spec} is a rule of {', '.join(rule_sets_of(spec.code))}, not of {regulations.value}; "
-                            f"valid codes under {regulations.value}: {', '.join(sorted(codes))}"
+                        msg(
+                            "{spec} is a rule of {sets}, not of {regulations}; valid codes under {regulations}: {codes}",
+                            spec=str(spec),
+                            sets=", ".join(rule_sets_of(spec.code)),
+                            regulations=regulations.value,
+                            codes=", ".join(sorted(codes)),
                         ),
                     )
                 ]

@@ -187,10 +187,11 @@ def suggest(text: str, valid_codes: Collection[str], aliases: dict[str, str] = F
     return None
 
 
-def unknown_message(text: str, guess: str | None, listing_name: str, codes: Iterable[str]) -> str:
-    """ "unknown tie-break 'X'; did you mean 'BH'? Valid codes: ..." (the guess only when there is one)."""
+def unknown_message(text: str, guess: str | None, regulations: str | None, codes: Iterable[str]) -> str:
+    """ "unknown tie-break 'X'; did you mean 'BH'? Valid codes: ..." (the guess only when there is one;
+    the rule set, when the codes are those of one)."""
     listing = ", ".join(sorted(codes))
-    if listing_name == "valid codes":
+    if regulations is None:
         if guess:
             return msg(
                 "unknown tie-break {rule}; did you mean {guess}? Valid codes: {codes}",
@@ -200,8 +201,19 @@ def unknown_message(text: str, guess: str | None, listing_name: str, codes: Iter
             )
         return msg("unknown tie-break {rule}; valid codes: {codes}", rule=repr(text), codes=listing)
     if guess:
-        return f"unknown tie-break {text!r}; did you mean {guess!r}? {listing_name[0].upper()}{listing_name[1:]}: {listing}"
-    return f"unknown tie-break {text!r}; {listing_name}: {listing}"
+        return msg(
+            "unknown tie-break {rule}; did you mean {guess}? Valid codes under {regulations}: {codes}",
+            rule=repr(text),
+            guess=repr(guess),
+            regulations=regulations,
+            codes=listing,
+        )
+    return msg(
+        "unknown tie-break {rule}; valid codes under {regulations}: {codes}",
+        rule=repr(text),
+        regulations=regulations,
+        codes=listing,
+    )
 
 
 def code_of(norm: str) -> str | None:
@@ -224,7 +236,7 @@ def parse_rule(
     m = _SPEC.match(norm)
     if not m or m[1] not in valid_codes:
         raise UnknownTiebreak(
-            [Issue(path, unknown_message(text, suggest(text, valid_codes, aliases), "valid codes", valid_codes))]
+            [Issue(path, unknown_message(text, suggest(text, valid_codes, aliases), None, valid_codes))]
         )
     code = m[1]
     if m[2] and not scores:

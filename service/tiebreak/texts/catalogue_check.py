@@ -52,10 +52,14 @@ def update(template: Catalog) -> None:
         if code == "en":
             continue
         catalog = read(code) if catalogue_path(code).exists() else Catalog(locale=code)
+        created = catalog.creation_date
         catalog.update(template, no_fuzzy_matching=True)
+        catalog.creation_date = created  # unchanged ids: an unchanged file
         catalog.obsolete.clear()
         with catalogue_path(code).open("wb") as po:
-            write_po(po, catalog, width=100, omit_header=False, include_previous=False, sort_output=True, no_location=True)
+            write_po(
+                po, catalog, width=100, omit_header=False, include_previous=False, sort_output=True, no_location=True
+            )
 
 
 def gaps(template: Catalog) -> list[str]:
