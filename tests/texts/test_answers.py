@@ -112,12 +112,15 @@ def test_standings_in_each_language(lang):
         assert SCRIPTS[lang].search(text) or not re.search(r"[A-Za-z]{3,}", bare), (lang, text)
     # the rule names are the catalogue's
     names = [t["name"] for t in answer["tiebreaks"]]
-    assert names == {
-        "ru": ["Личная встреча", "Бухгольц Cut-1", "Зоннеборн–Бергер"],
-        "pl": ["Bezpośredni pojedynek", "Buchholz Cut-1", "Sonneborn-Berger"],
-        "zh": ["直接对局", "布赫霍尔兹分 Cut-1", "索伯分"],
-        "ja": ["直接対決", "ブフホルツ Cut-1", "ゾンネボルン・ベルガー"],
-    }[lang]
+    assert (
+        names
+        == {
+            "ru": ["Личная встреча", "Бухгольц Cut-1", "Зоннеборн–Бергер"],
+            "pl": ["Bezpośredni pojedynek", "Buchholz Cut-1", "Sonneborn-Berger"],
+            "zh": ["直接对局", "布赫霍尔兹分 Cut-1", "索伯分"],
+            "ja": ["直接対決", "ブフホルツ Cut-1", "ゾンネボルン・ベルガー"],
+        }[lang]
+    )
     # ...and the codes, specs, paths and numbers are the English answer's
     assert _numbers(answer) == _numbers(_ask("/v1/standings", BODY, "en").json())
 

@@ -1,13 +1,14 @@
 """The catalogues against the source: every message id translated in every language, with the
 same placeholders and every plural form; every message rendered in every language."""
 
+import dataclasses
 import re
 
 import pytest
 
 from tiebreak.texts.catalogue import LANGUAGES, negotiate, render, supported, translations
 from tiebreak.texts.catalogue_check import extracted, gaps, placeholders
-from tiebreak.texts.message import Msg, msg, msg_n
+from tiebreak.texts.message import Joined, Msg, msg, msg_n
 
 TEMPLATE = extracted()
 MESSAGES = [m for m in TEMPLATE if m.id]
@@ -68,7 +69,7 @@ def test_every_message_renders_in_every_language_with_sample_arguments(code):
         assert rendered.strip(), (code, singular)
         # every argument appears; no placeholder is left unfilled
         assert not re.search(r"(?<!\{)\{[a-z_]+\}(?!\})", rendered), (code, singular, rendered)
-        for name, value in args.items():
+        for value in args.values():
             if isinstance(value, str):
                 assert value in rendered, (code, singular, rendered)
         if code != "en" and re.search(r"[A-Za-z]{4,}", re.sub(r"\{[a-z_]+\}|US Chess", "", singular)):
@@ -155,3 +156,57 @@ def test_every_language_has_a_catalogue_that_loads():
     assert supported("ja-JP") == "ja"
     for code in TRANSLATED:
         assert translations(code).gettext("Direct encounter") != "Direct encounter"
+
+
+def _messages_in(value, found: list) -> list:
+    if isinstance(value, Msg):
+        found.append(value)
+        if isinstance(value, Joined):
+            for part in value.parts:
+                _messages_in(part, found)
+        for arg in value.args.values():
+            _messages_in(arg, found)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _messages_in(v, found)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _messages_in(v, found)
+    elif hasattr(value, "__struct_fields__"):
+        for name in value.__struct_fields__:
+            _messages_in(getattr(value, name), found)
+    elif dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            _messages_in(getattr(value, field.name), found)
+    return found
+
+
+def test_every_text_of_an_answer_is_its_message_rendered_in_english():
+    """Texts whose English is written by the caller (`pre`, for speed) say what their message says;
+    every text of the answer is a message (none made by hand outside the catalogue)."""
+    from tiebreak.engine import Regulations, compute_standings
+    from tiebreak.engine.registry import valid_codes
+    from tiebreak.engine.rules import parse_rule
+    from tiebreak.usecases.convert import standings_to_wire
+    from tests.texts.test_answers import EVENT
+
+    rules = ["DE", "BH/C1", "SB", "ARO", "PTP", "AOB", "FB", "TPN", "PS/C1", "KS"]
+    specs = [parse_rule(rule, valid_codes()) for rule in rules]
+    rated = dataclasses.replace(
+        EVENT, players=tuple(dataclasses.replace(p, rating=1500 + 10 * p.id) for p in EVENT.players)
+    )
+    answer = standings_to_wire(compute_standings(rated, specs, Regulations.FIDE_2026), True)
+    found = _messages_in(answer, [])
+    ids = {m.msgid for m in found}
+    assert "{what}: {total} / {count} = {mean}, rounded half up" in ids  # written by `pre`
+    assert "own score {own} capped at {cap} (16.4.2)" in ids
+    for m in found:
+        if isinstance(m, Joined):
+            assert m == "".join(map(str, m.parts))
+            continue
+        template = m.msgid if m.plural is None or m.args.get("n") == 1 else m.plural
+        assert m == template.format_map({k: f"{v:g}" if type(v) is float else v for k, v in m.args.items()}), m.msgid
+    for row in answer.standings:
+        for breakdown in (row.breakdown or {}).values():
+            texts = [breakdown.note] + [t for c in breakdown.contributions for t in (c.note, c.cut_reason)]
+            assert all(t is None or isinstance(t, Msg) for t in texts), texts

@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import msgspec
 
-from ..texts.catalogue import enc_hook
+from ..texts.catalogue import json_encoder
 from ..texts.message import ENGLISH, language
 from ..usecases.cost import Estimate, check_cost, estimate
 from ..usecases.problems import as_known, problem_of
@@ -86,7 +86,6 @@ class _IdOnly(msgspec.Struct):
 
 
 _id_decoder = WireDecoder(_IdOnly)
-_encoder = msgspec.json.Encoder(enc_hook=enc_hook)
 # The kinds answered by one NDJSON line per item (a batch item, an archived file to check).
 LINE_KINDS: dict[str, type[BatchResult] | type[CheckLine]] = {"item": BatchResult, "check": CheckLine}
 
@@ -116,7 +115,7 @@ def _failure(exc: BaseException, job: Job) -> Answer:
         )
         return Answer(
             problem.status,
-            _encoder.encode(line) + b"\n",
+            json_encoder().encode(line) + b"\n",
             JSON,
             limit=limit,
             retry_after_s=retry,
@@ -124,7 +123,7 @@ def _failure(exc: BaseException, job: Job) -> Answer:
         )
     return Answer(
         problem.status,
-        _encoder.encode(problem),
+        json_encoder().encode(problem),
         PROBLEM_JSON,
         limit=limit,
         retry_after_s=retry,
@@ -136,7 +135,7 @@ def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None
     """The JSON answer, within max_response_bytes, gzipped when the client accepts it; a batch
     item's is its NDJSON line (with the item's `id`), the result spliced in as it was encoded."""
     limits = job.limits
-    data = _encoder.encode(value)
+    data = json_encoder().encode(value)
     if len(data) > limits.max_response_bytes:
         raise LimitExceeded(
             "max_response_bytes",
@@ -150,7 +149,7 @@ def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None
         line = LINE_KINDS[job.kind](
             index=job.index, id=item, status=200, result=cast(Any, msgspec.Raw(data)), error=None
         )
-        return Answer(200, _encoder.encode(line) + b"\n", JSON, engine_seconds=engine_seconds)
+        return Answer(200, json_encoder().encode(line) + b"\n", JSON, engine_seconds=engine_seconds)
     if job.gzip_min_bytes and len(data) >= job.gzip_min_bytes:
         return Answer(200, gzip_bytes(data, job.gzip_level), JSON, gzipped=True, engine_seconds=engine_seconds)
     return Answer(200, data, JSON, engine_seconds=engine_seconds)

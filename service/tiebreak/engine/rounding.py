@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..texts.message import msg
+from ..texts.message import pre
 
 
 def round_half_up(value: Fraction) -> int:
@@ -24,7 +24,7 @@ def mean_notes(total: np.ndarray, scale: int, count: np.ndarray, what: str) -> l
     """`mean_note` for many players at once: totals in units of 1/scale (int / int is
     correctly rounded, as float(Fraction) is)."""
     return [
-        _mean(what, t / scale, c, float(f"{t / (scale * c):.6g}")) if c else None
+        _mean(what, t / scale, c, t / (scale * c)) if c else None
         for t, c in zip(total.tolist(), count.tolist(), strict=True)
     ]
 
@@ -33,8 +33,17 @@ def mean_note(total: Fraction, count: int, what: str) -> str | None:
     """How an average was formed, for the breakdown."""
     if not count:
         return None
-    return _mean(what, float(total), count, float(f"{float(total / count):.6g}"))
+    return _mean(what, float(total), count, float(total / count))
 
 
 def _mean(what: str, total: float, count: int, mean: float) -> str:
-    return msg("{what}: {total} / {count} = {mean}, rounded half up", what=what, total=total, count=count, mean=mean)
+    # six significant digits: the mean as `:g` writes it in every language
+    english = f"{what}: {total:g} / {count} = {mean:g}, rounded half up"
+    return pre(
+        english,
+        "{what}: {total} / {count} = {mean}, rounded half up",
+        what=what,
+        total=total,
+        count=count,
+        mean=mean,
+    )

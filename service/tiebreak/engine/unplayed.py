@@ -7,6 +7,7 @@ Every function here is a pass over the table's columns.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -157,6 +158,7 @@ def opponent_columns(
     return OpponentColumns(np.ones(kind.shape, dtype=bool), key, vur, dummy, how, bool(vur.any()))
 
 
+@functools.lru_cache(maxsize=4096)  # the same few scores and caps recur row after row
 def dummy_note(how: int, own: int, dummy: int, scale: int, scheduled: int | None = None) -> str:
     if how == CAPPED_FORFEIT:
         return msg(

@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -93,6 +94,17 @@ def enc_hook(value: Any) -> Any:
     if isinstance(value, Msg):
         return render(value, LANGUAGE.get())
     raise NotImplementedError(f"Objects of type {type(value).__name__} are not supported")
+
+
+# English needs no catalogue: its texts are the strings themselves, taken by a C function,
+# not a Python frame per text (an answer of 500 players has some 14,000 of them).
+_ENGLISH_ENCODER = msgspec.json.Encoder(enc_hook=str.__str__)
+_ENCODER = msgspec.json.Encoder(enc_hook=enc_hook)
+
+
+def json_encoder() -> msgspec.json.Encoder:
+    """The JSON encoder for the language of the answer being made."""
+    return _ENGLISH_ENCODER if LANGUAGE.get() == ENGLISH else _ENCODER
 
 
 def supported(tag: str) -> str | None:

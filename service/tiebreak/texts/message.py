@@ -5,9 +5,9 @@ stores it keeps working) and remembers its message id, plural and arguments. Ren
 in another language happens at the edge (`catalogue.render`), under the language of the
 answer being made (`LANGUAGE`), so the engine never waits for a catalogue.
 
-Arguments: an `int` is written as it is (ids, rounds, counts); a `float` or `Fraction`
-is a number of points, written with the language's decimal sign; a `Msg` is rendered in
-the same language; anything else as `str`.
+Arguments: an `int` is written as it is (ids, rounds, counts); a `float` is a number of
+points, written as 2.5 or 3 with the language's decimal sign; a `Msg` is rendered in the
+same language; anything else as `str`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ class Msg(str):
 
     def __new__(cls, msgid: str, plural: str | None, count: int | None, args: dict[str, Any]) -> Msg:
         template = msgid if plural is None or count == 1 else plural
-        self = super().__new__(cls, template.format_map({k: english(v) for k, v in args.items()}))
+        # str.format writes ints, strs and texts as English does; only points need `:g` (3, not 3.0)
+        self = str.__new__(cls, template.format_map({k: f"{v:g}" if type(v) is float else v for k, v in args.items()}))
         self.msgid, self.plural, self.args = msgid, plural, args
         return self
 
@@ -58,8 +59,22 @@ class Joined(Msg):
 
 
 def msg(msgid: str, /, **args: Any) -> Msg:
-    """A text: `msgid` is its English template, `{name}` its arguments."""
-    return Msg(msgid, None, None, args)
+    """A text: `msgid` is its English template, `{name}` its arguments (points as floats)."""
+    # Msg.__new__ inlined: the engine makes thousands of notes for one answer
+    self = _new_str(Msg, msgid.format_map({k: f"{v:g}" if type(v) is float else v for k, v in args.items()}))
+    self.msgid, self.plural, self.args = msgid, None, args
+    return self
+
+
+_new_str = str.__new__
+
+
+def pre(english: str, msgid: str, /, **args: Any) -> Msg:
+    """`msg(msgid, **args)` whose English text the caller has written already (an f-string, for
+    the notes made once per player); tests/texts check that the two agree."""
+    self = _new_str(Msg, english)
+    self.msgid, self.plural, self.args = msgid, None, args
+    return self
 
 
 def msg_n(singular: str, plural: str, n: int, /, **args: Any) -> Msg:
@@ -72,14 +87,6 @@ def number(value: float | Fraction) -> str:
     if isinstance(value, Fraction):
         value = value.numerator / value.denominator
     return f"{value:g}"
-
-
-def english(value: Any) -> str:
-    if isinstance(value, bool | int | str):
-        return str(value)
-    if isinstance(value, float | Fraction):
-        return number(value)
-    return str(value)
 
 
 @contextmanager

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ...texts.message import msg_n
+from ...texts.message import Joined, msg, msg_n
 from ..context import Context
 from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, copier, explanation, mark_cut
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_total, reason_text
@@ -85,7 +85,7 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
 
 
 GAME_KINDS = np.array(["game", "forfeit"], dtype=object)  # a round with an opponent: played or not
-FORE_NOTE = "the last round counted as a draw (8.3)"
+FORE_NOTE = msg("the last round counted as a draw (8.3)")
 
 
 def opponent_contributions(
@@ -187,7 +187,8 @@ def _add_details(
         adjusted_note = [notes[q_] for q_ in q]
         last = fore[rows, rounds].tolist()
         detail["note"][rows, rounds] = [
-            f"{FORE_NOTE}; {n}" if f and n else FORE_NOTE if f else n for n, f in zip(adjusted_note, last, strict=True)
+            Joined(FORE_NOTE, "; ", n) if f and n else FORE_NOTE if f else n
+            for n, f in zip(adjusted_note, last, strict=True)
         ]
         article = [None if n is None else policy.article for n in adjusted_note]
         detail["article"][rows, rounds] = article

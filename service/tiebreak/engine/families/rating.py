@@ -17,7 +17,7 @@ import numpy as np
 from ..context import Context
 from ..contributions import Explain, Explanation, RuleOutcome, contribution_rows, explanation
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
-from ...texts.message import msg
+from ...texts.message import msg, pre
 from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import DRAW, IS_PLAYED, NO_OPPONENT, WIN
@@ -302,6 +302,13 @@ def _games_as_contributions(ctx: Context, rows: list[int]) -> list[list[Any]]:
     return contribution_rows(ctx.contribution, games.played[rows], fields)
 
 
+def _ptp_english(halves: int, games: int) -> str:
+    return (
+        f"the lowest rating whose expected score against these opponents reaches {halves / 2:g} "
+        f"from {games} game(s) (C.07 10.3)"
+    )
+
+
 def _rating_outcome(
     ctx: Context, spec: RuleSpec, column: np.ndarray, describe: Callable[[list[int]], list[str]]
 ) -> RuleOutcome:
@@ -341,7 +348,8 @@ def perfect_tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def describe(rows: list[int]) -> list[str]:
         return [
-            msg(
+            pre(
+                _ptp_english(h, n),
                 "the lowest rating whose expected score against these opponents reaches {points} from {n} "
                 "game(s) (C.07 10.3)",
                 points=h / 2,
