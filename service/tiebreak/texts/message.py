@@ -69,9 +69,12 @@ def msg(msgid: str, /, **args: Any) -> Msg:
 _new_str = str.__new__
 
 
-def pre(english: str, msgid: str, /, **args: Any) -> Msg:
+def pre(english: str, msgid: str, /, **args: Any) -> str:
     """`msg(msgid, **args)` whose English text the caller has written already (an f-string, for
-    the notes made once per player); tests/texts check that the two agree."""
+    the notes made once per player or game; tests/texts check that the two agree). An English
+    answer gets the plain string: nothing to render again, no hook when it is encoded."""
+    if LANGUAGE.get() == ENGLISH:
+        return english
     self = _new_str(Msg, english)
     self.msgid, self.plural, self.args = msgid, None, args
     return self

@@ -17,7 +17,7 @@ import numpy as np
 from ..context import Context
 from ..contributions import Explain, Explanation, RuleOutcome, contribution_rows, explanation
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
-from ...texts.message import msg, pre
+from ...texts.message import ENGLISH, LANGUAGE, msg, pre
 from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import DRAW, IS_PLAYED, NO_OPPONENT, WIN
@@ -286,6 +286,7 @@ def perfect_performance(opp_ratings: list[int], scored: Fraction) -> int:
 # The standard result of a game, in half points, as a breakdown shows it.
 _SCORED = np.empty(3, dtype=object)
 _SCORED[:] = [msg("scored {points}", points=h / 2) for h in range(3)]
+_SCORED_ENGLISH = np.array([str.__str__(text) for text in _SCORED], dtype=object)  # one per game: no hook each
 
 
 def _games_as_contributions(ctx: Context, rows: list[int]) -> list[list[Any]]:
@@ -296,7 +297,7 @@ def _games_as_contributions(ctx: Context, rows: list[int]) -> list[list[Any]]:
         "kind": "game",
         "opponent": ctx.opponent_ids()[rows],
         "value": games.opponent_rating[rows] / 1,
-        "note": _SCORED[halves],
+        "note": (_SCORED_ENGLISH if LANGUAGE.get() == ENGLISH else _SCORED)[halves],
         "result": halves / 2,
     }
     return contribution_rows(ctx.contribution, games.played[rows], fields)
