@@ -89,10 +89,15 @@ def current(text: Any) -> str:
     return render(text, LANGUAGE.get())
 
 
+# One English text is one translation (gettext's own model): the same note, met once per game
+# or per row, is rendered once.
+_rendered = functools.lru_cache(maxsize=16384)(render)
+
+
 def enc_hook(value: Any) -> Any:
     """msgspec's hook: a `Msg` is encoded as its text in the language of the answer."""
     if isinstance(value, Msg):
-        return render(value, LANGUAGE.get())
+        return _rendered(value, LANGUAGE.get())
     raise NotImplementedError(f"Objects of type {type(value).__name__} are not supported")
 
 
