@@ -191,6 +191,10 @@ def test_the_catalogue_has_an_etag_per_language():
         again = CLIENT.get("/v1/tiebreaks", headers={"Accept-Language": lang, "If-None-Match": tags[lang]})
         assert again.status_code == 304
     assert len(set(tags.values())) == 5
+    presets = CLIENT.get("/v1/presets", headers={"Accept-Language": "ja"})
+    assert presets.headers["content-language"] == "ja"
+    school = next(p for p in presets.json() if p["name"] == "school")
+    assert school["tiebreaks"] == ["WIN", "DE"] and school["description"] == "勝ち数、次に直接対決。"
     # a copy in one language is not current for another
     other = CLIENT.get("/v1/tiebreaks", headers={"Accept-Language": "ja", "If-None-Match": tags["ru"]})
     assert other.status_code == 200
