@@ -229,3 +229,16 @@ def test_the_numbers_of_an_answer_are_the_same_in_every_language(drawn):
     for lang, response in answers.items():
         assert response.status_code == 200
         assert _numbers(response.json()) == _numbers(english), lang
+
+
+def test_the_middleware_refuses_in_the_language():
+    """A refusal made before the request is read (a compressed body) is in the language too."""
+    response = CLIENT.post(
+        "/v1/standings",
+        content=b"\x1f\x8b",
+        headers={"Accept-Language": "ja", "content-type": "application/json", "content-encoding": "gzip"},
+    )
+    assert response.status_code == 415 and response.headers["content-language"] == "ja"
+    problem = response.json()
+    assert problem["title"] == "サポートされていないメディアタイプ"
+    assert problem["errors"] == [{"path": "header:Content-Encoding", "message": "identity のみ受け付けます"}]
