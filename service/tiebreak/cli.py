@@ -39,7 +39,7 @@ from .wire.io import BatchResult
 from .engine.errors import TiebreakError
 from .texts.catalogue import LANGUAGES, current, enc_hook, supported
 from .texts.message import ENGLISH, language, msg
-from .formats.trf import TrfError, decode_trf
+from .formats.trf import TrfError, decode_trf, located_warning
 from .version import __version__
 
 REGULATIONS = typing.get_args(s.RegulationsName)
@@ -96,10 +96,7 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
     else:
         text, _, trf_warnings = decode_trf(data)
         fields["trf"] = text
-        warnings = [
-            s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
-            for w in trf_warnings
-        ]
+        warnings = [s.WarningOut(code=w.code, message=located_warning(w), rule=None) for w in trf_warnings]
     if options.tiebreaks is not None:
         fields["tiebreaks"] = list(options.tiebreaks)
     for name in ("regulations", "after_round", "unrated_rating"):

@@ -12,6 +12,7 @@ from litestar.testing import TestClient
 from tiebreak.http.app import app
 from tiebreak.usecases.convert import tournament_to_wire
 from tests.builders import crosstable
+from tests.formats.trf_lines import player, trf
 from tests.strategies import swiss_tournaments
 
 CLIENT = TestClient(app)
@@ -242,3 +243,24 @@ def test_the_middleware_refuses_in_the_language():
     problem = response.json()
     assert problem["title"] == "サポートされていないメディアタイプ"
     assert problem["errors"] == [{"path": "header:Content-Encoding", "message": "identity のみ受け付けます"}]
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("ru", "строка 2, столбец 109: тур 2: 2 пары без результата (пусто или '*'): считаются несыгранными"),
+        ("pl", "wiersz 2, kolumna 109: runda 2: 2 pary bez wyniku (puste lub '*'): liczone jako nierozegrane"),
+        ("zh", "第 2 行第 109 列：第 2 轮：2 对没有结果（空白或 '*'）：按未下计"),
+    ],
+)
+def test_the_trf_reader_warns_in_the_language(lang, expected):
+    text = trf(
+        "142 3",
+        player(1, "A", rounds=[(2, "w", "1"), (3, "b", "*")]),
+        player(2, "B", rounds=[(1, "b", "0"), (0, "-", "U")]),
+        player(3, "C", rounds=[(0, "-", "U"), (1, "w", "*")]),
+    )
+    response = _ask("/v1/trf", {"trf": text}, lang)
+    assert response.status_code == 200 and response.headers["content-language"] == lang
+    [warning] = [w for w in response.json()["warnings"] if w["code"] == "trf-not-played"]
+    assert warning["message"] == expected

@@ -19,7 +19,7 @@ import msgspec
 
 from .. import prizes as pz
 from ..engine.errors import InconsistentCrosstable, InvalidRequest, format_path
-from ..formats.trf import TrfError
+from ..formats.trf import TrfError, located_warning
 from ..texts.message import Joined, msg, msg_n
 from ..wire.limits import LIMITS, LimitExceeded, Unavailable, name_schema_limit
 from ..wire.schemas import Problem, ProblemItem, WarningOut
@@ -249,10 +249,7 @@ def _inconsistent(exc: InconsistentCrosstable) -> Problem:
 
 
 def _trf(exc: TrfError) -> Problem:
-    warnings = [
-        WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
-        for w in getattr(exc, "warnings", [])
-    ]
+    warnings = [WarningOut(code=w.code, message=located_warning(w), rule=None) for w in getattr(exc, "warnings", [])]
     return problem(
         422,
         msg("the TRF text cannot be read: {reason}", reason=str(exc)),
