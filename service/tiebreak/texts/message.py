@@ -1,4 +1,4 @@
-"""A text that can be rendered again in another language: `msg` and `msg_n`.
+"""A text that can be rendered again in another language: `msg`, `msg_n` and `pre`.
 
 A `Msg` is the English text itself (a `str`, so every caller that prints, compares or
 stores it keeps working) and remembers its message id, plural and arguments. Rendering

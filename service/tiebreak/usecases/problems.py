@@ -38,36 +38,35 @@ TITLES: dict[int, str] = {
     500: msg("Internal Server Error"),
     503: msg("Service Unavailable"),
 }
-# msgspec's own messages, said in the reader's language (the rest stay as msgspec words them).
-_MSGSPEC_MESSAGES = (
-    (re.compile(r"^Expected `(?P<expected>[^`]*)`, got `(?P<got>[^`]*)`$"), "expected `{expected}`, got `{got}`"),
-    (re.compile(r"^Object missing required field `(?P<field>[^`]*)`$"), "required field `{field}` is missing"),
+# msgspec's own messages, said in the reader's language (the rest stay as msgspec words them);
+# in English each is msgspec's text unchanged.
+_MSGSPEC_MESSAGES: tuple[tuple[re.Pattern[str], Callable[..., str]], ...] = (
+    (
+        re.compile(r"^Expected `(?P<expected>[^`]*)`, got `(?P<got>[^`]*)`$"),
+        lambda **a: msg("Expected `{expected}`, got `{got}`", **a),
+    ),
+    (
+        re.compile(r"^Object missing required field `(?P<field>[^`]*)`$"),
+        lambda **a: msg("Object missing required field `{field}`", **a),
+    ),
     (
         re.compile(r"^Expected `(?P<expected>[^`]*)` (?P<bound>[<>]=?) (?P<limit>-?\d+)$"),
-        "expected `{expected}` {bound} {limit}",
+        lambda **a: msg("Expected `{expected}` {bound} {limit}", **a),
     ),
     (
         re.compile(r"^Expected `(?P<expected>[^`]*)` of length (?P<bound>[<>]=?) (?P<limit>\d+)$"),
-        "expected `{expected}` of length {bound} {limit}",
+        lambda **a: msg("Expected `{expected}` of length {bound} {limit}", **a),
     ),
 )
 
 
 def _msgspec_message(message: str) -> str:
-    for pattern, template in _MSGSPEC_MESSAGES:
+    for pattern, said in _MSGSPEC_MESSAGES:
         if m := pattern.match(message):
-            return _MSGSPEC_TEXTS[template](**m.groupdict())
+            return said(**m.groupdict())
     return message
 
 
-_MSGSPEC_TEXTS: dict[str, Callable[..., str]] = {
-    "expected `{expected}`, got `{got}`": lambda **a: msg("expected `{expected}`, got `{got}`", **a),
-    "required field `{field}` is missing": lambda **a: msg("required field `{field}` is missing", **a),
-    "expected `{expected}` {bound} {limit}": lambda **a: msg("expected `{expected}` {bound} {limit}", **a),
-    "expected `{expected}` of length {bound} {limit}": lambda **a: msg(
-        "expected `{expected}` of length {bound} {limit}", **a
-    ),
-}
 _MSGSPEC_PATH = re.compile(r"^(?P<message>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 
 
