@@ -10,7 +10,7 @@ PORT ?= 8000
 LOG_FORMAT ?= text
 UV_VERSION := 0.13.9
 
-.PHONY: run test lint venv run-venv openapi openapi-check clients bench conformance fuzz load hostile calibrate lock clean
+.PHONY: run test lint venv run-venv i18n openapi openapi-check clients bench conformance fuzz load hostile calibrate lock clean
 
 run-venv:
 	@$(PYTHON) scripts/make_venv.py run
@@ -31,6 +31,11 @@ lint: venv
 
 test: venv lint
 	$(BIN)/python -m pytest -q
+
+# The message catalogues (docs/languages.md): extract every msg/msg_n id from the source, merge new
+# ones into service/tiebreak/texts/locale/*.po, then fail on any gap (untranslated, placeholders).
+i18n: run-venv
+	$(BIN)/python -m tiebreak.texts.catalogue_check --update
 
 openapi: run-venv
 	$(BIN)/python -m tiebreak.http.export openapi/openapi.json

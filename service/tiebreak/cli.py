@@ -25,8 +25,10 @@ import signal
 import sys
 import time
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from unicodedata import east_asian_width
 
 import msgspec
 
@@ -38,7 +40,9 @@ from .wire import teams as schemas_teams
 from .wire.decode import WireDecoder
 from .wire.io import BatchResult
 from .engine.errors import TiebreakError
-from .formats.trf import TrfError, decode_trf
+from .texts.catalogue import LANGUAGES, current, enc_hook, supported
+from .texts.message import ENGLISH, language, msg
+from .formats.trf import TrfError, decode_trf, located_warning
 from .version import __version__
 
 REGULATIONS = typing.get_args(s.RegulationsName)
@@ -96,10 +100,7 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
     else:
         text, _, trf_warnings = decode_trf(data)
         fields["trf"] = text
-        warnings = [
-            s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
-            for w in trf_warnings
-        ]
+        warnings = [s.WarningOut(code=w.code, message=located_warning(w), rule=None) for w in trf_warnings]
     if options.tiebreaks is not None:
         fields["tiebreaks"] = list(options.tiebreaks)
     for name in ("regulations", "after_round", "unrated_rating", "seed"):
@@ -137,7 +138,8 @@ def shown_name(name: str) -> str:
 def table_text(response: s.StandingsResponse) -> str:
     specs = [t.spec for t in response.tiebreaks]
     # decided_by separates a row from the NEXT one: "Decided by" read as if it placed the row itself
-    header = ["Rank", "Id", "Name", "Pts", *specs, "Ahead of next by"]
+    header = [current(msg("Rank")), "Id", current(msg("Name")), current(msg("Pts")), *specs]
+    header.append(current(msg("Ahead of next by")))
     rows = [
         [
             str(row.rank),
@@ -149,20 +151,35 @@ def table_text(response: s.StandingsResponse) -> str:
         ]
         for row in response.standings
     ]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]]
+    widths = [max(map(_width, (r[i] for r in [header, *rows]))) for i in range(len(header))]
+    lines = [
+        "  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths, strict=False)).rstrip()
+        for r in [header, *rows]
+    ]
     footer = [
-        f"regulations: {response.regulations}, system: {response.system}"
-        + (f", after round {response.after_round}" if response.after_round else "")
-        + (f", lots drawn with seed {response.seed}" if response.seed is not None else "")
+        current(
+            msg(
+                "regulations: {regulations}, system: {system}", regulations=response.regulations, system=response.system
+            )
+        )
+        + (current(msg(", after round {round}", round=response.after_round)) if response.after_round else "")
+        + (current(msg(", lots drawn with seed {seed}", seed=response.seed)) if response.seed is not None else "")
     ]
     return "\n".join(lines + footer)
+
+
+def _width(text: str) -> int:
+    """Columns a text takes in a terminal: Chinese and Japanese characters take two."""
+    return len(text) + sum(1 for ch in text if east_asian_width(ch) in "WF")
 
 
 def print_warnings(response) -> None:
     """Warnings go to stderr in every format, so that stdout stays the table, CSV or JSON alone."""
     for w in response.warnings:
-        print(f"tiebreak: warning: {w.message}" + (f" ({w.rule})" if w.rule else ""), file=sys.stderr)
+        print(
+            current(msg("tiebreak: warning: {message}", message=w.message)) + (f" ({w.rule})" if w.rule else ""),
+            file=sys.stderr,
+        )
 
 
 def csv_text(response: s.StandingsResponse) -> str:
@@ -184,7 +201,7 @@ def csv_text(response: s.StandingsResponse) -> str:
 
 
 def json_text(value) -> str:
-    return msgspec.json.format(msgspec.json.encode(value).decode()) + "\n"
+    return msgspec.json.format(_line_encoder.encode(value).decode()) + "\n"
 
 
 def standings(args: argparse.Namespace) -> int:
@@ -257,36 +274,63 @@ def explain_text(response: s.StandingsResponse, player_id: int) -> str:
     names = {r.id: r.name for r in response.standings}
     position = response.standings.index(row)
     scores = (
-        f"{_number(row.match_points)} match points, {_number(row.game_points)} game points"
+        msg(
+            "{match} match points, {game} game points",
+            match=row.match_points,
+            game=row.game_points if row.game_points is not None else "-",
+        )
         if row.match_points is not None
-        else f"{_number(row.points)} points"
+        else msg("{points} points", points=row.points)
     )  # a team event's row is a team
     lines = [
-        f"{row.name or 'Player'} (id {row.id}): rank {row.rank} of {len(response.standings)}, {scores}",
-        f"regulations {response.regulations}, {response.system.replace('_', ' ')}"
-        + (f", after round {response.after_round}" if response.after_round else ""),
+        current(
+            msg(
+                "{name} (id {id}): rank {rank} of {count}, {scores}",
+                name=row.name or msg("Player"),
+                id=row.id,
+                rank=row.rank,
+                count=len(response.standings),
+                scores=scores,
+            )
+        ),
+        current(
+            msg(
+                "regulations {regulations}, {system}",
+                regulations=response.regulations,
+                system=response.system.replace("_", " "),
+            )
+        )
+        + (current(msg(", after round {round}", round=response.after_round)) if response.after_round else ""),
     ]
     if position + 1 < len(response.standings):
         following = response.standings[position + 1]
         lines.append(
-            f"ahead of {following.name or following.id} (id {following.id}) by "
-            + (row.decided_by or "nothing: equal on every rule")
+            current(
+                msg(
+                    "ahead of {name} (id {id}) by {rule}",
+                    name=following.name or str(following.id),
+                    id=following.id,
+                    rule=row.decided_by or msg("nothing: equal on every rule"),
+                )
+            )
         )
     for rule, value in zip(response.tiebreaks, row.values, strict=False):
         breakdown = (row.breakdown or {}).get(rule.spec)
         lines.append("")
         lines.append(
-            f"{rule.spec}  {rule.name} ({rule.article}) = {_number(value)}"
-            + ("  (lower is better)" if rule.lower_is_better else "")
+            f"{rule.spec}  {current(rule.name)} ({rule.article}) = {_number(value)}"
+            + (current(msg("  (lower is better)")) if rule.lower_is_better else "")
         )
         if rule.dropped:
-            lines.append(f"  dropped: {rule.dropped}")
+            lines.append(current(msg("  dropped: {reason}", reason=rule.dropped)))
         if breakdown is None:
             continue
         if breakdown.note:
-            lines.append(f"  {breakdown.note}")
+            lines.append(f"  {current(breakdown.note)}")
         elif rule.code == "DE" and not breakdown.contributions:
-            lines.append("  not tied with anyone on the rules before it: no games between tied players to compare")
+            lines.append(
+                current(msg("  not tied with anyone on the rules before it: no games between tied players to compare"))
+            )
         for c in breakdown.contributions:
             lines.append("  " + _contribution_text(c, names))
     return "\n".join(lines)
@@ -301,13 +345,19 @@ def _contribution_text(c: s.ContributionOut, names: dict[int, str]) -> str:
     text = f"{where}  {what:<32} {_number(c.value):>7}"
     if c.result is not None:  # Sonneborn-Berger: the two factors, as the JSON carries them
         score = c.counted_score if c.counted_score is not None else c.opponent_score
-        text += f"  = {_number(score)} x {_number(c.result)} (opponent's score x own result)"
+        text += current(
+            msg(
+                "  = {score} x {result} (opponent's score x own result)",
+                score=_number(score),
+                result=_number(c.result),
+            )
+        )
     elif c.kind == "encounter":
-        text += "  scored in the game between them (C.07 6)"
+        text += current(msg("  scored in the game between them (C.07 6)"))
     if c.note:
-        text += f"  {c.note}"
+        text += f"  {current(c.note)}"
     if c.cut:
-        text += f"  [cut: {c.cut_reason}]"
+        text += current(msg("  [cut: {reason}]", reason=c.cut_reason))
     return text.rstrip()
 
 
@@ -384,7 +434,7 @@ def batch_line(index: int, path: str, options: Options) -> tuple[bytes, str | No
     return _line_encoder.encode(line) + b"\n", failure
 
 
-_line_encoder = msgspec.json.Encoder()
+_line_encoder = msgspec.json.Encoder(enc_hook=enc_hook)
 _batch_options: Options | None = None  # what every file of a worker process's batch is ranked with
 
 
@@ -593,7 +643,7 @@ def check_file_line(job: tuple[int, str, dict]) -> bytes:
         from .wire.io import CheckLine
 
         return (
-            msgspec.json.encode(CheckLine(index=index, id=path, status=400, result=None, error=_problem(exc))) + b"\n"
+            _line_encoder.encode(CheckLine(index=index, id=path, status=400, result=None, error=_problem(exc))) + b"\n"
         )
     return check_line(index, path, text, _problem, options)
 
@@ -811,8 +861,16 @@ def _rule_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+LANG_HELP = "the language of the texts (default: the locale, LC_ALL, LC_MESSAGES or LANG; else English)"
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(prog="tiebreak", description="Chess tie-break standings (FIDE C.07)")
+    root.add_argument(
+        "--lang",
+        choices=sorted(LANGUAGES),
+        help=LANG_HELP,
+    )
     root.add_argument(
         "--version",
         action="version",
@@ -953,7 +1011,20 @@ def parser() -> argparse.ArgumentParser:
         "the other limits and timeouts are environment variables (docs/operations.md)",
     )
     p.set_defaults(run=serve)
+    for command in sub.choices.values():  # after the command too: `tiebreak explain x.trf -p 3 --lang ru`
+        command.add_argument("--lang", choices=sorted(LANGUAGES), default=argparse.SUPPRESS, help=LANG_HELP)
     return root
+
+
+def locale_language(environ: Mapping[str, str]) -> str:
+    """The language the locale names (POSIX order: LC_ALL, then LC_MESSAGES, then LANG):
+    "ru_RU.UTF-8" is Russian; C, POSIX or a language we do not have is English."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            tag = value.split(".", 1)[0].split("@", 1)[0].replace("_", "-")
+            return supported(tag) or ENGLISH
+    return ENGLISH
 
 
 # The exit status of a command killed by SIGPIPE, which is what `| head` does to cat or grep.
@@ -966,7 +1037,8 @@ def main(argv: list[str] | None = None) -> int:
         print("tiebreak: --jobs must be at least 1", file=sys.stderr)
         return 2
     try:
-        return args.run(args)
+        with language(args.lang or locale_language(os.environ)):
+            return args.run(args)
     except BrokenPipeError:
         # The reader went away (`tiebreak standings x.trf | head`): stop quietly. Point stdout at
         # /dev/null so that the interpreter's final flush does not fail again.

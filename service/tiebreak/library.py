@@ -14,11 +14,13 @@ Each function's docstring has an example, run by tests/test_python_api.py (docte
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from .usecases.check import check_item
+from .texts.catalogue import enc_hook
+from .texts.message import language
 from .usecases.compare import run_compare
 from .usecases.prizes import check_prizes, run_prizes
 from .usecases.problems import problem_of
@@ -71,9 +73,11 @@ def standings(
     player: int | list[int] | None = None,
     offset: int = 0,
     limits: Limits = LIMITS,
+    lang: str = "en",
 ) -> s.StandingsResponse:
     """The standings of `POST /v1/standings`: ranked by points, then by each rule of `rules` (or of
-    `preset`; a TRF's record 202 when neither is given), under `regulations`.
+    `preset`; a TRF's record 202 when neither is given), under `regulations`; the texts in `lang`
+    (docs/languages.md).
 
     `tournament` is TRF text, the API's JSON shape (a dict) or a wire struct; `rules` the codes of
     `GET /v1/tiebreaks` (`"BH/C1"`, `{"code": "KS", "modifiers": {"limit": 50}}`); `top`, `offset`
@@ -113,7 +117,8 @@ def standings(
         },
     )
     check_standings(body, limits)
-    return run_standings(body, limits)
+    with language(lang):
+        return _plain(run_standings(body, limits))
 
 
 def progression(
@@ -126,6 +131,7 @@ def progression(
     unrated_rating: int | None = None,
     seed: int | None = None,
     limits: Limits = LIMITS,
+    lang: str = "en",
 ) -> ProgressionResponse:
     """`POST /v1/standings/progression`: every player's rank and points after each round 1 to
     `after_round` (default: the last played), each round ranked as `standings` with that round.
@@ -159,7 +165,8 @@ def progression(
         },
     )
     check_standings(body, limits)
-    return run_progression(body, limits)
+    with language(lang):
+        return _plain(run_progression(body, limits))
 
 
 def compare(
@@ -171,6 +178,7 @@ def compare(
     unrated_rating: int | None = None,
     explain: bool = True,
     limits: Limits = LIMITS,
+    lang: str = "en",
 ) -> CompareResponse:
     """`POST /v1/compare`: one event under several named rule lists. `lists` maps a name to its
     rules (or to a preset's name), or is the API's list of `{name, tiebreaks | preset, regulations}`.
@@ -199,10 +207,21 @@ def compare(
             "explain": explain,
         },
     )
-    return run_compare(body, limits)
+    with language(lang):
+        return _plain(run_compare(body, limits))
 
 
-def read_trf(text: str, limits: Limits = LIMITS) -> TrfConvertResponse:
+_encoder = msgspec.json.Encoder(enc_hook=enc_hook)
+Answer = TypeVar("Answer")
+
+
+def _plain(answer: Answer) -> Answer:
+    """The answer with its texts as plain strings in the language being made, so that
+    `msgspec.json.encode` and `asdict` treat it as any struct."""
+    return msgspec.json.decode(_encoder.encode(answer), type=type(answer))
+
+
+def read_trf(text: str, limits: Limits = LIMITS, lang: str = "en") -> TrfConvertResponse:
     """`POST /v1/trf` with `trf`: the JSON tournament (and team event) of TRF text, with the reader's
     located warnings; `.tournament` can be given back to `standings`.
 
@@ -214,7 +233,8 @@ def read_trf(text: str, limits: Limits = LIMITS) -> TrfConvertResponse:
     >>> [(player.id, player.name) for player in event.players]
     [(1, 'Ann'), (2, 'Bob')]
     """
-    return read_to_wire(text, limits)
+    with language(lang):
+        return _plain(read_to_wire(text, limits))
 
 
 def write_trf(
@@ -239,7 +259,9 @@ def write_trf(
     return write_from_wire(body, limits).trf or ""
 
 
-def distribute_prizes(request: Mapping[str, Any] | PrizeRequest, *, limits: Limits = LIMITS) -> PrizesResponse:
+def distribute_prizes(
+    request: Mapping[str, Any] | PrizeRequest, *, limits: Limits = LIMITS, lang: str = "en"
+) -> PrizesResponse:
     """`POST /v1/prizes`: who receives what. `request` is the endpoint's body (a dict or a
     `PrizeRequest`): final `standings` or a `standings_request` computed first, `categories`,
     `prizes` and `rules` (docs/prizes.md). Amounts are decimal strings, paid exactly. (Not
@@ -255,7 +277,8 @@ def distribute_prizes(request: Mapping[str, Any] | PrizeRequest, *, limits: Limi
     """
     body = request if isinstance(request, PrizeRequest) else msgspec.convert(dict(request), PrizeRequest)
     check_prizes(body, limits)
-    return run_prizes(body, limits)
+    with language(lang):
+        return _plain(run_prizes(body, limits))
 
 
 def check(
@@ -264,6 +287,7 @@ def check(
     *,
     regulations: str = "auto-historic",
     participants: str = "auto",
+    lang: str = "en",
 ) -> CheckReport:
     """`POST /v1/check` for one file: the points and rank columns of an archived TRF against the
     standings computed under its own rule list (record 202/212, or `rules`) and the edition in
@@ -286,4 +310,5 @@ def check(
             "participants": participants,
         },
     )
-    return check_item(item)
+    with language(lang):
+        return _plain(check_item(item))

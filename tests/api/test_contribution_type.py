@@ -11,6 +11,7 @@ import dataclasses
 
 import msgspec
 
+from tiebreak.texts.catalogue import enc_hook
 from tiebreak.wire import schemas as s
 from tiebreak.engine import compute_standings
 from tiebreak.engine.contributions import Contribution
@@ -40,8 +41,10 @@ def test_the_engine_builds_the_wire_type_when_asked_and_it_encodes_as_the_defaul
     for a, b in zip(plain.outcomes, wired.outcomes, strict=True):
         for p, rows in b.contributions.items():
             assert all(type(c) is s.ContributionOut for c in rows)
-            assert [msgspec.json.encode(c) for c in rows] == [
-                msgspec.json.encode(s.ContributionOut(**{f.name: getattr(c, f.name) for f in dataclasses.fields(c)}))
+            assert [msgspec.json.encode(c, enc_hook=enc_hook) for c in rows] == [
+                msgspec.json.encode(
+                    s.ContributionOut(**{f.name: getattr(c, f.name) for f in dataclasses.fields(c)}), enc_hook=enc_hook
+                )
                 for c in a.contributions[p]
             ]
             compared += len(rows)

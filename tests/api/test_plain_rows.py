@@ -16,6 +16,10 @@ from tiebreak.engine.rules import parse_rule
 from tests.builders import crosstable
 from tests.strategies import swiss_tournaments
 
+from tiebreak.texts.catalogue import enc_hook
+
+_encode = msgspec.json.Encoder(enc_hook=enc_hook).encode
+
 RULES = ["BH/C1", "SB", "PS", "WIN", "DE", "ARO", "TPR", "BH"]  # ARO, TPR dropped when unrated players take part
 
 
@@ -25,7 +29,7 @@ def both_ways(tournament, rules, **selection) -> tuple[bytes, bytes]:
     fast = standings_to_wire(result, False, tournament=tournament, encode_rows=True, **selection)
     general = standings_to_wire(result, False, tournament=tournament, encode_rows=False, **selection)
     assert isinstance(fast.standings, msgspec.Raw) and isinstance(general.standings, list)
-    return msgspec.json.encode(fast), msgspec.json.encode(general)
+    return _encode(fast), _encode(general)
 
 
 IDENTITY = st.fixed_dictionaries(

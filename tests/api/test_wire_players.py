@@ -15,6 +15,10 @@ from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
 from tiebreak.synthetic import swiss_wire
 
+from tiebreak.texts.catalogue import enc_hook
+
+_encode = msgspec.json.Encoder(enc_hook=enc_hook).encode
+
 RULES = ["BH/C1", "SB", "DE", "ARO", "PS"]
 
 
@@ -46,7 +50,7 @@ def test_ranking_from_the_roster_is_ranking_from_the_players():
     assert [o.values if o.column is None else o.column.tolist() for o in a.outcomes] == [
         o.values if o.column is None else o.column.tolist() for o in b.outcomes
     ]
-    assert msgspec.json.encode(standings_to_wire(a, True, tournament=with_roster)) == msgspec.json.encode(
+    assert _encode(standings_to_wire(a, True, tournament=with_roster)) == _encode(
         standings_to_wire(b, True, tournament=objects)
     )
 

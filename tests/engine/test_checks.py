@@ -55,7 +55,7 @@ def test_direct_encounter_not_applicable_is_one_warning_naming_every_group():
     )
     result = standings(t, "DE")
     [warning] = [w for w in result.warnings if w.code == "direct-encounter-not-applicable"]
-    assert "2 tie group(s)" in warning.message and "players 1, 2; players 3, 4" in warning.message
+    assert "2 tie groups" in warning.message and "players 1, 2; players 3, 4" in warning.message
     assert warning.rule == "C.07 6"
 
 

@@ -75,7 +75,7 @@ def test_congress_example_1_a_default_win():
     # "the contribution of A for his opponents' Buchholz is 5.5" (player 2 lost to A in round 1)
     c, value = round_of(result, "BH", 2, 1)
     assert value == F("5.5") and c.counted_score is not None
-    assert "counted as draws (C.02 13.15)" in c.note
+    assert "counted as a draw (C.02 13.15)" in c.note
 
 
 def test_congress_example_2_absent_in_round_7():

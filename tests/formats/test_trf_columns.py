@@ -30,6 +30,10 @@ from tests.formats.test_trf_fuzz import mutated_real_files
 from tests.formats.trf_lines import player
 from tests.strategies import swiss_tournaments
 
+from tiebreak.texts.catalogue import enc_hook
+
+_encode = msgspec.json.Encoder(enc_hook=enc_hook).encode
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 REAL_WORLD = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "realworld-trf"
 FILES = sorted(FIXTURES.rglob("*.trf"))
@@ -105,7 +109,7 @@ def assert_columns_match_objects(text: str) -> None:
 
 def standings_json(tournament) -> bytes:
     result = compute_standings(tournament, RULES, Regulations.FIDE_2026, explain=True)
-    return msgspec.json.encode(standings_to_wire(result, True, None, None, tournament))
+    return _encode(standings_to_wire(result, True, None, None, tournament))
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")

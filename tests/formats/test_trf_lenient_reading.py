@@ -50,7 +50,7 @@ def test_a_pairing_without_a_result_is_not_played(code):
     )
     assert 2 not in results_of(document, 1) and 2 not in results_of(document, 3)
     [warning] = [w for w in document.warnings if w.code == "trf-not-played"]
-    assert warning.line == 2 and "round 2: 2 pairing(s)" in warning.message
+    assert warning.line == 2 and "round 2: 2 pairings" in warning.message
 
 
 def test_without_142_a_round_only_paired_still_counts_as_a_round():

@@ -20,6 +20,8 @@ from typing import Any, cast
 
 import msgspec
 
+from ..texts.catalogue import json_encoder
+from ..texts.message import ENGLISH, language
 from ..usecases.cost import Estimate, check_cost, estimate
 from ..usecases.problems import as_known, problem_of
 from ..usecases.requests import KINDS
@@ -44,6 +46,7 @@ class Job(msgspec.Struct, array_like=True):
     gzip_level: int = 5
     index: int = 0  # a batch item's position
     priced: bool = False  # the gate priced it already (read on the event loop): not refused twice
+    lang: str = ENGLISH  # the language of the answer's texts (texts.catalogue.LANGUAGES)
 
 
 class Answer(msgspec.Struct, array_like=True):
@@ -72,7 +75,8 @@ class Task:
 
     def finish(self) -> Answer:
         try:
-            answer = self.compute()
+            with language(self.job.lang):
+                answer = self.compute()
         except Exception as exc:  # noqa: BLE001 - becomes the request's problem+json
             answer = failure(exc, self.job)
         answer.estimate_s = self.estimate.seconds
@@ -87,7 +91,6 @@ class _IdOnly(msgspec.Struct):
 
 
 _id_decoder = WireDecoder(_IdOnly)
-_encoder = msgspec.json.Encoder()
 # The kinds answered by one NDJSON line per item (a batch item, an archived file to check).
 LINE_KINDS: dict[str, type[BatchResult] | type[CheckLine]] = {"item": BatchResult, "check": CheckLine}
 
@@ -101,6 +104,11 @@ def item_id(raw: bytes) -> str | int | None:
 
 def failure(exc: BaseException, job: Job) -> Answer:
     """The answer a failure gets: the problem+json, or the item's NDJSON line carrying it."""
+    with language(job.lang):
+        return _failure(exc, job)
+
+
+def _failure(exc: BaseException, job: Job) -> Answer:
     exhausted = isinstance(exc, MemoryError)
     exc = as_known(exc)
     unexpected: list[BaseException] = []
@@ -114,7 +122,7 @@ def failure(exc: BaseException, job: Job) -> Answer:
         )
         return Answer(
             problem.status,
-            _encoder.encode(line) + b"\n",
+            json_encoder().encode(line) + b"\n",
             JSON,
             limit=limit,
             retry_after_s=retry,
@@ -124,7 +132,7 @@ def failure(exc: BaseException, job: Job) -> Answer:
         )
     return Answer(
         problem.status,
-        _encoder.encode(problem),
+        json_encoder().encode(problem),
         PROBLEM_JSON,
         limit=limit,
         retry_after_s=retry,
@@ -138,7 +146,7 @@ def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None
     """The JSON answer, within max_response_bytes, gzipped when the client accepts it; a batch
     item's is its NDJSON line (with the item's `id`), the result spliced in as it was encoded."""
     limits = job.limits
-    data = _encoder.encode(value)
+    data = json_encoder().encode(value)
     if len(data) > limits.max_response_bytes:
         raise LimitExceeded(
             "max_response_bytes",
@@ -152,7 +160,7 @@ def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None
         line = LINE_KINDS[job.kind](
             index=job.index, id=item, status=200, result=cast(Any, msgspec.Raw(data)), error=None
         )
-        return Answer(200, _encoder.encode(line) + b"\n", JSON, engine_seconds=engine_seconds)
+        return Answer(200, json_encoder().encode(line) + b"\n", JSON, engine_seconds=engine_seconds)
     if job.gzip_min_bytes and len(data) >= job.gzip_min_bytes:
         return Answer(200, gzip_bytes(data, job.gzip_level), JSON, gzipped=True, engine_seconds=engine_seconds)
     return Answer(200, data, JSON, engine_seconds=engine_seconds)
@@ -199,7 +207,8 @@ def prepare(job: Job) -> Task | Answer:
             return _prepare_items(job)
         kind = KINDS[job.kind]
         request = decode(job.body, kind.decoder, job.limits)
-        plan = kind.plan(request, job.limits, len(job.body))
+        with language(job.lang):
+            plan = kind.plan(request, job.limits, len(job.body))
         price = estimate(plan.counts) if job.priced else check_cost(plan.counts, job.limits)
     except Exception as exc:  # noqa: BLE001 - becomes the request's problem+json (or the item's line)
         return failure(exc, job)

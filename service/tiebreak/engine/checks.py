@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..texts.message import Joined, msg, msg_n
 from .contributions import RuleOutcome
 from .model import Regulations, ResultKind, System, Tournament
 from .table import ABSENT, Table
@@ -41,7 +42,7 @@ def rule_list_checks(specs: list[RuleSpec], table: Table, regulations: Regulatio
             warnings.append(
                 Warning(
                     "buchholz-in-round-robin",
-                    f"{', '.join(map(str, bh_family))} should not be used in a round robin",
+                    msg("{rules} should not be used in a round robin", rules=", ".join(map(str, bh_family))),
                     "C.07 8, note",
                 )
             )
@@ -53,7 +54,12 @@ def rule_list_checks(specs: list[RuleSpec], table: Table, regulations: Regulatio
             warnings.append(
                 Warning(
                     "redundant-tiebreak",
-                    f"tiebreaks[{i}] {spec}: the standings are ordered by points first, so PTS cannot separate anyone",
+                    msg(
+                        "tiebreaks[{index}] {spec}: the standings are ordered by points first, "
+                        "so PTS cannot separate anyone",
+                        index=i,
+                        spec=str(spec),
+                    ),
                     article,
                 )
             )
@@ -61,8 +67,13 @@ def rule_list_checks(specs: list[RuleSpec], table: Table, regulations: Regulatio
             warnings.append(
                 Warning(
                     "duplicate-tiebreak",
-                    f"tiebreaks[{i}] {spec} repeats tiebreaks[{seen[same]}]: players it would separate were already "
-                    f"separated by the first one, so it cannot separate anyone",
+                    msg(
+                        "tiebreaks[{index}] {spec} repeats tiebreaks[{first}]: players it would separate were "
+                        "already separated by the first one, so it cannot separate anyone",
+                        index=i,
+                        spec=str(spec),
+                        first=seen[same],
+                    ),
                     article,
                 )
             )
@@ -100,8 +111,12 @@ def after_round_default(tournament: Tournament) -> tuple[int | None, Warning | N
         return None, None
     return last, Warning(
         "after-round-defaulted",
-        f"results reach round {last} of {tournament.rounds}: standings after round {last}, the rounds "
-        f"after it are not counted as absences; give after_round to choose another round",
+        msg(
+            "results reach round {last} of {rounds}: standings after round {last}, the rounds after it are "
+            "not counted as absences; give after_round to choose another round",
+            last=last,
+            rounds=tournament.rounds,
+        ),
     )
 
 
@@ -116,16 +131,26 @@ def round_checks(table: Table, after_round: int | None, regulations: Regulations
         return [
             Warning(
                 "after-round-beyond-results",
-                f"after_round is {after_round} but the last round with results is {last}: round(s) {missing} count "
-                f"as unplayed for every player",
+                msg(
+                    "after_round is {after_round} but the last round with results is {last}: round(s) "
+                    "{missing} count as unplayed for every player",
+                    after_round=after_round,
+                    last=last,
+                    missing=missing,
+                ),
                 article,
             )
         ]
     return [
         Warning(
             "rounds-without-results",
-            f"no results for round(s) {missing} of {table.rounds}: they count as unplayed for every player; "
-            f"give after_round {last} for standings after the last round played",
+            msg(
+                "no results for round(s) {missing} of {rounds}: they count as unplayed for every player; "
+                "give after_round {last} for standings after the last round played",
+                missing=missing,
+                rounds=table.rounds,
+                last=last,
+            ),
             article,
         )
     ]
@@ -167,8 +192,12 @@ def missing_round_checks(tournament: Tournament, after_round: int | None, regula
     return [
         Warning(
             "round-missing",
-            f"round {rnd} has no entry for player(s) {', '.join(map(str, sorted(ids)))}, who have results in later "
-            f"rounds: counted as absent; give the round's result if it was played",
+            msg(
+                "round {round} has no entry for player(s) {players}, who have results in later rounds: "
+                "counted as absent; give the round's result if it was played",
+                round=rnd,
+                players=", ".join(map(str, sorted(ids))),
+            ),
             article,
         )
         for rnd, ids in sorted(missing_by_round.items())
@@ -186,12 +215,19 @@ def group_checks(outcomes: list[RuleOutcome], table: Table) -> list[Warning]:
         entry = TIEBREAKS[outcome.spec.code]
         # One warning per rule, every group in it: a large Swiss has many such groups.
         groups = sorted((sorted(table.ids[p] for p in group) for group in outcome.unresolved), key=lambda g: g[0])
-        listing = "; ".join(f"players {', '.join(map(str, ids))}" for ids in groups)
+        listing = Joined(*(part for k, ids in enumerate(groups) for part in ("; " if k else "", _players(ids))))
         warnings.append(
             Warning(
                 "direct-encounter-not-applicable",
-                f"{outcome.spec}: {len(groups)} tie group(s) did not all meet, and the games they did play do not "
-                f"separate them; the next rule decides: {listing}",
+                msg_n(
+                    "{spec}: {n} tie group did not all meet, and the games they did play do not separate "
+                    "them; the next rule decides: {groups}",
+                    "{spec}: {n} tie groups did not all meet, and the games they did play do not separate "
+                    "them; the next rule decides: {groups}",
+                    len(groups),
+                    spec=str(outcome.spec),
+                    groups=listing,
+                ),
                 entry.citation,
             )
         )
@@ -199,6 +235,10 @@ def group_checks(outcomes: list[RuleOutcome], table: Table) -> list[Warning]:
 
 
 # Rules whose value is a list of per-round contributions that a Cut or Median shortens.
+def _players(ids: list[int]) -> str:
+    return msg("players {players}", players=", ".join(map(str, ids)))
+
+
 _PER_ROUND = frozenset({"BH", "FB", "SB", "ARO", "PS"})
 
 
@@ -211,8 +251,14 @@ def modifier_checks(specs: list[RuleSpec], played_rounds: int) -> list[Warning]:
             warnings.append(
                 Warning(
                     "cut-removes-every-round",
-                    f"tiebreaks[{i}] {spec} removes {removed} value(s) but the standings cover {played_rounds} "
-                    f"round(s): every player's value is 0, so it separates nobody",
+                    msg(
+                        "tiebreaks[{index}] {spec} removes {removed} value(s) but the standings cover "
+                        "{rounds} round(s): every player's value is 0, so it separates nobody",
+                        index=i,
+                        spec=str(spec),
+                        removed=removed,
+                        rounds=played_rounds,
+                    ),
                     "C.07 14",
                 )
             )
@@ -233,8 +279,13 @@ def pairing_bye_checks(tournament: Tournament, played_rounds: int) -> list[Warni
     return [
         Warning(
             "several-pairing-byes",
-            f"round {rnd} has {len(ids)} pairing-allocated byes (players {', '.join(map(str, sorted(ids)))}); a pairing "
-            f"gives at most one, so the others are probably full_bye or half_bye (which count differently in 16.2)",
+            msg(
+                "round {round} has {count} pairing-allocated byes (players {players}); a pairing gives at most "
+                "one, so the others are probably full_bye or half_bye (which count differently in 16.2)",
+                round=rnd,
+                count=len(ids),
+                players=", ".join(map(str, sorted(ids))),
+            ),
             "C.07 16.2",
         )
         for rnd, ids in sorted(per_round.items())

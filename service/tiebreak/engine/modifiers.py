@@ -13,13 +13,15 @@ from typing import Any, cast
 
 import numpy as np
 
+from ..texts.message import msg
+
 # Why an entry was cut, by code (0: kept).
 KEPT, VUR_FIRST, VUR_SMALLER, LOWEST, HIGHEST = 0, 1, 2, 3, 4
 REASONS = {
-    VUR_FIRST: "unplayed rounds are cut first (16.5)",
-    VUR_SMALLER: "least significant value; the unplayed round contributes less, so it stays (16.5)",
-    LOWEST: "least significant value ({label})",
-    HIGHEST: "most significant value ({label})",
+    VUR_FIRST: lambda label: msg("unplayed rounds are cut first (16.5)"),
+    VUR_SMALLER: lambda label: msg("least significant value; the unplayed round contributes less, so it stays (16.5)"),
+    LOWEST: lambda label: msg("least significant value ({label})", label=label),
+    HIGHEST: lambda label: msg("most significant value ({label})", label=label),
 }
 REASON_CODES = {
     VUR_FIRST: "vur-cut-first",
@@ -36,7 +38,7 @@ def cut_label(low: int, high: int) -> str:
 
 
 def reason_text(code: int, label: str) -> str:
-    return REASONS[code].format(label=label)
+    return REASONS[code](label)
 
 
 def _first_min(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:

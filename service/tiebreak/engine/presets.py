@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..texts.message import msg
 from .errors import Issue, Path, UnknownTiebreak
 from .model import Regulations
 from .registry import FIDE, USCF, parse_spec
@@ -34,43 +35,45 @@ PRESETS: dict[str, Preset] = {
         Preset(
             "fide-swiss-traditional",
             ("BH/C1", "BH"),
-            "custom of large FIDE-rated Swiss opens (C.07 lists the rules; the order is the organiser's, C.07 4.1)",
-            "Buchholz Cut-1, then Buchholz.",
+            msg(
+                "custom of large FIDE-rated Swiss opens (C.07 lists the rules; the order is the organiser's, C.07 4.1)"
+            ),
+            msg("Buchholz Cut-1, then Buchholz."),
             FIDE,
         ),
         Preset(
             "club-swiss-5-7",
             ("BH/C1", "BH", "SB"),
-            "custom of club Swiss tournaments of five to seven rounds",
-            "Buchholz Cut-1, Buchholz, then Sonneborn-Berger.",
+            msg("custom of club Swiss tournaments of five to seven rounds"),
+            msg("Buchholz Cut-1, Buchholz, then Sonneborn-Berger."),
             FIDE,
         ),
         Preset(
             "weekend-open",
             ("BH/C1", "BH/C2", "SB"),
-            "custom of weekend opens, where late entries and byes make the lowest opponents least telling",
-            "Buchholz Cut-1, Buchholz Cut-2, then Sonneborn-Berger.",
+            msg("custom of weekend opens, where late entries and byes make the lowest opponents least telling"),
+            msg("Buchholz Cut-1, Buchholz Cut-2, then Sonneborn-Berger."),
             FIDE,
         ),
         Preset(
             "round-robin",
             ("DE", "SB", "KS", "WIN"),
-            "custom of round robins, where the Buchholz family must not be used (C.07 8, note)",
-            "Direct encounter, Sonneborn-Berger, Koya, number of wins.",
+            msg("custom of round robins, where the Buchholz family must not be used (C.07 8, note)"),
+            msg("Direct encounter, Sonneborn-Berger, Koya, number of wins."),
             FIDE,
         ),
         Preset(
             "uscf-default",
             ("MM", "SOLK", "CUM", "OCUM"),
-            "US Chess rule 34 default: the order players expect unless another was posted (34E)",
-            "Modified Median, Solkoff, Cumulative, Cumulative of opposition.",
+            msg("US Chess rule 34 default: the order players expect unless another was posted (34E)"),
+            msg("Modified Median, Solkoff, Cumulative, Cumulative of opposition."),
             USCF,
         ),
         Preset(
             "school",
             ("WIN", "DE"),
-            "custom of school and junior events: simple rules that children can check themselves",
-            "Number of wins, then direct encounter.",
+            msg("custom of school and junior events: simple rules that children can check themselves"),
+            msg("Number of wins, then direct encounter."),
             FIDE,
         ),
     )

@@ -6,6 +6,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..texts.message import Joined, msg
 from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
 from .families import buchholz, counts, direct_encounter, koya, lots, progressive, rating, sonneborn_berger, uscf
@@ -56,184 +57,192 @@ class Tiebreak:
 
 
 _ENTRIES = (
-    Tiebreak("PTS", "Points", "7.1", frozenset(), counts.points, "The player's score."),
+    Tiebreak("PTS", msg("Points"), "7.1", frozenset(), counts.points, msg("The player's score.")),
     Tiebreak(
         "WIN",
-        "Number of wins",
+        msg("Number of wins"),
         "7.2",
         frozenset(),
         counts.count_rounds,
-        "Rounds won, unplayed wins included (forfeit wins, full-point byes, pairing-allocated bye).",
+        msg("Rounds won, unplayed wins included (forfeit wins, full-point byes, pairing-allocated bye)."),
     ),
-    Tiebreak("WON", "Games won", "7.3", frozenset(), counts.count_rounds, "Games won over the board."),
+    Tiebreak("WON", msg("Games won"), "7.3", frozenset(), counts.count_rounds, msg("Games won over the board.")),
     Tiebreak(
         "BPG",
-        "Games played with black",
+        msg("Games played with black"),
         "7.4",
         frozenset(),
         counts.count_rounds,
-        "Games played over the board with the black pieces.",
+        msg("Games played over the board with the black pieces."),
     ),
     Tiebreak(
         "BWG",
-        "Games won with black",
+        msg("Games won with black"),
         "7.4",
         frozenset(),
         counts.count_rounds,
-        "Games won over the board with the black pieces.",
+        msg("Games won over the board with the black pieces."),
     ),
     Tiebreak(
         "GE",
-        "Games elected to play",
+        msg("Games elected to play"),
         "7.6",
         frozenset(),
         counts.count_rounds,
-        "Games played plus rounds scored as a win without play: PAB, forfeit win, full-point bye.",
+        msg("Games played plus rounds scored as a win without play: PAB, forfeit win, full-point bye."),
     ),
     Tiebreak(
         "STD",
-        "Standard points",
+        msg("Standard points"),
         "7.7",
         frozenset(),
         counts.standard_points,
-        "Per round 1 when it scored more than a draw, ½ for a draw, 0 otherwise (new in 2026): "
-        "a 1-½-0 score for events with other scoring.",
+        msg(
+            "Per round 1 when it scored more than a draw, ½ for a draw, 0 otherwise (new in 2026): "
+            "a 1-½-0 score for events with other scoring."
+        ),
     ),
     Tiebreak(
         "PS",
-        "Progressive score",
+        msg("Progressive score"),
         "7.5",
         frozenset("CM"),
         progressive.progressive,
-        "Sum of the running score after each round; a cut removes the first rounds.",
+        msg("Sum of the running score after each round; a cut removes the first rounds."),
     ),
     Tiebreak(
         "DE",
-        "Direct encounter",
+        msg("Direct encounter"),
         "6",
         frozenset("PW"),
         direct_encounter.direct_encounter,
-        "Place inside the group tied on all earlier rules by the games between them (players who met more "
-        "than once count the average of their games, C.07 6.1.2); 0 when it does not separate.",
+        msg(
+            "Place inside the group tied on all earlier rules by the games between them (players who met more "
+            "than once count the average of their games, C.07 6.1.2); 0 when it does not separate."
+        ),
         needs_groups=True,
         lower_is_better=True,
     ),
     Tiebreak(
         "KS",
-        "Koya system",
+        msg("Koya system"),
         "9.2",
         frozenset("LPR"),
         koya.koya,
-        "Points scored against opponents who finished with at least the limit (50 %) of the maximum score.",
+        msg("Points scored against opponents who finished with at least the limit (50 %) of the maximum score."),
     ),
     Tiebreak(
         "BH",
-        "Buchholz",
+        msg("Buchholz"),
         "8.1",
         frozenset("CMP"),
         buchholz.buchholz,
-        "Sum of the opponents' scores, with a dummy opponent for each own unplayed round (16.4).",
+        msg("Sum of the opponents' scores, with a dummy opponent for each own unplayed round (16.4)."),
         opponent_scores=True,
     ),
     Tiebreak(
         "FB",
-        "Fore Buchholz",
+        msg("Fore Buchholz"),
         "8.3",
         frozenset("CMP"),
         buchholz.fore_buchholz,
-        "Buchholz as if every game of the last round had been drawn.",
+        msg("Buchholz as if every game of the last round had been drawn."),
         opponent_scores=True,
     ),
     Tiebreak(
         "AOB",
-        "Average of opponents' Buchholz",
+        msg("Average of opponents' Buchholz"),
         "8.4",
         frozenset(),
         buchholz.average_of_opponents_buchholz,
-        "Mean Buchholz of the opponents met over the board, to two decimals.",
+        msg("Mean Buchholz of the opponents met over the board, to two decimals."),
         opponent_scores=True,
     ),
     Tiebreak(
         "SB",
-        "Sonneborn-Berger",
+        msg("Sonneborn-Berger"),
         "9.1",
         frozenset("CMP"),
         sonneborn_berger.sonneborn_berger,
-        "Sum of each opponent's score times the points scored against them.",
+        msg("Sum of each opponent's score times the points scored against them."),
     ),
     Tiebreak(
         "ARO",
-        "Average rating of opponents",
+        msg("Average rating of opponents"),
         "10.1",
         frozenset("CM"),
         rating.average_rating_of_opponents,
-        "Mean rating of the opponents met over the board, rounded to a whole number.",
+        msg("Mean rating of the opponents met over the board, rounded to a whole number."),
         rating_based=True,
     ),
     Tiebreak(
         "TPR",
-        "Tournament performance rating",
+        msg("Tournament performance rating"),
         "10.2",
         frozenset(),
         rating.tournament_performance,
-        "ARO plus the rating difference for the percentage scored over the board.",
+        msg("ARO plus the rating difference for the percentage scored over the board."),
         rating_based=True,
     ),
     Tiebreak(
         "PTP",
-        "Perfect tournament performance",
+        msg("Perfect tournament performance"),
         "10.3",
         frozenset(),
         rating.perfect_tournament_performance,
-        "The lowest rating whose expected score against the opponents reaches the score made.",
+        msg("The lowest rating whose expected score against the opponents reaches the score made."),
         rating_based=True,
     ),
     Tiebreak(
         "APRO",
-        "Average performance rating of opponents",
+        msg("Average performance rating of opponents"),
         "10.5",
         frozenset(),
         rating.average_performance_of_opponents,
-        "Mean TPR of the opponents met over the board.",
+        msg("Mean TPR of the opponents met over the board."),
         rating_based=True,
     ),
     Tiebreak(
         "APPO",
-        "Average perfect performance of opponents",
+        msg("Average perfect performance of opponents"),
         "10.6",
         frozenset(),
         rating.average_perfect_performance_of_opponents,
-        "Mean PTP of the opponents met over the board.",
+        msg("Mean PTP of the opponents met over the board."),
         rating_based=True,
     ),
     Tiebreak(
         "RTNG",
-        "Rating",
+        msg("Rating"),
         "",
         frozenset(),
         rating.own_rating,
-        "The participant's own rating (new in 2026); dropped like the other rating rules when "
-        "unrated players take part and no unrated_rating is given.",
+        msg(
+            "The participant's own rating (new in 2026); dropped like the other rating rules when "
+            "unrated players take part and no unrated_rating is given."
+        ),
         rating_based=True,
     ),
     Tiebreak(
         "TPN",
-        "Tournament pairing number",
+        msg("Tournament pairing number"),
         "",
         frozenset(),
         counts.pairing_number,
-        "The start number, lower is better (new in 2026): a last resort that always separates.",
+        msg("The start number, lower is better (new in 2026): a last resort that always separates."),
         lower_is_better=True,
     ),
     Tiebreak(
         "RND",
-        "Drawing of lots",
+        msg("Drawing of lots"),
         "",
         frozenset(),
         lots.drawing_of_lots,
-        "The lot each player draws, lower is better: the last resort that always separates. Reproducible: "
-        "the request's `seed` gives the draw (the answer echoes it, drawn when none is given); lots follow "
-        'SHA-256 of "SEED:ID" per player.',
+        msg(
+            "The lot each player draws, lower is better: the last resort that always separates. Reproducible: "
+            "the request's `seed` gives the draw (the answer echoes it, drawn when none is given); lots follow "
+            'SHA-256 of "SEED:ID" per player.'
+        ),
         lower_is_better=True,
     ),
     # US Chess rule 34E (Official Rules of Chess, 7th edition). Unplayed games: the opponents'
@@ -241,107 +250,115 @@ _ENTRIES = (
     # games count as opponents with adjusted score 0 (34E1).
     Tiebreak(
         "MM",
-        "Modified Median",
+        msg("Modified Median"),
         "34E1",
         frozenset(),
         uscf.modified_median,
-        "Sum of the opponents' adjusted scores; a plus score drops the lowest, a minus score the highest, "
-        "an even score both (two of each in events of nine or more rounds).",
+        msg(
+            "Sum of the opponents' adjusted scores; a plus score drops the lowest, a minus score the highest, "
+            "an even score both (two of each in events of nine or more rounds)."
+        ),
         USCF,
     ),
     Tiebreak(
         "MED",
-        "Median (Harkness)",
+        msg("Median (Harkness)"),
         "34E1",
         frozenset(),
         uscf.median,
-        "Sum of the opponents' adjusted scores without the highest and the lowest "
-        "(two of each in events of nine or more rounds).",
+        msg(
+            "Sum of the opponents' adjusted scores without the highest and the lowest "
+            "(two of each in events of nine or more rounds)."
+        ),
         USCF,
     ),
     Tiebreak(
         "SOLK",
-        "Solkoff",
+        msg("Solkoff"),
         "34E2",
         frozenset(),
         uscf.solkoff,
-        "Sum of the opponents' adjusted scores, nothing dropped.",
+        msg("Sum of the opponents' adjusted scores, nothing dropped."),
         USCF,
     ),
     Tiebreak(
         "CUM",
-        "Cumulative",
+        msg("Cumulative"),
         "34E3",
         frozenset(),
         uscf.cumulative,
-        "Sum of the running score after each round, minus one point for each unplayed win "
-        "(forfeit win, full-point bye).",
+        msg(
+            "Sum of the running score after each round, minus one point for each unplayed win "
+            "(forfeit win, full-point bye)."
+        ),
         USCF,
     ),
     Tiebreak(
         "RBT",
-        "Result between tied players",
+        msg("Result between tied players"),
         "34E4",
         frozenset(),
         uscf.result_between_tied_players,
-        "Inside the group tied on all earlier rules: wins minus losses in the games between them.",
+        msg("Inside the group tied on all earlier rules: wins minus losses in the games between them."),
         USCF,
         needs_groups=True,
     ),
     Tiebreak(
         "BLK",
-        "Most blacks",
+        msg("Most blacks"),
         "34E5",
         frozenset(),
         counts.count_rounds,
-        "Games played over the board with the black pieces.",
+        msg("Games played over the board with the black pieces."),
         USCF,
     ),
     Tiebreak(
         "KASH",
-        "Kashdan",
+        msg("Kashdan"),
         "34E7",
         frozenset(),
         uscf.kashdan,
-        "4 points for a win, 2 for a draw, 1 for a loss, 0 for an unplayed game.",
+        msg("4 points for a win, 2 for a draw, 1 for a loss, 0 for an unplayed game."),
         USCF,
     ),
     Tiebreak(
         "SBUS",
-        "Sonneborn-Berger (US Chess)",
+        msg("Sonneborn-Berger (US Chess)"),
         "34E8",
         frozenset(),
         uscf.sonneborn_berger,
-        "Adjusted scores of the opponents beaten plus half the adjusted scores of those drawn.",
+        msg("Adjusted scores of the opponents beaten plus half the adjusted scores of those drawn."),
         USCF,
     ),
     Tiebreak(
         "OCUM",
-        "Cumulative of opposition",
+        msg("Cumulative of opposition"),
         "34E9",
         frozenset(),
         uscf.cumulative_of_opposition,
-        "Sum of the opponents' cumulative scores (34E3).",
+        msg("Sum of the opponents' cumulative scores (34E3)."),
         USCF,
     ),
     Tiebreak(
         "AROUS",
-        "Average rating of opposition",
+        msg("Average rating of opposition"),
         "34E10",
         frozenset(),
         rating.average_rating_of_opponents,
-        "Mean rating of the opponents met over the board, rounded to a whole number.",
+        msg("Mean rating of the opponents met over the board, rounded to a whole number."),
         USCF,
         rating_based=True,
     ),
     Tiebreak(
         "OPERF",
-        "Opposition performance",
+        msg("Opposition performance"),
         "34E11",
         frozenset(),
         uscf.opposition_performance,
-        "Mean of the opponents' performance ratings (their opposition's average + 400 × (wins − losses) / "
-        "games), rounded to a whole number.",
+        msg(
+            "Mean of the opponents' performance ratings (their opposition's average + 400 × (wins − losses) / "
+            "games), rounded to a whole number."
+        ),
         USCF,
         rating_based=True,
     ),
@@ -358,7 +375,7 @@ def valid_codes(regulations: Regulations | None = None) -> dict[str, frozenset[s
 
 
 def display_name(spec: RuleSpec) -> str:
-    return TIEBREAKS[spec.code].name + modifiers_text(spec)
+    return Joined(TIEBREAKS[spec.code].name, modifiers_text(spec))
 
 
 def rule_sets_of(code: str) -> list[str]:
@@ -397,21 +414,41 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
         if code in TIEBREAKS:
             near = EQUIVALENTS.get(regulations, {}).get(code)
             hint = (
-                f"; did you mean {near!r} ({TIEBREAKS[near.split('/')[0]].name}, "
-                f"{TIEBREAKS[near.split('/')[0]].citation})?"
+                msg(
+                    "; did you mean {near} ({name}, {article})?",
+                    near=repr(near),
+                    name=TIEBREAKS[near.split("/")[0]].name,
+                    article=TIEBREAKS[near.split("/")[0]].citation,
+                )
                 if near
-                else ""
+                else "."
             )
             sets = rule_sets_of(code)
+            args = {
+                "rule": repr(text),
+                "code": code,
+                "sets": ", ".join(sets),
+                "regulations": regulations.value,
+                "hint": hint,
+                "newest": sets[-1],  # the newest rule set that has it
+                "codes": listing,
+            }
+            message: str
             # the code once: "'MM' is a rule of uscf", but "'modified median' is MM, a rule of uscf"
-            named = f"{text!r} is a rule of" if text.strip().upper() == code else f"{text!r} is {code}, a rule of"
-            use = f'To use it, send "regulations": "{sets[-1]}".'  # the newest rule set that has it
-            message = (
-                f"{named} {', '.join(sets)}, not of {regulations.value}{hint or '.'} {use} "
-                f"Valid codes under {regulations.value}: {listing}"
-            )
+            if text.strip().upper() == code:
+                message = msg(
+                    '{rule} is a rule of {sets}, not of {regulations}{hint} To use it, send "regulations": '
+                    '"{newest}". Valid codes under {regulations}: {codes}',
+                    **args,
+                )
+            else:
+                message = msg(
+                    '{rule} is {code}, a rule of {sets}, not of {regulations}{hint} To use it, send "regulations": '
+                    '"{newest}". Valid codes under {regulations}: {codes}',
+                    **args,
+                )
         else:
-            message = unknown_message(text, suggest(text, codes, own), f"valid codes under {regulations.value}", codes)
+            message = unknown_message(text, suggest(text, codes, own), regulations.value, codes)
         raise UnknownTiebreak([Issue(path, message)])
     return parse_rule(text, codes, path, own, other)
 
@@ -425,9 +462,12 @@ def check_rule_set(specs: list[RuleSpec], regulations: Regulations, root: str = 
                 [
                     Issue(
                         (root, i),
-                        (
-                            f"{spec} is a rule of {', '.join(rule_sets_of(spec.code))}, not of {regulations.value}; "
-                            f"valid codes under {regulations.value}: {', '.join(sorted(codes))}"
+                        msg(
+                            "{spec} is a rule of {sets}, not of {regulations}; valid codes under {regulations}: {codes}",
+                            spec=str(spec),
+                            sets=", ".join(rule_sets_of(spec.code)),
+                            regulations=regulations.value,
+                            codes=", ".join(sorted(codes)),
                         ),
                     )
                 ]

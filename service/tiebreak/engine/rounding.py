@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..texts.message import pre
+
 
 def round_half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
@@ -22,7 +24,7 @@ def mean_notes(total: np.ndarray, scale: int, count: np.ndarray, what: str) -> l
     """`mean_note` for many players at once: totals in units of 1/scale (int / int is
     correctly rounded, as float(Fraction) is)."""
     return [
-        f"{what}: {t / scale:g} / {c} = {t / (scale * c):.6g}, rounded half up" if c else None
+        _mean(what, t / scale, c, t / (scale * c)) if c else None
         for t, c in zip(total.tolist(), count.tolist(), strict=True)
     ]
 
@@ -31,4 +33,17 @@ def mean_note(total: Fraction, count: int, what: str) -> str | None:
     """How an average was formed, for the breakdown."""
     if not count:
         return None
-    return f"{what}: {float(total):g} / {count} = {float(total / count):.6g}, rounded half up"
+    return _mean(what, float(total), count, float(total / count))
+
+
+def _mean(what: str, total: float, count: int, mean: float) -> str:
+    # six significant digits: the mean as `:g` writes it in every language
+    english = f"{what}: {total:g} / {count} = {mean:g}, rounded half up"
+    return pre(
+        english,
+        "{what}: {total} / {count} = {mean}, rounded half up",
+        what=what,
+        total=total,
+        count=count,
+        mean=mean,
+    )

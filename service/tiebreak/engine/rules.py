@@ -16,6 +16,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from ..texts.message import Joined, msg, msg_n
 from .errors import Issue, Path, UnknownTiebreak, InvalidRequest
 
 MAX_CUT = 10  # more would cut away whole tournaments; bounded so bad input stays cheap
@@ -186,12 +187,33 @@ def suggest(text: str, valid_codes: Collection[str], aliases: dict[str, str] = F
     return None
 
 
-def unknown_message(text: str, guess: str | None, listing_name: str, codes: Iterable[str]) -> str:
-    """ "unknown tie-break 'X'; did you mean 'BH'? Valid codes: ..." (the guess only when there is one)."""
-    listing = f"{listing_name}: {', '.join(sorted(codes))}"
+def unknown_message(text: str, guess: str | None, regulations: str | None, codes: Iterable[str]) -> str:
+    """ "unknown tie-break 'X'; did you mean 'BH'? Valid codes: ..." (the guess only when there is one;
+    the rule set, when the codes are those of one)."""
+    listing = ", ".join(sorted(codes))
+    if regulations is None:
+        if guess:
+            return msg(
+                "unknown tie-break {rule}; did you mean {guess}? Valid codes: {codes}",
+                rule=repr(text),
+                guess=repr(guess),
+                codes=listing,
+            )
+        return msg("unknown tie-break {rule}; valid codes: {codes}", rule=repr(text), codes=listing)
     if guess:
-        return f"unknown tie-break {text!r}; did you mean {guess!r}? {listing[0].upper()}{listing[1:]}"
-    return f"unknown tie-break {text!r}; {listing}"
+        return msg(
+            "unknown tie-break {rule}; did you mean {guess}? Valid codes under {regulations}: {codes}",
+            rule=repr(text),
+            guess=repr(guess),
+            regulations=regulations,
+            codes=listing,
+        )
+    return msg(
+        "unknown tie-break {rule}; valid codes under {regulations}: {codes}",
+        rule=repr(text),
+        regulations=regulations,
+        codes=listing,
+    )
 
 
 def code_of(norm: str) -> str | None:
@@ -214,7 +236,7 @@ def parse_rule(
     m = _SPEC.match(norm)
     if not m or m[1] not in valid_codes:
         raise UnknownTiebreak(
-            [Issue(path, unknown_message(text, suggest(text, valid_codes, aliases), "valid codes", valid_codes))]
+            [Issue(path, unknown_message(text, suggest(text, valid_codes, aliases), None, valid_codes))]
         )
     code = m[1]
     if m[2] and not scores:
@@ -237,7 +259,18 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
         if letter not in allowed:
             allowed_text = ", ".join(sorted(allowed)) or "none"
             raise InvalidRequest(
-                [Issue(path, f"{original!r}: {code} does not take modifier {letter} (allowed: {allowed_text})")]
+                [
+                    Issue(
+                        path,
+                        msg(
+                            "{rule}: {code} does not take modifier {letter} (allowed: {allowed})",
+                            rule=repr(original),
+                            code=code,
+                            letter=letter,
+                            allowed=allowed_text,
+                        ),
+                    )
+                ]
             )
         if letter in "PFRW":
             if digits:
@@ -268,7 +301,7 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
         else:
             median = n
     if cut and median:
-        raise InvalidRequest([Issue(path, f"{original!r}: use either Cut or Median, not both")])
+        raise InvalidRequest([Issue(path, msg("{rule}: use either Cut or Median, not both", rule=repr(original)))])
     return RuleSpec(
         code,
         cut=cut,
@@ -306,27 +339,30 @@ def _koya_limit(digits: str, path: Path, original: str) -> tuple[int | None, int
     return None, -n if sign == "-" else n
 
 
-def modifiers_text(spec: RuleSpec) -> str:
-    """The modifiers of a spec in words, as a rule's display name ends: " Cut-1", ", forfeits as played"."""
-    text = ""
+def modifiers_text(spec: RuleSpec) -> Joined:
+    """The modifiers of a spec in words, as a rule's display name ends: " Cut-1", ", forfeits as played"
+    (Cut-n and Median-n are notation, the same in every language)."""
+    parts: list[str] = []
     if spec.cut:
-        text += f" Cut-{spec.cut}"
+        parts.append(f" Cut-{spec.cut}")
     if spec.median:
-        text += f" Median-{spec.median}"
+        parts.append(f" Median-{spec.median}")
     if spec.limit is not None:
-        text += f" (limit {spec.limit} %)"
+        parts.append(msg(" (limit {limit} %)", limit=spec.limit))
     if spec.limit_steps:
         steps = abs(spec.limit_steps)
-        direction = "above" if spec.limit_steps > 0 else "below"
-        text += f" (limit {steps} half point{'s' * (steps > 1)} {direction} 50 %)"
+        if spec.limit_steps > 0:
+            parts.append(msg_n(" (limit {n} half point above 50 %)", " (limit {n} half points above 50 %)", steps))
+        else:
+            parts.append(msg_n(" (limit {n} half point below 50 %)", " (limit {n} half points below 50 %)", steps))
     if spec.factor is not None:
-        text += f", factor {spec.factor}"
+        parts.append(msg(", factor {factor}", factor=str(spec.factor)))
     if spec.all_rounds:
-        text += ", maximum over all rounds"
+        parts.append(msg(", maximum over all rounds"))
     if spec.whole_group:
-        text += ", the whole group's games"
+        parts.append(msg(", the whole group's games"))
     if spec.forfeits_played:
-        text += ", forfeits as played"
+        parts.append(msg(", forfeits as played"))
     if spec.fore:
-        text += ", Fore Buchholz"
-    return text
+        parts.append(msg(", Fore Buchholz"))
+    return Joined(*parts)

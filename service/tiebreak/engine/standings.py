@@ -10,6 +10,7 @@ from typing import overload
 
 import numpy as np
 
+from ..texts.message import msg
 from .checks import Warning, group_checks, missing_round_checks, round_checks, rule_list_checks
 from .context import Context
 from .contributions import Contribution, Explanation, RuleOutcome
@@ -131,19 +132,25 @@ def edition_warnings(
         return [
             Warning(
                 "fide-2009-applied",
-                f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated "
-                f"events (1 April 2024): ranked with the rule of the time, the virtual opponent "
-                f"(fide-2009); C.07 applied to FIDE championships from 1 September 2023",
+                msg(
+                    "the event started on {date}, before C.07 applied to all FIDE-rated events (1 April 2024): "
+                    "ranked with the rule of the time, the virtual opponent (fide-2009); C.07 applied to FIDE "
+                    "championships from 1 September 2023",
+                    date=start.isoformat(),
+                ),
                 "C.02 13.15",
             )
         ]
     return [
         Warning(
             "pre-2024-event",
-            f"the event started on {start.isoformat()}, before C.07 applied to all FIDE-rated events "
-            f"(1 April 2024): it was ranked then with the virtual opponent; "
-            f'regulations "auto-historic" (or "fide-2009") reproduces that; '
-            f"{applied.value} was applied",
+            msg(
+                "the event started on {date}, before C.07 applied to all FIDE-rated events (1 April 2024): "
+                'it was ranked then with the virtual opponent; regulations "auto-historic" (or "fide-2009") '
+                "reproduces that; {applied} was applied",
+                date=start.isoformat(),
+                applied=applied.value,
+            ),
             "C.07 1",
         )
     ]
@@ -213,14 +220,18 @@ def _compute(
     rating_specs = [s for s in specs if TIEBREAKS[s.code].rating_based]
     if unrated and rating_specs:
         if unrated_rating is None:
-            reason = (
-                f"{len(unrated)} unrated player(s) take part (e.g. id {unrated[0]}) and no unrated_rating was given"
+            reason = msg(
+                "{count} unrated player(s) take part (e.g. id {id}) and no unrated_rating was given",
+                count=len(unrated),
+                id=unrated[0],
             )
             for spec in rating_specs:
                 dropped[spec] = reason
             warnings.append(
                 Warning(
-                    "rating-tiebreak-dropped", f"{', '.join(map(str, rating_specs))} dropped: {reason}", rating_article
+                    "rating-tiebreak-dropped",
+                    msg("{rules} dropped: {reason}", rules=", ".join(map(str, rating_specs)), reason=reason),
+                    rating_article,
                 )
             )
         else:
@@ -228,7 +239,7 @@ def _compute(
             warnings.append(
                 Warning(
                     "unrated-rating-used",
-                    f"{len(unrated)} unrated player(s) count as rated {unrated_rating}",
+                    msg("{count} unrated player(s) count as rated {rating}", count=len(unrated), rating=unrated_rating),
                     rating_article,
                 )
             )
@@ -284,4 +295,10 @@ def drawn_order_warnings(rows: StandingRows, table: Table, seed: int | None) -> 
     if not groups:
         return []
     shown = "; ".join(", ".join(map(str, group)) for group in groups)
-    return [Warning("order-drawn", f"the order of players {shown} was drawn by lot (seed {seed})", None)]
+    return [
+        Warning(
+            "order-drawn",
+            msg("the order of players {players} was drawn by lot (seed {seed})", players=shown, seed=seed),
+            None,
+        )
+    ]

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..texts.message import msg
 from .errors import InconsistentCrosstable, Issue, InvalidRequest, Path
 from .model import COMPLEMENT, ResultKind, Scoring, System, Tournament
 
@@ -132,7 +133,9 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
     """Validate the tournament and lay it out as columns; raise on any contradiction."""
     rounds = tournament.rounds
     if after_round is not None and not 1 <= after_round <= rounds:
-        raise InvalidRequest([Issue(("after_round",), f"after_round must be between 1 and {rounds}")])
+        raise InvalidRequest(
+            [Issue(("after_round",), msg("after_round must be between 1 and {rounds}", rounds=rounds))]
+        )
     played_rounds = after_round or rounds
     players, roster = tournament.players, tournament.roster
     n = len(players)
@@ -173,10 +176,23 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
         )
     )
     for i in np.flatnonzero(bad_round)[:MAX_ISSUES]:
-        issues.append((int(i), 0, Issue(where(i, "round"), f"round {int(rnd[i])} outside 1..{rounds}")))
+        issues.append(
+            (
+                int(i),
+                0,
+                Issue(where(i, "round"), msg("round {round} outside 1..{rounds}", round=int(rnd[i]), rounds=rounds)),
+            )
+        )
     for i in np.flatnonzero(duplicate)[:MAX_ISSUES]:
         issues.append(
-            (int(i), 0, Issue(where(i, "round"), f"player {ids[owner[i]]} has two results for round {int(rnd[i])}"))
+            (
+                int(i),
+                0,
+                Issue(
+                    where(i, "round"),
+                    msg("player {player} has two results for round {round}", player=ids[owner[i]], round=int(rnd[i])),
+                ),
+            )
         )
     for i in np.flatnonzero(shape_bad)[:MAX_ISSUES]:
         for order_in_entry, issue in enumerate(
@@ -307,7 +323,7 @@ def _check_ids(ids: np.ndarray) -> None:
     if len(later):
         raise InconsistentCrosstable(
             [
-                Issue(("players", int(i), "id"), f"duplicate player id {int(ids[i])}")
+                Issue(("players", int(i), "id"), msg("duplicate player id {id}", id=int(ids[i])))
                 for i in sorted(later.tolist())[:MAX_ISSUES]
             ]
         )
@@ -318,16 +334,22 @@ def _shape_issues(
 ) -> Iterator[Issue]:
     if kind.has_opponent:
         if opponent == 0:
-            yield Issue(where(flat, "opponent"), f"result {kind.value!r} needs an opponent")
+            yield Issue(where(flat, "opponent"), msg("result {result} needs an opponent", result=repr(kind.value)))
         elif opponent == ids[p]:
-            yield Issue(where(flat, "opponent"), f"player {ids[p]} is paired against themself")
+            yield Issue(where(flat, "opponent"), msg("player {player} is paired against themself", player=ids[p]))
         elif not known:
-            yield Issue(where(flat, "opponent"), f"opponent {opponent} is not a player of this tournament")
+            yield Issue(
+                where(flat, "opponent"),
+                msg("opponent {opponent} is not a player of this tournament", opponent=opponent),
+            )
         return
     if opponent != 0:
-        yield Issue(where(flat, "opponent"), f"result {kind.value!r} has no opponent, but {opponent} is given")
+        yield Issue(
+            where(flat, "opponent"),
+            msg("result {result} has no opponent, but {opponent} is given", result=repr(kind.value), opponent=opponent),
+        )
     if color != 0:
-        yield Issue(where(flat, "color"), f"result {kind.value!r} has no game, so no colour")
+        yield Issue(where(flat, "color"), msg("result {result} has no game, so no colour", result=repr(kind.value)))
 
 
 def _check_pairings(
@@ -375,9 +397,9 @@ def _check_pairings(
         mine = int(entry[i, rr])
         if mismatch[k]:
             said = (
-                f"opponent {ids[opp[j, rr]]}"
+                msg("opponent {opponent}", opponent=ids[opp[j, rr]])
                 if opp[j, rr] != NO_OPPONENT
-                else "nothing"
+                else msg("nothing")
                 if entry[j, rr] < 0
                 else repr(KINDS[kind[j, rr]].value)
             )
@@ -387,7 +409,14 @@ def _check_pairings(
                     0,
                     Issue(
                         where(mine, "opponent"),
-                        f"player {ids[i]} played {ids[j]} in round {rr + 1}, but player {ids[j]} has {said} in that round",
+                        msg(
+                            "player {player} played {opponent} in round {round}, but player {opponent} has {said} "
+                            "in that round",
+                            player=ids[i],
+                            opponent=ids[j],
+                            round=rr + 1,
+                            said=said,
+                        ),
                     ),
                 )
             )
@@ -400,7 +429,13 @@ def _check_pairings(
                     0,
                     Issue(
                         where(theirs, "color"),
-                        f"players {ids[i]} and {ids[j]} both have colour {COLOR_NAMES[int(color[i, rr])]!r} in round {rr + 1}",
+                        msg(
+                            "players {player} and {opponent} both have colour {colour} in round {round}",
+                            player=ids[i],
+                            opponent=ids[j],
+                            colour=repr(COLOR_NAMES[int(color[i, rr])]),
+                            round=rr + 1,
+                        ),
                     ),
                 )
             )

@@ -7,10 +7,12 @@ Every function here is a pass over the table's columns.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..texts.message import msg
 from .model import Regulations, ResultKind, System
 from .table import HAS_OPPONENT, IS_PLAYED, IS_VUR, NO_OPPONENT, Table
 
@@ -156,15 +158,18 @@ def opponent_columns(
     return OpponentColumns(np.ones(kind.shape, dtype=bool), key, vur, dummy, how, bool(vur.any()))
 
 
+@functools.lru_cache(maxsize=4096)  # the same few scores and caps recur row after row
 def dummy_note(how: int, own: int, dummy: int, scale: int, scheduled: int | None = None) -> str:
     if how == CAPPED_FORFEIT:
-        return (
-            f"own score {_fmt(own, scale)} capped at {_fmt(dummy, scale)}, the score of the "
-            f"scheduled opponent {scheduled} (16.4.1)"
+        return msg(
+            "own score {own} capped at {cap}, the score of the scheduled opponent {opponent} (16.4.1)",
+            own=own / scale,
+            cap=dummy / scale,
+            opponent=scheduled,
         )
     if how == CAPPED_BYE:
-        return f"own score {_fmt(own, scale)} capped at {_fmt(dummy, scale)} (16.4.2)"
-    return f"dummy opponent with the player's own score {_fmt(own, scale)} (16.4)"
+        return msg("own score {own} capped at {cap} (16.4.2)", own=own / scale, cap=dummy / scale)
+    return msg("dummy opponent with the player's own score {own} (16.4)", own=own / scale)
 
 
 def virtual_note(table: Table, p: int, r: int, value: int) -> str:
@@ -172,12 +177,14 @@ def virtual_note(table: Table, p: int, r: int, value: int) -> str:
     scale = table.scale
     before = int(table.pts[p, :r].sum())
     scored = int(table.pts[p, r])
-    return (
-        f"virtual opponent: S(R-1) {_fmt(before, scale)} + (W {_fmt(table.win, scale)} - s(R) "
-        f"{_fmt(scored, scale)}) + D {_fmt(table.draw, scale)} x (n {table.played_rounds} - R {r + 1}) = "
-        f"{_fmt(value, scale)} (C.02 13.15.2)"
+    return msg(
+        "virtual opponent: S(R-1) {before} + (W {win} - s(R) {scored}) + D {draw} x (n {rounds} - R {round}) "
+        "= {value} (C.02 13.15.2)",
+        before=before / scale,
+        win=table.win / scale,
+        scored=scored / scale,
+        draw=table.draw / scale,
+        rounds=table.played_rounds,
+        round=r + 1,
+        value=value / scale,
     )
-
-
-def _fmt(units: int, scale: int) -> str:
-    return f"{units / scale:g}"

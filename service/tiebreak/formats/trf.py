@@ -22,6 +22,7 @@ from typing import Literal
 
 import numpy as np
 
+from ..texts.message import msg, msg_n
 from ..engine.model import (
     COLOR_CODES,
     Color,
@@ -161,6 +162,11 @@ class TrfWarning:
     code: str = "trf-line-ignored"
 
 
+def located_warning(w: TrfWarning) -> str:
+    """The warning with the place it was found, as answers and the command line give it."""
+    return msg("line {line}, column {column}: {message}", line=w.line, column=w.column, message=w.message)
+
+
 class TrfError(ValueError):
     """A TRF line that cannot be read; names its line and column (1-based)."""
 
@@ -279,7 +285,7 @@ def decode_trf(data: bytes) -> tuple[str, str, list[TrfWarning]]:
                 TrfWarning(
                     line,
                     declared.start(1) - declared.start() + 1,
-                    f"declared encoding {name!r} is unknown; guessing instead",
+                    msg("declared encoding {name} is unknown; guessing instead", name=repr(name)),
                 )
             )
         else:
@@ -289,7 +295,7 @@ def decode_trf(data: bytes) -> tuple[str, str, list[TrfWarning]]:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        warnings.append(TrfWarning(line, column, "not UTF-8: read as Windows-1252 (Latin-1)"))
+        warnings.append(TrfWarning(line, column, msg("not UTF-8: read as Windows-1252 (Latin-1)")))
     try:
         return data.decode("cp1252"), "cp1252", warnings
     except UnicodeDecodeError:
@@ -461,7 +467,11 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
         pass  # Swiss-Manager's column ruler and field legend: layout help, not data
     else:
         reading.warnings.append(
-            TrfWarning(lineno, 1, f"record {record!r} is not a TRF record this reader knows; line skipped")
+            TrfWarning(
+                lineno,
+                1,
+                msg("record {record} is not a TRF record this reader knows; line skipped", record=repr(record)),
+            )
         )
 
 
@@ -568,7 +578,7 @@ def _read_system(reading: _Reading, value: str, lineno: int, warn: bool) -> Syst
             TrfWarning(
                 lineno,
                 HEADER_VALUE,
-                f"tournament type {value!r} not recognised; the system will be inferred",
+                msg("tournament type {value} not recognised; the system will be inferred", value=repr(value)),
                 "trf-unusual-spelling",
             )
         )
@@ -1073,7 +1083,12 @@ def _note_lenient_readings(
             TrfWarning(
                 line,
                 column,
-                f"round {rnd}: {count} pairing(s) without a result (blank or '*'): counted as not played",
+                msg_n(
+                    "round {round}: {n} pairing without a result (blank or '*'): counted as not played",
+                    "round {round}: {n} pairings without a result (blank or '*'): counted as not played",
+                    count,
+                    round=rnd,
+                ),
                 "trf-not-played",
             )
         )
@@ -1103,7 +1118,10 @@ def _resolve_dates(reading: _Reading) -> date | None:
                 TrfWarning(
                     lineno,
                     HEADER_VALUE,
-                    f"start date {value!r} is not a date (YYYY/MM/DD); ignored, so regulations 'auto' cannot use it",
+                    msg(
+                        "start date {value} is not a date (YYYY/MM/DD); ignored, so regulations 'auto' cannot use it",
+                        value=repr(value),
+                    ),
                 )
             )
         elif note:
@@ -1132,7 +1150,7 @@ def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results,
                 TrfWarning(
                     lineno,
                     POINTS.first,
-                    f"points {text!r} (columns 81-84) are not a number; not compared",
+                    msg("points {text} (columns 81-84) are not a number; not compared", text=repr(text)),
                     "trf-points-mismatch",
                 )
             )
@@ -1150,10 +1168,16 @@ def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results,
                 TrfWarning(
                     lineno,
                     POINTS.first,
-                    f"player {reading.players[i].id}: the points column says {_decimal(points)}, "
-                    f"the results give {_decimal(computed)} under the scoring read "
-                    f"({_decimal(scoring.win)}-{_decimal(scoring.draw)}-{_decimal(scoring.loss)}); "
-                    f"the standings use the results",
+                    msg(
+                        "player {player}: the points column says {claimed}, the results give {computed} under "
+                        "the scoring read ({win}-{draw}-{loss}); the standings use the results",
+                        player=reading.players[i].id,
+                        claimed=_points(points),
+                        computed=_points(computed),
+                        win=_points(scoring.win),
+                        draw=_points(scoring.draw),
+                        loss=_points(scoring.loss),
+                    ),
                     "trf-points-mismatch",
                 )
             )
@@ -1200,6 +1224,11 @@ def _scoring_hint(claimed: list[tuple[int, int, Fraction]], kinds_by_player: np.
         if all(computed[i] == points for _, i, points in claimed):
             return f"{win}-{draw}-0"
     return None
+
+
+def _points(value: Fraction) -> float | str:
+    """Points for a text: a float where the decimal is exact (the language writes its sign), else a fraction."""
+    return float(value) if value.denominator in (1, 2, 4, 5, 10, 20, 25, 50, 100) else str(value)
 
 
 def _decimal(value: Fraction) -> str:

@@ -97,13 +97,27 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
                 required=True,
                 description="The service version that answered (as `GET /v1/version`)",
             ),
+            ResponseHeader(
+                name="Content-Language",
+                documentation_only=True,
+                required=True,
+                description="The language of the answer's texts, negotiated from Accept-Language "
+                "(en, ru, pl, zh, ja; en when none of them is acceptable); answers carry "
+                "`Vary: Accept-Language`",
+            ),
         ],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=limits.max_body_bytes,
         openapi_config=OpenAPIConfig(
             title="Chess tie-break service",
             version=__version__,
-            description="Ranked standings under FIDE C.07 with every contribution explained.",
+            description="Ranked standings under FIDE C.07 with every contribution explained.\n\n"
+            "Languages: every human-readable text (rule names and descriptions, notes, cut reasons, "
+            "warnings, problem `title`, `detail` and `errors[].message`) is written in the language "
+            "`Accept-Language` asks for (RFC 9110 q-values; English, Russian, Polish, Simplified Chinese, "
+            "Japanese; English otherwise), said by `Content-Language`. What a program reads never changes "
+            "with the language: codes (`code`, `cut_code`, `reason_code`, rule `code` and `spec`), field "
+            "paths, and numbers (JSON numbers, never a decimal comma).",
             use_handler_docstrings=False,
             path=SCHEMA_PATH,
             render_plugins=render_plugins(),

@@ -34,6 +34,7 @@ from litestar.openapi.spec import (
 from litestar.response import Stream
 
 from ..engine.errors import Issue
+from ..texts.catalogue import enc_hook
 
 from ..compute.metrics import count_batch_item
 from ..compute.work import PROBLEM_JSON, Job, failure
@@ -54,7 +55,7 @@ GZIP_IN_THREAD_BYTES = 64 * 1024
 SPLIT_IN_THREAD_BYTES = 256 * 1024
 
 _array_decoder = msgspec.json.Decoder(list[msgspec.Raw])
-_encoder = msgspec.json.Encoder()
+_encoder = msgspec.json.Encoder(enc_hook=enc_hook)
 
 
 def items_operation(item: str, what: str, body: str, line: str, lines: str) -> type[Operation]:

@@ -3,6 +3,7 @@ engine's registry and preset list so that they cannot drift from what the engine
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Annotated, Literal
@@ -19,6 +20,8 @@ from ..engine.presets import PRESETS
 from ..engine.registry import TIEBREAKS
 from ..engine.teams.presets import TEAM_PRESETS
 from ..engine.teams.registry import TEAM_TIEBREAKS, team_aliases
+from ..texts.catalogue import LANGUAGES, enc_hook
+from ..texts.message import LANGUAGE, language
 from ..wire import schemas as s
 from .problems import PROBLEM_JSON
 
@@ -84,8 +87,9 @@ class Cached:
     etag: str
 
     @classmethod
-    def of(cls, value) -> Cached:
-        body = msgspec.json.encode(value)
+    def of(cls, value, lang: str) -> Cached:
+        with language(lang):
+            body = _encoder.encode(value)
         return cls(body, f'W/"{hashlib.sha256(body).hexdigest()[:32]}"')
 
     def matches(self, if_none_match: str | None) -> bool:
@@ -101,8 +105,10 @@ class Cached:
         return Response(content=self.body, media_type=MediaType.JSON, headers=headers)
 
 
-_CATALOGUE = Cached.of(catalogue())
-_PRESETS = Cached.of(presets())
+_encoder = msgspec.json.Encoder(enc_hook=enc_hook)
+# Per language, encoded on first use: each its own body and so its own ETag (SPEC 3.10).
+_CATALOGUE = {lang: functools.cache(functools.partial(Cached.of, catalogue(), lang)) for lang in LANGUAGES}
+_PRESETS = {lang: functools.cache(functools.partial(Cached.of, presets(), lang)) for lang in LANGUAGES}
 
 IfNoneMatch = Annotated[
     str | None,
@@ -118,7 +124,8 @@ _CACHE_HEADERS = [
         name="ETag",
         documentation_only=True,
         required=True,
-        description="A weak entity tag of the list; send it back as If-None-Match",
+        description="A weak entity tag of the list in the language of the answer (each language has "
+        "its own); send it back as If-None-Match",
     ),
     ResponseHeader(
         name="Cache-Control",
@@ -153,7 +160,7 @@ _NOT_MODIFIED = {
     responses=_NOT_MODIFIED,
 )
 async def tiebreaks(if_none_match: IfNoneMatch = None) -> Response[list[s.CatalogueEntry]]:
-    return _CATALOGUE.response(if_none_match)
+    return _CATALOGUE[LANGUAGE.get()]().response(if_none_match)
 
 
 @get(
@@ -166,7 +173,7 @@ async def tiebreaks(if_none_match: IfNoneMatch = None) -> Response[list[s.Catalo
     responses=_NOT_MODIFIED,
 )
 async def list_presets(if_none_match: IfNoneMatch = None) -> Response[list[s.PresetOut]]:
-    return _PRESETS.response(if_none_match)
+    return _PRESETS[LANGUAGE.get()]().response(if_none_match)
 
 
 CATALOGUE_ROUTES = [tiebreaks, list_presets]

@@ -15,6 +15,7 @@ from litestar.exceptions import HTTPException, InternalServerException
 
 from ..compute import work
 from ..compute.gate import Gate
+from ..texts.message import LANGUAGE
 from ..wire.limits import Deadline
 
 # Route handlers with this `opt` are not compressed by litestar: the gate gzips their answers
@@ -102,6 +103,7 @@ def job_for(request: Request, kind: str, body: bytes, gzip_ok: bool = True, inde
         gzip_min_bytes=gzip_min,
         gzip_level=ops.gzip_level,
         index=index,
+        lang=LANGUAGE.get(),  # negotiated by the middleware (ops.py)
     )
 
 

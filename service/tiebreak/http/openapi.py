@@ -132,6 +132,17 @@ def component_schemas(models) -> dict[str, dict]:
 
 # ---- the finished document ----
 
+# Every operation answers in the language asked for (SPEC 3.10; texts only: codes and numbers never change).
+ACCEPT_LANGUAGE = {
+    "name": "Accept-Language",
+    "in": "header",
+    "required": False,
+    "description": "The language of the texts (RFC 9110 12.5.4, q-values honoured): en, ru, pl, zh (Simplified), "
+    "ja; anything else falls back to English. Codes, specs, field paths and numbers are the same in every language.",
+    "schema": {"type": "string"},  # any value is accepted: what is not understood means English
+    "example": "ru, en;q=0.5",
+}
+
 
 def finish(
     document: dict[str, Any], models, examples: dict, api_keys_on: bool, response_examples: dict | None = None
@@ -146,6 +157,7 @@ def finish(
     requirement = [{"ApiKeyHeader": []}, {"BearerKey": []}, *optional]
     for path, item in doc["paths"].items():
         for operation in item.values():
+            operation.setdefault("parameters", []).append(ACCEPT_LANGUAGE)
             if path not in OPEN_PATHS:
                 operation["security"] = requirement
             _ndjson_for_generators(operation)

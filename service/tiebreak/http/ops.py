@@ -8,13 +8,13 @@ handling included), so every response, 404s and problem+json errors too, carries
 
 from __future__ import annotations
 
+import functools
 import hmac
 import logging
 import os
 import time
 from dataclasses import dataclass, field
 
-import msgspec
 from litestar import Response, get
 from litestar.config.compression import CompressionConfig
 from litestar.config.cors import CORSConfig
@@ -23,6 +23,8 @@ from ..compute import metrics
 from ..compute.gate import SHED_RETRY_AFTER_S, Admission
 from ..wire.schemas import Problem, ProblemItem
 from ..compute.logs import REQUEST_FAULTS, REQUEST_ID, Faults, faults_ended, request_id_from
+from ..texts.catalogue import json_encoder, negotiate
+from ..texts.message import LANGUAGE, language, msg
 from .handling import COMPRESSION_OPT_KEY
 
 
@@ -72,7 +74,7 @@ class OpsConfig:
             allow_origins=list(self.cors_origins),
             allow_methods=["GET", "POST", "OPTIONS"],
             allow_headers=["content-type", "x-api-key", "authorization", "x-request-id"],
-            expose_headers=["x-request-id"],
+            expose_headers=["x-request-id", "content-language"],
             max_age=600,
         )
 
@@ -85,45 +87,57 @@ access_log = logging.getLogger("tiebreak.access")
 # Reachable without an API key: probes, the scraper and the API's own description.
 PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema")
 PROBES = frozenset({"/healthz", "/readyz"})
-_PROBLEM_401 = msgspec.json.encode(
-    Problem(
-        type="about:blank",
-        title="Unauthorized",
-        status=401,
-        detail="an API key is required: send it as `X-API-Key: <key>` or `Authorization: Bearer <key>`",
-        errors=[ProblemItem(path="header:X-API-Key", message="missing or not accepted")],
-    )
-)
-_PROBLEM_404 = msgspec.json.encode(
-    Problem(type="about:blank", title="Not Found", status=404, detail="Not Found", errors=[])
-)
-_PROBLEM_415_ENCODING = msgspec.json.encode(
-    Problem(
-        type="about:blank",
-        title="Unsupported Media Type",
-        status=415,
-        detail="the request body must not be compressed: send it without Content-Encoding (identity)",
-        errors=[ProblemItem(path="header:Content-Encoding", message="only identity is accepted")],
-    )
-)
 
 
-def _shed_problem(reason: str, limit: str) -> bytes:
-    return msgspec.json.encode(
-        Problem(
+def _refusals() -> dict[str, Problem]:
+    """The problems the middleware answers before a request is read (texts in the request's language)."""
+    return {
+        "401": Problem(
             type="about:blank",
-            title="Service Unavailable",
-            status=503,
-            detail=f"the service cannot answer now ({reason}); retry after {SHED_RETRY_AFTER_S} s",
-            errors=[ProblemItem(path="", message=f"the server is at its limit {limit} (TIEBREAK_{limit.upper()})")],
-        )
+            title=msg("Unauthorized"),
+            status=401,
+            detail=msg("an API key is required: send it as `X-API-Key: <key>` or `Authorization: Bearer <key>`"),
+            errors=[ProblemItem(path="header:X-API-Key", message=msg("missing or not accepted"))],
+        ),
+        "404": Problem(type="about:blank", title=msg("Not Found"), status=404, detail=msg("Not Found"), errors=[]),
+        "415": Problem(
+            type="about:blank",
+            title=msg("Unsupported Media Type"),
+            status=415,
+            detail=msg("the request body must not be compressed: send it without Content-Encoding (identity)"),
+            errors=[ProblemItem(path="header:Content-Encoding", message=msg("only identity is accepted"))],
+        ),
+        "in_flight": _shed_problem("max_in_flight"),
+        "body_bytes": _shed_problem("max_in_flight_body_bytes"),
+    }
+
+
+def _shed_problem(limit: str) -> Problem:
+    variable = "TIEBREAK_" + limit.upper()
+    return Problem(
+        type="about:blank",
+        title=msg("Service Unavailable"),
+        status=503,
+        detail=msg(
+            "the service cannot answer now ({reason}); retry after {seconds} s",
+            reason="saturated",
+            seconds=SHED_RETRY_AFTER_S,
+        ),
+        errors=[
+            ProblemItem(
+                path="",
+                message=msg("the server is at its limit {limit} ({variable})", limit=limit, variable=variable),
+            )
+        ],
     )
 
 
-_PROBLEM_503 = {
-    "in_flight": _shed_problem("saturated", "max_in_flight"),
-    "body_bytes": _shed_problem("saturated", "max_in_flight_body_bytes"),
-}
+@functools.cache
+def _refusal(kind: str, lang: str) -> bytes:
+    """A refusal's body, encoded once per language."""
+    with language(lang):
+        return json_encoder().encode(_refusals()[kind])
+
 
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
@@ -190,6 +204,10 @@ class OpsMiddleware:
         token = REQUEST_ID.set(request_id)
         faults = Faults()
         faults_token = REQUEST_FAULTS.set(faults)
+        # SPEC 3.10: one language per request, for every text of the answer and its headers
+        lang = negotiate(_header(scope, b"accept-language"))
+        lang_token = LANGUAGE.set(lang)
+        language_headers = [(b"content-language", lang.encode()), (b"vary", b"Accept-Language")]
         started = time.perf_counter()
         state = {"status": 0, "bytes": 0}  # 0: the client left before a response
         raw_id = request_id.encode()
@@ -197,7 +215,7 @@ class OpsMiddleware:
         async def send_wrapper(message):
             if message["type"] == "http.response.start":
                 state["status"] = message["status"]
-                message["headers"] = [*message.get("headers", []), (b"x-request-id", raw_id)]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", raw_id), *language_headers]
             elif message["type"] == "http.response.body":
                 state["bytes"] += len(message.get("body", b""))
             await send(message)
@@ -221,11 +239,11 @@ class OpsMiddleware:
         try:
             encoding = (_header(scope, b"content-encoding") or "").strip().lower()
             if self.keys and not self._authorised(scope):
-                await refuse(401, _PROBLEM_401, [(b"www-authenticate", b'ApiKey header="X-API-Key", Bearer')])
+                await refuse(401, _refusal("401", lang), [(b"www-authenticate", b'ApiKey header="X-API-Key", Bearer')])
             elif self._hidden(scope):
-                await refuse(404, _PROBLEM_404)
+                await refuse(404, _refusal("404", lang))
             elif encoding and any(e.strip() not in ("identity", "") for e in encoding.split(",")):
-                await refuse(415, _PROBLEM_415_ENCODING, [(b"accept-encoding", b"identity")])
+                await refuse(415, _refusal("415", lang), [(b"accept-encoding", b"identity")])
             else:
                 reason = None
                 if self.admission is not None and path not in PROBES and path != "/metrics":
@@ -233,7 +251,7 @@ class OpsMiddleware:
                     admitted = reason is None
                 if reason is not None:
                     metrics.SHED.labels(reason).inc()
-                    await refuse(503, _PROBLEM_503[reason], [(b"retry-after", str(SHED_RETRY_AFTER_S).encode())])
+                    await refuse(503, _refusal(reason, lang), [(b"retry-after", str(SHED_RETRY_AFTER_S).encode())])
                 else:
                     await self.app(scope, receive, send_wrapper)
         finally:
@@ -264,6 +282,7 @@ class OpsMiddleware:
             faults_ended(faults)
             REQUEST_FAULTS.reset(faults_token)
             REQUEST_ID.reset(token)
+            LANGUAGE.reset(lang_token)
 
 
 # ---- /metrics ----

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import logging
 
+import msgspec
+
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from ..compute import metrics
+from ..texts.catalogue import enc_hook
+from ..texts.message import msg
 from ..usecases.problems import KNOWN, TITLES, limit_of, problem, problem_of
 from ..wire.limits import LIMITS, LimitExceeded, Unavailable
 from ..wire.schemas import Problem, ProblemItem
@@ -18,8 +22,12 @@ PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger("tiebreak.problems")
 
 
+_encoder = msgspec.json.Encoder(enc_hook=enc_hook)
+
+
 def problem_response(body: Problem, headers: dict[str, str] | None = None) -> Response[Problem]:
-    return Response(body, status_code=body.status, media_type=PROBLEM_JSON, headers=headers)
+    """The problem encoded here, its texts in the language of the request (SPEC 3.10)."""
+    return Response(_encoder.encode(body), status_code=body.status, media_type=PROBLEM_JSON, headers=headers)  # type: ignore[arg-type]
 
 
 def handle_known(_: Request, exc: Exception) -> Response[Problem]:
@@ -55,7 +63,7 @@ def handle_http(request: Request, exc: HTTPException) -> Response[Problem]:
 
 def handle_unexpected(request: Request, exc: Exception) -> Response[Problem]:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
-    return problem_response(problem(500, "an unexpected error occurred; it has been logged"))
+    return problem_response(problem(500, msg("an unexpected error occurred; it has been logged")))
 
 
 EXCEPTION_HANDLERS: dict = dict.fromkeys(KNOWN, handle_known)

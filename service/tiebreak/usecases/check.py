@@ -21,6 +21,7 @@ from typing import Literal
 
 import msgspec
 
+from ..texts.catalogue import enc_hook
 from ..formats.trf import parse_trf
 from ..wire import schemas as s
 from ..wire.io import CheckItem, CheckLine, CheckReport, Disagreement
@@ -204,4 +205,4 @@ def check_line(index: int, item_id, text: str, problem_of, options: dict | None 
     except Exception as exc:  # noqa: BLE001 - one bad file must not stop the check of the rest
         problem = problem_of(exc)
         line = CheckLine(index=index, id=item_id, status=problem.status, result=None, error=problem)
-    return msgspec.json.encode(line) + b"\n"
+    return msgspec.json.encode(line, enc_hook=enc_hook) + b"\n"

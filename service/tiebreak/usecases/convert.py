@@ -16,6 +16,7 @@ import numpy as np
 from ..engine import model as m
 from ..engine.contributions import Explanation, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
+from ..texts.catalogue import json_encoder
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.table import NO_OPPONENT
 from ..engine.rules import RuleSpec, build_rule
@@ -446,7 +447,7 @@ def _plain_rows(result: Standings, rows: Sequence[StandingRow], identities: dict
                 opponents=None,
                 **identity,
             )
-    return msgspec.Raw(msgspec.json.encode(made))
+    return msgspec.Raw(json_encoder().encode(made))
 
 
 # A column readable by table index: a list of every player's, or a dict of some players'.
@@ -532,7 +533,7 @@ def standings_to_wire(
     plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
     chosen = [] if plain else list(selected)
     displays, values_by_player, points = _shown_values(result, None if len(chosen) == len(result.rows) else chosen)
-    encoder = msgspec.json.Encoder()
+    encoder = json_encoder()
     rows: list[s.Standing] = []
     encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
     opponent_names = _OpponentNames(table, player_keys) if explain else None

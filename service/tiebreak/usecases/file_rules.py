@@ -14,6 +14,7 @@ from ..engine.errors import InvalidRequest
 from ..engine.interop import not_a_tiebreak
 from ..engine.rules import RuleSpec
 from ..engine.standings import Warning
+from ..texts.message import msg
 
 ReadRules = Callable[[list[str]], list[RuleSpec]]  # strict: raises InvalidRequest on what it cannot read
 
@@ -25,8 +26,13 @@ def where_in_the_file(text: str | None, item: str) -> str:
         for record in ("202", "212"):
             for number, line in enumerate(lines, start=1):
                 if line.startswith(record) and item in line[3:]:
-                    return f"record {record} at trf:{number}:{line.index(item, 3) + 1}"
-    return "record 202/212"
+                    return msg(
+                        "record {record} at trf:{line}:{column}",
+                        record=record,
+                        line=number,
+                        column=line.index(item, 3) + 1,
+                    )
+    return msg("record 202/212")
 
 
 def rules_of_the_file(text: str | None, items: list[str], read: ReadRules, warnings: list[Warning]) -> list[RuleSpec]:
@@ -44,21 +50,30 @@ def rules_of_the_file(text: str | None, items: list[str], read: ReadRules, warni
                     dropped.insert(0, kept.pop())
                     continue
                 reason = not_a_tiebreak(item) or exc.issues[0].message
-                message = f"{where_in_the_file(text, item)}: rule {item!r} skipped: {reason}"
+                message = msg(
+                    "{where}: rule {rule} skipped: {why}",
+                    where=where_in_the_file(text, item),
+                    rule=repr(item),
+                    why=reason,
+                )
                 warnings.append(Warning("trf-rule-skipped", message, None))
                 break
             if dropped:
-                message = (
-                    f"{where_in_the_file(text, item)}: rule {item!r} computed as {'/'.join([code, *kept])!r}: "
-                    f"{code} does not take the modifier {'/'.join(dropped)} here, so it is left out"
+                message = msg(
+                    "{where}: rule {rule} computed as {computed}: {code} does not take the modifier {modifier} "
+                    "here, so it is left out",
+                    where=where_in_the_file(text, item),
+                    rule=repr(item),
+                    computed=repr("/".join([code, *kept])),
+                    code=code,
+                    modifier="/".join(dropped),
                 )
                 warnings.append(Warning("trf-modifier-dropped", message, None))
             break
-    warnings.append(
-        Warning(
-            "tiebreaks-from-trf",
-            "rule list taken from the TRF's record 202/212: " + (", ".join(map(str, specs)) or "no rule it could use"),
-            None,
-        )
+    taken = (
+        msg("rule list taken from the TRF's record 202/212: {rules}", rules=", ".join(map(str, specs)))
+        if specs
+        else msg("rule list taken from the TRF's record 202/212: no rule it could use")
     )
+    warnings.append(Warning("tiebreaks-from-trf", taken, None))
     return specs

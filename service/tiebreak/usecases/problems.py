@@ -19,24 +19,54 @@ import msgspec
 
 from .. import prizes as pz
 from ..engine.errors import InconsistentCrosstable, InvalidRequest, format_path
-from ..formats.trf import TrfError
+from ..formats.trf import TrfError, located_warning
+from ..texts.message import Joined, msg, msg_n
 from ..wire.limits import LIMITS, LimitExceeded, Unavailable, name_schema_limit
 from ..wire.schemas import Problem, ProblemItem, WarningOut
 
 log = logging.getLogger("tiebreak.problems")
 
-TITLES = {
-    400: "Bad Request",
-    401: "Unauthorized",
-    404: "Not Found",
-    405: "Method Not Allowed",
-    413: "Content Too Large",
-    415: "Unsupported Media Type",
-    422: "Unprocessable Content",
-    429: "Too Many Requests",
-    500: "Internal Server Error",
-    503: "Service Unavailable",
+TITLES: dict[int, str] = {
+    400: msg("Bad Request"),
+    401: msg("Unauthorized"),
+    404: msg("Not Found"),
+    405: msg("Method Not Allowed"),
+    413: msg("Content Too Large"),
+    415: msg("Unsupported Media Type"),
+    422: msg("Unprocessable Content"),
+    429: msg("Too Many Requests"),
+    500: msg("Internal Server Error"),
+    503: msg("Service Unavailable"),
 }
+# msgspec's own messages, said in the reader's language (the rest stay as msgspec words them);
+# in English each is msgspec's text unchanged.
+_MSGSPEC_MESSAGES: tuple[tuple[re.Pattern[str], Callable[..., str]], ...] = (
+    (
+        re.compile(r"^Expected `(?P<expected>[^`]*)`, got `(?P<got>[^`]*)`$"),
+        lambda **a: msg("Expected `{expected}`, got `{got}`", **a),
+    ),
+    (
+        re.compile(r"^Object missing required field `(?P<field>[^`]*)`$"),
+        lambda **a: msg("Object missing required field `{field}`", **a),
+    ),
+    (
+        re.compile(r"^Expected `(?P<expected>[^`]*)` (?P<bound>[<>]=?) (?P<limit>-?\d+)$"),
+        lambda **a: msg("Expected `{expected}` {bound} {limit}", **a),
+    ),
+    (
+        re.compile(r"^Expected `(?P<expected>[^`]*)` of length (?P<bound>[<>]=?) (?P<limit>\d+)$"),
+        lambda **a: msg("Expected `{expected}` of length {bound} {limit}", **a),
+    ),
+)
+
+
+def _msgspec_message(message: str) -> str:
+    for pattern, said in _MSGSPEC_MESSAGES:
+        if m := pattern.match(message):
+            return said(**m.groupdict())
+    return message
+
+
 _MSGSPEC_PATH = re.compile(r"^(?P<message>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 
 
@@ -148,13 +178,13 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "", root_type: type |
     exception) lets the message list the field names or enum values the schema allows. A schema
     limit it names is noted on the exception (`limit`), for /metrics."""
     m = _MSGSPEC_PATH.match(str(exc))
-    message = m["message"] if m else str(exc)
+    message = _msgspec_message(m["message"] if m else str(exc))
     raw_path = (m["path"] or "") if m else ""
     path = raw_path.lstrip(".")
     message = _schema_hint(root_type or getattr(exc, "root_type", None), raw_path, message)
     for pattern, field_hint in _PATH_HINTS:
         if pattern.search(path) and "<=" in message:
-            message = f"{message}; {field_hint}"
+            message = Joined(message, "; ", field_hint)
     if root:
         path = f"{root}.{path}" if path else root
     message, limit = name_schema_limit(path, message)
@@ -165,14 +195,14 @@ def msgspec_problem(exc: msgspec.MsgspecError, root: str = "", root_type: type |
         message = _DECIMAL_TEXT[field]
     # msgspec.ValidationError subclasses DecodeError: test for it first.
     if isinstance(exc, msgspec.ValidationError):
-        detail = "the request does not match the schema"
+        detail = msg("the request does not match the schema")
     elif getattr(exc, "empty_body", False):
         detail, message = (
-            "the request body is empty",
-            'send a JSON object, e.g. {"tournament": {...}} or {"trf": "..."}',
+            msg("the request body is empty"),
+            msg('send a JSON object, e.g. {{"tournament": {{...}}}} or {{"trf": "..."}}'),
         )
     else:
-        detail = "the request body is not valid JSON"
+        detail = msg("the request body is not valid JSON")
     return problem(400, detail, [ProblemItem(path=path, message=message)])
 
 
@@ -180,16 +210,30 @@ def _invalid_request(exc: InvalidRequest) -> Problem:
     root = getattr(exc, "root", "")  # a team event's paths are under `team_tournament`
     status = 400 if isinstance(exc, ShapeError) else 422
     return problem(
-        status, str(exc), [ProblemItem(path=format_path(i.path, root), message=i.message) for i in exc.issues]
+        status,
+        _joined([i.message for i in exc.issues[:5]]),
+        [ProblemItem(path=format_path(i.path, root), message=i.message) for i in exc.issues],
     )
 
 
+def _joined(messages: list[str]) -> str:
+    """Messages one after the other, each in the reader's language."""
+    return Joined(*(part for k, text in enumerate(messages) for part in ("; " if k else "", text)))
+
+
 def _inconsistent(exc: InconsistentCrosstable) -> Problem:
-    detail = f"the crosstable contradicts itself ({len(exc.issues)} problem(s))"
+    count = len(exc.issues)
+    detail = msg_n(
+        "the crosstable contradicts itself ({n} problem)", "the crosstable contradicts itself ({n} problems)", count
+    )
     if isinstance(exc, TrfCrosstableError):
         return problem(
             422,
-            detail + " (paths are trf:LINE:COLUMN of the TRF text)",
+            msg_n(
+                "the crosstable contradicts itself ({n} problem; paths are trf:LINE:COLUMN of the TRF text)",
+                "the crosstable contradicts itself ({n} problems; paths are trf:LINE:COLUMN of the TRF text)",
+                count,
+            ),
             [ProblemItem(path=path, message=message) for path, message in exc.located],
             warnings=[WarningOut(code=w.code, message=w.message, rule=w.rule) for w in exc.warnings],
         )
@@ -204,13 +248,10 @@ def _inconsistent(exc: InconsistentCrosstable) -> Problem:
 
 
 def _trf(exc: TrfError) -> Problem:
-    warnings = [
-        WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
-        for w in getattr(exc, "warnings", [])
-    ]
+    warnings = [WarningOut(code=w.code, message=located_warning(w), rule=None) for w in getattr(exc, "warnings", [])]
     return problem(
         422,
-        f"the TRF text cannot be read: {exc}",
+        msg("the TRF text cannot be read: {reason}", reason=str(exc)),
         [ProblemItem(path=f"trf:{exc.line}:{exc.column}", message=exc.message)],
         warnings=warnings,
     )
@@ -218,16 +259,22 @@ def _trf(exc: TrfError) -> Problem:
 
 def _limit(exc: LimitExceeded) -> Problem:
     return problem(
-        exc.status, f"the request exceeds a limit: {exc.limit}", [ProblemItem(path=exc.path, message=exc.message)]
+        exc.status,
+        msg("the request exceeds a limit: {limit}", limit=exc.limit),
+        [ProblemItem(path=exc.path, message=exc.message)],
     )
 
 
 def _unavailable(exc: Unavailable) -> Problem:
     """503: shed at capacity, or stopped at the deadline; both worth retrying after `Retry-After`."""
-    title = "Compute deadline exceeded" if exc.reason == "deadline" else None
+    title = msg("Compute deadline exceeded") if exc.reason == "deadline" else None
     return problem(
         503,
-        f"the service cannot answer now ({exc.reason}); retry after {exc.retry_after_s} s",
+        msg(
+            "the service cannot answer now ({reason}); retry after {seconds} s",
+            reason=exc.reason,
+            seconds=exc.retry_after_s,
+        ),
         [ProblemItem(path="", message=exc.message)],
         title=title,
     )
@@ -286,7 +333,7 @@ def problem_of(exc: BaseException, on_fault: Callable[[BaseException], None] | N
         on_fault(exc)
     else:
         log.error("unexpected error in a computation", exc_info=exc)
-    return problem(500, "an unexpected error occurred; it has been logged")
+    return problem(500, msg("an unexpected error occurred; it has been logged"))
 
 
 def limit_of(exc: BaseException) -> str | None:

@@ -21,7 +21,7 @@ from ..engine.errors import InconsistentCrosstable
 from ..engine.rules import RuleSpec
 from ..engine.presets import preset, preset_specs
 from ..engine.standings import Standings, cyclic_gc_paused, Warning, edition_warnings, resolve_regulations, uses_lots
-from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf
+from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf, located_warning
 from ..wire import schemas as s
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_tournament
@@ -41,7 +41,7 @@ class Input:
 
 
 def trf_warning(w: TrfWarning) -> Warning:
-    return Warning(w.code, f"line {w.line}, column {w.column}: {w.message}", None)
+    return Warning(w.code, located_warning(w), None)
 
 
 def trf_warnings(document: TrfDocument) -> list[Warning]:

@@ -4,6 +4,7 @@ or a TRF with team records. Shared by the HTTP routes, compare, batch and the co
 from __future__ import annotations
 
 
+from ..formats.trf import located_warning
 from ..engine.model import Regulations
 from ..engine.rules import RuleSpec
 from ..engine.standings import Warning
@@ -39,7 +40,7 @@ def read_team_event(body) -> tuple[TeamTournament, list[str], list[Warning]]:
     if body.trf is None:
         return team_tournament_from_wire(body.team_tournament), [], []
     document = parse_team_trf(body.trf)
-    warnings = [Warning(w.code, f"line {w.line}, column {w.column}: {w.message}", None) for w in document.warnings]
+    warnings = [Warning(w.code, located_warning(w), None) for w in document.warnings]
     return document.event, document.tiebreaks, warnings
 
 

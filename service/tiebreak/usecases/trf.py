@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ..formats.trf import located_warning
 from ..engine import compute_standings
 from ..engine.errors import InvalidRequest, Issue
 from ..formats.trf_writer import standings_columns, write_trf
@@ -34,10 +35,7 @@ def _read_individual(text: str, limits: Limits | None = None) -> TrfConvertRespo
         msgspec.convert(msgspec.to_builtins(wire), s.Tournament)
     except msgspec.ValidationError as exc:
         raise InvalidRequest([Issue(("trf",), f"read from the TRF, the tournament is not valid: {exc}")]) from None
-    warnings = [
-        s.WarningOut(code=w.code, message=f"line {w.line}, column {w.column}: {w.message}", rule=None)
-        for w in document.warnings
-    ]
+    warnings = [s.WarningOut(code=w.code, message=located_warning(w), rule=None) for w in document.warnings]
     if document.warnings_omitted:
         warnings.append(
             s.WarningOut(

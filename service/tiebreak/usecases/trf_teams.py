@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ..formats.trf import located_warning
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.teams.standings import compute_team_standings
 from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
@@ -39,7 +40,7 @@ def read_team_to_wire(text: str, individual: TrfConvertResponse) -> TrfConvertRe
         *(
             s.WarningOut(code=w.code, message=message, rule=None)
             for w in document.warnings
-            if (message := f"line {w.line}, column {w.column}: {w.message}") not in seen
+            if (message := located_warning(w)) not in seen
         ),
     ]
     return TrfConvertResponse(

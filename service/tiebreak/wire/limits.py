@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from ..texts.message import Joined
+
 
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
@@ -221,5 +223,5 @@ def name_schema_limit(path: str, message: str, limits: Limits = LIMITS) -> tuple
     bare = re.sub(r"\[\d+\]", "", path)
     for pattern, kind, limit in _SCHEMA_LIMITS:
         if pattern.search(bare) and (kind != "length" or "length" in message):
-            return f"{message}; {limits.describe(limit)}", limit
+            return Joined(message, "; ", limits.describe(limit)), limit
     return message, None

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ...texts.message import Joined, msg, msg_n
 from ..context import Context
 from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, copier, explanation, mark_cut
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_total, reason_text
@@ -84,7 +85,7 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
 
 
 GAME_KINDS = np.array(["game", "forfeit"], dtype=object)  # a round with an opponent: played or not
-FORE_NOTE = "the last round counted as a draw (8.3)"
+FORE_NOTE = msg("the last round counted as a draw (8.3)")
 
 
 def opponent_contributions(
@@ -186,7 +187,8 @@ def _add_details(
         adjusted_note = [notes[q_] for q_ in q]
         last = fore[rows, rounds].tolist()
         detail["note"][rows, rounds] = [
-            f"{FORE_NOTE}; {n}" if f and n else FORE_NOTE if f else n for n, f in zip(adjusted_note, last, strict=True)
+            Joined(FORE_NOTE, "; ", n) if f and n else FORE_NOTE if f else n
+            for n, f in zip(adjusted_note, last, strict=True)
         ]
         article = [None if n is None else policy.article for n in adjusted_note]
         detail["article"][rows, rounds] = article
@@ -229,8 +231,20 @@ def adjustment_note(
     if counted == face:
         return None
     rounds = int(run[q].sum())
-    what = "closing bye(s)/absence(s)" if article == "16.3" else "round(s) without a game"
-    return f"{face / table.scale:g} + {rounds} {what} counted as draws ({article}) = {counted / table.scale:g}"
+    args = {"face": face / table.scale, "article": article, "counted": counted / table.scale}
+    if article == "16.3":
+        return msg_n(
+            "{face} + {n} closing bye or absence counted as a draw ({article}) = {counted}",
+            "{face} + {n} closing byes or absences counted as draws ({article}) = {counted}",
+            rounds,
+            **args,
+        )
+    return msg_n(
+        "{face} + {n} round without a game counted as a draw ({article}) = {counted}",
+        "{face} + {n} rounds without a game counted as draws ({article}) = {counted}",
+        rounds,
+        **args,
+    )
 
 
 def buchholz(ctx: Context, spec: RuleSpec) -> RuleOutcome:

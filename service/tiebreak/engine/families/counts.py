@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ...texts.message import msg
 from ..context import Context
 from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, explanation
 from ..rules import RuleSpec
@@ -91,6 +92,6 @@ def pairing_number(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     table = ctx.table
 
     def explain(rows: list[int]) -> Explanation:
-        return explanation(rows, notes=[f"pairing number {table.ids[p]}" for p in rows])
+        return explanation(rows, notes=[msg("pairing number {id}", id=table.ids[p]) for p in rows])
 
     return RuleOutcome.of(spec, np.asarray(table.ids, dtype=np.int64), 1, lower_is_better=True, explain=explain)

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ...texts.message import msg
 from ..context import Context
 from ..contributions import Contribution, Explanation, RuleOutcome, explanation
 from ..model import System
@@ -89,10 +90,10 @@ class _Namer:
     def players(self, group: Iterable[int]) -> str:
         return ", ".join(str(self.ids[p]) for p in sorted(group, key=self.ids.__getitem__))
 
-    def points(self, units: Fraction | int) -> str:
+    def points(self, units: Fraction | int) -> float | str:
         value = Fraction(units) / self.scale
         if value.denominator & (value.denominator - 1) == 0:
-            return f"{float(value):g}"  # halves, quarters, eighths print exactly
+            return float(value)  # halves, quarters, eighths print exactly (a decimal sign per language)
         return f"{value.numerator}/{value.denominator}"  # an average of three meetings: thirds
 
 
@@ -138,9 +139,11 @@ def place_group(
             by_score.setdefault(scores[p], []).append(p)
         if len(by_score) == 1:
             # 6.2: nothing separates them any more; they share the place (one text for all of them)
-            shared = (
-                f"shares place {first_place}: {namer.points(scores[group[0]])} each in the games between "
-                f"{listed} (C.07 6.1)"
+            shared = msg(
+                "shares place {place}: {points} each in the games between {players} (C.07 6.1)",
+                place=first_place,
+                points=namer.points(scores[group[0]]),
+                players=listed,
             )
             for p in group:
                 places[p], steps[p] = first_place, shared
@@ -151,32 +154,45 @@ def place_group(
             if len(subgroup) == 1:
                 p = subgroup[0]
                 places[p] = place
-                steps[p] = f"place {place}: {namer.points(score)} in the games between {listed} (C.07 6.1)"
+                steps[p] = msg(
+                    "place {place}: {points} in the games between {players} (C.07 6.1)",
+                    place=place,
+                    points=namer.points(score),
+                    players=listed,
+                )
             else:
                 # 6.2: re-applied to the sub-group still tied, on its own games
                 places.update(place_group(subgroup, against, win, place, steps, namer))
                 for p in subgroup:
-                    steps[p] = (
-                        f"{namer.points(score)} in the games between {listed}, tied with "
-                        f"{namer.players([q for q in subgroup if q != p])}; re-applied (C.07 6.2): " + steps[p]
+                    steps[p] = msg(
+                        "{points} in the games between {players}, tied with {tied}; re-applied (C.07 6.2): {step}",
+                        points=namer.points(score),
+                        players=listed,
+                        tied=namer.players([q for q in subgroup if q != p]),
+                        step=steps[p],
                     )
             place += len(subgroup)
         return places
     leader = _alone_on_top(group, against, scores, win, table)
     if leader is None:
-        shared = (
-            f"shares place {first_place}: {listed} did not all meet and no one stays "
-            f"alone on top whatever the missing games would give (C.07 6.3)"
+        shared = msg(
+            "shares place {place}: {players} did not all meet and no one stays alone on top "
+            "whatever the missing games would give (C.07 6.3)",
+            place=first_place,
+            players=listed,
         )
         for p in group:
             places[p], steps[p] = first_place, shared
         return places
     p, at_least, best_other = leader
     places[p] = first_place
-    steps[p] = (
-        f"place {first_place}: at least {namer.points(at_least)} in the games between "
-        f"{listed} whatever the missing games, the others at most "
-        f"{namer.points(best_other)} (C.07 6.3)"
+    steps[p] = msg(
+        "place {place}: at least {points} in the games between {players} whatever the missing games, "
+        "the others at most {others} (C.07 6.3)",
+        place=first_place,
+        points=namer.points(at_least),
+        players=listed,
+        others=namer.points(best_other),
     )
     rest = [q for q in group if q != p]
     places.update(place_group(rest, against, win, first_place + 1, steps, namer, whole))
@@ -208,5 +224,5 @@ def _alone_on_top(
 
 def _not_separated_note(all_met: bool) -> str:
     if not all_met:
-        return "the tied players did not all meet, and no one is ahead whatever the missing games (C.07 6.3)"
-    return "the games between the tied players leave them equal (C.07 6.1)"
+        return msg("the tied players did not all meet, and no one is ahead whatever the missing games (C.07 6.3)")
+    return msg("the games between the tied players leave them equal (C.07 6.1)")

@@ -15,6 +15,7 @@ import numpy as np
 from ..context import Context
 from ..contributions import Explanation, RuleOutcome, explanation
 from ..rules import RuleSpec
+from ...texts.message import msg
 
 MAX_SEED = 2**53 - 1  # every seed survives a JSON client that reads numbers as doubles
 
@@ -34,6 +35,17 @@ def drawing_of_lots(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     lots[np.argsort(tickets, kind="stable")] = np.arange(1, table.size + 1)
 
     def explain(rows: list[int]) -> Explanation:
-        return explanation(rows, notes=[f"drawn by lot: lot {lots[p]} of {table.size} (seed {seed})" for p in rows])
+        return explanation(
+            rows,
+            notes=[
+                msg(
+                    "drawn by lot: lot {lot} of {players} (seed {seed})",
+                    lot=int(lots[p]),
+                    players=table.size,
+                    seed=seed,
+                )
+                for p in rows
+            ],
+        )
 
     return RuleOutcome.of(spec, lots, 1, lower_is_better=True, explain=explain)

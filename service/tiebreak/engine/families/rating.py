@@ -17,6 +17,7 @@ import numpy as np
 from ..context import Context
 from ..contributions import Explain, Explanation, RuleOutcome, contribution_rows, explanation
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
+from ...texts.message import ENGLISH, LANGUAGE, msg, pre
 from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import DRAW, IS_PLAYED, NO_OPPONENT, WIN
@@ -219,7 +220,7 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         return explanation(
             rows,
             made,
-            mean_notes(total[rows], 1, kept[rows], "mean rating of the opponents"),
+            mean_notes(total[rows], 1, kept[rows], msg("mean rating of the opponents")),
             None if uncut is None else (uncut[rows] / 1).tolist(),
         )
 
@@ -283,7 +284,9 @@ def perfect_performance(opp_ratings: list[int], scored: Fraction) -> int:
 
 
 # The standard result of a game, in half points, as a breakdown shows it.
-_SCORED = np.array([f"scored {h / 2:g}" for h in range(3)], dtype=object)
+_SCORED = np.empty(3, dtype=object)
+_SCORED[:] = [msg("scored {points}", points=h / 2) for h in range(3)]
+_SCORED_ENGLISH = np.array([str.__str__(text) for text in _SCORED], dtype=object)  # one per game: no hook each
 
 
 def _games_as_contributions(ctx: Context, rows: list[int]) -> list[list[Any]]:
@@ -294,10 +297,17 @@ def _games_as_contributions(ctx: Context, rows: list[int]) -> list[list[Any]]:
         "kind": "game",
         "opponent": ctx.opponent_ids()[rows],
         "value": games.opponent_rating[rows] / 1,
-        "note": _SCORED[halves],
+        "note": (_SCORED_ENGLISH if LANGUAGE.get() == ENGLISH else _SCORED)[halves],
         "result": halves / 2,
     }
     return contribution_rows(ctx.contribution, games.played[rows], fields)
+
+
+def _ptp_english(halves: int, games: int) -> str:
+    return (
+        f"the lowest rating whose expected score against these opponents reaches {halves / 2:g} "
+        f"from {games} game(s) (C.07 10.3)"
+    )
 
 
 def _rating_outcome(
@@ -339,8 +349,13 @@ def perfect_tournament_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def describe(rows: list[int]) -> list[str]:
         return [
-            f"the lowest rating whose expected score against these opponents reaches "
-            f"{h / 2:g} from {n} game(s) (C.07 10.3)"
+            pre(
+                _ptp_english(h, n),
+                "the lowest rating whose expected score against these opponents reaches {points} from {n} "
+                "game(s) (C.07 10.3)",
+                points=h / 2,
+                n=n,
+            )
             for h, n in zip(games.scored_halves[rows].tolist(), games.count[rows].tolist(), strict=True)
         ]
 
@@ -354,7 +369,7 @@ def _average_of_opponents(ctx: Context, spec: RuleSpec, per_player: np.ndarray) 
     counted = games.played & has_value[games.opponent]
     count = counted.sum(axis=1)
     total = np.where(counted, per_player[games.opponent], 0).sum(axis=1)
-    what = f"mean {spec.code[1:]} of the opponents"
+    what = msg("mean {rule} of the opponents", rule=spec.code[1:])
 
     def explain(rows: list[int]) -> Explanation:
         fields = {
@@ -390,7 +405,9 @@ def own_rating(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         return explanation(
             rows,
             notes=[
-                f"own rating {r}" if table.ratings[p] is not None else f"unrated, counted as {r}"
+                msg("own rating {rating}", rating=r)
+                if table.ratings[p] is not None
+                else msg("unrated, counted as {rating}", rating=r)
                 for p, r in zip(rows, ratings[rows].tolist(), strict=True)
             ],
         )

@@ -20,6 +20,7 @@ from ..context import Context
 from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, explanation, mark_cut
 from ..model import System
 from ..modifiers import HIGHEST, cut_reasons, kept_total
+from ...texts.message import msg, msg_n
 from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import DRAW, FORFEIT_WIN, FULL_BYE, IS_PLAYED, KINDS, LOSS, NO_OPPONENT, PAIRING_BYE, WIN, Table
@@ -35,11 +36,7 @@ KASHDAN[[WIN, DRAW, LOSS]] = (4, 2, 1)
 # 34E3: "subtract one point for each one-point bye or forfeit win".
 UNPLAYED_WINS = np.isin(np.arange(len(KINDS)), [FORFEIT_WIN, PAIRING_BYE, FULL_BYE])
 
-OWN_UNPLAYED_NOTE = "own unplayed round: an opponent with adjusted score 0 (US Chess 34E1)"
-
-
-def _fmt(units: int, scale: int) -> str:
-    return f"{units / scale:g}"
+OWN_UNPLAYED_NOTE = msg("own unplayed round: an opponent with adjusted score 0 (US Chess 34E1)")
 
 
 # ---- adjusted scores (34E1) -----------------------------------------------------------
@@ -85,9 +82,12 @@ def _adjusted_note(ctx: Context, q: int) -> str | None:
     if adjusted == table.scores[q]:
         return None
     unplayed = int((opposition.counted[q] & ~IS_PLAYED[table.kind[q]]).sum())
-    return (
-        f"adjusted score {_fmt(adjusted, table.scale)} (score {_fmt(table.scores[q], table.scale)}; "
-        f"{unplayed} unplayed game(s) counted as draws, US Chess 34E1)"
+    return msg_n(
+        "adjusted score {adjusted} (score {score}; {n} unplayed game counted as a draw, US Chess 34E1)",
+        "adjusted score {adjusted} (score {score}; {n} unplayed games counted as draws, US Chess 34E1)",
+        unplayed,
+        adjusted=adjusted / table.scale,
+        score=table.scores[q] / table.scale,
     )
 
 
@@ -108,7 +108,8 @@ def _opposition_contributions(
     face = table.score[opp]
     off_face = played & (key != face)
     nothing = np.full(key.shape, None, dtype=object)
-    note = np.where(played, nothing, OWN_UNPLAYED_NOTE)
+    note = np.full(key.shape, OWN_UNPLAYED_NOTE, dtype=object)  # a Msg kept as it is, not as a numpy string
+    note[played] = None
     cells = np.nonzero(played)
     note[cells] = [notes[q] for q in opp[cells].tolist()]
     fields: dict[str, object] = {
@@ -140,13 +141,17 @@ def _drops(table: Table, counted: np.ndarray, modified: bool) -> tuple[np.ndarra
     plus, minus = twice > maximum, twice < maximum
     low = np.where(minus, 0, n)
     high = np.where(plus, 0, n)
-    why = np.where(plus, "plus score", np.where(minus, "minus score", "even score")).tolist()
+    why: list[str] = [_WHY[k] for k in np.where(plus, 0, np.where(minus, 1, 2)).tolist()]
     return low, high, why
 
 
+_WHY = (msg("plus score"), msg("minus score"), msg("even score"))
+
+
 def _drop_reason(code: int, why: str) -> str:
-    end = "highest" if code == HIGHEST else "lowest"
-    return f"{end} adjusted score dropped ({why}, US Chess 34E1)"
+    if code == HIGHEST:
+        return msg("highest adjusted score dropped ({why}, US Chess 34E1)", why=why)
+    return msg("lowest adjusted score dropped ({why}, US Chess 34E1)", why=why)
 
 
 def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleOutcome:
@@ -173,7 +178,9 @@ def _median_family(ctx: Context, spec: RuleSpec, modified: bool | None) -> RuleO
         assert low is not None and high is not None and why is not None
         _mark_drops(made, reasons[rows], opposition.counted[rows], [why[p] for p in rows])
         notes: list[str | None] = [
-            (f"{why[p]}: " if modified else "") + _describe_drops(lo, hi) + " (US Chess 34E1)"
+            msg("{why}: {drops} (US Chess 34E1)", why=why[p], drops=_describe_drops(lo, hi))
+            if modified
+            else msg("{drops} (US Chess 34E1)", drops=_describe_drops(lo, hi))
             for p, lo, hi in zip(rows, low[rows].tolist(), high[rows].tolist(), strict=True)
         ]
         return explanation(rows, made, notes)
@@ -192,12 +199,11 @@ def _mark_drops(made: list[list[Any]], reasons: np.ndarray, counted: np.ndarray,
 
 
 def _describe_drops(low: int, high: int) -> str:
-    parts = []
-    if low:
-        parts.append(f"the {'two lowest' if low == 2 else 'lowest'}")
-    if high:
-        parts.append(f"the {'two highest' if high == 2 else 'highest'}")
-    return " and ".join(parts) + " adjusted score(s) dropped"
+    lowest = msg("the two lowest") if low == 2 else msg("the lowest")
+    highest = msg("the two highest") if high == 2 else msg("the highest")
+    if low and high:
+        return msg("{lowest} and {highest} adjusted score(s) dropped", lowest=lowest, highest=highest)
+    return msg("{ends} adjusted score(s) dropped", ends=lowest if low else highest)
 
 
 def solkoff(ctx: Context, spec: RuleSpec) -> RuleOutcome:
@@ -402,7 +408,7 @@ def opposition_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         return explanation(
             rows,
             contribution_rows(ctx.contribution, games.played[rows], fields),
-            mean_notes(total[rows], 1, count[rows], "mean performance of the opponents"),
+            mean_notes(total[rows], 1, count[rows], msg("mean performance of the opponents")),
         )
 
     return RuleOutcome.of(spec, round_half_up_div(total, np.maximum(count, 1)), 1, missing=count == 0, explain=explain)

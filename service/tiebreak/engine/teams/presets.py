@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...texts.message import msg
 from ..errors import Issue, Path, UnknownTiebreak
 from ..model import Regulations
 from ..presets import Preset
@@ -14,25 +15,29 @@ TEAM_PRESETS: dict[str, Preset] = {
         Preset(
             "olympiad",
             ("PTS", "EMGSB/C1", "MPvGP", "BH:MP/C1"),
-            "the tie-break order of the FIDE Chess Olympiad regulations (Chennai 2022, Budapest 2024): the Olympiad "
-            "Sonneborn-Berger without the lowest-scoring opponent, game points, then the opponents' match points "
-            "without the lowest",
-            "Match points; EMGSB Cut-1; game points; Buchholz on match points Cut-1.",
+            msg(
+                "the tie-break order of the FIDE Chess Olympiad regulations (Chennai 2022, Budapest 2024): the Olympiad "
+                "Sonneborn-Berger without the lowest-scoring opponent, game points, then the opponents' match points "
+                "without the lowest"
+            ),
+            msg("Match points; EMGSB Cut-1; game points; Buchholz on match points Cut-1."),
             FIDE,
         ),
         Preset(
             "team-swiss",
             ("PTS", "MPvGP", "BH:MP/C1", "EMGSB"),
-            "custom of team Swiss events ranked on match points: game points first, then the opposition's "
-            "strength on match points",
-            "Match points; game points; Buchholz on match points Cut-1; EMGSB.",
+            msg(
+                "custom of team Swiss events ranked on match points: game points first, then the opposition's "
+                "strength on match points"
+            ),
+            msg("Match points; game points; Buchholz on match points Cut-1; EMGSB."),
             FIDE,
         ),
         Preset(
             "team-round-robin",
             ("PTS", "MPvGP", "EDE", "EGGSB"),
-            "custom of team round robins, where the Buchholz family must not be used (C.07 8, note)",
-            "Match points; game points; extended direct encounter; Sonneborn-Berger on game points.",
+            msg("custom of team round robins, where the Buchholz family must not be used (C.07 8, note)"),
+            msg("Match points; game points; extended direct encounter; Sonneborn-Berger on game points."),
             FIDE,
         ),
     )

@@ -19,6 +19,7 @@ from ..errors import InvalidRequest, Issue, Path, UnknownTiebreak
 from ..families import buchholz, direct_encounter, koya, progressive, sonneborn_berger
 from ..model import Regulations
 from ..registry import TIEBREAKS
+from ...texts.message import Joined
 from ..rules import FIDE_ALIASES, RuleSpec, modifiers_text, parse_rule
 from . import families as f
 
@@ -393,4 +394,4 @@ def team_display_name(spec: RuleSpec) -> str:
     name = TEAM_TIEBREAKS[spec.code].name
     if spec.score:
         name += f" ({'match' if spec.score == 'MP' else 'game'} points)"
-    return name + modifiers_text(spec)
+    return Joined(name, modifiers_text(spec))

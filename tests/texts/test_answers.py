@@ -1,0 +1,266 @@
+"""Answers in the reader's language (SPEC 3.10): a real event with a bye, forfeits, a cut and
+a direct-encounter group, asked in each language; a 422 in each; the numbers never change."""
+
+import json
+import re
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from litestar.testing import TestClient
+
+from tiebreak.http.app import app
+from tiebreak.usecases.convert import tournament_to_wire
+from tests.builders import crosstable
+from tests.formats.trf_lines import player, trf
+from tests.strategies import swiss_tournaments
+
+CLIENT = TestClient(app)
+# Anna is the guides' worked bye example: 4½/5, four wins and a half-point bye in round 3, in a
+# five-round event, so her dummy opponent is her own 4½ capped at ½ × 5 = 2½ (16.4.2) and
+# Cut-1 removes that dummy first (16.5). Boris and Chen tie on 2½; Boris beat Chen (DE).
+# Dana is absent in the last round (16.3); Emil lost by forfeit and had a pairing bye.
+EVENT = crosstable(
+    {
+        1: "2w1 3b1 H   4w1 5b1",
+        2: "1b0 5w1 4b0 6w= 3w1",
+        3: "4w= 1w0 6w1 5b1 2b0",
+        4: "3b= 6w= 2w1 1b0 -",
+        5: "6w- 2b0 U   3w0 1w0",
+        6: "5b+ 4b= 3b0 2b= F",
+    },
+    names={1: "Anna", 2: "Boris", 3: "Chen", 4: "Dana", 5: "Emil", 6: "Fatima"},
+)
+TOURNAMENT = msgspec.to_builtins(tournament_to_wire(EVENT))
+BODY = {"tournament": TOURNAMENT, "tiebreaks": ["DE", "BH/C1", "SB"]}
+# The script each language is written in: a translated text has at least one letter of it.
+SCRIPTS = {
+    "ru": re.compile(r"[а-яё]", re.I),
+    "pl": re.compile(r"[ąćęłńóśźż]|\b(w|z|na|nie|przeciwnik|punkty|runda|partii|oczekiwano|otrzymano)\b", re.I),
+    "zh": re.compile(r"[\u4e00-\u9fff]"),
+    "ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"),
+}
+# English words that a translated text never contains (notation such as Cut-1 aside).
+ENGLISH = re.compile(
+    r"\b(the|of|and|score|scores|round|rounds|opponent|opponents|counted|player|games?|draws?|value|place)\b", re.I
+)
+TEXT_FIELDS = {"note", "cut_reason", "message", "title", "detail", "dropped"}
+
+
+def _texts(value, into: list[str], key: str = "") -> list[str]:
+    """Every human-readable text of an answer: notes, cut reasons, messages, rule names."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "name" and key == "tiebreaks":
+                into.append(v)
+            _texts(v, into, k if isinstance(v, (dict, list)) else "")
+            if isinstance(v, str) and k in TEXT_FIELDS:
+                into.append(v)
+    elif isinstance(value, list):
+        for v in value:
+            _texts(v, into, key)
+    return into
+
+
+def _numbers(value):
+    """The answer without its texts: what a program reads, which no language may change."""
+    if isinstance(value, dict):
+        return {
+            k: _numbers(v)
+            for k, v in value.items()
+            if not (k in TEXT_FIELDS or (k == "name" and isinstance(v, str) and v not in NAMES))
+        }
+    if isinstance(value, list):
+        return [_numbers(v) for v in value]
+    return value
+
+
+NAMES = {"Anna", "Boris", "Chen", "Dana", "Emil", "Fatima"}
+
+
+def _ask(path: str, body, lang: str | None):
+    headers = {"Accept-Language": lang} if lang else {}
+    return CLIENT.post(path, json=body, headers=headers)
+
+
+def test_the_event_has_what_the_languages_are_tested_on():
+    english = _ask("/v1/standings", BODY, None).json()
+    anna = english["standings"][0]
+    assert anna["name"] == "Anna" and anna["points"] == 4.5
+    dummy = next(c for c in anna["breakdown"]["BH/C1"]["contributions"] if c["kind"] == "dummy")
+    assert dummy["note"] == "own score 4.5 capped at 2.5 (16.4.2)"
+    assert dummy["cut_reason"] == "unplayed rounds are cut first (16.5)"
+    # Boris 2½ + Chen 2½ + Dana 2½ (her 2 and ½ for the closing absence, 16.3) + Emil 1; the dummy cut
+    assert anna["breakdown"]["BH/C1"]["value"] == 8.5
+    boris = next(r for r in english["standings"] if r["name"] == "Boris")
+    assert boris["breakdown"]["DE"]["note"].startswith("place 1: 1 in the games between 2, 3")
+    texts = " ".join(_texts(english, []))
+    assert "16.3" in texts and "16.4.2" in texts  # a closing absence and a capped bye
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
+def test_standings_in_each_language(lang):
+    response = _ask("/v1/standings", BODY, lang)
+    assert response.status_code == 200
+    assert response.headers["content-language"] == lang
+    assert "accept-language" in response.headers["vary"].lower()
+    answer = response.json()
+    texts = _texts(answer, [])
+    assert len(texts) > 10
+    for text in texts:
+        bare = re.sub(r"(Cut|Median)-\d+|US Chess|C\.0\d|Buchholz|Sonneborn-Berger|[A-Z]{2,}\S*", "", text)
+        assert not ENGLISH.search(bare), (lang, text)
+        assert SCRIPTS[lang].search(text) or not re.search(r"[A-Za-z]{3,}", bare), (lang, text)
+    # the rule names are the catalogue's
+    names = [t["name"] for t in answer["tiebreaks"]]
+    assert (
+        names
+        == {
+            "ru": ["Личная встреча", "Бухгольц Cut-1", "Зоннеборн–Бергер"],
+            "pl": ["Bezpośredni pojedynek", "Buchholz Cut-1", "Sonneborn-Berger"],
+            "zh": ["直接对局", "布赫霍尔兹分 Cut-1", "索伯分"],
+            "ja": ["直接対決", "ブフホルツ Cut-1", "ゾンネボルン・ベルガー"],
+        }[lang]
+    )
+    # ...and the codes, specs, paths and numbers are the English answer's
+    assert _numbers(answer) == _numbers(_ask("/v1/standings", BODY, "en").json())
+
+
+def test_the_worked_bye_example_in_each_language():
+    """The closing note: the seeds' worked bye example, Anna's dummy opponent, in every language."""
+    notes = {}
+    for lang in ["en", "ru", "pl", "zh", "ja"]:
+        anna = _ask("/v1/standings", BODY, lang).json()["standings"][0]
+        dummy = next(c for c in anna["breakdown"]["BH/C1"]["contributions"] if c["kind"] == "dummy")
+        notes[lang] = (dummy["note"], dummy["cut_reason"], dummy["cut_code"], dummy["reason_code"], dummy["value"])
+    assert notes == {
+        "en": ("own score 4.5 capped at 2.5 (16.4.2)", "unplayed rounds are cut first (16.5)", *notes["en"][2:]),
+        "ru": ("собственные очки 4,5, ограничено до 2,5 (16.4.2)", "несыгранные туры отбрасываются первыми (16.5)", *notes["en"][2:]),
+        "pl": ("własne punkty 4,5 ograniczone do 2,5 (16.4.2)", "nierozegrane rundy są odrzucane jako pierwsze (16.5)", *notes["en"][2:]),
+        "zh": ("本人得分 4.5，以 2.5 为上限（16.4.2）", "未下的轮次最先去掉（16.5）", *notes["en"][2:]),
+        "ja": ("自分の得点 4.5 を 2.5 で頭打ち（16.4.2）", "未対局のラウンドが最初にカットされます（16.5）", *notes["en"][2:]),
+    }  # fmt: skip
+    assert notes["en"][2:] == ("vur-cut-first", "dummy-capped-at-half", 2.5)
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "words"),
+    [
+        ("ru", "Невозможно обработать", "неизвестный тай-брейк"),
+        ("pl", "Nie można przetworzyć", "nieznana punktacja pomocnicza"),
+        ("zh", "无法处理的内容", "未知的破同分"),
+        ("ja", "処理できない内容", "不明なタイブレーク"),
+    ],
+)
+def test_a_422_in_each_language(lang, title, words):
+    response = _ask("/v1/standings", {"tournament": TOURNAMENT, "tiebreaks": ["BH", "XYZ"]}, lang)
+    assert response.status_code == 422
+    assert response.headers["content-language"] == lang
+    problem = response.json()
+    assert problem["title"] == title
+    assert words in problem["detail"]
+    assert problem["errors"][0]["path"] == "tiebreaks[1]"  # paths never change
+    assert words in problem["errors"][0]["message"] and "'XYZ'" in problem["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
+def test_a_400_says_the_schema_error_in_the_language(lang):
+    response = _ask("/v1/standings", {"tournament": {"rounds": "five", "players": []}}, lang)
+    assert response.status_code == 400
+    problem = response.json()
+    assert SCRIPTS[lang].search(problem["title"]) and SCRIPTS[lang].search(problem["detail"])
+    assert SCRIPTS[lang].search(problem["errors"][0]["message"])
+    assert "`int`" in problem["errors"][0]["message"]
+
+
+def test_an_unsupported_language_falls_back_to_english():
+    response = _ask("/v1/standings", BODY, "de-DE, fr;q=0.8")
+    assert response.headers["content-language"] == "en"
+    assert response.json()["tiebreaks"][1]["name"] == "Buchholz Cut-1"
+
+
+def test_the_catalogue_has_an_etag_per_language():
+    tags = {}
+    for lang in ["en", "ru", "pl", "zh", "ja"]:
+        response = CLIENT.get("/v1/tiebreaks", headers={"Accept-Language": lang})
+        assert response.status_code == 200 and response.headers["content-language"] == lang
+        tags[lang] = response.headers["etag"]
+        entry = next(e for e in response.json() if e["code"] == "DE")
+        assert entry["code"] == "DE" and entry["article"] == "C.07 6"
+        if lang == "ru":
+            assert entry["name"] == "Личная встреча" and "группы" in entry["description"]
+        again = CLIENT.get("/v1/tiebreaks", headers={"Accept-Language": lang, "If-None-Match": tags[lang]})
+        assert again.status_code == 304
+    assert len(set(tags.values())) == 5
+    presets = CLIENT.get("/v1/presets", headers={"Accept-Language": "ja"})
+    assert presets.headers["content-language"] == "ja"
+    school = next(p for p in presets.json() if p["name"] == "school")
+    assert school["tiebreaks"] == ["WIN", "DE"] and school["description"] == "勝ち数、次に直接対決。"
+    # a copy in one language is not current for another
+    other = CLIENT.get("/v1/tiebreaks", headers={"Accept-Language": "ja", "If-None-Match": tags["ru"]})
+    assert other.status_code == 200
+
+
+@pytest.mark.parametrize("lang", ["ru", "zh"])
+def test_compare_and_batch_lines_in_the_language(lang):
+    compare = _ask("/v1/compare", {"tournament": TOURNAMENT, "lists": [{"name": "a", "tiebreaks": ["BH/C1"]}]}, lang)
+    assert compare.status_code == 200 and compare.headers["content-language"] == lang
+    assert SCRIPTS[lang].search(json.dumps(compare.json(), ensure_ascii=False))
+    lines = CLIENT.post(
+        "/v1/standings/batch",
+        content="\n".join(json.dumps(item) for item in [BODY, {"tournament": TOURNAMENT, "tiebreaks": ["XYZ"]}]),
+        headers={"Accept-Language": lang, "content-type": "application/x-ndjson"},
+    )
+    assert lines.status_code == 200 and lines.headers["content-language"] == lang
+    first, second = (json.loads(line) for line in lines.text.splitlines())
+    assert first["result"]["tiebreaks"][0]["name"] == _ask("/v1/standings", BODY, lang).json()["tiebreaks"][0]["name"]
+    assert second["status"] == 422 and SCRIPTS[lang].search(second["error"]["detail"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(drawn=swiss_tournaments(max_players=10, max_rounds=7))
+def test_the_numbers_of_an_answer_are_the_same_in_every_language(drawn):
+    body = {
+        "tournament": msgspec.to_builtins(tournament_to_wire(drawn.tournament)),
+        "tiebreaks": ["BH/C1", "DE", "SB", "PS/C1", "ARO"],
+        "after_round": drawn.tournament.rounds,
+    }
+    answers = {lang: _ask("/v1/standings", body, lang) for lang in ["en", "ru", "pl", "zh", "ja"]}
+    english = answers["en"].json()
+    for lang, response in answers.items():
+        assert response.status_code == 200
+        assert _numbers(response.json()) == _numbers(english), lang
+
+
+def test_the_middleware_refuses_in_the_language():
+    """A refusal made before the request is read (a compressed body) is in the language too."""
+    response = CLIENT.post(
+        "/v1/standings",
+        content=b"\x1f\x8b",
+        headers={"Accept-Language": "ja", "content-type": "application/json", "content-encoding": "gzip"},
+    )
+    assert response.status_code == 415 and response.headers["content-language"] == "ja"
+    problem = response.json()
+    assert problem["title"] == "サポートされていないメディアタイプ"
+    assert problem["errors"] == [{"path": "header:Content-Encoding", "message": "identity のみ受け付けます"}]
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("ru", "строка 2, столбец 109: тур 2: 2 пары без результата (пусто или '*'): считаются несыгранными"),
+        ("pl", "wiersz 2, kolumna 109: runda 2: 2 pary bez wyniku (puste lub '*'): liczone jako nierozegrane"),
+        ("zh", "第 2 行第 109 列：第 2 轮：2 对没有结果（空白或 '*'）：按未下计"),
+    ],
+)
+def test_the_trf_reader_warns_in_the_language(lang, expected):
+    text = trf(
+        "142 3",
+        player(1, "A", rounds=[(2, "w", "1"), (3, "b", "*")]),
+        player(2, "B", rounds=[(1, "b", "0"), (0, "-", "U")]),
+        player(3, "C", rounds=[(0, "-", "U"), (1, "w", "*")]),
+    )
+    response = _ask("/v1/trf", {"trf": text}, lang)
+    assert response.status_code == 200 and response.headers["content-language"] == lang
+    [warning] = [w for w in response.json()["warnings"] if w["code"] == "trf-not-played"]
+    assert warning["message"] == expected
