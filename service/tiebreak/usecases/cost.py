@@ -26,7 +26,7 @@ checks these constants over-estimate every recorded run).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..wire.limits import LimitExceeded, Limits
 
@@ -51,6 +51,12 @@ ANSWER_BYTES_PER_COMPARED_ROW = 227.2  # each list after the first: its rows and
 ANSWER_BYTES_PER_RULE_ROW = 4.7  # a value per rule and row,
 ANSWER_BYTES_PER_EXPLAINED_RULE = 300.7  # a breakdown per explained row and rule,
 ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, round and rule
+# Scenarios (POST /v1/scenarios), measured with scripts/bench_scenarios.py, not fitted by the
+# calibration: the points of every outcome, then each outcome ranked in full as a standings of
+# its own (the per-cell constants above), then the needs of each reported player and place.
+SECONDS_PER_OUTCOME_PLAYER = 2.0e-08  # one outcome × one player: its points and the ranges they leave
+SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
+BYTES_PER_OUTCOME_PLAYER = 24  # one outcome × one reported player: its rank range, its reach of a place
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
 BYTES_PER_BODY_BYTE = 2
 BYTES_BASE = 40 * 1024 * 1024  # a compute worker with the service imported, before any job
@@ -70,6 +76,9 @@ class Counts:
     body_bytes: int = 0
     lists: int = 1  # rankings made (compare: one per rule list), each a whole standings in the answer
     rows: int | None = None  # the rows the answer returns per list (`top`, `player`); None: every player
+    open_games: int = 0  # scenarios: games whose result is open (3 ** open_games outcomes)
+    ranked_outcomes: int = 0  # scenarios: outcomes that points alone do not answer, ranked by the rules
+    questions: int = 0  # scenarios: reported players × places
 
     @property
     def cells(self) -> int:
@@ -79,6 +88,10 @@ class Counts:
     def compared_players(self) -> int:
         """Players × the rule lists after the first: what a compare adds to one standings."""
         return self.players * (self.lists - 1)
+
+    @property
+    def outcomes(self) -> int:
+        return 3**self.open_games if self.open_games else 0
 
     @property
     def answer_rows(self) -> int:
@@ -135,6 +148,7 @@ def estimate(counts: Counts) -> Estimate:
         + SECONDS_PER_EXPLAINED_RULE * counts.explained_rules
         + SECONDS_PER_EXPLAINED_CELL * explained_cells
         + SECONDS_PER_BODY_BYTE * counts.body_bytes
+        + _scenario_seconds(counts)
     )
     memory = (
         BYTES_BASE
@@ -145,6 +159,7 @@ def estimate(counts: Counts) -> Estimate:
         + BYTES_PER_EXPLAINED_RULE * counts.explained_rules
         + BYTES_PER_EXPLAINED_CELL * explained_cells
         + BYTES_PER_BODY_BYTE * counts.body_bytes
+        + BYTES_PER_OUTCOME_PLAYER * counts.outcomes * max(1, counts.questions)
     )
     rows = counts.answer_rows
     answer = (
@@ -157,18 +172,57 @@ def estimate(counts: Counts) -> Estimate:
     return Estimate(seconds, int(memory), int(answer))
 
 
+def _scenario_seconds(counts: Counts) -> float:
+    """The points of every outcome, the outcomes ranked in full (each a standings of its own), the needs."""
+    outcomes = counts.outcomes
+    per_ranking = SECONDS_PER_CELL * counts.cells + SECONDS_PER_RULE_CELL * counts.cells * counts.rule_passes
+    return (
+        SECONDS_PER_OUTCOME_PLAYER * outcomes * counts.players
+        + per_ranking * counts.ranked_outcomes
+        + SECONDS_PER_OUTCOME_QUESTION * outcomes * counts.questions
+    )
+
+
+def largest_open_games(counts: Counts, limits: Limits) -> int:
+    """The most open games this event's scenarios fit the limits with, the share of outcomes that
+    need the rules taken as it is."""
+    share = counts.ranked_outcomes / counts.outcomes if counts.outcomes else 1.0
+    games = 0
+    while games < 40:
+        more = games + 1
+        trial = replace(counts, open_games=more, ranked_outcomes=int(share * 3**more))
+        cost = estimate(trial)
+        if cost.seconds > limits.max_cost_s or cost.memory_mib > limits.max_memory_mib:
+            break
+        games = more
+    return games
+
+
 def describe(counts: Counts) -> str:
     text = f"{counts.players} players × {counts.rounds} rounds × {counts.rule_passes} rule evaluations"
     if counts.lists > 1:
         text += f" in {counts.lists} rule lists"
     if counts.explained_rules:
         text += f", {counts.explained_rules} rule breakdowns"
+    if counts.open_games:
+        text += f", 3^{counts.open_games} = {counts.outcomes} outcomes of {counts.open_games} open games"
     return text
 
 
 def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
     """The estimate, or a 413 naming the limit it is over (the work asked for is too large)."""
     cost = estimate(counts)
+    if counts.open_games and (cost.seconds > limits.max_cost_s or cost.memory_mib > limits.max_memory_mib):
+        limit = "max_cost_s" if cost.seconds > limits.max_cost_s else "max_memory_mib"
+        raise LimitExceeded(
+            limit,
+            path or "pairings",
+            f"{counts.open_games} games are open: 3^{counts.open_games} = {counts.outcomes} outcomes, estimated "
+            f"{cost.seconds:.1f} s and {cost.memory_mib:.0f} MiB; at most {largest_open_games(counts, limits)} "
+            f"open games fit for this event; fix some results with `assume` or ask for fewer `players`",
+            413,
+            limits,
+        )
     if cost.seconds > limits.max_cost_s:
         raise LimitExceeded(
             "max_cost_s",

@@ -1,0 +1,300 @@
+"""POST /v1/scenarios (SPEC 3.11): every outcome of the games still to be played, ranked as the
+standings rank the finished event, and what each player needs for each place that matters.
+
+`plan_scenarios` reads the crosstable, adds the pairings, ranks the event once (which checks it
+and gives the rules' names and the warnings), and works out from points alone which outcomes
+need the rules; its counts price the rest (usecases/cost.py). `compute_scenarios` ranks those
+outcomes in full and turns each player's winning outcomes into a minimal `needs`
+(engine/scenarios.py; docs/scenarios.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..engine import Regulations, compute_standings
+from ..engine.errors import InconsistentCrosstable, InvalidRequest, Issue
+from ..engine.model import ResultColumns, ResultKind, Tournament
+from ..engine.rules import RuleSpec
+from ..engine.scenarios import (
+    OpenGame,
+    Term,
+    bounds_by_points,
+    minimal_cover,
+    open_questions,
+    reached,
+    refine,
+    results_named,
+)
+from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs
+from ..engine.table import Table
+from ..wire import scenarios as w
+from ..wire import schemas as s
+from ..wire.limits import Deadline, Limits
+from .convert import tiebreak_to_wire
+from .cost import Counts, check_cost
+from .standings import capped, located, prepare_input
+
+RESULT_CODE = {"white": 0, "draw": 1, "black": 2}
+KIND_OF = {"white": (ResultKind.WIN, ResultKind.LOSS), "draw": (ResultKind.DRAW,) * 2}
+KIND_OF["black"] = (ResultKind.LOSS, ResultKind.WIN)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A result added to the crosstable: the player's index, the round, the kind, the opponent's id, the colour."""
+
+    player: int
+    round: int
+    kind: ResultKind
+    opponent: int = 0
+    color: int = 0
+
+
+@dataclass
+class ScenariosPlan:
+    body: w.ScenariosRequest
+    counts: Counts
+    table: Table
+    standings: Standings  # the event ranked once, its open games drawn: the rules and warnings
+    specs: list[RuleSpec]
+    regulations: Regulations
+    games: list[OpenGame]
+    reported: list[int]  # table indices, in start-number order
+    low: np.ndarray
+    high: np.ndarray
+    wanted: np.ndarray
+    warnings: list[Warning] = field(default_factory=list)
+    limits: Limits | None = None
+    engine_seconds: float = 0.0
+
+
+def _pairing_entries(
+    body: w.ScenariosRequest, index: dict[int, int], tournament: Tournament
+) -> tuple[list[Entry], list[tuple[int, int, int]]]:
+    """The byes and assumed results as entries, and the open games as (round, white id, black id)."""
+    assumed: dict[tuple[int, int, int], str] = {}
+    for i, a in enumerate(body.assume or []):
+        key = (a.round, a.white, a.black)
+        if key in assumed:
+            raise InvalidRequest([Issue(("assume", i), f"the game {a.white}-{a.black} of round {a.round} is given twice")])
+        assumed[key] = a.result
+    filed = _filed_rounds(tournament)
+    seen: set[tuple[int, int]] = set()
+    entries: list[Entry] = []
+    games: list[tuple[int, int, int]] = []
+    for i, p in enumerate(body.pairings):
+        if p.round > tournament.rounds:
+            raise InvalidRequest(
+                [Issue(("pairings", i, "round"), f"round {p.round} is past the event's {tournament.rounds} rounds")]
+            )
+        people = [("white", p.white), ("black", p.black)] if p.player is None else [("player", p.player)]
+        for name, pid in people:
+            assert pid is not None  # a pairing has both players of a game, or the player of a bye
+            if pid not in index:
+                raise InvalidRequest([Issue(("pairings", i, name), f"no player has start number {pid}")])
+            if (pid, p.round) in seen:
+                raise InvalidRequest(
+                    [Issue(("pairings", i, name), f"player {pid} is paired twice in round {p.round}")]
+                )
+            if (index[pid], p.round) in filed:
+                raise InvalidRequest(
+                    [Issue(("pairings", i, name), f"player {pid} already has a result for round {p.round}")]
+                )
+            seen.add((pid, p.round))
+        if p.player is not None:
+            assert p.bye is not None
+            entries.append(Entry(index[p.player], p.round, ResultKind(p.bye)))
+            continue
+        assert p.white is not None and p.black is not None
+        fixed = assumed.pop((p.round, p.white, p.black), None)
+        white_kind, black_kind = KIND_OF[fixed or "draw"]  # an open game: drawn until an outcome fills it
+        entries.append(Entry(index[p.white], p.round, white_kind, p.black, 1))
+        entries.append(Entry(index[p.black], p.round, black_kind, p.white, 2))
+        if fixed is None:
+            games.append((p.round, p.white, p.black))
+    if assumed:
+        (rnd, white, black), _ = next(iter(assumed.items()))
+        i = next(i for i, a in enumerate(body.assume or []) if (a.round, a.white, a.black) == (rnd, white, black))
+        raise InvalidRequest(
+            [Issue(("assume", i), f"round {rnd} has no game {white}-{black} (white-black) in `pairings`")]
+        )
+    return entries, games
+
+
+def _filed_rounds(tournament: Tournament) -> set[tuple[int, int]]:
+    """(player index, round) of every result the crosstable files, absences included."""
+    cols = tournament.result_columns()
+    counts = np.asarray(cols.counts, dtype=np.int64)
+    owner = np.repeat(np.arange(len(counts)), counts)
+    return set(zip(owner.tolist(), np.asarray(cols.round, dtype=np.int64).tolist(), strict=True))
+
+
+def with_entries(tournament: Tournament, entries: Sequence[Entry]) -> Tournament:
+    """The tournament with these results added after each player's own (their indices unchanged)."""
+    cols = tournament.result_columns()
+    counts = np.asarray(cols.counts, dtype=np.int64)
+    n = len(counts)
+    owner = np.concatenate([np.repeat(np.arange(n), counts), [e.player for e in entries]]).astype(np.int64)
+    order = np.argsort(owner, kind="stable")
+    new_place = np.empty(len(order), dtype=np.int64)
+    new_place[order] = np.arange(len(order))
+
+    def joined(old, new: list[int]) -> np.ndarray:
+        return np.concatenate([np.asarray(old, dtype=np.int64), np.asarray(new, dtype=np.int64)])[order]
+
+    columns = ResultColumns(
+        counts=np.bincount(owner, minlength=n),
+        round=joined(cols.round, [e.round for e in entries]),
+        kind=joined(cols.kind, [e.kind.code for e in entries]),
+        opponent=joined(cols.opponent, [e.opponent for e in entries]),
+        color=joined(cols.color, [e.color for e in entries]),
+        points={int(new_place[flat]): value for flat, value in cols.points.items()},
+    )
+    roster = tournament.roster
+    if roster is None:
+        from ..engine.model import Roster
+
+        players = tournament.players
+        roster = Roster([p.id for p in players], [p.name for p in players], [p.rating or None for p in players])
+    return Tournament(
+        tournament.players,
+        tournament.rounds,
+        tournament.system,
+        tournament.scoring,
+        tournament.name,
+        tournament.start_date,
+        columns,
+        roster,
+    )
+
+
+def _ids_and_index(tournament: Tournament) -> tuple[list[int], dict[int, int]]:
+    ids = tournament.roster.ids if tournament.roster is not None else [p.id for p in tournament.players]
+    return ids, {pid: i for i, pid in enumerate(ids)}
+
+
+def _reported(body: w.ScenariosRequest, ids: list[int], index: dict[int, int]) -> list[int]:
+    if body.players is None:
+        return sorted(range(len(ids)), key=ids.__getitem__)
+    for i, pid in enumerate(body.players):
+        if pid not in index:
+            raise InvalidRequest([Issue(("players", i), f"no player has start number {pid}")])
+    return sorted({index[pid] for pid in body.players}, key=ids.__getitem__)
+
+
+def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_bytes: int = 0) -> ScenariosPlan:
+    """Read and check the request, rank the event once, and bound every outcome's ranks by points."""
+    with cyclic_gc_paused():
+        source, specs, regulations = prepare_input(body, limits)
+        ids, index = _ids_and_index(source.tournament)
+        entries, open_ids = _pairing_entries(body, index, source.tournament)
+        tournament = with_entries(source.tournament, entries)
+        after_round = max(p.round for p in body.pairings)
+        try:
+            standings = compute_standings(
+                tournament, specs, regulations, after_round, body.unrated_rating, False, s.ContributionOut
+            )
+        except InconsistentCrosstable as exc:
+            if source.trf is None:
+                raise
+            raise located(exc, source.trf.source, source.warnings) from None
+        table = standings.table
+        games = [OpenGame(index[white], index[black], rnd - 1) for rnd, white, black in open_ids]
+        reported = _reported(body, ids, index)
+        counts = Counts(
+            players=table.size,
+            rounds=table.played_rounds,
+            rule_passes=max(1, len(specs)),
+            body_bytes=body_bytes,
+            open_games=len(games),
+            questions=len(reported) * body.places,
+        )
+        if limits is not None:  # the points of every outcome are worked out here: priced first
+            check_cost(counts, limits)
+        low, high = bounds_by_points(table, games, reported)
+        wanted = open_questions(low, high, body.places)
+    counts = Counts(
+        players=counts.players,
+        rounds=counts.rounds,
+        rule_passes=counts.rule_passes,
+        body_bytes=body_bytes,
+        open_games=len(games),
+        ranked_outcomes=len(wanted),
+        questions=counts.questions,
+    )
+    warnings = [*source.warnings, *capped(standings.warnings, limits)]
+    return ScenariosPlan(
+        body, counts, table, standings, specs, standings.regulations, games, reported, low, high, wanted, warnings, limits
+    )
+
+
+def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> w.ScenariosResponse:
+    """Rank the outcomes points leave open, then each reported player's ranks, certainties and needs."""
+    started = time.perf_counter()
+    table = plan.table
+    ratings, dropped, _ = rating_inputs(table, plan.specs, plan.regulations, plan.body.unrated_rating)
+    between = (lambda: deadline.check("ranking the outcomes")) if deadline is not None else (lambda: None)
+    with cyclic_gc_paused():
+        refine(
+            table, plan.games, plan.wanted, plan.specs, plan.regulations, ratings, dropped,
+            plan.reported, plan.low, plan.high, between,
+        )  # fmt: skip
+    open_games = [
+        w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
+    ]
+    players = []
+    for column, p in enumerate(plan.reported):
+        places, clinched = [], None
+        for place in range(1, plan.body.places + 1):
+            winning = reached(plan.low, column, place, len(plan.games))
+            if not winning.any():
+                continue
+            if clinched is None and winning.all():
+                clinched = place
+            needs = [_conditions(term, open_games) for term in minimal_cover(winning)]
+            places.append(w.PlaceNeeds(place=place, needs=needs))
+        players.append(
+            w.PlayerScenarios(
+                id=table.ids[p],
+                name=table.names[p],
+                best_rank=int(plan.low[:, column].min()),
+                worst_rank=int(plan.high[:, column].max()),
+                clinched=clinched,
+                places=places,
+            )
+        )
+        if deadline is not None and column % 64 == 63:
+            deadline.check("writing the needs")
+    plan.engine_seconds = time.perf_counter() - started
+    return w.ScenariosResponse(
+        regulations=plan.regulations.value,
+        tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
+        after_round=table.played_rounds,
+        outcomes=3 ** len(plan.games),
+        ranked_by_tiebreaks=len(plan.wanted),
+        open_games=open_games,
+        players=players,
+        warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in plan.warnings],
+    )
+
+
+def _conditions(term: Term, games: list[w.OpenGameOut]) -> list[w.Condition]:
+    return [
+        w.Condition(round=games[g].round, white=games[g].white, black=games[g].black, results=results_named(values))
+        for g, values in sorted(term.items())
+    ]
+
+
+def run_scenarios(
+    body: w.ScenariosRequest, limits: Limits | None = None, deadline: Deadline | None = None
+) -> w.ScenariosResponse:
+    """Plan and compute one scenarios request (the command line and the Python API; no gate)."""
+    plan = plan_scenarios(body, limits)
+    if limits is not None:
+        check_cost(plan.counts, limits)
+    return compute_scenarios(plan, deadline)
