@@ -18,7 +18,7 @@ def _answer(client, body: dict) -> dict:
     return response.json()
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_agrees_with_one_standings_per_outcome(client, seed):
     body = random_event(random.Random(seed))

@@ -143,7 +143,7 @@ def bounds_by_points(table: Table, games: list[OpenGame], reported: list[int]) -
     [ahead + 1, ahead + tied + 1], since the rules only order players equal on points."""
     codes = outcome_codes(len(games))
     loss = _loss_points(table)
-    low = np.empty((len(codes), len(reported)), dtype=np.int32)
+    low = np.empty((len(codes), len(reported)), dtype=np.int16 if table.size < 2**15 - 1 else np.int32)
     high = np.empty_like(low)
     step = max(1, CHUNK_CELLS // max(1, table.size))
     for start in range(0, len(codes), step):
@@ -162,43 +162,86 @@ def bounds_by_points(table: Table, games: list[OpenGame], reported: list[int]) -
     return low, high
 
 
-def open_questions(low: np.ndarray, high: np.ndarray, places: int) -> np.ndarray:
-    """The outcomes to rank in full: those where, for a reported player, points leave a range
-    (low < high) that could answer differently a question asked: a place up to `places`
-    (low ≤ places), the best rank (low below the least `high` of any outcome) or the worst rank
-    (high above the greatest `low`). Elsewhere `low` is the rank wherever a place or the best
-    rank is asked and `high` wherever the worst is (docs/scenarios.md)."""
+def open_places(low: np.ndarray, high: np.ndarray, places: int) -> np.ndarray:
+    """The outcomes to rank in full for the places: those where, for a reported player, points
+    leave a range (low < high) that starts within `places`. Elsewhere the range answers every
+    place up to `places` alone: all of it past them, or a single rank (docs/scenarios.md)."""
     if not len(low):
         return np.zeros(0, dtype=np.int64)
-    best_bound = high.min(axis=0)
-    worst_bound = low.max(axis=0)
+    return np.flatnonzero(((low < high) & (low <= places)).any(axis=1))
+
+
+def open_outcomes(low: np.ndarray, high: np.ndarray, places: int) -> int:
+    """How many outcomes can need ranking in full at most: those of `open_places`, and those where
+    a reported player's range could hold a better rank than the least `high` or a worse one than
+    the greatest `low` (what `Ranker.extremes` may look at; it ranks no other)."""
+    if not len(low):
+        return 0
+    best_bound, worst_bound = high.min(axis=0), low.max(axis=0)
     question = (low < high) & ((low <= places) | (low < best_bound) | (high > worst_bound))
-    return np.flatnonzero(question.any(axis=1))
+    return int(question.any(axis=1).sum())
 
 
-def refine(
-    table: Table,
-    games: list[OpenGame],
-    wanted: np.ndarray,
-    specs: list[RuleSpec],
-    regulations: Regulations,
-    ratings: np.ndarray,
-    dropped: Mapping[RuleSpec, str | None],
-    reported: list[int],
-    low: np.ndarray,
-    high: np.ndarray,
-    between: Callable[[], None] = lambda: None,
-) -> None:
-    """Rank the `wanted` outcomes in full, a bounded number at a time, and write their exact
-    ranks into `low` and `high`. `between` runs after each pass (a deadline's check)."""
-    codes = outcome_codes(len(games))
-    step = max(1, CHUNK_CELLS // max(1, table.size * max(1, table.played_rounds)))
-    for start in range(0, len(wanted), step):
-        chosen = wanted[start : start + step]
-        exact = ranks_of_blocks(table, games, codes[chosen], specs, regulations, ratings, dropped)[:, reported]
-        low[chosen] = exact
-        high[chosen] = exact
-        between()
+EXTREMES_BATCH = 256  # outcomes ranked at a time while the best and worst ranks are looked for
+
+
+class Ranker:
+    """Ranks chosen outcomes in full, a bounded number at a time, writing the reported players'
+    exact ranks into `low` and `high` (both, so that low == high marks a rank known exactly)."""
+
+    def __init__(
+        self,
+        table: Table,
+        games: list[OpenGame],
+        specs: list[RuleSpec],
+        regulations: Regulations,
+        ratings: np.ndarray,
+        dropped: Mapping[RuleSpec, str | None],
+        reported: list[int],
+        low: np.ndarray,
+        high: np.ndarray,
+        between: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.table, self.games, self.specs, self.regulations = table, games, specs, regulations
+        self.ratings, self.dropped, self.reported = ratings, dropped, reported
+        self.low, self.high, self.between = low, high, between
+        self.codes = outcome_codes(len(games))
+        self.ranked = np.zeros(len(self.codes), dtype=bool)
+        self.step = max(1, CHUNK_CELLS // max(1, table.size * max(1, table.played_rounds)))
+
+    @property
+    def count(self) -> int:
+        """Outcomes ranked in full so far."""
+        return int(self.ranked.sum())
+
+    def rank(self, wanted: np.ndarray) -> None:
+        wanted = wanted[~self.ranked[wanted]]
+        for start in range(0, len(wanted), self.step):
+            chosen = wanted[start : start + self.step]
+            exact = ranks_of_blocks(
+                self.table, self.games, self.codes[chosen], self.specs, self.regulations, self.ratings, self.dropped
+            )[:, self.reported]
+            self.low[chosen] = exact
+            self.high[chosen] = exact
+            self.ranked[chosen] = True
+            self.between()
+
+    def extremes(self) -> None:
+        """Make each reported player's least `low` and greatest `high` their best and worst ranks.
+        Best: the least `high` is a rank some outcome reaches or beats, so only an outcome whose
+        `low` is below it can do better; those are ranked, lowest `low` first, until none is left
+        below the least `high`. Worst: the same, mirrored."""
+        for column in range(self.low.shape[1]):
+            for sign in (1, -1):  # 1: the best rank, -1: the worst
+                near, far = (self.low, self.high) if sign == 1 else (self.high, self.low)
+                while True:
+                    bound = sign * int((sign * far[:, column]).min())
+                    beyond = (near[:, column] != far[:, column]) & (sign * near[:, column] < sign * bound)
+                    candidates = np.flatnonzero(beyond)
+                    if not len(candidates):
+                        break
+                    first = np.argsort(sign * near[candidates, column], kind="stable")[:EXTREMES_BATCH]
+                    self.rank(candidates[first])
 
 
 # ---- needs: the winning outcomes as a minimal disjunction of conjunctions ----

@@ -56,7 +56,7 @@ ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, roun
 # its own (the per-cell constants above), then the needs of each reported player and place.
 SECONDS_PER_OUTCOME_PLAYER = 2.0e-08  # one outcome × one player: its points and the ranges they leave
 SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
-BYTES_PER_OUTCOME_PLAYER = 24  # one outcome × one reported player: its rank range, its reach of a place
+BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
 BYTES_PER_BODY_BYTE = 2
 BYTES_BASE = 40 * 1024 * 1024  # a compute worker with the service imported, before any job
@@ -78,7 +78,8 @@ class Counts:
     rows: int | None = None  # the rows the answer returns per list (`top`, `player`); None: every player
     open_games: int = 0  # scenarios: games whose result is open (3 ** open_games outcomes)
     ranked_outcomes: int = 0  # scenarios: outcomes that points alone do not answer, ranked by the rules
-    questions: int = 0  # scenarios: reported players × places
+    reported: int = 0  # scenarios: players reported
+    places: int = 0  # scenarios: places asked about
 
     @property
     def cells(self) -> int:
@@ -159,7 +160,7 @@ def estimate(counts: Counts) -> Estimate:
         + BYTES_PER_EXPLAINED_RULE * counts.explained_rules
         + BYTES_PER_EXPLAINED_CELL * explained_cells
         + BYTES_PER_BODY_BYTE * counts.body_bytes
-        + BYTES_PER_OUTCOME_PLAYER * counts.outcomes * max(1, counts.questions)
+        + BYTES_PER_OUTCOME_PLAYER * counts.outcomes * counts.reported
     )
     rows = counts.answer_rows
     answer = (
@@ -179,7 +180,7 @@ def _scenario_seconds(counts: Counts) -> float:
     return (
         SECONDS_PER_OUTCOME_PLAYER * outcomes * counts.players
         + per_ranking * counts.ranked_outcomes
-        + SECONDS_PER_OUTCOME_QUESTION * outcomes * counts.questions
+        + SECONDS_PER_OUTCOME_QUESTION * outcomes * counts.reported * counts.places
     )
 
 

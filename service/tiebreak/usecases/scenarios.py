@@ -14,6 +14,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import msgspec
 import numpy as np
 
 from ..engine import Regulations, compute_standings
@@ -23,11 +24,12 @@ from ..engine.rules import RuleSpec
 from ..engine.scenarios import (
     OpenGame,
     Term,
+    Ranker,
     bounds_by_points,
     minimal_cover,
-    open_questions,
+    open_outcomes,
+    open_places,
     reached,
-    refine,
     results_named,
 )
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs
@@ -35,9 +37,9 @@ from ..engine.table import Table
 from ..wire import scenarios as w
 from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
-from .convert import tiebreak_to_wire
+from .convert import tiebreak_to_wire, tournament_to_wire
 from .cost import Counts, check_cost
-from .standings import capped, located, prepare_input
+from .standings import capped, located, prepare_input, read_trf_checked
 
 RESULT_CODE = {"white": 0, "draw": 1, "black": 2}
 KIND_OF = {"white": (ResultKind.WIN, ResultKind.LOSS), "draw": (ResultKind.DRAW,) * 2}
@@ -212,20 +214,26 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
             rule_passes=max(1, len(specs)),
             body_bytes=body_bytes,
             open_games=len(games),
-            questions=len(reported) * body.places,
+            reported=len(reported),
+            places=body.places,
         )
         if limits is not None:  # the points of every outcome are worked out here: priced first
             check_cost(counts, limits)
         low, high = bounds_by_points(table, games, reported)
-        wanted = open_questions(low, high, body.places)
+        _, dropped, _ = rating_inputs(table, specs, standings.regulations, body.unrated_rating)
+        if all(spec in dropped for spec in specs):
+            high[:] = low  # no rule orders players equal on points: they share the rank (C.07 4.1)
+        wanted = open_places(low, high, body.places)
+        most = open_outcomes(low, high, body.places)  # priced: the most that can be ranked in full
     counts = Counts(
         players=counts.players,
         rounds=counts.rounds,
         rule_passes=counts.rule_passes,
         body_bytes=body_bytes,
         open_games=len(games),
-        ranked_outcomes=len(wanted),
-        questions=counts.questions,
+        ranked_outcomes=most,
+        reported=counts.reported,
+        places=counts.places,
     )
     warnings = [*source.warnings, *capped(standings.warnings, limits)]
     return ScenariosPlan(
@@ -239,11 +247,12 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     table = plan.table
     ratings, dropped, _ = rating_inputs(table, plan.specs, plan.regulations, plan.body.unrated_rating)
     between = (lambda: deadline.check("ranking the outcomes")) if deadline is not None else (lambda: None)
+    ranker = Ranker(
+        table, plan.games, plan.specs, plan.regulations, ratings, dropped, plan.reported, plan.low, plan.high, between
+    )
     with cyclic_gc_paused():
-        refine(
-            table, plan.games, plan.wanted, plan.specs, plan.regulations, ratings, dropped,
-            plan.reported, plan.low, plan.high, between,
-        )  # fmt: skip
+        ranker.rank(plan.wanted)
+        ranker.extremes()
     open_games = [
         w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
     ]
@@ -276,7 +285,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
         tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
         after_round=table.played_rounds,
         outcomes=3 ** len(plan.games),
-        ranked_by_tiebreaks=len(plan.wanted),
+        ranked_by_tiebreaks=ranker.count,
         open_games=open_games,
         players=players,
         warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in plan.warnings],
@@ -298,3 +307,73 @@ def run_scenarios(
     if limits is not None:
         check_cost(plan.counts, limits)
     return compute_scenarios(plan, deadline)
+
+
+# ---- a played round opened again: its results dropped, its pairings kept ----
+
+FORFEIT_AS = {"forfeit_win": "win", "forfeit_loss": "loss"}
+WHITE_RESULT = {"win": "white", "draw": "draw", "loss": "black"}
+BYES = {"pairing_bye", "full_bye", "half_bye", "zero_bye"}
+
+
+def last_round(t: s.Tournament) -> int:
+    """The last round in which some player has a game (played or forfeited)."""
+    rounds = [r.round for p in t.players for r in p.results if r.opponent is not None]
+    if not rounds:
+        raise InvalidRequest([Issue(("tournament",), "no round has a game to open")])
+    return max(rounds)
+
+
+def opened_round(t: s.Tournament, rnd: int | None = None) -> tuple[s.Tournament, list[w.Pairing], list[w.Assumed]]:
+    """The tournament without round `rnd`'s results (default: its last round with a game), that
+    round's pairings (games and byes), and the results it had (a forfeit as the win it gave; a
+    double forfeit has none), e.g. to ask what each player needed before it."""
+    rnd = last_round(t) if rnd is None else rnd
+    pairings: list[w.Pairing] = []
+    played: list[w.Assumed] = []
+    for p in t.players:
+        for r in p.results:
+            if r.round != rnd:
+                continue
+            if r.opponent is None:
+                if r.result in BYES:
+                    pairings.append(w.Pairing(round=rnd, player=p.id, bye=r.result))  # type: ignore[arg-type]
+                continue
+            if (r.color or ("w" if p.id < r.opponent else "b")) != "w":
+                continue  # the game is listed from white's side
+            pairings.append(w.Pairing(round=rnd, white=p.id, black=r.opponent))
+            result = WHITE_RESULT.get(FORFEIT_AS.get(r.result, r.result))
+            if result is not None and not (r.result == "forfeit_loss" and _double_forfeit(t, r.opponent, rnd)):
+                played.append(w.Assumed(round=rnd, white=p.id, black=r.opponent, result=result))  # type: ignore[arg-type]
+    players = [
+        msgspec.structs.replace(p, results=[r for r in p.results if r.round != rnd]) for p in t.players
+    ]
+    return msgspec.structs.replace(t, players=players), pairings, played
+
+
+def _double_forfeit(t: s.Tournament, pid: int, rnd: int) -> bool:
+    player = next(p for p in t.players if p.id == pid)
+    return any(r.round == rnd and r.result == "forfeit_loss" for r in player.results)
+
+
+def file_request(
+    tournament: s.Tournament | None,
+    trf: str | None,
+    pairings: list[w.Pairing] | None,
+    tiebreaks: list[str] | None = None,
+    **fields,
+) -> tuple[w.ScenariosRequest, dict[int, str]]:
+    """A scenarios request for a file's crosstable (JSON `tournament` or `trf` text) and every
+    player's name. `pairings` None: the file's last round with a game opened again (its results
+    dropped, its pairings kept). `tiebreaks` None: a TRF's own list (record 202/212)."""
+    if trf is not None:
+        document = read_trf_checked(trf, None)
+        tournament = tournament_to_wire(document.tournament)
+        if tiebreaks is None and document.tiebreaks:
+            tiebreaks = list(document.tiebreaks)
+    assert tournament is not None  # one of them is given
+    if pairings is None:
+        tournament, pairings, _ = opened_round(tournament)
+    names = {p.id: p.name or str(p.id) for p in tournament.players}
+    request = w.ScenariosRequest(tournament=tournament, tiebreaks=tiebreaks, pairings=pairings, **fields)
+    return request, names
