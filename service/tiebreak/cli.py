@@ -718,7 +718,7 @@ def scenarios(args: argparse.Namespace) -> int:
     fields = {"places": args.places, "players": args.players, "unrated_rating": args.unrated_rating}
     if args.regulations is not None:
         fields["regulations"] = args.regulations
-    request, names = file_request(tournament, text, pairings, args.tiebreaks, **fields)
+    request, names, _ = file_request(tournament, text, pairings, args.tiebreaks, **fields)
     answer = run_scenarios(request, LIMITS)
     print_warnings(answer)
     sys.stdout.write(json_text(answer) if args.format == "json" else scenarios_text(answer, args.places, names) + "\n")

@@ -94,7 +94,7 @@ def oracle_ranks(client, body: dict) -> tuple[list[dict], list[tuple[str, ...]],
             )
         request = {
             "tournament": {**body["tournament"], "players": list(players.values())},
-            "tiebreaks": body["tiebreaks"],
+            "tiebreaks": body.get("tiebreaks", []),
             "regulations": body["regulations"],
             "explain": False,
             "after_round": after,

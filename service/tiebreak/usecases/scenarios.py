@@ -362,18 +362,20 @@ def file_request(
     pairings: list[w.Pairing] | None,
     tiebreaks: list[str] | None = None,
     **fields,
-) -> tuple[w.ScenariosRequest, dict[int, str]]:
-    """A scenarios request for a file's crosstable (JSON `tournament` or `trf` text) and every
-    player's name. `pairings` None: the file's last round with a game opened again (its results
-    dropped, its pairings kept). `tiebreaks` None: a TRF's own list (record 202/212)."""
+) -> tuple[w.ScenariosRequest, dict[int, str], list[w.Assumed]]:
+    """A scenarios request for a file's crosstable (JSON `tournament` or `trf` text), every
+    player's name, and the results the round opened had. `pairings` None: the file's last round
+    with a game opened again (its results dropped, its pairings kept). `tiebreaks` None: a TRF's
+    own list (record 202/212)."""
     if trf is not None:
         document = read_trf_checked(trf, None)
         tournament = tournament_to_wire(document.tournament)
         if tiebreaks is None and document.tiebreaks:
             tiebreaks = list(document.tiebreaks)
     assert tournament is not None  # one of them is given
+    played: list[w.Assumed] = []
     if pairings is None:
-        tournament, pairings, _ = opened_round(tournament)
+        tournament, pairings, played = opened_round(tournament)
     names = {p.id: p.name or str(p.id) for p in tournament.players}
     request = w.ScenariosRequest(tournament=tournament, tiebreaks=tiebreaks, pairings=pairings, **fields)
-    return request, names
+    return request, names, played
