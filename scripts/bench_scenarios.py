@@ -47,9 +47,7 @@ def body_of(players: int, boards: int, leaders_only: bool) -> bytes:
     assume = [a for a in played if (a.white, a.black) not in open_keys]
     top = max(score.values())
     chosen = sorted(pid for pid, sc in score.items() if sc >= top - 1) if leaders_only else None
-    body = w.ScenariosRequest(
-        tournament=before, tiebreaks=RULES, pairings=pairings, assume=assume, players=chosen
-    )
+    body = w.ScenariosRequest(tournament=before, tiebreaks=RULES, pairings=pairings, assume=assume, players=chosen)
     return msgspec.json.encode(body)
 
 

@@ -713,8 +713,12 @@ def scenarios(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     data = read_input(path)
-    tournament, text = (_decoder(s.Tournament).decode(data), None) if _is_json(path, data) else (None, decode_trf(data)[0])
-    pairings = None if args.pairings == "last" else msgspec.json.decode(Path(args.pairings).read_bytes(), type=list[Pairing])
+    tournament, text = (
+        (_decoder(s.Tournament).decode(data), None) if _is_json(path, data) else (None, decode_trf(data)[0])
+    )
+    pairings = (
+        None if args.pairings == "last" else msgspec.json.decode(Path(args.pairings).read_bytes(), type=list[Pairing])
+    )
     fields = {"places": args.places, "players": args.players, "unrated_rating": args.unrated_rating}
     if args.regulations is not None:
         fields["regulations"] = args.regulations

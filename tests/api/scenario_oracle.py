@@ -167,11 +167,7 @@ def check_minimal(needs, games, outcomes, reach) -> None:
 
 
 def _matters(index: int, outcomes, reach) -> bool:
-    return any(
-        (o in reach) != ((*o[:index], other, *o[index + 1 :]) in reach)
-        for o in outcomes
-        for other in RESULTS
-    )
+    return any((o in reach) != ((*o[:index], other, *o[index + 1 :]) in reach) for o in outcomes for other in RESULTS)
 
 
 def tie_break_decides_a_place(ranks, points, places: int) -> bool:

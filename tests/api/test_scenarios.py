@@ -9,7 +9,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.api.scenario_oracle import check_agrees, oracle_ranks, random_event, tie_break_decides_a_place
-from tiebreak.http.scenarios import EXAMPLE
 
 
 def _answer(client, body: dict) -> dict:

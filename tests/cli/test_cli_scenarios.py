@@ -33,7 +33,7 @@ def test_the_sentences_of_the_worked_example(tmp_path):
     assert lines[0].startswith("9 outcomes of 2 open games examined; ")
     assert lines[1:] == [
         "Kira: best rank 1, worst rank 4",
-        "  Kira finishes 1st if Kira wins and Hugo wins.",
+        "  Kira finishes 1st if Kira wins and Hugo beats Ana.",
         "Hugo: best rank 1, worst rank 3",
         "  Hugo finishes 1st if Hugo wins.",
         "Ana: best rank 1, worst rank 2",

@@ -325,7 +325,7 @@ def _size(term: list[frozenset[int]]) -> int:
     return int(np.prod([len(v) for v in term]))
 
 
-def _reading_order(term: list[frozenset[int]]) -> tuple:
+def _reading_order(term: list[frozenset[int]]) -> tuple[int, list[tuple[int, tuple[int, ...]]]]:
     """Fewest conditions first, then by game and results."""
     named = [(axis, tuple(sorted(v))) for axis, v in enumerate(term) if len(v) < 3]
     return (len(named), named)

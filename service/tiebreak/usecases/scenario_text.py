@@ -55,7 +55,10 @@ _OTHER = {
     ("black", "draw"): "black_not_loss",
     ("black", "white"): "not_drawn",
 }
-_SIDE = {"white": {"white": "win", "draw": "draw", "black": "loss"}, "black": {"white": "loss", "draw": "draw", "black": "win"}}
+_SIDE = {
+    "white": {"white": "win", "draw": "draw", "black": "loss"},
+    "black": {"white": "loss", "draw": "draw", "black": "win"},
+}
 
 
 def condition_text(condition: w.Condition, player: int, names: dict[int, str]) -> str:
@@ -80,7 +83,10 @@ def needs_text(player: w.PlayerScenarios, needs: w.PlaceNeeds, names: dict[int, 
     place = place_text(needs.place)
     if needs.needs == [[]]:
         return TEXTS["always"].format(name=player.name, place=place)
-    terms = [TEXTS["and"].join(condition_text(c, player.id, names) for c in _own_first(term, player.id)) for term in needs.needs]
+    terms = [
+        TEXTS["and"].join(condition_text(c, player.id, names) for c in _own_first(term, player.id))
+        for term in needs.needs
+    ]
     return TEXTS["if"].format(name=player.name, place=place, needs=TEXTS["or"].join(terms))
 
 

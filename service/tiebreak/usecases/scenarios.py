@@ -83,7 +83,9 @@ def _pairing_entries(
     for i, a in enumerate(body.assume or []):
         key = (a.round, a.white, a.black)
         if key in assumed:
-            raise InvalidRequest([Issue(("assume", i), f"the game {a.white}-{a.black} of round {a.round} is given twice")])
+            raise InvalidRequest(
+                [Issue(("assume", i), f"the game {a.white}-{a.black} of round {a.round} is given twice")]
+            )
         assumed[key] = a.result
     filed = _filed_rounds(tournament)
     seen: set[tuple[int, int]] = set()
@@ -100,9 +102,7 @@ def _pairing_entries(
             if pid not in index:
                 raise InvalidRequest([Issue(("pairings", i, name), f"no player has start number {pid}")])
             if (pid, p.round) in seen:
-                raise InvalidRequest(
-                    [Issue(("pairings", i, name), f"player {pid} is paired twice in round {p.round}")]
-                )
+                raise InvalidRequest([Issue(("pairings", i, name), f"player {pid} is paired twice in round {p.round}")])
             if (index[pid], p.round) in filed:
                 raise InvalidRequest(
                     [Issue(("pairings", i, name), f"player {pid} already has a result for round {p.round}")]
@@ -237,7 +237,19 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
     )
     warnings = [*source.warnings, *capped(standings.warnings, limits)]
     return ScenariosPlan(
-        body, counts, table, standings, specs, standings.regulations, games, reported, low, high, wanted, warnings, limits
+        body,
+        counts,
+        table,
+        standings,
+        specs,
+        standings.regulations,
+        games,
+        reported,
+        low,
+        high,
+        wanted,
+        warnings,
+        limits,
     )
 
 
@@ -294,7 +306,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
 
 def _conditions(term: Term, games: list[w.OpenGameOut]) -> list[w.Condition]:
     return [
-        w.Condition(round=games[g].round, white=games[g].white, black=games[g].black, results=results_named(values))
+        w.Condition(round=games[g].round, white=games[g].white, black=games[g].black, results=results_named(values))  # type: ignore[arg-type]
         for g, values in sorted(term.items())
     ]
 
@@ -345,9 +357,7 @@ def opened_round(t: s.Tournament, rnd: int | None = None) -> tuple[s.Tournament,
             result = WHITE_RESULT.get(FORFEIT_AS.get(r.result, r.result))
             if result is not None and not (r.result == "forfeit_loss" and _double_forfeit(t, r.opponent, rnd)):
                 played.append(w.Assumed(round=rnd, white=p.id, black=r.opponent, result=result))  # type: ignore[arg-type]
-    players = [
-        msgspec.structs.replace(p, results=[r for r in p.results if r.round != rnd]) for p in t.players
-    ]
+    players = [msgspec.structs.replace(p, results=[r for r in p.results if r.round != rnd]) for p in t.players]
     return msgspec.structs.replace(t, players=players), pairings, played
 
 
@@ -377,5 +387,6 @@ def file_request(
     if pairings is None:
         tournament, pairings, played = opened_round(tournament)
     names = {p.id: p.name or str(p.id) for p in tournament.players}
-    request = w.ScenariosRequest(tournament=tournament, tiebreaks=tiebreaks, pairings=pairings, **fields)
+    rules: list[str | s.RuleObject] | None = None if tiebreaks is None else list(tiebreaks)
+    request = w.ScenariosRequest(tournament=tournament, tiebreaks=rules, pairings=pairings, **fields)
     return request, names, played
