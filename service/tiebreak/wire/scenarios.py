@@ -21,10 +21,10 @@ MAX_PLACES = 100
 class Pairing(s.Strict, frozen=True):
     """A game still to be played (`white`, `black`), or a player's bye in that round (`player`, `bye`)."""
 
-    round: s.RoundNumber
-    white: s.PlayerId | None = None
-    black: s.PlayerId | None = None
-    player: s.PlayerId | None = None
+    round: Annotated[s.RoundNumber, doc("The round still to be played")]
+    white: Annotated[s.PlayerId | None, doc("White's start number (a game)")] = None
+    black: Annotated[s.PlayerId | None, doc("Black's start number (a game)")] = None
+    player: Annotated[s.PlayerId | None, doc("The start number of the player with a bye")] = None
     bye: Annotated[ByeKind | None, doc("The bye `player` has in this round")] = None
 
     def __post_init__(self) -> None:
@@ -39,9 +39,9 @@ class Pairing(s.Strict, frozen=True):
 class Assumed(s.Strict, frozen=True):
     """The result the client fixes for one of the games of `pairings`."""
 
-    round: s.RoundNumber
-    white: s.PlayerId
-    black: s.PlayerId
+    round: Annotated[s.RoundNumber, doc("The game's round, as in `pairings`")]
+    white: Annotated[s.PlayerId, doc("White's start number, as in `pairings`")]
+    black: Annotated[s.PlayerId, doc("Black's start number, as in `pairings`")]
     result: Annotated[GameResult, doc("`white` wins, `draw`, or `black` wins")]
 
 
@@ -82,7 +82,9 @@ class ScenariosRequest(s.Strict, kw_only=True, frozen=True):
 
 
 class OpenGameOut(s.Out, frozen=True):
-    round: int
+    """A game whose result is open."""
+
+    round: Annotated[int, doc("The game's round")]
     white: Annotated[int, doc("White's start number")]
     black: Annotated[int, doc("Black's start number")]
 
@@ -90,13 +92,15 @@ class OpenGameOut(s.Out, frozen=True):
 class Condition(s.Out, frozen=True):
     """One game's allowed results."""
 
-    round: int
-    white: int
-    black: int
+    round: Annotated[int, doc("The game's round")]
+    white: Annotated[int, doc("White's start number")]
+    black: Annotated[int, doc("Black's start number")]
     results: Annotated[list[GameResult], doc("The results of this game that satisfy the condition")]
 
 
 class PlaceNeeds(s.Out, frozen=True):
+    """What it takes to reach one place."""
+
     place: Annotated[int, doc("The place: reached when the player's rank (shared or not) is at most this")]
     needs: Annotated[
         list[list[Condition]],
@@ -108,8 +112,10 @@ class PlaceNeeds(s.Out, frozen=True):
 
 
 class PlayerScenarios(s.Out, frozen=True):
-    id: int
-    name: str
+    """One reported player's ranks over every outcome, and what each place takes."""
+
+    id: Annotated[int, doc("Start number")]
+    name: Annotated[str, doc("The player's name")]
     best_rank: Annotated[int, doc("The best rank over every outcome")]
     worst_rank: Annotated[int, doc("The worst rank over every outcome")]
     clinched: Annotated[int | None, doc("The best place up to `places` reached in every outcome; null if none")]
@@ -117,6 +123,8 @@ class PlayerScenarios(s.Out, frozen=True):
 
 
 class ScenariosResponse(s.Out, frozen=True):
+    """Every outcome of the open games ranked as the standings rank the finished event, per player."""
+
     regulations: Annotated[s.AppliedRegulations, doc("The rule set applied")]
     tiebreaks: Annotated[list[s.TiebreakOut], doc("The rules applied, in order")]
     after_round: Annotated[int, doc("The round the outcomes are ranked after (the last round of `pairings`)")]
