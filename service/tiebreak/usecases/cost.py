@@ -184,12 +184,15 @@ def _scenario_seconds(counts: Counts) -> float:
     )
 
 
+MOST_OPEN_GAMES = 40
+
+
 def largest_open_games(counts: Counts, limits: Limits) -> int:
     """The most open games this event's scenarios fit the limits with, the share of outcomes that
     need the rules taken as it is."""
-    share = counts.ranked_outcomes / counts.outcomes if counts.outcomes else 1.0
+    share = counts.ranked_outcomes / counts.outcomes if 0 < counts.open_games <= MOST_OPEN_GAMES else 0.0
     games = 0
-    while games < 40:
+    while games < MOST_OPEN_GAMES:
         more = games + 1
         trial = replace(counts, open_games=more, ranked_outcomes=int(share * 3**more))
         cost = estimate(trial)
@@ -212,6 +215,16 @@ def describe(counts: Counts) -> str:
 
 def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
     """The estimate, or a 413 naming the limit it is over (the work asked for is too large)."""
+    if counts.open_games > MOST_OPEN_GAMES:  # 3^40 outcomes is past any limit (and past a float)
+        raise LimitExceeded(
+            "max_cost_s",
+            path or "pairings",
+            f"{counts.open_games} games are open: 3^{counts.open_games} outcomes; at most "
+            f"{largest_open_games(counts, limits)} open games fit for this event; fix some results with "
+            f"`assume` or ask for fewer `players`",
+            413,
+            limits,
+        )
     cost = estimate(counts)
     if counts.open_games and (cost.seconds > limits.max_cost_s or cost.memory_mib > limits.max_memory_mib):
         limit = "max_cost_s" if cost.seconds > limits.max_cost_s else "max_memory_mib"

@@ -96,6 +96,8 @@ def _pairing_entries(
             raise InvalidRequest(
                 [Issue(("pairings", i, "round"), f"round {p.round} is past the event's {tournament.rounds} rounds")]
             )
+        if p.player is None and p.white == p.black:
+            raise InvalidRequest([Issue(("pairings", i, "black"), f"player {p.white} cannot play themselves")])
         people = [("white", p.white), ("black", p.black)] if p.player is None else [("player", p.player)]
         for name, pid in people:
             assert pid is not None  # a pairing has both players of a game, or the player of a bye

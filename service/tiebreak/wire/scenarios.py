@@ -3,12 +3,13 @@ player can still reach, which are certain, and what it takes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, ClassVar, Literal
 
 from msgspec import Meta
 
 from . import schemas as s
-from .rules import AtMostOne, ExactlyOne
+from .rules import AtMostOne, ExactlyOne, Schema, given
 
 doc = s.doc
 
@@ -18,8 +19,24 @@ MAX_PAIRINGS = 2000
 MAX_PLACES = 100
 
 
+@dataclass(frozen=True)
+class GameOrBye:
+    """A pairing gives `white` and `black` (a game) or `player` and `bye` (a bye), never both."""
+
+    def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
+        game, bye = ("white", "black"), ("player", "bye")
+
+        def branch(title: str, present: tuple[str, ...], absent: tuple[str, ...]) -> Schema:
+            fields = {**{n: given(properties[n]) for n in present}, **{n: {"type": "null"} for n in absent}}
+            return {"title": title, "required": list(present), "properties": fields}
+
+        return {"oneOf": [branch("A game", game, bye), branch("A bye", bye, game)]}
+
+
 class Pairing(s.Strict, frozen=True):
     """A game still to be played (`white`, `black`), or a player's bye in that round (`player`, `bye`)."""
+
+    schema_rules: ClassVar = (GameOrBye(),)
 
     round: Annotated[s.RoundNumber, doc("The round still to be played")]
     white: Annotated[s.PlayerId | None, doc("White's start number (a game)")] = None
@@ -32,8 +49,6 @@ class Pairing(s.Strict, frozen=True):
         bye = self.player is not None and self.bye is not None
         if game == bye or (game and (self.player is not None or self.bye is not None)):
             raise ValueError("a pairing is a game (`white`, `black`) or a bye (`player`, `bye`)")
-        if game and self.white == self.black:
-            raise ValueError("a player cannot be paired with themselves")
 
 
 class Assumed(s.Strict, frozen=True):
