@@ -75,7 +75,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    shapes = [("swiss-40", 40, 12, False, 1.0), ("open-150", 150, 10, True, 2.0)]
+    shapes = [
+        ("swiss-40", 40, 12, False, 1.0),
+        ("open-150", 150, 10, True, 2.0),
+        # the largest of each that the default limits admit
+        ("swiss-40, 10 boards open", 40, 10, False, 1.0),
+        ("open-150, 8 boards open", 150, 8, True, 2.0),
+    ]
     for name, players, boards, leaders, target in shapes:
         data = body_of(players, boards, leaders)
         best, answer = min((run_once(data) for _ in range(args.repeat)), key=lambda x: x[0])

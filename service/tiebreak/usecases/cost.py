@@ -52,9 +52,11 @@ ANSWER_BYTES_PER_RULE_ROW = 4.7  # a value per rule and row,
 ANSWER_BYTES_PER_EXPLAINED_RULE = 300.7  # a breakdown per explained row and rule,
 ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, round and rule
 # Scenarios (POST /v1/scenarios), measured with scripts/bench_scenarios.py, not fitted by the
-# calibration: the points of every outcome, then each outcome ranked in full as a standings of
-# its own (the per-cell constants above), then the needs of each reported player and place.
+# calibration: the points of every outcome, then each outcome ranked in full in a stacked table,
+# then the needs of each reported player and place.
 SECONDS_PER_OUTCOME_PLAYER = 2.0e-08  # one outcome × one player: its points and the ranges they leave
+SECONDS_PER_RANKED_CELL = 3.0e-08  # one outcome ranked in full × one player × one round: its block
+SECONDS_PER_RANKED_RULE_CELL = 1.0e-07  # the same × one rule
 SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
 BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
@@ -176,7 +178,9 @@ def estimate(counts: Counts) -> Estimate:
 def _scenario_seconds(counts: Counts) -> float:
     """The points of every outcome, the outcomes ranked in full (each a standings of its own), the needs."""
     outcomes = counts.outcomes
-    per_ranking = SECONDS_PER_CELL * counts.cells + SECONDS_PER_RULE_CELL * counts.cells * counts.rule_passes
+    per_ranking = (
+        SECONDS_PER_RANKED_CELL * counts.cells + SECONDS_PER_RANKED_RULE_CELL * counts.cells * counts.rule_passes
+    )
     return (
         SECONDS_PER_OUTCOME_PLAYER * outcomes * counts.players
         + per_ranking * counts.ranked_outcomes
