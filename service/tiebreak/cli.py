@@ -5,6 +5,7 @@
     tiebreak progression FILE [-t ...] [--csv]
     tiebreak batch PATHS... [-t ...] --out results.ndjson --jobs N
     tiebreak prizes STANDINGS_OR_TOURNAMENT --prizes prizes.json [-t ...] [--format text|json]
+    tiebreak scenarios FILE --pairings last|PAIRINGS.json [--places N] [--players ID ...] [-t ...]
     tiebreak serve [--host H] [--port P]
 
 A JSON file is a tournament (the API's `tournament`) or a whole standings request
@@ -803,6 +804,34 @@ def prizes(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- scenarios
+
+
+def scenarios(args: argparse.Namespace) -> int:
+    """What each player needs before the last round(s) (POST /v1/scenarios), as sentences."""
+    from .usecases.scenario_text import scenarios_text
+    from .usecases.scenarios import file_request, run_scenarios
+    from .wire.limits import LIMITS
+    from .wire.scenarios import Pairing
+
+    path = Path(args.file)
+    data = read_input(path)
+    tournament, text = (
+        (_decoder(s.Tournament).decode(data), None) if _is_json(path, data) else (None, decode_trf(data)[0])
+    )
+    pairings = (
+        None if args.pairings == "last" else msgspec.json.decode(Path(args.pairings).read_bytes(), type=list[Pairing])
+    )
+    fields = {"places": args.places, "players": args.players, "unrated_rating": args.unrated_rating}
+    if args.regulations is not None:
+        fields["regulations"] = args.regulations
+    request, names, _ = file_request(tournament, text, pairings, args.tiebreaks, **fields)
+    answer = run_scenarios(request, LIMITS)
+    print_warnings(answer)
+    sys.stdout.write(json_text(answer) if args.format == "json" else scenarios_text(answer, args.places, names) + "\n")
+    return 0
+
+
 # ---------------------------------------------------------------- serve
 
 
@@ -986,6 +1015,23 @@ def parser() -> argparse.ArgumentParser:
         help="text (default: each player's shares and why) or json (the API's response)",
     )
     p.set_defaults(run=prizes)
+
+    p = sub.add_parser("scenarios", help="before the last round: what each player needs for each place")
+    p.add_argument("file", help=FILE_HELP)
+    p.add_argument(
+        "--pairings",
+        required=True,
+        metavar="last|PAIRINGS.json",
+        help="`last`: the file's last round, its results dropped and its pairings kept; or a JSON list of "
+        "pairings as in POST /v1/scenarios",
+    )
+    p.add_argument("--places", type=int, default=1, metavar="N", help="the places that matter (default 1)")
+    p.add_argument("--players", type=int, nargs="*", metavar="ID", help="report only these start numbers")
+    p.add_argument("-t", "--tiebreaks", nargs="*", metavar="RULE", help="rules in order (default: the file's own)")
+    p.add_argument("--regulations", choices=REGULATIONS, help="rule set (default: auto, by the start date)")
+    p.add_argument("--unrated-rating", type=int, metavar="R", help="rating that unrated players count as")
+    p.add_argument("--format", default="text", choices=["text", "json"], help="text (default: sentences) or json")
+    p.set_defaults(run=scenarios)
 
     p = sub.add_parser("serve", help="start the HTTP service")
     p.add_argument(

@@ -108,17 +108,21 @@ def rank(
     specs: list[RuleSpec],
     dropped: Mapping[RuleSpec, str | None],
     registry: Mapping[str, Any] = TIEBREAKS,
+    within: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
     """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
 
     Players equal on everything share a rank and are listed by start number. A rule that
     needs the groups sorts only the keys since the last such rule, behind the group index
     the earlier ones left; the final sort does the same. `registry`: the catalogue the
-    codes are looked up in (team events have their own).
+    codes are looked up in (team events have their own). `within`: a block per row, sorted before
+    everything else, so that rows of different blocks are never tied (engine/scenarios.py ranks many
+    outcomes of one event in one pass); the keys returned leave it out.
     """
     table = ctx.table
     keys = [-table.score]
-    pending = [-table.score]  # the keys since the last refinement, most significant first
+    # the keys since the last refinement, most significant first
+    pending = [-table.score] if within is None else [within, -table.score]
     group: np.ndarray | None = None  # every key before `pending`, as one dense column
     outcomes: list[RuleOutcome] = []
     for spec in specs:

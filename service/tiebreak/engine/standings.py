@@ -212,11 +212,32 @@ def _compute(
     warnings: list[Warning] = rule_list_checks(specs, table, applied)
     warnings += round_checks(table, after_round, applied)
     warnings += missing_round_checks(tournament, after_round, applied)
-    rating_article = "US Chess 34E10" if applied is Regulations.USCF else "C.07 10"
+    ratings, dropped, rating_warnings = rating_inputs(table, specs, applied, unrated_rating)
+    warnings += rating_warnings
+    ctx = Context(table, applied, ratings, contribution=contribution, lots_seed=lots_seed)
+    order, starts, keys, outcomes = rank(ctx, specs, dropped)
+    warnings += group_checks(outcomes, table)
+    rows = _rows(table, order, starts, keys, outcomes)
+    warnings += drawn_order_warnings(rows, table, lots_seed)
+    standings = Standings(table, applied, specs, outcomes, rows, warnings, lots_seed if uses_lots(specs) else None)
+    if explain is True:
+        standings.keep(range(table.size))
+    elif explain is not False:
+        wanted = set(explain)
+        standings.keep(p for p, pid in enumerate(table.ids) if pid in wanted)
+    return standings
 
+
+def rating_inputs(
+    table: Table, specs: list[RuleSpec], applied: Regulations, unrated_rating: int | None
+) -> tuple[np.ndarray, dict[RuleSpec, str | None], list[Warning]]:
+    """The ratings the rules read (unrated players given `unrated_rating`, else 0), the rating
+    rules dropped for want of it, and the warnings saying which."""
+    warnings: list[Warning] = []
+    rating_article = "US Chess 34E10" if applied is Regulations.USCF else "C.07 10"
     ratings = np.fromiter((r or 0 for r in table.ratings), np.int64, table.size)
     unrated = [table.ids[p] for p in np.flatnonzero(ratings == 0).tolist()]
-    dropped: dict[RuleSpec, str] = {}
+    dropped: dict[RuleSpec, str | None] = {}
     rating_specs = [s for s in specs if TIEBREAKS[s.code].rating_based]
     if unrated and rating_specs:
         if unrated_rating is None:
@@ -243,19 +264,7 @@ def _compute(
                     rating_article,
                 )
             )
-
-    ctx = Context(table, applied, ratings, contribution=contribution, lots_seed=lots_seed)
-    order, starts, keys, outcomes = rank(ctx, specs, dropped)
-    warnings += group_checks(outcomes, table)
-    rows = _rows(table, order, starts, keys, outcomes)
-    warnings += drawn_order_warnings(rows, table, lots_seed)
-    standings = Standings(table, applied, specs, outcomes, rows, warnings, lots_seed if uses_lots(specs) else None)
-    if explain is True:
-        standings.keep(range(table.size))
-    elif explain is not False:
-        wanted = set(explain)
-        standings.keep(p for p, pid in enumerate(table.ids) if pid in wanted)
-    return standings
+    return ratings, dropped, warnings
 
 
 def _rows(

@@ -11,6 +11,7 @@ from ..compute.logs import configure_logging
 from ..version import __version__
 from ..wire import schemas as s
 from ..wire.compare import CompareRequest, CompareResponse
+from ..wire.scenarios import ScenariosRequest, ScenariosResponse
 from ..wire.io import BatchItem, BatchResult, CheckItem, CheckLine, TrfConvertRequest, TrfConvertResponse
 from ..wire.limits import LIMITS, Limits
 from ..wire.prizes import PrizeRequest, PrizesResponse
@@ -21,6 +22,7 @@ from .openapi import SCHEMA_PATH, render_plugins, static_routes
 from .page import PAGE_ROUTES
 from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware
 from .prizes import PRIZE_ROUTES
+from .scenarios import SCENARIO_ROUTES
 from .problems import EXCEPTION_HANDLERS
 from .routes import ROUTES
 
@@ -35,6 +37,7 @@ DOCUMENTED_MODELS = [
     CompareRequest,
     PrizeRequest,
     CheckItem,
+    ScenariosRequest,
     s.StandingsResponse,
     ProgressionResponse,
     BatchResult,
@@ -42,6 +45,7 @@ DOCUMENTED_MODELS = [
     TrfConvertResponse,
     PrizesResponse,
     CheckLine,
+    ScenariosResponse,
     s.CatalogueEntry,
     s.PresetOut,
     s.VersionInfo,
@@ -76,7 +80,15 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
     configure_logging(ops.log_level)
     admission = Admission(limits)
     app = Litestar(
-        route_handlers=[*ROUTES, *PRIZE_ROUTES, *BATCH_ROUTES, *OPS_ROUTES, *static_routes(), *PAGE_ROUTES],
+        route_handlers=[
+            *ROUTES,
+            *PRIZE_ROUTES,
+            *SCENARIO_ROUTES,
+            *BATCH_ROUTES,
+            *OPS_ROUTES,
+            *static_routes(),
+            *PAGE_ROUTES,
+        ],
         compression_config=ops.compression(),
         cors_config=ops.cors(),
         state=State({"limits": limits, "ops": ops, "admission": admission, "documented_models": DOCUMENTED_MODELS}),

@@ -26,7 +26,7 @@ checks these constants over-estimate every recorded run).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..wire.limits import LimitExceeded, Limits
 
@@ -51,6 +51,14 @@ ANSWER_BYTES_PER_COMPARED_ROW = 227.2  # each list after the first: its rows and
 ANSWER_BYTES_PER_RULE_ROW = 4.7  # a value per rule and row,
 ANSWER_BYTES_PER_EXPLAINED_RULE = 300.7  # a breakdown per explained row and rule,
 ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, round and rule
+# Scenarios (POST /v1/scenarios), measured with scripts/bench_scenarios.py, not fitted by the
+# calibration: the points of every outcome, then each outcome ranked in full in a stacked table,
+# then the needs of each reported player and place.
+SECONDS_PER_OUTCOME_PLAYER = 2.0e-08  # one outcome × one player: its points and the ranges they leave
+SECONDS_PER_RANKED_CELL = 3.0e-08  # one outcome ranked in full × one player × one round: its block
+SECONDS_PER_RANKED_RULE_CELL = 1.0e-07  # the same × one rule
+SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
+BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
 BYTES_PER_BODY_BYTE = 2
 BYTES_BASE = 40 * 1024 * 1024  # a compute worker with the service imported, before any job
@@ -84,6 +92,10 @@ class Counts:
     prize_tied: int = 0  # prizes: entrants in a score group of two or more
     prize_tied_checks: int = 0  # prizes, one cash prize each: tied entrants × categories
     prize_shares: int = 0  # prizes: the most shares the distribution can pay
+    open_games: int = 0  # scenarios: games whose result is open (3 ** open_games outcomes)
+    ranked_outcomes: int = 0  # scenarios: outcomes that points alone do not answer, ranked by the rules
+    reported: int = 0  # scenarios: players reported
+    places: int = 0  # scenarios: places asked about
 
     @property
     def cells(self) -> int:
@@ -93,6 +105,10 @@ class Counts:
     def compared_players(self) -> int:
         """Players × the rule lists after the first: what a compare adds to one standings."""
         return self.players * (self.lists - 1)
+
+    @property
+    def outcomes(self) -> int:
+        return 3**self.open_games if self.open_games else 0
 
     @property
     def answer_rows(self) -> int:
@@ -165,6 +181,7 @@ def estimate(counts: Counts) -> Estimate:
         + PRIZE_SECONDS_PER_TIED * counts.prize_tied
         + PRIZE_SECONDS_PER_TIED_CHECK * counts.prize_tied_checks
         + PRIZE_SECONDS_PER_SHARE * counts.prize_shares
+        + _scenario_seconds(counts)
     )
     memory = (
         BYTES_BASE
@@ -176,6 +193,7 @@ def estimate(counts: Counts) -> Estimate:
         + BYTES_PER_EXPLAINED_CELL * explained_cells
         + BYTES_PER_BODY_BYTE * counts.body_bytes
         + PRIZE_BYTES_PER_SHARE * counts.prize_shares
+        + BYTES_PER_OUTCOME_PLAYER * counts.outcomes * counts.reported
     )
     rows = counts.answer_rows
     answer = (
@@ -189,6 +207,37 @@ def estimate(counts: Counts) -> Estimate:
     return Estimate(seconds, int(memory), int(answer))
 
 
+def _scenario_seconds(counts: Counts) -> float:
+    """The points of every outcome, the outcomes ranked in full (each a standings of its own), the needs."""
+    outcomes = counts.outcomes
+    per_ranking = (
+        SECONDS_PER_RANKED_CELL * counts.cells + SECONDS_PER_RANKED_RULE_CELL * counts.cells * counts.rule_passes
+    )
+    return (
+        SECONDS_PER_OUTCOME_PLAYER * outcomes * counts.players
+        + per_ranking * counts.ranked_outcomes
+        + SECONDS_PER_OUTCOME_QUESTION * outcomes * counts.reported * counts.places
+    )
+
+
+MOST_OPEN_GAMES = 40
+
+
+def largest_open_games(counts: Counts, limits: Limits) -> int:
+    """The most open games this event's scenarios fit the limits with, the share of outcomes that
+    need the rules taken as it is."""
+    share = counts.ranked_outcomes / counts.outcomes if 0 < counts.open_games <= MOST_OPEN_GAMES else 0.0
+    games = 0
+    while games < MOST_OPEN_GAMES:
+        more = games + 1
+        trial = replace(counts, open_games=more, ranked_outcomes=int(share * 3**more))
+        cost = estimate(trial)
+        if cost.seconds > limits.max_cost_s or cost.memory_mib > limits.max_memory_mib:
+            break
+        games = more
+    return games
+
+
 def describe(counts: Counts) -> str:
     text = f"{counts.players} players × {counts.rounds} rounds × {counts.rule_passes} rule evaluations"
     if counts.lists > 1:
@@ -200,6 +249,8 @@ def describe(counts: Counts) -> str:
             f", a prize distribution of {counts.prize_checks} entrant × category checks, "
             f"{counts.prize_tied} tied entrants and up to {counts.prize_shares} shares"
         )
+    if counts.open_games:
+        text += f", 3^{counts.open_games} = {counts.outcomes} outcomes of {counts.open_games} open games"
     return text
 
 
@@ -239,7 +290,28 @@ def prize_counts(points: list, categories: int, prizes: int, groups: int, one_ca
 
 def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
     """The estimate, or a 413 naming the limit it is over (the work asked for is too large)."""
+    if counts.open_games > MOST_OPEN_GAMES:  # 3^40 outcomes is past any limit (and past a float)
+        raise LimitExceeded(
+            "max_cost_s",
+            path or "pairings",
+            f"{counts.open_games} games are open: 3^{counts.open_games} outcomes; at most "
+            f"{largest_open_games(counts, limits)} open games fit for this event; fix some results with "
+            f"`assume` or ask for fewer `players`",
+            413,
+            limits,
+        )
     cost = estimate(counts)
+    if counts.open_games and (cost.seconds > limits.max_cost_s or cost.memory_mib > limits.max_memory_mib):
+        limit = "max_cost_s" if cost.seconds > limits.max_cost_s else "max_memory_mib"
+        raise LimitExceeded(
+            limit,
+            path or "pairings",
+            f"{counts.open_games} games are open: 3^{counts.open_games} = {counts.outcomes} outcomes, estimated "
+            f"{cost.seconds:.1f} s and {cost.memory_mib:.0f} MiB; at most {largest_open_games(counts, limits)} "
+            f"open games fit for this event; fix some results with `assume` or ask for fewer `players`",
+            413,
+            limits,
+        )
     if cost.seconds > limits.max_cost_s:
         raise LimitExceeded(
             "max_cost_s",

@@ -19,11 +19,13 @@ from ..wire.io import BatchItem, CheckItem, TrfConvertRequest
 from ..wire.limits import LimitExceeded, Limits, check_standings, check_tournament, check_trf_size
 from ..wire.prizes import PrizeRequest
 from ..wire.progression import ProgressionRequest
+from ..wire.scenarios import ScenariosRequest
 from .check import check_item
 from .compare import compute_compare, plan_compare
 from .cost import Counts, prize_counts, text_counts
 from .prizes import check_prizes, run_prizes
 from .progression import compute_progression, plan_progression
+from .scenarios import compute_scenarios, plan_scenarios
 from .standings import compute_plan, plan_standings, team_counts
 from .trf import read_to_wire, write_from_wire
 
@@ -122,6 +124,17 @@ def _check(item: CheckItem, limits: Limits, body_bytes: int) -> Plan:
     return Plan(text_counts(item.trf, limits.max_rules, body_bytes), lambda: check_item(item))
 
 
+def _scenarios(body: ScenariosRequest, limits: Limits, body_bytes: int) -> Plan:
+    if body.tournament is not None:
+        check_tournament(len(body.tournament.players), body.tournament.rounds, limits)
+    elif body.trf is not None:
+        check_trf_size(body.trf, limits)
+    if len(body.tiebreaks or []) > limits.max_rules:
+        raise LimitExceeded("max_rules", "tiebreaks", f"{len(body.tiebreaks or [])} rules", limits=limits)
+    plan = plan_scenarios(body, limits, body_bytes)
+    return Plan(plan.counts, lambda: compute_scenarios(plan), lambda: plan.engine_seconds)
+
+
 KINDS: dict[str, Kind] = {
     "standings": Kind(WireDecoder(s.StandingsRequest), _standings),
     "item": Kind(WireDecoder(BatchItem), _standings),
@@ -130,4 +143,5 @@ KINDS: dict[str, Kind] = {
     "trf": Kind(WireDecoder(TrfConvertRequest), _trf),
     "prizes": Kind(WireDecoder(PrizeRequest), _prizes),
     "check": Kind(WireDecoder(CheckItem), _check),
+    "scenarios": Kind(WireDecoder(ScenariosRequest), _scenarios),
 }

@@ -23,6 +23,7 @@ from ..engine.presets import preset, preset_specs
 from ..engine.standings import Standings, cyclic_gc_paused, Warning, edition_warnings, resolve_regulations, uses_lots
 from ..formats.trf import TrfDocument, TrfSource, TrfWarning, parse_trf, located_warning
 from ..wire import schemas as s
+from ..wire.scenarios import ScenariosRequest
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_tournament
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
@@ -117,7 +118,9 @@ def prepare(
     return source.tournament, specs, regulations, source.warnings
 
 
-def prepare_input(body: s.StandingsRequest, limits: Limits | None = None) -> tuple[Input, list[RuleSpec], Regulations]:
+def prepare_input(
+    body: s.StandingsRequest | ScenariosRequest, limits: Limits | None = None
+) -> tuple[Input, list[RuleSpec], Regulations]:
     source = read_input(body.tournament, body.trf, limits)
     warnings = source.warnings
     regulations = applied_regulations(body.regulations, body.preset, source.tournament)

@@ -1,0 +1,96 @@
+"""Benchmark of POST /v1/scenarios' computation, in process (decoding, planning, ranking, needs).
+
+    .venv/bin/python scripts/bench_scenarios.py            # both shapes, best of 3
+    .venv/bin/python scripts/bench_scenarios.py --repeat 5
+
+Shapes (issue 25; figures in docs/benchmarks.md):
+  swiss-40: a synthetic 40-player, 9-round Swiss, its last round opened again, the top 12 boards
+            open (the other results assumed), every player reported, places 1 (the default); target < 1 s.
+  open-150: a synthetic 150-player, 9-round open, its top 10 boards open, the rest assumed,
+            `players` = the leaders (everyone within a point of first before the round), places 1;
+            target < 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
+
+from tiebreak.synthetic import swiss_wire  # noqa: E402
+from tiebreak.usecases.scenarios import opened_round, plan_scenarios, compute_scenarios  # noqa: E402
+from tiebreak.wire import schemas as s  # noqa: E402
+from tiebreak.wire import scenarios as w  # noqa: E402
+from tiebreak.wire.limits import LIMITS, LimitExceeded  # noqa: E402
+from tiebreak.usecases.cost import check_cost  # noqa: E402
+
+RULES = ["BH/C1", "BH", "SB"]
+
+
+def scores_before(t: s.Tournament) -> dict[int, float]:
+    points = {"win": 1, "draw": 0.5, "forfeit_win": 1, "pairing_bye": 1, "full_bye": 1, "half_bye": 0.5}
+    return {p.id: sum(points.get(r.result, 0) for r in p.results) for p in t.players}
+
+
+def body_of(players: int, boards: int, leaders_only: bool) -> bytes:
+    t = msgspec.convert(swiss_wire(players, 9, seed=7), s.Tournament)
+    before, pairings, played = opened_round(t)
+    score = scores_before(before)
+    games = [p for p in pairings if p.white is not None]
+    games.sort(key=lambda g: -max(score[g.white], score[g.black]))  # top boards first
+    open_keys = {(g.white, g.black) for g in games[:boards]}
+    assume = [a for a in played if (a.white, a.black) not in open_keys]
+    top = max(score.values())
+    chosen = sorted(pid for pid, sc in score.items() if sc >= top - 1) if leaders_only else None
+    body = w.ScenariosRequest(tournament=before, tiebreaks=RULES, pairings=pairings, assume=assume, players=chosen)
+    return msgspec.json.encode(body)
+
+
+def run_once(data: bytes) -> tuple[float, w.ScenariosResponse]:
+    started = time.perf_counter()
+    body = msgspec.json.decode(data, type=w.ScenariosRequest)
+    plan = plan_scenarios(body, None, len(data))  # measured whatever the limits say (see `admitted`)
+    answer = compute_scenarios(plan)
+    msgspec.json.encode(answer)
+    return time.perf_counter() - started, answer
+
+
+def admitted(data: bytes) -> str:
+    """What the service's default limits say of the request: admitted, or the 413's message."""
+    body = msgspec.json.decode(data, type=w.ScenariosRequest)
+    try:
+        plan = plan_scenarios(body, LIMITS, len(data))
+        check_cost(plan.counts, LIMITS)
+    except LimitExceeded as exc:
+        return f"refused under the default limits (413): {exc}"
+    return "admitted under the default limits"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    shapes = [
+        ("swiss-40", 40, 12, False, 1.0),
+        ("open-150", 150, 10, True, 2.0),
+        # the largest of each that the default limits admit
+        ("swiss-40, 10 boards open", 40, 10, False, 1.0),
+        ("open-150, 8 boards open", 150, 8, True, 2.0),
+    ]
+    for name, players, boards, leaders, target in shapes:
+        data = body_of(players, boards, leaders)
+        best, answer = min((run_once(data) for _ in range(args.repeat)), key=lambda x: x[0])
+        print(
+            f"{name}: {best:.3f} s (target < {target} s); {answer.outcomes} outcomes, "
+            f"{answer.ranked_by_tiebreaks} ranked by the rules, {len(answer.players)} players reported; "
+            + admitted(data)
+        )
+
+
+if __name__ == "__main__":
+    main()

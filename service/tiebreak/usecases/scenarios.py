@@ -1,0 +1,399 @@
+"""POST /v1/scenarios (SPEC 3.11): every outcome of the games still to be played, ranked as the
+standings rank the finished event, and what each player needs for each place that matters.
+
+`plan_scenarios` reads the crosstable, adds the pairings, ranks the event once (which checks it
+and gives the rules' names and the warnings), and works out from points alone which outcomes
+need the rules; its counts price the rest (usecases/cost.py). `compute_scenarios` ranks those
+outcomes in full and turns each player's winning outcomes into a minimal `needs`
+(engine/scenarios.py; docs/scenarios.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import msgspec
+import numpy as np
+
+from ..engine import Regulations, compute_standings
+from ..engine.errors import InconsistentCrosstable, InvalidRequest, Issue
+from ..engine.model import ResultColumns, ResultKind, Tournament
+from ..engine.rules import RuleSpec
+from ..engine.scenarios import (
+    OpenGame,
+    Term,
+    Ranker,
+    bounds_by_points,
+    minimal_cover,
+    open_outcomes,
+    open_places,
+    reached,
+    results_named,
+)
+from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
+from ..texts.message import msg
+from ..engine.table import Table
+from ..wire import scenarios as w
+from ..wire import schemas as s
+from ..wire.limits import Deadline, Limits
+from .convert import tiebreak_to_wire, tournament_to_wire
+from .cost import Counts, check_cost
+from .standings import capped, located, prepare_input, read_trf_checked
+
+RESULT_CODE = {"white": 0, "draw": 1, "black": 2}
+KIND_OF = {"white": (ResultKind.WIN, ResultKind.LOSS), "draw": (ResultKind.DRAW,) * 2}
+KIND_OF["black"] = (ResultKind.LOSS, ResultKind.WIN)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A result added to the crosstable: the player's index, the round, the kind, the opponent's id, the colour."""
+
+    player: int
+    round: int
+    kind: ResultKind
+    opponent: int = 0
+    color: int = 0
+
+
+@dataclass
+class ScenariosPlan:
+    body: w.ScenariosRequest
+    counts: Counts
+    table: Table
+    standings: Standings  # the event ranked once, its open games drawn: the rules and warnings
+    specs: list[RuleSpec]
+    regulations: Regulations
+    games: list[OpenGame]
+    reported: list[int]  # table indices, in start-number order
+    low: np.ndarray
+    high: np.ndarray
+    wanted: np.ndarray
+    warnings: list[Warning] = field(default_factory=list)
+    limits: Limits | None = None
+    engine_seconds: float = 0.0
+
+
+def _pairing_entries(
+    body: w.ScenariosRequest, index: dict[int, int], tournament: Tournament
+) -> tuple[list[Entry], list[tuple[int, int, int]]]:
+    """The byes and assumed results as entries, and the open games as (round, white id, black id)."""
+    assumed: dict[tuple[int, int, int], str] = {}
+    for i, a in enumerate(body.assume or []):
+        key = (a.round, a.white, a.black)
+        if key in assumed:
+            raise InvalidRequest(
+                [Issue(("assume", i), f"the game {a.white}-{a.black} of round {a.round} is given twice")]
+            )
+        assumed[key] = a.result
+    filed = _filed_rounds(tournament)
+    seen: set[tuple[int, int]] = set()
+    entries: list[Entry] = []
+    games: list[tuple[int, int, int]] = []
+    for i, p in enumerate(body.pairings):
+        if p.round > tournament.rounds:
+            raise InvalidRequest(
+                [Issue(("pairings", i, "round"), f"round {p.round} is past the event's {tournament.rounds} rounds")]
+            )
+        if p.player is None and p.white == p.black:
+            raise InvalidRequest([Issue(("pairings", i, "black"), f"player {p.white} cannot play themselves")])
+        people = [("white", p.white), ("black", p.black)] if p.player is None else [("player", p.player)]
+        for name, pid in people:
+            assert pid is not None  # a pairing has both players of a game, or the player of a bye
+            if pid not in index:
+                raise InvalidRequest([Issue(("pairings", i, name), f"no player has start number {pid}")])
+            if (pid, p.round) in seen:
+                raise InvalidRequest([Issue(("pairings", i, name), f"player {pid} is paired twice in round {p.round}")])
+            if (index[pid], p.round) in filed:
+                raise InvalidRequest(
+                    [Issue(("pairings", i, name), f"player {pid} already has a result for round {p.round}")]
+                )
+            seen.add((pid, p.round))
+        if p.player is not None:
+            assert p.bye is not None
+            entries.append(Entry(index[p.player], p.round, ResultKind(p.bye)))
+            continue
+        assert p.white is not None and p.black is not None
+        fixed = assumed.pop((p.round, p.white, p.black), None)
+        white_kind, black_kind = KIND_OF[fixed or "draw"]  # an open game: drawn until an outcome fills it
+        entries.append(Entry(index[p.white], p.round, white_kind, p.black, 1))
+        entries.append(Entry(index[p.black], p.round, black_kind, p.white, 2))
+        if fixed is None:
+            games.append((p.round, p.white, p.black))
+    if assumed:
+        (rnd, white, black), _ = next(iter(assumed.items()))
+        i = next(i for i, a in enumerate(body.assume or []) if (a.round, a.white, a.black) == (rnd, white, black))
+        raise InvalidRequest(
+            [Issue(("assume", i), f"round {rnd} has no game {white}-{black} (white-black) in `pairings`")]
+        )
+    return entries, games
+
+
+def _filed_rounds(tournament: Tournament) -> set[tuple[int, int]]:
+    """(player index, round) of every result the crosstable files, absences included."""
+    cols = tournament.result_columns()
+    counts = np.asarray(cols.counts, dtype=np.int64)
+    owner = np.repeat(np.arange(len(counts)), counts)
+    return set(zip(owner.tolist(), np.asarray(cols.round, dtype=np.int64).tolist(), strict=True))
+
+
+def with_entries(tournament: Tournament, entries: Sequence[Entry]) -> Tournament:
+    """The tournament with these results added after each player's own (their indices unchanged)."""
+    cols = tournament.result_columns()
+    counts = np.asarray(cols.counts, dtype=np.int64)
+    n = len(counts)
+    owner = np.concatenate([np.repeat(np.arange(n), counts), [e.player for e in entries]]).astype(np.int64)
+    order = np.argsort(owner, kind="stable")
+    new_place = np.empty(len(order), dtype=np.int64)
+    new_place[order] = np.arange(len(order))
+
+    def joined(old, new: list[int]) -> np.ndarray:
+        return np.concatenate([np.asarray(old, dtype=np.int64), np.asarray(new, dtype=np.int64)])[order]
+
+    columns = ResultColumns(
+        counts=np.bincount(owner, minlength=n),
+        round=joined(cols.round, [e.round for e in entries]),
+        kind=joined(cols.kind, [e.kind.code for e in entries]),
+        opponent=joined(cols.opponent, [e.opponent for e in entries]),
+        color=joined(cols.color, [e.color for e in entries]),
+        points={int(new_place[flat]): value for flat, value in cols.points.items()},
+    )
+    roster = tournament.roster
+    if roster is None:
+        from ..engine.model import Roster
+
+        players = tournament.players
+        roster = Roster([p.id for p in players], [p.name for p in players], [p.rating or None for p in players])
+    return Tournament(
+        tournament.players,
+        tournament.rounds,
+        tournament.system,
+        tournament.scoring,
+        tournament.name,
+        tournament.start_date,
+        columns,
+        roster,
+    )
+
+
+def _ids_and_index(tournament: Tournament) -> tuple[list[int], dict[int, int]]:
+    ids = tournament.roster.ids if tournament.roster is not None else [p.id for p in tournament.players]
+    return ids, {pid: i for i, pid in enumerate(ids)}
+
+
+def _reported(body: w.ScenariosRequest, ids: list[int], index: dict[int, int]) -> list[int]:
+    if body.players is None:
+        return sorted(range(len(ids)), key=ids.__getitem__)
+    for i, pid in enumerate(body.players):
+        if pid not in index:
+            raise InvalidRequest([Issue(("players", i), f"no player has start number {pid}")])
+    return sorted({index[pid] for pid in body.players}, key=ids.__getitem__)
+
+
+def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_bytes: int = 0) -> ScenariosPlan:
+    """Read and check the request, rank the event once, and bound every outcome's ranks by points."""
+    with cyclic_gc_paused():
+        source, specs, regulations = prepare_input(body, limits)
+        if uses_lots(specs):  # a drawn order is no result a player can play for (decision 0140)
+            raise InvalidRequest(
+                [Issue(("tiebreaks",), msg("RND, the drawing of lots, does not take part in scenarios: leave it out"))]
+            )
+        ids, index = _ids_and_index(source.tournament)
+        entries, open_ids = _pairing_entries(body, index, source.tournament)
+        tournament = with_entries(source.tournament, entries)
+        after_round = max(p.round for p in body.pairings)
+        try:
+            standings = compute_standings(
+                tournament, specs, regulations, after_round, body.unrated_rating, False, s.ContributionOut
+            )
+        except InconsistentCrosstable as exc:
+            if source.trf is None:
+                raise
+            raise located(exc, source.trf.source, source.warnings) from None
+        table = standings.table
+        games = [OpenGame(index[white], index[black], rnd - 1) for rnd, white, black in open_ids]
+        reported = _reported(body, ids, index)
+        counts = Counts(
+            players=table.size,
+            rounds=table.played_rounds,
+            rule_passes=max(1, len(specs)),
+            body_bytes=body_bytes,
+            open_games=len(games),
+            reported=len(reported),
+            places=body.places,
+        )
+        if limits is not None:  # the points of every outcome are worked out here: priced first
+            check_cost(counts, limits)
+        low, high = bounds_by_points(table, games, reported)
+        _, dropped, _ = rating_inputs(table, specs, standings.regulations, body.unrated_rating)
+        if all(spec in dropped for spec in specs):
+            high[:] = low  # no rule orders players equal on points: they share the rank (C.07 4.1)
+        wanted = open_places(low, high, body.places)
+        most = open_outcomes(low, high, body.places)  # priced: the most that can be ranked in full
+    counts = Counts(
+        players=counts.players,
+        rounds=counts.rounds,
+        rule_passes=counts.rule_passes,
+        body_bytes=body_bytes,
+        open_games=len(games),
+        ranked_outcomes=most,
+        reported=counts.reported,
+        places=counts.places,
+    )
+    warnings = [*source.warnings, *capped(standings.warnings, limits)]
+    return ScenariosPlan(
+        body,
+        counts,
+        table,
+        standings,
+        specs,
+        standings.regulations,
+        games,
+        reported,
+        low,
+        high,
+        wanted,
+        warnings,
+        limits,
+    )
+
+
+def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> w.ScenariosResponse:
+    """Rank the outcomes points leave open, then each reported player's ranks, certainties and needs."""
+    started = time.perf_counter()
+    table = plan.table
+    ratings, dropped, _ = rating_inputs(table, plan.specs, plan.regulations, plan.body.unrated_rating)
+    between = (lambda: deadline.check("ranking the outcomes")) if deadline is not None else (lambda: None)
+    ranker = Ranker(
+        table, plan.games, plan.specs, plan.regulations, ratings, dropped, plan.reported, plan.low, plan.high, between
+    )
+    with cyclic_gc_paused():
+        ranker.rank(plan.wanted)
+        ranker.extremes()
+    open_games = [
+        w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
+    ]
+    players = []
+    for column, p in enumerate(plan.reported):
+        places, clinched = [], None
+        for place in range(1, plan.body.places + 1):
+            winning = reached(plan.low, column, place, len(plan.games))
+            if not winning.any():
+                continue
+            if clinched is None and winning.all():
+                clinched = place
+            needs = [_conditions(term, open_games) for term in minimal_cover(winning)]
+            places.append(w.PlaceNeeds(place=place, needs=needs))
+        players.append(
+            w.PlayerScenarios(
+                id=table.ids[p],
+                name=table.names[p],
+                best_rank=int(plan.low[:, column].min()),
+                worst_rank=int(plan.high[:, column].max()),
+                clinched=clinched,
+                places=places,
+            )
+        )
+        if deadline is not None and column % 64 == 63:
+            deadline.check("writing the needs")
+    plan.engine_seconds = time.perf_counter() - started
+    return w.ScenariosResponse(
+        regulations=plan.regulations.value,
+        tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
+        after_round=table.played_rounds,
+        outcomes=3 ** len(plan.games),
+        ranked_by_tiebreaks=ranker.count,
+        open_games=open_games,
+        players=players,
+        warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in plan.warnings],
+    )
+
+
+def _conditions(term: Term, games: list[w.OpenGameOut]) -> list[w.Condition]:
+    return [
+        w.Condition(round=games[g].round, white=games[g].white, black=games[g].black, results=results_named(values))  # type: ignore[arg-type]
+        for g, values in sorted(term.items())
+    ]
+
+
+def run_scenarios(
+    body: w.ScenariosRequest, limits: Limits | None = None, deadline: Deadline | None = None
+) -> w.ScenariosResponse:
+    """Plan and compute one scenarios request (the command line and the Python API; no gate)."""
+    plan = plan_scenarios(body, limits)
+    if limits is not None:
+        check_cost(plan.counts, limits)
+    return compute_scenarios(plan, deadline)
+
+
+# ---- a played round opened again: its results dropped, its pairings kept ----
+
+FORFEIT_AS = {"forfeit_win": "win", "forfeit_loss": "loss"}
+WHITE_RESULT = {"win": "white", "draw": "draw", "loss": "black"}
+BYES = {"pairing_bye", "full_bye", "half_bye", "zero_bye"}
+
+
+def last_round(t: s.Tournament) -> int:
+    """The last round in which some player has a game (played or forfeited)."""
+    rounds = [r.round for p in t.players for r in p.results if r.opponent is not None]
+    if not rounds:
+        raise InvalidRequest([Issue(("tournament",), "no round has a game to open")])
+    return max(rounds)
+
+
+def opened_round(t: s.Tournament, rnd: int | None = None) -> tuple[s.Tournament, list[w.Pairing], list[w.Assumed]]:
+    """The tournament without round `rnd`'s results (default: its last round with a game), that
+    round's pairings (games and byes), and the results it had (a forfeit as the win it gave; a
+    double forfeit has none), e.g. to ask what each player needed before it."""
+    rnd = last_round(t) if rnd is None else rnd
+    pairings: list[w.Pairing] = []
+    played: list[w.Assumed] = []
+    for p in t.players:
+        for r in p.results:
+            if r.round != rnd:
+                continue
+            if r.opponent is None:
+                if r.result in BYES:
+                    pairings.append(w.Pairing(round=rnd, player=p.id, bye=r.result))  # type: ignore[arg-type]
+                continue
+            if (r.color or ("w" if p.id < r.opponent else "b")) != "w":
+                continue  # the game is listed from white's side
+            pairings.append(w.Pairing(round=rnd, white=p.id, black=r.opponent))
+            result = WHITE_RESULT.get(FORFEIT_AS.get(r.result, r.result))
+            if result is not None and not (r.result == "forfeit_loss" and _double_forfeit(t, r.opponent, rnd)):
+                played.append(w.Assumed(round=rnd, white=p.id, black=r.opponent, result=result))  # type: ignore[arg-type]
+    players = [msgspec.structs.replace(p, results=[r for r in p.results if r.round != rnd]) for p in t.players]
+    return msgspec.structs.replace(t, players=players), pairings, played
+
+
+def _double_forfeit(t: s.Tournament, pid: int, rnd: int) -> bool:
+    player = next(p for p in t.players if p.id == pid)
+    return any(r.round == rnd and r.result == "forfeit_loss" for r in player.results)
+
+
+def file_request(
+    tournament: s.Tournament | None,
+    trf: str | None,
+    pairings: list[w.Pairing] | None,
+    tiebreaks: list[str] | None = None,
+    **fields,
+) -> tuple[w.ScenariosRequest, dict[int, str], list[w.Assumed]]:
+    """A scenarios request for a file's crosstable (JSON `tournament` or `trf` text), every
+    player's name, and the results the round opened had. `pairings` None: the file's last round
+    with a game opened again (its results dropped, its pairings kept). `tiebreaks` None: a TRF's
+    own list (record 202/212)."""
+    if trf is not None:
+        document = read_trf_checked(trf, None)
+        tournament = tournament_to_wire(document.tournament)
+        if tiebreaks is None and document.tiebreaks:
+            tiebreaks = list(document.tiebreaks)
+    assert tournament is not None  # one of them is given
+    played: list[w.Assumed] = []
+    if pairings is None:
+        tournament, pairings, played = opened_round(tournament)
+    names = {p.id: p.name or str(p.id) for p in tournament.players}
+    rules: list[str | s.RuleObject] | None = None if tiebreaks is None else list(tiebreaks)
+    request = w.ScenariosRequest(tournament=tournament, tiebreaks=rules, pairings=pairings, **fields)
+    return request, names, played

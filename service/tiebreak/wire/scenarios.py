@@ -1,0 +1,160 @@
+"""Wire structs of `POST /v1/scenarios` (SPEC 3.11): before the last round(s), which places each
+player can still reach, which are certain, and what it takes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, ClassVar, Literal
+
+from msgspec import Meta
+
+from . import schemas as s
+from .rules import AtMostOne, ExactlyOne, Schema
+
+doc = s.doc
+
+GameResult = Literal["white", "draw", "black"]
+ByeKind = Literal["pairing_bye", "full_bye", "half_bye", "zero_bye", "absent"]
+MAX_PAIRINGS = 2000
+MAX_PLACES = 100
+
+
+@dataclass(frozen=True)
+class GameOrBye:
+    """A pairing gives `white` and `black` (a game) or `player` and `bye` (a bye), never both.
+    Written as `not` clauses, as the other cross-field rules are (wire/rules.py, decision 0135)."""
+
+    def schema(self, properties: dict[str, Schema], defaults: dict[str, object]) -> Schema:
+        null: Schema = {"type": "null"}
+        given: Schema = {"not": null}
+
+        def one_without_the_other(name: str, other: str) -> Schema:
+            return {"not": {"required": [name], "properties": {name: given, other: null}}}
+
+        clauses: list[Schema] = [
+            {"description": "A game (`white`, `black`) or a bye (`player`, `bye`)"},
+            {"not": {"properties": {"white": null, "player": null}}},  # one of the two
+            {"not": {"required": ["white", "player"], "properties": {"white": given, "player": given}}},
+        ]
+        for name, other in (("white", "black"), ("black", "white"), ("player", "bye"), ("bye", "player")):
+            clauses.append(one_without_the_other(name, other))
+        return {"allOf": clauses}
+
+
+class Pairing(s.Strict, frozen=True):
+    """A game still to be played (`white`, `black`), or a player's bye in that round (`player`, `bye`)."""
+
+    schema_rules: ClassVar = (GameOrBye(),)
+
+    round: Annotated[s.RoundNumber, doc("The round still to be played")]
+    white: Annotated[s.PlayerId | None, doc("White's start number (a game)")] = None
+    black: Annotated[s.PlayerId | None, doc("Black's start number (a game)")] = None
+    player: Annotated[s.PlayerId | None, doc("The start number of the player with a bye")] = None
+    bye: Annotated[ByeKind | None, doc("The bye `player` has in this round")] = None
+
+    def __post_init__(self) -> None:
+        game = self.white is not None and self.black is not None
+        bye = self.player is not None and self.bye is not None
+        if game == bye or (game and (self.player is not None or self.bye is not None)):
+            raise ValueError("a pairing is a game (`white`, `black`) or a bye (`player`, `bye`)")
+
+
+class Assumed(s.Strict, frozen=True):
+    """The result the client fixes for one of the games of `pairings`."""
+
+    round: Annotated[s.RoundNumber, doc("The game's round, as in `pairings`")]
+    white: Annotated[s.PlayerId, doc("White's start number, as in `pairings`")]
+    black: Annotated[s.PlayerId, doc("Black's start number, as in `pairings`")]
+    result: Annotated[GameResult, doc("`white` wins, `draw`, or `black` wins")]
+
+
+class ScenariosRequest(s.Strict, kw_only=True, frozen=True):
+    """The crosstable so far, the rules, the pairings still to be played and the places that matter."""
+
+    schema_rules: ClassVar = (
+        ExactlyOne(("tournament", "trf"), titles={"tournament": "A JSON tournament", "trf": "TRF text"}),
+        AtMostOne(("tiebreaks", "preset")),
+    )
+
+    tournament: Annotated[s.Tournament | None, doc("The crosstable so far as JSON (or give `trf`)")] = None
+    trf: Annotated[s.TrfText | None, doc("The crosstable so far as FIDE TRF text, instead of `tournament`")] = None
+    tiebreaks: Annotated[s.RuleItems | None, doc(s.TIEBREAKS_DOC)] = None
+    preset: Annotated[s.PresetName | None, doc("A named rule list of GET /v1/presets, instead of `tiebreaks`")] = None
+    regulations: Annotated[s.RegulationsName, doc(s.REGULATIONS_DOC)] = "auto"
+    unrated_rating: Annotated[s.Rating | None, doc(s.UNRATED_DOC)] = None
+    pairings: Annotated[
+        list[Pairing],
+        Meta(min_length=1, max_length=MAX_PAIRINGS),
+        doc("The games and byes of the round(s) still to be played; the standings are those after the last of them"),
+    ]
+    places: Annotated[
+        int, Meta(ge=1, le=MAX_PLACES), doc("The places that matter (1: who can still win; 3: the podium)")
+    ] = 1
+    players: Annotated[
+        Annotated[list[s.PlayerId], Meta(max_length=s.LIMITS.max_players)] | None,
+        doc("Report only these players (start numbers); every player is still ranked in every outcome"),
+    ] = None
+    assume: Annotated[
+        Annotated[list[Assumed], Meta(max_length=MAX_PAIRINGS)] | None,
+        doc("Results the client fixes: these games are not open"),
+    ] = None
+
+    def __post_init__(self) -> None:
+        if (self.tournament is not None) + (self.trf is not None) != 1:
+            raise ValueError("give exactly one of `tournament` and `trf`")
+
+
+class OpenGameOut(s.Out, frozen=True):
+    """A game whose result is open."""
+
+    round: Annotated[int, doc("The game's round")]
+    white: Annotated[int, doc("White's start number")]
+    black: Annotated[int, doc("Black's start number")]
+
+
+class Condition(s.Out, frozen=True):
+    """One game's allowed results."""
+
+    round: Annotated[int, doc("The game's round")]
+    white: Annotated[int, doc("White's start number")]
+    black: Annotated[int, doc("Black's start number")]
+    results: Annotated[list[GameResult], doc("The results of this game that satisfy the condition")]
+
+
+class PlaceNeeds(s.Out, frozen=True):
+    """What it takes to reach one place."""
+
+    place: Annotated[int, doc("The place: reached when the player's rank (shared or not) is at most this")]
+    needs: Annotated[
+        list[list[Condition]],
+        doc(
+            "Any one of these (outer list) suffices, each meaning all of its conditions (inner list); "
+            "`[[]]`: reached in every outcome"
+        ),
+    ]
+
+
+class PlayerScenarios(s.Out, frozen=True):
+    """One reported player's ranks over every outcome, and what each place takes."""
+
+    id: Annotated[int, doc("Start number")]
+    name: Annotated[str, doc("The player's name")]
+    best_rank: Annotated[int, doc("The best rank over every outcome")]
+    worst_rank: Annotated[int, doc("The worst rank over every outcome")]
+    clinched: Annotated[int | None, doc("The best place up to `places` reached in every outcome; null if none")]
+    places: Annotated[list[PlaceNeeds], doc("Each place up to `places` reached in at least one outcome")]
+
+
+class ScenariosResponse(s.Out, frozen=True):
+    """Every outcome of the open games ranked as the standings rank the finished event, per player."""
+
+    regulations: Annotated[s.AppliedRegulations, doc("The rule set applied")]
+    tiebreaks: Annotated[list[s.TiebreakOut], doc("The rules applied, in order")]
+    after_round: Annotated[int, doc("The round the outcomes are ranked after (the last round of `pairings`)")]
+    outcomes: Annotated[int, doc("The outcomes examined: 3 to the power of the open games")]
+    ranked_by_tiebreaks: Annotated[
+        int, doc("Of these, the outcomes that points alone could not answer, ranked in full by the rules")
+    ]
+    open_games: Annotated[list[OpenGameOut], doc("The games whose results are open (not in `assume`)")]
+    players: Annotated[list[PlayerScenarios], doc("The players reported, in start-number order")]
+    warnings: Annotated[list[s.WarningOut], doc("What reading the input and ranking it noted")]
