@@ -207,3 +207,16 @@ def test_one_draw_of_lots_for_every_round_echoed_to_reproduce_it(client):
 
 def test_no_seed_without_lots(client):
     assert progression(client, {"trf": TRF})["seed"] is None
+
+
+def test_a_large_progression_is_priced_as_rankings_one_after_another_and_admitted():
+    # 50,000 players × 9 rounds, 3 rules: measured 1.6 s, a 6.8 MiB answer, 265 MiB at the peak
+    # (scripts/bench_progression.py, docs/benchmarks.md). Priced as compare prices its lists it was
+    # a 413 on the answer's size (99 MiB estimated); one after another it fits the default limits.
+    from tiebreak.usecases.cost import Counts, check_cost, estimate, progression_counts
+    from tiebreak.wire.limits import LIMITS
+
+    one = Counts(players=50_000, rounds=9, rule_passes=3, body_bytes=26 * 2**20)
+    priced = check_cost(progression_counts(one, 9), LIMITS)
+    assert priced.seconds > 1.6 and priced.answer_bytes > 6.8 * 2**20 and priced.memory_mib > 265
+    assert priced.seconds > estimate(one).seconds  # nine rankings cost more than one

@@ -72,6 +72,10 @@ PRIZE_SECONDS_PER_TIED_CHECK = 3.2e-06
 PRIZE_SECONDS_PER_SHARE = 3.5e-05
 PRIZE_BYTES_PER_SHARE = 2000
 PRIZE_ANSWER_BYTES_PER_SHARE = 420
+# Progression (POST /v1/standings/progression), measured by scripts/bench_progression.py
+# (docs/benchmarks.md, "Progression"): per player and ranking, the rank and points kept and written.
+BYTES_PER_PROGRESSION_CELL = 250
+ANSWER_BYTES_PER_PROGRESSION_CELL = 16
 # Not modelled: direct encounter (DE) works inside the groups tied on every earlier rule; the engine
 # places a group in linear time, so its cost is small against the rest (docs/operations.md). The
 # deadline stops anything the counts still miss.
@@ -87,6 +91,10 @@ class Counts:
     explained_rules: int = 0  # Σ over the rows explained of the rules they are explained for
     body_bytes: int = 0
     lists: int = 1  # rankings made (compare: one per rule list), each a whole standings in the answer
+    # Progression: rankings made one after another, each let go before the next (time × rankings,
+    # the memory of one), and the answer's rank and points per player and round.
+    rankings: int = 1
+    progression_cells: int = 0
     rows: int | None = None  # the rows the answer returns per list (`top`, `player`); None: every player
     prize_checks: int = 0  # prizes: entrants × categories (overall included)
     prize_tied: int = 0  # prizes: entrants in a score group of two or more
@@ -129,14 +137,16 @@ def text_counts(text: str, rules: int, body_bytes: int, explain: bool = False, l
 
 
 def progression_counts(one: Counts, rankings: int) -> Counts:
-    """`rankings` standings of one event without breakdowns (POST /v1/standings/progression): each
-    priced as the standings after the last round, as the rule lists of a compare are."""
+    """`rankings` standings of one event without breakdowns (POST /v1/standings/progression), one
+    after another, each priced as the standings after the last round; the answer a rank and points
+    per player and ranking (scripts/bench_progression.py measures it)."""
     return Counts(
         players=one.players,
         rounds=one.rounds,
-        rule_passes=one.rule_passes * rankings,
+        rule_passes=one.rule_passes,
         body_bytes=one.body_bytes,
-        lists=rankings,
+        rankings=rankings,
+        progression_cells=one.players * rankings,
     )
 
 
@@ -170,10 +180,9 @@ def estimate(counts: Counts) -> Estimate:
     explained_cells = counts.explained_rules * counts.rounds
     rule_cells = cells * counts.rule_passes
     seconds = (
-        SECONDS_PER_PLAYER * counts.players
+        counts.rankings
+        * (SECONDS_PER_PLAYER * counts.players + SECONDS_PER_CELL * cells + SECONDS_PER_RULE_CELL * rule_cells)
         + SECONDS_PER_COMPARED_PLAYER * compared_players
-        + SECONDS_PER_CELL * cells
-        + SECONDS_PER_RULE_CELL * rule_cells
         + SECONDS_PER_EXPLAINED_RULE * counts.explained_rules
         + SECONDS_PER_EXPLAINED_CELL * explained_cells
         + SECONDS_PER_BODY_BYTE * counts.body_bytes
@@ -194,6 +203,7 @@ def estimate(counts: Counts) -> Estimate:
         + BYTES_PER_BODY_BYTE * counts.body_bytes
         + PRIZE_BYTES_PER_SHARE * counts.prize_shares
         + BYTES_PER_OUTCOME_PLAYER * counts.outcomes * counts.reported
+        + BYTES_PER_PROGRESSION_CELL * counts.progression_cells
     )
     rows = counts.answer_rows
     answer = (
@@ -203,6 +213,7 @@ def estimate(counts: Counts) -> Estimate:
         + ANSWER_BYTES_PER_EXPLAINED_RULE * counts.explained_rules
         + ANSWER_BYTES_PER_EXPLAINED_CELL * explained_cells
         + PRIZE_ANSWER_BYTES_PER_SHARE * counts.prize_shares
+        + ANSWER_BYTES_PER_PROGRESSION_CELL * counts.progression_cells
     )
     return Estimate(seconds, int(memory), int(answer))
 
@@ -244,6 +255,8 @@ def describe(counts: Counts) -> str:
         text += f" in {counts.lists} rule lists"
     if counts.explained_rules:
         text += f", {counts.explained_rules} rule breakdowns"
+    if counts.rankings > 1:
+        text += f", ranked after each of {counts.rankings} rounds"
     if counts.prize_checks:
         text += (
             f", a prize distribution of {counts.prize_checks} entrant × category checks, "
