@@ -13,7 +13,7 @@ import pytest
 from tiebreak.http.scenarios import EXAMPLE
 
 ROOT = Path(__file__).resolve().parents[2]
-REAL = Path("/work/shared/conformance/realworld-trf/gelendzhik-2016-sds-classic.trf")
+REAL = ROOT.parent / "shared" / "conformance" / "realworld-trf" / "gelendzhik-2016-sds-classic.trf"
 
 
 def tiebreak(*args):
@@ -41,6 +41,22 @@ def test_the_sentences_of_the_worked_example(tmp_path):
         "Bo: best rank 2, worst rank 4",
         "  Bo cannot finish 1st.",
     ]
+
+
+def test_the_sentences_in_russian(tmp_path):
+    # The same answer as above, through the catalogue (texts/locale/ru.po): a game of others is
+    # written "в партии БЕЛЫЕ — ЧЁРНЫЕ побеждает …", so that names need no declension.
+    (tmp_path / "t.json").write_text(json.dumps(EXAMPLE["tournament"]))
+    (tmp_path / "p.json").write_text(json.dumps(EXAMPLE["pairings"]))
+    done = tiebreak("scenarios", tmp_path / "t.json", "--pairings", tmp_path / "p.json", "-t", "DE", "--lang", "ru")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("рассмотрено исходов 2 несыгранных партий: 9; ")
+    assert lines[1:3] == [
+        "Kira: лучшее место 1, худшее место 4",
+        "  Kira занимает 1-е место, если Kira выигрывает и в партии Hugo — Ana побеждает Hugo.",
+    ]
+    assert lines[-1] == "  Bo не может занять 1-е место."
 
 
 def test_a_real_event_with_its_last_round_reopened():

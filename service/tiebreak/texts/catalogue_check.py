@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po, write_po
 from .catalogue import LANGUAGES, LOCALE_DIR
 
 SOURCE = Path(__file__).resolve().parents[1]  # service/tiebreak
-KEYWORDS = {"msg": (1,), "msg_n": (1, 2), "pre": (2,)}
+KEYWORDS = {"msg": (1,), "msg_n": (1, 2), "pre": (2,), "text_id": (1,)}
 _PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
 
 

@@ -69,6 +69,12 @@ def msg(msgid: str, /, **args: Any) -> Msg:
 _new_str = str.__new__
 
 
+def text_id(msgid: str, /) -> str:
+    """A message id declared where its arguments are not known yet (a table of texts); `msg(id,
+    **args)` makes the text later. `make i18n` extracts it as it extracts `msg`."""
+    return msgid
+
+
 def pre(english: str, msgid: str, /, **args: Any) -> str:
     """`msg(msgid, **args)` whose English text the caller has written already (an f-string, for
     the notes made once per player or game; tests/texts check that the two agree). An English
