@@ -48,12 +48,7 @@ class ProgressionRequest(s.Strict, frozen=True):
     ] = "auto"
 
     def __post_init__(self) -> None:
-        if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
-            raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
-        if self.participants == "players" and self.team_tournament is not None:
-            raise ValueError("`participants: players` ranks the players of a TRF; a `team_tournament` ranks teams")
-        if self.preset is not None and self.tiebreaks is not None:
-            raise ValueError("give either `tiebreaks` or `preset`, not both")
+        s.check_event_and_rules(self)
 
     def standings_request(self, after_round: int | None = None) -> s.StandingsRequest:
         """The `/v1/standings` body that ranks the event after `after_round`, without breakdowns."""

@@ -11,7 +11,7 @@ document and the docs pages show.
 from __future__ import annotations
 
 import datetime
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta
@@ -273,12 +273,18 @@ class StandingsRequest(Strict, frozen=True):
     ] = "auto"
 
     def __post_init__(self) -> None:
-        if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
-            raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
-        if self.participants == "players" and self.team_tournament is not None:
-            raise ValueError("`participants: players` ranks the players of a TRF; a `team_tournament` ranks teams")
-        if self.preset is not None and self.tiebreaks is not None:
-            raise ValueError("give either `tiebreaks` or `preset`, not both")
+        check_event_and_rules(self)
+
+
+def check_event_and_rules(body: Any) -> None:
+    """What the schema rules of a standings-like body say, checked when it is decoded: one event
+    (JSON, TRF or a team event), `participants: players` only for a TRF, a rule list or a preset."""
+    if (body.tournament is not None) + (body.trf is not None) + (body.team_tournament is not None) != 1:
+        raise ValueError("give exactly one of `tournament`, `trf` and `team_tournament`")
+    if body.participants == "players" and body.team_tournament is not None:
+        raise ValueError("`participants: players` ranks the players of a TRF; a `team_tournament` ranks teams")
+    if body.preset is not None and body.tiebreaks is not None:
+        raise ValueError("give either `tiebreaks` or `preset`, not both")
 
 
 # ---- responses ----
