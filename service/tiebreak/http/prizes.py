@@ -3,14 +3,12 @@ Thin: the compute gate decodes, prices and computes it (usecases/prizes.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from litestar import Request, Response, post
-from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, Reference, RequestBody
+from litestar.openapi.spec import Example
 
 from ..wire.prizes import PrizesResponse
 from .handling import NO_COMPRESSION, answer_request
-from .routes import PROBLEMS, problem_spec
+from .routes import PROBLEMS, problem_spec, request_body_operation
 
 RESPONSES = {
     **PROBLEMS,
@@ -38,22 +36,9 @@ EXAMPLE = {
 }
 
 
-@dataclass
-class PrizesOperation(Operation):
-    """The request body is msgspec's schema of PrizeRequest (decoded strictly), with a worked example."""
-
-    def __post_init__(self) -> None:
-        self.request_body = RequestBody(
-            required=True,
-            content={
-                "application/json": OpenAPIMediaType(
-                    schema=Reference(ref="#/components/schemas/PrizeRequest"),
-                    examples={
-                        "class-prize-in-the-pool": Example(summary="A class prize pooled with 2nd place", value=EXAMPLE)
-                    },
-                )
-            },
-        )
+PrizesOperation = request_body_operation(
+    "PrizeRequest", {"class-prize-in-the-pool": Example(summary="A class prize pooled with 2nd place", value=EXAMPLE)}
+)
 
 
 @post(

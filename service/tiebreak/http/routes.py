@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from litestar import Request, Response, get, post
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import OpenAPIMediaType, Operation, Reference, RequestBody
+from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, Reference, RequestBody
 
 from ..version import __version__
 from ..wire import schemas as s
@@ -44,8 +44,8 @@ PROBLEMS = {
 }
 
 
-def request_body_operation(component: str) -> type[Operation]:
-    """An Operation whose request body is the msgspec-generated schema `component`.
+def request_body_operation(component: str, examples: dict[str, Example | Reference] | None = None) -> type[Operation]:
+    """An Operation whose request body is the msgspec-generated schema `component` (with `examples`).
 
     The handlers decode their bodies themselves with msgspec in strict mode (no
     "5" for 5), so the documented schema is exactly the one that validates.
@@ -57,7 +57,9 @@ def request_body_operation(component: str) -> type[Operation]:
             self.request_body = RequestBody(
                 required=True,
                 content={
-                    "application/json": OpenAPIMediaType(schema=Reference(ref=f"#/components/schemas/{component}"))
+                    "application/json": OpenAPIMediaType(
+                        schema=Reference(ref=f"#/components/schemas/{component}"), examples=examples
+                    )
                 },
             )
 

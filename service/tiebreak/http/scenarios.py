@@ -4,14 +4,12 @@ example in the document. Thin: the compute gate decodes, prices and computes it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from litestar import Request, Response, post
-from litestar.openapi.spec import Example, OpenAPIMediaType, Operation, Reference, RequestBody
+from litestar.openapi.spec import Example
 
 from ..wire.scenarios import ScenariosResponse
 from .handling import NO_COMPRESSION, answer_request
-from .routes import PROBLEMS, problem_spec
+from .routes import PROBLEMS, problem_spec, request_body_operation
 
 
 def _game(rnd: int, white: int, black: int, result: str) -> list[dict]:
@@ -50,20 +48,9 @@ RESPONSES = {
 }
 
 
-@dataclass
-class ScenariosOperation(Operation):
-    """The request body is msgspec's schema of ScenariosRequest (decoded strictly), with a worked example."""
-
-    def __post_init__(self) -> None:
-        self.request_body = RequestBody(
-            required=True,
-            content={
-                "application/json": OpenAPIMediaType(
-                    schema=Reference(ref="#/components/schemas/ScenariosRequest"),
-                    examples={"last-round": Example(summary="Who can still win before the last round", value=EXAMPLE)},
-                )
-            },
-        )
+ScenariosOperation = request_body_operation(
+    "ScenariosRequest", {"last-round": Example(summary="Who can still win before the last round", value=EXAMPLE)}
+)
 
 
 @post(
