@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -95,17 +95,11 @@ def stacked(table: Table, games: list[OpenGame], codes: np.ndarray, loss: int) -
     ids = (np.arange(blocks, dtype=np.int64)[:, None] * stride + np.asarray(table.ids, dtype=np.int64)).ravel()
     kind, pts = kind.reshape(rows, -1), pts.reshape(rows, -1)
     score = pts.sum(axis=1)
-    return Table(
+    return replace(
+        table,
         ids=ids.tolist(),
         names=table.names * blocks,
         ratings=table.ratings * blocks,
-        rounds=table.rounds,
-        played_rounds=table.played_rounds,
-        system=table.system,
-        system_inferred=table.system_inferred,
-        scale=table.scale,
-        win=table.win,
-        draw=table.draw,
         opp=np.ascontiguousarray(opp.reshape(rows, -1)),
         kind=np.ascontiguousarray(kind),
         color=np.ascontiguousarray(np.tile(table.color, (blocks, 1))),
