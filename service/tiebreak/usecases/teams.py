@@ -14,6 +14,7 @@ from ..engine.teams.standings import TeamStandings, compute_team_standings, reso
 from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
 from ..wire import schemas as s
 from ..wire.limits import Deadline, LimitExceeded, Limits
+from ..texts.message import msg
 from .file_rules import rules_of_the_file
 from .convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
 
@@ -27,9 +28,12 @@ def individual_after_all(exc: NotATeamEvent) -> Warning:
     """The warning of a TRF whose team records do not describe matches: ranked as an individual event."""
     return Warning(
         "trf-team-records-ignored",
-        (
-            f"line {exc.line}, column {exc.column}: {exc.message}: the pairings are not matches between the teams of "
-            f"the team records, so the event is ranked as an individual tournament"
+        msg(
+            "line {line}, column {column}: {problem}: the pairings are not matches between the teams of the team "
+            "records, so the event is ranked as an individual tournament",
+            line=exc.line,
+            column=exc.column,
+            problem=exc.message,
         ),
         None,
     )
@@ -68,7 +72,9 @@ def prepare_team(body) -> tuple[TeamTournament, list[RuleSpec], Regulations, lis
     if not specs:
         warnings.append(
             Warning(
-                "no-tiebreaks", "no tie-break rules given: teams equal on the primary score share a rank", "C.07 4.1"
+                "no-tiebreaks",
+                msg("no tie-break rules given: teams equal on the primary score share a rank"),
+                "C.07 4.1",
             )
         )
     return event, specs, regulations, warnings
@@ -96,9 +102,11 @@ def team_after_round(event: TeamTournament, after_round: int | None, warnings: l
     warnings.append(
         Warning(
             "after-round-defaulted",
-            (
-                f"matches reach round {last} of {event.rounds}: standings after round {last}, the rounds after it are "
-                f"not counted as absences; give after_round to choose another round"
+            msg(
+                "matches reach round {last} of {rounds}: standings after round {last}, the rounds after it are "
+                "not counted as absences; give after_round to choose another round",
+                last=last,
+                rounds=event.rounds,
             ),
         )
     )
