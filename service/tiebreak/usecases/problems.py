@@ -251,7 +251,12 @@ def _trf(exc: TrfError) -> Problem:
     warnings = [WarningOut(code=w.code, message=located_warning(w), rule=None) for w in getattr(exc, "warnings", [])]
     return problem(
         422,
-        msg("the TRF text cannot be read: {reason}", reason=str(exc)),
+        msg(
+            "the TRF text cannot be read: {reason}",
+            reason=msg(
+                "line {line}, column {column}: {message}", line=exc.line, column=exc.column, message=exc.message
+            ),
+        ),
         [ProblemItem(path=f"trf:{exc.line}:{exc.column}", message=exc.message)],
         warnings=warnings,
     )
