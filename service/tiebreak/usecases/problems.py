@@ -299,7 +299,7 @@ def _prizes(exc: pz.PrizeInputError) -> Problem:
 def out_of_memory(limits=LIMITS) -> LimitExceeded:
     """What a computation that ran out of a compute worker's memory is answered."""
     return LimitExceeded(
-        "max_memory_mib", "", "the computation needed more memory than a compute worker may use", 413, limits
+        "max_memory_mib", "", msg("the computation needed more memory than a compute worker may use"), 413, limits
     )
 
 
@@ -308,7 +308,7 @@ def as_known(exc: BaseException) -> BaseException:
     if isinstance(exc, MemoryError):
         return out_of_memory()
     if isinstance(exc, RecursionError):
-        return LimitExceeded("max_json_depth", "body", "the input nests too deeply", 400)
+        return LimitExceeded("max_json_depth", "body", msg("the input nests too deeply"), 400)
     return exc
 
 

@@ -14,7 +14,7 @@ from ..engine.teams.standings import TeamStandings, compute_team_standings, reso
 from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
 from ..wire import schemas as s
 from ..wire.limits import Deadline, LimitExceeded, Limits
-from ..texts.message import msg
+from ..texts.message import msg, msg_n
 from .file_rules import rules_of_the_file
 from .convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
 
@@ -85,10 +85,15 @@ def check_team_event(event: TeamTournament, limits: Limits, path: str) -> None:
     players = sum(len(t.players) for t in event.teams)
     if max(players, len(event.teams)) > limits.max_players:
         raise LimitExceeded(
-            "max_players", f"{path}.teams", f"{len(event.teams)} teams, {players} players", limits=limits
+            "max_players",
+            f"{path}.teams",
+            msg("{teams} teams, {players} players", teams=len(event.teams), players=players),
+            limits=limits,
         )
     if event.rounds > limits.max_rounds:
-        raise LimitExceeded("max_rounds", f"{path}.rounds", f"{event.rounds} rounds", limits=limits)
+        raise LimitExceeded(
+            "max_rounds", f"{path}.rounds", msg_n("{n} round", "{n} rounds", event.rounds), limits=limits
+        )
 
 
 def team_after_round(event: TeamTournament, after_round: int | None, warnings: list[Warning]) -> int | None:
@@ -126,9 +131,9 @@ def run_team_standings(
     if limits is not None:
         check_team_event(event, limits, "trf" if body.trf is not None else "team_tournament")
     if deadline is not None:
-        deadline.check("after reading the input")
+        deadline.check(msg("after reading the input"))
     result = compute_team(body, event, specs, regulations, warnings)
     if deadline is not None:
-        deadline.check("after ranking")
+        deadline.check(msg("after ranking"))
     result.warnings[:0] = warnings
     return team_standings_to_wire(result, body.explain, body.top, body.player)
