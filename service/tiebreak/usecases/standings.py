@@ -139,7 +139,7 @@ def prepare_input(
         specs = parsed_rules(body.tiebreaks or [], regulations)
     if not specs:
         warnings.append(
-            Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank", "C.07 4.1")
+            Warning("no-tiebreaks", msg("no tie-break rules given: players equal on points share a rank"), "C.07 4.1")
         )
     return source, specs, regulations
 
