@@ -288,10 +288,23 @@ def _unavailable(exc: Unavailable) -> Problem:
 def _prizes(exc: pz.PrizeInputError) -> Problem:
     # The body matched the schema; what the prize rules refuse is content the schema cannot express
     # (an unknown category, an amount finer than the unit, standings out of order): a 422.
-    detail = "the standings contradict themselves" if exc.status == 422 else "the prizes cannot be distributed as given"
+    count = len(exc.problems)
+    detail = (
+        msg_n(
+            "the standings contradict themselves ({n} problem)",
+            "the standings contradict themselves ({n} problems)",
+            count,
+        )
+        if exc.status == 422
+        else msg_n(
+            "the prizes cannot be distributed as given ({n} problem)",
+            "the prizes cannot be distributed as given ({n} problems)",
+            count,
+        )
+    )
     return problem(
         422,
-        f"{detail} ({len(exc.problems)} problem(s))",
+        detail,
         [ProblemItem(path=pz.format_path(p.path), message=p.message) for p in exc.problems],
     )
 

@@ -126,7 +126,7 @@ PRESCAN_BYTES = 1024 * 1024
 _COUNTED = {
     "rules": lambda n: msg_n("{n} rule", "{n} rules", n),
     "players": lambda n: msg_n("{n} player", "{n} players", n),
-    "standings": lambda n: msg_n("{n} row", "{n} rows", n),
+    "standings": lambda n: msg_n("{n} standings", "{n} standings", n),
     "prizes": lambda n: msg_n("{n} prize", "{n} prizes", n),
 }
 
