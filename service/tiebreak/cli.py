@@ -41,7 +41,7 @@ from .wire import teams as schemas_teams
 from .wire.decode import WireDecoder
 from .wire.io import BatchResult
 from .engine.errors import TiebreakError
-from .texts.catalogue import LANGUAGES, current, enc_hook, supported
+from .texts.catalogue import LANGUAGES, current, enc_hook, render, supported
 from .texts.message import ENGLISH, language, msg
 from .formats.trf import TrfError, decode_trf, located_warning
 from .version import __version__
@@ -526,9 +526,16 @@ def in_processes(work, items: list, jobs: int, chunksize: int, name_of, initiali
         pool.shutdown(wait=True)  # every worker gone: the stopped ones have cleared their slots
         lost = [index for index in slots if index >= 0] or [done]
         raise WorkerDied(
-            f"a worker process died (killed, or out of memory) while working on "
-            f"{name_of(items[lost[0]])} (item {lost[0] + 1} of {len(items)}); "
-            f"the run stopped after {done} results, in order"
+            current(
+                msg(
+                    "a worker process died (killed, or out of memory) while working on {name} (item {item} of "
+                    "{count}); the run stopped after {done} results, in order",
+                    name=name_of(items[lost[0]]),
+                    item=lost[0] + 1,
+                    count=len(items),
+                    done=done,
+                )
+            )
         ) from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # an error or Ctrl-C: only the running chunks finish
@@ -549,8 +556,16 @@ class Progress:
             filled = width * self.done // max(1, self.total)
             rate = self.done / max(time.perf_counter() - self.started, 1e-9)
             sys.stderr.write(
-                f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} files, "
-                f"{self.failed} failed, {rate:.0f} files/s"
+                f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                + current(
+                    msg(
+                        "{done}/{total} files, {failed} failed, {rate} files/s",
+                        done=self.done,
+                        total=self.total,
+                        failed=self.failed,
+                        rate=round(rate),
+                    )
+                )
             )
             if self.done == self.total:
                 sys.stderr.write("\n")
@@ -593,12 +608,21 @@ def batch(args: argparse.Namespace) -> int:
             out.close()
     elapsed = time.perf_counter() - started
     print(
-        f"tiebreak batch: {len(paths)} files in {elapsed:.2f} s ({len(paths) / max(elapsed, 1e-9):.0f} files/s), "
-        f"{len(paths) - len(failures)} ranked, {len(failures)} failed",
+        "tiebreak batch: "
+        + current(
+            msg(
+                "{files} files in {seconds} s ({rate} files/s), {ranked} ranked, {failed} failed",
+                files=len(paths),
+                seconds=round(elapsed, 2),
+                rate=round(len(paths) / max(elapsed, 1e-9)),
+                ranked=len(paths) - len(failures),
+                failed=len(failures),
+            )
+        ),
         file=sys.stderr,
     )
     for path, message in failures:
-        print(f"  failed: {path}: {message}", file=sys.stderr)
+        print("  " + current(msg("failed: {path}: {problem}", path=path, problem=message)), file=sys.stderr)
     return 1 if failures else 0
 
 
@@ -613,7 +637,7 @@ def _failure_text(error) -> str:
     if not error.errors:
         return error.detail
     first = error.errors[0]
-    more = f" (+{len(error.errors) - 1} more)" if len(error.errors) > 1 else ""
+    more = current(msg(" (+{count} more)", count=len(error.errors) - 1)) if len(error.errors) > 1 else ""
     return f"{error.detail} -- {first.path or 'body'}: {first.message}{more}"
 
 
@@ -696,8 +720,18 @@ def check(args: argparse.Namespace) -> int:
             out.close()
     elapsed = time.perf_counter() - started
     print(
-        f"tiebreak check: {len(jobs)} files in {elapsed:.2f} s, {counts['consistent']} consistent, "
-        f"{counts['inconsistent']} inconsistent, {counts['unreadable']} unreadable",
+        "tiebreak check: "
+        + current(
+            msg(
+                "{files} files in {seconds} s, {consistent} consistent, {inconsistent} inconsistent, "
+                "{unreadable} unreadable",
+                files=len(jobs),
+                seconds=round(elapsed, 2),
+                consistent=counts["consistent"],
+                inconsistent=counts["inconsistent"],
+                unreadable=counts["unreadable"],
+            )
+        ),
         file=sys.stderr,
     )
     for note in notes:
@@ -711,16 +745,23 @@ def _write_check_lines(lines, out, progress: Progress, counts: dict[str, int], n
         verdict = msgspec.json.decode(line, type=_CheckStatus)
         if verdict.result is None:
             counts["unreadable"] += 1
-            notes.append(f"unreadable: {verdict.id}: {_failure_text(verdict.error)}")
+            notes.append(
+                current(msg("unreadable: {file}: {problem}", file=verdict.id, problem=_failure_text(verdict.error)))
+            )
         else:
             counts[verdict.result.status] += 1
             if verdict.result.status == "inconsistent":
                 first = verdict.result.disagreements[0]
                 more = len(verdict.result.disagreements) - 1
-                notes.append(
-                    f"inconsistent: {verdict.id}: player {first.player} {first.field} {first.file} in the "
-                    f"file, {first.computed} computed" + (f" (+{more} more)" if more else "")
+                text = msg(
+                    "inconsistent: {file}: player {player} {field} {written} in the file, {computed} computed",
+                    file=verdict.id,
+                    player=first.player,
+                    field=first.field,
+                    written=str(first.file),
+                    computed=str(first.computed),
                 )
+                notes.append(current(text) + (current(msg(" (+{count} more)", count=more)) if more else ""))
         progress.step(verdict.result is None or verdict.result.status != "consistent")
 
 
@@ -858,9 +899,9 @@ def _options(args: argparse.Namespace, explain: bool) -> Options:
     )
 
 
-FILE_HELP = (
+FILE_HELP = msg(
     "a TRF file (TRF-16/TRF-26), a .json tournament or standings request, or - for standard input "
-    "(JSON when it starts with {, else TRF)"
+    "(JSON when it starts with {{, else TRF)"
 )
 
 
@@ -870,31 +911,31 @@ def _rule_options(p: argparse.ArgumentParser) -> None:
         "--tiebreaks",
         nargs="*",
         metavar="RULE",
-        help="rules in order, e.g. BH/C1 BH SB (default: the file's own list, TRF record 202)",
+        help=msg("rules in order, e.g. BH/C1 BH SB (default: the file's own list, TRF record 202)"),
     )
     p.add_argument(
-        "--regulations", choices=REGULATIONS, help="rule set (default: the file's, else auto: by the start date)"
+        "--regulations", choices=REGULATIONS, help=msg("rule set (default: the file's, else auto: by the start date)")
     )
     p.add_argument(
         "--after-round",
         type=int,
         metavar="N",
-        help="standings after round N (default: the last round with a game result)",
+        help=msg("standings after round N (default: the last round with a game result)"),
     )
-    p.add_argument("--unrated-rating", type=int, metavar="R", help="rating that unrated players count as")
+    p.add_argument("--unrated-rating", type=int, metavar="R", help=msg("rating that unrated players count as"))
     p.add_argument(
         "--seed",
         type=int,
         metavar="N",
-        help="seed of the drawing of lots (rule RND): the same seed, the same draw (default: drawn and printed)",
+        help=msg("seed of the drawing of lots (rule RND): the same seed, the same draw (default: drawn and printed)"),
     )
 
 
-LANG_HELP = "the language of the texts (default: the locale, LC_ALL, LC_MESSAGES or LANG; else English)"
+LANG_HELP = msg("the language of the texts (default: the locale, LC_ALL, LC_MESSAGES or LANG; else English)")
 
 
 def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="tiebreak", description="Chess tie-break standings (FIDE C.07)")
+    root = argparse.ArgumentParser(prog="tiebreak", description=msg("Chess tie-break standings (FIDE C.07)"))
     root.add_argument(
         "--lang",
         choices=sorted(LANGUAGES),
@@ -904,162 +945,196 @@ def parser() -> argparse.ArgumentParser:
         "--version",
         action="version",
         version=f"tiebreak {__version__}",
-        help="the service version (as GET /v1/version) and exit",
+        help=msg("the service version (as GET /v1/version) and exit"),
     )
     sub = root.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("standings", help="rank a TRF or JSON tournament")
+    p = sub.add_parser("standings", help=msg("rank a TRF or JSON tournament"))
     p.add_argument("file", help=FILE_HELP)
     _rule_options(p)
     p.add_argument(
         "--format",
         default="table",
         choices=["table", "json", "csv"],
-        help="table (default), json (the API's response, with breakdowns) or csv; warnings go to stderr",
+        help=msg("table (default), json (the API's response, with breakdowns) or csv; warnings go to stderr"),
     )
     p.set_defaults(run=standings)
 
-    p = sub.add_parser("explain", help="one player's breakdown, rule by rule")
+    p = sub.add_parser("explain", help=msg("one player's breakdown, rule by rule"))
     p.add_argument("file", help=FILE_HELP)
-    p.add_argument("-p", "--player", type=int, required=True, metavar="ID", help="the player's start number")
+    p.add_argument("-p", "--player", type=int, required=True, metavar="ID", help=msg("the player's start number"))
     _rule_options(p)
     p.set_defaults(run=explain)
 
-    p = sub.add_parser("progression", help="each player's rank and points after every round")
+    p = sub.add_parser("progression", help=msg("each player's rank and points after every round"))
     p.add_argument("file", help=FILE_HELP)
     _rule_options(p)
-    p.add_argument("--csv", action="store_true", help="CSV (rank_1.., points_1..) instead of the table")
+    p.add_argument("--csv", action="store_true", help=msg("CSV (rank_1.., points_1..) instead of the table"))
     p.set_defaults(run=progression)
 
-    p = sub.add_parser("batch", help="re-rank many files into one NDJSON file")
+    p = sub.add_parser("batch", help=msg("re-rank many files into one NDJSON file"))
     p.add_argument(
         "paths",
         nargs="+",
         metavar="PATH",
-        help="files, folders (their .trf and .trfx files), glob patterns, or - for one file on standard input",
+        help=msg("files, folders (their .trf and .trfx files), glob patterns, or - for one file on standard input"),
     )
     _rule_options(p)
-    p.add_argument("--out", default="-", help="NDJSON output file (default: stdout)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--out", default="-", help=msg("NDJSON output file (default: stdout)"))
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help=msg("worker processes (default 1)"))
     p.add_argument(
         "--explain",
         action=argparse.BooleanOptionalAction,
         default=True,
-        help="every player's breakdown in the lines (default, as in the API; --no-explain: without)",
+        help=msg("every player's breakdown in the lines (default, as in the API; --no-explain: without)"),
     )
     p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
+        help=msg("progress bar on stderr (default: when stderr is a terminal)"),
     )
     p.set_defaults(run=batch)
 
     p = sub.add_parser(
         "check",
-        help="check archived TRF files: points and ranks as written against the "
-        "standings under the edition of each file's date",
+        help=msg(
+            "check archived TRF files: points and ranks as written against the standings under the edition of each file's date"
+        ),
     )
     p.add_argument(
         "paths",
         nargs="+",
         metavar="PATH",
-        help="files, folders (their .trf and .trfx files), glob patterns, or - for one file on standard input",
+        help=msg("files, folders (their .trf and .trfx files), glob patterns, or - for one file on standard input"),
     )
-    p.add_argument("--out", default="-", help="NDJSON output file, one report per file (default: stdout)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    p.add_argument("--out", default="-", help=msg("NDJSON output file, one report per file (default: stdout)"))
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help=msg("worker processes (default 1)"))
     p.add_argument(
         "-t",
         "--tiebreaks",
         nargs="*",
         metavar="RULE",
-        help="rules to rank by instead of each file's own list (202/212), e.g. BH/C1 BH SB",
+        help=msg("rules to rank by instead of each file's own list (202/212), e.g. BH/C1 BH SB"),
     )
     p.add_argument(
         "--regulations",
         choices=REGULATIONS,
         default="auto-historic",
-        help="rule set (default auto-historic: the edition in force at each file's date)",
+        help=msg("rule set (default auto-historic: the edition in force at each file's date)"),
     )
     p.add_argument(
         "--participants",
         choices=["auto", "players"],
         default="auto",
-        help="auto (default): a team file is checked by team (records 310); players: by player",
+        help=msg("auto (default): a team file is checked by team (records 310); players: by player"),
     )
     p.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="progress bar on stderr (default: when stderr is a terminal)",
+        help=msg("progress bar on stderr (default: when stderr is a terminal)"),
     )
     p.set_defaults(run=check)
 
-    p = sub.add_parser("prizes", help="prize money for tied players, with the reason for every share")
+    p = sub.add_parser("prizes", help=msg("prize money for tied players, with the reason for every share"))
     p.add_argument(
         "file",
         metavar="STANDINGS_OR_TOURNAMENT",
-        help="final standings (.json rows or a standings response) or a TRF/JSON tournament to rank first",
+        help=msg("final standings (.json rows or a standings response) or a TRF/JSON tournament to rank first"),
     )
     p.add_argument(
         "--prizes",
         required=True,
         metavar="PRIZES.json",
-        help="categories, prizes (or prize_groups) and rules, as in POST /v1/prizes",
+        help=msg("categories, prizes (or prize_groups) and rules, as in POST /v1/prizes"),
     )
     _rule_options(p)
     p.add_argument(
         "--format",
         default="text",
         choices=["text", "json"],
-        help="text (default: each player's shares and why) or json (the API's response)",
+        help=msg("text (default: each player's shares and why) or json (the API's response)"),
     )
     p.set_defaults(run=prizes)
 
-    p = sub.add_parser("scenarios", help="before the last round: what each player needs for each place")
+    p = sub.add_parser("scenarios", help=msg("before the last round: what each player needs for each place"))
     p.add_argument("file", help=FILE_HELP)
     p.add_argument(
         "--pairings",
         required=True,
         metavar="last|PAIRINGS.json",
-        help="`last`: the file's last round, its results dropped and its pairings kept; or a JSON list of "
-        "pairings as in POST /v1/scenarios",
+        help=msg(
+            "`last`: the file's last round, its results dropped and its pairings kept; or a JSON list of pairings as in POST /v1/scenarios"
+        ),
     )
-    p.add_argument("--places", type=int, default=1, metavar="N", help="the places that matter (default 1)")
-    p.add_argument("--players", type=int, nargs="*", metavar="ID", help="report only these start numbers")
-    p.add_argument("-t", "--tiebreaks", nargs="*", metavar="RULE", help="rules in order (default: the file's own)")
-    p.add_argument("--regulations", choices=REGULATIONS, help="rule set (default: auto, by the start date)")
-    p.add_argument("--unrated-rating", type=int, metavar="R", help="rating that unrated players count as")
-    p.add_argument("--format", default="text", choices=["text", "json"], help="text (default: sentences) or json")
+    p.add_argument("--places", type=int, default=1, metavar="N", help=msg("the places that matter (default 1)"))
+    p.add_argument("--players", type=int, nargs="*", metavar="ID", help=msg("report only these start numbers"))
+    p.add_argument("-t", "--tiebreaks", nargs="*", metavar="RULE", help=msg("rules in order (default: the file's own)"))
+    p.add_argument("--regulations", choices=REGULATIONS, help=msg("rule set (default: auto, by the start date)"))
+    p.add_argument("--unrated-rating", type=int, metavar="R", help=msg("rating that unrated players count as"))
+    p.add_argument("--format", default="text", choices=["text", "json"], help=msg("text (default: sentences) or json"))
     p.set_defaults(run=scenarios)
 
-    p = sub.add_parser("serve", help="start the HTTP service")
+    p = sub.add_parser("serve", help=msg("start the HTTP service"))
     p.add_argument(
         "--host",
         default=os.environ.get("HOST", "127.0.0.1"),
-        help="address to listen on (default: $HOST, else 127.0.0.1)",
+        help=msg("address to listen on (default: $HOST, else 127.0.0.1)"),
     )
     p.add_argument(
-        "--port", type=int, default=int(os.environ.get("PORT", "8000")), help="port (default: $PORT, else 8000)"
+        "--port", type=int, default=int(os.environ.get("PORT", "8000")), help=msg("port (default: $PORT, else 8000)")
     )
     p.add_argument(
         "--workers",
         type=int,
         default=int(os.environ.get("WORKERS", "1")),
-        help="worker processes (default: $WORKERS, else 1)",
+        help=msg("worker processes (default: $WORKERS, else 1)"),
     )
     p.add_argument(
         "--admin-port",
         type=int,
         default=None,
         metavar="PORT",
-        help="serve /metrics and the API description only on this port (TIEBREAK_ADMIN_PORT); "
-        "the other limits and timeouts are environment variables (docs/operations.md)",
+        help=msg(
+            "serve /metrics and the API description only on this port (TIEBREAK_ADMIN_PORT); the other limits and timeouts are environment variables (docs/operations.md)"
+        ),
     )
     p.set_defaults(run=serve)
     for command in sub.choices.values():  # after the command too: `tiebreak explain x.trf -p 3 --lang ru`
         command.add_argument("--lang", choices=sorted(LANGUAGES), default=argparse.SUPPRESS, help=LANG_HELP)
+    _render_help(root)
     return root
+
+
+def _render_help(command: argparse.ArgumentParser) -> None:
+    """The help texts in the language of the command line (argparse prints them as they are)."""
+    if command.description is not None:
+        command.description = current(command.description)
+    for action in command._actions:
+        if action.help is not None:
+            action.help = current(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:  # the commands' one-line help in `tiebreak --help`
+                if choice.help is not None:
+                    choice.help = current(choice.help)
+            for sub in action.choices.values():
+                _render_help(sub)
+
+
+def _language_of(argv: list[str]) -> str:
+    """The language before the arguments are parsed (so that --help is in it): --lang, else the locale."""
+    for i, arg in enumerate(argv):
+        value = (
+            arg.split("=", 1)[1]
+            if arg.startswith("--lang=")
+            else argv[i + 1]
+            if arg == "--lang" and i + 1 < len(argv)
+            else None
+        )
+        if value in LANGUAGES:
+            return value
+    return locale_language(os.environ)
 
 
 def locale_language(environ: Mapping[str, str]) -> str:
@@ -1078,9 +1153,12 @@ CLOSED_PIPE = 128 + 13
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    with language(_language_of(argv)):
+        args = parser().parse_args(argv)
     if getattr(args, "jobs", 1) < 1:
-        print("tiebreak: --jobs must be at least 1", file=sys.stderr)
+        with language(args.lang or locale_language(os.environ)):
+            print("tiebreak: " + current(msg("--jobs must be at least 1")), file=sys.stderr)
         return 2
     try:
         with language(args.lang or locale_language(os.environ)):
@@ -1091,7 +1169,9 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return CLOSED_PIPE
     except TrfError as exc:
-        print(f"tiebreak: {getattr(args, 'file', '')}: {exc}", file=sys.stderr)
+        where = msg("line {line}, column {column}: {message}", line=exc.line, column=exc.column, message=exc.message)
+        text = render(where, args.lang or locale_language(os.environ))
+        print(f"tiebreak: {getattr(args, 'file', '')}: {text}", file=sys.stderr)
     except (TiebreakError, msgspec.MsgspecError, OSError, LookupError, ValueError) as exc:
         print(f"tiebreak: {exc}", file=sys.stderr)
     except Exception as exc:  # noqa: BLE001 - e.g. a limit of the service; never a traceback

@@ -3,6 +3,7 @@ a direct-encounter group, asked in each language; a 422 in each; the numbers nev
 
 import json
 import re
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -264,3 +265,118 @@ def test_the_trf_reader_warns_in_the_language(lang, expected):
     assert response.status_code == 200 and response.headers["content-language"] == lang
     [warning] = [w for w in response.json()["warnings"] if w["code"] == "trf-not-played"]
     assert warning["message"] == expected
+
+
+# ---- the reach of "no English left": team events, TRF errors, 413s, check, the whole catalogue ----
+
+TEAM_BODY = {
+    k: v
+    for k, v in json.loads(
+        (Path(__file__).resolve().parents[1] / "fixtures/conformance_fide_team/tworked-0001.input.json").read_text()
+    ).items()
+    if k in ("team_tournament", "tiebreaks", "regulations", "after_round")
+}
+# Team notes and warnings on a fixture that has every board rule and an EDE chain.
+TEAM_RULES = ["PTS", "MPvGP", "EDEBT", "EMGSB/C1", "BH:MP", "SSSC", "BC", "TBR", "BBE", "ARO"]
+# Written the same in every language: notation, codes, field names and values in backticks,
+# limit names and their variables, quoted values from the input.
+_NEUTRAL = re.compile(
+    r"(Cut|Median)-\d+|US Chess|C\.0\d|Buchholz|Sonneborn-Berger|Fore Buchholz|`[^`]*`|'[^']*'"
+    r"|\b[a-z]+(?:_[a-z0-9]+)+\b|TIEBREAK_\w+|\b[A-Z]{2,}\S*|\b(?:fide|auto)-\w+|MiB|\bs\b"
+)
+
+
+# Polish is written in Latin letters: a text without a letter of its own has a word of its own.
+_POLISH_WORDS = re.compile(
+    r"\b(wynik\w*|wygran\w*|partie|rozszerzony|zawodnik\w*|drużyn\w*|mecz\w*|szachownic\w*|punkt\w*|system|ranking\w*|turniej\w*|numer|losowanie|mediana|zmodyfikowana|potem|solkoff|kashdan)\b",
+    re.I,
+)
+
+
+def _in_the_language(texts: list[str], lang: str) -> None:
+    assert texts
+    for text in texts:
+        bare = _NEUTRAL.sub("", text)
+        assert not ENGLISH.search(bare), (lang, text)
+        own = SCRIPTS[lang].search(text) or (lang == "pl" and _POLISH_WORDS.search(text))
+        assert own or not re.search(r"[A-Za-z]{3,}", bare), (lang, text)
+
+
+def _catalogue_texts(entries, keys=("name", "description")) -> list[str]:
+    found = []
+    for entry in entries:
+        for key in keys:
+            if isinstance(entry.get(key), str):
+                found.append(entry[key])
+    return found
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
+def test_a_team_event_in_each_language(lang):
+    response = _ask("/v1/standings", {**TEAM_BODY, "tiebreaks": TEAM_RULES}, lang)
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    texts = _texts(answer, [])
+    notes = [t for t in texts if t not in {w["message"] for w in answer["warnings"]}]
+    assert len(notes) > 20 and answer["warnings"]
+    _in_the_language(texts, lang)
+    english = _ask("/v1/standings", {**TEAM_BODY, "tiebreaks": TEAM_RULES}, "en").json()
+    assert _numbers(answer) == _numbers(english)
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
+def test_the_catalogue_endpoints_are_wholly_in_the_language(lang):
+    tiebreaks = CLIENT.get("/v1/tiebreaks", headers={"Accept-Language": lang}).json()
+    presets = CLIENT.get("/v1/presets", headers={"Accept-Language": lang}).json()
+    assert any("team" in e.get("events", []) and e["code"] == "EDEBT" for e in tiebreaks)
+    _in_the_language(_catalogue_texts(tiebreaks) + _catalogue_texts(presets, ("origin", "description")), lang)
+
+
+UNREADABLE_TRF = "012 Open\n001    x      Anna\n"
+WRONG_TEAM_TRF = "012 Team\n001    1      A\n310    1 Alpha                                 1    2\n"
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
+def test_an_unreadable_trf_is_a_422_wholly_in_the_language(lang):
+    for path, body in [("/v1/trf", {"trf": UNREADABLE_TRF}), ("/v1/standings", {"trf": UNREADABLE_TRF})]:
+        response = _ask(path, body, lang)
+        assert response.status_code == 422
+        problem = response.json()
+        assert problem["errors"][0]["path"] == "trf:2:5"
+        _in_the_language([problem["title"], problem["detail"], problem["errors"][0]["message"]], lang)
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
+def test_a_413_and_its_limit_in_the_language(lang):
+    from dataclasses import replace
+
+    from tiebreak.http.app import create_app
+    from tiebreak.wire.limits import LIMITS
+
+    with TestClient(create_app(replace(LIMITS, max_cost_s=0.000001))) as client:
+        response = client.post("/v1/standings", json=BODY, headers={"Accept-Language": lang})
+    assert response.status_code == 413
+    problem = response.json()
+    message = problem["errors"][0]["message"]
+    assert "max_cost_s" in message and "TIEBREAK_MAX_COST_S" in message
+    _in_the_language([problem["title"], problem["detail"], message], lang)
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
+def test_check_and_trf_warnings_in_the_language(lang):
+    inconsistent = trf(
+        "142 2",
+        player(1, "A", points="2.0", rounds=[(2, "w", "1"), (0, "-", "H")]),
+        player(2, "B", points="0.0", rounds=[(1, "b", "0"), (0, "-", "U")]),
+    )
+    lines = CLIENT.post(
+        "/v1/check",
+        json=[{"id": "x", "trf": inconsistent}, {"id": "y", "trf": UNREADABLE_TRF}],
+        headers={"Accept-Language": lang},
+    )
+    assert lines.status_code == 200 and lines.headers["content-language"] == lang
+    texts = []
+    for line in map(json.loads, lines.text.splitlines()):
+        texts += _texts(line, [])
+    assert len(texts) >= 3
+    _in_the_language(texts, lang)

@@ -88,3 +88,33 @@ def test_json_output_and_warnings_in_the_language(event_file):
 def test_an_unknown_language_is_refused_by_the_option():
     done = tiebreak("--lang", "de", "standings", "x.trf")
     assert done.returncode == 2 and "--lang" in done.stderr
+
+
+def test_the_check_summary_in_the_language():
+    fixture = ROOT / "tests/fixtures/conformance_fide/worked-a-alekhine-memorial.trf"
+    done = tiebreak("check", fixture, "--out", os.devnull, "--lang", "ru")
+    assert done.returncode == 0, done.stderr
+    summary = done.stderr.strip().splitlines()[-1]
+    assert summary.startswith("tiebreak check: файлов: 1 за ")
+    assert summary.endswith(" с, согласованных: 1, несогласованных: 0, нечитаемых: 0")
+    polish = tiebreak("check", fixture, "--out", os.devnull, env={"LANG": "pl_PL.UTF-8"})
+    assert "zgodne: 1, niezgodne: 0, nieczytelne: 0" in polish.stderr
+
+
+def test_help_in_the_language_of_lang_or_the_locale():
+    japanese = tiebreak("--help", "--lang", "ja")
+    assert japanese.returncode == 0
+    assert "チェスのタイブレーク順位（FIDE C.07）" in japanese.stdout
+    assert "TRF か JSON の大会の順位を出す" in japanese.stdout  # a command's one line
+    russian = tiebreak("check", "--help", env={"LANG": "ru_RU.UTF-8"})
+    assert "индикатор хода в stderr" in russian.stdout
+    english = tiebreak("check", "--help")
+    assert "progress bar on stderr" in english.stdout
+
+
+def test_an_unreadable_file_is_said_in_the_language(tmp_path):
+    bad = tmp_path / "bad.trf"
+    bad.write_text("012 X\n001    x      A\n", encoding="utf-8")
+    done = tiebreak("standings", bad, "--lang", "zh")
+    assert done.returncode == 1
+    assert "第 2 行第 5 列：编排号必须是整数" in done.stderr

@@ -21,7 +21,7 @@ from typing import Any, cast
 import msgspec
 
 from ..texts.catalogue import json_encoder
-from ..texts.message import ENGLISH, language
+from ..texts.message import ENGLISH, language, msg
 from ..usecases.cost import Estimate, check_cost, estimate
 from ..usecases.problems import as_known, problem_of
 from ..usecases.requests import KINDS
@@ -151,7 +151,7 @@ def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None
         raise LimitExceeded(
             "max_response_bytes",
             "",
-            f"the response would be {len(data)} bytes; ask for `explain: false`, `top` or `player`",
+            msg("the response would be {size} bytes; ask for `explain: false`, `top` or `player`", size=len(data)),
             413,
             limits,
         )

@@ -84,7 +84,9 @@ def preset(name: str, path: Path = ("preset",)) -> Preset:
     try:
         return PRESETS[name]
     except KeyError:
-        raise UnknownTiebreak([Issue(path, f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")]) from None
+        raise UnknownTiebreak(
+            [Issue(path, msg("unknown preset {name}; presets: {presets}", name=repr(name), presets=", ".join(PRESETS)))]
+        ) from None
 
 
 def preset_specs(name: str, regulations: Regulations, path: Path = ("preset",)) -> list[RuleSpec]:

@@ -241,7 +241,16 @@ def parse_rule(
     code = m[1]
     if m[2] and not scores:
         raise InvalidRequest(
-            [Issue(path, f"{text!r}: :{m[2]} names a team score (match or game points); this is not a team event")]
+            [
+                Issue(
+                    path,
+                    msg(
+                        "{rule}: :{score} names a team score (match or game points); this is not a team event",
+                        rule=repr(text),
+                        score=m[2],
+                    ),
+                )
+            ]
         )
     mods = [part for part in m[3].split("/") if part]
     spec = build_rule(code, mods, valid_codes[code], path, text)
@@ -274,7 +283,14 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
             )
         if letter in "PFRW":
             if digits:
-                raise InvalidRequest([Issue(path, f"{original!r}: modifier {letter} takes no number")])
+                raise InvalidRequest(
+                    [
+                        Issue(
+                            path,
+                            msg("{rule}: modifier {letter} takes no number", rule=repr(original), letter=letter),
+                        )
+                    ]
+                )
             if letter == "P":
                 played = True
             elif letter == "F":
@@ -288,14 +304,50 @@ def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: P
             limit, limit_steps = _koya_limit(digits, path, original)
             continue
         if not digits:
-            raise InvalidRequest([Issue(path, f"{original!r}: modifier {letter} needs a number, e.g. {letter}1")])
+            raise InvalidRequest(
+                [
+                    Issue(
+                        path,
+                        msg(
+                            "{rule}: modifier {letter} needs a number, e.g. {letter}1",
+                            rule=repr(original),
+                            letter=letter,
+                        ),
+                    )
+                ]
+            )
         n = int(digits)
         if letter == "K":  # SSSC's normalising factor (C.07 13.4)
             if not 1 <= n <= MAX_FACTOR:
-                raise InvalidRequest([Issue(path, f"{original!r}: K{n} out of range 1..{MAX_FACTOR}")])
+                raise InvalidRequest(
+                    [
+                        Issue(
+                            path,
+                            msg(
+                                "{rule}: K{number} out of range 1..{max_factor}",
+                                rule=repr(original),
+                                number=n,
+                                max_factor=MAX_FACTOR,
+                            ),
+                        )
+                    ]
+                )
             factor = n
         elif not 1 <= n <= MAX_CUT:
-            raise InvalidRequest([Issue(path, f"{original!r}: {letter}{n} out of range 1..{MAX_CUT}")])
+            raise InvalidRequest(
+                [
+                    Issue(
+                        path,
+                        msg(
+                            "{rule}: {letter}{number} out of range 1..{max_cut}",
+                            rule=repr(original),
+                            letter=letter,
+                            number=n,
+                            max_cut=MAX_CUT,
+                        ),
+                    )
+                ]
+            )
         elif letter == "C":
             cut = n
         else:
@@ -326,15 +378,33 @@ def _koya_limit(digits: str, path: Path, original: str) -> tuple[int | None, int
     by half points (C.07 14.5); `L0`, `L40` and `L40%` are the limit in percent (decision 0059)."""
     m = re.fullmatch(r"([+-]?)([0-9]+)(%?)", digits)
     if m is None:
-        raise InvalidRequest([Issue(path, f"{original!r}: modifier L needs a number, e.g. L+1 or L-1 (half points)")])
+        raise InvalidRequest(
+            [
+                Issue(
+                    path,
+                    msg("{rule}: modifier L needs a number, e.g. L+1 or L-1 (half points)", rule=repr(original)),
+                )
+            ]
+        )
     sign, n, percent = m[1], int(m[2]), m[3]
     if percent or (not sign and not 0 < n < FIRST_PERCENT_LIMIT):
         if not 0 <= n <= 100:
-            raise InvalidRequest([Issue(path, f"{original!r}: a Koya limit in percent must be 0..100")])
+            raise InvalidRequest(
+                [Issue(path, msg("{rule}: a Koya limit in percent must be 0..100", rule=repr(original)))]
+            )
         return n, None
     if n > MAX_LIMIT_STEPS:
         raise InvalidRequest(
-            [Issue(path, f"{original!r}: a Koya limit moves at most {MAX_LIMIT_STEPS} half points from 50 %")]
+            [
+                Issue(
+                    path,
+                    msg(
+                        "{rule}: a Koya limit moves at most {max_limit_steps} half points from 50 %",
+                        rule=repr(original),
+                        max_limit_steps=MAX_LIMIT_STEPS,
+                    ),
+                )
+            ]
         )
     return None, -n if sign == "-" else n
 

@@ -109,13 +109,13 @@ VERBATIM_RECORDS = frozenset({"172", "182", "192", "222", "250", "260", "352", "
 DERIVED_RECORDS = frozenset({"062", "072", "082"})
 # Team records: individual results come from the 001 lines, so these change no individual score.
 TEAM_RECORDS = {
-    "013": "team composition",
-    "310": "team",
-    "300": "team board order (out of default order)",
-    "320": "team pairing-allocated bye",
-    "330": "forfeited team match",
-    "801": "team result",
-    "802": "team result",
+    "013": msg("team composition"),
+    "310": msg("team"),
+    "300": msg("team board order (out of default order)"),
+    "320": msg("team pairing-allocated bye"),
+    "330": msg("forfeited team match"),
+    "801": msg("team result"),
+    "802": msg("team result"),
 }
 # TRF-26 record 162: result letter -> the scoring fields it sets.
 SCORING_CODES: dict[str, tuple[str, ...]] = {
@@ -171,7 +171,7 @@ class TrfError(ValueError):
     """A TRF line that cannot be read; names its line and column (1-based)."""
 
     def __init__(self, line: int, column: int, message: str):
-        self.line, self.column, self.message = line, column, message
+        self.line, self.column, self.message = line, column, message  # a Msg: rendered at the edge
         self.warnings: list[TrfWarning] = []  # what the reader had noted before it stopped
         super().__init__(f"line {line}, column {column}: {message}")
 
@@ -308,9 +308,11 @@ def _decode_strictly(data: bytes, codec: str, line_offset: int) -> str:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1 + line_offset
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise TrfError(line, column, f"byte {data[exc.start]:#04x} is not valid {codec}") from None
+        raise TrfError(
+            line, column, msg("byte {start} is not valid {codec}", start=format(data[exc.start], "#04x"), codec=codec)
+        ) from None
     except (UnicodeError, LookupError) as exc:  # a codec that rejects the whole input, or is no text encoding
-        raise TrfError(1, 1, f"cannot decode as {codec}: {exc}") from None
+        raise TrfError(1, 1, msg("cannot decode as {codec}: {exc}", codec=codec, exc=exc)) from None
 
 
 def read_trf(data: bytes | str, *, columns: bool = False) -> TrfDocument:
@@ -416,7 +418,7 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
     elif record == "132":
         _read_round_dates(reading, line, lineno)
     elif record in ("142", "XXR"):  # XXR: the same, as written by pairing programs before TRF-26
-        reading.rounds = _whole_number(value, lineno, HEADER_VALUE, "number of rounds", low=1, high=MAX_ROUNDS)
+        reading.rounds = _whole_number(value, lineno, HEADER_VALUE, msg("number of rounds"), low=1, high=MAX_ROUNDS)
         reading.rounds_line = lineno
     elif record == "152":
         _read_initial_colour(reading, line, value, lineno)
@@ -432,7 +434,9 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
     elif record == "299":
         reading.warnings.append(
             TrfWarning(
-                lineno, 1, "record 299 (abnormal points) is not applied; give such results with explicit points in JSON"
+                lineno,
+                1,
+                msg("record 299 (abnormal points) is not applied; give such results with explicit points in JSON"),
             )
         )
     elif record in TEAM_RECORDS:
@@ -442,9 +446,11 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
                 TrfWarning(
                     lineno,
                     1,
-                    f"record {record} ({TEAM_RECORDS[record]}) is a team record: individual "
-                    f"results come from the 001 lines, so it changes no individual score (team events "
-                    f"are not computed yet); not carried into the JSON tournament",
+                    msg(
+                        "record {record} ({name}) is a team record: individual results come from the 001 lines, so it changes no individual score (team events are not computed yet); not carried into the JSON tournament",
+                        record=record,
+                        name=TEAM_RECORDS[record],
+                    ),
                 )
             )
     elif record in VERBATIM_RECORDS:
@@ -458,7 +464,10 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
             TrfWarning(
                 lineno,
                 1,
-                f"extension record {record} is not read; give its information as TRF-26 records (142, 162) instead",
+                msg(
+                    "extension record {record} is not read; give its information as TRF-26 records (142, 162) instead",
+                    record=record,
+                ),
             )
         )
     elif _NRS_RECORD.fullmatch(record) and line[3:4] == " ":
@@ -483,11 +492,13 @@ def _is_ascii_number(text: str) -> bool:
 def _whole_number(text: str, lineno: int, column: int, what: str, low: int = 0, high: int | None = None) -> int:
     text = text.strip()
     if not _is_ascii_number(text):
-        raise TrfError(lineno, column, f"{what} must be a whole number, found {text!r}")
+        raise TrfError(lineno, column, msg("{what} must be a whole number, found {text}", what=what, text=repr(text)))
     number = int(text)
     if number < low or (high is not None and number > high):
-        bound = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise TrfError(lineno, column, f"{what} must be {bound}, found {number}")
+        bound = msg("{low} to {high}", low=low, high=high) if high is not None else msg("at least {low}", low=low)
+        raise TrfError(
+            lineno, column, msg("{what} must be {bound}, found {number}", what=what, bound=bound, number=number)
+        )
     return number
 
 
@@ -521,10 +532,17 @@ def parse_date(value: str, hint: date | None = None) -> tuple[date | None, str |
             return found, None if found is None else f"read {value!r} as {found:%Y-%m-%d}"
         if hint is not None:
             found = min((day_first, month_first), key=lambda d: abs((d - hint).days))
-            return found, f"read {value!r} as {found:%Y-%m-%d} (day and month told apart by the round dates, 132)"
+            return found, msg(
+                "read {value} as {found} (day and month told apart by the round dates, 132)",
+                value=repr(value),
+                found=format(found, "%Y-%m-%d"),
+            )
         return day_first, (
-            f"read {value!r} as {day_first:%Y-%m-%d}, day first: day and month cannot be told "
-            f"apart (give the round dates, 132, or write YYYY/MM/DD)"
+            msg(
+                "read {value} as {day_first}, day first: day and month cannot be told apart (give the round dates, 132, or write YYYY/MM/DD)",
+                value=repr(value),
+                day_first=format(day_first, "%Y-%m-%d"),
+            )
         )
     if m := _DATE_MONTH_NAME.fullmatch(value):
         month_name, day_text, year_text = (m[1], m[2], m[3]) if m[1] else (m[5], m[4], m[6])
@@ -540,7 +558,7 @@ def _read_round_dates(reading: _Reading, line: str, lineno: int) -> None:
     for m in re.finditer(r"\S+", body):
         found, _ = parse_date(m[0])
         if found is None:
-            _not_carried(reading, "round date (132) that is not a date", m[0], lineno)
+            _not_carried(reading, msg("round date (132) that is not a date"), m[0], lineno)
             continue
         reading.header.round_dates.append(found)
 
@@ -559,12 +577,12 @@ def _read_initial_colour(reading: _Reading, line: str, value: str, lineno: int) 
             TrfWarning(
                 lineno,
                 1,
-                "record 152 holds points: read as the scoring (162); TRF-26 gives 152 the initial colour",
+                msg("record 152 holds points: read as the scoring (162); TRF-26 gives 152 the initial colour"),
                 "trf-unusual-spelling",
             )
         )
     elif value:
-        _not_carried(reading, "initial colour (152) that is not W or B", value, lineno)
+        _not_carried(reading, msg("initial colour (152) that is not W or B"), value, lineno)
 
 
 def _read_system(reading: _Reading, value: str, lineno: int, warn: bool) -> System | None:
@@ -600,16 +618,27 @@ def _read_scoring(line: str, lineno: int, record: str = "162") -> Scoring:
             raise TrfError(
                 lineno,
                 HEADER_VALUE + position + len(gap) - len(gap.lstrip()),
-                f"record {record}: cannot read {gap.strip()!r}",
+                msg("record {record}: cannot read {text}", record=record, text=repr(gap.strip())),
             )
         position = m.end()
         code, column = m[1].upper(), HEADER_VALUE + m.start()
         if code not in SCORING_CODES:
-            raise TrfError(lineno, column, f"record {record}: {m[1]!r} is not one of W D L A P X")
+            raise TrfError(
+                lineno,
+                column,
+                msg("record {record}: {letter} is not one of W D L A P X", record=record, letter=repr(m[1])),
+            )
         value = Fraction(Decimal(m[2]))
         if not 0 <= value <= MAX_POINTS:
             raise TrfError(
-                lineno, HEADER_VALUE + m.start(2), f"record {record}: points {m[2]} out of range 0-{MAX_POINTS}"
+                lineno,
+                HEADER_VALUE + m.start(2),
+                msg(
+                    "record {record}: points {points} out of range 0-{max_points}",
+                    record=record,
+                    points=m[2],
+                    max_points=MAX_POINTS,
+                ),
             )
         points[code] = value
     if body[position:].strip():
@@ -617,7 +646,7 @@ def _read_scoring(line: str, lineno: int, record: str = "162") -> Scoring:
         raise TrfError(
             lineno,
             HEADER_VALUE + position + len(rest) - len(rest.lstrip()),
-            f"record {record}: cannot read {rest.strip()!r}",
+            msg("record {record}: cannot read {text}", record=record, text=repr(rest.strip())),
         )
     given = {name: points[code] for code, names in SCORING_CODES.items() if code in points for name in names}
     return scoring_with_defaults(given)
@@ -665,7 +694,7 @@ def _read_identity(
     letter = line[SEX.first - 1 : SEX.last].strip().lower()
     sex = _SEXES.get(letter)
     if sex is None and letter:
-        _not_carried(reading, "sex (column 10) that is not m, w or f", letter, lineno)
+        _not_carried(reading, msg("sex (column 10) that is not m, w or f"), letter, lineno)
     title = line[TITLE.first - 1 : TITLE.last].strip() or None
     federation = line[FEDERATION.first - 1 : FEDERATION.last].strip() or None
     fide_text = line[FIDE_ID.first - 1 : FIDE_ID.last].strip()
@@ -673,7 +702,7 @@ def _read_identity(
     if _is_ascii_number(fide_text):
         fide_id = int(fide_text) or None
     elif fide_text and set(fide_text) != {"-"}:  # dashes: "no FIDE ID" in some programs
-        _not_carried(reading, "FIDE ID (columns 58-68) that is not a number", fide_text, lineno)
+        _not_carried(reading, msg("FIDE ID (columns 58-68) that is not a number"), fide_text, lineno)
     birth = line[BIRTH_DATE.first - 1 : BIRTH_DATE.last].strip()
     birth_date = None
     if not birth:
@@ -684,7 +713,7 @@ def _read_identity(
     elif birth.strip("0/.- "):
         found, _ = parse_date(birth)
         if found is None:
-            _not_carried(reading, "birth date (columns 70-79) that is not a date", birth, lineno)
+            _not_carried(reading, msg("birth date (columns 70-79) that is not a date"), birth, lineno)
         else:
             birth_date = f"{found:%Y-%m-%d}"
     return fide_id, federation, title, sex, birth_date
@@ -701,10 +730,16 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     if text.isascii() and text.isdigit() and int(text) >= 1:
         number = int(text)
     else:
-        number = _whole_number(text, lineno, START_NUMBER.first, "start number", low=1)  # raises
+        number = _whole_number(text, lineno, START_NUMBER.first, msg("start number"), low=1)  # raises
     if number in reading.player_lines:
         raise TrfError(
-            lineno, START_NUMBER.first, f"start number {number} already used on line {reading.player_lines[number]}"
+            lineno,
+            START_NUMBER.first,
+            msg(
+                "start number {number} already used on line {line}",
+                number=number,
+                line=reading.player_lines[number],
+            ),
         )
     rating_text = line[RATING.first - 1 : RATING.last].strip()
     if not rating_text:
@@ -712,10 +747,10 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     elif rating_text.isascii() and rating_text.isdigit():
         rating = int(rating_text) or None
     else:
-        rating = _whole_number(rating_text, lineno, RATING.first, "rating")  # raises
+        rating = _whole_number(rating_text, lineno, RATING.first, msg("rating"))  # raises
     first = FIRST_ROUND_OPPONENT.first
     if line[first - 1 - 2 : first - 1].strip():  # columns 90-91 belong to no field
-        raise TrfError(lineno, first - 2, "columns 90-91 must be blank (round 1 starts in column 92)")
+        raise TrfError(lineno, first - 2, msg("columns 90-91 must be blank (round 1 starts in column 92)"))
     index = len(reading.players)
     assert reading.blocks is not None  # parse_trf reads them before the first line
     if not reading.blocks.clean[index]:  # the blocks read at once left this line to be read block by block
@@ -736,7 +771,7 @@ def _read_rounds_one_by_one(reading: _Reading, line: str, lineno: int) -> list[t
     while first <= len(line):
         rnd += 1
         if rnd > MAX_ROUNDS:
-            raise TrfError(lineno, first, f"more than {MAX_ROUNDS} rounds")
+            raise TrfError(lineno, first, msg("more than {max_rounds} rounds", max_rounds=MAX_ROUNDS))
         result = _read_round(reading, line, lineno, rnd, first)
         if result is not None:
             results.append(result)
@@ -756,18 +791,34 @@ def _read_round(
             raise TrfError(
                 lineno,
                 first + separator,
-                f"round {rnd}: unexpected {block[separator]!r} (round blocks are 10 columns wide)",
+                msg(
+                    "round {rnd}: unexpected {found} (round blocks are 10 columns wide)",
+                    rnd=rnd,
+                    found=repr(block[separator]),
+                ),
             )
     opponent_text = block[0:4].strip()
     colour_text = block[colour_column - first]
     code = block[result_column - first].upper()
     if colour_text.lower() not in COLOURS:
-        raise TrfError(lineno, colour_column, f"round {rnd}: colour {colour_text!r} is not w, b or -")
+        raise TrfError(
+            lineno,
+            colour_column,
+            msg("round {rnd}: colour {colour_text} is not w, b or -", rnd=rnd, colour_text=repr(colour_text)),
+        )
     colour = COLOR_CODES[COLOURS[colour_text.lower()]]
     opponent = 0
     if opponent_text:
         if not _is_ascii_number(opponent_text):
-            raise TrfError(lineno, first, f"round {rnd}: opponent {opponent_text!r} is not a start number")
+            raise TrfError(
+                lineno,
+                first,
+                msg(
+                    "round {rnd}: opponent {opponent_text} is not a start number",
+                    rnd=rnd,
+                    opponent_text=repr(opponent_text),
+                ),
+            )
         opponent = int(opponent_text)
     if code == NOT_PLAYED or (opponent and code == " "):  # paired (or marked) but no result yet: not played
         reading.not_played.setdefault(rnd, []).append((lineno, result_column))
@@ -777,8 +828,11 @@ def _read_round(
             raise TrfError(
                 lineno,
                 result_column,
-                f"round {rnd}: result {code!r} is not valid with an opponent "
-                f"(one of 1 = 0 + - W D L, or blank or * when not played yet)",
+                msg(
+                    "round {rnd}: result {code} is not valid with an opponent (one of 1 = 0 + - W D L, or blank or * when not played yet)",
+                    rnd=rnd,
+                    code=repr(code),
+                ),
             )
         kind, rated = RESULTS_WITH_OPPONENT[code]
         return rnd, kind.code, opponent, colour, rated
@@ -790,7 +844,11 @@ def _read_round(
         raise TrfError(
             lineno,
             result_column,
-            f"round {rnd}: result {code!r} is not valid without an opponent (one of U F H Z - or blank)",
+            msg(
+                "round {rnd}: result {code} is not valid without an opponent (one of U F H Z - or blank)",
+                rnd=rnd,
+                code=repr(code),
+            ),
         )
     without = RESULTS_WITHOUT_OPPONENT[code]
     return None if without is None else (rnd, without.code, 0, 0, True)
@@ -898,14 +956,16 @@ def _read_byes(reading: _Reading, line: str, lineno: int) -> None:
     """240 (TRF-26): a full-, half- or zero-point bye in one round for the players listed."""
     kind_code = line[BYE_TYPE - 1 : BYE_TYPE].upper()
     if kind_code not in BYE_RECORD_KINDS:
-        raise TrfError(lineno, BYE_TYPE, f"record 240: bye type {kind_code!r} is not F, H or Z")
-    rnd = _whole_number(BYE_ROUND.of(line), lineno, BYE_ROUND.first, "record 240: round", low=1, high=MAX_ROUNDS)
+        raise TrfError(
+            lineno, BYE_TYPE, msg("record 240: bye type {kind_code} is not F, H or Z", kind_code=repr(kind_code))
+        )
+    rnd = _whole_number(BYE_ROUND.of(line), lineno, BYE_ROUND.first, msg("record 240: round"), low=1, high=MAX_ROUNDS)
     rest = line[BYE_FIRST_PLAYER - 1 :]
     if not rest.strip():
-        raise TrfError(lineno, BYE_FIRST_PLAYER, "record 240 names no player")
+        raise TrfError(lineno, BYE_FIRST_PLAYER, msg("record 240 names no player"))
     for m in re.finditer(r"\S+", rest):
         column = BYE_FIRST_PLAYER + m.start()
-        player = _whole_number(m[0], lineno, column, "record 240: player id", low=1)
+        player = _whole_number(m[0], lineno, column, msg("record 240: player id"), low=1)
         reading.byes.append((lineno, column, player, rnd, BYE_RECORD_KINDS[kind_code]))
 
 
@@ -983,8 +1043,10 @@ def _apply_byes(reading: _Reading, results: _Results) -> None:
             TrfWarning(
                 lines[0],
                 1,
-                f"record 240 ({len(lines)} line(s)) names teams in a team event; not applied to "
-                f"players (team events are not computed yet)",
+                msg(
+                    "record 240 ({lines} line(s)) names teams in a team event; not applied to players (team events are not computed yet)",
+                    lines=len(lines),
+                ),
             )
         )
         return
@@ -994,7 +1056,9 @@ def _apply_byes(reading: _Reading, results: _Results) -> None:
     added: dict[tuple[int, int], ResultKind] = {}
     for lineno, column, player_id, rnd, kind in reading.byes:
         if player_id not in index:
-            raise TrfError(lineno, column, f"record 240: no player has start number {player_id}")
+            raise TrfError(
+                lineno, column, msg("record 240: no player has start number {player_id}", player_id=player_id)
+            )
         i = index[player_id]
         existing, paired = added.get((i, rnd)), False
         if existing is None:
@@ -1010,9 +1074,14 @@ def _apply_byes(reading: _Reading, results: _Results) -> None:
             raise TrfError(
                 lineno,
                 column,
-                f"record 240 gives player {player_id} a {kind.value} in round {rnd}, "
-                f"but line {reading.player_lines[player_id]} records "
-                f"{existing.value}",
+                msg(
+                    "record 240 gives player {player_id} a {kind} in round {rnd}, but line {line} records {existing}",
+                    player_id=player_id,
+                    kind=kind.value,
+                    rnd=rnd,
+                    line=reading.player_lines[player_id],
+                    existing=existing.value,
+                ),
             )
     at, read = [], []
     for (i, rnd), kind in sorted(added.items()):  # by player, then round: each before the later rounds
@@ -1072,8 +1141,13 @@ def _note_lenient_readings(
             TrfWarning(
                 line,
                 column,
-                f"'0000 - {code}' read as a {kind.value.replace('_', '-')} (TRF-26 writes "
-                f"'0000 - {letter}'); {count} round(s) spelt so",
+                msg(
+                    "'0000 - {code}' read as a {kind} (TRF-26 writes '0000 - {letter}'); {count} round(s) spelt so",
+                    code=code,
+                    kind=kind.value.replace("_", "-"),
+                    letter=letter,
+                    count=count,
+                ),
                 "trf-unusual-spelling",
             )
         )
@@ -1098,9 +1172,14 @@ def _note_lenient_readings(
             TrfWarning(
                 line,
                 1,
-                f"{what} ({value!r}"
-                + (f", and {more} more line(s)" if more else "")
-                + "): not carried into the JSON tournament",
+                msg("{what} ({value}): not carried into the JSON tournament", what=what, value=repr(value))
+                if not more
+                else msg(
+                    "{what} ({value}, and {more} more line(s)): not carried into the JSON tournament",
+                    what=what,
+                    value=repr(value),
+                    more=more,
+                ),
                 "trf-not-carried",
             )
         )
@@ -1125,12 +1204,14 @@ def _resolve_dates(reading: _Reading) -> date | None:
                 )
             )
         elif note:
-            reading.warnings.append(TrfWarning(lineno, HEADER_VALUE, f"start date: {note}", "trf-unusual-spelling"))
+            reading.warnings.append(
+                TrfWarning(lineno, HEADER_VALUE, msg("start date: {note}", note=note), "trf-unusual-spelling")
+            )
     if reading.end_text is not None:
         lineno, value = reading.end_text
         end, _ = parse_date(value, start or first_round)
         if end is None and value:
-            _not_carried(reading, "end date (052) that is not a date", value, lineno)
+            _not_carried(reading, msg("end date (052) that is not a date"), value, lineno)
         reading.header.end_date = end
     return start
 
@@ -1188,8 +1269,10 @@ def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results,
                 TrfWarning(
                     claimed[0][0],
                     POINTS.first,
-                    f"the points column fits {hint} scoring: the file has no record 162 "
-                    f"saying so; send `scoring` (or add 162) to compute with it",
+                    msg(
+                        "the points column fits {hint} scoring: the file has no record 162 saying so; send `scoring` (or add 162) to compute with it",
+                        hint=hint,
+                    ),
                     "trf-points-mismatch",
                 )
             )
@@ -1261,7 +1344,7 @@ def _attach_results(players: list[Player], results: _Results) -> None:
 
 def _finish(reading: _Reading, columns: bool) -> TrfDocument:
     if not reading.players:
-        raise TrfError(1, 1, "no player records (001) found")
+        raise TrfError(1, 1, msg("no player records (001) found"))
     results = _results(reading)
     _apply_byes(reading, results)
     start = _resolve_dates(reading)
@@ -1275,7 +1358,13 @@ def _finish(reading: _Reading, columns: bool) -> TrfDocument:
         rounds = max(last_paired, 1)
     elif last_round > rounds:
         raise TrfError(
-            reading.rounds_line, HEADER_VALUE, f"record 142 says {rounds} rounds but results reach round {last_round}"
+            reading.rounds_line,
+            HEADER_VALUE,
+            msg(
+                "record 142 says {rounds} rounds but results reach round {last_round}",
+                rounds=rounds,
+                last_round=last_round,
+            ),
         )
     if reading.tiebreaks_202 is not None:
         tiebreaks = reading.tiebreaks_202

@@ -40,6 +40,7 @@ from ..engine.teams.model import (
     TeamScoring,
     TeamTournament,
 )
+from ..texts.message import msg
 from .trf import MAX_POINTS, FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, TrfError, TrfWarning, decode_trf, parse_trf
 
 # Records of a team event read here (the rest of the file is read by trf.parse_trf).
@@ -161,7 +162,7 @@ def _mark_present(line: str, number: int, present: set[tuple[int, int]]) -> str:
         block = line[first : first + 8].ljust(8)
         if block[0:4].strip() in ("", "0", "0000") and block[7] == "+":
             if not start.isdigit():
-                raise TrfError(number, 5, f"start number {start!r} is not a number")
+                raise TrfError(number, 5, msg("start number {start} is not a number", start=repr(start)))
             present.add((int(start), rnd))
             chars[first + 7] = "F"
         first += ROUND_WIDTH
@@ -177,10 +178,29 @@ def _number_or_blank_at(line: _Line, first: int, last: int, what: str) -> int | 
 def _number_at(line: _Line, first: int, last: int, what: str, low: int = 0) -> int:
     text = line.text[first - 1 : last].strip()
     if not text.isdigit():
-        raise TrfError(line.number, first, f"record {line.text[:3]}: {what} must be a whole number, found {text!r}")
+        raise TrfError(
+            line.number,
+            first,
+            msg(
+                "record {record}: {what} must be a whole number, found {text}",
+                record=line.text[:3],
+                what=what,
+                text=repr(text),
+            ),
+        )
     value = int(text)
     if value < low:
-        raise TrfError(line.number, first, f"record {line.text[:3]}: {what} must be at least {low}, found {value}")
+        raise TrfError(
+            line.number,
+            first,
+            msg(
+                "record {record}: {what} must be at least {low}, found {value}",
+                record=line.text[:3],
+                what=what,
+                low=low,
+                value=value,
+            ),
+        )
     return value
 
 
@@ -191,7 +211,11 @@ def _points_at(line: _Line, first: int, last: int, what: str) -> Fraction | None
     try:
         return Fraction(Decimal(text))
     except (InvalidOperation, ValueError):
-        raise TrfError(line.number, first, f"record {line.text[:3]}: {what} {text!r} is not a number") from None
+        raise TrfError(
+            line.number,
+            first,
+            msg("record {record}: {what} {text} is not a number", record=line.text[:3], what=what, text=repr(text)),
+        ) from None
 
 
 class _Reader:
@@ -252,7 +276,9 @@ class _Reader:
         records = self.lines.get("013", []) if records_310 is None else records_310
         if not old and "013" in self.lines:
             self.warn(
-                self.lines["013"][0].number, 1, "records 013 ignored: the file has the records 310 that replace them"
+                self.lines["013"][0].number,
+                1,
+                msg("records 013 ignored: the file has the records 310 that replace them"),
             )
         teams: list[Team] = []
         seen_ids: dict[int, int] = {}
@@ -262,15 +288,19 @@ class _Reader:
             if old:  # 013: name 5-36, players from 37, every 5 columns
                 team_id, name, short, first = k + 1, line.text[4:36].strip(), "", 37
             else:  # 310: number 5-7, name 9-40, short name 42-46, MP 55-60, GP 62-67, rank 69-71, players from 74
-                team_id = _number_at(line, 5, 7, "team pairing number", low=1)
+                team_id = _number_at(line, 5, 7, msg("team pairing number"), low=1)
                 name, short, first = line.text[8:40].strip(), line.text[41:46].strip(), 74
                 totals[team_id] = (
                     line,
-                    _points_at(line, 55, 60, "match points"),
-                    _points_at(line, 62, 67, "game points"),
+                    _points_at(line, 55, 60, msg("match points")),
+                    _points_at(line, 62, 67, msg("game points")),
                 )
             if team_id in seen_ids:
-                raise TrfError(line.number, 5, f"team {team_id} already defined on line {seen_ids[team_id]}")
+                raise TrfError(
+                    line.number,
+                    5,
+                    msg("team {team_id} already defined on line {line}", team_id=team_id, line=seen_ids[team_id]),
+                )
             seen_ids[team_id] = line.number
             members = []
             column = first
@@ -278,13 +308,23 @@ class _Reader:
                 pid = _number_or_blank_at(line, column, column + 3, "player")
                 if pid:
                     if pid not in self.players:
-                        raise TrfError(line.number, column, f"team {team_id}: no player has start number {pid}")
+                        raise TrfError(
+                            line.number,
+                            column,
+                            msg("team {team_id}: no player has start number {pid}", team_id=team_id, pid=pid),
+                        )
                     if pid in seen_players:
                         other, other_line = seen_players[pid]
                         raise TrfError(
                             line.number,
                             column,
-                            f"player {pid} is on team {team_id} and on team {other} (line {other_line})",
+                            msg(
+                                "player {pid} is on team {team_id} and on team {other} (line {other_line})",
+                                pid=pid,
+                                team_id=team_id,
+                                other=other,
+                                other_line=other_line,
+                            ),
                         )
                     seen_players[pid] = (team_id, line.number)
                     player = self.players[pid]
@@ -292,10 +332,12 @@ class _Reader:
                 column += 5
             teams.append(Team(team_id, name, short, tuple(members)))
         if not teams:
-            raise TrfError(1, 1, "no team records (310 or 013) found")
+            raise TrfError(1, 1, msg("no team records (310 or 013) found"))
         for pid, player in self.players.items():
             if pid not in seen_players and any(r.opponent for r in player.results):
-                raise NotATeamEvent(self._line_of(pid), 1, f"player {pid} has games but is on no team (records 310)")
+                raise NotATeamEvent(
+                    self._line_of(pid), 1, msg("player {pid} has games but is on no team (records 310)", pid=pid)
+                )
         return teams, totals
 
     def _colours(self) -> str | None:
@@ -304,7 +346,11 @@ class _Reader:
             return None
         colours = line.text[4:].strip().upper()
         if not colours or set(colours) - set("WB"):
-            raise TrfError(line.number, 5, f"record 352: the colour sequence {colours!r} is not made of W and B")
+            raise TrfError(
+                line.number,
+                5,
+                msg("record 352: the colour sequence {colours} is not made of W and B", colours=repr(colours)),
+            )
         return colours
 
     def _widest_lineup(self, team_of: dict[int, int]) -> int:
@@ -345,21 +391,32 @@ class _Reader:
         for m in _MATCH_SCORE_ITEM.finditer(body):
             if body[position : m.start()].strip():
                 raise TrfError(
-                    line.number, 5 + position, f"record 362: cannot read {body[position : m.start()].strip()!r}"
+                    line.number,
+                    5 + position,
+                    msg("record 362: cannot read {text}", text=repr(body[position : m.start()].strip())),
                 )
             position = m.end()
             code = m[1].upper().lstrip("T")
             value = Fraction(Decimal(m[2]))
             if not 0 <= value <= MAX_POINTS:  # as 162 does: a huge number would overflow the team tables
                 raise TrfError(
-                    line.number, 5 + m.start(2), f"record 362: match points {m[2]} out of range 0-{MAX_POINTS}"
+                    line.number,
+                    5 + m.start(2),
+                    msg(
+                        "record 362: match points {points} out of range 0-{max_points}",
+                        points=m[2],
+                        max_points=MAX_POINTS,
+                    ),
                 )
             fields[{"W": "match_win", "D": "match_draw", "L": "match_loss"}[code]] = value
         if body[position:].strip():
             raise TrfError(
                 line.number,
                 5 + position,
-                f"record 362: cannot read {body[position:].strip()!r} (TW, TD, TL with their match points)",
+                msg(
+                    "record 362: cannot read {text} (TW, TD, TL with their match points)",
+                    text=repr(body[position:].strip()),
+                ),
             )
         return replace(scoring, **fields)
 
@@ -371,7 +428,7 @@ class _Reader:
             rnd = _number_at(line, 5, 7, "round", low=1)
             team = _number_at(line, 9, 11, "team", low=1)
             if team not in ids:
-                self.warn(line.number, 9, f"record 300: no team has pairing number {team}; skipped")
+                self.warn(line.number, 9, msg("record 300: no team has pairing number {team}; skipped", team=team))
                 continue
             players = []
             column = 17
@@ -388,14 +445,18 @@ class _Reader:
         for line in self.lines.get("330", []):
             code = line.text[4:6].upper()
             if code not in _FORFEITS:
-                raise TrfError(line.number, 5, f"record 330: forfeit type {code!r} is not +-, -+ or --")
+                raise TrfError(
+                    line.number, 5, msg("record 330: forfeit type {code} is not +-, -+ or --", code=repr(code))
+                )
             rnd = _number_at(line, 8, 10, "round", low=1)
             home = _number_at(line, 12, 14, "team", low=1)
             away = _number_at(line, 16, 18, "team", low=1)
             unknown = [(team, column) for team, column in ((home, 12), (away, 16)) if team not in ids]
             if unknown:
                 self.warn(
-                    line.number, unknown[0][1], f"record 330: no team has pairing number {unknown[0][0]}; skipped"
+                    line.number,
+                    unknown[0][1],
+                    msg("record 330: no team has pairing number {team}; skipped", team=unknown[0][0]),
                 )
                 continue
             out.append((rnd, home, away, _FORFEITS[code], line))
@@ -407,14 +468,21 @@ class _Reader:
         byes: list[tuple[TeamBye, _Line]] = []
         pab: tuple[Fraction, Fraction] | None = None
         for line in self.lines.get("320", []):
-            match_points, game_points = _points_at(line, 5, 8, "match points"), _points_at(line, 10, 13, "game points")
+            match_points, game_points = (
+                _points_at(line, 5, 8, msg("match points")),
+                _points_at(line, 10, 13, msg("game points")),
+            )
             if match_points is None or game_points is None:
                 raise TrfError(
-                    line.number, 5, "record 320: the PAB's match points (5-8) and game points (10-13) must be given"
+                    line.number,
+                    5,
+                    msg("record 320: the PAB's match points (5-8) and game points (10-13) must be given"),
                 )
             values = (match_points, game_points)
             if pab is not None and values != pab:
-                self.warn(line.number, 5, "record 320: PAB values differ from the first 320 record's; those are used")
+                self.warn(
+                    line.number, 5, msg("record 320: PAB values differ from the first 320 record's; those are used")
+                )
             pab = pab or values
             column, rnd = 15, 0
             while column <= len(line.text):
@@ -422,22 +490,28 @@ class _Reader:
                 team = _number_or_blank_at(line, column, column + 2, "team")
                 if team:
                     if team not in ids:
-                        self.warn(line.number, column, f"record 320: no team has pairing number {team}; skipped")
+                        self.warn(
+                            line.number,
+                            column,
+                            msg("record 320: no team has pairing number {team}; skipped", team=team),
+                        )
                     else:
                         byes.append((TeamBye(rnd, team, ResultKind.PAIRING_BYE), line))
                 column += 4
         for line in self.lines.get("240", []):
             kind = line.text[4:5].upper()
             if kind not in _BYES_240:
-                raise TrfError(line.number, 5, f"record 240: bye type {kind!r} is not F, H or Z")
+                raise TrfError(line.number, 5, msg("record 240: bye type {kind} is not F, H or Z", kind=repr(kind)))
             rnd = _number_at(line, 7, 9, "round", low=1)
             rest = line.text[10:]
             if not rest.strip():
-                raise TrfError(line.number, 11, "record 240 names no team")
+                raise TrfError(line.number, 11, msg("record 240 names no team"))
             for m in re.finditer(r"\S+", rest):
                 column = 11 + m.start()
                 if not m[0].isdigit() or int(m[0]) not in ids:
-                    self.warn(line.number, column, f"record 240: no team has pairing number {m[0]}; skipped")
+                    self.warn(
+                        line.number, column, msg("record 240: no team has pairing number {team}; skipped", team=m[0])
+                    )
                     continue
                 byes.append((TeamBye(rnd, int(m[0]), _BYES_240[kind]), line))
         return byes, pab
@@ -497,16 +571,22 @@ class _Reader:
                                 self._line_of(pid),
                                 self._column(rnd),
                                 (
-                                    f"round {rnd}: player {pid} (team {team_id}) is paired with player {result.opponent}, "
-                                    f"who is {'on the same team' if other else 'on no team'}"
+                                    msg(
+                                        "round {rnd}: player {pid} (team {team_id}) is paired with player {opponent}, who is {where}",
+                                        rnd=rnd,
+                                        pid=pid,
+                                        team_id=team_id,
+                                        opponent=result.opponent,
+                                        where=msg("on the same team") if other else msg("on no team"),
+                                    )
                                 ),
                             )
                         back = next((r for r in self.players[result.opponent].results if r.round == rnd), None)
                         if back is None or back.opponent != pid:
                             said = (
-                                f"player {back.opponent}"
+                                msg("player {opponent}", opponent=back.opponent)
                                 if back is not None and back.opponent
-                                else "no game"
+                                else msg("no game")
                                 if back is None
                                 else back.result.value
                             )
@@ -514,8 +594,13 @@ class _Reader:
                                 self._line_of(pid),
                                 self._column(rnd),
                                 (
-                                    f"round {rnd}: player {pid} is paired with player {result.opponent}, whose line says "
-                                    f"{said} in that round"
+                                    msg(
+                                        "round {rnd}: player {pid} is paired with player {opponent}, whose line says {said} in that round",
+                                        rnd=rnd,
+                                        pid=pid,
+                                        opponent=result.opponent,
+                                        said=said,
+                                    )
                                 ),
                             )
                         linked.setdefault(team_id, set()).add(other)
@@ -526,8 +611,12 @@ class _Reader:
                         self._line_of(pid),
                         self._column(rnd),
                         (
-                            f"round {rnd}: the players of team {team_id} meet players of teams "
-                            f"{', '.join(map(str, sorted(others)))}"
+                            msg(
+                                "round {rnd}: the players of team {team_id} meet players of teams {others}",
+                                rnd=rnd,
+                                team_id=team_id,
+                                others=", ".join(map(str, sorted(others))),
+                            )
                         ),
                     )
             paired: set[int] = set()
@@ -538,7 +627,12 @@ class _Reader:
                     self.warn(
                         line.number,
                         1,
-                        f"record 330 skipped: teams {home} and {away} have games (or another match) in round {rnd}",
+                        msg(
+                            "record 330 skipped: teams {home} and {away} have games (or another match) in round {rnd}",
+                            home=home,
+                            away=away,
+                            rnd=rnd,
+                        ),
                     )
                     continue
                 paired |= {home, away}
@@ -558,11 +652,11 @@ class _Reader:
                 named = [
                     (line, key)
                     for key, (line, _) in lineups.items()
-                    if key[0] == rnd and team_id in (key[1], _number_at(line, 13, 15, "scheduled opponent", low=1))
+                    if key[0] == rnd and team_id in (key[1], _number_at(line, 13, 15, msg("scheduled opponent"), low=1))
                 ]
                 other = None
                 for line, (_, team) in named:
-                    candidate = _number_at(line, 13, 15, "scheduled opponent", low=1) if team == team_id else team
+                    candidate = _number_at(line, 13, 15, msg("scheduled opponent"), low=1) if team == team_id else team
                     if candidate in by_id and candidate not in paired:
                         other = candidate
                         break
@@ -572,8 +666,11 @@ class _Reader:
                         self._line_of(pid),
                         self._column(rnd),
                         (
-                            f"round {rnd}: players of team {team_id} won by forfeit (0000 - +) but no record 330 or 300 "
-                            f"names the opponent"
+                            msg(
+                                "round {rnd}: players of team {team_id} won by forfeit (0000 - +) but no record 330 or 300 names the opponent",
+                                rnd=rnd,
+                                team_id=team_id,
+                            )
                         ),
                     )
                 matches.append(self._match(rnd, by_id[team_id], by_id[other], entries, team_size, colours, lineups))
@@ -585,8 +682,12 @@ class _Reader:
                     self.warn(
                         line.number,
                         1,
-                        f"record {line.text[:3]}: team {bye.team} already has a match or a bye "
-                        f"in round {rnd}; this bye is skipped",
+                        msg(
+                            "record {record}: team {team} already has a match or a bye in round {rnd}; this bye is skipped",
+                            record=line.text[:3],
+                            team=bye.team,
+                            rnd=rnd,
+                        ),
                     )
                     continue
                 paired.add(bye.team)
@@ -609,7 +710,11 @@ class _Reader:
             given = lineups.get((rnd, team.id))
             if given is not None and any(pid and pid not in results for pid in given[1]):
                 missing = next(pid for pid in given[1] if pid and pid not in results)
-                self.warn(given[0].number, 17, f"record 300 skipped: player {missing} has no game in round {rnd}")
+                self.warn(
+                    given[0].number,
+                    17,
+                    msg("record 300 skipped: player {missing} has no game in round {rnd}", missing=missing, rnd=rnd),
+                )
                 given = None
             if given is not None:
                 lineup = given[1]
@@ -622,8 +727,14 @@ class _Reader:
             raise TrfError(
                 self._line_of(la[0] if la else lb[0]),
                 self._column(rnd),
-                f"round {rnd}: teams {team_a.id} and {team_b.id} play on {boards} boards, more than the "
-                f"team size {team_size} (record 352)",
+                msg(
+                    "round {rnd}: teams {team_a} and {team_b} play on {boards} boards, more than the team size {team_size} (record 352)",
+                    rnd=rnd,
+                    team_a=team_a.id,
+                    team_b=team_b.id,
+                    boards=boards,
+                    team_size=team_size,
+                ),
             )
         seats: list[_Seat] = []
         for b in range(boards):
@@ -660,8 +771,14 @@ class _Reader:
                 raise TrfError(
                     self._line_of(player),
                     self._column(rnd),
-                    f"round {rnd}, teams {team_a.id} and {team_b.id}: player {player} has a game on board {number} "
-                    f"but the other line-up (record 300) has nobody there: it is shorter than the games played",
+                    msg(
+                        "round {rnd}, teams {team_a} and {team_b}: player {player} has a game on board {number} but the other line-up (record 300) has nobody there: it is shorter than the games played",
+                        rnd=rnd,
+                        team_a=team_a.id,
+                        team_b=team_b.id,
+                        player=player,
+                        number=number,
+                    ),
                 )
             out.append(board)
         return Match(rnd, home.id, away.id, tuple(out))
@@ -686,8 +803,12 @@ class _Reader:
             self._line_of(culprit),
             self._column(rnd),
             (
-                f"round {rnd}: the players of teams {team_a.id} and {team_b.id} do not face each other board by board "
-                f"in roster order and no record 300 gives the line-up; boards taken in team {team_a.id}'s order"
+                msg(
+                    "round {rnd}: the players of teams {team_a} and {team_b} do not face each other board by board in roster order and no record 300 gives the line-up; boards taken in team {team_a}'s order",
+                    rnd=rnd,
+                    team_a=team_a.id,
+                    team_b=team_b.id,
+                )
             ),
         )
         seats: list[_Seat] = []
@@ -699,7 +820,12 @@ class _Reader:
                 raise TrfError(
                     self._line_of(pa),
                     self._column(rnd),
-                    f"round {rnd}: player {pa} is paired with {pb}, who has no entry in that round",
+                    msg(
+                        "round {rnd}: player {pa} is paired with {pb}, who has no entry in that round",
+                        rnd=rnd,
+                        pa=pa,
+                        pb=pb,
+                    ),
                 )
             placed_b.add(pb)
             seats.append((len(seats) + 1, pa, a, pb, rb.get(pb) if pb else None))
@@ -711,8 +837,14 @@ class _Reader:
                 self._line_of(culprit),
                 self._column(rnd),
                 (
-                    f"round {rnd}: teams {team_a.id} and {team_b.id} play on {len(seats)} boards, more than the team size "
-                    f"{team_size}; give the line-ups with record 300"
+                    msg(
+                        "round {rnd}: teams {team_a} and {team_b} play on {seats} boards, more than the team size {team_size}; give the line-ups with record 300",
+                        rnd=rnd,
+                        team_a=team_a.id,
+                        team_b=team_b.id,
+                        seats=len(seats),
+                        team_size=team_size,
+                    )
                 ),
             )
         return self._match_from_seats(rnd, team_a, team_b, seats, colours)
@@ -747,7 +879,11 @@ class _Reader:
 
         def check(line: _Line, team: int, mp: Fraction | None, gp: Fraction | None, what: str) -> None:
             if team not in index:
-                self.warn(line.number, 5, f"record {line.text[:3]}: no team has pairing number {team}")
+                self.warn(
+                    line.number,
+                    5,
+                    msg("record {record}: no team has pairing number {team}", record=line.text[:3], team=team),
+                )
                 return
             p = index[team]
             mine_mp, mine_gp = Fraction(tables.mp.scores[p], scale), Fraction(tables.gp.scores[p], scale)
@@ -755,19 +891,31 @@ class _Reader:
                 self.warn(
                     line.number,
                     1,
-                    f"record {line.text[:3]}: team {team} has {float(mp):g} match points {what}, "
-                    f"the results give {float(mine_mp):g}",
+                    msg(
+                        "record {record}: team {team} has {mp} match points {what}, the results give {mine_mp}",
+                        record=line.text[:3],
+                        team=team,
+                        mp=float(mp),
+                        what=what,
+                        mine_mp=float(mine_mp),
+                    ),
                 )
             if gp is not None and gp != mine_gp:
                 self.warn(
                     line.number,
                     1,
-                    f"record {line.text[:3]}: team {team} has {float(gp):g} game points {what}, "
-                    f"the results give {float(mine_gp):g}",
+                    msg(
+                        "record {record}: team {team} has {gp} game points {what}, the results give {mine_gp}",
+                        record=line.text[:3],
+                        team=team,
+                        gp=float(gp),
+                        what=what,
+                        mine_gp=float(mine_gp),
+                    ),
                 )
 
         for team, (line, mp, gp) in totals.items():
-            check(line, team, mp, gp, "in columns 55-67")
+            check(line, team, mp, gp, msg("in columns 55-67"))
         for record in ("801", "802"):
             for line in self.lines.get(record, []):
                 # team number, nickname, match points, game points: read as fields, whose widths vary
@@ -777,8 +925,10 @@ class _Reader:
                     self.warn(
                         line.number,
                         5,
-                        f"record {record} not read: expected the team number, its nickname, "
-                        f"match points and game points",
+                        msg(
+                            "record {record} not read: expected the team number, its nickname, match points and game points",
+                            record=record,
+                        ),
                     )
                     continue
                 mp, gp = Fraction(Decimal(m[2])), Fraction(Decimal(m[3]))
@@ -787,9 +937,13 @@ class _Reader:
                     raise TrfError(
                         line.number,
                         m.start(2 if abs(mp) > MAX_TOTAL_POINTS else 3) + 1,
-                        f"record {record}: points out of range 0-{MAX_TOTAL_POINTS}",
+                        msg(
+                            "record {record}: points out of range 0-{max_total_points}",
+                            record=record,
+                            max_total_points=MAX_TOTAL_POINTS,
+                        ),
                     )
-                check(line, int(m[1]), mp, gp, f"in record {record}")
+                check(line, int(m[1]), mp, gp, msg("in record {record}", record=record))
 
 
 def _board(

@@ -43,6 +43,7 @@ from ..wire.decode import json_depth_exceeds
 from ..wire.limits import LIMITS, Deadline, LimitExceeded, Limits, Unavailable
 from .handling import NO_COMPRESSION, accepts_gzip, gate_of, job_for, read_body
 from .routes import PROBLEMS
+from ..texts.message import msg, msg_n
 
 NDJSON = "application/x-ndjson"
 NDJSON_ALIASES = frozenset({NDJSON, "application/ndjson", "application/jsonl", "application/x-jsonlines"})
@@ -161,7 +162,7 @@ def _array_items(body: bytes, limits: Limits) -> tuple[int, Iterator[bytes]]:
         raise LimitExceeded(
             "max_json_depth",
             "body",
-            f"the JSON array nests deeper than {SPLIT_DEPTH} levels and cannot be split into items",
+            msg("the JSON array nests deeper than {depth} levels and cannot be split into items", depth=SPLIT_DEPTH),
             400,
             limits,
         )
@@ -262,7 +263,11 @@ async def in_order(
             lines[index] = _error_line(
                 index,
                 LimitExceeded(
-                    "max_batch_items", "items", f"more than {max_items} items; the rest is not read", 400, limits
+                    "max_batch_items",
+                    "items",
+                    msg("more than {count} items; the rest is not read", count=max_items),
+                    400,
+                    limits,
                 ),
                 kind,
             )
@@ -409,7 +414,9 @@ async def _item_stream(request: Request, kind: str) -> Stream:
     else:
         count, items = _array_items(body, limits)
     if count > limits.max_batch_items:
-        raise LimitExceeded("max_batch_items", "items", f"{count} items", 400, limits)  # the schema's maxItems
+        raise LimitExceeded(
+            "max_batch_items", "items", msg_n("{n} item", "{n} items", count), 400, limits
+        )  # the schema's maxItems
     return _stream(_results(items, request, limits, kind), request)
 
 

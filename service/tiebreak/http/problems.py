@@ -53,7 +53,7 @@ def handle_http(request: Request, exc: HTTPException) -> Response[Problem]:
     if exc.status_code == 413:  # litestar's body-size check (Content-Length, or the bytes actually received)
         limits = getattr(request.app.state, "limits", LIMITS)
         return handle_known(
-            request, LimitExceeded("max_body_bytes", "body", "the request body is too large", 413, limits)
+            request, LimitExceeded("max_body_bytes", "body", msg("the request body is too large"), 413, limits)
         )
     response = problem_response(problem(exc.status_code, exc.detail or TITLES.get(exc.status_code, "error")))
     if exc.headers:

@@ -8,7 +8,8 @@ from decimal import Decimal
 from .errors import Path, PrizeInputError, Problem, format_path
 from .model import Kind, PrizeRequest
 from .payment import is_multiple
-from .text import money, points
+from .text import money
+from ..texts.message import msg
 
 DECIMAL = re.compile(r"^[0-9]+(\.[0-9]+)?$")
 KINDS = tuple(kind.value for kind in Kind)
@@ -37,12 +38,12 @@ def _field_problems(request: PrizeRequest) -> list[Problem]:
     rules = request.rules
     problems: list[Problem] = []
     if rules.unit <= 0:
-        problems.append(Problem(("rules", "rounding", "unit"), "the currency unit must be greater than 0"))
+        problems.append(Problem(("rules", "rounding", "unit"), msg("the currency unit must be greater than 0")))
     if not 0 <= rules.hort_keep <= 1:
         problems.append(
             Problem(
                 ("rules", "hort_keep"),
-                "the part of the own place's prize kept under the Hort system is between 0 and 1 (0.5 for 50 %)",
+                msg("the part of the own place's prize kept under the Hort system is between 0 and 1 (0.5 for 50 %)"),
             )
         )
     for i, entry in enumerate(rules.identical_priority):
@@ -50,7 +51,11 @@ def _field_problems(request: PrizeRequest) -> list[Problem]:
             problems.append(
                 Problem(
                     ("rules", "identical_priority", i),
-                    f"{entry!r} is neither a category nor a kind of category ({', '.join(KINDS)})",
+                    msg(
+                        "{entry} is neither a category nor a kind of category ({kinds})",
+                        entry=repr(entry),
+                        kinds=", ".join(KINDS),
+                    ),
                 )
             )
     known = sorted(set(request.categories) | {"overall"})
@@ -58,7 +63,7 @@ def _field_problems(request: PrizeRequest) -> list[Problem]:
     seen_groups: set[str | None] = set()
     for group in request.groups:
         if group.id in seen_groups:
-            problems.append(Problem((*group.path, "id"), f"prize group {group.id!r} is given twice"))
+            problems.append(Problem((*group.path, "id"), msg("prize group {id} is given twice", id=repr(group.id))))
         seen_groups.add(group.id)
         last_cash: dict[str, tuple[Decimal, Path]] = {}
         for prize in group.prizes:
@@ -66,7 +71,11 @@ def _field_problems(request: PrizeRequest) -> list[Problem]:
                 problems.append(
                     Problem(
                         (*prize.path, "id"),
-                        f"prize id {prize.id!r} is used twice (first at {_text(seen_ids[prize.id])})",
+                        msg(
+                            "prize id {id} is used twice (first at {path})",
+                            id=repr(prize.id),
+                            path=_text(seen_ids[prize.id]),
+                        ),
                     )
                 )
             seen_ids.setdefault(prize.id, prize.path)
@@ -74,17 +83,24 @@ def _field_problems(request: PrizeRequest) -> list[Problem]:
                 problems.append(
                     Problem(
                         (*prize.path, "category"),
-                        f"unknown category {prize.category!r}; the categories are {', '.join(known)}",
+                        msg(
+                            "unknown category {category}; the categories are {known}",
+                            category=repr(prize.category),
+                            known=", ".join(known),
+                        ),
                     )
                 )
             if prize.amount < 0:
-                problems.append(Problem((*prize.path, "amount"), "an amount cannot be negative"))
+                problems.append(Problem((*prize.path, "amount"), msg("an amount cannot be negative")))
             elif rules.unit > 0 and not is_multiple(prize.amount, rules.unit):
                 problems.append(
                     Problem(
                         (*prize.path, "amount"),
-                        f"{prize.amount} is finer than the currency unit "
-                        f"{rules.unit}: amounts are whole multiples of it",
+                        msg(
+                            "{amount} is finer than the currency unit {unit}: amounts are whole multiples of it",
+                            amount=prize.amount,
+                            unit=rules.unit,
+                        ),
                     )
                 )
             elif prize.amount > 0:
@@ -94,9 +110,13 @@ def _field_problems(request: PrizeRequest) -> list[Problem]:
                         Problem(
                             (*prize.path, "amount"),
                             (
-                                f"the prizes of category {prize.category!r} are won in the order given, so they are listed "
-                                f"from the largest down: {money(prize.amount)} follows {money(before[0])} "
-                                f"({_text(before[1])})"
+                                msg(
+                                    "the prizes of category {category} are won in the order given, so they are listed from the largest down: {amount} follows {before} ({path})",
+                                    category=repr(prize.category),
+                                    amount=money(prize.amount),
+                                    before=money(before[0]),
+                                    path=_text(before[1]),
+                                )
                             ),
                         )
                     )
@@ -113,8 +133,11 @@ def _standings_problems(request: PrizeRequest) -> list[Problem]:
             problems.append(
                 Problem(
                     (*root, i, "id"),
-                    f"player {entrant.id} appears twice in the standings "
-                    f"(also {_text((*root, first_row[entrant.id]))})",
+                    msg(
+                        "player {id} appears twice in the standings (also {path})",
+                        id=entrant.id,
+                        path=_text((*root, first_row[entrant.id])),
+                    ),
                 )
             )
         first_row.setdefault(entrant.id, i)
@@ -123,8 +146,11 @@ def _standings_problems(request: PrizeRequest) -> list[Problem]:
                 Problem(
                     (*root, i, "points"),
                     (
-                        f"the standings must be in final order, best first: {points(entrant.points)} points after "
-                        f"{points(request.standings[i - 1].points)}"
+                        msg(
+                            "the standings must be in final order, best first: {points} points after {previous}",
+                            points=float(entrant.points),
+                            previous=float(request.standings[i - 1].points),
+                        )
                     ),
                 )
             )

@@ -32,6 +32,7 @@ from .cost import Counts
 from ..wire.limits import Limits
 from .standings import applied_regulations, default_after_round, lots_seed, read_trf_checked, team_counts, trf_warnings
 from ..engine.teams.standings import TeamStandings, compute_team_standings
+from ..texts.message import msg
 from .convert_teams import team_standings_to_wire
 from .teams import (
     NotATeamEvent,
@@ -160,7 +161,7 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
                 result.warnings.append(
                     Warning(
                         "no-tiebreaks",
-                        "no tie-break rules given: players equal on points share a rank",
+                        msg("no tie-break rules given: players equal on points share a rank"),
                         "US Chess 34E" if regulations.value == "uscf" else "C.07 4.1",
                     )
                 )

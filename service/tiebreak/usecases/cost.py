@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..texts.message import Joined, msg
 from ..wire.limits import LimitExceeded, Limits
 
 # ---- calibrated constants (scripts/calibrate_cost.py, see the module docstring; the runs and the
@@ -250,26 +251,45 @@ def largest_open_games(counts: Counts, limits: Limits) -> int:
 
 
 def describe(counts: Counts) -> str:
-    text = f"{counts.players} players × {counts.rounds} rounds × {counts.rule_passes} rule evaluations"
+    # each part its own message, so that the text is rendered in the language of the answer
+    parts: list[object] = [
+        msg(
+            "{players} players × {rounds} rounds × {passes} rule evaluations",
+            players=counts.players,
+            rounds=counts.rounds,
+            passes=counts.rule_passes,
+        )
+    ]
     if counts.lists > 1:
-        text += f" in {counts.lists} rule lists"
+        parts.append(msg(" in {lists} rule lists", lists=counts.lists))
     if counts.explained_rules:
-        text += f", {counts.explained_rules} rule breakdowns"
+        parts.append(msg(", {count} rule breakdowns", count=counts.explained_rules))
     if counts.rankings > 1:
-        text += f", ranked after each of {counts.rankings} rounds"
+        parts.append(msg(", ranked after each of {rankings} rounds", rankings=counts.rankings))
     if counts.prize_checks:
-        text += (
-            f", a prize distribution of {counts.prize_checks} entrant × category checks, "
-            f"{counts.prize_tied} tied entrants and up to {counts.prize_shares} shares"
+        parts.append(
+            msg(
+                ", a prize distribution of {checks} entrant × category checks, {tied} tied entrants and up to "
+                "{shares} shares",
+                checks=counts.prize_checks,
+                tied=counts.prize_tied,
+                shares=counts.prize_shares,
+            )
         )
     if counts.open_games:
-        text += f", 3^{counts.open_games} = {counts.outcomes} outcomes of {counts.open_games} open games"
-    return text
+        parts.append(
+            msg(
+                ", 3^{games} = {outcomes} outcomes of {games} open games",
+                games=counts.open_games,
+                outcomes=counts.outcomes,
+            )
+        )
+    return Joined(*parts)
 
 
 def _advice(counts: Counts, standings_advice: str) -> str:
     if counts.prize_checks:
-        return "ask for fewer categories or prizes, or `one_cash_prize: true`"
+        return msg("ask for fewer categories or prizes, or `one_cash_prize: true`")
     return standings_advice
 
 
@@ -307,9 +327,12 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
         raise LimitExceeded(
             "max_cost_s",
             path or "pairings",
-            f"{counts.open_games} games are open: 3^{counts.open_games} outcomes; at most "
-            f"{largest_open_games(counts, limits)} open games fit for this event; fix some results with "
-            f"`assume` or ask for fewer `players`",
+            msg(
+                "{games} games are open: 3^{games} outcomes; at most {fit} open games fit for this event; fix "
+                "some results with `assume` or ask for fewer `players`",
+                games=counts.open_games,
+                fit=largest_open_games(counts, limits),
+            ),
             413,
             limits,
         )
@@ -319,9 +342,16 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
         raise LimitExceeded(
             limit,
             path or "pairings",
-            f"{counts.open_games} games are open: 3^{counts.open_games} = {counts.outcomes} outcomes, estimated "
-            f"{cost.seconds:.1f} s and {cost.memory_mib:.0f} MiB; at most {largest_open_games(counts, limits)} "
-            f"open games fit for this event; fix some results with `assume` or ask for fewer `players`",
+            msg(
+                "{games} games are open: 3^{games} = {outcomes} outcomes, estimated {seconds} s and {mib} MiB; "
+                "at most {fit} open games fit for this event; fix some results with `assume` or ask for fewer "
+                "`players`",
+                games=counts.open_games,
+                outcomes=counts.outcomes,
+                seconds=round(cost.seconds, 1),
+                mib=round(cost.memory_mib),
+                fit=largest_open_games(counts, limits),
+            ),
             413,
             limits,
         )
@@ -329,8 +359,12 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
         raise LimitExceeded(
             "max_cost_s",
             path,
-            f"estimated {cost.seconds:.1f} s of computation for "
-            f"{describe(counts)}; " + _advice(counts, "ask for fewer rules, `explain: false`, `top` or `player`"),
+            msg(
+                "estimated {seconds} s of computation for {what}; {advice}",
+                seconds=round(cost.seconds, 1),
+                what=describe(counts),
+                advice=_advice(counts, msg("ask for fewer rules, `explain: false`, `top` or `player`")),
+            ),
             413,
             limits,
         )
@@ -338,8 +372,12 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
         raise LimitExceeded(
             "max_response_bytes",
             path,
-            f"the answer would be about {cost.answer_bytes >> 20} MiB "
-            f"for {describe(counts)}; " + _advice(counts, "ask for `explain: false`, `top` or `player`"),
+            msg(
+                "the answer would be about {mib} MiB for {what}; {advice}",
+                mib=cost.answer_bytes >> 20,
+                what=describe(counts),
+                advice=_advice(counts, msg("ask for `explain: false`, `top` or `player`")),
+            ),
             413,
             limits,
         )
@@ -347,9 +385,12 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
         raise LimitExceeded(
             "max_memory_mib",
             path,
-            f"estimated {cost.memory_mib:.0f} MiB of memory for "
-            f"{describe(counts)}; "
-            + _advice(counts, "ask for fewer players or rounds, `explain: false`, `top` or `player`"),
+            msg(
+                "estimated {mib} MiB of memory for {what}; {advice}",
+                mib=round(cost.memory_mib),
+                what=describe(counts),
+                advice=_advice(counts, msg("ask for fewer players or rounds, `explain: false`, `top` or `player`")),
+            ),
             413,
             limits,
         )

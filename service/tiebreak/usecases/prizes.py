@@ -22,6 +22,7 @@ from ..wire import schemas as s
 from ..wire import prizes as w
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_standings
 from .standings import run_standings
+from ..texts.message import msg_n
 
 _UNRATED = {"include": True, "exclude": False, None: None}
 MAX_POINT_DECIMALS = 2
@@ -30,9 +31,16 @@ MAX_POINT_DECIMALS = 2
 def check_prizes(body: w.PrizeRequest, limits: Limits) -> None:
     """The request against the running app's limits (the schema's bounds may be higher)."""
     if body.standings is not None and len(body.standings) > limits.max_players:
-        raise LimitExceeded("max_players", "standings", f"{len(body.standings)} rows", limits=limits)
+        raise LimitExceeded(
+            "max_players", "standings", msg_n("{n} row", "{n} rows", len(body.standings)), limits=limits
+        )
     if len(body.categories) > limits.max_prize_categories:
-        raise LimitExceeded("max_prize_categories", "categories", f"{len(body.categories)} categories", limits=limits)
+        raise LimitExceeded(
+            "max_prize_categories",
+            "categories",
+            msg_n("{n} category", "{n} categories", len(body.categories)),
+            limits=limits,
+        )
     if body.prizes is not None:
         count = len(body.prizes)
     else:
@@ -40,10 +48,16 @@ def check_prizes(body: w.PrizeRequest, limits: Limits) -> None:
         count = sum(len(g.prizes) for g in body.prize_groups)
     if count > limits.max_prizes:
         if body.prizes is not None:
-            raise LimitExceeded("max_prizes", "prizes", f"{count} prizes", limits=limits)
+            raise LimitExceeded("max_prizes", "prizes", msg_n("{n} prize", "{n} prizes", count), limits=limits)
         # The document bounds each group, not their total: a body it accepts is content the service
         # cannot compute (422), not a shape error (docs/decisions/0037-400-or-422.md).
-        raise LimitExceeded("max_prizes", "prize_groups", f"{count} prizes in all groups", 422, limits)
+        raise LimitExceeded(
+            "max_prizes",
+            "prize_groups",
+            msg_n("{n} prize in all groups", "{n} prizes in all groups", count),
+            422,
+            limits,
+        )
     if body.standings_request is not None:
         check_standings(body.standings_request, limits, "standings_request")
 

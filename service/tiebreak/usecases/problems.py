@@ -251,7 +251,12 @@ def _trf(exc: TrfError) -> Problem:
     warnings = [WarningOut(code=w.code, message=located_warning(w), rule=None) for w in getattr(exc, "warnings", [])]
     return problem(
         422,
-        msg("the TRF text cannot be read: {reason}", reason=str(exc)),
+        msg(
+            "the TRF text cannot be read: {reason}",
+            reason=msg(
+                "line {line}, column {column}: {message}", line=exc.line, column=exc.column, message=exc.message
+            ),
+        ),
         [ProblemItem(path=f"trf:{exc.line}:{exc.column}", message=exc.message)],
         warnings=warnings,
     )
@@ -283,10 +288,23 @@ def _unavailable(exc: Unavailable) -> Problem:
 def _prizes(exc: pz.PrizeInputError) -> Problem:
     # The body matched the schema; what the prize rules refuse is content the schema cannot express
     # (an unknown category, an amount finer than the unit, standings out of order): a 422.
-    detail = "the standings contradict themselves" if exc.status == 422 else "the prizes cannot be distributed as given"
+    count = len(exc.problems)
+    detail = (
+        msg_n(
+            "the standings contradict themselves ({n} problem)",
+            "the standings contradict themselves ({n} problems)",
+            count,
+        )
+        if exc.status == 422
+        else msg_n(
+            "the prizes cannot be distributed as given ({n} problem)",
+            "the prizes cannot be distributed as given ({n} problems)",
+            count,
+        )
+    )
     return problem(
         422,
-        f"{detail} ({len(exc.problems)} problem(s))",
+        detail,
         [ProblemItem(path=pz.format_path(p.path), message=p.message) for p in exc.problems],
     )
 
@@ -294,7 +312,7 @@ def _prizes(exc: pz.PrizeInputError) -> Problem:
 def out_of_memory(limits=LIMITS) -> LimitExceeded:
     """What a computation that ran out of a compute worker's memory is answered."""
     return LimitExceeded(
-        "max_memory_mib", "", "the computation needed more memory than a compute worker may use", 413, limits
+        "max_memory_mib", "", msg("the computation needed more memory than a compute worker may use"), 413, limits
     )
 
 
@@ -303,7 +321,7 @@ def as_known(exc: BaseException) -> BaseException:
     if isinstance(exc, MemoryError):
         return out_of_memory()
     if isinstance(exc, RecursionError):
-        return LimitExceeded("max_json_depth", "body", "the input nests too deeply", 400)
+        return LimitExceeded("max_json_depth", "body", msg("the input nests too deeply"), 400)
     return exc
 
 

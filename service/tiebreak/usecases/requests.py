@@ -28,6 +28,7 @@ from .progression import compute_progression, plan_progression
 from .scenarios import compute_scenarios, plan_scenarios
 from .standings import compute_plan, plan_standings, team_counts
 from .trf import read_to_wire, write_from_wire
+from ..texts.message import msg_n
 
 
 @dataclass
@@ -72,7 +73,7 @@ def _trf(body: TrfConvertRequest, limits: Limits, body_bytes: int) -> Plan:
         return Plan(text_counts(text, 0, body_bytes), lambda: read_to_wire(text, limits))
     rules = len(body.tiebreaks or [])
     if rules > limits.max_rules:
-        raise LimitExceeded("max_rules", "tiebreaks", f"{rules} rules", limits=limits)
+        raise LimitExceeded("max_rules", "tiebreaks", msg_n("{n} rule", "{n} rules", rules), limits=limits)
     tournament = body.tournament
     if tournament is None:  # a team event (docs/teams.md)
         counts = team_counts(body, rules, False, body_bytes)
@@ -119,7 +120,9 @@ def _prizes(body: PrizeRequest, limits: Limits, body_bytes: int) -> Plan:
 def _check(item: CheckItem, limits: Limits, body_bytes: int) -> Plan:
     check_trf_size(item.trf, limits)
     if item.tiebreaks is not None and len(item.tiebreaks) > limits.max_rules:
-        raise LimitExceeded("max_rules", "tiebreaks", f"{len(item.tiebreaks)} rules", limits=limits)
+        raise LimitExceeded(
+            "max_rules", "tiebreaks", msg_n("{n} rule", "{n} rules", len(item.tiebreaks)), limits=limits
+        )
     # Reading and ranking the file by its own rule list: at most max_rules rules.
     return Plan(text_counts(item.trf, limits.max_rules, body_bytes), lambda: check_item(item))
 
@@ -130,7 +133,9 @@ def _scenarios(body: ScenariosRequest, limits: Limits, body_bytes: int) -> Plan:
     elif body.trf is not None:
         check_trf_size(body.trf, limits)
     if len(body.tiebreaks or []) > limits.max_rules:
-        raise LimitExceeded("max_rules", "tiebreaks", f"{len(body.tiebreaks or [])} rules", limits=limits)
+        raise LimitExceeded(
+            "max_rules", "tiebreaks", msg_n("{n} rule", "{n} rules", len(body.tiebreaks or [])), limits=limits
+        )
     plan = plan_scenarios(body, limits, body_bytes)
     return Plan(plan.counts, lambda: compute_scenarios(plan), lambda: plan.engine_seconds)
 

@@ -26,6 +26,7 @@ from ..wire import schemas as s
 from ..wire.scenarios import ScenariosRequest
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_tournament
+from ..texts.message import msg
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .file_rules import rules_of_the_file
 from .problems import TrfCrosstableError
@@ -68,7 +69,10 @@ def read_trf_checked(text: str, limits: Limits | None, path: str = "trf", column
         check_tournament(len(document.tournament.players), document.tournament.rounds, limits, path)
         if len(document.tiebreaks) > limits.max_rules:
             raise LimitExceeded(
-                "max_rules", path, f"record 202/212 lists {len(document.tiebreaks)} rules", limits=limits
+                "max_rules",
+                path,
+                msg("record 202/212 lists {count} rules", count=len(document.tiebreaks)),
+                limits=limits,
             )
     return document
 
@@ -135,7 +139,7 @@ def prepare_input(
         specs = parsed_rules(body.tiebreaks or [], regulations)
     if not specs:
         warnings.append(
-            Warning("no-tiebreaks", "no tie-break rules given: players equal on points share a rank", "C.07 4.1")
+            Warning("no-tiebreaks", msg("no tie-break rules given: players equal on points share a rank"), "C.07 4.1")
         )
     return source, specs, regulations
 
@@ -327,7 +331,7 @@ def _compute_individual(plan: StandingsPlan, deadline: Deadline | None, encode_r
     result = rank_individual(plan, plan.after_round, lots_seed([plan.specs], body.seed))
     plan.engine_seconds = time.perf_counter() - started
     if deadline is not None:
-        deadline.check("after ranking")
+        deadline.check(msg("after ranking"))
     # What reading gave is capped by the reader; the engine's own warnings here.
     result.warnings = [*source.warnings, *capped(result.warnings, plan.limits)]
     # The breakdowns of the rows returned are built as they are converted, from the same engine pass.
@@ -347,5 +351,5 @@ def run_standings(
     """
     plan = plan_standings(body, limits)
     if deadline is not None:
-        deadline.check("after reading the input")
+        deadline.check(msg("after reading the input"))
     return compute_plan(plan, deadline)

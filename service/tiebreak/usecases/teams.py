@@ -14,6 +14,7 @@ from ..engine.teams.standings import TeamStandings, compute_team_standings, reso
 from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
 from ..wire import schemas as s
 from ..wire.limits import Deadline, LimitExceeded, Limits
+from ..texts.message import msg, msg_n
 from .file_rules import rules_of_the_file
 from .convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
 
@@ -27,9 +28,12 @@ def individual_after_all(exc: NotATeamEvent) -> Warning:
     """The warning of a TRF whose team records do not describe matches: ranked as an individual event."""
     return Warning(
         "trf-team-records-ignored",
-        (
-            f"line {exc.line}, column {exc.column}: {exc.message}: the pairings are not matches between the teams of "
-            f"the team records, so the event is ranked as an individual tournament"
+        msg(
+            "line {line}, column {column}: {problem}: the pairings are not matches between the teams of the team "
+            "records, so the event is ranked as an individual tournament",
+            line=exc.line,
+            column=exc.column,
+            problem=exc.message,
         ),
         None,
     )
@@ -68,7 +72,9 @@ def prepare_team(body) -> tuple[TeamTournament, list[RuleSpec], Regulations, lis
     if not specs:
         warnings.append(
             Warning(
-                "no-tiebreaks", "no tie-break rules given: teams equal on the primary score share a rank", "C.07 4.1"
+                "no-tiebreaks",
+                msg("no tie-break rules given: teams equal on the primary score share a rank"),
+                "C.07 4.1",
             )
         )
     return event, specs, regulations, warnings
@@ -79,10 +85,15 @@ def check_team_event(event: TeamTournament, limits: Limits, path: str) -> None:
     players = sum(len(t.players) for t in event.teams)
     if max(players, len(event.teams)) > limits.max_players:
         raise LimitExceeded(
-            "max_players", f"{path}.teams", f"{len(event.teams)} teams, {players} players", limits=limits
+            "max_players",
+            f"{path}.teams",
+            msg("{teams} teams, {players} players", teams=len(event.teams), players=players),
+            limits=limits,
         )
     if event.rounds > limits.max_rounds:
-        raise LimitExceeded("max_rounds", f"{path}.rounds", f"{event.rounds} rounds", limits=limits)
+        raise LimitExceeded(
+            "max_rounds", f"{path}.rounds", msg_n("{n} round", "{n} rounds", event.rounds), limits=limits
+        )
 
 
 def team_after_round(event: TeamTournament, after_round: int | None, warnings: list[Warning]) -> int | None:
@@ -96,9 +107,11 @@ def team_after_round(event: TeamTournament, after_round: int | None, warnings: l
     warnings.append(
         Warning(
             "after-round-defaulted",
-            (
-                f"matches reach round {last} of {event.rounds}: standings after round {last}, the rounds after it are "
-                f"not counted as absences; give after_round to choose another round"
+            msg(
+                "matches reach round {last} of {rounds}: standings after round {last}, the rounds after it are "
+                "not counted as absences; give after_round to choose another round",
+                last=last,
+                rounds=event.rounds,
             ),
         )
     )
@@ -118,9 +131,9 @@ def run_team_standings(
     if limits is not None:
         check_team_event(event, limits, "trf" if body.trf is not None else "team_tournament")
     if deadline is not None:
-        deadline.check("after reading the input")
+        deadline.check(msg("after reading the input"))
     result = compute_team(body, event, specs, regulations, warnings)
     if deadline is not None:
-        deadline.check("after ranking")
+        deadline.check(msg("after ranking"))
     result.warnings[:0] = warnings
     return team_standings_to_wire(result, body.explain, body.top, body.player)

@@ -21,6 +21,7 @@ import msgspec
 from msgspec import inspect as mi
 
 from .limits import LimitExceeded, Limits
+from ..texts.message import msg, msg_n
 
 _LARGEST_EXACT = 2**63  # beyond any bound of the schema; larger values stay floats (and fail the bound)
 
@@ -121,6 +122,15 @@ _shape_decoder = msgspec.json.Decoder(_RequestShape)
 PRESCAN_BYTES = 1024 * 1024
 
 
+# What prescan counted, as the 413 says it.
+_COUNTED = {
+    "rules": lambda n: msg_n("{n} rule", "{n} rules", n),
+    "players": lambda n: msg_n("{n} player", "{n} players", n),
+    "standings": lambda n: msg_n("{n} standings", "{n} standings", n),
+    "prizes": lambda n: msg_n("{n} prize", "{n} prizes", n),
+}
+
+
 def prescan(data: bytes, limits: Limits) -> None:
     """Count the long lists of a large body (players, rules, prize rows, prizes) without
     building them; a list over its limit is refused before the strict decode.
@@ -159,7 +169,7 @@ def prescan(data: bytes, limits: Limits) -> None:
     ]
     for limit, path, what, items, bound in counted:
         if items is not None and len(items) > bound:
-            raise LimitExceeded(limit, path, f"{len(items)} {what}", limits=limits)
+            raise LimitExceeded(limit, path, _COUNTED[what](len(items)), limits=limits)
 
 
 # ---- nesting depth, before any decoder recurses into it ----
@@ -214,8 +224,11 @@ def check_json_depth(data: bytes, limits: Limits, path: str = "body") -> None:
         raise LimitExceeded(
             "max_json_depth",
             path,
-            f"the JSON nests deeper than {limits.max_json_depth} levels "
-            f"(or holds more than {_MAX_BRACKETED_STRINGS} strings with brackets)",
+            msg(
+                "the JSON nests deeper than {depth} levels (or holds more than {strings} strings with brackets)",
+                depth=limits.max_json_depth,
+                strings=_MAX_BRACKETED_STRINGS,
+            ),
             400,
             limits,
         )
@@ -239,7 +252,7 @@ def decode(data: bytes, decoder: WireDecoder, limits: Limits) -> Any:
         if not deep:
             check_json_depth(data, limits)
         if isinstance(exc, RecursionError):  # a second line of defence: check_json_depth should refuse it
-            raise LimitExceeded("max_json_depth", "body", "the JSON nests too deeply", 400, limits) from None
+            raise LimitExceeded("max_json_depth", "body", msg("the JSON nests too deeply"), 400, limits) from None
         if isinstance(exc, msgspec.MsgspecError):
             exc.root_type = decoder.type  # type: ignore[attr-defined]  # the problem lists what the schema allows
             exc.empty_body = not data.strip()  # type: ignore[attr-defined]

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..texts.message import Joined
+from ..texts.message import Joined, msg, msg_n
 
 
 def _env_int(name: str, default: int) -> int:
@@ -103,7 +103,10 @@ class Limits:
 
     def describe(self, name: str) -> str:
         env = ENV.get(name)
-        return f"limit {name} = {getattr(self, name)}" + (f" ({env})" if env else "")
+        value = getattr(self, name)
+        if env:
+            return msg("limit {name} = {value} ({env})", name=name, value=str(value), env=env)
+        return msg("limit {name} = {value}", name=name, value=str(value))
 
 
 LIMITS = Limits()
@@ -116,7 +119,7 @@ class LimitExceeded(Exception):
         self.limit = limit
         self.path = path
         self.status = status
-        self.message = f"{message}; {limits.describe(limit)}"
+        self.message = Joined(message, "; ", limits.describe(limit))  # each part in the answer's language
         super().__init__(self.message)
 
 
@@ -125,26 +128,32 @@ def check_standings(body: Any, limits: Limits, root: str = "") -> None:
     prefix = f"{root}." if root else ""
     rules = body.tiebreaks or []
     if len(rules) > limits.max_rules:
-        raise LimitExceeded("max_rules", f"{prefix}tiebreaks", f"{len(rules)} rules", limits=limits)
+        raise LimitExceeded(
+            "max_rules", f"{prefix}tiebreaks", msg_n("{n} rule", "{n} rules", len(rules)), limits=limits
+        )
     if body.trf is not None:
         check_trf_size(body.trf, limits, f"{prefix}trf")
     if body.after_round is not None and body.after_round > limits.max_rounds:
-        raise LimitExceeded("max_rounds", f"{prefix}after_round", f"round {body.after_round}", limits=limits)
+        raise LimitExceeded(
+            "max_rounds", f"{prefix}after_round", msg("round {round}", round=body.after_round), limits=limits
+        )
     if body.tournament is not None:
         check_tournament(len(body.tournament.players), body.tournament.rounds, limits, f"{prefix}tournament")
 
 
 def check_trf_size(text: str, limits: Limits, path: str = "trf") -> None:
     if len(text) > limits.max_trf_chars:
-        raise LimitExceeded("max_trf_chars", path, f"{len(text)} characters", 413, limits)
+        raise LimitExceeded("max_trf_chars", path, msg_n("{n} character", "{n} characters", len(text)), 413, limits)
 
 
 def check_tournament(players: int, rounds: int, limits: Limits, path: str = "tournament") -> None:
     """Players and rounds of a tournament, from JSON or read from TRF text."""
     if players > limits.max_players:
-        raise LimitExceeded("max_players", f"{path}.players", f"{players} players", limits=limits)
+        raise LimitExceeded(
+            "max_players", f"{path}.players", msg_n("{n} player", "{n} players", players), limits=limits
+        )
     if rounds > limits.max_rounds:
-        raise LimitExceeded("max_rounds", f"{path}.rounds", f"{rounds} rounds", limits=limits)
+        raise LimitExceeded("max_rounds", f"{path}.rounds", msg_n("{n} round", "{n} rounds", rounds), limits=limits)
 
 
 class Unavailable(Exception):
@@ -160,7 +169,7 @@ class Unavailable(Exception):
         self.reason = reason
         self.limit = limit
         self.retry_after_s = max(1, int(retry_after_s))
-        self.message = f"{message}; {limits.describe(limit)}" if limit else message
+        self.message = Joined(message, "; ", limits.describe(limit)) if limit else message
         super().__init__(self.message)
 
 
@@ -180,10 +189,11 @@ class Deadline:
 
 
 def deadline_exceeded(limits: Limits, stage: str = "") -> Unavailable:
-    where = f" (stopped {stage})" if stage else ""
     return Unavailable(
         "deadline",
-        f"the computation took longer than allowed{where}",
+        msg("the computation took longer than allowed (stopped {stage})", stage=stage)
+        if stage
+        else msg("the computation took longer than allowed"),
         retry_after_s=int(limits.compute_deadline_s),
         limit="compute_deadline_s",
         limits=limits,

@@ -25,6 +25,7 @@ from ..errors import InconsistentCrosstable, Issue, InvalidRequest, Path, format
 from ..model import ResultKind
 from ..table import NO_OPPONENT, Table, infer_system
 from .model import TEAM_BYES, BoardResult, MatchForfeit, Score, TeamScoring, TeamTournament
+from ...texts.message import msg
 
 MAX_ISSUES = 100
 HOME, AWAY = 1, 2  # the side as the table's colour column: home is the first-named team
@@ -107,15 +108,18 @@ def _check_structure(event: TeamTournament) -> None:
     """Ids, line-ups and board numbers: the 400s (input that cannot describe an event)."""
     issues: list[Issue] = []
     if event.team_size < 1:
-        issues.append(Issue(("team_size",), "team_size must be at least 1"))
+        issues.append(Issue(("team_size",), msg("team_size must be at least 1")))
     if event.board_colours is not None and (
         len(event.board_colours) != event.team_size or set(event.board_colours.upper()) - set("WB")
     ):
         issues.append(
             Issue(
                 ("board_colours",),
-                f"board_colours must be {event.team_size} letters W or B "
-                f"(one per board), found {event.board_colours!r}",
+                msg(
+                    "board_colours must be {team_size} letters W or B (one per board), found {board_colours}",
+                    team_size=event.team_size,
+                    board_colours=repr(event.board_colours),
+                ),
             )
         )
     if issues:
@@ -131,42 +135,64 @@ def _check_pairings(event: TeamTournament, team_of_player: dict[int, int], index
     def place(rnd: int, team: int, where: str, path: Path) -> None:
         key = (rnd, team)
         if key in seen:
-            issues.append(Issue(path, f"team {team} is paired twice in round {rnd}: {seen[key]} and {where}"))
+            issues.append(
+                Issue(
+                    path,
+                    msg(
+                        "team {team} is paired twice in round {rnd}: {first} and {where}",
+                        team=team,
+                        rnd=rnd,
+                        first=seen[key],
+                        where=where,
+                    ),
+                )
+            )
         else:
             seen[key] = where
 
     for k, match in enumerate(event.matches):
         at = ("matches", k)
         if not 1 <= match.round <= event.rounds:
-            issues.append(Issue((*at, "round"), f"round {match.round} outside 1..{event.rounds}"))
+            issues.append(
+                Issue((*at, "round"), msg("round {round} outside 1..{rounds}", round=match.round, rounds=event.rounds))
+            )
             continue
         bad_team = False
         for side in ("home", "away"):
             team = getattr(match, side)
             if team not in index:
-                issues.append(Issue((*at, side), f"team {team} is not a team of this event"))
+                issues.append(Issue((*at, side), msg("team {team} is not a team of this event", team=team)))
                 bad_team = True
         if bad_team:
             continue
         if match.home == match.away:
-            issues.append(Issue((*at, "away"), f"team {match.home} is paired against itself"))
+            issues.append(Issue((*at, "away"), msg("team {home} is paired against itself", home=match.home)))
             continue
         place(match.round, match.home, f"matches[{k}]", (*at, "home"))
         place(match.round, match.away, f"matches[{k}]", (*at, "away"))
         if match.forfeit is not None and match.boards:
-            issues.append(Issue((*at, "boards"), "a forfeited match has no boards: give either `forfeit` or `boards`"))
+            issues.append(
+                Issue((*at, "boards"), msg("a forfeited match has no boards: give either `forfeit` or `boards`"))
+            )
             continue
         if match.forfeit is None and not match.boards:
-            issues.append(Issue((*at, "boards"), "give the match's boards, or `forfeit` for a whole match forfeited"))
+            issues.append(
+                Issue((*at, "boards"), msg("give the match's boards, or `forfeit` for a whole match forfeited"))
+            )
             continue
         numbers: set[int] = set()
         players: set[int] = set()
         for j, board in enumerate(match.boards):
             bat = (*at, "boards", j)
             if not 1 <= board.board <= n_boards:
-                issues.append(Issue((*bat, "board"), f"board {board.board} outside 1..{n_boards} (team_size)"))
+                issues.append(
+                    Issue(
+                        (*bat, "board"),
+                        msg("board {board} outside 1..{n_boards} (team_size)", board=board.board, n_boards=n_boards),
+                    )
+                )
             elif board.board in numbers:
-                issues.append(Issue((*bat, "board"), f"board {board.board} is given twice"))
+                issues.append(Issue((*bat, "board"), msg("board {board} is given twice", board=board.board)))
             numbers.add(board.board)
             sides: list[int | None] = []
             for colour in ("white", "black"):
@@ -176,36 +202,50 @@ def _check_pairings(event: TeamTournament, team_of_player: dict[int, int], index
                     continue
                 team = team_of_player.get(pid)
                 if team is None:
-                    issues.append(Issue((*bat, colour), f"player {pid} is on no team of this event"))
+                    issues.append(Issue((*bat, colour), msg("player {pid} is on no team of this event", pid=pid)))
                 elif team not in (match.home, match.away):
                     issues.append(
                         Issue(
-                            (*bat, colour), f"player {pid} plays for team {team}, not for {match.home} or {match.away}"
+                            (*bat, colour),
+                            msg(
+                                "player {pid} plays for team {team}, not for {home} or {away}",
+                                pid=pid,
+                                team=team,
+                                home=match.home,
+                                away=match.away,
+                            ),
                         )
                     )
                 elif pid in players:
-                    issues.append(Issue((*bat, colour), f"player {pid} sits at two boards of this match"))
+                    issues.append(Issue((*bat, colour), msg("player {pid} sits at two boards of this match", pid=pid)))
                 players.add(pid)
                 sides.append(team)
             if sides[0] is not None and sides[0] == sides[1]:
-                issues.append(Issue((*bat, "black"), f"both players of board {board.board} play for team {sides[0]}"))
+                issues.append(
+                    Issue(
+                        (*bat, "black"),
+                        msg("both players of board {board} play for team {team}", board=board.board, team=sides[0]),
+                    )
+                )
             result = board.result
             if result is None and board.points is None:
-                issues.append(Issue((*bat, "result"), "give the board's result or its points"))
+                issues.append(Issue((*bat, "result"), msg("give the board's result or its points")))
             elif result is not None and result.played and (board.white is None or board.black is None):
-                issues.append(Issue((*bat, "result"), f"result {result.value} needs both players"))
+                issues.append(Issue((*bat, "result"), msg("result {result} needs both players", result=result.value)))
             elif result is BoardResult.WHITE_FORFEIT_WIN and board.white is None:
-                issues.append(Issue((*bat, "result"), "+- is a forfeit won by white, but white's seat is empty"))
+                issues.append(Issue((*bat, "result"), msg("+- is a forfeit won by white, but white's seat is empty")))
             elif result is BoardResult.BLACK_FORFEIT_WIN and board.black is None:
-                issues.append(Issue((*bat, "result"), "-+ is a forfeit won by black, but black's seat is empty"))
+                issues.append(Issue((*bat, "result"), msg("-+ is a forfeit won by black, but black's seat is empty")))
     for k, bye in enumerate(event.byes):
         at = ("byes", k)
         if not 1 <= bye.round <= event.rounds:
-            issues.append(Issue((*at, "round"), f"round {bye.round} outside 1..{event.rounds}"))
+            issues.append(
+                Issue((*at, "round"), msg("round {round} outside 1..{rounds}", round=bye.round, rounds=event.rounds))
+            )
         elif bye.team not in index:
-            issues.append(Issue((*at, "team"), f"team {bye.team} is not a team of this event"))
+            issues.append(Issue((*at, "team"), msg("team {team} is not a team of this event", team=bye.team)))
         elif bye.kind not in TEAM_BYES:
-            issues.append(Issue((*at, "type"), f"{bye.kind.value} is not a team bye"))
+            issues.append(Issue((*at, "type"), msg("{kind} is not a team bye", kind=bye.kind.value)))
         else:
             place(bye.round, bye.team, f"byes[{k}]", (*at, "team"))
     if issues:
@@ -219,14 +259,16 @@ def _check_teams(event: TeamTournament) -> tuple[dict[int, int], dict[int, int]]
     team_of_player: dict[int, int] = {}
     for i, team in enumerate(event.teams):
         if team.id in index:
-            issues.append(Issue(("teams", i, "id"), f"duplicate team id {team.id}"))
+            issues.append(Issue(("teams", i, "id"), msg("duplicate team id {id}", id=team.id)))
             continue
         index[team.id] = i
         for j, member in enumerate(team.players):
             other = team_of_player.get(member.id)
             if other is not None:
-                where = "twice on this team" if other == team.id else f"also on team {other}"
-                issues.append(Issue(("teams", i, "players", j, "id"), f"player {member.id} is {where}"))
+                where = msg("twice on this team") if other == team.id else msg("also on team {team}", team=other)
+                issues.append(
+                    Issue(("teams", i, "players", j, "id"), msg("player {id} is {where}", id=member.id, where=where))
+                )
             else:
                 team_of_player[member.id] = team.id
     if issues:
@@ -251,7 +293,9 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
     """Validate the event and lay it out as columns; raise on any contradiction."""
     rounds = event.rounds
     if after_round is not None and not 1 <= after_round <= rounds:
-        raise InvalidRequest([Issue(("after_round",), f"after_round must be between 1 and {rounds}")])
+        raise InvalidRequest(
+            [Issue(("after_round",), msg("after_round must be between 1 and {rounds}", rounds=rounds))]
+        )
     _check_structure(event)
     index, team_of_player = _check_teams(event)
     _check_pairings(event, team_of_player, index)
@@ -325,8 +369,13 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
             warnings.append(
                 (
                     "team-board-missing",
-                    f"round {match.round}, teams {match.home}-{match.away}: "
-                    f"board(s) {missing} not given; they count 0-0",
+                    msg(
+                        "round {round}, teams {home}-{away}: board(s) {missing} not given; they count 0-0",
+                        round=match.round,
+                        home=match.home,
+                        away=match.away,
+                        missing=missing,
+                    ),
                 )
             )
         gp[h, r], gp[a, r] = home_points, away_points
@@ -342,8 +391,13 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
                 Issue(
                     ("matches", k, "game_points"),
                     (
-                        f"the match result {float(declared[0]):g}-{float(declared[1]):g} disagrees with its boards, "
-                        f"which add up to {home_points / scale:g}-{away_points / scale:g}"
+                        msg(
+                            "the match result {home}-{away} disagrees with its boards, which add up to {home_sum}-{away_sum}",
+                            home=float(declared[0]),
+                            away=float(declared[1]),
+                            home_sum=float(home_points / scale),
+                            away_sum=float(away_points / scale),
+                        )
                     ),
                 )
             )

@@ -23,7 +23,7 @@ from ..modifiers import cut_label, cut_reasons, kept_total
 from ..rounding import round_half_up_div
 from ..rules import RuleSpec
 from ..table import HAS_OPPONENT, IS_PLAYED, NO_OPPONENT, WIN, Table
-from .build import BOARD_HOW
+from ...texts.message import Joined, Msg, msg
 from .context import TeamContext
 from .model import Score
 
@@ -42,7 +42,7 @@ def secondary_score(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     """MPvGP (C.07 13.1): the other score — game points when match points are primary, and back."""
     outcome = counts.points(ctx.on(ctx.secondary), spec)
     contributions = outcome.explain
-    note = f"{ctx.secondary.value}, the secondary score"
+    note = msg("{score}, the secondary score", score=ctx.secondary.value)
 
     def explain(rows: list[int]) -> Explanation:
         return explanation(rows, contributions(rows).contributions, [note] * len(rows))
@@ -64,7 +64,7 @@ def on_reference(rule: Callable[..., RuleOutcome]) -> Callable[..., RuleOutcome]
 def no_team_meaning(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     """Rating rules (C.07 10) and colour counts have no team meaning: always dropped with a warning
     (the ranking never calls this; it stands for completeness)."""
-    return RuleOutcome.dropped(spec, ctx.table.size, "no team meaning")
+    return RuleOutcome.dropped(spec, ctx.table.size, msg("no team meaning"))
 
 
 # ---------------------------------------------------------------- counts of matches
@@ -139,7 +139,9 @@ def extended_sonneborn_berger(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     scale = table.scale * table.scale
     label = cut_label(low, high)
     second_scale = ctx.on(second).table.scale
-    note = f"opponent's {first.value} × the team's {second.value} in the match (C.07 13.2)"
+    note = msg(
+        "opponent's {first} × the team's {second} in the match (C.07 13.2)", first=first.value, second=second.value
+    )
     uncut = kept_total(value, columns.counted, None) if reasons is not None else None
 
     def explain(rows: list[int]) -> Explanation:
@@ -180,12 +182,19 @@ def score_strength(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
     factor = normalising_factor(ctx, spec)
     scale = prim.table.scale
     hundredths = round_half_up_div(100 * (secondary * factor + bh.column), factor * scale)
-    rule = "Fore Buchholz" if spec.fore else "Buchholz"
+    rule = msg("Fore Buchholz") if spec.fore else msg("Buchholz")
 
     def explain(rows: list[int]) -> Explanation:
         notes: list[str | None] = [
-            f"{ctx.secondary.value} {s / scale:g} + {rule} ({ctx.primary.value}) "
-            f"{b / scale:g} / {factor} (normalising factor), to 2 decimals (C.07 13.4)"
+            msg(
+                "{secondary} {s} + {rule} ({primary}) {b} / {factor} (normalising factor), to 2 decimals (C.07 13.4)",
+                secondary=ctx.secondary.value,
+                s=s / scale,
+                rule=rule,
+                primary=ctx.primary.value,
+                b=b / scale,
+                factor=factor,
+            )
             for s, b in zip(secondary[rows].tolist(), bh.column[rows].tolist(), strict=True)
         ]
         return explanation(rows, bh.explain(rows).contributions, notes)
@@ -216,12 +225,29 @@ def _board_contributions(ctx: TeamContext, p: int, weights: np.ndarray | None = 
     rows = []
     for b, total in enumerate(boards.totals()[p].tolist()):
         factor = 1 if weights is None else int(weights[b])
-        unplayed = [f"round {r + 1} {BOARD_HOW[how]}" for r, how in enumerate(boards.how[p, :, b].tolist()) if how >= 3]
-        note = f"board {b + 1}: {total / scale:g} game points" + (f" × {factor}" if weights is not None else "")
+        unplayed = [_UNPLAYED_BOARD[how](r + 1) for r, how in enumerate(boards.how[p, :, b].tolist()) if how >= 3]
+        if weights is None:
+            note = msg("board {board}: {points} game points", board=b + 1, points=total / scale)
+        else:
+            note = msg(
+                "board {board}: {points} game points × {factor}", board=b + 1, points=total / scale, factor=factor
+            )
         if unplayed:
-            note += f" (counted as board points: {', '.join(unplayed)})"
+            note = Joined(note, msg(" (counted as board points: {rounds})", rounds=_listed(unplayed)))
         rows.append(ctx.contribution(None, "board", None, total * factor / scale, note=note))
     return rows
+
+
+# BOARD_HOW (build.py) 3 and 4: a forfeited match and a bye, which count as board points
+_UNPLAYED_BOARD = {
+    3: lambda r: msg("round {round} forfeited match", round=r),
+    4: lambda r: msg("round {round} bye", round=r),
+}
+
+
+def _listed(texts: list[Msg]) -> Joined:
+    """Texts separated by commas, each rendered on its own."""
+    return _joined(texts, ", ")
 
 
 def _board_vectors(ctx: TeamContext, code: str) -> np.ndarray:
@@ -242,7 +268,7 @@ def board_elimination(ctx: TeamContext, spec: RuleSpec, groups: list[list[int]])
     vectors = _board_vectors(ctx, spec.code)
     scale = table.scale
     values = np.zeros(table.size, dtype=np.int64)
-    notes: dict[int, str] = {}
+    notes: dict[int, Msg] = {}
     steps = _step_names(spec.code, vectors.shape[1])
     for group in groups:
         ordered = sorted(group, key=lambda p: (tuple(-vectors[p]), table.ids[p]))
@@ -255,17 +281,23 @@ def board_elimination(ctx: TeamContext, spec: RuleSpec, groups: list[list[int]])
         for i, p in enumerate(ordered):
             values[p] = places[p] if separated else NOT_SEPARATED
             if not separated:
-                notes[p] = f"equal on every board with {_names(table, group, p)}"
+                notes[p] = msg("equal on every board with {teams}", teams=_names(table, group, p))
                 continue
-            notes[p] = f"place {places[p]}"
+            notes[p] = msg("place {place}", place=places[p])
             if i + 1 < len(ordered):
                 nxt = ordered[i + 1]
                 diff = np.flatnonzero(vectors[p] != vectors[nxt])
                 if len(diff):
                     k = int(diff[0])
-                    notes[p] += (
-                        f"; ahead of {table.ids[nxt]} on {steps[k]}: {vectors[p][k] / scale:g} "
-                        f"against {vectors[nxt][k] / scale:g}"
+                    notes[p] = Joined(
+                        notes[p],
+                        msg(
+                            "; ahead of {team} on {step}: {points} against {other}",
+                            team=table.ids[nxt],
+                            step=steps[k],
+                            points=float(vectors[p][k]) / scale,
+                            other=float(vectors[nxt][k]) / scale,
+                        ),
                     )
 
     def explain(rows: list[int]) -> Explanation:
@@ -274,10 +306,10 @@ def board_elimination(ctx: TeamContext, spec: RuleSpec, groups: list[list[int]])
     return RuleOutcome.of(spec, values, 1, lower_is_better=True, contribution_scale=scale, explain=explain)
 
 
-def _step_names(code: str, n: int) -> list[str]:
+def _step_names(code: str, n: int) -> list[Msg]:
     if code == "TBR":
-        return [f"board {b + 1}" for b in range(n)]
-    return [f"all boards but the last {k + 1}" for k in range(n)]
+        return [msg("board {board}", board=b + 1) for b in range(n)]
+    return [msg("all boards but the last {count}", count=k + 1) for k in range(n)]
 
 
 def _names(table: Table, group: list[int], p: int) -> str:
@@ -288,11 +320,11 @@ def _names(table: Table, group: list[int], p: int) -> str:
 
 EDE_CHAINS = {"DE": "P", "EDE": "PS", "EDEC": "PSC", "EDET": "PST", "EDEB": "PSB", "EDEBT": "PSCT", "EDEBB": "PSCB"}
 STEP_NAMES = {
-    "P": "primary score",
-    "S": "secondary score",
-    "C": "board count",
-    "T": "top-board result",
-    "B": "bottom-board elimination",
+    "P": msg("primary score"),
+    "S": msg("secondary score"),
+    "C": msg("board count"),
+    "T": msg("top-board result"),
+    "B": msg("bottom-board elimination"),
 }
 
 
@@ -378,8 +410,16 @@ class _Encounters:
             i += 1
         parts.append(ordered[i:])
         for p in cls:
-            found[p] += f" (at most {_shown(highest[p] / scale)})"
+            found[p] = msg("{score} (at most {highest})", score=found[p], highest=_shown(highest[p] / scale))
         return parts, found
+
+
+def _joined(texts: list[Msg], sep: str) -> Joined:
+    """Texts with a separator between them, each rendered on its own."""
+    parts: list[object] = []
+    for i, text in enumerate(texts):
+        parts += [sep, text] if i else [text]
+    return Joined(*parts)
 
 
 def _shown(value: Fraction) -> str:
@@ -397,12 +437,12 @@ def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[lis
     encounters = _Encounters(ctx, spec)
     steps = _chain(spec.code, ctx.boards.team_size)
     values = np.zeros(table.size, dtype=np.int64)
-    notes: dict[int, str] = {}
+    notes: dict[int, Msg] = {}
     contributions: dict[int, list[Contribution]] = {}
     unresolved: list[list[int]] = []
     for group in groups:
         classes = [list(group)]
-        log: dict[int, list[str]] = {p: [] for p in group}
+        log: dict[int, list[Msg]] = {p: [] for p in group}
         i, idle = 0, 0
         guard = 0
         while idle < len(steps) and guard < 100 * len(steps):
@@ -417,17 +457,20 @@ def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[lis
                         continue
                     parts, found = encounters.split(cls, kind, position)
                     if len(parts) > 1:
-                        what = STEP_NAMES[kind] + (
-                            f" (board {position + 1})"
-                            if kind == "T"
-                            else f" (without the last {position + 1})"
-                            if kind == "B"
-                            else ""
-                        )
+                        what: Msg = STEP_NAMES[kind]
+                        if kind == "T":
+                            what = Joined(what, msg(" (board {board})", board=position + 1))
+                        elif kind == "B":
+                            what = Joined(what, msg(" (without the last {count})", count=position + 1))
+                        teams = ", ".join(str(table.ids[q]) for q in sorted(cls, key=table.ids.__getitem__))
                         for p in cls:
                             log[p].append(
-                                f"{what}: {found[p]} in the matches between "
-                                f"{', '.join(str(table.ids[q]) for q in sorted(cls, key=table.ids.__getitem__))}"
+                                msg(
+                                    "{step}: {score} in the matches between {teams}",
+                                    step=what,
+                                    score=found[p],
+                                    teams=teams,
+                                )
                             )
                     refined += parts
                 if len(refined) == len(classes):
@@ -441,15 +484,12 @@ def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[lis
         for cls in classes:
             for p in cls:
                 values[p] = place if separated else NOT_SEPARATED
-                notes[p] = (
-                    (f"place {place}: " + "; ".join(log[p]))
-                    if separated and log[p]
-                    else (
-                        f"shares place {place}" + (": " + "; ".join(log[p]) if log[p] else "")
-                        if separated
-                        else "the matches between the tied teams do not separate them (C.07 13.3)"
-                    )
-                )
+                if not separated:
+                    notes[p] = msg("the matches between the tied teams do not separate them (C.07 13.3)")
+                elif log[p]:
+                    notes[p] = msg("place {place}: {steps}", place=place, steps=_joined(log[p], "; "))
+                else:
+                    notes[p] = msg("shares place {place}", place=place)
                 contributions[p] = [
                     ctx.contribution(
                         r + 1,

@@ -49,6 +49,15 @@ def team_preset_specs(name: str, regulations: Regulations, path: Path = ("preset
     chosen = TEAM_PRESETS.get(name)
     if chosen is None:
         raise UnknownTiebreak(
-            [Issue(path, f"unknown preset {name!r} for a team event; team presets: {', '.join(TEAM_PRESETS)}")]
+            [
+                Issue(
+                    path,
+                    msg(
+                        "unknown preset {name} for a team event; team presets: {presets}",
+                        name=repr(name),
+                        presets=", ".join(TEAM_PRESETS),
+                    ),
+                )
+            ]
         )
     return [parse_team_rule(rule, regulations, path) for rule in chosen.rules]

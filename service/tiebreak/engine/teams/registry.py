@@ -19,7 +19,7 @@ from ..errors import InvalidRequest, Issue, Path, UnknownTiebreak
 from ..families import buchholz, direct_encounter, koya, progressive, sonneborn_berger
 from ..model import Regulations
 from ..registry import TIEBREAKS
-from ...texts.message import Joined
+from ...texts.message import Joined, msg
 from ..rules import FIDE_ALIASES, RuleSpec, modifiers_text, parse_rule
 from . import families as f
 
@@ -68,135 +68,164 @@ def _individual(code: str, compute: Callable[..., RuleOutcome], description: str
     )
 
 
-_SCORE = " on the reference score (`:MP` match points, `:GP` game points; default the primary score)"
 _ENTRIES = (
     TeamRule(
         "PTS",
-        "Points",
+        msg("Points"),
         "7.1",
         frozenset(),
         f.points,
-        "The team's score: match points, or game points with `:GP`. A rule list led by `PTS:GP` makes "
-        "game points the primary score.",
+        msg(
+            "The team's score: match points, or game points with `:GP`. A rule list led by `PTS:GP` makes "
+            "game points the primary score."
+        ),
         takes_score=True,
         team_only=False,
     ),
     TeamRule(
         "MPvGP",
-        "Secondary score",
+        msg("Secondary score"),
         "13.1",
         frozenset(),
         f.secondary_score,
-        "Game points when match points are primary, match points when game points are.",
+        msg("Game points when match points are primary, match points when game points are."),
     ),
     _individual(
         "BH",
         f.on_reference(buchholz.buchholz),
-        "Sum of the opponents' scores" + _SCORE + ", with a dummy opponent for each own unplayed round (16.4).",
+        msg(
+            "Sum of the opponents' scores on the reference score (`:MP` match points, `:GP` game points; default the primary score), with a dummy opponent for each own unplayed round (16.4)."
+        ),
     ),
     _individual(
         "FB",
         f.on_reference(buchholz.fore_buchholz),
-        "Buchholz as if every match of the last round had been drawn" + _SCORE + ".",
+        msg(
+            "Buchholz as if every match of the last round had been drawn on the reference score (`:MP` match points, `:GP` game points; default the primary score)."
+        ),
     ),
     _individual(
         "AOB",
         f.on_reference(buchholz.average_of_opponents_buchholz),
-        "Mean Buchholz of the opponents met over the board" + _SCORE + ", to two decimals.",
+        msg(
+            "Mean Buchholz of the opponents met over the board on the reference score (`:MP` match points, `:GP` game points; default the primary score), to two decimals."
+        ),
     ),
     _individual(
         "SB",
         f.on_reference(sonneborn_berger.sonneborn_berger),
-        "Sonneborn-Berger" + _SCORE + ": SB:MP is EMMSB, SB:GP is EGGSB.",
+        msg(
+            "Sonneborn-Berger on the reference score (`:MP` match points, `:GP` game points; default the primary score): SB:MP is EMMSB, SB:GP is EGGSB."
+        ),
     ),
-    _individual("PS", f.on_reference(progressive.progressive), "Progressive score" + _SCORE + "."),
+    _individual(
+        "PS",
+        f.on_reference(progressive.progressive),
+        msg(
+            "Progressive score on the reference score (`:MP` match points, `:GP` game points; default the primary score)."
+        ),
+    ),
     _individual(
         "KS",
         f.on_reference(koya.koya),
-        "Koya" + _SCORE + ": points scored against teams on at least the limit (50 %) of the maximum.",
+        msg(
+            "Koya on the reference score (`:MP` match points, `:GP` game points; default the primary score): points scored against teams on at least the limit (50 %) of the maximum."
+        ),
     ),
     _individual(
         "DE",
         f.on_reference(direct_encounter.direct_encounter),
-        "Direct encounter on the primary score (or `:MP`/`:GP`) inside the group tied on all earlier "
-        "rules; 0 when it does not separate.",
+        msg(
+            "Direct encounter on the primary score (or `:MP`/`:GP`) inside the group tied on all earlier "
+            "rules; 0 when it does not separate."
+        ),
     ),
     TeamRule(
         "WIN",
-        "Number of matches won",
+        msg("Number of matches won"),
         "7.2",
         frozenset(),
         f.matches_won,
-        "Matches that brought the match points of a win, played or not (forfeit win, full-point bye; "
-        "the pairing-allocated bye only when worth a win).",
+        msg(
+            "Matches that brought the match points of a win, played or not (forfeit win, full-point bye; "
+            "the pairing-allocated bye only when worth a win)."
+        ),
         takes_score=True,
         team_only=False,
     ),
     TeamRule(
         "WON",
-        "Matches won over the board",
+        msg("Matches won over the board"),
         "7.3",
         frozenset(),
         f.matches_won_played,
-        "Matches won over the board.",
+        msg("Matches won over the board."),
         takes_score=True,
         team_only=False,
     ),
     TeamRule(
         "GE",
-        "Matches elected to play",
+        msg("Matches elected to play"),
         "7.6",
         frozenset(),
         f.games_elected,
-        "Matches played plus rounds scored without play that the team did not decline (PAB, forfeit win, "
-        "full-point bye).",
+        msg(
+            "Matches played plus rounds scored without play that the team did not decline (PAB, forfeit win, "
+            "full-point bye)."
+        ),
         takes_score=True,
         team_only=False,
     ),
     TeamRule(
         "STD",
-        "Standard points",
+        msg("Standard points"),
         "7.7",
         frozenset(),
         f.standard_points,
-        "Per match 1 won, ½ drawn, 0 lost, by its match points.",
+        msg("Per match 1 won, ½ drawn, 0 lost, by its match points."),
         takes_score=True,
         team_only=False,
     ),
     TeamRule(
         "TPN",
-        "Team pairing number",
+        msg("Team pairing number"),
         "",
         frozenset(),
         f.pairing_number,
-        "The team pairing number: a last resort that always separates.",
+        msg("The team pairing number: a last resort that always separates."),
         team_only=False,
         lower_is_better=True,
     ),
     *(
         TeamRule(code, name, "13.2", frozenset("CP"), f.extended_sonneborn_berger, description)
         for code, name, description in (
-            ("ESB", "Extended Sonneborn-Berger", "EMGSB when match points are primary, EGMSB when game points are."),
+            (
+                "ESB",
+                msg("Extended Sonneborn-Berger"),
+                msg("EMGSB when match points are primary, EGMSB when game points are."),
+            ),
             (
                 "EMMSB",
-                "Extended Sonneborn-Berger (MP × MP)",
-                "Per opponent its match points × the match points scored against it; SB:MP.",
+                msg("Extended Sonneborn-Berger (MP × MP)"),
+                msg("Per opponent its match points × the match points scored against it; SB:MP."),
             ),
             (
                 "EMGSB",
-                "Extended Sonneborn-Berger (MP × GP)",
-                "Per opponent its match points × the game points scored against it (the Olympiad's "
-                "'Sonneborn-Berger'). Cuts remove the opponent with the lowest total first (14.1.2).",
+                msg("Extended Sonneborn-Berger (MP × GP)"),
+                msg(
+                    "Per opponent its match points × the game points scored against it (the Olympiad's "
+                    "'Sonneborn-Berger'). Cuts remove the opponent with the lowest total first (14.1.2)."
+                ),
             ),
             (
                 "EGMSB",
-                "Extended Sonneborn-Berger (GP × MP)",
-                "Per opponent its game points × the match points scored against it.",
+                msg("Extended Sonneborn-Berger (GP × MP)"),
+                msg("Per opponent its game points × the match points scored against it."),
             ),
             (
                 "EGGSB",
-                "Extended Sonneborn-Berger (GP × GP)",
-                "Per opponent its game points × the game points scored against it; SB:GP.",
+                msg("Extended Sonneborn-Berger (GP × GP)"),
+                msg("Per opponent its game points × the game points scored against it; SB:GP."),
             ),
         )
     ),
@@ -214,79 +243,93 @@ _ENTRIES = (
         for code, name, description in (
             (
                 "EDE",
-                "Extended direct encounter",
-                "Inside the group tied on all earlier rules: the matches between them on the primary score, then "
-                "on the secondary, until neither separates more; the place in the group, 0 when it separates no one.",
+                msg("Extended direct encounter"),
+                msg(
+                    "Inside the group tied on all earlier rules: the matches between them on the primary score, then "
+                    "on the secondary, until neither separates more; the place in the group, 0 when it separates no one."
+                ),
             ),
             (
                 "EDEC",
-                "Extended direct encounter, then board count",
-                "EDE, then for exactly two teams still tied the board count of their match(es).",
+                msg("Extended direct encounter, then board count"),
+                msg("EDE, then for exactly two teams still tied the board count of their match(es)."),
             ),
             (
                 "EDET",
-                "Extended direct encounter, then top-board result",
-                "EDE, then for exactly two teams still tied the top-board result of their match(es).",
+                msg("Extended direct encounter, then top-board result"),
+                msg("EDE, then for exactly two teams still tied the top-board result of their match(es)."),
             ),
             (
                 "EDEB",
-                "Extended direct encounter, then bottom-board elimination",
-                "EDE, then for exactly two teams still tied bottom-board elimination in their match(es).",
+                msg("Extended direct encounter, then bottom-board elimination"),
+                msg("EDE, then for exactly two teams still tied bottom-board elimination in their match(es)."),
             ),
             (
                 "EDEBT",
-                "Extended direct encounter, then board count and top-board result",
-                "EDE, then for exactly two teams still tied board count, then top-board result, of their match(es).",
+                msg("Extended direct encounter, then board count and top-board result"),
+                msg(
+                    "EDE, then for exactly two teams still tied board count, then top-board result, of their match(es)."
+                ),
             ),
             (
                 "EDEBB",
-                "Extended direct encounter, then board count and bottom-board elimination",
-                "EDE, then for exactly two teams still tied board count, then bottom-board elimination, of their "
-                "match(es).",
+                msg("Extended direct encounter, then board count and bottom-board elimination"),
+                msg(
+                    "EDE, then for exactly two teams still tied board count, then bottom-board elimination, of their "
+                    "match(es)."
+                ),
             ),
         )
     ),
     TeamRule(
         "SSSC",
-        "Score-strength combination",
+        msg("Score-strength combination"),
         "13.4",
         frozenset("KPF"),
         f.score_strength,
-        "Secondary score + Buchholz on the primary score ÷ the normalising factor (the highest primary "
-        "score achievable ÷ the highest secondary score of one match, rounded down; `/K<n>` sets it), to two "
-        "decimals; `/P` forfeits as played, `/F` Fore Buchholz.",
+        msg(
+            "Secondary score + Buchholz on the primary score ÷ the normalising factor (the highest primary "
+            "score achievable ÷ the highest secondary score of one match, rounded down; `/K<n>` sets it), to two "
+            "decimals; `/P` forfeits as played, `/F` Fore Buchholz."
+        ),
         opponent_scores=True,
     ),
     TeamRule(
         "BC",
-        "Board count",
+        msg("Board count"),
         "12.1",
         frozenset(),
         f.board_count,
-        "Σ board number × game points on that board over the event (with equal game points, the points made "
-        "on higher boards count less). A knock-out rule: in a Swiss use it inside an EDE chain (EDEC, EDEBT, "
-        "EDEBB).",
+        msg(
+            "Σ board number × game points on that board over the event (with equal game points, the points made "
+            "on higher boards count less). A knock-out rule: in a Swiss use it inside an EDE chain (EDEC, EDEBT, "
+            "EDEBB)."
+        ),
         lower_is_better=True,
     ),
     TeamRule(
         "TBR",
-        "Top-board result",
+        msg("Top-board result"),
         "12.2",
         frozenset(),
         f.board_elimination,
-        "Inside the group tied on all earlier rules: game points on board 1 over the event, then board 2, ...; "
-        "the place in the group.",
+        msg(
+            "Inside the group tied on all earlier rules: game points on board 1 over the event, then board 2, ...; "
+            "the place in the group."
+        ),
         needs_groups=True,
         lower_is_better=True,
     ),
     TeamRule(
         "BBE",
-        "Bottom-board elimination",
+        msg("Bottom-board elimination"),
         "12.3",
         frozenset(),
         f.board_elimination,
-        "Inside the group tied on all earlier rules: game points on all boards but the last, then all but the "
-        "last two, ...; the place in the group.",
+        msg(
+            "Inside the group tied on all earlier rules: game points on all boards but the last, then all but the "
+            "last two, ...; the place in the group."
+        ),
         needs_groups=True,
         lower_is_better=True,
     ),
@@ -297,10 +340,10 @@ _ENTRIES = (
             TIEBREAKS[code].article,
             TIEBREAKS[code].modifiers,
             f.no_team_meaning,
-            "A rating rule: no team meaning; always dropped with a warning.",
+            msg("A rating rule: no team meaning; always dropped with a warning."),
             team_only=False,
             rating_based=True,
-            dropped_why="rating-based rules have no team meaning (C.07 10)",
+            dropped_why=msg("rating-based rules have no team meaning (C.07 10)"),
         )
         for code in ("ARO", "TPR", "PTP", "APRO", "APPO", "RTNG")
     ),
@@ -311,9 +354,9 @@ _ENTRIES = (
             TIEBREAKS[code].article,
             TIEBREAKS[code].modifiers,
             f.no_team_meaning,
-            "Colours belong to the boards, not to a team: no team meaning; always dropped with a warning.",
+            msg("Colours belong to the boards, not to a team: no team meaning; always dropped with a warning."),
             team_only=False,
-            dropped_why="colours belong to the boards, not to a team",
+            dropped_why=msg("colours belong to the boards, not to a team"),
         )
         for code in ("BPG", "BWG")
     ),
@@ -393,5 +436,7 @@ def check_team_rule_set(specs: list[RuleSpec], root: str = "tiebreaks") -> None:
 def team_display_name(spec: RuleSpec) -> str:
     name = TEAM_TIEBREAKS[spec.code].name
     if spec.score:
-        name += f" ({'match' if spec.score == 'MP' else 'game'} points)"
+        return Joined(
+            name, msg(" (match points)") if spec.score == "MP" else msg(" (game points)"), modifiers_text(spec)
+        )
     return Joined(name, modifiers_text(spec))

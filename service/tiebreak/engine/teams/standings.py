@@ -22,6 +22,7 @@ from .build import TeamTables, build_team_tables
 from .context import TeamContext
 from .model import Score, TeamTournament
 from .registry import KNOCKOUT_RULES, TEAM_REGULATIONS, TEAM_TIEBREAKS, check_team_rule_set
+from ...texts.message import msg
 
 __all__ = ["TeamStandings", "compute_team_standings", "primary_score", "resolve_team_regulations"]
 
@@ -69,7 +70,10 @@ def resolve_team_regulations(requested: Regulations | None, event: TeamTournamen
             [
                 Issue(
                     ("regulations",),
-                    f"team events are ranked under fide-2026 or fide-2024 (C.07), not {requested.value}",
+                    msg(
+                        "team events are ranked under fide-2026 or fide-2024 (C.07), not {requested}",
+                        requested=requested.value,
+                    ),
                 )
             ]
         )
@@ -86,7 +90,7 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
             warnings.append(
                 Warning(
                     "buchholz-in-round-robin",
-                    f"{', '.join(map(str, family))} should not be used in a round robin",
+                    msg("{rules} should not be used in a round robin", rules=", ".join(map(str, family))),
                     "C.07 8, note",
                 )
             )
@@ -96,8 +100,11 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
             warnings.append(
                 Warning(
                     "knockout-tiebreak-in-swiss",
-                    f"{', '.join(map(str, knockout))} compare boards, which suits knock-out matches and round robins; "
-                    f"in a Swiss use them inside an EDE chain (EDEC, EDET, EDEB, EDEBT, EDEBB)",
+                    msg(
+                        "{rules} compare boards, which suits knock-out matches and round robins; "
+                        "in a Swiss use them inside an EDE chain (EDEC, EDET, EDEB, EDEBT, EDEBB)",
+                        rules=", ".join(map(str, knockout)),
+                    ),
                     "C.07 12, 13.3",
                 )
             )
@@ -106,7 +113,7 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
         warnings.append(
             Warning(
                 "rating-tiebreak-dropped",
-                f"{', '.join(map(str, rating))} dropped: rating-based rules have no team meaning",
+                msg("{rules} dropped: rating-based rules have no team meaning", rules=", ".join(map(str, rating))),
                 "C.07 10",
             )
         )
@@ -115,7 +122,11 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
         warnings.append(
             Warning(
                 "tiebreak-not-for-teams",
-                f"{', '.join(map(str, other))} dropped: {TEAM_TIEBREAKS[other[0].code].dropped_why}",
+                msg(
+                    "{rules} dropped: {why}",
+                    rules=", ".join(map(str, other)),
+                    why=TEAM_TIEBREAKS[other[0].code].dropped_why,
+                ),
                 TEAM_TIEBREAKS[other[0].code].citation,
             )
         )
@@ -128,8 +139,13 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
             warnings.append(
                 Warning(
                     "redundant-tiebreak",
-                    f"tiebreaks[{i}] {spec}: the standings are ordered by the primary score "
-                    f"({ctx.primary.value}) first, so it cannot separate anyone",
+                    msg(
+                        "tiebreaks[{index}] {spec}: the standings are ordered by the primary score ({primary}) first, "
+                        "so it cannot separate anyone",
+                        index=i,
+                        spec=str(spec),
+                        primary=ctx.primary.value,
+                    ),
                     "C.07 4.1",
                 )
             )
@@ -137,7 +153,12 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
             warnings.append(
                 Warning(
                     "duplicate-tiebreak",
-                    f"tiebreaks[{i}] {spec} repeats tiebreaks[{seen[same]}], so it cannot separate anyone",
+                    msg(
+                        "tiebreaks[{index}] {spec} repeats tiebreaks[{first}], so it cannot separate anyone",
+                        index=i,
+                        spec=str(spec),
+                        first=seen[same],
+                    ),
                     "C.07 4.1",
                 )
             )
@@ -155,8 +176,12 @@ def _group_checks(outcomes: list[RuleOutcome], ctx: TeamContext) -> list[Warning
             warnings.append(
                 Warning(
                     "direct-encounter-not-applicable",
-                    f"{outcome.spec}: teams {ids} are tied but did not all meet, and the matches they did play do not "
-                    f"separate them; the next rule decides",
+                    msg(
+                        "{spec}: teams {teams} are tied but did not all meet, and the matches they did play do not "
+                        "separate them; the next rule decides",
+                        spec=str(outcome.spec),
+                        teams=ids,
+                    ),
                     TEAM_TIEBREAKS[outcome.spec.code].citation,
                 )
             )
