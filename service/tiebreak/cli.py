@@ -803,32 +803,40 @@ def prizes_text(response) -> str:
     """Who gets what, with the reason, the way an organiser reads it out."""
     unit = f"{response.currency} " if response.currency else ""
     computed = response.computed_standings
-    lines = [
-        f"Prizes: {unit}{response.total_paid} paid of {response.total_announced} announced"
-        + (
-            f" (standings computed under {computed.regulations}"
-            f"{': ' + ', '.join(computed.tiebreaks) if computed.tiebreaks else ''})"
-            if computed
-            else ""
+    paid = msg(
+        "Prizes: {paid} paid of {announced} announced",
+        paid=f"{unit}{response.total_paid}",
+        announced=str(response.total_announced),
+    )
+    if computed:
+        under = (
+            msg(
+                "standings computed under {regulations}: {rules}",
+                regulations=computed.regulations,
+                rules=", ".join(computed.tiebreaks),
+            )
+            if computed.tiebreaks
+            else msg("standings computed under {regulations}", regulations=computed.regulations)
         )
-    ]
-    header = ["Id", "Name", "Pts", "Total", "Items"]
+        paid = msg("{prizes} ({standings})", prizes=paid, standings=under)
+    lines = [current(paid)]
+    header = ["Id", current(msg("Name")), current(msg("Pts")), current(msg("Total")), current(msg("Items"))]
     rows = [[str(p.id), shown_name(p.name), _number(p.points), p.total, ", ".join(p.items)] for p in response.players]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines += [""] + [
         "  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=False)).rstrip() for r in [header, *rows]
     ]
-    lines += ["", "Why:"]
+    lines += ["", current(msg("Why:"))]
     for p in response.players:
         for share in p.prizes:
             lines.append(
-                f"  {p.name or 'Player'} ({p.id}): {share.share}"
+                f"  {p.name or current(msg('Player'))} ({p.id}): {share.share}"
                 + (f" + {', '.join(share.items)}" if share.items else "")
-                + f" - {share.why}"
+                + f" - {current(share.why)}"
             )
     if response.unawarded:
-        lines += ["", "Unawarded:"]
-        lines += [f"  {u.name or u.prize} ({u.category}, {u.amount}): {u.reason}" for u in response.unawarded]
+        lines += ["", current(msg("Unawarded:"))]
+        lines += [f"  {u.name or u.prize} ({u.category}, {u.amount}): {current(u.reason)}" for u in response.unawarded]
     return "\n".join(lines)
 
 

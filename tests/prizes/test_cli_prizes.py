@@ -91,3 +91,21 @@ def test_a_prizes_file_that_cannot_be_distributed_is_an_error(tmp_path):
     assert result.returncode == 1
     assert result.stdout == ""
     assert "prizes[0].category: unknown category 'u1800'" in result.stderr
+
+
+def test_the_explanations_in_russian(tmp_path):
+    # The same event as above, asked with --lang ru: every sentence from the catalogue, the amounts
+    # with Russian signs, the names and ids as they are.
+    prizes = tmp_path / "prizes.json"
+    prizes.write_text(json.dumps(PRIZES))
+    result = tiebreak("prizes", ALEKHINE, "--prizes", prizes, "-t", "BH", "--lang", "ru")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "Призы: выплачено EUR 900.00 из объявленных 900.00 (таблица рассчитана по редакции fide-2026: BH)"
+    )
+    assert lines[2] == "Id  Имя       Очки  Итого   Предметы"
+    assert (
+        "  Kasparov (2): 200.00 + Medal - 3,5 очков, как и у Tal; группа приносит 2-й приз (overall) 300 + "
+        "3-й приз (overall) 100 = 400; оба имеют право → по 200" in lines
+    )

@@ -288,7 +288,7 @@ _NEUTRAL = re.compile(
 
 # Polish is written in Latin letters: a text without a letter of its own has a word of its own.
 _POLISH_WORDS = re.compile(
-    r"\b(wynik\w*|wygran\w*|partie|rozszerzony|zawodnik\w*|drużyn\w*|mecz\w*|szachownic\w*|punkt\w*|system|ranking\w*|turniej\w*|numer|losowanie|mediana|zmodyfikowana|potem|solkoff|kashdan)\b",
+    r"\b(wynik\w*|wygran\w*|partie|rozszerzony|zawodnik\w*|drużyn\w*|mecz\w*|szachownic\w*|punkt\w*|system|ranking\w*|turniej\w*|numer|losowanie|mediana|zmodyfikowana|potem|solkoff|kashdan|pkt|grupa|wnosi|uprawni\w*|nagrod\w*|dziel\w*|jedyn\w*|pozostali|wypłacono|zachowuje|po)\b",
     re.I,
 )
 
@@ -380,3 +380,70 @@ def test_check_and_trf_warnings_in_the_language(lang):
         texts += _texts(line, [])
     assert len(texts) >= 3
     _in_the_language(texts, lang)
+
+
+# ---- prizes: every explanation of every published example, in every language ----
+
+PRIZE_CASES = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "prizes").glob("*.json"))
+PRIZE_TEXT_FIELDS = {"why", "note", "reason", "message", "label", "name"}
+
+
+def _prize_texts(value, into: list[str], names: set[str]) -> list[str]:
+    """The explanations of a prize answer: each share's why, the pools' notes, the reasons a prize
+    went unawarded, the warnings (player and prize names from the request aside)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, str) and key in PRIZE_TEXT_FIELDS and item not in names:
+                into.append(item)
+            else:
+                _prize_texts(item, into, names)
+    elif isinstance(value, list):
+        for item in value:
+            _prize_texts(item, into, names)
+    return into
+
+
+def _request_names(value, into: set[str]) -> set[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ("name", "label", "id", "category") and isinstance(item, str):
+                into.add(item)
+            _request_names(item, into)
+    elif isinstance(value, list):
+        for item in value:
+            _request_names(item, into)
+    return into
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
+def test_the_prize_explanations_are_in_the_language(lang):
+    seen = 0
+    for path in PRIZE_CASES:
+        request = json.loads(path.read_text(encoding="utf-8"))["request"]
+        answer = _ask("/v1/prizes", request, lang)
+        assert answer.status_code == 200, (path.name, answer.text)
+        english = _ask("/v1/prizes", request, "en").json()
+        names = _request_names(request, set())
+        # the names and labels given are the organiser's; what the service writes is translated
+        texts = [t for t in _prize_texts(answer.json(), [], names) if t not in names]
+        for text in texts:
+            for name in sorted((n for n in names if re.search(r"[^\W\d]", n)), key=len, reverse=True):
+                text = text.replace(name, "")
+            _in_the_language([text], lang) if re.search(r"[A-Za-z]{3,}", _NEUTRAL.sub("", text)) else None
+        assert texts != _prize_texts(english, [], names) or not texts, path.name
+        seen += len(texts)
+        assert _prize_numbers(answer.json(), names) == _prize_numbers(english, names), path.name
+    assert seen > 50
+
+
+def _prize_numbers(value, names: set[str]):
+    """A prize answer without the texts the service writes: amounts, ids, methods, codes."""
+    if isinstance(value, dict):
+        return {
+            k: _prize_numbers(v, names)
+            for k, v in value.items()
+            if not (k in PRIZE_TEXT_FIELDS and isinstance(v, str) and v not in names)
+        }
+    if isinstance(value, list):
+        return [_prize_numbers(v, names) for v in value]
+    return value

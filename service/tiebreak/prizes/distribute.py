@@ -57,6 +57,7 @@ from .model import (
     Unawarded,
 )
 from .payment import pay_exactly, quantized
+from ..texts.message import Figure, Joined, msg, msg_n
 from .text import money, names, ordinal, percent, points
 from .validation import validate
 
@@ -199,7 +200,9 @@ class _PrizeGroupRun:
         for prize in group.prizes:
             seen[prize.category] += 1
             self.place_in_category[prize.id] = seen[prize.category]
-            self.labels[prize.id] = prize.name or f"{ordinal(seen[prize.category])} {prize.category}"
+            self.labels[prize.id] = prize.name or msg(
+                "{ordinal} {category}", ordinal=ordinal(seen[prize.category]), category=prize.category
+            )
             if prize.amount > 0:
                 self.available.setdefault(prize.category, deque()).append(prize)
             else:
@@ -417,24 +420,28 @@ class _PrizeGroupRun:
     def _tied_text(self, i: int) -> str:
         at = points(self.standings[i].points)
         if not self._is_tied(i):
-            return f"alone on {at}"
+            return msg("alone on {points}", points=at)
         group = self.score_groups[self.score_group[i]]
-        return f"tied on {at} with {self._names([j for j in group[: LISTED_PLAYERS + 1] if j != i], len(group) - 1)}"
+        others = self._names([j for j in group[: LISTED_PLAYERS + 1] if j != i], len(group) - 1)
+        return msg("tied on {points} with {players}", points=at, players=others)
 
     def _names(self, rows: list[int], count: int | None = None) -> str:
         """The players' names, the first few of `count` (default: all of `rows`)."""
         count = len(rows) if count is None else count
         if count > LISTED_PLAYERS:
             shown = [self.standings[j].label for j in rows[: LISTED_PLAYERS - 1]]
-            return f"{', '.join(shown)} and {count - len(shown):,} others"
+            return msg("{names} and {others} others", names=", ".join(shown), others=Figure(f"{count - len(shown):,}"))
         return names([self.standings[j].label for j in rows])
 
     def _listing(self, prizes: list[Prize]) -> str:
         shown = prizes if len(prizes) <= LISTED_PRIZES else prizes[: LISTED_PRIZES - 2]
-        text = " + ".join(f"{self.labels[p.id]} {money(p.amount)}" for p in shown)
+        parts: list[str] = []
+        for p in shown:
+            parts += [" + ", self.labels[p.id], " ", money(p.amount)]
         if len(shown) < len(prizes):
-            text += f" + {len(prizes) - len(shown)} more prizes"
-        return text
+            more = len(prizes) - len(shown)
+            parts += [" + ", msg_n("{n} more prize", "{n} more prizes", more)]
+        return Joined(*parts[1:])
 
     def _sum(self, prizes: list[Prize]) -> Decimal:
         return sum((p.amount for p in prizes), Decimal(0))
@@ -457,43 +464,44 @@ class _PrizeGroupRun:
         rows = []
         for i, share, amount, why in zip(paid_members, exact, paid, whys, strict=True):
             if Fraction(amount) != share:
-                why += (
-                    f"; paid {money(amount)}: shares are floored to the unit ({self.rules.unit}) and the "
-                    f"units left over go to the largest remainders, earlier players first"
+                paid_text = msg(
+                    "paid {amount}: shares are floored to the unit ({unit}) and the units left over go to the "
+                    "largest remainders, earlier players first",
+                    amount=money(amount),
+                    unit=Figure(str(self.rules.unit)),
                 )
+                why = Joined(why, "; ", paid_text)
             rows.append((i, own.get(i), amount, why))
         self.ledger.pool(
             self.group.id, self.standings[paid_members[0]].points, rows, prizes, method, note, self._items(own)
         )
 
     def _alone_text(self, i: int, what: str) -> str:
-        return f"alone on {points(self.standings[i].points)}: {what}"
+        return msg("alone on {points}: {prizes}", points=points(self.standings[i].points), prizes=what)
 
     def _pay_whole(self, i: int, prize: Prize) -> None:
         """A prize paid whole to one player: no sharing at all, or a category that is not shared."""
-        what = f"{self.labels[prize.id]} {money(prize.amount)}"
+        what = Joined(self.labels[prize.id], " ", money(prize.amount))
+        why: str
         if self.rules.sharing is Sharing.NONE:
             method = "none"
             why = (
-                f"{self._tied_text(i)}; no sharing, the standings order decides: {what}"
+                Joined(self._tied_text(i), "; ", msg("no sharing, the standings order decides: {prize}", prize=what))
                 if self._is_tied(i)
-                else f"{ordinal(i + 1)} in the standings: {what}"
+                else msg("{ordinal} in the standings: {prize}", ordinal=ordinal(i + 1), prize=what)
             )
         elif self.tie_rule(prize) is TieRule.LOWEST_RATING:
             method = "lowest_rating"
-            why = (
-                f"{self._tied_text(i)}; {what} is not shared: it goes to the lowest-rated eligible player "
-                f"({self.standings[i].rating}) without a larger prize"
-                if self._is_tied(i)
-                else self._alone_text(i, what)
+            lowest = msg(
+                "{prize} is not shared: it goes to the lowest-rated eligible player ({rating}) without a larger prize",
+                prize=what,
+                rating=str(self.standings[i].rating),
             )
+            why = Joined(self._tied_text(i), "; ", lowest) if self._is_tied(i) else self._alone_text(i, what)
         else:
             method = "tiebreak"
-            why = (
-                f"{self._tied_text(i)}; {what} is not shared: it goes by the standings order (tie-break)"
-                if self._is_tied(i)
-                else self._alone_text(i, what)
-            )
+            by_order = msg("{prize} is not shared: it goes by the standings order (tie-break)", prize=what)
+            why = Joined(self._tied_text(i), "; ", by_order) if self._is_tied(i) else self._alone_text(i, what)
         self._record([i], [Fraction(prize.amount)], [prize], {i: prize}, method, why, [why])
 
     def _pay_pool(
@@ -505,13 +513,15 @@ class _PrizeGroupRun:
         caps: dict[int, Decimal] | None,
         signature: dict[int, frozenset[str]],
     ) -> None:
-        brought = f"the group brings in {self._listing(prizes)}"
-        if len(prizes) > 1:
-            brought += f" = {money(self._sum(prizes))}"
+        brought = (
+            msg("the group brings in {prizes} = {total}", prizes=self._listing(prizes), total=money(self._sum(prizes)))
+            if len(prizes) > 1
+            else msg("the group brings in {prizes}", prizes=self._listing(prizes))
+        )
         if len(members) == 1:
             i = members[0]
             text = (
-                f"{self._tied_text(i)}; {brought}; the only one eligible"
+                Joined(self._tied_text(i), "; ", brought, "; ", msg("the only one eligible"))
                 if self._is_tied(i)
                 else self._alone_text(i, self._listing(prizes))
             )
@@ -526,61 +536,95 @@ class _PrizeGroupRun:
             category = part.category
             who = self._names(part.members)
             if len(part.members) == 1:
-                note = (
-                    f"{who}, the only one of them eligible for {category}, takes just {self._listing(part.prizes)}"
-                    f": more than the {money(part.full_share)} each of the whole pool (US Chess 32B3)"
+                note = msg(
+                    "{players}, the only one of them eligible for {category}, takes just {prizes}: more than the "
+                    "{share} each of the whole pool (US Chess 32B3)",
+                    players=who,
+                    category=category,
+                    prizes=self._listing(part.prizes),
+                    share=money(part.full_share),
                 )
             else:
-                note = (
-                    f"{who}, the only ones of them eligible for {category}, divide just "
-                    f"{self._listing(part.prizes)} → {money(part.per_head)} each: more than the "
-                    f"{money(part.full_share)} each of the whole pool (US Chess 32B3)"
+                note = msg(
+                    "{players}, the only ones of them eligible for {category}, divide just {prizes} → {each} each: "
+                    "more than the {share} each of the whole pool (US Chess 32B3)",
+                    players=who,
+                    category=category,
+                    prizes=self._listing(part.prizes),
+                    each=money(part.per_head),
+                    share=money(part.full_share),
                 )
             exact = [part.per_head] * len(part.members)
-            whys = [f"{self._tied_text(i)}; {brought}; {note}" for i in part.members]
+            whys: list[str] = [Joined(self._tied_text(i), "; ", brought, "; ", note) for i in part.members]
             self._record(part.members, exact, part.prizes, own, "class_prize", note, whys)
         if not main.members:
             return
         total = Fraction(self._sum(main.prizes))
-        share_text = ""
+        share_text: str
         if main.split_off:
             gone = [i for part in main.split_off for i in part.members]
             restricted = names(sorted({part.category for part in main.split_off}))
-            share_text = (
-                f"; {self._names(gone)} {'takes' if len(gone) == 1 else 'take'} only the {restricted} "
-                f"prize{'s' if len(gone) > 1 else ''} instead (US Chess 32B3); "
-                f"the other {len(main.members)} share {self._listing(main.prizes)}"
-                + (f" = {money(self._sum(main.prizes))}" if len(main.prizes) > 1 else "")
+            instead = msg_n(
+                "{players} takes only the {categories} prize instead (US Chess 32B3)",
+                "{players} take only the {categories} prizes instead (US Chess 32B3)",
+                len(gone),
+                players=self._names(gone),
+                categories=restricted,
             )
+            others_share = (
+                msg(
+                    "the other {count} share {prizes} = {total}",
+                    count=len(main.members),
+                    prizes=self._listing(main.prizes),
+                    total=money(self._sum(main.prizes)),
+                )
+                if len(main.prizes) > 1
+                else msg("the other {count} share {prizes}", count=len(main.members), prizes=self._listing(main.prizes))
+            )
+            share_text = Joined("; ", instead, "; ", others_share)
         elif len(members) == len(group):
-            share_text = "; both eligible" if len(group) == 2 else f"; all {len(group)} eligible"
+            eligible = msg("both eligible") if len(group) == 2 else msg("all {count} eligible", count=len(group))
+            share_text = Joined("; ", eligible)
         else:
-            share_text = f"; {len(members)} of the {len(group)} eligible"
+            share_text = Joined("; ", msg("{count} of the {total} eligible", count=len(members), total=len(group)))
         exact = [total / len(main.members)] * len(main.members)
         capped: dict[int, Fraction] = {}
         if caps is not None:
             exact, capped = self._water_fill(main.members, total, caps)
         whys = []
         for i, share in zip(main.members, exact, strict=True):
-            text = f"{self._tied_text(i)}; {brought}{share_text}"
+            text = Joined(self._tied_text(i), "; ", brought, share_text)
             if i in capped:
-                text += (
-                    f"; capped at {money(capped[i])}, the largest prize {self.standings[i].label} could win "
-                    f"without the tie (US Chess 32B3)"
+                cap_text = msg(
+                    "capped at {cap}, the largest prize {player} could win without the tie (US Chess 32B3)",
+                    cap=money(capped[i]),
+                    player=self.standings[i].label,
                 )
+                text = Joined(text, "; ", cap_text)
             elif capped:
                 rest = total - sum(capped.values())
-                text += (
-                    f"; after the cap of {self._names(list(capped))}, "
-                    f"{money(rest)} / {len(main.members) - len(capped)} → {money(share)} each"
+                after = msg(
+                    "after the cap of {players}, {rest} / {count} → {share} each",
+                    players=self._names(list(capped)),
+                    rest=money(rest),
+                    count=len(main.members) - len(capped),
+                    share=money(share),
                 )
+                text = Joined(text, "; ", after)
             else:
-                text += f" → {money(share)} each"
+                text = Joined(text, " ", msg("→ {share} each", share=money(share)))
             whys.append(text)
         method = "pool"
-        note = f"{self._listing(main.prizes)} shared equally by {len(main.members)}"
-        if capped:
-            note += ", capped at the largest prize each could win without the tie"
+        listing = self._listing(main.prizes)
+        note = (
+            msg(
+                "{prizes} shared equally by {count}, capped at the largest prize each could win without the tie",
+                prizes=listing,
+                count=len(main.members),
+            )
+            if capped
+            else msg("{prizes} shared equally by {count}", prizes=listing, count=len(main.members))
+        )
         self._record(main.members, exact, main.prizes, own, method, note, whys)
 
     def _class_prize_parts(
@@ -653,9 +697,11 @@ class _PrizeGroupRun:
             self.ledger.warnings.append(
                 Notice(
                     "cap-lifted",
-                    (
-                        f"the caps of {self._names(members)} would leave {money(remaining)} "
-                        f"of their pool unpaid; it is shared equally on top of the caps"
+                    msg(
+                        "the caps of {players} would leave {amount} of their pool unpaid; it is shared equally on "
+                        "top of the caps",
+                        players=self._names(members),
+                        amount=money(remaining),
                     ),
                 )
             )
@@ -674,17 +720,30 @@ class _PrizeGroupRun:
                 whys.append(self._alone_text(i, self._listing(prizes)))
                 continue
             mine = (
-                f"keeps {percent(keep)} of {self.labels[own[i].id]} ({money(own[i].amount)} → {money(kept)})"
+                msg(
+                    "keeps {percent} of {prize} ({amount} → {kept})",
+                    percent=percent(keep),
+                    prize=self.labels[own[i].id],
+                    amount=money(own[i].amount),
+                    kept=money(kept),
+                )
                 if i in own
-                else "brought no prize in, keeps nothing"
+                else msg("brought no prize in, keeps nothing")
             )
-            whys.append(
-                f"{self._tied_text(i)}; {mine} + an equal share of the pot "
-                f"({money(pot)} / {len(members)} = {money(each)}) (Hort system)"
+            pot_text = msg(
+                "{kept} + an equal share of the pot ({pot} / {count} = {each}) (Hort system)",
+                kept=mine,
+                pot=money(pot),
+                count=len(members),
+                each=money(each),
             )
-        note = (
-            f"each keeps {percent(keep)} of the prize they brought in; the other {percent(1 - keep)} of "
-            f"{self._listing(prizes)} is shared equally by {len(members)}"
+            whys.append(Joined(self._tied_text(i), "; ", pot_text))
+        note = msg(
+            "each keeps {keep} of the prize they brought in; the other {rest} of {prizes} is shared equally by {count}",
+            keep=percent(keep),
+            rest=percent(1 - keep),
+            prizes=self._listing(prizes),
+            count=len(members),
         )
         self._record(members, exact, prizes, own, "hort", note, whys)
 
@@ -705,15 +764,25 @@ class _PrizeGroupRun:
                     self.ledger.item_prize(
                         i,
                         prize,
-                        (
-                            f"{self.labels[prize.id]} ({', '.join(prize.items) or 'no items'}): the "
-                            f"{ordinal(k + 1)} player eligible for {name} in the standings order"
+                        msg(
+                            "{prize} ({items}): the {ordinal} player eligible for {category} in the standings order",
+                            prize=self.labels[prize.id],
+                            items=", ".join(prize.items) or msg("no items"),
+                            ordinal=ordinal(k + 1),
+                            category=name,
                         ),
                     )
                 elif not eligible:
-                    self._unawarded(prize, f"nobody in the standings is eligible for category {name!r}")
+                    self._unawarded(prize, _nobody_eligible(name))
                 else:
-                    self._unawarded(prize, f"only {len(eligible)} player(s) are eligible for category {name!r}")
+                    self._unawarded(
+                        prize,
+                        msg(
+                            "only {count} player(s) are eligible for category {category}",
+                            count=len(eligible),
+                            category=repr(name),
+                        ),
+                    )
 
     def _leftovers(self) -> None:
         nobody = [name for name, flags in self.eligible.items() if not any(flags)]
@@ -722,9 +791,11 @@ class _PrizeGroupRun:
             self.ledger.warnings.append(
                 Notice(
                     "category-without-players",
-                    (
-                        f"nobody in the standings is eligible for category {name!r}: its prize(s) {', '.join(ids)} "
-                        "are unawarded"
+                    msg(
+                        "nobody in the standings is eligible for category {category}: its prize(s) {prizes} are "
+                        "unawarded",
+                        category=repr(name),
+                        prizes=", ".join(ids),
                     ),
                 )
             )
@@ -732,19 +803,26 @@ class _PrizeGroupRun:
         for name, queue in self.available.items():
             for prize in queue:
                 if name in nobody:
-                    self._unawarded(prize, f"nobody in the standings is eligible for category {name!r}")
+                    self._unawarded(prize, _nobody_eligible(name))
                 else:
                     left.append(prize)
                     self._unawarded(
                         prize,
-                        "every player eligible for it won a larger prize or a share of one"
+                        msg("every player eligible for it won a larger prize or a share of one")
                         if self.rules.one_cash_prize
-                        else f"fewer players are eligible for {name} than it has prizes",
+                        else msg("fewer players are eligible for {category} than it has prizes", category=name),
                     )
         if left:
             self.ledger.warnings.append(
-                Notice("prizes-unawarded", (f"{self._listing(left)} could not be awarded: no eligible player was left"))
+                Notice(
+                    "prizes-unawarded",
+                    msg("{prizes} could not be awarded: no eligible player was left", prizes=self._listing(left)),
+                )
             )
 
     def _unawarded(self, prize: Prize, reason: str) -> None:
         self.ledger.unawarded.append(Unawarded(prize, self.group.id, reason))
+
+
+def _nobody_eligible(category: str) -> str:
+    return msg("nobody in the standings is eligible for category {category}", category=repr(category))

@@ -1,17 +1,26 @@
-"""Words and numbers for the explanations an organiser reads aloud."""
+"""Words and numbers for the explanations an organiser reads aloud, as catalogue texts
+(docs/languages.md): an amount is a `Figure` each language writes with its own signs."""
 
 from __future__ import annotations
 
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 
+from ..texts.message import Figure, Msg, msg, text_id
 
-def ordinal(n: int) -> str:
+_ORDINALS = {"st": text_id("{n}st"), "nd": text_id("{n}nd"), "rd": text_id("{n}rd"), "th": text_id("{n}th")}
+
+
+def ordinal(n: int) -> Msg:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return msg(_ORDINALS[suffix], n=n)
 
 
-def money(value: Decimal | Fraction | int) -> str:
+def money(value: Decimal | Fraction | int) -> Figure:
+    return Figure(_money(value))
+
+
+def _money(value: Decimal | Fraction | int) -> str:
     """1100 → "1,100"; 266.5 → "266.50"; 800/3 → "266.67…" (a share that does not end)."""
     if isinstance(value, int):
         value = Decimal(value)
@@ -30,17 +39,16 @@ def money(value: Decimal | Fraction | int) -> str:
     return f"{value:,.{places}f}"
 
 
-def points(value: Decimal) -> str:
+def points(value: Decimal) -> Figure:
     """4.50 → "4.5", 4.0 → "4"."""
-    text = f"{value.normalize():f}"
-    return text
+    return Figure(f"{value.normalize():f}")
 
 
 def names(labels: list[str]) -> str:
     if len(labels) <= 1:
         return "".join(labels)
-    return ", ".join(labels[:-1]) + " and " + labels[-1]
+    return msg("{names} and {last}", names=", ".join(labels[:-1]), last=labels[-1])
 
 
-def percent(value: Fraction | Decimal) -> str:
-    return f"{money(Fraction(value) * 100)} %"
+def percent(value: Fraction | Decimal) -> Msg:
+    return msg("{amount} %", amount=money(Fraction(value) * 100))

@@ -21,9 +21,9 @@ import msgspec
 from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import get_decimal_symbol
+from babel.numbers import get_decimal_symbol, get_group_symbol
 
-from .message import ENGLISH, LANGUAGE, Joined, Msg, number
+from .message import ENGLISH, LANGUAGE, Figure, Joined, Msg, number
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 # The languages, English first (the default and the fallback); a new one is its catalogue
@@ -58,6 +58,13 @@ def _decimal_sign(code: str) -> str:
     return str(get_decimal_symbol(Locale.parse(code)))
 
 
+@functools.cache
+def _number_signs(code: str) -> tuple[str, str]:
+    """The language's grouping and decimal signs (Russian and Polish: a no-break space and a comma)."""
+    locale = Locale.parse(code)
+    return str(get_group_symbol(locale)), str(get_decimal_symbol(locale))
+
+
 def localised(value: Any, code: str) -> str:
     """One argument written in the language: points with its decimal sign, texts rendered."""
     if isinstance(value, Msg):
@@ -74,6 +81,9 @@ def render(text: Any, code: str) -> str:
         return text if isinstance(text, str) else str(text)
     if code == ENGLISH:
         return str.__str__(text)
+    if isinstance(text, Figure):
+        signs = _number_signs(code)
+        return str.__str__(text).translate({ord(","): signs[0], ord("."): signs[1]})
     if isinstance(text, Joined):
         return "".join(render(part, code) for part in text.parts)
     catalogue = translations(code)

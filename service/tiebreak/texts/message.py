@@ -58,6 +58,21 @@ class Joined(Msg):
         return (Joined, self.parts)
 
 
+class Figure(Msg):
+    """A number written as English writes it in text ("1,100.50", grouping commas and a decimal
+    point), which a language writes with its own signs ("1 100,50")."""
+
+    __slots__ = ()
+
+    def __new__(cls, english: str) -> Figure:
+        self = str.__new__(cls, english)
+        self.msgid, self.plural, self.args = "", None, {}
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Figure, (str.__str__(self),))
+
+
 def msg(msgid: str, /, **args: Any) -> Msg:
     """A text: `msgid` is its English template, `{name}` its arguments (points as floats)."""
     # Msg.__new__ inlined: the engine makes thousands of notes for one answer
