@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass
 
 from ..engine.standings import Warning, cyclic_gc_paused
+from ..texts.message import msg
 from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from ..wire.progression import ProgressionRequest, ProgressionResponse, ProgressionRow
@@ -78,7 +79,7 @@ def _individual_progression(plan: ProgressionPlan, deadline: Deadline | None) ->
             ranks.setdefault(pid, []).append(row.rank)
             points.setdefault(pid, []).append(score[row.player])
         if deadline is not None:
-            deadline.check(f"after ranking round {k}")
+            deadline.check(msg("after ranking round {round}", round=k))
     assert result is not None  # an event has at least one round
     table = result.table
     players = [

@@ -265,7 +265,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     started = time.perf_counter()
     table = plan.table
     ratings, dropped, _ = rating_inputs(table, plan.specs, plan.regulations, plan.body.unrated_rating)
-    between = (lambda: deadline.check("ranking the outcomes")) if deadline is not None else (lambda: None)
+    between = (lambda: deadline.check(msg("while ranking the outcomes"))) if deadline is not None else (lambda: None)
     ranker = Ranker(
         table, plan.games, plan.specs, plan.regulations, ratings, dropped, plan.reported, plan.low, plan.high, between
     )
@@ -297,7 +297,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
             )
         )
         if deadline is not None and column % 64 == 63:
-            deadline.check("writing the needs")
+            deadline.check(msg("while writing the needs"))
     plan.engine_seconds = time.perf_counter() - started
     return w.ScenariosResponse(
         regulations=plan.regulations.value,
