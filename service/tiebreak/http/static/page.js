@@ -1,36 +1,107 @@
 // The arbiter's page (docs/page.md): a form for the service's own endpoints and what they answer,
 // shown as it is. Nothing is computed here but the layout: ranks, values, notes and cut reasons
-// are the API's. Every text a person reads comes from the message catalogue (page_texts.py).
+// are the API's. Every text a person reads is in TEXTS (one place, for the translations to come).
 "use strict";
 
 (() => {
-  // Every language's texts come with the page (page.py, decision 0132); the one shown is the
-  // reader's choice if made here before, else the one the server negotiated (Accept-Language).
-  const PAGE = JSON.parse(document.getElementById("page-texts").textContent);
-  const STORED_LANGUAGE = "tiebreak-page-language";
-  let LANG = PAGE.lang;
-  try {
-    const stored = localStorage.getItem(STORED_LANGUAGE);
-    if (stored && stored in PAGE.texts) LANG = stored;
-  } catch (error) {
-    // no storage (private mode): the negotiated language
-  }
-  let TEXTS = PAGE.texts[LANG];
-  let NUMBERS = numberFormat(LANG);
-
-  function numberFormat(code) {
-    return new Intl.NumberFormat(code, { useGrouping: false, maximumFractionDigits: 20 });
-  }
-
-  // a number as the page's language writes it (4,5 in Russian and Polish); JSON keeps numbers
-  function num(value) {
-    return typeof value === "number" ? NUMBERS.format(value) : String(value);
-  }
-
-  // a text of the catalogue with its {places} filled in
-  function t(key, args = {}) {
-    return TEXTS[key].replace(/\{(\w+)\}/g, (all, name) => (name in args ? num(args[name]) : all));
-  }
+  const TEXTS = {
+    title: "Tie-break standings",
+    apiDocs: "API documentation",
+    trfLabel: "Tournament: TRF text or a JSON body",
+    trfHelp: "Paste a TRF export (TRF-16 or TRF-26), a JSON tournament or a whole /v1/standings body, or pick a file below.",
+    fileLabel: "…or pick a file (.trf, .trfx, .json)",
+    rulesLabel: "Tie-break rules",
+    rulesHelp: "Codes in order, separated by spaces or commas (BH/C1 BH SB). Empty: the file's own list (TRF record 202) or the preset.",
+    presetLabel: "…or a preset",
+    noPreset: "(none)",
+    regulationsLabel: "Rule set",
+    afterRoundLabel: "Standings after round",
+    compute: "Compute standings",
+    standingsHeading: "Standings",
+    downloadCsv: "Download CSV",
+    printStandings: "Print the standings",
+    printAudit: "Print this player's audit",
+    close: "Close",
+    progressionHeading: "Rank after each round",
+    progressionHelp: "Each line is a player's rank after every round (rank 1 at the top): the leaders after the last round and the selected player, drawn thicker.",
+    progressionAsTable: "The same as a table (every player)",
+    compareHeading: "Compare with another rule list or rule set",
+    compareHelp: "The same event ranked under the rules above and under these, side by side; rows whose rank differs are marked.",
+    compareRulesLabel: "Other rules (empty: the same rules)",
+    compareButton: "Compare",
+    footer: "Computed by this service alone: the page works without internet. Click a row (or press Enter on it) to see how each value was found.",
+    regulations: {
+      auto: "auto (by the start date)",
+      "auto-historic": "auto, with fide-2009 for old events",
+      "fide-2026": "FIDE 2026",
+      "fide-2024": "FIDE 2024",
+      "fide-2009": "FIDE 2009",
+      uscf: "US Chess",
+    },
+    sameRuleSet: "(the same rule set)",
+    columns: {
+      rank: "Rank",
+      id: "No.",
+      name: "Player",
+      federation: "Fed",
+      title: "Title",
+      points: "Pts",
+      decided_by: "Ahead of next by",
+    },
+    sortBy: (column) => `Sort by ${column}`,
+    sharedRank: (from, to) => `shared rank ${from} to ${to}`,
+    caption: (players, regulations) => `${players} players, rule set ${regulations}`,
+    summary: (r) => `${r.total_players} ranked · rule set ${r.regulations} · ${r.system === "swiss" ? "Swiss" : "round robin"}` +
+      (r.after_round ? ` · after round ${r.after_round} of ${r.rounds}` : ` · ${r.rounds} rounds`) +
+      ` · rules: ${r.tiebreaks.map((t) => t.spec).join(", ") || "points only"}`,
+    computing: "Computing…",
+    done: (n) => `${n} rows ranked.`,
+    noInput: "Paste a TRF or JSON text, or pick a file, first.",
+    badJson: (message) => `The text starts like JSON but is not: ${message}`,
+    fileRead: (name, encoding) => `Read ${name} (${encoding}).`,
+    problem: (status, title) => `${title} (${status})`,
+    atTrfLine: (line, column) => `TRF line ${line}, column ${column}`,
+    atRule: (rule) => (rule ? `rule “${rule}”` : "the rule list"),
+    showLine: "Show this line in the text",
+    unreachable: "The service did not answer.",
+    auditHeading: (name, id) => `${name} (No. ${id})`,
+    auditSummary: (row, of) => `Rank ${row.rank} of ${of}, ${row.points} points` +
+      (row.decided_by ? `; ahead of the next row by ${row.decided_by}` : ""),
+    ruleHeading: (t, value) => `${t.spec} — ${t.name} (${t.article}) = ${value === null ? "–" : value}`,
+    dropped: (reason) => `Dropped: ${reason}`,
+    totalBeforeCut: (total) => `Sum before the cut: ${total}`,
+    noContributions: "No contributions.",
+    contributionColumns: ["Round", "What", "Opponent", "Value", "How"],
+    kinds: {
+      game: "game",
+      forfeit: "forfeit",
+      dummy: "dummy opponent",
+      unplayed: "unplayed round",
+      running_score: "running score",
+      encounter: "direct encounter",
+      rating: "rating",
+      opponent_value: "opponent's value",
+    },
+    cut: (reason) => `cut: ${reason || "removed by the rule's cut"}`,
+    cap: (cap, article) => `cap ${cap}` + (article ? ` (${article})` : ""),
+    counted: (face, counted, article) => `opponent's score ${face} counted as ${counted}` + (article ? ` (${article})` : ""),
+    scored: (points) => `scored ${points}`,
+    noBreakdown: "This answer has no breakdown.",
+    progressionFailed: "The progression could not be computed: ",
+    round: "Round",
+    rank: "Rank",
+    roundColumn: (k) => `R${k}`,
+    progressionCell: (rank, points) => `${rank} (${points})`,
+    listA: "Rules above",
+    listB: "Other rules",
+    compareColumns: (a, b) => ["Player", `Rank: ${a}`, `Rank: ${b}`, "Moved"],
+    movedUp: (n) => `▲ ${n} up`,
+    movedDown: (n) => `▼ ${n} down`,
+    notMoved: "—",
+    compareSummary: (moves) => (moves ? `${moves} players change rank.` : "Nobody changes rank."),
+    compareNeedsStandings: "Compute the standings first.",
+    csvName: "standings.csv",
+  };
 
   const REGULATIONS = ["auto", "auto-historic", "fide-2026", "fide-2024", "fide-2009", "uscf"];
   // Colour-blind-safe (Okabe-Ito), then darker tones; each passes 3:1 against white.
@@ -56,40 +127,18 @@
   // ---- the texts and the choices ----
 
   function fillTexts() {
-    document.documentElement.lang = LANG;
     document.title = TEXTS.title;
     for (const node of document.querySelectorAll("[data-text]")) node.textContent = TEXTS[node.dataset.text];
     for (const [id, withSame] of [["regulations-select", false], ["compare-regulations-select", true]]) {
       const select = $(id);
-      const chosen = select.value;
-      select.replaceChildren();
       if (withSame) select.append(el("option", { value: "", text: TEXTS.sameRuleSet }));
-      for (const name of REGULATIONS) select.append(el("option", { value: name, text: TEXTS[`regulations.${name}`] }));
-      if (chosen !== "") select.value = chosen;
+      for (const name of REGULATIONS) select.append(el("option", { value: name, text: TEXTS.regulations[name] }));
     }
-    const languages = $("language-select");
-    languages.replaceChildren(
-      ...Object.entries(PAGE.languages).map(([code, name]) => el("option", { value: code, lang: code, text: name, selected: code === LANG })),
-    );
-  }
-
-  function switchLanguage(code) {
-    LANG = code;
-    TEXTS = PAGE.texts[code];
-    NUMBERS = numberFormat(code);
-    try {
-      localStorage.setItem(STORED_LANGUAGE, code);
-    } catch (error) {
-      // not remembered: this visit only
-    }
-    fillTexts();
-    // the notes, warnings and problems are the API's: ask again, in the new language
-    if (state.body) $("input-form").requestSubmit();
   }
 
   async function loadPresets() {
     try {
-      const response = await fetch("v1/presets", { headers: { Accept: "application/json", "Accept-Language": LANG } });
+      const response = await fetch("v1/presets", { headers: { Accept: "application/json" } });
       if (!response.ok) return;
       for (const preset of await response.json()) {
         for (const id of ["preset-select", "compare-preset-select"]) {
@@ -99,13 +148,6 @@
     } catch (error) {
       // the page works without presets: rules can be typed
     }
-  }
-
-  function summaryText(r) {
-    const args = { players: r.total_players, regulations: r.regulations, round: r.after_round, rounds: r.rounds };
-    const rules = r.tiebreaks.map((rule) => rule.spec).join(", ") || TEXTS.pointsOnly;
-    return t(r.system === "swiss" ? "summarySwiss" : "summaryRoundRobin", args) +
-      t(r.after_round ? "summaryAfterRound" : "summaryRounds", args) + t("summaryRules", { rules });
   }
 
   // ---- the request ----
@@ -138,7 +180,7 @@
       try {
         parsed = JSON.parse(trimmed);
       } catch (error) {
-        throw localProblem(t("badJson", { message: error.message }));
+        throw localProblem(TEXTS.badJson(error.message));
       }
       if ("tournament" in parsed || "trf" in parsed || "team_tournament" in parsed) body = parsed;
       else if ("teams" in parsed) body = { team_tournament: parsed };
@@ -168,7 +210,7 @@
     try {
       response = await fetch(path, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": LANG },
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
         body: JSON.stringify(body),
       });
     } catch (error) {
@@ -222,7 +264,7 @@
   function showProblem(error, body) {
     const box = $("error-box");
     const problem = error.problem;
-    box.replaceChildren(el("p", { class: "problem-title" }, el("strong", { text: t("problem", { status: problem.status, title: problem.title }) })));
+    box.replaceChildren(el("p", { class: "problem-title" }, el("strong", { text: TEXTS.problem(problem.status, problem.title) })));
     if (problem.detail) box.append(el("p", { text: problem.detail }));
     const items = el("ul");
     let firstLine = null;
@@ -238,14 +280,14 @@
           el(
             "li",
             { "data-path": item.path, class: "trf-error" },
-            el("span", { text: `${t("atTrfLine", { line, column })}: ${item.message}` }),
+            el("span", { text: `${TEXTS.atTrfLine(line, column)}: ${item.message}` }),
             el("pre", { class: "trf-line" }, el("code", { text: `${text}\n${" ".repeat(Math.max(column - 1, 0))}^` })),
             el("button", { type: "button", text: TEXTS.showLine, onclick: () => selectTrfLine(line) }),
           ),
         );
         $("trf-input").setAttribute("aria-invalid", "true");
       } else if (rule) {
-        const message = `${rule.rule ? t("atRule", { rule: rule.rule }) : TEXTS.atRuleList}: ${item.message}`;
+        const message = `${TEXTS.atRule(rule.rule)}: ${item.message}`;
         items.append(el("li", { "data-path": item.path, class: "rule-error", text: message }));
         const target = rule.list === 1 && body.lists ? "compare-rules" : "rules";
         $(`${target}-error`).hidden = false;
@@ -265,18 +307,18 @@
   function columnsOf(response) {
     const rows = response.standings;
     const columns = [
-      { key: "rank", label: TEXTS["columns.rank"], value: (r) => r.rank, numeric: true },
-      { key: "id", label: TEXTS["columns.id"], value: (r) => r.id, numeric: true },
-      { key: "name", label: TEXTS["columns.name"], value: (r) => r.name },
+      { key: "rank", label: TEXTS.columns.rank, value: (r) => r.rank, numeric: true },
+      { key: "id", label: TEXTS.columns.id, value: (r) => r.id, numeric: true },
+      { key: "name", label: TEXTS.columns.name, value: (r) => r.name },
     ];
     for (const field of ["federation", "title"]) {
-      if (rows.some((r) => r[field])) columns.push({ key: field, label: TEXTS[`columns.${field}`], value: (r) => r[field] || "" });
+      if (rows.some((r) => r[field])) columns.push({ key: field, label: TEXTS.columns[field], value: (r) => r[field] || "" });
     }
-    columns.push({ key: "points", label: TEXTS["columns.points"], value: (r) => r.points, numeric: true });
+    columns.push({ key: "points", label: TEXTS.columns.points, value: (r) => r.points, numeric: true });
     response.tiebreaks.forEach((t, i) => {
       columns.push({ key: `rule-${i}`, label: t.spec, title: `${t.name} (${t.article})`, value: (r) => r.values[i], numeric: true, lowerIsBetter: t.lower_is_better });
     });
-    columns.push({ key: "decided_by", label: TEXTS["columns.decided_by"], value: (r) => r.decided_by || "" });
+    columns.push({ key: "decided_by", label: TEXTS.columns.decided_by, value: (r) => r.decided_by || "" });
     return columns;
   }
 
@@ -307,7 +349,7 @@
     const counts = new Map();
     for (const row of response.standings) counts.set(row.rank, (counts.get(row.rank) || 0) + 1);
     const table = $("standings-table");
-    $("standings-caption").textContent = t("caption", { players: response.total_players, regulations: response.regulations });
+    $("standings-caption").textContent = TEXTS.caption(response.total_players, response.regulations);
     const head = el("tr");
     for (const column of columns) {
       const sorted = state.sort && state.sort.key === column.key ? (state.sort.dir > 0 ? "ascending" : "descending") : "none";
@@ -319,7 +361,7 @@
             type: "button",
             class: "sort",
             "data-column": column.key,
-            "aria-label": t("sortBy", { column: column.label }),
+            "aria-label": TEXTS.sortBy(column.label),
             text: column.label,
             onclick: () => sortBy(column),
           }),
@@ -343,11 +385,11 @@
         let cell;
         if (column.key === "rank") {
           const text = rankText(row, counts);
-          cell = el("td", { class: "num", "data-rank": row.rank, "aria-label": counts.get(row.rank) > 1 ? t("sharedRank", { first: row.rank, last: row.rank + counts.get(row.rank) - 1 }) : null, text });
+          cell = el("td", { class: "num", "data-rank": row.rank, "aria-label": counts.get(row.rank) > 1 ? TEXTS.sharedRank(row.rank, row.rank + counts.get(row.rank) - 1) : null, text });
         } else if (column.key === "name") {
           cell = el("th", { scope: "row", class: "name", text: value });
         } else {
-          cell = el("td", { class: column.numeric ? "num" : null, text: value === null || value === undefined ? "–" : column.numeric ? num(value) : String(value) });
+          cell = el("td", { class: column.numeric ? "num" : null, text: value === null || value === undefined ? "–" : String(value) });
         }
         cell.dataset.column = column.key;
         tr.append(cell);
@@ -393,9 +435,8 @@
     }
     const names = new Map(response.standings.map((r) => [r.id, r.name]));
     for (const opponent of row.opponents || []) names.set(opponent.id, opponent.name);
-    $("audit-heading").textContent = t("auditHeading", { name: row.name, id: row.id });
-    $("audit-summary").textContent = t("auditSummary", { rank: row.rank, players: response.total_players, points: row.points }) +
-      (row.decided_by ? t("auditDecidedBy", { rule: row.decided_by }) : "");
+    $("audit-heading").textContent = TEXTS.auditHeading(row.name, row.id);
+    $("audit-summary").textContent = TEXTS.auditSummary(row, response.total_players);
     const rules = $("audit-rules");
     rules.replaceChildren();
     if (!row.breakdown) rules.append(el("p", { text: TEXTS.noBreakdown }));
@@ -403,11 +444,11 @@
     for (const breakdown of breakdowns) {
       const rule = response.tiebreaks[breakdown.position];
       const section = el("section", { class: "audit-rule", "data-rule": breakdown.spec || rule.spec });
-      section.append(el("h3", { text: t("ruleHeading", { spec: rule.spec, name: rule.name, article: rule.article, value: breakdown.value === null ? "–" : breakdown.value }) }));
-      if (rule.dropped) section.append(el("p", { class: "note", text: t("dropped", { reason: rule.dropped }) }));
+      section.append(el("h3", { text: TEXTS.ruleHeading(rule, breakdown.value) }));
+      if (rule.dropped) section.append(el("p", { class: "note", text: TEXTS.dropped(rule.dropped) }));
       if (breakdown.note) section.append(el("p", { class: "note", text: breakdown.note }));
       if (breakdown.total_before_cut !== null && breakdown.total_before_cut !== undefined) {
-        section.append(el("p", { class: "note", text: t("totalBeforeCut", { total: breakdown.total_before_cut }) }));
+        section.append(el("p", { class: "note", text: TEXTS.totalBeforeCut(breakdown.total_before_cut) }));
       }
       if (!breakdown.contributions.length) {
         section.append(el("p", { text: TEXTS.noContributions }));
@@ -424,10 +465,10 @@
 
   function contributionsTable(contributions, names) {
     const head = el("tr");
-    for (const label of ["round", "what", "opponent", "value", "how"].map((k) => TEXTS[`contributions.${k}`])) head.append(el("th", { scope: "col", text: label }));
+    for (const label of TEXTS.contributionColumns) head.append(el("th", { scope: "col", text: label }));
     const body = el("tbody");
     for (const c of contributions) {
-      const what = (TEXTS[`kinds.${c.kind}`] || c.kind) + (c.unplayed ? ` (${c.unplayed})` : "");
+      const what = (TEXTS.kinds[c.kind] || c.kind) + (c.unplayed ? ` (${c.unplayed})` : "");
       let opponent = "";
       if (c.opponent !== null && c.opponent !== undefined) {
         const label = `${c.opponent} ${names.get(c.opponent) || ""}`.trim();
@@ -435,13 +476,13 @@
           ? el("a", { href: `#player-${c.opponent}`, "data-player": c.opponent, text: label, onclick: (event) => { event.preventDefault(); openAudit(c.opponent); } })
           : label;
       }
-      const value = c.cut ? el("del", { text: num(c.value) }) : num(c.value);
+      const value = c.cut ? el("del", { text: String(c.value) }) : String(c.value);
       const how = el("ul", { class: "how" });
       if (c.note) how.append(el("li", { text: c.note }));
-      if (c.capped_at !== undefined && c.capped_at !== null) how.append(el("li", { class: "cap", text: c.article ? t("capAt", { cap: c.capped_at, article: c.article }) : t("cap", { cap: c.capped_at }) }));
-      else if (c.counted_score !== undefined && c.counted_score !== null) how.append(el("li", { class: "adjusted", text: t(c.article ? "countedAt" : "counted", { face: c.opponent_score, counted: c.counted_score, article: c.article }) }));
-      if (c.result !== undefined && c.result !== null) how.append(el("li", { text: t("scored", { points: c.result }) }));
-      if (c.cut) how.append(el("li", { class: "cut-reason", text: t("cut", { reason: c.cut_reason || TEXTS.cutByRule }) }));
+      if (c.capped_at !== undefined && c.capped_at !== null) how.append(el("li", { class: "cap", text: TEXTS.cap(c.capped_at, c.article) }));
+      else if (c.counted_score !== undefined && c.counted_score !== null) how.append(el("li", { class: "adjusted", text: TEXTS.counted(c.opponent_score, c.counted_score, c.article) }));
+      if (c.result !== undefined && c.result !== null) how.append(el("li", { text: TEXTS.scored(c.result) }));
+      if (c.cut) how.append(el("li", { class: "cut-reason", text: TEXTS.cut(c.cut_reason) }));
       body.append(
         el(
           "tr",
@@ -522,13 +563,13 @@
 
   function renderProgressionTable(progression) {
     const table = $("progression-table");
-    const head = el("tr", {}, el("th", { scope: "col", text: TEXTS["columns.name"] }));
-    for (const k of progression.rounds) head.append(el("th", { scope: "col", class: "num", text: t("roundColumn", { round: k }) }));
+    const head = el("tr", {}, el("th", { scope: "col", text: TEXTS.columns.name }));
+    for (const k of progression.rounds) head.append(el("th", { scope: "col", class: "num", text: TEXTS.roundColumn(k) }));
     table.tHead.replaceChildren(head);
     const body = el("tbody");
     for (const player of progression.players) {
       const tr = el("tr", { "data-id": player.id }, el("th", { scope: "row", class: "name", text: player.name }));
-      player.ranks.forEach((rank, i) => tr.append(el("td", { class: "num", text: t("progressionCell", { rank, points: player.points[i] }) })));
+      player.ranks.forEach((rank, i) => tr.append(el("td", { class: "num", text: TEXTS.progressionCell(rank, player.points[i]) })));
       body.append(tr);
     }
     table.tBodies[0].replaceWith(body);
@@ -543,7 +584,7 @@
       drawProgression();
     } catch (error) {
       drawProgression();
-      $("progression-status").textContent = t("progressionFailed", { reason: error.problem ? error.problem.detail : error.message });
+      $("progression-status").textContent = TEXTS.progressionFailed + (error.problem ? error.problem.detail : error.message);
     }
   }
 
@@ -591,13 +632,13 @@
     const table = $("compare-table");
     const describe = (list) => `${list.standings.tiebreaks.map((t) => t.spec).join(", ") || "PTS"} (${list.standings.regulations})`;
     const head = el("tr");
-    for (const label of [TEXTS["compare.player"], t("compare.rankA", { list: describe(a) }), t("compare.rankB", { list: describe(b) }), TEXTS["compare.moved"]]) head.append(el("th", { scope: "col", text: label }));
+    for (const label of TEXTS.compareColumns(describe(a), describe(b))) head.append(el("th", { scope: "col", text: label }));
     table.tHead.replaceChildren(head);
     const body = el("tbody");
     for (const row of b.standings.standings) {
       const before = rankA.get(row.id);
       const change = before - row.rank;
-      const moved = change > 0 ? t("movedUp", { n: change }) : change < 0 ? t("movedDown", { n: -change }) : "—";
+      const moved = change > 0 ? TEXTS.movedUp(change) : change < 0 ? TEXTS.movedDown(-change) : TEXTS.notMoved;
       body.append(
         el(
           "tr",
@@ -611,7 +652,7 @@
     }
     table.tBodies[0].replaceWith(body);
     table.hidden = false;
-    $("status").textContent = answer.summary.moves.length ? t("compareSummary", { n: answer.summary.moves.length }) : TEXTS.compareNobody;
+    $("status").textContent = TEXTS.compareSummary(answer.summary.moves.length);
   }
 
   // ---- CSV and print ----
@@ -629,7 +670,7 @@
       lines.push([r.rank, r.id, r.name, r.federation, r.title, r.points, ...r.values, r.decided_by].map(csvField).join(","));
     }
     const url = URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/csv;charset=utf-8" }));
-    const link = el("a", { href: url, download: "standings.csv", class: "visually-hidden" });
+    const link = el("a", { href: url, download: TEXTS.csvName, class: "visually-hidden" });
     document.body.append(link);
     link.click();
     link.remove();
@@ -657,7 +698,7 @@
       encoding = "Windows-1252";
     }
     $("trf-input").value = text.replace(/^\uFEFF/, "");
-    $("status").textContent = t("fileRead", { name: file.name, encoding });
+    $("status").textContent = TEXTS.fileRead(file.name, encoding);
   }
 
   async function compute(event) {
@@ -682,13 +723,13 @@
       state.sort = null;
       if (!response.standings.some((r) => r.id === state.selected)) state.selected = null;
       $("results").hidden = false;
-      $("summary").textContent = summaryText(response);
+      $("summary").textContent = TEXTS.summary(response);
       $("warnings").replaceChildren(...response.warnings.map((w) => el("li", { "data-code": w.code, text: w.rule ? `${w.message} (${w.rule})` : w.message })));
       renderTable();
       $("compare-table").hidden = true;
       if (state.selected !== null) openAudit(state.selected, false);
       else $("audit-panel").hidden = true;
-      $("status").textContent = t("done", { n: response.standings.length });
+      $("status").textContent = TEXTS.done(response.standings.length);
       await loadProgression(body);
       document.documentElement.dataset.state = "done";
     } catch (error) {
@@ -704,7 +745,6 @@
     fillTexts();
     loadPresets();
     $("input-form").addEventListener("submit", compute);
-    $("language-select").addEventListener("change", (event) => switchLanguage(event.target.value));
     $("compare-form").addEventListener("submit", compare);
     $("file-input").addEventListener("change", readFile);
     $("csv-button").addEventListener("click", downloadCsv);
