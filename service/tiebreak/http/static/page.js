@@ -4,102 +4,64 @@
 "use strict";
 
 (() => {
+  // The texts come from the message catalogue in the page's language: the server writes them
+  // into index.html as a JSON block (http/page_texts.py, decision 0132); here they get their
+  // arguments, numbers in the language's style and plural forms by the language's rules.
+  const PAGE = JSON.parse(document.getElementById("page-texts").textContent);
+  const LANG = PAGE.lang;
+  const NUMBER = new Intl.NumberFormat(LANG, { maximumFractionDigits: 6, useGrouping: false });
+  const PLURAL = new Intl.PluralRules(LANG);
+  const show = (value) => (typeof value === "number" ? NUMBER.format(value) : String(value));
+  const fill = (template, args) => template.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? show(args[name]) : whole));
+  const t = (key, args = {}) => fill(PAGE[key], args);
+  const tn = (key, n, args = {}) => {
+    const forms = PAGE[key];
+    return fill(forms[PLURAL.select(n)] || forms.other, { ...args, n });
+  };
+  const ts = (key, args = {}) => fill(PAGE.scenario[key], args);
+
   const TEXTS = {
-    title: "Tie-break standings",
-    apiDocs: "API documentation",
-    trfLabel: "Tournament: TRF text or a JSON body",
-    trfHelp: "Paste a TRF export (TRF-16 or TRF-26), a JSON tournament or a whole /v1/standings body, or pick a file below.",
-    fileLabel: "…or pick a file (.trf, .trfx, .json)",
-    rulesLabel: "Tie-break rules",
-    rulesHelp: "Codes in order, separated by spaces or commas (BH/C1 BH SB). Empty: the file's own list (TRF record 202) or the preset.",
-    presetLabel: "…or a preset",
-    noPreset: "(none)",
-    regulationsLabel: "Rule set",
-    afterRoundLabel: "Standings after round",
-    compute: "Compute standings",
-    standingsHeading: "Standings",
-    downloadCsv: "Download CSV",
-    printStandings: "Print the standings",
-    printAudit: "Print this player's audit",
-    close: "Close",
-    progressionHeading: "Rank after each round",
-    progressionHelp: "Each line is a player's rank after every round (rank 1 at the top): the leaders after the last round and the selected player, drawn thicker.",
-    progressionAsTable: "The same as a table (every player)",
-    compareHeading: "Compare with another rule list or rule set",
-    compareHelp: "The same event ranked under the rules above and under these, side by side; rows whose rank differs are marked.",
-    compareRulesLabel: "Other rules (empty: the same rules)",
-    compareButton: "Compare",
-    footer: "Computed by this service alone: the page works without internet. Click a row (or press Enter on it) to see how each value was found.",
-    regulations: {
-      auto: "auto (by the start date)",
-      "auto-historic": "auto, with fide-2009 for old events",
-      "fide-2026": "FIDE 2026",
-      "fide-2024": "FIDE 2024",
-      "fide-2009": "FIDE 2009",
-      uscf: "US Chess",
-    },
-    sameRuleSet: "(the same rule set)",
-    columns: {
-      rank: "Rank",
-      id: "No.",
-      name: "Player",
-      federation: "Fed",
-      title: "Title",
-      points: "Pts",
-      decided_by: "Ahead of next by",
-    },
-    sortBy: (column) => `Sort by ${column}`,
-    sharedRank: (from, to) => `shared rank ${from} to ${to}`,
-    caption: (players, regulations) => `${players} players, rule set ${regulations}`,
-    summary: (r) => `${r.total_players} ranked · rule set ${r.regulations} · ${r.system === "swiss" ? "Swiss" : "round robin"}` +
-      (r.after_round ? ` · after round ${r.after_round} of ${r.rounds}` : ` · ${r.rounds} rounds`) +
-      ` · rules: ${r.tiebreaks.map((t) => t.spec).join(", ") || "points only"}`,
-    computing: "Computing…",
-    done: (n) => `${n} rows ranked.`,
-    noInput: "Paste a TRF or JSON text, or pick a file, first.",
-    badJson: (message) => `The text starts like JSON but is not: ${message}`,
-    fileRead: (name, encoding) => `Read ${name} (${encoding}).`,
-    problem: (status, title) => `${title} (${status})`,
-    atTrfLine: (line, column) => `TRF line ${line}, column ${column}`,
-    atRule: (rule) => (rule ? `rule “${rule}”` : "the rule list"),
-    showLine: "Show this line in the text",
-    unreachable: "The service did not answer.",
-    auditHeading: (name, id) => `${name} (No. ${id})`,
-    auditSummary: (row, of) => `Rank ${row.rank} of ${of}, ${row.points} points` +
-      (row.decided_by ? `; ahead of the next row by ${row.decided_by}` : ""),
-    ruleHeading: (t, value) => `${t.spec} — ${t.name} (${t.article}) = ${value === null ? "–" : value}`,
-    dropped: (reason) => `Dropped: ${reason}`,
-    totalBeforeCut: (total) => `Sum before the cut: ${total}`,
-    noContributions: "No contributions.",
-    contributionColumns: ["Round", "What", "Opponent", "Value", "How"],
-    kinds: {
-      game: "game",
-      forfeit: "forfeit",
-      dummy: "dummy opponent",
-      unplayed: "unplayed round",
-      running_score: "running score",
-      encounter: "direct encounter",
-      rating: "rating",
-      opponent_value: "opponent's value",
-    },
-    cut: (reason) => `cut: ${reason || "removed by the rule's cut"}`,
-    cap: (cap, article) => `cap ${cap}` + (article ? ` (${article})` : ""),
-    counted: (face, counted, article) => `opponent's score ${face} counted as ${counted}` + (article ? ` (${article})` : ""),
-    scored: (points) => `scored ${points}`,
-    noBreakdown: "This answer has no breakdown.",
-    progressionFailed: "The progression could not be computed: ",
-    round: "Round",
-    rank: "Rank",
-    roundColumn: (k) => `R${k}`,
-    progressionCell: (rank, points) => `${rank} (${points})`,
-    listA: "Rules above",
-    listB: "Other rules",
-    compareColumns: (a, b) => ["Player", `Rank: ${a}`, `Rank: ${b}`, "Moved"],
-    movedUp: (n) => `▲ ${n} up`,
-    movedDown: (n) => `▼ ${n} down`,
+    ...Object.fromEntries(Object.entries(PAGE).filter(([, value]) => typeof value === "string")),
+    regulations: Object.fromEntries(["auto", "auto-historic", "fide-2026", "fide-2024", "fide-2009", "uscf"].map((r) => [r, t(`reg_${r}`)])),
+    columns: Object.fromEntries(["rank", "id", "name", "federation", "title", "points", "decided_by"].map((c) => [c, t(`col_${c}`)])),
+    sortBy: (column) => t("sortBy", { column }),
+    sharedRank: (first, last) => t("sharedRank", { first, last }),
+    caption: (players, regulations) => tn("caption", players, { regulations }),
+    summary: (r) => [
+      tn("summaryRanked", r.total_players),
+      t("summaryRuleSet", { regulations: r.regulations }),
+      r.system === "swiss" ? t("swiss") : t("roundRobin"),
+      r.after_round ? t("afterRoundOf", { round: r.after_round, rounds: r.rounds }) : tn("rounds", r.rounds),
+      t("summaryRules", { rules: r.tiebreaks.map((x) => x.spec).join(", ") || t("pointsOnly") }),
+    ].join(" · "),
+    done: (n) => tn("done", n),
+    badJson: (message) => t("badJson", { message }),
+    fileRead: (name, encoding) => t("fileRead", { name, encoding }),
+    problem: (status, title) => t("problem", { status: String(status), title }),
+    atTrfLine: (line, column) => t("atTrfLine", { line, column }),
+    atRule: (rule) => (rule ? t("atRule", { rule }) : t("atRuleList")),
+    auditHeading: (name, id) => t("auditHeading", { name, id }),
+    auditSummary: (row, of) => t("auditSummary", { rank: row.rank, of, points: row.points }) +
+      (row.decided_by ? t("auditAhead", { decided_by: row.decided_by }) : ""),
+    ruleHeading: (x, value) => t("ruleHeading", { spec: x.spec, name: x.name, article: x.article, value: value === null ? "–" : value }),
+    dropped: (reason) => t("dropped", { reason }),
+    totalBeforeCut: (total) => t("totalBeforeCut", { total }),
+    contributionColumns: ["colRound", "colWhat", "colOpponent", "colValue", "colHow"].map((k) => t(k)),
+    kinds: Object.fromEntries(["game", "forfeit", "dummy", "unplayed", "running_score", "encounter", "rating", "opponent_value"].map((k) => [k, t(`kind_${k}`)])),
+    cut: (reason) => t("cut", { reason: reason || t("cutDefault") }),
+    cap: (cap, article) => (article ? t("capArticle", { cap, article }) : t("cap", { cap })),
+    counted: (face, counted, article) => (article ? t("countedArticle", { face, counted, article }) : t("counted", { face, counted })),
+    scored: (points) => t("scored", { points }),
+    progressionFailed: (detail) => t("progressionFailed", { detail }),
+    round: t("colRound"),
+    rank: t("col_rank"),
+    roundColumn: (k) => t("roundColumn", { k }),
+    progressionCell: (rank, points) => `${show(rank)} (${show(points)})`,
+    compareColumns: (a, b) => [t("col_name"), t("compareRank", { list: a }), t("compareRank", { list: b }), t("moved")],
+    movedUp: (n) => t("movedUp", { n }),
+    movedDown: (n) => t("movedDown", { n }),
     notMoved: "—",
-    compareSummary: (moves) => (moves ? `${moves} players change rank.` : "Nobody changes rank."),
-    compareNeedsStandings: "Compute the standings first.",
+    compareSummary: (moves) => (moves ? tn("compareSummary", moves) : t("compareNone")),
     csvName: "standings.csv",
   };
 
@@ -136,9 +98,45 @@
     }
   }
 
+  // The picker: the choice is remembered (localStorage) and is the page's `?lang=`, which the
+  // server renders the page in; the API calls then ask for the same language.
+  const STORED = "tiebreak-page-language";
+
+  function languagePicker() {
+    const select = $("language-select");
+    for (const [code, name] of Object.entries(PAGE.languages)) {
+      select.append(el("option", { value: code, lang: code, text: name, selected: code === LANG }));
+    }
+    select.addEventListener("change", () => {
+      try {
+        localStorage.setItem(STORED, select.value);
+      } catch (error) {
+        // storage refused (private mode): the query parameter still carries the choice
+      }
+      const url = new URL(window.location.href);
+      url.searchParams.set("lang", select.value);
+      window.location.assign(url.toString());
+    });
+  }
+
+  // A language chosen earlier wins over the browser's, unless the address names one.
+  function rememberedLanguage() {
+    let stored = null;
+    try {
+      stored = localStorage.getItem(STORED);
+    } catch (error) {
+      return false;
+    }
+    const url = new URL(window.location.href);
+    if (!stored || stored === LANG || url.searchParams.has("lang") || !(stored in PAGE.languages)) return false;
+    url.searchParams.set("lang", stored);
+    window.location.replace(url.toString());
+    return true;
+  }
+
   async function loadPresets() {
     try {
-      const response = await fetch("v1/presets", { headers: { Accept: "application/json" } });
+      const response = await fetch("v1/presets", { headers: { Accept: "application/json", "Accept-Language": LANG } });
       if (!response.ok) return;
       for (const preset of await response.json()) {
         for (const id of ["preset-select", "compare-preset-select"]) {
@@ -210,7 +208,7 @@
     try {
       response = await fetch(path, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": LANG },
         body: JSON.stringify(body),
       });
     } catch (error) {
@@ -389,7 +387,7 @@
         } else if (column.key === "name") {
           cell = el("th", { scope: "row", class: "name", text: value });
         } else {
-          cell = el("td", { class: column.numeric ? "num" : null, text: value === null || value === undefined ? "–" : String(value) });
+          cell = el("td", { class: column.numeric ? "num" : null, text: value === null || value === undefined ? "–" : show(value) });
         }
         cell.dataset.column = column.key;
         tr.append(cell);
@@ -476,7 +474,7 @@
           ? el("a", { href: `#player-${c.opponent}`, "data-player": c.opponent, text: label, onclick: (event) => { event.preventDefault(); openAudit(c.opponent); } })
           : label;
       }
-      const value = c.cut ? el("del", { text: String(c.value) }) : String(c.value);
+      const value = c.cut ? el("del", { text: show(c.value) }) : show(c.value);
       const how = el("ul", { class: "how" });
       if (c.note) how.append(el("li", { text: c.note }));
       if (c.capped_at !== undefined && c.capped_at !== null) how.append(el("li", { class: "cap", text: TEXTS.cap(c.capped_at, c.article) }));
@@ -584,7 +582,7 @@
       drawProgression();
     } catch (error) {
       drawProgression();
-      $("progression-status").textContent = TEXTS.progressionFailed + (error.problem ? error.problem.detail : error.message);
+      $("progression-status").textContent = TEXTS.progressionFailed(error.problem ? error.problem.detail : error.message);
     }
   }
 
@@ -742,7 +740,9 @@
   }
 
   function start() {
+    if (rememberedLanguage()) return;
     fillTexts();
+    languagePicker();
     loadPresets();
     $("input-form").addEventListener("submit", compute);
     $("compare-form").addEventListener("submit", compare);
