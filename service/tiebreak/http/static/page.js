@@ -71,7 +71,7 @@
   const SHOWN_IN_CHART = 10;
 
   const $ = (id) => document.getElementById(id);
-  const state = { response: null, body: null, sort: null, selected: null, progression: null, chart: null };
+  const state = { response: null, body: null, sort: null, selected: null, progression: null, chart: null, scenarios: null };
 
   function el(tag, props = {}, ...children) {
     const node = document.createElement(tag);
@@ -259,8 +259,8 @@
     return { list: match[1] === undefined ? 0 : Number(match[1]), rule: typeof rule === "string" ? rule : rule && JSON.stringify(rule) };
   }
 
-  function showProblem(error, body) {
-    const box = $("error-box");
+  function showProblem(error, body, boxId = "error-box") {
+    const box = $(boxId);
     const problem = error.problem;
     box.replaceChildren(el("p", { class: "problem-title" }, el("strong", { text: TEXTS.problem(problem.status, problem.title) })));
     if (problem.detail) box.append(el("p", { text: problem.detail }));
@@ -653,6 +653,192 @@
     $("status").textContent = TEXTS.compareSummary(answer.summary.moves.length);
   }
 
+  // ---- before the last round: POST /v1/scenarios ----
+
+  const BYES = new Set(["pairing_bye", "full_bye", "half_bye", "zero_bye"]);
+
+  // The crosstable as JSON: the body's own, or the TRF read by the service (POST /v1/trf).
+  async function tournamentOf(body) {
+    if (body.tournament) return body.tournament;
+    if (body.team_tournament) throw localProblem(t("scNoRound"));
+    const read = await post("v1/trf", { trf: body.trf });
+    return read.tournament;
+  }
+
+  // The last round with a game, its results set aside and its pairings kept: what the command
+  // line's `--pairings last` does (usecases/scenarios.py, opened_round). A game is listed from
+  // white's side; a bye stays a bye.
+  function openedRound(tournament) {
+    const games = tournament.players.flatMap((p) => p.results.filter((r) => r.opponent !== null && r.opponent !== undefined));
+    if (!games.length) return null;
+    const round = Math.max(...games.map((r) => r.round));
+    const pairings = [];
+    for (const p of tournament.players) {
+      for (const r of p.results) {
+        if (r.round !== round) continue;
+        if (r.opponent === null || r.opponent === undefined) {
+          if (BYES.has(r.result)) pairings.push({ round, player: p.id, bye: r.result });
+          continue;
+        }
+        if ((r.color || (p.id < r.opponent ? "w" : "b")) !== "w") continue;
+        pairings.push({ round, white: p.id, black: r.opponent });
+      }
+    }
+    const players = tournament.players.map((p) => ({ ...p, results: p.results.filter((r) => r.round !== round) }));
+    return { round, pairings, tournament: { ...tournament, players } };
+  }
+
+  function resetScenarios() {
+    state.scenarios = null;
+    $("scenarios-form").hidden = true;
+    $("scenarios-table").hidden = true;
+    $("scenarios-error").hidden = true;
+    $("scenarios-round").textContent = "";
+    $("scenarios-summary").textContent = "";
+  }
+
+  async function takeLastRound() {
+    $("scenarios-error").hidden = true;
+    $("scenarios-table").hidden = true;
+    $("scenarios-summary").textContent = "";
+    if (!state.response || !state.body) {
+      showProblem(localProblem(TEXTS.compareNeedsStandings), null, "scenarios-error");
+      return;
+    }
+    let opened;
+    try {
+      opened = openedRound(await tournamentOf(state.body));
+    } catch (error) {
+      showProblem(error, state.body, "scenarios-error");
+      return;
+    }
+    if (!opened) {
+      $("scenarios-form").hidden = true;
+      $("scenarios-round").textContent = t("scNoRound");
+      return;
+    }
+    state.scenarios = opened;
+    const names = new Map(opened.tournament.players.map((p) => [p.id, p.name || String(p.id)]));
+    state.scenarios.names = names;
+    $("scenarios-round").textContent = t("scRound", { round: opened.round });
+    $("scenarios-games-caption").textContent = t("scGames", { round: opened.round });
+    const table = $("scenarios-games");
+    const head = el("tr");
+    for (const label of [t("col_id"), t("colWhite"), t("colBlack"), t("colResult")]) head.append(el("th", { scope: "col", text: label }));
+    table.tHead.replaceChildren(head);
+    const body = el("tbody");
+    opened.pairings.filter((g) => g.white !== undefined).forEach((game, i) => {
+      const white = names.get(game.white);
+      const black = names.get(game.black);
+      const select = el("select", { id: `scenarios-game-${i}`, "data-testid": `scenarios-game-${i}`, "data-white": game.white, "data-black": game.black, "aria-label": t("resultFor", { white, black }) });
+      for (const [value, key] of [["", "resOpen"], ["white", "resWhite"], ["draw", "resDraw"], ["black", "resBlack"]]) {
+        select.append(el("option", { value, text: t(key) }));
+      }
+      body.append(el("tr", { "data-white": game.white, "data-black": game.black },
+        el("td", { class: "num", text: show(i + 1) }),
+        el("td", { text: `${white} (${show(game.white)})` }),
+        el("td", { text: `${black} (${show(game.black)})` }),
+        el("td", {}, select)));
+    });
+    table.tBodies[0].replaceWith(body);
+    const byes = opened.pairings.filter((g) => g.player !== undefined).map((g) => names.get(g.player));
+    $("scenarios-byes").textContent = byes.length ? t("scByes", { names: byes.join(", ") }) : "";
+    $("scenarios-form").hidden = false;
+  }
+
+  // The command line's sentences (usecases/scenario_text.py), from the same catalogue entries.
+  const OWN = { win: "own_win", draw: "own_draw", loss: "own_loss", "draw,win": "own_not_loss", "draw,loss": "own_not_win", "loss,win": "own_not_draw" };
+  const OTHER = { white: "white_wins", black: "black_wins", draw: "drawn", "draw,white": "white_not_loss", "black,draw": "black_not_loss", "black,white": "not_drawn" };
+  const SIDE = { white: { white: "win", draw: "draw", black: "loss" }, black: { white: "loss", draw: "draw", black: "win" } };
+
+  function conditionText(c, player, names) {
+    if (player === c.white || player === c.black) {
+      const side = player === c.white ? "white" : "black";
+      return ts(OWN[c.results.map((r) => SIDE[side][r]).sort().join(",")], { me: names.get(player) });
+    }
+    return ts(OTHER[[...c.results].sort().join(",")], { white: names.get(c.white), black: names.get(c.black) });
+  }
+
+  function placeText(place) {
+    return place === 1 ? ts("place_1") : ts("place_n", { place });
+  }
+
+  function needsText(player, needs, names) {
+    const place = placeText(needs.place);
+    if (needs.needs.length === 1 && needs.needs[0].length === 0) return ts("always", { name: player.name, place });
+    const own = (c) => (c.white === player.id || c.black === player.id ? 0 : 1);
+    const terms = needs.needs.map((term) => [...term].sort((a, b) => own(a) - own(b)).map((c) => conditionText(c, player.id, names)).join(ts("and")));
+    return ts("if", { name: player.name, place, needs: terms.join(ts("or")) });
+  }
+
+  function playerSentences(player, places, names) {
+    const lines = [];
+    for (const needs of player.places) {
+      lines.push(needsText(player, needs, names));
+      if (needs.needs.length === 1 && needs.needs[0].length === 0) break;
+    }
+    if (!player.places.length) lines.push(ts(places === 1 ? "never_1" : "never", { name: player.name, places }));
+    return lines;
+  }
+
+  async function askScenarios(event) {
+    event.preventDefault();
+    $("scenarios-error").hidden = true;
+    const opened = state.scenarios;
+    if (!opened) return;
+    const base = state.body;
+    const places = Number($("scenarios-places").value) || 1;
+    const body = { tournament: opened.tournament, pairings: opened.pairings, places, regulations: state.response.regulations };
+    if (base.preset) body.preset = base.preset;
+    else body.tiebreaks = state.response.tiebreaks.map((x) => x.spec);
+    if (base.unrated_rating !== undefined) body.unrated_rating = base.unrated_rating;
+    const players = splitRules($("scenarios-players").value).map(Number);
+    if (players.length) body.players = players;
+    const assume = [];
+    for (const select of document.querySelectorAll("#scenarios-games select")) {
+      if (select.value) assume.push({ round: opened.round, white: Number(select.dataset.white), black: Number(select.dataset.black), result: select.value });
+    }
+    if (assume.length) body.assume = assume;
+    document.documentElement.dataset.state = "busy";
+    $("scenarios-button").disabled = true;
+    try {
+      const answer = await post("v1/scenarios", body);
+      state.scenarioAnswer = answer;
+      renderScenarios(answer, places, opened.names);
+      document.documentElement.dataset.state = "scenarios";
+    } catch (error) {
+      $("scenarios-table").hidden = true;
+      $("scenarios-summary").textContent = "";
+      showProblem(error, body, "scenarios-error");
+      if (error.status === 413) $("scenarios-error").append(el("p", { class: "suggestion", text: t("scTooMany") }));
+      document.documentElement.dataset.state = "error";
+    } finally {
+      $("scenarios-button").disabled = false;
+    }
+  }
+
+  function renderScenarios(answer, places, names) {
+    $("scenarios-summary").textContent = ts("header", { outcomes: answer.outcomes, games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
+    const table = $("scenarios-table");
+    const head = el("tr");
+    for (const label of [t("col_id"), t("col_name"), t("colBest"), t("colWorst"), t("colClinched"), t("colNeeds")]) head.append(el("th", { scope: "col", text: label }));
+    table.tHead.replaceChildren(head);
+    const body = el("tbody");
+    for (const player of answer.players) {
+      const needs = el("ul", { class: "needs" });
+      for (const line of playerSentences(player, places, names)) needs.append(el("li", { text: line }));
+      body.append(el("tr", { "data-id": player.id, "data-testid": "scenarios-row" },
+        el("td", { class: "num", "data-column": "id", text: show(player.id) }),
+        el("th", { scope: "row", class: "name", text: player.name }),
+        el("td", { class: "num", "data-column": "best", text: show(player.best_rank) }),
+        el("td", { class: "num", "data-column": "worst", text: show(player.worst_rank) }),
+        el("td", { class: "num", "data-column": "clinched", text: player.clinched === null ? "–" : show(player.clinched) }),
+        el("td", { "data-column": "needs" }, needs)));
+    }
+    table.tBodies[0].replaceWith(body);
+    table.hidden = false;
+  }
+
   // ---- CSV and print ----
 
   function csvField(value) {
@@ -725,6 +911,7 @@
       $("warnings").replaceChildren(...response.warnings.map((w) => el("li", { "data-code": w.code, text: w.rule ? `${w.message} (${w.rule})` : w.message })));
       renderTable();
       $("compare-table").hidden = true;
+      resetScenarios();
       if (state.selected !== null) openAudit(state.selected, false);
       else $("audit-panel").hidden = true;
       $("status").textContent = TEXTS.done(response.standings.length);
@@ -746,6 +933,8 @@
     loadPresets();
     $("input-form").addEventListener("submit", compute);
     $("compare-form").addEventListener("submit", compare);
+    $("scenarios-take").addEventListener("click", takeLastRound);
+    $("scenarios-form").addEventListener("submit", askScenarios);
     $("file-input").addEventListener("change", readFile);
     $("csv-button").addEventListener("click", downloadCsv);
     $("print-button").addEventListener("click", () => printWith("standings"));
