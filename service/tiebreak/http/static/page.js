@@ -22,7 +22,8 @@
 
   const TEXTS = {
     ...Object.fromEntries(Object.entries(PAGE).filter(([, value]) => typeof value === "string")),
-    regulations: Object.fromEntries(["auto", "auto-historic", "fide-2026", "fide-2024", "fide-2009", "uscf"].map((r) => [r, t(`reg_${r}`)])),
+    // FIDE's editions are named as FIDE names them, in every language
+    regulations: Object.fromEntries(["auto", "auto-historic", "fide-2026", "fide-2024", "fide-2009", "uscf"].map((r) => [r, PAGE[`reg_${r}`] ? t(`reg_${r}`) : r.replace("fide-", "FIDE ")])),
     columns: Object.fromEntries(["rank", "id", "name", "federation", "title", "points", "decided_by"].map((c) => [c, t(`col_${c}`)])),
     sortBy: (column) => t("sortBy", { column }),
     sharedRank: (first, last) => t("sharedRank", { first, last }),
@@ -662,6 +663,7 @@
     if (body.tournament) return body.tournament;
     if (body.team_tournament) throw localProblem(t("scNoRound"));
     const read = await post("v1/trf", { trf: body.trf });
+    if (!read.tournament) throw localProblem(t("scNoRound"));  // a team file: scenarios are for players
     return read.tournament;
   }
 
