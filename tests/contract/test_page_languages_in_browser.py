@@ -220,6 +220,8 @@ def test_switching_language_is_remembered(server, browser):
     forget_language(browser)
     open_page(browser, server)
     assert browser.evaluate("document.documentElement.lang") == "en"
+    set_value(browser, "trf-input", EVENT.read_text(encoding="utf-8"))
+    set_value(browser, "rules-input", "BH SB")
     set_value(browser, "language-select", "pl")
     browser.wait_for(
         "!!document.documentElement && document.documentElement.lang === 'pl' && document.documentElement.dataset.ready === 'true'",
@@ -229,6 +231,11 @@ def test_switching_language_is_remembered(server, browser):
     assert (
         browser.evaluate("document.querySelector('[data-testid=compute-button]').textContent") == "Oblicz klasyfikację"
     )
+    # what was typed is still there, in the other language
+    assert browser.evaluate("document.querySelector('[data-testid=trf-input]').value") == EVENT.read_text(
+        encoding="utf-8"
+    )
+    assert browser.evaluate("document.querySelector('[data-testid=rules-input]').value") == "BH SB"
     open_page(browser, server)  # no ?lang=: the language chosen before
     assert browser.evaluate("document.documentElement.lang") == "pl"
     assert browser.evaluate("new URL(location.href).searchParams.get('lang')") == "pl"

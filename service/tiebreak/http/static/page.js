@@ -102,6 +102,20 @@
   // The picker: the choice is remembered (localStorage) and is the page's `?lang=`, which the
   // server renders the page in; the API calls then ask for the same language.
   const STORED = "tiebreak-page-language";
+  const KEPT = "tiebreak-page-input";
+  const KEPT_FIELDS = ["trf-input", "rules-input", "preset-select", "regulations-select", "after-round-input"];
+
+  function restoreInput() {
+    let kept = null;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+      sessionStorage.removeItem(KEPT);
+    } catch (error) {
+      return;
+    }
+    if (!kept) return;
+    for (const id of KEPT_FIELDS) if (typeof kept[id] === "string") $(id).value = kept[id];
+  }
 
   function languagePicker() {
     const select = $("language-select");
@@ -111,8 +125,10 @@
     select.addEventListener("change", () => {
       try {
         localStorage.setItem(STORED, select.value);
+        // the form's input survives the reload into the other language (this tab only)
+        sessionStorage.setItem(KEPT, JSON.stringify(Object.fromEntries(KEPT_FIELDS.map((id) => [id, $(id).value]))));
       } catch (error) {
-        // storage refused (private mode): the query parameter still carries the choice
+        // storage refused (private mode, a text too large): the query parameter still carries the choice
       }
       const url = new URL(window.location.href);
       url.searchParams.set("lang", select.value);
@@ -932,7 +948,7 @@
     if (rememberedLanguage()) return;
     fillTexts();
     languagePicker();
-    loadPresets();
+    loadPresets().finally(restoreInput);  // a kept preset needs its option
     $("input-form").addEventListener("submit", compute);
     $("compare-form").addEventListener("submit", compare);
     $("scenarios-take").addEventListener("click", takeLastRound);
