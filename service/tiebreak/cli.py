@@ -805,7 +805,7 @@ def prizes_text(response) -> str:
     computed = response.computed_standings
     paid = msg(
         "Prizes: {paid} paid of {announced} announced",
-        paid=f"{unit}{response.total_paid}",
+        paid=unit + str(response.total_paid),
         announced=str(response.total_announced),
     )
     if computed:

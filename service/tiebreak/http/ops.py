@@ -215,7 +215,10 @@ class OpsMiddleware:
         async def send_wrapper(message):
             if message["type"] == "http.response.start":
                 state["status"] = message["status"]
-                message["headers"] = [*message.get("headers", []), (b"x-request-id", raw_id), *language_headers]
+                headers = message.get("headers", [])
+                # the page says its own language (its `?lang=` picker may differ from Accept-Language)
+                own = any(name.lower() == b"content-language" for name, _ in headers)
+                message["headers"] = [*headers, (b"x-request-id", raw_id), *([] if own else language_headers)]
             elif message["type"] == "http.response.body":
                 state["bytes"] += len(message.get("body", b""))
             await send(message)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litestar import Response, get
+from litestar import Request, Response, get
 from litestar.datastructures import CacheControlHeader
 from litestar.static_files import create_static_files_router
+
+from ..texts.catalogue import LANGUAGES, negotiate, translations
+from .page_texts import page_texts
 
 STATIC = Path(__file__).parent / "static"
 PAGE_ASSETS = "/page"
@@ -21,12 +24,37 @@ CSP = (
 )
 
 
+def page_language(request: Request) -> str:
+    """`?lang=` (the page's language picker) over `Accept-Language`, as the API negotiates it."""
+    chosen = request.query_params.get("lang")
+    if chosen in LANGUAGES:
+        return chosen
+    return negotiate(request.headers.get("accept-language"))
+
+
+def page_html(code: str) -> bytes:
+    """index.html in the language `code`: `<html lang>`, the title and the page's texts as a JSON
+    data block (not a script: the Content-Security-Policy runs none inline) that page.js reads."""
+    html = (STATIC / "index.html").read_bytes()
+    title = translations(code).gettext("Tie-break standings").encode()
+    block = b'<script type="application/json" id="page-texts">' + page_texts(code) + b"</script>\n</head>"
+    html = html.replace(b'<html lang="en">', f'<html lang="{code}">'.encode(), 1)
+    html = html.replace(b"<title>Tie-break standings</title>", b"<title>" + title + b"</title>", 1)
+    return html.replace(b"</head>", block, 1)
+
+
 @get("/", include_in_schema=False, sync_to_thread=False)
-def page() -> Response[bytes]:
+def page(request: Request) -> Response[bytes]:
+    code = page_language(request)
     return Response(
-        (STATIC / "index.html").read_bytes(),
+        page_html(code),
         media_type="text/html; charset=utf-8",
-        headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"},
+        headers={
+            "Content-Security-Policy": CSP,
+            "Cache-Control": "no-cache",
+            "Content-Language": code,
+            "Vary": "Accept-Language",
+        },
     )
 
 

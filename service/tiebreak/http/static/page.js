@@ -4,102 +4,65 @@
 "use strict";
 
 (() => {
+  // The texts come from the message catalogue in the page's language: the server writes them
+  // into index.html as a JSON block (http/page_texts.py, decision 0132); here they get their
+  // arguments, numbers in the language's style and plural forms by the language's rules.
+  const PAGE = JSON.parse(document.getElementById("page-texts").textContent);
+  const LANG = PAGE.lang;
+  const NUMBER = new Intl.NumberFormat(LANG, { maximumFractionDigits: 6, useGrouping: false });
+  const PLURAL = new Intl.PluralRules(LANG);
+  const show = (value) => (typeof value === "number" ? NUMBER.format(value) : String(value));
+  const fill = (template, args) => template.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? show(args[name]) : whole));
+  const t = (key, args = {}) => fill(PAGE[key], args);
+  const tn = (key, n, args = {}) => {
+    const forms = PAGE[key];
+    return fill(forms[PLURAL.select(n)] || forms.other, { ...args, n });
+  };
+  const ts = (key, args = {}) => fill(PAGE.scenario[key], args);
+
   const TEXTS = {
-    title: "Tie-break standings",
-    apiDocs: "API documentation",
-    trfLabel: "Tournament: TRF text or a JSON body",
-    trfHelp: "Paste a TRF export (TRF-16 or TRF-26), a JSON tournament or a whole /v1/standings body, or pick a file below.",
-    fileLabel: "…or pick a file (.trf, .trfx, .json)",
-    rulesLabel: "Tie-break rules",
-    rulesHelp: "Codes in order, separated by spaces or commas (BH/C1 BH SB). Empty: the file's own list (TRF record 202) or the preset.",
-    presetLabel: "…or a preset",
-    noPreset: "(none)",
-    regulationsLabel: "Rule set",
-    afterRoundLabel: "Standings after round",
-    compute: "Compute standings",
-    standingsHeading: "Standings",
-    downloadCsv: "Download CSV",
-    printStandings: "Print the standings",
-    printAudit: "Print this player's audit",
-    close: "Close",
-    progressionHeading: "Rank after each round",
-    progressionHelp: "Each line is a player's rank after every round (rank 1 at the top): the leaders after the last round and the selected player, drawn thicker.",
-    progressionAsTable: "The same as a table (every player)",
-    compareHeading: "Compare with another rule list or rule set",
-    compareHelp: "The same event ranked under the rules above and under these, side by side; rows whose rank differs are marked.",
-    compareRulesLabel: "Other rules (empty: the same rules)",
-    compareButton: "Compare",
-    footer: "Computed by this service alone: the page works without internet. Click a row (or press Enter on it) to see how each value was found.",
-    regulations: {
-      auto: "auto (by the start date)",
-      "auto-historic": "auto, with fide-2009 for old events",
-      "fide-2026": "FIDE 2026",
-      "fide-2024": "FIDE 2024",
-      "fide-2009": "FIDE 2009",
-      uscf: "US Chess",
-    },
-    sameRuleSet: "(the same rule set)",
-    columns: {
-      rank: "Rank",
-      id: "No.",
-      name: "Player",
-      federation: "Fed",
-      title: "Title",
-      points: "Pts",
-      decided_by: "Ahead of next by",
-    },
-    sortBy: (column) => `Sort by ${column}`,
-    sharedRank: (from, to) => `shared rank ${from} to ${to}`,
-    caption: (players, regulations) => `${players} players, rule set ${regulations}`,
-    summary: (r) => `${r.total_players} ranked · rule set ${r.regulations} · ${r.system === "swiss" ? "Swiss" : "round robin"}` +
-      (r.after_round ? ` · after round ${r.after_round} of ${r.rounds}` : ` · ${r.rounds} rounds`) +
-      ` · rules: ${r.tiebreaks.map((t) => t.spec).join(", ") || "points only"}`,
-    computing: "Computing…",
-    done: (n) => `${n} rows ranked.`,
-    noInput: "Paste a TRF or JSON text, or pick a file, first.",
-    badJson: (message) => `The text starts like JSON but is not: ${message}`,
-    fileRead: (name, encoding) => `Read ${name} (${encoding}).`,
-    problem: (status, title) => `${title} (${status})`,
-    atTrfLine: (line, column) => `TRF line ${line}, column ${column}`,
-    atRule: (rule) => (rule ? `rule “${rule}”` : "the rule list"),
-    showLine: "Show this line in the text",
-    unreachable: "The service did not answer.",
-    auditHeading: (name, id) => `${name} (No. ${id})`,
-    auditSummary: (row, of) => `Rank ${row.rank} of ${of}, ${row.points} points` +
-      (row.decided_by ? `; ahead of the next row by ${row.decided_by}` : ""),
-    ruleHeading: (t, value) => `${t.spec} — ${t.name} (${t.article}) = ${value === null ? "–" : value}`,
-    dropped: (reason) => `Dropped: ${reason}`,
-    totalBeforeCut: (total) => `Sum before the cut: ${total}`,
-    noContributions: "No contributions.",
-    contributionColumns: ["Round", "What", "Opponent", "Value", "How"],
-    kinds: {
-      game: "game",
-      forfeit: "forfeit",
-      dummy: "dummy opponent",
-      unplayed: "unplayed round",
-      running_score: "running score",
-      encounter: "direct encounter",
-      rating: "rating",
-      opponent_value: "opponent's value",
-    },
-    cut: (reason) => `cut: ${reason || "removed by the rule's cut"}`,
-    cap: (cap, article) => `cap ${cap}` + (article ? ` (${article})` : ""),
-    counted: (face, counted, article) => `opponent's score ${face} counted as ${counted}` + (article ? ` (${article})` : ""),
-    scored: (points) => `scored ${points}`,
-    noBreakdown: "This answer has no breakdown.",
-    progressionFailed: "The progression could not be computed: ",
-    round: "Round",
-    rank: "Rank",
-    roundColumn: (k) => `R${k}`,
-    progressionCell: (rank, points) => `${rank} (${points})`,
-    listA: "Rules above",
-    listB: "Other rules",
-    compareColumns: (a, b) => ["Player", `Rank: ${a}`, `Rank: ${b}`, "Moved"],
-    movedUp: (n) => `▲ ${n} up`,
-    movedDown: (n) => `▼ ${n} down`,
+    ...Object.fromEntries(Object.entries(PAGE).filter(([, value]) => typeof value === "string")),
+    // FIDE's editions are named as FIDE names them, in every language
+    regulations: Object.fromEntries(["auto", "auto-historic", "fide-2026", "fide-2024", "fide-2009", "uscf"].map((r) => [r, PAGE[`reg_${r}`] ? t(`reg_${r}`) : r.replace("fide-", "FIDE ")])),
+    columns: Object.fromEntries(["rank", "id", "name", "federation", "title", "points", "decided_by"].map((c) => [c, t(`col_${c}`)])),
+    sortBy: (column) => t("sortBy", { column }),
+    sharedRank: (first, last) => t("sharedRank", { first, last }),
+    caption: (players, regulations) => tn("caption", players, { regulations }),
+    summary: (r) => [
+      tn("summaryRanked", r.total_players),
+      t("summaryRuleSet", { regulations: r.regulations }),
+      r.system === "swiss" ? t("swiss") : t("roundRobin"),
+      r.after_round ? t("afterRoundOf", { round: r.after_round, rounds: r.rounds }) : tn("rounds", r.rounds),
+      t("summaryRules", { rules: r.tiebreaks.map((x) => x.spec).join(", ") || t("pointsOnly") }),
+    ].join(" · "),
+    done: (n) => tn("done", n),
+    badJson: (message) => t("badJson", { message }),
+    fileRead: (name, encoding) => t("fileRead", { name, encoding }),
+    problem: (status, title) => t("problem", { status: String(status), title }),
+    atTrfLine: (line, column) => t("atTrfLine", { line, column }),
+    atRule: (rule) => (rule ? t("atRule", { rule }) : t("atRuleList")),
+    auditHeading: (name, id) => t("auditHeading", { name, id }),
+    auditSummary: (row, of) => t("auditSummary", { rank: row.rank, of, points: row.points }) +
+      (row.decided_by ? t("auditAhead", { decided_by: row.decided_by }) : ""),
+    ruleHeading: (x, value) => t("ruleHeading", { spec: x.spec, name: x.name, article: x.article, value: value === null ? "–" : value }),
+    dropped: (reason) => t("dropped", { reason }),
+    totalBeforeCut: (total) => t("totalBeforeCut", { total }),
+    contributionColumns: ["colRound", "colWhat", "colOpponent", "colValue", "colHow"].map((k) => t(k)),
+    kinds: Object.fromEntries(["game", "forfeit", "dummy", "unplayed", "running_score", "encounter", "rating", "opponent_value"].map((k) => [k, t(`kind_${k}`)])),
+    cut: (reason) => t("cut", { reason: reason || t("cutDefault") }),
+    cap: (cap, article) => (article ? t("capArticle", { cap, article }) : t("cap", { cap })),
+    counted: (face, counted, article) => (article ? t("countedArticle", { face, counted, article }) : t("counted", { face, counted })),
+    scored: (points) => t("scored", { points }),
+    progressionFailed: (detail) => t("progressionFailed", { detail }),
+    round: t("colRound"),
+    rank: t("col_rank"),
+    roundColumn: (k) => t("roundColumn", { k }),
+    progressionCell: (rank, points) => `${show(rank)} (${show(points)})`,
+    compareColumns: (a, b) => [t("col_name"), t("compareRank", { list: a }), t("compareRank", { list: b }), t("moved")],
+    movedUp: (n) => t("movedUp", { n }),
+    movedDown: (n) => t("movedDown", { n }),
     notMoved: "—",
-    compareSummary: (moves) => (moves ? `${moves} players change rank.` : "Nobody changes rank."),
-    compareNeedsStandings: "Compute the standings first.",
+    compareSummary: (moves) => (moves ? tn("compareSummary", moves) : t("compareNone")),
     csvName: "standings.csv",
   };
 
@@ -109,7 +72,7 @@
   const SHOWN_IN_CHART = 10;
 
   const $ = (id) => document.getElementById(id);
-  const state = { response: null, body: null, sort: null, selected: null, progression: null, chart: null };
+  const state = { response: null, body: null, sort: null, selected: null, progression: null, chart: null, scenarios: null };
 
   function el(tag, props = {}, ...children) {
     const node = document.createElement(tag);
@@ -136,9 +99,61 @@
     }
   }
 
+  // The picker: the choice is remembered (localStorage) and is the page's `?lang=`, which the
+  // server renders the page in; the API calls then ask for the same language.
+  const STORED = "tiebreak-page-language";
+  const KEPT = "tiebreak-page-input";
+  const KEPT_FIELDS = ["trf-input", "rules-input", "preset-select", "regulations-select", "after-round-input"];
+
+  function restoreInput() {
+    let kept = null;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+      sessionStorage.removeItem(KEPT);
+    } catch (error) {
+      return;
+    }
+    if (!kept) return;
+    for (const id of KEPT_FIELDS) if (typeof kept[id] === "string") $(id).value = kept[id];
+  }
+
+  function languagePicker() {
+    const select = $("language-select");
+    for (const [code, name] of Object.entries(PAGE.languages)) {
+      select.append(el("option", { value: code, lang: code, text: name, selected: code === LANG }));
+    }
+    select.addEventListener("change", () => {
+      try {
+        localStorage.setItem(STORED, select.value);
+        // the form's input survives the reload into the other language (this tab only)
+        sessionStorage.setItem(KEPT, JSON.stringify(Object.fromEntries(KEPT_FIELDS.map((id) => [id, $(id).value]))));
+      } catch (error) {
+        // storage refused (private mode, a text too large): the query parameter still carries the choice
+      }
+      const url = new URL(window.location.href);
+      url.searchParams.set("lang", select.value);
+      window.location.assign(url.toString());
+    });
+  }
+
+  // A language chosen earlier wins over the browser's, unless the address names one.
+  function rememberedLanguage() {
+    let stored = null;
+    try {
+      stored = localStorage.getItem(STORED);
+    } catch (error) {
+      return false;
+    }
+    const url = new URL(window.location.href);
+    if (!stored || stored === LANG || url.searchParams.has("lang") || !(stored in PAGE.languages)) return false;
+    url.searchParams.set("lang", stored);
+    window.location.replace(url.toString());
+    return true;
+  }
+
   async function loadPresets() {
     try {
-      const response = await fetch("v1/presets", { headers: { Accept: "application/json" } });
+      const response = await fetch("v1/presets", { headers: { Accept: "application/json", "Accept-Language": LANG } });
       if (!response.ok) return;
       for (const preset of await response.json()) {
         for (const id of ["preset-select", "compare-preset-select"]) {
@@ -210,7 +225,7 @@
     try {
       response = await fetch(path, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": LANG },
         body: JSON.stringify(body),
       });
     } catch (error) {
@@ -261,8 +276,8 @@
     return { list: match[1] === undefined ? 0 : Number(match[1]), rule: typeof rule === "string" ? rule : rule && JSON.stringify(rule) };
   }
 
-  function showProblem(error, body) {
-    const box = $("error-box");
+  function showProblem(error, body, boxId = "error-box") {
+    const box = $(boxId);
     const problem = error.problem;
     box.replaceChildren(el("p", { class: "problem-title" }, el("strong", { text: TEXTS.problem(problem.status, problem.title) })));
     if (problem.detail) box.append(el("p", { text: problem.detail }));
@@ -389,7 +404,7 @@
         } else if (column.key === "name") {
           cell = el("th", { scope: "row", class: "name", text: value });
         } else {
-          cell = el("td", { class: column.numeric ? "num" : null, text: value === null || value === undefined ? "–" : String(value) });
+          cell = el("td", { class: column.numeric ? "num" : null, text: value === null || value === undefined ? "–" : show(value) });
         }
         cell.dataset.column = column.key;
         tr.append(cell);
@@ -476,7 +491,7 @@
           ? el("a", { href: `#player-${c.opponent}`, "data-player": c.opponent, text: label, onclick: (event) => { event.preventDefault(); openAudit(c.opponent); } })
           : label;
       }
-      const value = c.cut ? el("del", { text: String(c.value) }) : String(c.value);
+      const value = c.cut ? el("del", { text: show(c.value) }) : show(c.value);
       const how = el("ul", { class: "how" });
       if (c.note) how.append(el("li", { text: c.note }));
       if (c.capped_at !== undefined && c.capped_at !== null) how.append(el("li", { class: "cap", text: TEXTS.cap(c.capped_at, c.article) }));
@@ -584,7 +599,7 @@
       drawProgression();
     } catch (error) {
       drawProgression();
-      $("progression-status").textContent = TEXTS.progressionFailed + (error.problem ? error.problem.detail : error.message);
+      $("progression-status").textContent = TEXTS.progressionFailed(error.problem ? error.problem.detail : error.message);
     }
   }
 
@@ -653,6 +668,193 @@
     table.tBodies[0].replaceWith(body);
     table.hidden = false;
     $("status").textContent = TEXTS.compareSummary(answer.summary.moves.length);
+  }
+
+  // ---- before the last round: POST /v1/scenarios ----
+
+  const BYES = new Set(["pairing_bye", "full_bye", "half_bye", "zero_bye"]);
+
+  // The crosstable as JSON: the body's own, or the TRF read by the service (POST /v1/trf).
+  async function tournamentOf(body) {
+    if (body.tournament) return body.tournament;
+    if (body.team_tournament) throw localProblem(t("scNoRound"));
+    const read = await post("v1/trf", { trf: body.trf });
+    if (!read.tournament) throw localProblem(t("scNoRound"));  // a team file: scenarios are for players
+    return read.tournament;
+  }
+
+  // The last round with a game, its results set aside and its pairings kept: what the command
+  // line's `--pairings last` does (usecases/scenarios.py, opened_round). A game is listed from
+  // white's side; a bye stays a bye.
+  function openedRound(tournament) {
+    const games = tournament.players.flatMap((p) => p.results.filter((r) => r.opponent !== null && r.opponent !== undefined));
+    if (!games.length) return null;
+    const round = Math.max(...games.map((r) => r.round));
+    const pairings = [];
+    for (const p of tournament.players) {
+      for (const r of p.results) {
+        if (r.round !== round) continue;
+        if (r.opponent === null || r.opponent === undefined) {
+          if (BYES.has(r.result)) pairings.push({ round, player: p.id, bye: r.result });
+          continue;
+        }
+        if ((r.color || (p.id < r.opponent ? "w" : "b")) !== "w") continue;
+        pairings.push({ round, white: p.id, black: r.opponent });
+      }
+    }
+    const players = tournament.players.map((p) => ({ ...p, results: p.results.filter((r) => r.round !== round) }));
+    return { round, pairings, tournament: { ...tournament, players } };
+  }
+
+  function resetScenarios() {
+    state.scenarios = null;
+    $("scenarios-form").hidden = true;
+    $("scenarios-table").hidden = true;
+    $("scenarios-error").hidden = true;
+    $("scenarios-round").textContent = "";
+    $("scenarios-summary").textContent = "";
+  }
+
+  async function takeLastRound() {
+    $("scenarios-error").hidden = true;
+    $("scenarios-table").hidden = true;
+    $("scenarios-summary").textContent = "";
+    if (!state.response || !state.body) {
+      showProblem(localProblem(TEXTS.compareNeedsStandings), null, "scenarios-error");
+      return;
+    }
+    let opened;
+    try {
+      opened = openedRound(await tournamentOf(state.body));
+    } catch (error) {
+      showProblem(error, state.body, "scenarios-error");
+      return;
+    }
+    if (!opened) {
+      $("scenarios-form").hidden = true;
+      $("scenarios-round").textContent = t("scNoRound");
+      return;
+    }
+    state.scenarios = opened;
+    const names = new Map(opened.tournament.players.map((p) => [p.id, p.name || String(p.id)]));
+    state.scenarios.names = names;
+    $("scenarios-round").textContent = t("scRound", { round: opened.round });
+    $("scenarios-games-caption").textContent = t("scGames", { round: opened.round });
+    const table = $("scenarios-games");
+    const head = el("tr");
+    for (const label of [t("col_id"), t("colWhite"), t("colBlack"), t("colResult")]) head.append(el("th", { scope: "col", text: label }));
+    table.tHead.replaceChildren(head);
+    const body = el("tbody");
+    opened.pairings.filter((g) => g.white !== undefined).forEach((game, i) => {
+      const white = names.get(game.white);
+      const black = names.get(game.black);
+      const select = el("select", { id: `scenarios-game-${i}`, "data-testid": `scenarios-game-${i}`, "data-white": game.white, "data-black": game.black, "aria-label": t("resultFor", { white, black }) });
+      for (const [value, key] of [["", "resOpen"], ["white", "resWhite"], ["draw", "resDraw"], ["black", "resBlack"]]) {
+        select.append(el("option", { value, text: t(key) }));
+      }
+      body.append(el("tr", { "data-white": game.white, "data-black": game.black },
+        el("td", { class: "num", text: show(i + 1) }),
+        el("td", { text: `${white} (${show(game.white)})` }),
+        el("td", { text: `${black} (${show(game.black)})` }),
+        el("td", {}, select)));
+    });
+    table.tBodies[0].replaceWith(body);
+    const byes = opened.pairings.filter((g) => g.player !== undefined).map((g) => names.get(g.player));
+    $("scenarios-byes").textContent = byes.length ? t("scByes", { names: byes.join(", ") }) : "";
+    $("scenarios-form").hidden = false;
+  }
+
+  // The command line's sentences (usecases/scenario_text.py), from the same catalogue entries.
+  const OWN = { win: "own_win", draw: "own_draw", loss: "own_loss", "draw,win": "own_not_loss", "draw,loss": "own_not_win", "loss,win": "own_not_draw" };
+  const OTHER = { white: "white_wins", black: "black_wins", draw: "drawn", "draw,white": "white_not_loss", "black,draw": "black_not_loss", "black,white": "not_drawn" };
+  const SIDE = { white: { white: "win", draw: "draw", black: "loss" }, black: { white: "loss", draw: "draw", black: "win" } };
+
+  function conditionText(c, player, names) {
+    if (player === c.white || player === c.black) {
+      const side = player === c.white ? "white" : "black";
+      return ts(OWN[c.results.map((r) => SIDE[side][r]).sort().join(",")], { me: names.get(player) });
+    }
+    return ts(OTHER[[...c.results].sort().join(",")], { white: names.get(c.white), black: names.get(c.black) });
+  }
+
+  function placeText(place) {
+    return place === 1 ? ts("place_1") : ts("place_n", { place });
+  }
+
+  function needsText(player, needs, names) {
+    const place = placeText(needs.place);
+    if (needs.needs.length === 1 && needs.needs[0].length === 0) return ts("always", { name: player.name, place });
+    const own = (c) => (c.white === player.id || c.black === player.id ? 0 : 1);
+    const terms = needs.needs.map((term) => [...term].sort((a, b) => own(a) - own(b)).map((c) => conditionText(c, player.id, names)).join(ts("and")));
+    return ts("if", { name: player.name, place, needs: terms.join(ts("or")) });
+  }
+
+  function playerSentences(player, places, names) {
+    const lines = [];
+    for (const needs of player.places) {
+      lines.push(needsText(player, needs, names));
+      if (needs.needs.length === 1 && needs.needs[0].length === 0) break;
+    }
+    if (!player.places.length) lines.push(ts(places === 1 ? "never_1" : "never", { name: player.name, places }));
+    return lines;
+  }
+
+  async function askScenarios(event) {
+    event.preventDefault();
+    $("scenarios-error").hidden = true;
+    const opened = state.scenarios;
+    if (!opened) return;
+    const base = state.body;
+    const places = Number($("scenarios-places").value) || 1;
+    const body = { tournament: opened.tournament, pairings: opened.pairings, places, regulations: state.response.regulations };
+    if (base.preset) body.preset = base.preset;
+    else body.tiebreaks = state.response.tiebreaks.map((x) => x.spec);
+    if (base.unrated_rating !== undefined) body.unrated_rating = base.unrated_rating;
+    const players = splitRules($("scenarios-players").value).map(Number);
+    if (players.length) body.players = players;
+    const assume = [];
+    for (const select of document.querySelectorAll("#scenarios-games select")) {
+      if (select.value) assume.push({ round: opened.round, white: Number(select.dataset.white), black: Number(select.dataset.black), result: select.value });
+    }
+    if (assume.length) body.assume = assume;
+    document.documentElement.dataset.state = "busy";
+    $("scenarios-button").disabled = true;
+    try {
+      const answer = await post("v1/scenarios", body);
+      state.scenarioAnswer = answer;
+      renderScenarios(answer, places, opened.names);
+      document.documentElement.dataset.state = "scenarios";
+    } catch (error) {
+      $("scenarios-table").hidden = true;
+      $("scenarios-summary").textContent = "";
+      showProblem(error, body, "scenarios-error");
+      if (error.status === 413) $("scenarios-error").append(el("p", { class: "suggestion", text: t("scTooMany") }));
+      document.documentElement.dataset.state = "error";
+    } finally {
+      $("scenarios-button").disabled = false;
+    }
+  }
+
+  function renderScenarios(answer, places, names) {
+    $("scenarios-summary").textContent = ts("header", { outcomes: answer.outcomes, games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
+    const table = $("scenarios-table");
+    const head = el("tr");
+    for (const label of [t("col_id"), t("col_name"), t("colBest"), t("colWorst"), t("colClinched"), t("colNeeds")]) head.append(el("th", { scope: "col", text: label }));
+    table.tHead.replaceChildren(head);
+    const body = el("tbody");
+    for (const player of answer.players) {
+      const needs = el("ul", { class: "needs" });
+      for (const line of playerSentences(player, places, names)) needs.append(el("li", { text: line }));
+      body.append(el("tr", { "data-id": player.id, "data-testid": "scenarios-row" },
+        el("td", { class: "num", "data-column": "id", text: show(player.id) }),
+        el("th", { scope: "row", class: "name", text: player.name }),
+        el("td", { class: "num", "data-column": "best", text: show(player.best_rank) }),
+        el("td", { class: "num", "data-column": "worst", text: show(player.worst_rank) }),
+        el("td", { class: "num", "data-column": "clinched", text: player.clinched === null ? "–" : show(player.clinched) }),
+        el("td", { "data-column": "needs" }, needs)));
+    }
+    table.tBodies[0].replaceWith(body);
+    table.hidden = false;
   }
 
   // ---- CSV and print ----
@@ -727,6 +929,7 @@
       $("warnings").replaceChildren(...response.warnings.map((w) => el("li", { "data-code": w.code, text: w.rule ? `${w.message} (${w.rule})` : w.message })));
       renderTable();
       $("compare-table").hidden = true;
+      resetScenarios();
       if (state.selected !== null) openAudit(state.selected, false);
       else $("audit-panel").hidden = true;
       $("status").textContent = TEXTS.done(response.standings.length);
@@ -742,10 +945,14 @@
   }
 
   function start() {
+    if (rememberedLanguage()) return;
     fillTexts();
-    loadPresets();
+    languagePicker();
+    loadPresets().finally(restoreInput);  // a kept preset needs its option
     $("input-form").addEventListener("submit", compute);
     $("compare-form").addEventListener("submit", compare);
+    $("scenarios-take").addEventListener("click", takeLastRound);
+    $("scenarios-form").addEventListener("submit", askScenarios);
     $("file-input").addEventListener("change", readFile);
     $("csv-button").addEventListener("click", downloadCsv);
     $("print-button").addEventListener("click", () => printWith("standings"));
