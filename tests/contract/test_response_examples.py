@@ -18,7 +18,28 @@ def test_every_request_example_has_its_answer_on_the_200_response():
         for operation in item.values():
             asked = (operation.get("requestBody") or {}).get("content", {}).get("application/json", {})
             answered = next(iter(operation["responses"]["200"].get("content", {}).values()), {})
-            assert set(asked.get("examples", {})) == set(answered.get("examples", {})), operation["operationId"]
+            if "requestBody" in operation:
+                assert set(asked.get("examples", {})) == set(answered.get("examples", {})), operation["operationId"]
+            elif "application/json" in operation["responses"]["200"].get("content", {}):
+                assert set(answered.get("examples", {})) == {"answer"}, operation["operationId"]
+
+
+def test_a_get_example_is_the_start_of_the_real_answer():
+    """The catalogue's example is its first entries as GET /v1/tiebreaks lists them, untouched."""
+    from litestar.testing import TestClient
+
+    from tiebreak.http.app import app
+
+    doc = json.loads(document())
+    example = doc["paths"]["/v1/tiebreaks"]["get"]["responses"]["200"]["content"]["application/json"]["examples"]
+    entries = example["answer"]["value"]
+    with TestClient(app) as client:
+        listed = client.get("/v1/tiebreaks").json()
+    assert len(entries) == 3 < len(listed) and entries == listed[:3]
+    assert entries[0]["code"] == "PTS" and entries[0]["article"] == "C.07 7.1"
+    assert f"first 3 of {len(listed)} entries" in example["answer"]["summary"]
+    version = doc["paths"]["/v1/version"]["get"]["responses"]["200"]["content"]["application/json"]["examples"]
+    assert version["answer"]["value"]["api"] == "v1"
 
 
 def test_a_standings_example_is_a_real_answer_not_a_placeholder():

@@ -50,7 +50,26 @@ def compute_response_examples(document: dict[str, Any]) -> response_examples.Exa
                         "media": media,
                         "value": value,
                     }
+            get = item.get("get")
+            if get and "application/json" in get["responses"].get("200", {}).get("content", {}):
+                found[get["operationId"]] = {"answer": _get_example(client, path)}
     return found
+
+
+GET_EXAMPLE_ENTRIES = 3  # a catalogue's first entries: enough to show its shape, not all 49 rules
+
+
+def _get_example(client: TestClient, path: str) -> dict[str, Any]:
+    """The answer to GET `path`, a long list cut to its first entries (the answer's own, in order)."""
+    answer = client.get(path)
+    if answer.status_code != 200:
+        raise RuntimeError(f"GET {path}: {answer.status_code}")
+    value = answer.json()
+    summary = f"The answer to GET {path}"
+    if isinstance(value, list) and len(value) > GET_EXAMPLE_ENTRIES:
+        summary += f": its first {GET_EXAMPLE_ENTRIES} of {len(value)} entries"
+        value = value[:GET_EXAMPLE_ENTRIES]
+    return {"summary": summary, "media": "application/json", "value": value}
 
 
 def main(argv: list[str]) -> int:
