@@ -106,6 +106,6 @@ def test_the_explanations_in_russian(tmp_path):
     )
     assert lines[2] == "Id  Имя       Очки  Итого   Предметы"
     assert (
-        "  Kasparov (2): 200.00 + Medal - 3,5 очков, как и у Tal; группа приносит 2-й приз (overall) 300 + "
+        "  Kasparov (2): 200.00 + Medal - столько же очков (3,5), сколько у Tal; группа приносит 2-й приз (overall) 300 + "
         "3-й приз (overall) 100 = 400; оба имеют право → по 200" in lines
     )
