@@ -28,6 +28,9 @@ from tiebreak.wire import schemas as s  # noqa: E402
 from tiebreak.wire import scenarios as w  # noqa: E402
 from tiebreak.wire.limits import LIMITS, LimitExceeded  # noqa: E402
 from tiebreak.usecases.cost import check_cost  # noqa: E402
+from tiebreak.texts.catalogue import enc_hook  # noqa: E402
+
+ENCODER = msgspec.json.Encoder(enc_hook=enc_hook)  # messages are written as the service writes them
 
 RULES = ["BH/C1", "BH", "SB"]
 
@@ -56,7 +59,7 @@ def run_once(data: bytes) -> tuple[float, w.ScenariosResponse]:
     body = msgspec.json.decode(data, type=w.ScenariosRequest)
     plan = plan_scenarios(body, None, len(data))  # measured whatever the limits say (see `admitted`)
     answer = compute_scenarios(plan)
-    msgspec.json.encode(answer)
+    ENCODER.encode(answer)
     return time.perf_counter() - started, answer
 
 

@@ -48,11 +48,11 @@ def outcome_codes(games: int) -> np.ndarray:
 
 def _points_of(table: Table) -> np.ndarray:
     """The points of a win, a draw and a loss for white (index = result code), then for black."""
-    loss = _loss_points(table)
+    loss = loss_points(table)
     return np.array([[table.win, table.draw, loss], [loss, table.draw, table.win]], dtype=np.int64)
 
 
-def _loss_points(table: Table) -> int:
+def loss_points(table: Table) -> int:
     losses = table.kind == LOSS
     return int(table.pts[losses][0]) if losses.any() else 0
 
@@ -120,7 +120,7 @@ def ranks_of_blocks(
 ) -> np.ndarray:
     """(outcomes, players): each player's shared rank in each outcome, as the standings rank it."""
     n = table.size
-    big = stacked(table, games, codes, _loss_points(table))
+    big = stacked(table, games, codes, loss_points(table))
     ctx = Context(big, regulations, np.tile(ratings, len(codes)))
     block = np.repeat(np.arange(len(codes), dtype=np.int64), n)
     order, starts, _, _ = rank(ctx, specs, dropped, within=block)
@@ -136,7 +136,7 @@ def bounds_by_points(table: Table, games: list[OpenGame], reported: list[int]) -
     points alone leave: `ahead` players on more points and `tied` others on as many give
     [ahead + 1, ahead + tied + 1], since the rules only order players equal on points."""
     codes = outcome_codes(len(games))
-    loss = _loss_points(table)
+    loss = loss_points(table)
     low = np.empty((len(codes), len(reported)), dtype=np.int16 if table.size < 2**15 - 1 else np.int32)
     high = np.empty_like(low)
     step = max(1, CHUNK_CELLS // max(1, table.size))
@@ -227,15 +227,31 @@ class Ranker:
         below the least `high`. Worst: the same, mirrored."""
         for column in range(self.low.shape[1]):
             for sign in (1, -1):  # 1: the best rank, -1: the worst
-                near, far = (self.low, self.high) if sign == 1 else (self.high, self.low)
-                while True:
-                    bound = sign * int((sign * far[:, column]).min())
-                    beyond = (near[:, column] != far[:, column]) & (sign * near[:, column] < sign * bound)
-                    candidates = np.flatnonzero(beyond)
-                    if not len(candidates):
-                        break
-                    first = np.argsort(sign * near[candidates, column], kind="stable")[:EXTREMES_BATCH]
-                    self.rank(candidates[first])
+                self._search(column, sign)
+
+    def _search(self, column: int, sign: int) -> None:
+        """Rank, least `near` first, the outcomes whose `near` is below the least `far` (both signed so
+        that less is better), the bound tightening as ranked outcomes give their exact rank. Sorted
+        once: an outcome's `near` only changes when it is ranked, and then it leaves the search."""
+        near_of, far_of = (self.low, self.high) if sign == 1 else (self.high, self.low)
+        near, far = sign * near_of[:, column], sign * far_of[:, column]
+        bound = int(far.min())
+        candidates = np.flatnonzero((near != far) & (near < bound))
+        candidates = candidates[np.argsort(near[candidates], kind="stable")]
+        signed = near[candidates]
+        start = 0
+        while True:
+            stop = min(int(np.searchsorted(signed, bound, side="left")), start + 64 * EXTREMES_BATCH)
+            if start >= stop:
+                return
+            fresh = start + np.flatnonzero(~self.ranked[candidates[start:stop]])[:EXTREMES_BATCH]
+            if len(fresh):
+                chosen = candidates[fresh]
+                self.rank(chosen)
+                bound = min(bound, int((sign * far_of[chosen, column]).min()))
+                start = int(fresh[-1]) + 1
+            else:
+                start = stop
 
 
 # ---- needs: the winning outcomes as a minimal disjunction of conjunctions ----
@@ -255,7 +271,7 @@ def minimal_cover(winning: np.ndarray) -> list[Term]:
         return [{}]
     relevant = [g for g in range(games) if _depends_on(winning, g)]
     reduced = winning[tuple(slice(None) if g in relevant else 0 for g in range(games))]
-    terms = [_expanded(reduced, cube) for cube in _seeds(reduced)]
+    terms = list(_seeds(reduced))
     terms = _irredundant(reduced, terms)
     return [
         {relevant[axis]: frozenset(values) for axis, values in enumerate(term) if len(values) < 3}
@@ -268,20 +284,33 @@ def _depends_on(winning: np.ndarray, game: int) -> bool:
     return any(not np.array_equal(first, np.take(winning, r, axis=game)) for r in (1, 2))
 
 
+# Every set of results of one game as a slice of its axis, so that a cube is a view, not a copy.
+_SLICE = {
+    frozenset({0}): slice(0, 1),
+    frozenset({1}): slice(1, 2),
+    frozenset({2}): slice(2, 3),
+    frozenset({0, 1}): slice(0, 2),
+    frozenset({1, 2}): slice(1, 3),
+    frozenset({0, 2}): slice(0, 3, 2),
+    ALL_RESULTS: slice(0, 3),
+}
+
+
+def _view(cube: list[frozenset[int]]) -> tuple[slice, ...]:
+    return tuple(_SLICE[values] for values in cube)
+
+
 def _inside(winning: np.ndarray, cube: list[frozenset[int]]) -> bool:
-    return bool(winning[np.ix_(*[sorted(values) for values in cube])].all())
+    return bool(winning[_view(cube)].all())
 
 
 def _seeds(winning: np.ndarray) -> Iterator[list[frozenset[int]]]:
     """Each time, the first winning outcome no term so far covers, made into a prime term."""
-    covered = np.zeros_like(winning)
-    while True:
-        left = winning & ~covered
-        if not left.any():
-            return
+    left = winning.copy()
+    while left.any():
         point = np.unravel_index(int(np.argmax(left)), winning.shape)
         cube = _expanded(winning, [frozenset({int(r)}) for r in point])
-        covered[np.ix_(*[sorted(values) for values in cube])] = True
+        left[_view(cube)] = False
         yield cube
 
 
@@ -303,15 +332,16 @@ def _expanded(winning: np.ndarray, cube: list[frozenset[int]]) -> list[frozenset
 
 
 def _irredundant(winning: np.ndarray, terms: list[list[frozenset[int]]]) -> list[list[frozenset[int]]]:
-    """Drop terms that the others cover, largest last so that broad terms stay."""
+    """Drop terms that the others cover, smallest first so that broad terms stay: a term is
+    covered by the others when each of its outcomes is covered at least twice."""
     kept = sorted({tuple(t): t for t in terms}.values(), key=_size, reverse=True)
+    times_covered = np.zeros(winning.shape, dtype=np.int32)
+    for term in kept:
+        times_covered[_view(term)] += 1
     for term in sorted(kept, key=_size):
-        others = [t for t in kept if t is not term]
-        union = np.zeros_like(winning)
-        for other in others:
-            union[np.ix_(*[sorted(v) for v in other])] = True
-        if np.array_equal(union, winning):
-            kept = others
+        if times_covered[_view(term)].min() >= 2:
+            times_covered[_view(term)] -= 1
+            kept = [t for t in kept if t is not term]
     return kept
 
 
