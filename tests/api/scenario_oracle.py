@@ -9,7 +9,19 @@ import random
 RESULTS = ("white", "draw", "black")
 WHITE_SIDE = {"white": "win", "draw": "draw", "black": "loss"}
 BLACK_SIDE = {"white": "loss", "draw": "draw", "black": "win"}
-RULE_LISTS = [[], ["BH"], ["BH/C1", "BH"], ["SB"], ["DE"], ["DE", "SB"], ["WIN", "BH"], ["ARO"], ["PS", "BH/M1"]]
+RULE_LISTS = [
+    [],
+    ["BH"],
+    ["BH/C1", "BH"],
+    ["SB"],
+    ["DE"],
+    ["DE", "SB"],
+    ["WIN", "BH"],
+    ["ARO"],
+    ["PS", "BH/M1"],
+    ["AOB", "TPN"],
+    ["FB", "KS"],
+]  # DE: every outcome ranked whole; the others: by parts (engine/scenario_parts.py)
 
 
 def random_event(rng: random.Random) -> dict:

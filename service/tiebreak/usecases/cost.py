@@ -53,11 +53,12 @@ ANSWER_BYTES_PER_RULE_ROW = 4.7  # a value per rule and row,
 ANSWER_BYTES_PER_EXPLAINED_RULE = 300.7  # a breakdown per explained row and rule,
 ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, round and rule
 # Scenarios (POST /v1/scenarios), measured with scripts/bench_scenarios.py, not fitted by the
-# calibration: the points of every outcome, then each outcome ranked in full in a stacked table,
-# then the needs of each reported player and place.
+# calibration: the points of every outcome, the outcomes the engine ranks whole in a stacked
+# table, the outcomes put together from each player's values (by parts), the needs.
 SECONDS_PER_OUTCOME_PLAYER = 2.0e-08  # one outcome × one player: its points and the ranges they leave
 SECONDS_PER_RANKED_CELL = 3.0e-08  # one outcome ranked in full × one player × one round: its block
 SECONDS_PER_RANKED_RULE_CELL = 1.0e-07  # the same × one rule
+SECONDS_PER_ASSEMBLED_PLAYER = 5.0e-08  # one outcome ranked by parts × one player
 SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
 BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
@@ -102,7 +103,8 @@ class Counts:
     prize_tied_checks: int = 0  # prizes, one cash prize each: tied entrants × categories
     prize_shares: int = 0  # prizes: the most shares the distribution can pay
     open_games: int = 0  # scenarios: games whose result is open (3 ** open_games outcomes)
-    ranked_outcomes: int = 0  # scenarios: outcomes that points alone do not answer, ranked by the rules
+    ranked_outcomes: int = 0  # scenarios: outcomes the engine ranks whole
+    assembled_outcomes: int = 0  # scenarios: outcomes ranked from each player's values (by parts)
     reported: int = 0  # scenarios: players reported
     places: int = 0  # scenarios: places asked about
 
@@ -228,6 +230,7 @@ def _scenario_seconds(counts: Counts) -> float:
     return (
         SECONDS_PER_OUTCOME_PLAYER * outcomes * counts.players
         + per_ranking * counts.ranked_outcomes
+        + SECONDS_PER_ASSEMBLED_PLAYER * counts.assembled_outcomes * counts.players
         + SECONDS_PER_OUTCOME_QUESTION * outcomes * counts.reported * counts.places
     )
 
@@ -242,7 +245,8 @@ def largest_open_games(counts: Counts, limits: Limits) -> int:
     games = 0
     while games < MOST_OPEN_GAMES:
         more = games + 1
-        trial = replace(counts, open_games=more, ranked_outcomes=int(share * 3**more))
+        assembled = 3**more if counts.assembled_outcomes else 0
+        trial = replace(counts, open_games=more, ranked_outcomes=int(share * 3**more), assembled_outcomes=assembled)
         cost = estimate(trial)
         if cost.seconds > limits.max_cost_s or cost.memory_mib > limits.max_memory_mib:
             break

@@ -32,6 +32,7 @@ from ..engine.scenarios import (
     reached,
     results_named,
 )
+from ..engine.scenario_parts import Parts, parts_of, ranks_by_parts, reach_of
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg
 from ..engine.table import Table
@@ -71,6 +72,7 @@ class ScenariosPlan:
     low: np.ndarray
     high: np.ndarray
     wanted: np.ndarray
+    parts: Parts | None  # the rules' values by parts (engine/scenario_parts.py), or None: whole outcomes
     warnings: list[Warning] = field(default_factory=list)
     limits: Limits | None = None
     engine_seconds: float = 0.0
@@ -226,12 +228,20 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         )
         if limits is not None:  # the points of every outcome are worked out here: priced first
             check_cost(counts, limits)
-        low, high = bounds_by_points(table, games, reported)
         _, dropped, _ = rating_inputs(table, specs, standings.regulations, body.unrated_rating)
-        if all(spec in dropped for spec in specs):
-            high[:] = low  # no rule orders players equal on points: they share the rank (C.07 4.1)
-        wanted = open_places(low, high, body.places)
-        most = open_outcomes(low, high, body.places)  # priced: the most that can be ranked in full
+        reach = reach_of(specs)
+        parts = None
+        if reach is not None and not all(spec in dropped for spec in specs):
+            parts = parts_of(table, games, reported, reach)
+            most = len(parts.chosen)  # priced: the outcomes the engine ranks for the values
+            low = np.empty((3 ** len(games), len(reported)), dtype=np.int16 if table.size < 2**15 - 1 else np.int32)
+            high, wanted = low, np.zeros(0, dtype=np.int64)  # the exact ranks, written by compute_scenarios
+        else:
+            low, high = bounds_by_points(table, games, reported)
+            if all(spec in dropped for spec in specs):
+                high[:] = low  # no rule orders players equal on points: they share the rank (C.07 4.1)
+            wanted = open_places(low, high, body.places)
+            most = open_outcomes(low, high, body.places)  # priced: the most that can be ranked in full
     counts = Counts(
         players=counts.players,
         rounds=counts.rounds,
@@ -239,6 +249,7 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         body_bytes=body_bytes,
         open_games=len(games),
         ranked_outcomes=most,
+        assembled_outcomes=3 ** len(parts.kept) if parts is not None else 0,
         reported=counts.reported,
         places=counts.places,
     )
@@ -255,6 +266,7 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         low,
         high,
         wanted,
+        parts,
         warnings,
         limits,
     )
@@ -266,12 +278,36 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     table = plan.table
     ratings, dropped, _ = rating_inputs(table, plan.specs, plan.regulations, plan.body.unrated_rating)
     between = (lambda: deadline.check(msg("while ranking the outcomes"))) if deadline is not None else (lambda: None)
-    ranker = Ranker(
-        table, plan.games, plan.specs, plan.regulations, ratings, dropped, plan.reported, plan.low, plan.high, between
-    )
     with cyclic_gc_paused():
-        ranker.rank(plan.wanted)
-        ranker.extremes()
+        if plan.parts is not None:
+            ranked = ranks_by_parts(
+                table,
+                plan.games,
+                plan.parts,
+                plan.specs,
+                plan.regulations,
+                ratings,
+                dropped,
+                plan.reported,
+                plan.low,  # low and high are one array here: the ranks are exact
+                between,
+            )
+        else:
+            ranker = Ranker(
+                table,
+                plan.games,
+                plan.specs,
+                plan.regulations,
+                ratings,
+                dropped,
+                plan.reported,
+                plan.low,
+                plan.high,
+                between,
+            )
+            ranker.rank(plan.wanted)
+            ranker.extremes()
+            ranked = ranker.count
     open_games = [
         w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
     ]
@@ -304,7 +340,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
         tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
         after_round=table.played_rounds,
         outcomes=3 ** len(plan.games),
-        ranked_by_tiebreaks=ranker.count,
+        ranked_by_tiebreaks=ranked,
         open_games=open_games,
         players=players,
         warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in plan.warnings],
