@@ -169,9 +169,9 @@ def ranks_by_parts(
         between()
     # the games set aside: the same ranks whatever their results
     shape = [3 if g in parts.kept else 1 for g in range(len(all_games))]
-    full = every.reshape((3,) * len(all_games) + (len(reported),))
-    full[...] = ranks.reshape((*shape, len(reported)))
-    return decided * 3 ** (len(all_games) - len(games))
+    full = np.broadcast_to(ranks.reshape((*shape, len(reported))), (3,) * len(all_games) + (len(reported),))
+    every[...] = full.reshape(every.shape)
+    return decided * int(3 ** (len(all_games) - len(games)))
 
 
 def _score_ranges(table: Table, games: list[OpenGame]) -> tuple[np.ndarray, np.ndarray]:
