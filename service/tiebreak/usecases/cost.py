@@ -61,6 +61,7 @@ SECONDS_PER_RANKED_RULE_CELL = 1.0e-07  # the same × one rule
 SECONDS_PER_ASSEMBLED_PLAYER = 5.0e-08  # one outcome ranked by parts × one player
 SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
 BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
+BYTES_PER_SCENARIO_VALUE = 8  # by parts: one rule's sort key of one player in one outcome the engine ranks
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
 BYTES_PER_BODY_BYTE = 2
 BYTES_BASE = 40 * 1024 * 1024  # a compute worker with the service imported, before any job
@@ -206,6 +207,11 @@ def estimate(counts: Counts) -> Estimate:
         + BYTES_PER_BODY_BYTE * counts.body_bytes
         + PRIZE_BYTES_PER_SHARE * counts.prize_shares
         + BYTES_PER_OUTCOME_PLAYER * counts.outcomes * counts.reported
+        + BYTES_PER_SCENARIO_VALUE
+        * counts.ranked_outcomes
+        * counts.players
+        * counts.rule_passes
+        * bool(counts.assembled_outcomes)
         + BYTES_PER_PROGRESSION_CELL * counts.progression_cells
     )
     rows = counts.answer_rows

@@ -293,6 +293,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
                 between,
             )
         else:
+            ranked = int((plan.low < plan.high).any(axis=1).sum())  # before the ranker makes them equal
             ranker = Ranker(
                 table,
                 plan.games,
@@ -307,7 +308,6 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
             )
             ranker.rank(plan.wanted)
             ranker.extremes()
-            ranked = ranker.count
     open_games = [
         w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
     ]

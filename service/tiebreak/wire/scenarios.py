@@ -153,7 +153,10 @@ class ScenariosResponse(s.Out, frozen=True):
     after_round: Annotated[int, doc("The round the outcomes are ranked after (the last round of `pairings`)")]
     outcomes: Annotated[int, doc("The outcomes examined: 3 to the power of the open games")]
     ranked_by_tiebreaks: Annotated[
-        int, doc("Of these, the outcomes that points alone could not answer, ranked in full by the rules")
+        int,
+        doc(
+            "Of these, the outcomes that points alone could not answer: a reported player level on points with another"
+        ),
     ]
     open_games: Annotated[list[OpenGameOut], doc("The games whose results are open (not in `assume`)")]
     players: Annotated[list[PlayerScenarios], doc("The players reported, in start-number order")]
