@@ -27,7 +27,7 @@ from tiebreak.usecases.scenarios import opened_round, plan_scenarios, compute_sc
 from tiebreak.wire import schemas as s  # noqa: E402
 from tiebreak.wire import scenarios as w  # noqa: E402
 from tiebreak.wire.limits import LIMITS, LimitExceeded  # noqa: E402
-from tiebreak.usecases.cost import check_cost  # noqa: E402
+from tiebreak.usecases.cost import check_cost, estimate, largest_open_games  # noqa: E402
 from tiebreak.texts.catalogue import enc_hook  # noqa: E402
 
 ENCODER = msgspec.json.Encoder(enc_hook=enc_hook)  # messages are written as the service writes them
@@ -54,24 +54,28 @@ def body_of(players: int, boards: int, leaders_only: bool) -> bytes:
     return msgspec.json.encode(body)
 
 
-def run_once(data: bytes) -> tuple[float, w.ScenariosResponse]:
+def run_once(data: bytes) -> tuple[float, w.ScenariosResponse, int]:
+    """Seconds, the answer, and how many outcomes the engine ranked whole."""
     started = time.perf_counter()
     body = msgspec.json.decode(data, type=w.ScenariosRequest)
     plan = plan_scenarios(body, None, len(data))  # measured whatever the limits say (see `admitted`)
     answer = compute_scenarios(plan)
     ENCODER.encode(answer)
-    return time.perf_counter() - started, answer
+    return time.perf_counter() - started, answer, plan.counts.ranked_outcomes
 
 
 def admitted(data: bytes) -> str:
-    """What the service's default limits say of the request: admitted, or the 413's message."""
+    """What the service's default limits say of the request: admitted (with the cost model's
+    estimate and the most open games it admits), or the 413's message."""
     body = msgspec.json.decode(data, type=w.ScenariosRequest)
     try:
         plan = plan_scenarios(body, LIMITS, len(data))
         check_cost(plan.counts, LIMITS)
     except LimitExceeded as exc:
         return f"refused under the default limits (413): {exc}"
-    return "admitted under the default limits"
+    estimated = estimate(plan.counts).seconds
+    most = largest_open_games(plan.counts, LIMITS)
+    return f"admitted under the default limits (estimate {estimated:.1f} s; at most {most} open games)"
 
 
 def main() -> None:
@@ -87,11 +91,11 @@ def main() -> None:
     ]
     for name, players, boards, leaders, target in shapes:
         data = body_of(players, boards, leaders)
-        best, answer = min((run_once(data) for _ in range(args.repeat)), key=lambda x: x[0])
+        best, answer, whole = min((run_once(data) for _ in range(args.repeat)), key=lambda x: x[0])
         print(
             f"{name}: {best:.3f} s (target < {target} s); {answer.outcomes} outcomes, "
-            f"{answer.ranked_by_tiebreaks} ranked by the rules, {len(answer.players)} players reported; "
-            + admitted(data)
+            f"{answer.ranked_by_tiebreaks} decided by the rules, {whole} ranked whole by the engine, "
+            f"{len(answer.players)} players reported; " + admitted(data)
         )
 
 

@@ -22,11 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .context import Context
 from .model import Regulations
-from .ranking import rank
 from .rules import RuleSpec
-from .scenarios import CHUNK_CELLS, OpenGame, final_scores, loss_points, outcome_codes, stacked
+from .scenarios import CHUNK_CELLS, OpenGame, blocks_per_pass, final_scores, loss_points, outcome_codes, rank_stacked
 from .table import NO_OPPONENT, Table
 
 # How far in the graph of opponents a rule's value reads results: 0 the player's own row, 1 their
@@ -198,21 +196,12 @@ def _values(
     """(outcomes chosen, players, rules): every player's sort keys in each chosen outcome."""
     n = table.size
     out = np.zeros((len(chosen), n, len(specs)), dtype=np.int64)
-    step = max(1, CHUNK_CELLS // max(1, n * max(1, table.played_rounds)))
-    loss = loss_points(table)
+    step = blocks_per_pass(table)
     for first in range(0, len(chosen), step):
         part = chosen[first : first + step]
-        big = stacked(table, games, part, loss)
-        ctx = Context(big, regulations, np.tile(ratings, len(part)))
-        block = np.repeat(np.arange(len(part), dtype=np.int64), n)
-        _, _, keys, _ = rank(ctx, specs, dropped, within=block)
+        _, _, keys, _ = rank_stacked(table, games, part, specs, regulations, ratings, dropped)
         for r, key in enumerate(keys[1:]):  # keys[0] is points
             out[first : first + step, :, r] = key.reshape(len(part), n)
-    for r, spec in enumerate(specs):
-        if spec.code == "TPN" and spec not in dropped:
-            # the stacked table numbers each block's players apart (`stacked`); the pairing number
-            # compared across outcomes is the player's own
-            out[:, :, r] = np.asarray(table.ids, dtype=np.int64)
         between()
     return out
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .context import Context
+from .contributions import RuleOutcome
 from .model import Regulations
 from .ranking import rank
 from .rules import RuleSpec
@@ -91,13 +92,11 @@ def stacked(table: Table, games: list[OpenGame], codes: np.ndarray, loss: int) -
         pts[:, game.white, game.round] = white_pts[result]
         pts[:, game.black, game.round] = white_pts[2 - result]
     rows = blocks * n
-    stride = max(table.ids, default=0) + 1
-    ids = (np.arange(blocks, dtype=np.int64)[:, None] * stride + np.asarray(table.ids, dtype=np.int64)).ravel()
     kind, pts = kind.reshape(rows, -1), pts.reshape(rows, -1)
     score = pts.sum(axis=1)
     return replace(
         table,
-        ids=ids.tolist(),
+        ids=table.ids * blocks,  # the event's own numbers: the block key keeps the blocks apart
         names=table.names * blocks,
         ratings=table.ratings * blocks,
         opp=np.ascontiguousarray(opp.reshape(rows, -1)),
@@ -107,6 +106,27 @@ def stacked(table: Table, games: list[OpenGame], codes: np.ndarray, loss: int) -
         score=score,
         scores=score.tolist(),
     )
+
+
+def blocks_per_pass(table: Table) -> int:
+    """How many outcomes one stacked ranking pass holds (`CHUNK_CELLS` rows × rounds)."""
+    return max(1, CHUNK_CELLS // max(1, table.size * max(1, table.played_rounds)))
+
+
+def rank_stacked(
+    table: Table,
+    games: list[OpenGame],
+    codes: np.ndarray,
+    specs: list[RuleSpec],
+    regulations: Regulations,
+    ratings: np.ndarray,
+    dropped: Mapping[RuleSpec, str | None],
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
+    """`ranking.rank` over the outcomes `codes`, each a block of one stacked table."""
+    big = stacked(table, games, codes, loss_points(table))
+    ctx = Context(big, regulations, np.tile(ratings, len(codes)))
+    block = np.repeat(np.arange(len(codes), dtype=np.int64), table.size)
+    return rank(ctx, specs, dropped, within=block)
 
 
 def ranks_of_blocks(
@@ -120,10 +140,7 @@ def ranks_of_blocks(
 ) -> np.ndarray:
     """(outcomes, players): each player's shared rank in each outcome, as the standings rank it."""
     n = table.size
-    big = stacked(table, games, codes, loss_points(table))
-    ctx = Context(big, regulations, np.tile(ratings, len(codes)))
-    block = np.repeat(np.arange(len(codes), dtype=np.int64), n)
-    order, starts, _, _ = rank(ctx, specs, dropped, within=block)
+    order, starts, _, _ = rank_stacked(table, games, codes, specs, regulations, ratings, dropped)
     position = np.arange(len(order))
     group_start = np.maximum.accumulate(np.where(starts, position, 0))
     ranks = np.empty(len(order), dtype=np.int32)
@@ -201,7 +218,7 @@ class Ranker:
         self.low, self.high, self.between = low, high, between
         self.codes = outcome_codes(len(games))
         self.ranked = np.zeros(len(self.codes), dtype=bool)
-        self.step = max(1, CHUNK_CELLS // max(1, table.size * max(1, table.played_rounds)))
+        self.step = blocks_per_pass(table)
 
     @property
     def count(self) -> int:
