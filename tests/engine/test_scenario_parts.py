@@ -84,6 +84,20 @@ def test_ranks_by_parts_agree_with_whole_outcomes(seed):
     with pytest.MonkeyPatch.context() as patch:
         whole = _whole(body, patch)
     assert msgspec.to_builtins(by_parts.players) == msgspec.to_builtins(whole.players)
+    assert by_parts.ranked_by_tiebreaks == whole.ranked_by_tiebreaks
+
+
+@pytest.mark.parametrize("seed", [70, 118])
+def test_every_open_game_set_aside(seed, monkeypatch):
+    """The reported player can be level on points with nobody whose games are open: every game is
+    set aside and the one outcome left is ranked (it once raised on an empty set of games)."""
+    body = _request(seed)
+    plan = use.plan_scenarios(body)
+    assert plan.parts is not None and not plan.parts.kept and plan.games
+    by_parts = use.compute_scenarios(plan)
+    whole = _whole(body, monkeypatch)
+    assert msgspec.to_builtins(by_parts.players) == msgspec.to_builtins(whole.players)
+    assert (by_parts.outcomes, by_parts.ranked_by_tiebreaks) == (whole.outcomes, whole.ranked_by_tiebreaks)
 
 
 def test_the_synthetic_events_include_games_set_aside():

@@ -10,7 +10,9 @@ the 12 open, so 3**8 values stand for 3**12 outcomes. Those values come from the
 whole outcomes (`ranks_of_blocks`' blocks), each outcome chosen so that it shows one player a
 combination of their games not seen yet (`covering_outcomes`). An outcome's ranks then follow
 from points and values alone: a player's shared rank is one more than the players with more
-points, or as many and better values, which is what the standings' sort gives. A rule computed
+points, or as many and better values, which is what the standings' sort gives. Those are counted,
+not sorted: a player whose least key beats another's greatest is ahead in every outcome, and only
+the pairs whose keys can cross are compared outcome by outcome (decision 0148). A rule computed
 inside the tie groups (direct encounter) reads whoever is tied, so a list with one is ranked whole
 (engine/scenarios.py, `Ranker`).
 """
@@ -24,7 +26,7 @@ import numpy as np
 
 from .model import Regulations
 from .rules import RuleSpec
-from .scenarios import CHUNK_CELLS, OpenGame, blocks_per_pass, final_scores, loss_points, outcome_codes, rank_stacked
+from .scenarios import OpenGame, blocks_per_pass, final_scores, loss_points, outcome_codes, rank_stacked
 from .table import NO_OPPONENT, Table
 
 # How far in the graph of opponents a rule's value reads results: 0 the player's own row, 1 their
@@ -37,6 +39,7 @@ READS = {
     **dict.fromkeys(("MM", "MED", "SOLK", "SBUS", "OCUM", "AROUS"), 1),
     **dict.fromkeys(("AOB", "APRO", "APPO", "OPERF"), 2),
 }
+COMPARE_CELLS = 1_000_000  # players × outcomes of one pass comparing sort keys: bounded memory per pass
 
 
 def reach_of(specs: list[RuleSpec]) -> int | None:
@@ -137,39 +140,126 @@ def ranks_by_parts(
     """Write into `ranks` (outcomes, reported) each reported player's shared rank in every outcome,
     as the standings rank it; return in how many outcomes a reported player is equal on points
     with another (those the rules decide)."""
-    n = table.size
     all_games, games = games, [games[g] for g in parts.kept]
     values = _values(table, games, parts.chosen, specs, regulations, ratings, dropped, between)
+    keys = _sort_keys(table, games, parts, values)
+    low, high = np.array([k.value.min() for k in keys]), np.array([k.value.max() for k in keys])
+    least, most = np.array([k.points.min() for k in keys]), np.array([k.points.max() for k in keys])
+    compared = [_compared(j, low, high, least, most) for j in reported]
+    level_always = any(c.level_always for c in compared)
+    needed = sorted({*reported, *(k for c in compared for k in c.ahead_if), *(k for c in compared for k in c.level_if)})
+    codes = _results_by_game(len(games))
+    outcomes = 3 ** len(games)
+    exact = ranks if len(games) == len(all_games) else np.empty((outcomes, len(reported)), ranks.dtype, order="F")
+    step = max(1, COMPARE_CELLS // len(needed))
+    decided = 0
+    for first in range(0, outcomes, step):
+        part = codes[:, first : first + step]
+        key, points = _columns(keys, needed, part, with_points=not level_always)
+        for column, (j, c) in enumerate(zip(reported, compared, strict=True)):
+            rank = np.full(part.shape[1], 1 + c.ahead, dtype=ranks.dtype)
+            for k in c.ahead_if:  # a shared rank: one more than the players with a greater key
+                rank += key[k] > key[j]
+            exact[first : first + step, column] = rank
+        if level_always:
+            decided += part.shape[1]
+        else:
+            level = np.zeros(part.shape[1], dtype=bool)
+            for j, c in zip(reported, compared, strict=True):
+                for k in c.level_if:
+                    level |= points[k] == points[j]
+            decided += int(level.sum())
+        between()
+    if exact is not ranks:  # the games set aside: the same ranks whatever their results
+        shape = [3 if g in parts.kept else 1 for g in range(len(all_games))]
+        for column in range(len(reported)):
+            spread = np.broadcast_to(exact[:, column].reshape(shape), (3,) * len(all_games))
+            ranks[:, column] = spread.reshape(-1)
+    return decided * int(3 ** (len(all_games) - len(games)))
+
+
+@dataclass(frozen=True, slots=True)
+class _Key:
+    """A player's sort key (larger ranks first: points, then the values) and points, one of each
+    per combination of the results of `games` (indices into the kept games), the first most
+    significant."""
+
+    games: list[int]
+    value: np.ndarray
+    points: np.ndarray
+
+
+def _sort_keys(table: Table, games: list[OpenGame], parts: Parts, values: np.ndarray) -> list[_Key]:
+    """Every player's `_Key`. A valued player's key reads the games they read (their own among
+    them); any other player's only their own games: points alone set them apart from every
+    reported player."""
     # one number per distinct list of values, larger is better (sort keys: smaller is better)
     listed = [values[parts.shown[j], j] for j in parts.valued]
-    pairs = np.concatenate(listed) if listed else np.zeros((0, len(specs)), dtype=np.int64)
+    pairs = np.concatenate(listed) if listed else np.zeros((0, values.shape[2]), dtype=np.int64)
     distinct, dense = np.unique(pairs, axis=0, return_inverse=True)
-    better = len(distinct) - 1 - dense.reshape(-1)
-    value_of, start = {}, 0
+    better, start = len(distinct) - 1 - dense.reshape(-1), 0
+    value_of = {}
     for j in parts.valued:
         value_of[j] = better[start : start + len(parts.shown[j])]
         start += len(parts.shown[j])
     span = max(1, len(distinct))
-    codes = outcome_codes(len(games))
-    step = max(1, CHUNK_CELLS // max(1, n))
-    decided = 0
-    every, ranks = ranks, np.empty((len(codes), len(reported)), dtype=ranks.dtype)
-    for first in range(0, len(codes), step):
-        part = codes[first : first + step]
-        key = final_scores(table, games, part) * span
-        for j in parts.valued:
-            key[:, j] += value_of[j][_combination(part, parts.read[j])]
-        if int(key.max(initial=0)) < 2**31 and int(key.min(initial=0)) >= 0:
-            key = key.astype(np.int32)  # sorts faster
-        shared, tied = _shared_ranks(key, span, None if len(reported) == n else reported)
-        ranks[first : first + step] = shared[:, reported]
-        decided += int(tied.sum())
-        between()
-    # the games set aside: the same ranks whatever their results
-    shape = [3 if g in parts.kept else 1 for g in range(len(all_games))]
-    full = np.broadcast_to(ranks.reshape((*shape, len(reported))), (3,) * len(all_games) + (len(reported),))
-    every[...] = full.reshape(every.shape)
-    return decided * int(3 ** (len(all_games) - len(games)))
+    keys = []
+    for p in range(table.size):
+        read = parts.read.get(p) or [g for g, game in enumerate(games) if p in (game.white, game.black)]
+        points = final_scores(table, [games[g] for g in read], outcome_codes(len(read)))[:, p]
+        keys.append(_Key(read, points * span + value_of.get(p, 0), points))
+    if max(int(k.value.max()) for k in keys) < 2**31 and min(int(k.value.min()) for k in keys) >= 0:
+        keys = [_Key(k.games, k.value.astype(np.int32), k.points) for k in keys]  # compares faster
+    return keys
+
+
+@dataclass(frozen=True, slots=True)
+class _Comparison:
+    """For a reported player: how many players are ahead of them in every outcome, who is ahead in
+    some outcomes only, whether another player is on as many points in every outcome, and who is
+    in some only."""
+
+    ahead: int
+    ahead_if: list[int]
+    level_always: bool
+    level_if: list[int]
+
+
+def _compared(j: int, low: np.ndarray, high: np.ndarray, least: np.ndarray, most: np.ndarray) -> _Comparison:
+    """`_Comparison` of player `j` from each player's least and greatest sort key and points."""
+    always = low > high[j]
+    others = np.arange(len(low)) != j
+    fixed = (least == most) & (least == least[j]) & (most[j] == least[j])
+    level_if = others & (least <= most[j]) & (least[j] <= most) & ~fixed
+    return _Comparison(
+        ahead=int(always.sum()),
+        ahead_if=np.flatnonzero(others & ~always & (high > low[j])).tolist(),
+        level_always=bool((fixed & others).any()),
+        level_if=np.flatnonzero(level_if).tolist(),
+    )
+
+
+def _results_by_game(games: int) -> np.ndarray:
+    """(games, outcomes): each open game's result in every outcome, in `outcome_codes` order, a
+    game's results side by side."""
+    return np.indices((3,) * games, dtype=np.int8).reshape(games, -1) if games else np.zeros((0, 1), dtype=np.int8)
+
+
+def _columns(
+    keys: list[_Key], players: list[int], codes: np.ndarray, with_points: bool
+) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
+    """For the outcomes whose results are `codes` (games, outcomes), each player's sort key and,
+    if asked, points."""
+    key, points = {}, {}
+    for p in players:
+        index = np.zeros(codes.shape[1], dtype=np.int32)
+        for g in keys[p].games:
+            index *= 3
+            index += codes[g]
+        key[p] = keys[p].value[index]
+        if with_points:
+            points[p] = keys[p].points[index]
+    return key, points
 
 
 def _score_ranges(table: Table, games: list[OpenGame]) -> tuple[np.ndarray, np.ndarray]:
@@ -204,28 +294,3 @@ def _values(
             out[first : first + step, :, r] = key.reshape(len(part), n)
         between()
     return out
-
-
-def _shared_ranks(key: np.ndarray, span: int, reported: list[int] | None) -> tuple[np.ndarray, np.ndarray]:
-    """Per row, each column's shared rank when larger keys rank first (one more than the keys above
-    it), and whether a reported column (None: every one) has another with as many points
-    (`key // span`)."""
-    rows, n = key.shape
-    order = np.argsort(-key, axis=1)
-    ordered = np.take_along_axis(key, order, axis=1)
-    position = np.arange(n, dtype=np.int32)
-    starts = np.ones((rows, n), dtype=bool)
-    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    first_of_run = np.maximum.accumulate(np.where(starts, position, 0), axis=1)
-    ranks = np.empty((rows, n), dtype=np.int32)
-    np.put_along_axis(ranks, order, first_of_run + 1, axis=1)
-    points = ordered // span
-    same = points[:, 1:] == points[:, :-1]
-    if reported is None:
-        return ranks, np.asarray(same.any(axis=1))
-    shared_points = np.zeros((rows, n), dtype=bool)
-    shared_points[:, 1:] |= same
-    shared_points[:, :-1] |= same
-    tied = np.empty((rows, n), dtype=bool)
-    np.put_along_axis(tied, order, shared_points, axis=1)
-    return ranks, np.asarray(tied[:, reported].any(axis=1))

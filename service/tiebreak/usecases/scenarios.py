@@ -234,7 +234,8 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         if reach is not None and not all(spec in dropped for spec in specs):
             parts = parts_of(table, games, reported, reach)
             most = len(parts.chosen)  # priced: the outcomes the engine ranks for the values
-            low = np.empty((3 ** len(games), len(reported)), dtype=np.int16 if table.size < 2**15 - 1 else np.int32)
+            rank_type = np.int16 if table.size < 2**15 - 1 else np.int32  # a column per player: read one by one
+            low = np.empty((3 ** len(games), len(reported)), dtype=rank_type, order="F")
             high, wanted = low, np.zeros(0, dtype=np.int64)  # the exact ranks, written by compute_scenarios
         else:
             low, high = bounds_by_points(table, games, reported)
