@@ -72,3 +72,21 @@ def test_a_real_event_with_its_last_round_reopened():
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
     assert sum(line.startswith(tuple(f"{p['name']}: best rank" for p in answer["players"])) for line in lines) == 13
+
+
+def test_the_real_event_in_the_docs_is_what_the_command_prints():
+    """docs/scenarios.md quotes the command's output for the real event: every line it shows whole
+    (one is shortened there, and marked so) is a line the command prints today."""
+    if not REAL.exists():
+        pytest.skip(f"{REAL} is not on this machine")
+    docs = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    section = docs.split("## A real event: Gelendzhik 2016", 1)[1]
+    block = [line[4:] for line in section.splitlines() if line.startswith("    ")]
+    command, shown = block[0].split(), block[1:]
+    assert command[:2] == ["tiebreak", "scenarios"] and len(shown) > 10
+    done = tiebreak("scenarios", REAL, *command[3:])
+    assert done.returncode == 0, done.stderr
+    printed = set(done.stdout.splitlines())
+    whole = [line for line in shown if "(shortened here)" not in line]
+    assert len(whole) == len(shown) - 1
+    assert [line for line in whole if line not in printed] == []
