@@ -205,7 +205,8 @@ def _sort_keys(table: Table, games: list[OpenGame], parts: Parts, values: np.nda
     span = max(1, len(distinct))
     keys = []
     for p in range(table.size):
-        read = parts.read.get(p) or [g for g, game in enumerate(games) if p in (game.white, game.black)]
+        own = [g for g, game in enumerate(games) if p in (game.white, game.black)]
+        read = parts.read[p] if p in parts.read else own
         points = final_scores(table, [games[g] for g in read], outcome_codes(len(read)))[:, p]
         keys.append(_Key(read, points * span + value_of.get(p, 0), points))
     if max(int(k.value.max()) for k in keys) < 2**31 and min(int(k.value.min()) for k in keys) >= 0:
