@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/bench_scenarios.py            # both shapes, best of 3
     .venv/bin/python scripts/bench_scenarios.py --repeat 5
+    .venv/bin/python -m cProfile -s tottime scripts/bench_scenarios.py --repeat 1 --shape swiss-40
 
 Shapes (issue 25; figures in docs/benchmarks.md):
   swiss-40: a synthetic 40-player, 9-round Swiss, its last round opened again, the top 12 boards
@@ -81,6 +82,7 @@ def admitted(data: bytes) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--shape", help="run only the shape of this name (e.g. swiss-40), to profile it alone")
     args = parser.parse_args()
     shapes = [
         ("swiss-40", 40, 12, False, 1.0),
@@ -89,6 +91,10 @@ def main() -> None:
         ("swiss-40, 10 boards open", 40, 10, False, 1.0),
         ("open-150, 8 boards open", 150, 8, True, 2.0),
     ]
+    if args.shape is not None:
+        shapes = [shape for shape in shapes if shape[0] == args.shape]
+        if not shapes:
+            parser.error(f"no shape is named {args.shape!r}")
     for name, players, boards, leaders, target in shapes:
         data = body_of(players, boards, leaders)
         best, answer, whole = min((run_once(data) for _ in range(args.repeat)), key=lambda x: x[0])

@@ -26,7 +26,15 @@ import numpy as np
 
 from .model import Regulations
 from .rules import RuleSpec
-from .scenarios import OpenGame, blocks_per_pass, final_scores, loss_points, outcome_codes, rank_stacked
+from .scenarios import (
+    OpenGame,
+    blocks_per_pass,
+    final_scores,
+    loss_points,
+    outcome_codes,
+    rank_stacked,
+    results_by_game,
+)
 from .table import NO_OPPONENT, Table
 
 # How far in the graph of opponents a rule's value reads results: 0 the player's own row, 1 their
@@ -147,8 +155,9 @@ def ranks_by_parts(
     least, most = np.array([k.points.min() for k in keys]), np.array([k.points.max() for k in keys])
     compared = [_compared(j, low, high, least, most) for j in reported]
     level_always = any(c.level_always for c in compared)
-    needed = sorted({*reported, *(k for c in compared for k in c.ahead_if), *(k for c in compared for k in c.level_if)})
-    codes = _results_by_game(len(games))
+    level_pairs = sorted({(min(j, k), max(j, k)) for j, c in zip(reported, compared, strict=True) for k in c.level_if})
+    needed = sorted({*reported, *(k for c in compared for k in c.ahead_if), *(k for pair in level_pairs for k in pair)})
+    codes = results_by_game(len(games))
     outcomes = 3 ** len(games)
     exact = ranks if len(games) == len(all_games) else np.empty((outcomes, len(reported)), ranks.dtype, order="F")
     step = max(1, COMPARE_CELLS // len(needed))
@@ -165,9 +174,8 @@ def ranks_by_parts(
             decided += part.shape[1]
         else:
             level = np.zeros(part.shape[1], dtype=bool)
-            for j, c in zip(reported, compared, strict=True):
-                for k in c.level_if:
-                    level |= points[k] == points[j]
+            for j, k in level_pairs:
+                level |= points[k] == points[j]
             decided += int(level.sum())
         between()
     if exact is not ranks:  # the games set aside: the same ranks whatever their results
@@ -238,12 +246,6 @@ def _compared(j: int, low: np.ndarray, high: np.ndarray, least: np.ndarray, most
         level_always=bool((fixed & others).any()),
         level_if=np.flatnonzero(level_if).tolist(),
     )
-
-
-def _results_by_game(games: int) -> np.ndarray:
-    """(games, outcomes): each open game's result in every outcome, in `outcome_codes` order, a
-    game's results side by side."""
-    return np.indices((3,) * games, dtype=np.int8).reshape(games, -1) if games else np.zeros((0, 1), dtype=np.int8)
 
 
 def _columns(

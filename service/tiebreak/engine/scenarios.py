@@ -41,10 +41,14 @@ class OpenGame:
 def outcome_codes(games: int) -> np.ndarray:
     """Every outcome as a row of results (0, 1, 2), the first game most significant: row i is
     i written in base 3, so that the rows reshape into a (3,) * games array."""
+    return results_by_game(games).T.copy()
+
+
+def results_by_game(games: int) -> np.ndarray:
+    """`outcome_codes` turned over: (games, outcomes), each game's results side by side."""
     if not games:
-        return np.zeros((1, 0), dtype=np.int8)
-    grid = np.indices((3,) * games, dtype=np.int8)
-    return grid.reshape(games, -1).T.copy()
+        return np.zeros((0, 1), dtype=np.int8)
+    return np.indices((3,) * games, dtype=np.int8).reshape(games, -1)
 
 
 def _points_of(table: Table) -> np.ndarray:
@@ -219,11 +223,6 @@ class Ranker:
         self.codes = outcome_codes(len(games))
         self.ranked = np.zeros(len(self.codes), dtype=bool)
         self.step = blocks_per_pass(table)
-
-    @property
-    def count(self) -> int:
-        """Outcomes ranked in full so far."""
-        return int(self.ranked.sum())
 
     def rank(self, wanted: np.ndarray) -> None:
         wanted = wanted[~self.ranked[wanted]]
