@@ -463,4 +463,3 @@ def _raise_sorted(issues: list[tuple[Any, int, Issue]]) -> None:
 
 # The name the rest of the code base knows the builder by.
 build_crosstable = build_table
-Crosstable = Table

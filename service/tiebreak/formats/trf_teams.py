@@ -46,7 +46,6 @@ from .trf import MAX_POINTS, FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, Trf
 # Records of a team event read here (the rest of the file is read by trf.parse_trf).
 TEAM_RECORDS = frozenset({"013", "310", "300", "320", "330", "240", "352", "362", "192", "202", "212", "801", "802"})
 TEAM_TYPE_WORDS = re.compile(r"team", re.I)
-_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 _MATCH_SCORE_ITEM = re.compile(r"(TW|TD|TL|W|D|L)\s*(-?[0-9]+(?:\.[0-9]+)?)", re.I)
 _FORFEITS = {
     "+-": MatchForfeit.HOME_WINS,

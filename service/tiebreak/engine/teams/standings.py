@@ -26,9 +26,6 @@ from ...texts.message import msg
 
 __all__ = ["TeamStandings", "compute_team_standings", "primary_score", "resolve_team_regulations"]
 
-EDE_CHAINS_WITH_BOARDS = frozenset({"EDEC", "EDET", "EDEB", "EDEBT", "EDEBB"})
-
-
 # The individual families name a round's contribution by what a player had; a team had a match.
 TEAM_KINDS = {"game": "match", "forfeit": "forfeited_match"}
 
