@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import InconsistentCrosstable, Issue, InvalidRequest, Path, format_path
 from ..model import ResultKind
-from ..table import NO_OPPONENT, Table, infer_system
+from ..table import NO_OPPONENT, Table, check_after_round, infer_system
 from .model import TEAM_BYES, Board, BoardResult, MatchForfeit, Score, TeamBye, Match, TeamScoring, TeamTournament
 from ...texts.message import msg
 
@@ -321,10 +321,7 @@ def _board_units(scoring: TeamScoring, units: Callable[[Fraction], int]) -> dict
 
 def build_team_tables(event: TeamTournament, after_round: int | None = None) -> TeamTables:
     """Validate the event and lay it out as columns; raise on any contradiction."""
-    if after_round is not None and not 1 <= after_round <= event.rounds:
-        raise InvalidRequest(
-            [Issue(("after_round",), msg("after_round must be between 1 and {rounds}", rounds=event.rounds))]
-        )
+    check_after_round(after_round, event.rounds)
     _check_structure(event)
     index, team_of_player = _check_teams(event)
     _check_pairings(event, team_of_player, index)
