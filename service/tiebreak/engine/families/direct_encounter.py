@@ -132,47 +132,80 @@ def place_group(
     table = sorted(whole) if whole is not None else group  # whose games count
     listed = namer.players(table)  # once per group: each member's note names them all
     scores = {p: s for p, s in _mutual_scores(table, against).items() if p in group}
-    places: dict[int, int] = {}
     if _all_met(group, against):
-        by_score: dict[Fraction, list[int]] = {}
+        return _place_by_mutual_scores(group, against, scores, win, first_place, steps, namer, listed)
+    return _place_sure_leader(group, against, scores, win, first_place, steps, namer, whole, table, listed)
+
+
+def _place_by_mutual_scores(
+    group: list[int],
+    against: Mutual,
+    scores: dict[int, Fraction],
+    win: int,
+    first_place: int,
+    steps: dict[int, str],
+    namer: _Namer,
+    listed: str,
+) -> dict[int, int]:
+    """C.07 6.1: all of them met, so the points scored between them order them; 6.2: the article
+    again on each sub-group left tied, on its own games."""
+    places: dict[int, int] = {}
+    by_score: dict[Fraction, list[int]] = {}
+    for p in group:
+        by_score.setdefault(scores[p], []).append(p)
+    if len(by_score) == 1:
+        # 6.2: nothing separates them any more; they share the place (one text for all of them)
+        shared = msg(
+            "shares place {place}: {points} each in the games between {players} (C.07 6.1)",
+            place=first_place,
+            points=namer.points(scores[group[0]]),
+            players=listed,
+        )
         for p in group:
-            by_score.setdefault(scores[p], []).append(p)
-        if len(by_score) == 1:
-            # 6.2: nothing separates them any more; they share the place (one text for all of them)
-            shared = msg(
-                "shares place {place}: {points} each in the games between {players} (C.07 6.1)",
-                place=first_place,
-                points=namer.points(scores[group[0]]),
+            places[p], steps[p] = first_place, shared
+        return places
+    place = first_place
+    for score in sorted(by_score, reverse=True):
+        subgroup = by_score[score]
+        if len(subgroup) == 1:
+            p = subgroup[0]
+            places[p] = place
+            steps[p] = msg(
+                "place {place}: {points} in the games between {players} (C.07 6.1)",
+                place=place,
+                points=namer.points(score),
                 players=listed,
             )
-            for p in group:
-                places[p], steps[p] = first_place, shared
-            return places
-        place = first_place
-        for score in sorted(by_score, reverse=True):
-            subgroup = by_score[score]
-            if len(subgroup) == 1:
-                p = subgroup[0]
-                places[p] = place
+        else:
+            # 6.2: re-applied to the sub-group still tied, on its own games
+            places.update(place_group(subgroup, against, win, place, steps, namer))
+            for p in subgroup:
                 steps[p] = msg(
-                    "place {place}: {points} in the games between {players} (C.07 6.1)",
-                    place=place,
+                    "{points} in the games between {players}, tied with {tied}; re-applied (C.07 6.2): {step}",
                     points=namer.points(score),
                     players=listed,
+                    tied=namer.players([q for q in subgroup if q != p]),
+                    step=steps[p],
                 )
-            else:
-                # 6.2: re-applied to the sub-group still tied, on its own games
-                places.update(place_group(subgroup, against, win, place, steps, namer))
-                for p in subgroup:
-                    steps[p] = msg(
-                        "{points} in the games between {players}, tied with {tied}; re-applied (C.07 6.2): {step}",
-                        points=namer.points(score),
-                        players=listed,
-                        tied=namer.players([q for q in subgroup if q != p]),
-                        step=steps[p],
-                    )
-            place += len(subgroup)
-        return places
+        place += len(subgroup)
+    return places
+
+
+def _place_sure_leader(
+    group: list[int],
+    against: Mutual,
+    scores: dict[int, Fraction],
+    win: int,
+    first_place: int,
+    steps: dict[int, str],
+    namer: _Namer,
+    whole: frozenset[int] | None,
+    table: list[int],
+    listed: str,
+) -> dict[int, int]:
+    """C.07 6.3: they did not all meet; a player alone on top whatever the missing games would give
+    is placed first and the article applied again to the rest; without one they share the place."""
+    places: dict[int, int] = {}
     leader = _alone_on_top(group, against, scores, win, table)
     if leader is None:
         shared = msg(
