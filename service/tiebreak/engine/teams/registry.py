@@ -71,6 +71,22 @@ def _individual(code: str, compute: Callable[..., RuleOutcome], description: str
     )
 
 
+def _no_team_meaning(code: str, description: str, why: str, rating_based: bool = False) -> TeamRule:
+    """An individual rule a team event accepts and always drops, saying `why`."""
+    entry = TIEBREAKS[code]
+    return TeamRule(
+        code,
+        entry.name,
+        entry.article,
+        entry.modifiers,
+        f.no_team_meaning,
+        description,
+        team_only=False,
+        rating_based=rating_based,
+        dropped_why=why,
+    )
+
+
 _ENTRIES = (
     _on_score(
         "PTS",
@@ -327,31 +343,21 @@ _ENTRIES = (
         lower_is_better=True,
     ),
     *(
-        TeamRule(
+        _no_team_meaning(
             code,
-            TIEBREAKS[code].name,
-            TIEBREAKS[code].article,
-            TIEBREAKS[code].modifiers,
-            f.no_team_meaning,
             msg("A rating rule: no team meaning; always dropped with a warning."),
-            team_only=False,
+            msg("rating-based rules have no team meaning (C.07 10)"),
             rating_based=True,
-            dropped_why=msg("rating-based rules have no team meaning (C.07 10)"),
         )
         # C.07 10: the rating rules of the FIDE editions, as the individual registry marks them
         for code, entry in TIEBREAKS.items()
         if entry.rating_based and entry.regulations & FIDE
     ),
     *(
-        TeamRule(
+        _no_team_meaning(
             code,
-            TIEBREAKS[code].name,
-            TIEBREAKS[code].article,
-            TIEBREAKS[code].modifiers,
-            f.no_team_meaning,
             msg("Colours belong to the boards, not to a team: no team meaning; always dropped with a warning."),
-            team_only=False,
-            dropped_why=msg("colours belong to the boards, not to a team"),
+            msg("colours belong to the boards, not to a team"),
         )
         for code in ("BPG", "BWG")
     ),
