@@ -198,73 +198,45 @@ class _PairingCheck:
                 Issue((*at, "boards"), msg("give the match's boards, or `forfeit` for a whole match forfeited"))
             )
         else:
-            numbers: set[int] = set()
-            players: set[int] = set()
-            for j, board in enumerate(match.boards):
-                self.board(match, board, (*at, "boards", j), numbers, players)
+            self.boards(match, at)
 
-    def board(self, match: Match, board: Board, at: Path, numbers: set[int], players: set[int]) -> None:
-        """A board's number (once per match), its players (of the two teams, one seat each), its result."""
-        n_boards = self.event.team_size
-        if not 1 <= board.board <= n_boards:
-            self.issues.append(
-                Issue(
-                    (*at, "board"),
-                    msg("board {board} outside 1..{n_boards} (team_size)", board=board.board, n_boards=n_boards),
+    def boards(self, match: Match, at: Path) -> None:
+        """Each board's number (once per match), its players (of the two teams, one seat each), its result."""
+        issues, team_of_player, n_boards = self.issues, self.team_of_player, self.event.team_size
+        numbers: set[int] = set()
+        players: set[int] = set()
+        for j, board in enumerate(match.boards):  # locals and the common case first: once per board of the event
+            bat = (*at, "boards", j)
+            if not 1 <= board.board <= n_boards:
+                issues.append(
+                    Issue(
+                        (*bat, "board"),
+                        msg("board {board} outside 1..{n_boards} (team_size)", board=board.board, n_boards=n_boards),
+                    )
                 )
-            )
-        elif board.board in numbers:
-            self.issues.append(Issue((*at, "board"), msg("board {board} is given twice", board=board.board)))
-        numbers.add(board.board)
-        sides = [
-            self.seat(match, pid, (*at, colour), players)
-            for colour, pid in (("white", board.white), ("black", board.black))
-        ]
-        if sides[0] is not None and sides[0] == sides[1]:
-            self.issues.append(
-                Issue(
-                    (*at, "black"),
-                    msg("both players of board {board} play for team {team}", board=board.board, team=sides[0]),
+            elif board.board in numbers:
+                issues.append(Issue((*bat, "board"), msg("board {board} is given twice", board=board.board)))
+            numbers.add(board.board)
+            sides: list[int | None] = []
+            for colour, pid in (("white", board.white), ("black", board.black)):
+                if pid is None:
+                    sides.append(None)
+                    continue
+                team = team_of_player.get(pid)
+                if team is None or team not in (match.home, match.away) or pid in players:
+                    issues.append(_seat_issue(match, pid, team, (*bat, colour)))
+                players.add(pid)
+                sides.append(team)
+            if sides[0] is not None and sides[0] == sides[1]:
+                issues.append(
+                    Issue(
+                        (*bat, "black"),
+                        msg("both players of board {board} play for team {team}", board=board.board, team=sides[0]),
+                    )
                 )
-            )
-        self.board_result(board, at)
-
-    def seat(self, match: Match, pid: int | None, at: Path, players: set[int]) -> int | None:
-        """The team of the player on a seat (None for an empty seat, or a player on no team)."""
-        if pid is None:
-            return None
-        team = self.team_of_player.get(pid)
-        if team is None:
-            self.issues.append(Issue(at, msg("player {pid} is on no team of this event", pid=pid)))
-        elif team not in (match.home, match.away):
-            self.issues.append(
-                Issue(
-                    at,
-                    msg(
-                        "player {pid} plays for team {team}, not for {home} or {away}",
-                        pid=pid,
-                        team=team,
-                        home=match.home,
-                        away=match.away,
-                    ),
-                )
-            )
-        elif pid in players:
-            self.issues.append(Issue(at, msg("player {pid} sits at two boards of this match", pid=pid)))
-        players.add(pid)
-        return team
-
-    def board_result(self, board: Board, at: Path) -> None:
-        """A result or points, and the seats its result needs: both for a game, the winner's for a forfeit."""
-        result = board.result
-        if result is None and board.points is None:
-            self.issues.append(Issue((*at, "result"), msg("give the board's result or its points")))
-        elif result is not None and result.played and (board.white is None or board.black is None):
-            self.issues.append(Issue((*at, "result"), msg("result {result} needs both players", result=result.value)))
-        elif result is BoardResult.WHITE_FORFEIT_WIN and board.white is None:
-            self.issues.append(Issue((*at, "result"), msg("+- is a forfeit won by white, but white's seat is empty")))
-        elif result is BoardResult.BLACK_FORFEIT_WIN and board.black is None:
-            self.issues.append(Issue((*at, "result"), msg("-+ is a forfeit won by black, but black's seat is empty")))
+            issue = _board_result_issue(board, bat)
+            if issue is not None:
+                issues.append(issue)
 
     def bye(self, k: int, bye: TeamBye) -> None:
         at = ("byes", k)
@@ -280,6 +252,38 @@ class _PairingCheck:
             self.issues.append(Issue((*at, "type"), msg("{kind} is not a team bye", kind=bye.kind.value)))
         else:
             self.place(bye.round, bye.team, f"byes[{k}]", (*at, "team"))
+
+
+def _seat_issue(match: Match, pid: int, team: int | None, at: Path) -> Issue:
+    """A player on no team, on neither team of the match, or at a second board of it."""
+    if team is None:
+        return Issue(at, msg("player {pid} is on no team of this event", pid=pid))
+    if team not in (match.home, match.away):
+        return Issue(
+            at,
+            msg(
+                "player {pid} plays for team {team}, not for {home} or {away}",
+                pid=pid,
+                team=team,
+                home=match.home,
+                away=match.away,
+            ),
+        )
+    return Issue(at, msg("player {pid} sits at two boards of this match", pid=pid))
+
+
+def _board_result_issue(board: Board, at: Path) -> Issue | None:
+    """A result or points, and the seats its result needs: both for a game, the winner's for a forfeit."""
+    result = board.result
+    if result is None and board.points is None:
+        return Issue((*at, "result"), msg("give the board's result or its points"))
+    if result is not None and result.played and (board.white is None or board.black is None):
+        return Issue((*at, "result"), msg("result {result} needs both players", result=result.value))
+    if result is BoardResult.WHITE_FORFEIT_WIN and board.white is None:
+        return Issue((*at, "result"), msg("+- is a forfeit won by white, but white's seat is empty"))
+    if result is BoardResult.BLACK_FORFEIT_WIN and board.black is None:
+        return Issue((*at, "result"), msg("-+ is a forfeit won by black, but black's seat is empty"))
+    return None
 
 
 def _check_teams(event: TeamTournament) -> tuple[dict[int, int], dict[int, int]]:
@@ -348,6 +352,7 @@ class _Layout:
     team_of_player: dict[int, int]
     scale: int  # the units of every column: 1/scale points, which clears every denominator
     by_result: dict[BoardResult, tuple[int, int, bool]]
+    match_units: tuple[int, int, int]  # a match won, drawn, lost: computed once, read for every match
     kind: np.ndarray
     opp: np.ndarray
     side: np.ndarray
@@ -370,6 +375,7 @@ class _Layout:
             team_of_player,
             scale,
             _board_units(s, units),
+            (units(s.match_win), units(s.match_draw), units(s.match_loss)),
             kind=np.full((n, rounds), ResultKind.ABSENT.code, dtype=np.int8),
             opp=np.full((n, rounds), NO_OPPONENT, dtype=np.int64),
             side=np.zeros((n, rounds), dtype=np.int8),
@@ -430,17 +436,20 @@ class _Layout:
         home_points = away_points = 0
         any_played = False
         listed = set()
+        # locals: this runs once per board of the event
+        team_of_player, by_result = self.team_of_player, self.by_result
+        board_pts, board_how, board_player = self.board_pts, self.board_how, self.board_player
         for board in match.boards:
             white, black = board.white, board.black
             if white is not None:
-                home_is_white = self.team_of_player[white] == match.home
+                home_is_white = team_of_player[white] == match.home
             elif black is not None:
-                home_is_white = self.team_of_player[black] == match.away
+                home_is_white = team_of_player[black] == match.away
             else:
                 home_is_white = _home_colour(self.event, board.board) == "W"
             if board.points is None:
                 assert board.result is not None  # _check_pairings refuses a board without either
-                white_units, black_units, played = self.by_result[board.result]
+                white_units, black_units, played = by_result[board.result]
             else:  # an arbiter's decision
                 white_units, black_units = self.units(board.points[0]), self.units(board.points[1])
                 played = board.result.played if board.result is not None else (white is not None and black is not None)
@@ -450,10 +459,10 @@ class _Layout:
             any_played = any_played or played
             b = board.board - 1
             listed.add(b)
-            self.board_pts[h, r, b], self.board_pts[a, r, b] = mine, theirs
-            self.board_how[h, r, b] = self.board_how[a, r, b] = BOARD_GAME if played else BOARD_FORFEIT
-            home_player, away_player = (board.white, board.black) if home_is_white else (board.black, board.white)
-            self.board_player[h, r, b], self.board_player[a, r, b] = home_player or 0, away_player or 0
+            board_pts[h, r, b], board_pts[a, r, b] = mine, theirs
+            board_how[h, r, b] = board_how[a, r, b] = BOARD_GAME if played else BOARD_FORFEIT
+            home_player, away_player = (white, black) if home_is_white else (black, white)
+            board_player[h, r, b], board_player[a, r, b] = home_player or 0, away_player or 0
         if len(listed) < self.event.team_size:
             missing = ", ".join(str(b + 1) for b in range(self.event.team_size) if b not in listed)
             self.warnings.append(
@@ -474,8 +483,7 @@ class _Layout:
         self, match: Match, h: int, a: int, r: int, home_points: int, away_points: int, any_played: bool
     ) -> None:
         """More game points win the match; a match without a game over the board was won by forfeits."""
-        s = self.event.scoring
-        win, draw, loss = self.units(s.match_win), self.units(s.match_draw), self.units(s.match_loss)
+        win, draw, loss = self.match_units
         if home_points > away_points:
             outcome = (win, loss)
         elif home_points < away_points:
