@@ -13,7 +13,7 @@
 
 Engine: every size and explain setting runs in a fresh subprocess, so peak
 memory is that computation's alone. The tournament is generated
-(tiebreak.synthetic, seeded) before the clock starts; the timed call is
+(testkit.synthetic, seeded) before the clock starts; the timed call is
 `compute_standings(tournament, specs, explain=...)`. Peak memory is reported as
 the process's peak RSS (resource.getrusage, input tournament included), the
 peak RSS of the computation alone (the kernel's high-water mark is reset after
@@ -27,7 +27,7 @@ in-process (decode, convert, compute, convert, encode: what the handler does),
 so both see the same background load and the HTTP overhead is visible. The
 server is stopped with SIGINT (uvicorn's graceful shutdown) whatever happens.
 
-Team events: a seeded Olympiad-sized team Swiss (tiebreak.synthetic_teams, 180 teams,
+Team events: a seeded Olympiad-sized team Swiss (testkit.synthetic_teams, 180 teams,
 11 rounds, 4 boards) ranked by 8 team rules, in-process (`compute_team_standings`) and
 over HTTP (the JSON body of `team_tournament`), in the same way.
 
@@ -132,7 +132,7 @@ def engine_worker(args: argparse.Namespace) -> None:
     from tiebreak.engine import compute_standings
     from tiebreak.engine.registry import valid_codes
     from tiebreak.engine.rules import parse_rule
-    from tiebreak.synthetic import swiss_tournament
+    from testkit.synthetic import swiss_tournament
 
     players, rounds = args.size
     explain = bool(args.explain)
@@ -369,7 +369,7 @@ def run_http(args) -> list[dict]:
     import httpx
     import msgspec
 
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     bodies = {}
     for size in args.http_sizes:
@@ -513,7 +513,7 @@ def run_teams(args) -> list[dict]:
     from tiebreak.usecases.convert_teams import team_tournament_to_wire
     from tiebreak.engine.teams.registry import parse_team_rule
     from tiebreak.engine.teams.standings import compute_team_standings
-    from tiebreak.synthetic_teams import team_swiss
+    from testkit.synthetic_teams import team_swiss
 
     teams, rounds, boards = args.team_size
     event = team_swiss(teams, rounds, boards, seed=args.seed)
@@ -606,7 +606,7 @@ def print_teams(report: dict) -> None:
     rows = report.get("teams") or []
     if not rows:
         return
-    print(f"\nTeam event (tiebreak.synthetic_teams; rules: {' '.join(report['team_rules'])})")
+    print(f"\nTeam event (testkit.synthetic_teams; rules: {' '.join(report['team_rules'])})")
     head = (
         f"{'size':>12} {'where':>7} {'explain':>7} {'median ms':>10} {'p95 ms':>8} {'min ms':>7} "
         f"{'resp KB':>8} {'in-proc ms':>10} {'overhead ms':>11}"
@@ -633,7 +633,7 @@ def run_profile(args) -> None:
     from tiebreak.engine import compute_standings
     from tiebreak.engine.registry import valid_codes
     from tiebreak.engine.rules import parse_rule
-    from tiebreak.synthetic import swiss_tournament
+    from testkit.synthetic import swiss_tournament
 
     players, rounds = args.profile
     tournament = swiss_tournament(players, rounds, seed=args.seed)
@@ -663,7 +663,7 @@ def run_per_rule(args) -> None:
     from tiebreak.engine import compute_standings
     from tiebreak.engine.registry import valid_codes
     from tiebreak.engine.rules import parse_rule
-    from tiebreak.synthetic import swiss_tournament
+    from testkit.synthetic import swiss_tournament
 
     players, rounds = args.per_rule
     tournament = swiss_tournament(players, rounds, seed=args.seed)

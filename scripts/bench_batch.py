@@ -6,7 +6,7 @@
     .venv/bin/python scripts/bench_batch.py --repeat 5 --skip-http   # CLI only, best of 5 runs each
     .venv/bin/python scripts/bench_batch.py --explain          # with every player's breakdown
 
-The files are synthetic Swiss tournaments (tiebreak.synthetic, seeded), written as
+The files are synthetic Swiss tournaments (testkit.synthetic, seeded), written as
 TRF by the service's own writer into a temporary folder before any clock starts.
 
 CLI: `tiebreak batch FOLDER -t BH/C1 BH SB --no-explain --out /dev/null --jobs N`, timed
@@ -50,7 +50,7 @@ RULES = ["BH/C1", "BH", "SB"]
 
 def write_files(folder: Path, count: int, players: int, rounds: int) -> list[str]:
     from tiebreak.formats.trf_writer import write_trf
-    from tiebreak.synthetic import swiss_tournament
+    from testkit.synthetic import swiss_tournament
 
     texts = []
     for seed in range(count):

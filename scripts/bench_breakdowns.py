@@ -7,7 +7,7 @@
     .venv/bin/python scripts/bench_breakdowns.py --player 7      # one player's row and breakdown
     .venv/bin/python scripts/bench_breakdowns.py --top 10
 
-Runs `tiebreak.compute.work.execute` on a synthetic Swiss (tiebreak.synthetic, seed 1) with the
+Runs `tiebreak.compute.work.execute` on a synthetic Swiss (testkit.synthetic, seed 1) with the
 cost ceilings lifted (the shipped ones refuse the largest sizes on purpose), `--repeats`
 times, in this process, as the compute worker runs a job (service/tiebreak/compute/worker.py): the cyclic
 collector paused. Prints, per run, the time to the answer (what the client waits for) and the
@@ -43,7 +43,7 @@ def main() -> int:
     from tiebreak.compute import work
     from tiebreak.wire.limits import LIMITS
     from tiebreak.engine.standings import cyclic_gc_paused
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     request = {"tournament": swiss_wire(args.players, args.rounds, 1), "tiebreaks": RULES, "explain": args.explain}
     if args.player:

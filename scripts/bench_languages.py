@@ -20,12 +20,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path.cwd() / "service"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import msgspec  # noqa: E402
 
 from tiebreak.compute.work import Job, execute  # noqa: E402
-from tiebreak.synthetic import swiss_wire  # noqa: E402
+from testkit.synthetic import swiss_wire  # noqa: E402
 from tiebreak.wire.limits import LIMITS  # noqa: E402
 
 RULES = ["BH/C1", "BH", "SB", "DE", "PS", "KS", "FB", "AOB", "ARO", "TPR", "PTP", "WIN"]

@@ -18,7 +18,7 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).parent))
 from bench import in_process_pipeline  # noqa: E402  (a script beside this one)
 
-from tiebreak.synthetic import swiss_wire  # noqa: E402
+from testkit.synthetic import swiss_wire  # noqa: E402
 
 RULES = "BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO".split()
 RUNS = 15

@@ -3,7 +3,7 @@
 
     .venv/bin/python scripts/bench_parts.py
 
-Each figure is the best of a few runs, in this process, on synthetic events (tiebreak.synthetic,
+Each figure is the best of a few runs, in this process, on synthetic events (testkit.synthetic,
 seed 1), 12 rules `BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO`:
 
 - a contribution made through `contribution_rows`: the engine's default dataclass against the
@@ -51,7 +51,7 @@ def main() -> int:
     from tiebreak.engine.rules import parse_rule
     from tiebreak.engine.standings import cyclic_gc_paused
     from tiebreak.engine.table import build_table
-    from tiebreak.synthetic import swiss_tournament
+    from testkit.synthetic import swiss_tournament
 
     codes = valid_codes()
     specs = [parse_rule(rule, codes) for rule in RULES]
@@ -111,7 +111,7 @@ def main() -> int:
     from tiebreak.usecases.requests import KINDS
     from tiebreak.wire.decode import prescan
     from tiebreak.wire.limits import LIMITS
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     body = msgspec.json.encode({"tournament": swiss_wire(20_000, 11, seed=1), "tiebreaks": RULES})
     limits = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9)

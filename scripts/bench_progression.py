@@ -20,7 +20,7 @@ RULES = ["BH/C1", "BH", "SB"]
 
 
 def one(players: int, rounds: int) -> None:
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
     from tiebreak.texts.catalogue import enc_hook
     from tiebreak.usecases.cost import Counts, estimate, progression_counts
     from tiebreak.usecases.progression import run_progression

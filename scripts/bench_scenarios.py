@@ -21,9 +21,9 @@ from pathlib import Path
 
 import msgspec
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tiebreak.synthetic import swiss_wire  # noqa: E402
+from testkit.synthetic import swiss_wire  # noqa: E402
 from tiebreak.usecases.scenarios import opened_round, plan_scenarios, compute_scenarios  # noqa: E402
 from tiebreak.wire import schemas as s  # noqa: E402
 from tiebreak.wire import scenarios as w  # noqa: E402

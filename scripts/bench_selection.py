@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tiebreak.wire import schemas as s  # noqa: E402
 from tiebreak.usecases.standings import run_standings  # noqa: E402
-from tiebreak.synthetic import swiss_wire  # noqa: E402
+from testkit.synthetic import swiss_wire  # noqa: E402
 
 RULES = "BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO".split()
 REPEATS = 9

@@ -154,7 +154,7 @@ def rule_lists(shape: Shape) -> list[list[str]]:
 def body_for(shape: Shape) -> bytes:
     import msgspec
 
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     if shape.results:
         tournament = swiss_wire(shape.players, shape.rounds, seed=1)

@@ -701,7 +701,7 @@ def case_headers(quick: bool):
 
 def case_overload(quick: bool):
     seconds_each = 4 if quick else 20
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     data = encode(
         {
@@ -823,7 +823,7 @@ LARGEST = [
 
 
 def case_largest(quick: bool):
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     per_synthetic_player = len(encode(swiss_wire(1000, 11, seed=1))) / 1000
     shapes = [LARGEST[3]] if quick else LARGEST

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from tiebreak.wire import schemas as s  # noqa: E402
 from tiebreak.wire.decode import prescan  # noqa: E402
 from tiebreak.wire.limits import LIMITS, LimitExceeded  # noqa: E402
-from tiebreak.synthetic import swiss_wire  # noqa: E402
+from testkit.synthetic import swiss_wire  # noqa: E402
 
 DECODER = msgspec.json.Decoder(s.StandingsRequest)
 

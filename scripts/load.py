@@ -42,7 +42,7 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tiebreak.synthetic import swiss_wire  # noqa: E402
+from testkit.synthetic import swiss_wire  # noqa: E402
 
 RULES = ["BH/C1", "BH", "SB", "DE", "PS", "WIN"]
 

@@ -20,7 +20,7 @@ from tiebreak.usecases import cost
 from tiebreak.http.app import create_app
 from tiebreak.usecases.cost import Counts, estimate
 from tiebreak.wire.limits import LIMITS
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("calibrate_cost", ROOT / "scripts" / "calibrate_cost.py")

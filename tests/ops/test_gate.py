@@ -24,7 +24,7 @@ from tiebreak.compute.gate import Admission
 from tiebreak.wire.decode import json_depth_exceeds
 from tiebreak.wire.limits import ENV, LIMITS
 from tiebreak.http.ops import OpsConfig
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 from tests.formats.trf_lines import SMALL, trf
 
 RULES_24 = [

@@ -16,7 +16,7 @@ import httpx
 import msgspec
 import pytest
 
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 from tests.api.test_real_server import free_port
 from tests.ops.test_ops_api import metric
 

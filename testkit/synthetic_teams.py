@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from .engine.model import ResultKind, System
-from .engine.teams.model import (
+from tiebreak.engine.model import ResultKind, System
+from tiebreak.engine.teams.model import (
     Board,
     BoardResult,
     Match,

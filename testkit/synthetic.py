@@ -3,7 +3,7 @@
 Standard library only. The same seed and parameters always give the same
 tournament, so timings and load tests are reproducible:
 
-    from tiebreak.synthetic import swiss_tournament, swiss_wire
+    from testkit.synthetic import swiss_tournament, swiss_wire
 
     t = swiss_tournament(500, 11, seed=1)        # an engine `Tournament`
     body = {"tournament": swiss_wire(100, 9), "tiebreaks": ["BH/C1", "SB"]}
@@ -36,7 +36,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from .engine.model import Color, Player, ResultKind, RoundResult, Scoring, System, Tournament
+from tiebreak.engine.model import Color, Player, ResultKind, RoundResult, Scoring, System, Tournament
 
 __all__ = ["swiss_tournament", "swiss_wire", "tournament_to_wire"]
 
