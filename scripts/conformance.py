@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.conformance import CORPORA, REALWORLD, load_cases, mismatches, realworld_mismatches, realworld_runs  # noqa: E402
-from tests.conformance_teams import event_from_json, event_from_trf, load_team_cases, team_mismatches  # noqa: E402
+from testkit.conformance import CORPORA, REALWORLD, load_cases, mismatches, realworld_mismatches, realworld_runs  # noqa: E402
+from testkit.conformance_teams import event_from_json, event_from_trf, load_team_cases, team_mismatches  # noqa: E402
 
 
 def tally(

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from litestar.testing import TestClient
 
-from tests.conformance_teams import load_team_cases
+from testkit.conformance_teams import load_team_cases
 from tests.strategies import swiss_tournaments
 from tiebreak.http.app import app
 from tiebreak.http.examples import TOURNAMENT, TRF
