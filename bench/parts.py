@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The parts behind the figures docs/benchmarks.md and docs/decisions/ quote.
 
-    .venv/bin/python scripts/bench_parts.py
+    .venv/bin/python -m bench.parts
 
 Each figure is the best of a few runs, in this process, on synthetic events (testkit.synthetic,
 seed 1), 12 rules `BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO`:
@@ -22,11 +22,7 @@ import dataclasses
 import gc
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-RULES = ["BH/C1", "BH/C2", "BH", "BH/M1", "SB", "SB/C1", "PS", "WIN", "WON", "BPG", "DE", "ARO"]
+from testkit.rules import RULES_12
 
 
 def best(run, repeats: int = 3) -> float:
@@ -54,7 +50,7 @@ def main() -> int:
     from testkit.synthetic import swiss_tournament
 
     codes = valid_codes()
-    specs = [parse_rule(rule, codes) for rule in RULES]
+    specs = [parse_rule(rule, codes) for rule in RULES_12]
     tournament = swiss_tournament(20_000, 11, seed=1)
 
     selected = np.ones((20_000, 11), dtype=bool)
@@ -113,7 +109,7 @@ def main() -> int:
     from tiebreak.wire.limits import LIMITS
     from testkit.synthetic import swiss_wire
 
-    body = msgspec.json.encode({"tournament": swiss_wire(20_000, 11, seed=1), "tiebreaks": RULES})
+    body = msgspec.json.encode({"tournament": swiss_wire(20_000, 11, seed=1), "tiebreaks": RULES_12})
     limits = dataclasses.replace(LIMITS, max_cost_s=1e9, max_memory_mib=10**9)
     with cyclic_gc_paused():
         request = KINDS["standings"].decoder.decode(body)

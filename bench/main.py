@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Benchmarks for the tie-break service: the engine in-process and the HTTP API end to end.
 
-    .venv/bin/python scripts/bench.py                 # everything, a few minutes
-    .venv/bin/python scripts/bench.py --quick         # small repeats, for a smoke run
-    .venv/bin/python scripts/bench.py --skip-http --sizes 500x11 --repeats 50
-    .venv/bin/python scripts/bench.py --json > bench.json
-    .venv/bin/python scripts/bench.py --profile 20000x11     # cProfile, explain off and on
-    .venv/bin/python scripts/bench.py --per-rule 500x11      # what each rule costs alone
-    .venv/bin/python scripts/bench.py --skip-http --gc-off   # diagnostic: the share of the cyclic GC
-    .venv/bin/python scripts/bench.py --teams-only               # only the team event (Olympiad size)
-    .venv/bin/python scripts/bench.py --skip-teams                # without the team event
+    .venv/bin/python -m bench                 # everything, a few minutes
+    .venv/bin/python -m bench --quick         # small repeats, for a smoke run
+    .venv/bin/python -m bench --skip-http --sizes 500x11 --repeats 50
+    .venv/bin/python -m bench --json > bench.json
+    .venv/bin/python -m bench --profile 20000x11     # cProfile, explain off and on
+    .venv/bin/python -m bench --per-rule 500x11      # what each rule costs alone
+    .venv/bin/python -m bench --skip-http --gc-off   # diagnostic: the share of the cyclic GC
+    .venv/bin/python -m bench --teams-only               # only the team event (Olympiad size)
+    .venv/bin/python -m bench --skip-teams                # without the team event
 
 Engine: every size and explain setting runs in a fresh subprocess, so peak
 memory is that computation's alone. The tournament is generated
@@ -46,7 +46,6 @@ import os
 import platform
 import resource
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -54,12 +53,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from testkit.loopback import free_port
+from testkit.rules import RULES_12
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-DEFAULT_RULES = ["BH/C1", "BH/C2", "BH", "BH/M1", "SB", "SB/C1", "PS", "WIN", "WON", "BPG", "DE", "ARO"]
-
+DEFAULT_RULES = RULES_12
 DEFAULT_TEAM_RULES = ["PTS", "EMGSB/C1", "MPvGP", "BH:MP/C1", "EDE", "BH:MP", "EGGSB", "SSSC"]
 TARGET_TEAM_MS = 100.0  # issue 9: 180 teams x 11 rounds x 4 boards, 8 rules, in-process without breakdowns
 
@@ -222,7 +221,8 @@ def engine_worker(args: argparse.Namespace) -> None:
 def run_engine(size: tuple[int, int], explain: bool, repeats: int, warmup: int, args) -> dict:
     cmd = [
         sys.executable,
-        str(Path(__file__).resolve()),
+        "-m",
+        "bench.main",
         "--worker-engine",
         "--size",
         f"{size[0]}x{size[1]}",
@@ -252,13 +252,8 @@ def run_engine(size: tuple[int, int], explain: bool, repeats: int, warmup: int, 
 # ---------------------------------------------------------------- HTTP
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 _FLOOR_ANSWERS: dict[int, bytes] = {}
+FLOOR_APP = "bench.main:floor_app"  # imported by uvicorn from the repository's root
 
 
 async def floor_app(scope, receive, send) -> None:
@@ -296,8 +291,8 @@ def start_server(port: int, log_file, app: str = "tiebreak.http.app:app") -> sub
     uvicorn = Path(sys.executable).with_name("uvicorn")
     launcher = [str(uvicorn)] if uvicorn.exists() else [sys.executable, "-m", "uvicorn"]
     cmd = [*launcher, app, "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-access-log"]
-    if app == "bench:floor_app":
-        cmd += ["--app-dir", str(Path(__file__).resolve().parent)]
+    if app == FLOOR_APP:
+        cmd += ["--app-dir", str(ROOT)]
     # The shipped cost ceilings (docs/operations.md) refuse the largest sizes measured here on
     # purpose; the benchmark lifts them to time the work itself.
     env = {
@@ -393,7 +388,7 @@ def run_http(args) -> list[dict]:
     floor_port = free_port()
     floor_url = f"http://127.0.0.1:{floor_port}/"
     floor_log = tempfile.TemporaryFile()
-    floor_proc = start_server(floor_port, floor_log, "bench:floor_app")
+    floor_proc = start_server(floor_port, floor_log, FLOOR_APP)
     rows = []
     try:
         with httpx.Client(timeout=60.0) as client:
