@@ -48,7 +48,11 @@ def main() -> int:
     from tiebreak.engine.standings import cyclic_gc_paused
     from tiebreak.engine.table import build_table
     from testkit.synthetic import swiss_tournament
+    from tiebreak.texts.catalogue import enc_hook
 
+    encoder = msgspec.json.Encoder(
+        enc_hook=enc_hook
+    )  # the answer's texts are messages, written as the service writes them
     codes = valid_codes()
     specs = [parse_rule(rule, codes) for rule in RULES_12]
     tournament = swiss_tournament(20_000, 11, seed=1)
@@ -70,7 +74,7 @@ def main() -> int:
         response = standings_to_wire(result, True, tournament=tournament)
         made = time.perf_counter() - started
         started = time.perf_counter()
-        body = msgspec.json.encode(response)
+        body = encoder.encode(response)
         encoded = time.perf_counter() - started
         started = time.perf_counter()
         del response, result
