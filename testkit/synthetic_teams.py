@@ -12,39 +12,26 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from tiebreak.engine.model import ResultKind, System
-from tiebreak.engine.teams.model import (
-    Board,
-    BoardResult,
-    Match,
-    MatchForfeit,
-    Team,
-    TeamBye,
-    TeamMember,
-    TeamTournament,
-)
+from tiebreak.engine.model import ResultKind
+from tiebreak.engine.teams.model import Board, BoardResult, Match, MatchForfeit, Team, TeamBye, TeamTournament
+
+from .teams import board_colours, seats, team, team_event
+
+# White's game points minus black's: the sign of a board in its match.
+_WHITE_MINUS_BLACK = {
+    BoardResult.WHITE_WINS: Fraction(1),
+    BoardResult.BLACK_WINS: Fraction(-1),
+    BoardResult.WHITE_FORFEIT_WIN: Fraction(1),
+    BoardResult.BLACK_FORFEIT_WIN: Fraction(-1),
+}
 
 
 def team_swiss(teams: int, rounds: int, boards: int = 4, seed: int = 1) -> TeamTournament:
+    """A seeded team Swiss of `teams` teams of `boards` regulars and a reserve, `rounds` rounds."""
     rng = random.Random(seed)
-    strength = sorted((rng.gauss(2200, 250) for _ in range(teams)), reverse=True)
-    roster = boards + 1
-    members = []
-    for i in range(teams):
-        base = int(strength[i])
-        members.append(
-            Team(
-                i + 1,
-                f"Team {i + 1}",
-                f"T{i + 1:04d}"[-5:],
-                tuple(
-                    TeamMember(i * roster + b + 1, f"Player {i * roster + b + 1}", max(1000, base + 60 - 30 * b))
-                    for b in range(roster)
-                ),
-            )
-        )
+    members = _teams(rng, teams, boards)
     rating = {p.id: p.rating for t in members for p in t.players if p.rating is not None}  # all rated
-    colours = "".join("WB"[b % 2] for b in range(boards))
+    colours = board_colours(boards)
     mp = [0] * teams
     met: set[tuple[int, int]] = set()
     had_bye: set[int] = set()
@@ -58,53 +45,63 @@ def team_swiss(teams: int, rounds: int, boards: int = 4, seed: int = 1) -> TeamT
             had_bye.add(out)
             byes.append(TeamBye(rnd, out + 1, ResultKind.PAIRING_BYE))
             mp[out] += 1
-        pairs = _pair(order, met)
-        for home, away in pairs:
+        for home, away in _pair(order, met):
             met.add((min(home, away), max(home, away)))
-            if rng.random() < 0.005:
-                forfeit = MatchForfeit.HOME_WINS if rng.random() < 0.5 else MatchForfeit.AWAY_WINS
-                matches.append(Match(rnd, home + 1, away + 1, forfeit=forfeit))
-                mp[home if forfeit is MatchForfeit.HOME_WINS else away] += 2
-                continue
-            lineup_h = _lineup(rng, members[home], boards)
-            lineup_a = _lineup(rng, members[away], boards)
-            score = Fraction(0)
-            board_list = []
-            for b in range(boards):
-                hp, ap = lineup_h[b], lineup_a[b]
-                home_white = colours[b] == "W"
-                white, black = (hp, ap) if home_white else (ap, hp)
-                result = _result(rng, rating[white], rating[black])
-                board_list.append(Board(b + 1, white, black, result))
-                white_points = {
-                    BoardResult.WHITE_WINS: Fraction(1),
-                    BoardResult.DRAW: Fraction(1, 2),
-                    BoardResult.WHITE_FORFEIT_WIN: Fraction(1),
-                }.get(result, Fraction(0))
-                black_points = {
-                    BoardResult.BLACK_WINS: Fraction(1),
-                    BoardResult.DRAW: Fraction(1, 2),
-                    BoardResult.BLACK_FORFEIT_WIN: Fraction(1),
-                }.get(result, Fraction(0))
-                score += white_points - black_points if home_white else black_points - white_points
-            matches.append(Match(rnd, home + 1, away + 1, tuple(board_list)))
-            if score > 0:
-                mp[home] += 2
-            elif score < 0:
-                mp[away] += 2
-            else:
-                mp[home] += 1
-                mp[away] += 1
-    return TeamTournament(
-        teams=tuple(members),
-        rounds=rounds,
-        team_size=boards,
-        matches=tuple(matches),
-        byes=tuple(byes),
-        system=System.SWISS,
-        board_colours=colours,
-        name="Synthetic Olympiad",
+            match = _match(rng, rnd, (home, members[home]), (away, members[away]), colours, rating)
+            matches.append(match)
+            for side, points in zip((home, away), _match_points(match, colours), strict=True):
+                mp[side] += points
+    return team_event(members, boards, rounds, matches, byes, name="Synthetic Olympiad")
+
+
+def _teams(rng: random.Random, teams: int, boards: int) -> list[Team]:
+    """Teams in descending strength, each of `boards` regulars and one reserve, a little weaker board by board."""
+    strength = sorted((rng.gauss(2200, 250) for _ in range(teams)), reverse=True)
+    roster = boards + 1
+    return [
+        team(
+            i + 1,
+            [i * roster + b + 1 for b in range(roster)],
+            [max(1000, int(strength[i]) + 60 - 30 * b) for b in range(roster)],
+            short_name=f"T{i + 1:04d}"[-5:],
+            player_name="Player {}",
+        )
+        for i in range(teams)
+    ]
+
+
+def _match(
+    rng: random.Random,
+    rnd: int,
+    home: tuple[int, Team],
+    away: tuple[int, Team],
+    colours: str,
+    rating: dict[int, int],
+) -> Match:
+    """The match of two teams (index, team): forfeited whole about once in 200, else board by board."""
+    if rng.random() < 0.005:
+        forfeit = MatchForfeit.HOME_WINS if rng.random() < 0.5 else MatchForfeit.AWAY_WINS
+        return Match(rnd, home[0] + 1, away[0] + 1, forfeit=forfeit)
+    lineup_h = _lineup(rng, home[1], len(colours))
+    lineup_a = _lineup(rng, away[1], len(colours))
+    board_list = []
+    for b, colour in enumerate(colours):
+        white, black = seats(colour == "W", lineup_h[b], lineup_a[b])
+        assert white is not None and black is not None  # every board is occupied
+        board_list.append(Board(b + 1, white, black, _result(rng, rating[white], rating[black])))
+    return Match(rnd, home[0] + 1, away[0] + 1, tuple(board_list))
+
+
+def _match_points(match: Match, colours: str) -> tuple[int, int]:
+    """Home's and away's match points (2 a win, 1 a draw) from the boards or the forfeit."""
+    if match.forfeit is not None:
+        return (2, 0) if match.forfeit is MatchForfeit.HOME_WINS else (0, 2)
+    score = sum(
+        _WHITE_MINUS_BLACK.get(board.result, Fraction(0)) * (1 if colour == "W" else -1)
+        for board, colour in zip(match.boards, colours, strict=True)
+        if board.result is not None
     )
+    return (2, 0) if score > 0 else (0, 2) if score < 0 else (1, 1)
 
 
 def _pair(order: list[int], met: set[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -119,9 +116,9 @@ def _pair(order: list[int], met: set[tuple[int, int]]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _lineup(rng: random.Random, team: Team, boards: int) -> list[int]:
+def _lineup(rng: random.Random, side: Team, boards: int) -> list[int]:
     """The regulars, or the reserve in for one of them (roster order kept)."""
-    players = [p.id for p in team.players]
+    players = [p.id for p in side.players]
     if rng.random() < 0.3:
         players.pop(rng.randrange(boards))
     return players[:boards]
