@@ -51,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 from testkit.loopback import free_port
@@ -360,6 +361,55 @@ def in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     return answer.body, t1 - t0, t2 - t1, 0.0  # encoding is part of the worker's computing
 
 
+def alternately(client, base: str, body: bytes, headers: dict, pipeline, args, back_to_back: bool = False):
+    """POST /v1/standings `body`: once (its answer checked and returned), `args.http_warmup` times
+    untimed, then `args.requests` timed, each request followed by the same body handled by `pipeline`
+    in this process (unless `back_to_back`), so that both see the same background load and the
+    overhead is a fair difference. The timings: seconds per request, per in-process run and its steps."""
+    url = f"{base}/v1/standings"
+    first = client.post(url, content=body, headers=headers)
+    if first.status_code != 200:
+        raise RuntimeError(f"POST /v1/standings -> {first.status_code}: {first.text[:500]}")
+    for _ in range(args.http_warmup):
+        client.post(url, content=body, headers=headers).read()
+        if not back_to_back:
+            pipeline(body)
+    timings: dict[str, list[float]] = {"http": [], "local": [], "decode": [], "engine": [], "encode": []}
+    for _ in range(args.requests):
+        t0 = time.perf_counter()
+        r = client.post(url, content=body, headers=headers)
+        r.read()
+        timings["http"].append(time.perf_counter() - t0)
+        if r.status_code != 200:
+            raise RuntimeError(f"POST /v1/standings -> {r.status_code}")
+        if back_to_back:  # the next request at once: no in-process comparison
+            continue
+        t0 = time.perf_counter()
+        _, decode_s, engine_s, encode_s = pipeline(body)
+        timings["local"].append(time.perf_counter() - t0)
+        for step, seconds in (("decode", decode_s), ("engine", engine_s), ("encode", encode_s)):
+            timings[step].append(seconds)
+    return first, timings
+
+
+def timing_columns(body: bytes, first, timings: dict[str, list[float]]) -> dict:
+    """A row's sizes and timings (ms) from `alternately`; the in-process ones NaN when not measured."""
+    http = summary(timings["http"])
+    pipe = summary(timings["local"] or [float("nan")])
+    return {
+        "request_kb": len(body) / 1024,
+        "response_kb": len(first.content) / 1024,
+        **http,
+        "inprocess_median_ms": pipe["median_ms"],
+        "inprocess_min_ms": pipe["min_ms"],
+        **{
+            f"{step}_median_ms": statistics.median(timings[step] or [float("nan")]) * 1000
+            for step in ("decode", "engine", "encode")
+        },
+        "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
+    }
+
+
 def run_http(args) -> list[dict]:
     import httpx
     import msgspec
@@ -398,33 +448,9 @@ def run_http(args) -> list[dict]:
             headers = {"content-type": "application/json", "accept-encoding": args.accept_encoding}
             for (size, explain), body in bodies.items():
                 log(f"http {size[0]}x{size[1]} explain={explain}: {args.requests} requests")
-                first = client.post(f"{base}/v1/standings", content=body, headers=headers)
-                if first.status_code != 200:
-                    raise RuntimeError(f"POST /v1/standings -> {first.status_code}: {first.text[:500]}")
+                first, timings = alternately(client, base, body, headers, in_process_pipeline, args, args.back_to_back)
                 n_rows = len(first.json()["standings"])
                 assert n_rows == (1 if isinstance(explain, str) else size[0]), (n_rows, size)
-                for _ in range(args.http_warmup):
-                    client.post(f"{base}/v1/standings", content=body, headers=headers).read()
-                    if not args.back_to_back:
-                        in_process_pipeline(body)
-                # HTTP requests alternate with the same request handled in this process, so
-                # that both see the same background load and the overhead is a fair difference.
-                times, local, decode, engine, encode = [], [], [], [], []
-                for _ in range(args.requests):
-                    t0 = time.perf_counter()
-                    r = client.post(f"{base}/v1/standings", content=body, headers=headers)
-                    r.read()
-                    times.append(time.perf_counter() - t0)
-                    if r.status_code != 200:
-                        raise RuntimeError(f"POST /v1/standings -> {r.status_code}")
-                    if args.back_to_back:  # the next request at once: no in-process comparison
-                        continue
-                    t0 = time.perf_counter()
-                    _, decode_s, engine_s, encode_s = in_process_pipeline(body)
-                    local.append(time.perf_counter() - t0)
-                    decode.append(decode_s)
-                    engine.append(engine_s)
-                    encode.append(encode_s)
                 # The same client sending the same body and reading as many bytes (as sent, gzipped or
                 # not) from the bare app: what the client, loopback and uvicorn take by themselves.
                 floor_headers = {**headers, "x-floor-bytes": str(first.num_bytes_downloaded)}
@@ -434,8 +460,7 @@ def run_http(args) -> list[dict]:
                     client.post(floor_url, content=body, headers=floor_headers).read()
                     if i >= args.http_warmup:
                         floor.append(time.perf_counter() - t0)
-                http = summary(times)
-                pipe = summary(local or [float("nan")])
+                columns = timing_columns(body, first, timings)
                 floor_ms = summary(floor)["median_ms"]
                 rows.append(
                     {
@@ -444,17 +469,9 @@ def run_http(args) -> list[dict]:
                         "rounds": size[1],
                         "rules": len(args.rules),
                         "explain": explain,
-                        "request_kb": len(body) / 1024,
-                        "response_kb": len(first.content) / 1024,
-                        **http,
-                        "inprocess_median_ms": pipe["median_ms"],
-                        "inprocess_min_ms": pipe["min_ms"],
-                        "decode_median_ms": statistics.median(decode or [float("nan")]) * 1000,
-                        "engine_median_ms": statistics.median(engine or [float("nan")]) * 1000,
-                        "encode_median_ms": statistics.median(encode or [float("nan")]) * 1000,
-                        "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
+                        **columns,
                         "floor_median_ms": floor_ms,
-                        "server_overhead_median_ms": http["median_ms"] - pipe["median_ms"] - floor_ms,
+                        "server_overhead_median_ms": columns["http_overhead_median_ms"] - floor_ms,
                     }
                 )
     except Exception:
@@ -487,7 +504,9 @@ def team_in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     from tiebreak.wire import schemas as s
     from tiebreak.usecases.convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
     from tiebreak.engine.teams.standings import compute_team_standings
+    from tiebreak.texts.catalogue import enc_hook
 
+    encoder = msgspec.json.Encoder(enc_hook=enc_hook)  # the breakdowns' texts are messages
     t0 = time.perf_counter()
     req = msgspec.json.decode(body, type=s.StandingsRequest)
     event = team_tournament_from_wire(req.team_tournament)
@@ -495,7 +514,7 @@ def team_in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     t1 = time.perf_counter()
     result = compute_team_standings(event, specs, None, req.after_round, req.explain)
     t2 = time.perf_counter()
-    out = msgspec.json.encode(team_standings_to_wire(result, req.explain))
+    out = encoder.encode(team_standings_to_wire(result, req.explain))
     t3 = time.perf_counter()
     return out, t1 - t0, t2 - t1, t3 - t2
 
@@ -540,39 +559,9 @@ def run_teams(args) -> list[dict]:
             for explain in (False, True):
                 body = msgspec.json.encode({"team_tournament": wire, "tiebreaks": args.team_rules, "explain": explain})
                 log(f"team http {teams}x{rounds}x{boards} explain={explain}: {args.requests} requests")
-                first = client.post(f"{base}/v1/standings", content=body, headers=headers)
-                if first.status_code != 200:
-                    raise RuntimeError(f"POST /v1/standings -> {first.status_code}: {first.text[:500]}")
-                for _ in range(args.http_warmup):
-                    client.post(f"{base}/v1/standings", content=body, headers=headers).read()
-                    team_in_process_pipeline(body)
-                times, local, decode, engine, encode = [], [], [], [], []
-                for _ in range(args.requests):
-                    t0 = time.perf_counter()
-                    r = client.post(f"{base}/v1/standings", content=body, headers=headers)
-                    r.read()
-                    times.append(time.perf_counter() - t0)
-                    t0 = time.perf_counter()
-                    _, decode_s, engine_s, encode_s = team_in_process_pipeline(body)
-                    local.append(time.perf_counter() - t0)
-                    decode.append(decode_s)
-                    engine.append(engine_s)
-                    encode.append(encode_s)
-                http, pipe = summary(times), summary(local)
+                first, timings = alternately(client, base, body, headers, team_in_process_pipeline, args)
                 rows.append(
-                    {
-                        "kind": "team-http",
-                        **base_row,
-                        "explain": explain,
-                        "request_kb": len(body) / 1024,
-                        "response_kb": len(first.content) / 1024,
-                        **http,
-                        "inprocess_median_ms": pipe["median_ms"],
-                        "decode_median_ms": statistics.median(decode) * 1000,
-                        "engine_median_ms": statistics.median(engine) * 1000,
-                        "encode_median_ms": statistics.median(encode) * 1000,
-                        "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
-                    }
+                    {"kind": "team-http", **base_row, "explain": explain, **timing_columns(body, first, timings)}
                 )
     except Exception:
         log(f"uvicorn output:\n{server_log(log_file)}")
@@ -601,21 +590,18 @@ def print_teams(report: dict) -> None:
     rows = report.get("teams") or []
     if not rows:
         return
-    print(f"\nTeam event (testkit.synthetic_teams; rules: {' '.join(report['team_rules'])})")
-    head = (
+    print_table(
+        f"\nTeam event (testkit.synthetic_teams; rules: {' '.join(report['team_rules'])})",
         f"{'size':>12} {'where':>7} {'explain':>7} {'median ms':>10} {'p95 ms':>8} {'min ms':>7} "
-        f"{'resp KB':>8} {'in-proc ms':>10} {'overhead ms':>11}"
-    )
-    print(head)
-    print("-" * len(head))
-    for r in rows:
-        http = r["kind"] == "team-http"
-        print(
-            f"{r['teams']:>5}x{r['rounds']}x{r['boards']:<3} {'http' if http else 'engine':>7} "
+        f"{'resp KB':>8} {'in-proc ms':>10} {'overhead ms':>11}",
+        (
+            f"{r['teams']:>5}x{r['rounds']}x{r['boards']:<3} {'http' if r['kind'] == 'team-http' else 'engine':>7} "
             f"{str(r['explain']):>7} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
             f"{fmt(r.get('response_kb'), '.0f'):>8} {fmt(r.get('inprocess_median_ms'), '.2f'):>10} "
             f"{fmt(r.get('http_overhead_median_ms'), '.2f'):>11}"
-        )
+            for r in rows
+        ),
+    )
 
 
 # ---------------------------------------------------------------- profiling
@@ -768,6 +754,15 @@ def fmt(value, spec: str = ".1f") -> str:
     return "-" if value is None else format(value, spec)
 
 
+def print_table(title: str, head: str, lines: Iterable[str]) -> None:
+    """A title, the column heads underlined, then one line per row."""
+    print(title)
+    print(head)
+    print("-" * len(head))
+    for line in lines:
+        print(line)
+
+
 def print_report(report: dict) -> None:
     m = report["machine"]
     print(f"Machine: {m['cpu']}, {m['nproc']} CPUs, {m['implementation']} {m['python']}, {m['platform']}")
@@ -779,42 +774,38 @@ def print_report(report: dict) -> None:
     print(f"Rules ({len(report['rules'])}): {' '.join(report['rules'])}; seed {report['seed']}")
     if report["engine"]:
         gc_note = "; cyclic GC DISABLED during timed calls (diagnostic)" if report["gc_off"] else ""
-        print(f"\nEngine in-process (compute_standings; generation excluded; fresh process per row{gc_note})")
-        head = (
+        print_table(
+            f"\nEngine in-process (compute_standings; generation excluded; fresh process per row{gc_note})",
             f"{'size':>10} {'explain':>7} {'n':>3} {'median ms':>10} {'min ms':>9} {'max ms':>9} "
-            f"{'peak RSS MB':>11} {'compute RSS MB':>14} {'tracemalloc MB':>14} {'gen s':>6}"
-        )
-        print(head)
-        print("-" * len(head))
-        for r in report["engine"]:
-            print(
+            f"{'peak RSS MB':>11} {'compute RSS MB':>14} {'tracemalloc MB':>14} {'gen s':>6}",
+            (
                 f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['n']:>3} {r['median_ms']:>10.1f} "
                 f"{r['min_ms']:>9.1f} {r['max_ms']:>9.1f} {r['peak_rss_process_mb']:>11.0f} "
                 f"{fmt(r['compute_rss_growth_mb'], '.0f'):>14} {fmt(r.get('tracemalloc_peak_mb'), '.0f'):>14} "
                 f"{r['generation_s']:>6.2f}"
-            )
+                for r in report["engine"]
+            ),
+        )
         print(
             "  peak RSS: whole process incl. interpreter and input; compute RSS: growth of the "
             "high-water mark over the RSS after generation"
         )
     if report["http"]:
-        print(f"\nHTTP end to end (uvicorn on 127.0.0.1, keep-alive httpx client, {report['requests']} requests each)")
-        head = (
+        print_table(
+            f"\nHTTP end to end (uvicorn on 127.0.0.1, keep-alive httpx client, {report['requests']} requests each)",
             f"{'size':>10} {'explain':>7} {'req KB':>7} {'resp KB':>8} {'median ms':>10} {'p95 ms':>8} "
             f"{'min ms':>7} {'in-proc ms':>10} {'decode':>7} {'engine':>7} {'encode':>7} {'overhead ms':>11} "
-            f"{'floor ms':>8} {'server ms':>9}"
-        )
-        print(head)
-        print("-" * len(head))
-        for r in report["http"]:
-            print(
+            f"{'floor ms':>8} {'server ms':>9}",
+            (
                 f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['request_kb']:>7.0f} "
                 f"{r['response_kb']:>8.0f} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
                 f"{r['inprocess_median_ms']:>10.2f} {r['decode_median_ms']:>7.2f} {r['engine_median_ms']:>7.2f} "
                 f"{r['encode_median_ms']:>7.2f} "
                 f"{r['http_overhead_median_ms']:>11.2f} {fmt(r.get('floor_median_ms'), '.2f'):>8} "
                 f"{fmt(r.get('server_overhead_median_ms'), '.2f'):>9}"
-            )
+                for r in report["http"]
+            ),
+        )
         print(
             "  in-proc: what a compute worker does, in this process, median ms: decode (read, check, JSON -> "
             "columns, price),\n  engine (engine, breakdowns, conversion and JSON encoding: one step in the "
