@@ -127,41 +127,47 @@ def maxrss_mb() -> float:
 # ---------------------------------------------------------------- engine worker (subprocess)
 
 
+def engine_input(players: int, rounds: int, seed: int, objects: bool):
+    """The synthetic Swiss the engine ranks: with `objects`, a RoundResult object per result; else
+    as the JSON adapter hands it over: the results as columns (tiebreak.engine.model.ResultColumns)
+    and the players' ids, names and ratings as a Roster (the TRF reader gives the columns only)."""
+    from testkit.synthetic import swiss_tournament
+
+    tournament = swiss_tournament(players, rounds, seed=seed)
+    if objects:
+        return tournament
+    import dataclasses
+
+    import numpy as np
+
+    from tiebreak.engine.model import ResultColumns, Roster, result_columns
+
+    flat = result_columns(tournament.players)
+    entrants = tournament.players
+    return dataclasses.replace(
+        tournament,
+        columns=ResultColumns(
+            np.asarray(flat.counts),
+            np.asarray(flat.round),
+            np.asarray(flat.kind, np.int8),
+            np.asarray(flat.opponent),
+            np.asarray(flat.color, np.int8),
+            flat.points,
+        ),
+        roster=Roster([p.id for p in entrants], [p.name for p in entrants], [p.rating or None for p in entrants]),
+    )
+
+
 def engine_worker(args: argparse.Namespace) -> None:
     """One size, one explain setting, in this (fresh) process; prints one JSON line."""
     from tiebreak.engine import compute_standings
     from tiebreak.engine.registry import valid_codes
     from tiebreak.engine.rules import parse_rule
-    from testkit.synthetic import swiss_tournament
 
     players, rounds = args.size
     explain = bool(args.explain)
     t0 = time.perf_counter()
-    tournament = swiss_tournament(players, rounds, seed=args.seed)
-    if not args.objects:
-        # The engine's input as the JSON adapter hands it over: the results as columns
-        # (tiebreak.engine.model.ResultColumns), not one RoundResult object per result, and the
-        # players' ids, names and ratings as a Roster (the TRF reader gives the columns only).
-        import dataclasses
-
-        import numpy as np
-
-        from tiebreak.engine.model import ResultColumns, Roster, result_columns
-
-        flat = result_columns(tournament.players)
-        entrants = tournament.players
-        tournament = dataclasses.replace(
-            tournament,
-            columns=ResultColumns(
-                np.asarray(flat.counts),
-                np.asarray(flat.round),
-                np.asarray(flat.kind, np.int8),
-                np.asarray(flat.opponent),
-                np.asarray(flat.color, np.int8),
-                flat.points,
-            ),
-            roster=Roster([p.id for p in entrants], [p.name for p in entrants], [p.rating or None for p in entrants]),
-        )
+    tournament = engine_input(players, rounds, args.seed, args.objects)
     generation_s = time.perf_counter() - t0
     codes = valid_codes()
     specs = [parse_rule(r, codes) for r in args.rules]
@@ -820,7 +826,8 @@ def print_report(report: dict) -> None:
             print(f"  [{'met' if t['met'] else 'MISSED'}] {t['target']}: {t['measured']}")
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """The flags: over 80 lines, but a list of declarations, one per flag, in the order --help prints them."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument(
         "--sizes",
@@ -909,8 +916,11 @@ def main() -> None:
     p.add_argument("--worker-engine", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--size", type=parse_size, help=argparse.SUPPRESS)
     p.add_argument("--explain", type=int, default=0, help=argparse.SUPPRESS)
-    args = p.parse_args()
+    return p
 
+
+def main() -> None:
+    args = parser().parse_args()
     if args.worker_engine:
         engine_worker(args)
         return
