@@ -39,6 +39,7 @@ targets of SPEC section 4 are checked at the end.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import math
@@ -345,6 +346,26 @@ def stop_server(proc: subprocess.Popen) -> int | None:
     return proc.returncode
 
 
+@contextlib.contextmanager
+def serving(app: str = "tiebreak.http.app:app"):
+    """A uvicorn serving `app` on a free port for the block: (process, base URL, log file); its output
+    is logged when the block fails, and it is stopped (SIGINT) whatever happens."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log(f"starting uvicorn on {base} ({app})")
+    log_file = tempfile.TemporaryFile()
+    proc = start_server(port, log_file, app)
+    try:
+        yield proc, base, log_file
+    except Exception:
+        log(f"uvicorn output:\n{server_log(log_file)}")
+        raise
+    finally:
+        rc = stop_server(proc)
+        log(f"uvicorn stopped (exit {rc})")
+        log_file.close()
+
+
 def in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     """What a compute worker does with a JSON body (tiebreak.compute.work), without the HTTP server.
 
@@ -436,20 +457,11 @@ def run_http(args) -> list[dict]:
                 {"tournament": wire, "tiebreaks": args.rules, "player": [args.http_player]}
             )
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log(f"starting uvicorn on {base}")
-    log_file = tempfile.TemporaryFile()
-    proc = start_server(port, log_file)
-    floor_port = free_port()
-    floor_url = f"http://127.0.0.1:{floor_port}/"
-    floor_log = tempfile.TemporaryFile()
-    floor_proc = start_server(floor_port, floor_log, FLOOR_APP)
     rows = []
-    try:
+    with serving() as (proc, base, log_file), serving(FLOOR_APP) as (floor_proc, floor_base, floor_log):
         with httpx.Client(timeout=60.0) as client:
             wait_healthy(client, base, proc, log_file)
-            wait_healthy(client, floor_url.rstrip("/"), floor_proc, floor_log)
+            wait_healthy(client, floor_base, floor_proc, floor_log)
             # httpx asks for gzip by default, as most clients do; --accept-encoding identity: uncompressed
             headers = {"content-type": "application/json", "accept-encoding": args.accept_encoding}
             for (size, explain), body in bodies.items():
@@ -463,7 +475,7 @@ def run_http(args) -> list[dict]:
                 floor = []
                 for i in range(args.http_warmup + args.requests):
                     t0 = time.perf_counter()
-                    client.post(floor_url, content=body, headers=floor_headers).read()
+                    client.post(f"{floor_base}/", content=body, headers=floor_headers).read()
                     if i >= args.http_warmup:
                         floor.append(time.perf_counter() - t0)
                 columns = timing_columns(body, first, timings)
@@ -480,15 +492,6 @@ def run_http(args) -> list[dict]:
                         "server_overhead_median_ms": columns["http_overhead_median_ms"] - floor_ms,
                     }
                 )
-    except Exception:
-        log(f"uvicorn output:\n{server_log(log_file)}")
-        raise
-    finally:
-        rc = stop_server(proc)
-        stop_server(floor_proc)
-        log(f"uvicorn stopped (exit {rc})")
-        log_file.close()
-        floor_log.close()
     return rows
 
 
@@ -553,12 +556,7 @@ def run_teams(args) -> list[dict]:
     if args.skip_http:
         return rows
     wire = msgspec.to_builtins(team_tournament_to_wire(event))
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log(f"starting uvicorn on {base}")
-    log_file = tempfile.TemporaryFile()
-    proc = start_server(port, log_file)
-    try:
+    with serving() as (proc, base, log_file):
         with httpx.Client(timeout=60.0) as client:
             wait_healthy(client, base, proc, log_file)
             headers = {"content-type": "application/json"}
@@ -569,13 +567,6 @@ def run_teams(args) -> list[dict]:
                 rows.append(
                     {"kind": "team-http", **base_row, "explain": explain, **timing_columns(body, first, timings)}
                 )
-    except Exception:
-        log(f"uvicorn output:\n{server_log(log_file)}")
-        raise
-    finally:
-        rc = stop_server(proc)
-        log(f"uvicorn stopped (exit {rc})")
-        log_file.close()
     return rows
 
 
