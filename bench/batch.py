@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Batch re-ranking throughput: `tiebreak batch` with 1 and 2 jobs, and `POST /v1/standings/batch`.
 
-    .venv/bin/python -m bench.batch                    # 1,000 files of 40 players x 9 rounds
+    .venv/bin/python -m bench.batch                          # 1,000 files of 40 players x 9 rounds
     .venv/bin/python -m bench.batch --files 200 --players 30 --rounds 7
     .venv/bin/python -m bench.batch --repeat 5 --skip-http   # CLI only, best of 5 runs each
-    .venv/bin/python -m bench.batch --explain          # with every player's breakdown
+    .venv/bin/python -m bench.batch --explain                # with every player's breakdown
 
 The files are synthetic Swiss tournaments (testkit.synthetic, seeded), written as
 TRF by the service's own writer into a temporary folder before any clock starts.

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Every player's breakdown, as a compute worker answers it: read, engine, breakdowns, conversion, JSON.
 
-    .venv/bin/python -m bench.breakdowns                 # 20,000 x 11, 12 rules, explain on
+    .venv/bin/python -m bench.breakdowns   # 20,000 x 11, 12 rules, explain on
     .venv/bin/python -m bench.breakdowns --players 5000 --no-explain
 
-    .venv/bin/python -m bench.breakdowns --player 7      # one player's row and breakdown
+    .venv/bin/python -m bench.breakdowns --player 7   # one player's row and breakdown
     .venv/bin/python -m bench.breakdowns --top 10
 
 Runs `tiebreak.compute.work.execute` on a synthetic Swiss (testkit.synthetic, seed 1) with the

@@ -2,7 +2,7 @@
 """What the languages cost a /v1/standings answer, in-process (decode, compute, build the
 breakdowns, encode: the handler's work without the socket).
 
-    .venv/bin/python -m bench.languages                      # 500x11, every language
+    .venv/bin/python -m bench.languages   # 500x11, every language
     .venv/bin/python -m bench.languages --size 2000x11 --repeats 30
     ../main/.venv/bin/python -m bench.languages --langs en    # the same in another checkout
 

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Benchmarks for the tie-break service: the engine in-process and the HTTP API end to end.
 
-    .venv/bin/python -m bench                 # everything, a few minutes
-    .venv/bin/python -m bench --quick         # small repeats, for a smoke run
+    .venv/bin/python -m bench                        # everything, a few minutes
+    .venv/bin/python -m bench --quick                # small repeats, for a smoke run
     .venv/bin/python -m bench --skip-http --sizes 500x11 --repeats 50
     .venv/bin/python -m bench --json > bench.json
     .venv/bin/python -m bench --profile 20000x11     # cProfile, explain off and on
     .venv/bin/python -m bench --per-rule 500x11      # what each rule costs alone
     .venv/bin/python -m bench --skip-http --gc-off   # diagnostic: the share of the cyclic GC
-    .venv/bin/python -m bench --teams-only               # only the team event (Olympiad size)
-    .venv/bin/python -m bench --skip-teams                # without the team event
+    .venv/bin/python -m bench --teams-only           # only the team event (Olympiad size)
+    .venv/bin/python -m bench --skip-teams           # without the team event
 
 Engine: every size and explain setting runs in a fresh subprocess, so peak
 memory is that computation's alone. The tournament is generated

@@ -1,7 +1,7 @@
 """The compute worker's work on one 20,000 x 11 body in this one process: CPU and wall time, page faults.
 
-    .venv/bin/python -m bench.one_process player     # with "player": 7 (one breakdown)
-    .venv/bin/python -m bench.one_process all        # every breakdown
+    .venv/bin/python -m bench.one_process player   # with "player": 7 (one breakdown)
+    .venv/bin/python -m bench.one_process all      # every breakdown
 
 No server and no second process: what the code of one tree costs, comparable with another
 tree's (docs/benchmarks.md, "Results at the end of issue 20").

@@ -1,6 +1,6 @@
 """Prize distribution: measured time and answer size against the cost model's estimate.
 
-    .venv/bin/python -m bench.prizes            # the shapes below, one process each run
+    .venv/bin/python -m bench.prizes   # the shapes below, one process each run
 
 Each shape: entrants (all on the same points, or all apart), categories nested by rating (each
 admits the players rated below its bound), 1,000 prizes spread over the categories, one cash

@@ -2,7 +2,7 @@
 model's estimate (usecases/cost.py: the rankings made one after another, BYTES_PER_PROGRESSION_CELL,
 ANSWER_BYTES_PER_PROGRESSION_CELL). Each shape runs in a fresh process, so that its peak is its own.
 
-    .venv/bin/python -m bench.progression            # three shapes, about ten seconds
+    .venv/bin/python -m bench.progression   # three shapes, about ten seconds
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Benchmark of POST /v1/scenarios' computation, in process (decoding, planning, ranking, needs).
 
-    .venv/bin/python -m bench.scenarios            # both shapes, best of 3
+    .venv/bin/python -m bench.scenarios   # both shapes, best of 3
     .venv/bin/python -m bench.scenarios --repeat 5
     .venv/bin/python -m cProfile -s tottime -m bench.scenarios --repeat 1 --shape swiss-40
 

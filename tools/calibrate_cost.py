@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Measure the constants of the cost model (service/tiebreak/usecases/cost.py) on the current engine.
 
-    .venv/bin/python -m tools.calibrate_cost --json a.json     # half a minute; prints the constants block
-    .venv/bin/python -m tools.calibrate_cost --check           # also compares cost.py as it is with every run
+    .venv/bin/python -m tools.calibrate_cost --json a.json           # half a minute; prints the constants block
+    .venv/bin/python -m tools.calibrate_cost --check                 # also compares cost.py as it is with every run
     .venv/bin/python -m tools.calibrate_cost --merge a.json b.json   # the larger figure per constant of
-                                                                       # several runs, and its error on each
+                                                                     # several runs, and its error on each
 
 Every shape runs in a fresh process, exactly as a compute worker runs a request:
 `work.execute(Job)` on the encoded body (decode, read, engine, encode), after the worker's

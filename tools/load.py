@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Load test: a real `tiebreak serve` on loopback, at its capacity and at twice it, with shedding.
 
-    .venv/bin/python -m tools.load                  # the figures in docs/load.md (about 2 minutes)
-    .venv/bin/python -m tools.load --quick          # a smoke run: short steps
+    .venv/bin/python -m tools.load           # the figures in docs/load.md (about 2 minutes)
+    .venv/bin/python -m tools.load --quick   # a smoke run: short steps
     .venv/bin/python -m tools.load --sizes 300x11 --multiples 1 2 3 --seconds 30 --json out.json
 
 For each tournament size it first measures the server's **capacity**: C clients in a
