@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.test_real_server import free_port
+from testkit.loopback import free_port
 from tests.deploy.dockerfile import ROOT, dockerignore_patterns, ignored, parse, split_flags
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text()

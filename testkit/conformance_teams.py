@@ -1,13 +1,12 @@
 """The FIDE team corpus (tests/fixtures/conformance_fide_team/, copied from
 ../shared/conformance/fide-team/): each case read from its TRF-26 file and from its JSON
-request body, ranked, and compared with the expected values as exact decimals."""
+request body, ranked, and compared with the expected values as exact decimals (as the
+individual corpora are, `testkit.conformance`)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from decimal import Decimal
-from fractions import Fraction
 from pathlib import Path
 
 import msgspec
@@ -18,18 +17,14 @@ from tiebreak.engine import Regulations
 from tiebreak.engine.teams.model import TeamTournament
 from tiebreak.engine.teams.standings import TeamStandings, compute_team_standings
 
-FOLDER = Path(__file__).parent / "fixtures" / "conformance_fide_team"
+from .conformance import FIXTURES, Case, expected_mismatches
+
+FOLDER = FIXTURES / "conformance_fide_team"
 
 
 @dataclass
-class TeamCase:
-    id: str
-    data: dict
+class TeamCase(Case):
     folder: Path = FOLDER
-
-    @property
-    def trf_text(self) -> str:
-        return (self.folder / self.data["trf"]).read_text(encoding="utf-8")
 
     @property
     def body(self) -> dict:
@@ -46,6 +41,7 @@ def load_team_cases(folder: Path = FOLDER) -> list[TeamCase]:
 
 def event_from_json(case: TeamCase) -> TeamTournament:
     request = msgspec.convert(case.body, s.StandingsRequest)
+    assert request.team_tournament is not None, f"{case.id}: the body holds no team_tournament"
     return team_tournament_from_wire(request.team_tournament)
 
 
@@ -63,23 +59,4 @@ def run_team_case(case: TeamCase, event: TeamTournament, explain: bool = False) 
 
 
 def team_mismatches(case: TeamCase, event: TeamTournament, explain: bool = False) -> list[str]:
-    standings = run_team_case(case, event, explain)
-    table = standings.table
-    index = table.index_of_id()
-    rank_of = {table.ids[row.player]: row.rank for row in standings.rows}
-    problems = []
-    for row in case.data["expected"]:
-        p = index[row["start_no"]]
-        for spec_text, expected, outcome in zip(case.data["tiebreaks"], row["values"], standings.outcomes, strict=True):
-            got = outcome.values[p]
-            got = None if got is None else Fraction(got, outcome.scale)
-            if Fraction(Decimal(expected)) != got:
-                problems.append(
-                    f"{case.id} team {row['start_no']} {spec_text}: expected {expected}, got "
-                    f"{None if got is None else float(got)}"
-                )
-        if rank_of[row["start_no"]] != row["rank"]:
-            problems.append(
-                f"{case.id} team {row['start_no']}: rank expected {row['rank']}, got {rank_of[row['start_no']]}"
-            )
-    return problems
+    return expected_mismatches(case, run_team_case(case, event, explain), noun="team")

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Batch re-ranking throughput: `tiebreak batch` with 1 and 2 jobs, and `POST /v1/standings/batch`.
 
-    .venv/bin/python scripts/bench_batch.py                    # 1,000 files of 40 players x 9 rounds
-    .venv/bin/python scripts/bench_batch.py --files 200 --players 30 --rounds 7
-    .venv/bin/python scripts/bench_batch.py --repeat 5 --skip-http   # CLI only, best of 5 runs each
-    .venv/bin/python scripts/bench_batch.py --explain          # with every player's breakdown
+    .venv/bin/python -m bench.batch                          # 1,000 files of 40 players x 9 rounds
+    .venv/bin/python -m bench.batch --files 200 --players 30 --rounds 7
+    .venv/bin/python -m bench.batch --repeat 5 --skip-http   # CLI only, best of 5 runs each
+    .venv/bin/python -m bench.batch --explain                # with every player's breakdown
 
-The files are synthetic Swiss tournaments (tiebreak.synthetic, seeded), written as
+The files are synthetic Swiss tournaments (testkit.synthetic, seeded), written as
 TRF by the service's own writer into a temporary folder before any clock starts.
 
 CLI: `tiebreak batch FOLDER -t BH/C1 BH SB --no-explain --out /dev/null --jobs N`, timed
@@ -35,22 +35,22 @@ import json
 import os
 import resource
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from testkit.loopback import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 RULES = ["BH/C1", "BH", "SB"]
 
 
 def write_files(folder: Path, count: int, players: int, rounds: int) -> list[str]:
     from tiebreak.formats.trf_writer import write_trf
-    from tiebreak.synthetic import swiss_tournament
+    from testkit.synthetic import swiss_tournament
 
     texts = []
     for seed in range(count):
@@ -93,12 +93,6 @@ def time_cli(folder: Path, jobs: int, explain: bool) -> tuple[float, float]:
     if result.returncode != 0:
         raise RuntimeError(result.stderr)
     return elapsed, children_cpu() - cpu
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def process_cpu(pid: int) -> float:

@@ -1,6 +1,6 @@
 """Agreement with the conformance corpora: per folder, cases agreeing / total.
 
-    make conformance            # or: .venv/bin/python scripts/conformance.py [-v]
+    make conformance            # or: .venv/bin/python -m tools.conformance [-v]
 
 A case agrees when every value of every player equals the expected one as an exact
 decimal and every rank is the expected rank. `-v` lists what disagrees. The real-world
@@ -12,12 +12,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.conformance import CORPORA, REALWORLD, load_cases, mismatches, realworld_mismatches, realworld_runs  # noqa: E402
-from tests.conformance_teams import event_from_json, event_from_trf, load_team_cases, team_mismatches  # noqa: E402
+from testkit.conformance import CORPORA, REALWORLD, load_cases, mismatches, realworld_mismatches, realworld_runs
+from testkit.conformance_teams import event_from_json, event_from_trf, load_team_cases, team_mismatches
 
 
 def tally(

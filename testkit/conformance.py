@@ -1,7 +1,8 @@
 """Load the FIDE conformance corpora (tests/fixtures/conformance_*) and compare.
 
 Each corpus is a folder of `<id>.trf` + `<id>.json` cases in the format of its README,
-copied from ../shared/conformance/ so that the suite is complete without it.
+copied from ../shared/conformance/ so that the suite is complete without it. The tests and
+`python -m tools.conformance` (`make conformance`) read them through this module.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
 from tiebreak.formats.trf import parse_trf
 
-FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
 # corpus name (its folder under ../shared/conformance/) -> the copy the tests read
 CORPORA = {
     "fide": FIXTURES / "conformance_fide",
@@ -79,10 +81,11 @@ def value_of(outcome, p) -> Fraction | None:
     return None if v is None else Fraction(v, outcome.scale)
 
 
-def mismatches(case: Case, explain: bool = False) -> list[str]:
-    standings = run_case(case, explain)
+def expected_mismatches(case: Case, standings, noun: str = "player") -> list[str]:
+    """Each expected value (an exact decimal, or null) and rank of the case against `standings`
+    (individual or team: the same table, rows and outcomes), one line per difference."""
     table = standings.table
-    index = {pid: i for i, pid in enumerate(table.ids)}
+    index = table.index_of_id()
     rank_of = {table.ids[row.player]: row.rank for row in standings.rows}
     problems = []
     for row in case.data["expected"]:
@@ -92,19 +95,23 @@ def mismatches(case: Case, explain: bool = False) -> list[str]:
             got = value_of(outcome, p)
             if want != got:
                 problems.append(
-                    f"{case.id} player {row['start_no']} {spec_text}: expected {expected}, got "
+                    f"{case.id} {noun} {row['start_no']} {spec_text}: expected {expected}, got "
                     f"{None if got is None else float(got)}"
                 )
         if rank_of[row["start_no"]] != row["rank"]:
             problems.append(
-                f"{case.id} player {row['start_no']}: rank expected {row['rank']}, got {rank_of[row['start_no']]}"
+                f"{case.id} {noun} {row['start_no']}: rank expected {row['rank']}, got {rank_of[row['start_no']]}"
             )
     return problems
 
 
+def mismatches(case: Case, explain: bool = False) -> list[str]:
+    return expected_mismatches(case, run_case(case, explain))
+
+
 # ---- the real-world exports, read in place (they belong to their authors: never copied) ----
 
-REALWORLD = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "realworld-trf"
+REALWORLD = ROOT.parent / "shared" / "conformance" / "realworld-trf"
 
 
 def realworld_runs() -> list[tuple[str, dict, dict]]:

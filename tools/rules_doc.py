@@ -1,7 +1,9 @@
-"""docs/rules.md, written from the registry and the presets (the same source as the engine
-and GET /v1/tiebreaks, so the page cannot drift; a test compares it).
+"""docs/rules.md, written from the engine's registry and presets (the same source as the engine
+and GET /v1/tiebreaks, so the page cannot drift; tests/engine/test_rules_doc.py compares it).
 
-    python -m tiebreak.engine.catalogue_doc docs/rules.md
+    .venv/bin/python -m tools.rules_doc docs/rules.md
+
+A writer of the docs, so it lives with the tools: the engine computes and does no I/O.
 """
 
 from __future__ import annotations
@@ -9,13 +11,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .model import Regulations
-from .presets import PRESETS
-from .registry import TIEBREAKS
+from tiebreak.engine.model import Regulations
+from tiebreak.engine.presets import PRESETS
+from tiebreak.engine.registry import TIEBREAKS
+from tiebreak.engine.teams.presets import TEAM_PRESETS
+from tiebreak.engine.teams.registry import TEAM_TIEBREAKS, team_aliases
 
 _HEADER = """# Tie-break rules
 
-Generated from the engine's registry by `python -m tiebreak.engine.catalogue_doc docs/rules.md`;
+Generated from the engine's registry by `python -m tools.rules_doc docs/rules.md`;
 `GET /v1/tiebreaks` and `GET /v1/presets` answer the same. A code is accepted only under the
 rule sets listed for it; aliases are matched case-insensitively, and the response echoes the
 canonical spec; whole specs are accepted in their common spellings too (`Buchholz Cut 1`, `BH-C1`,
@@ -76,9 +80,6 @@ def render() -> str:
 
 def _team_section() -> list[str]:
     """Team events (SPEC 2.5): the rules a team event accepts, and the team presets."""
-    from .teams.presets import TEAM_PRESETS
-    from .teams.registry import TEAM_TIEBREAKS, team_aliases
-
     lines = [
         "## Team events (`fide-2026`, `fide-2024`)",
         "",

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Hostile and heavy load against a real `tiebreak serve` on loopback (issue 10), with its bounds asserted.
 
-    .venv/bin/python scripts/hostile.py                 # every case at the issue's sizes, about 3 minutes
-    .venv/bin/python scripts/hostile.py --quick         # smaller sizes, shorter timeouts: what `make test` runs
-    .venv/bin/python scripts/hostile.py --only waves kill --json out.json
-    .venv/bin/python scripts/hostile.py --server-root /tmp/old-checkout --no-assert   # "before" figures
+    .venv/bin/python -m tools.hostile                 # every case at the issue's sizes, about 3 minutes
+    .venv/bin/python -m tools.hostile --quick         # smaller sizes, shorter timeouts: what `make test` runs
+    .venv/bin/python -m tools.hostile --only waves kill --json out.json
+    .venv/bin/python -m tools.hostile --server-root /tmp/old-checkout --no-assert   # "before" figures
 
 Each case starts its own server (`python -m tiebreak.cli serve`, 127.0.0.1, a free
 port; the shipped defaults unless the case says otherwise), and while it runs:
@@ -42,9 +42,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from testkit.loopback import free_port
+from testkit.rules import RULES_24, RULES_40
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 POD_MEMORY = 1024 * 1024 * 1024  # deploy/kubernetes/deployment.yaml: limits.memory 1Gi
 HEALTH_BOUND_S = 0.100
@@ -53,42 +54,9 @@ IDLE_CPU = 0.05  # of one core
 SAFETY_MEMORY = 4 * 1024**3
 OPEN_RATE = 1000  # half-open connections per second (a flood of new connections is the proxy's to absorb)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-RULES = [
-    "BH/C1",
-    "BH",
-    "SB",
-    "PS",
-    "WIN",
-    "DE",
-    "ARO",
-    "KS",
-    "BH/M1",
-    "SB/C1",
-    "WON",
-    "BPG",
-    "AOB",
-    "FB",
-    "TPR",
-    "PTP",
-    "APRO",
-    "APPO",
-    "GE",
-    "BWG",
-    "BH/C2",
-    "SB/M1",
-    "KS/L40",
-    "BH/C3",
-]
-RULES_40 = (RULES * 2)[:40]
 
 
 # ---------------------------------------------------------------- the server and its process tree
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _stat(pid: int) -> list[str] | None:
@@ -293,7 +261,8 @@ class Watch:
         self.samples: list[tuple[float, float]] = []  # (time, cpu seconds)
         self.thread = threading.Thread(target=self._sample, daemon=True)
         self.prober = subprocess.Popen(
-            [sys.executable, __file__, "--poll", str(server.port)],
+            [sys.executable, "-m", "tools.hostile", "--poll", str(server.port)],
+            cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -426,9 +395,14 @@ def empty_event(players: int, rounds: int, rated: bool = False) -> dict:
 
 
 def trf_text(lines: list[str]) -> str:
-    from tests.formats.trf_lines import SMALL
+    """A small consistent Swiss (4 players, 2 rounds) as TRF, with `lines` before its player records."""
+    from testkit.synthetic import swiss_tournament
+    from tiebreak.formats.trf_writer import write_trf
 
-    return "\n".join([*SMALL[:4], *lines, *SMALL[4:]]) + "\n"
+    records = write_trf(swiss_tournament(4, 2, seed=1)).text.splitlines()
+    head = [line for line in records if not line.startswith("001")]
+    players = [line for line in records if line.startswith("001")]
+    return "\n".join([*head, *lines, *players]) + "\n"
 
 
 def case_trf_rules(quick: bool):
@@ -481,12 +455,12 @@ def case_waves(quick: bool):
 
 def case_kill(quick: bool):
     count = 3 if quick else 6
-    data = encode({"tournament": empty_event(11_000, 100, rated=True), "tiebreaks": RULES, "explain": False})
+    data = encode({"tournament": empty_event(11_000, 100, rated=True), "tiebreaks": RULES_24, "explain": False})
 
     def body(server: Server, outcome: Outcome) -> None:
         from tiebreak.usecases.cost import Counts, estimate
 
-        priced = estimate(Counts(players=11_000, rounds=100, rule_passes=len(RULES), body_bytes=len(data))).seconds
+        priced = estimate(Counts(players=11_000, rounds=100, rule_passes=len(RULES_24), body_bytes=len(data))).seconds
         outcome.notes.append(
             f"admitted by the cost model ({priced:.2f} s estimated), computed for longer than the "
             f"0.25 s deadline of this server (about 0.7 s on the development VM)"
@@ -522,7 +496,7 @@ def case_kill(quick: bool):
 
 
 def case_no_results(quick: bool):
-    data = encode({"tournament": empty_event(50_000, 100), "tiebreaks": RULES[:20]})
+    data = encode({"tournament": empty_event(50_000, 100), "tiebreaks": RULES_24[:20]})
 
     def body(server: Server, outcome: Outcome) -> None:
         status, answer, _, seconds = post(server.port, "/v1/standings", data)
@@ -536,13 +510,13 @@ def case_compare(quick: bool):
     heavy = encode(
         {
             "tournament": empty_event(8_000, 100),
-            "lists": [{"name": f"list {i}", "tiebreaks": RULES[:10]} for i in range(10)],
+            "lists": [{"name": f"list {i}", "tiebreaks": RULES_24[:10]} for i in range(10)],
         }
     )
     slow = encode(
         {
             "tournament": empty_event(3_000, 100, rated=True),
-            "lists": [{"name": f"list {i}", "tiebreaks": RULES[:8]} for i in range(2)],
+            "lists": [{"name": f"list {i}", "tiebreaks": RULES_24[:8]} for i in range(2)],
         }
     )
 
@@ -701,7 +675,7 @@ def case_headers(quick: bool):
 
 def case_overload(quick: bool):
     seconds_each = 4 if quick else 20
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     data = encode(
         {
@@ -823,7 +797,7 @@ LARGEST = [
 
 
 def case_largest(quick: bool):
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     per_synthetic_player = len(encode(swiss_wire(1000, 11, seed=1))) / 1000
     shapes = [LARGEST[3]] if quick else LARGEST

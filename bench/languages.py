@@ -2,9 +2,9 @@
 """What the languages cost a /v1/standings answer, in-process (decode, compute, build the
 breakdowns, encode: the handler's work without the socket).
 
-    .venv/bin/python scripts/bench_languages.py                      # 500x11, every language
-    .venv/bin/python scripts/bench_languages.py --size 2000x11 --repeats 30
-    ../main/.venv/bin/python scripts/bench_languages.py --langs en    # the same in another checkout
+    .venv/bin/python -m bench.languages   # 500x11, every language
+    .venv/bin/python -m bench.languages --size 2000x11 --repeats 30
+    ../main/.venv/bin/python -m bench.languages --langs en    # the same in another checkout
 
 Run from a checkout's root: it times that checkout's code (PYTHONPATH is set to its service/).
 The languages are timed in turn, round after round, so that they share the background load;
@@ -18,15 +18,12 @@ import argparse
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path.cwd() / "service"))
+import msgspec
 
-import msgspec  # noqa: E402
-
-from tiebreak.compute.work import Job, execute  # noqa: E402
-from tiebreak.synthetic import swiss_wire  # noqa: E402
-from tiebreak.wire.limits import LIMITS  # noqa: E402
+from tiebreak.compute.work import Job, execute
+from testkit.synthetic import swiss_wire
+from tiebreak.wire.limits import LIMITS
 
 RULES = ["BH/C1", "BH", "SB", "DE", "PS", "KS", "FB", "AOB", "ARO", "TPR", "PTP", "WIN"]
 

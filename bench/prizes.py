@@ -1,6 +1,6 @@
 """Prize distribution: measured time and answer size against the cost model's estimate.
 
-    .venv/bin/python scripts/bench_prizes.py            # the shapes below, one process each run
+    .venv/bin/python -m bench.prizes   # the shapes below, one process each run
 
 Each shape: entrants (all on the same points, or all apart), categories nested by rating (each
 admits the players rated below its bound), 1,000 prizes spread over the categories, one cash
@@ -15,9 +15,12 @@ import time
 
 import msgspec
 
+from tiebreak.texts.catalogue import enc_hook
 from tiebreak.usecases.cost import Counts, estimate, prize_counts
 from tiebreak.usecases.prizes import run_prizes
 from tiebreak.wire import prizes as w
+
+ENCODER = msgspec.json.Encoder(enc_hook=enc_hook)  # the answer's texts are messages, written as the service writes them
 
 SHAPES = [
     # entrants, categories, prizes, tied, one cash prize
@@ -61,7 +64,7 @@ def main() -> None:
         counts = Counts(players=entrants, rounds=1, **prize_counts(points, categories, prizes, 1, one_cash))
         guess = estimate(counts)
         started = time.perf_counter()
-        answer = msgspec.json.encode(run_prizes(body))
+        answer = ENCODER.encode(run_prizes(body))
         seconds = time.perf_counter() - started
         print(
             f"{entrants:>8} {categories:>4} {prizes:>6} {tied!s:>5} {one_cash!s:>5} {seconds:>7.2f} "

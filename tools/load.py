@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Load test: a real `tiebreak serve` on loopback, at its capacity and at twice it, with shedding.
 
-    .venv/bin/python scripts/load.py                  # the figures in docs/load.md (about 2 minutes)
-    .venv/bin/python scripts/load.py --quick          # a smoke run: short steps
-    .venv/bin/python scripts/load.py --sizes 300x11 --multiples 1 2 3 --seconds 30 --json out.json
+    .venv/bin/python -m tools.load           # the figures in docs/load.md (about 2 minutes)
+    .venv/bin/python -m tools.load --quick   # a smoke run: short steps
+    .venv/bin/python -m tools.load --sizes 300x11 --multiples 1 2 3 --seconds 30 --json out.json
 
 For each tournament size it first measures the server's **capacity**: C clients in a
 closed loop (each sends its next request when the last one was answered) for a few
@@ -29,7 +29,6 @@ import json
 import os
 import platform
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,45 +38,16 @@ from pathlib import Path
 import httpx
 import msgspec
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tiebreak.synthetic import swiss_wire  # noqa: E402
+from testkit.loopback import start_serve
+from testkit.synthetic import swiss_wire
 
 RULES = ["BH/C1", "BH", "SB", "DE", "PS", "WIN"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_server(workers: int, env: dict[str, str]) -> tuple[subprocess.Popen, str, int]:
-    port = free_port()
-    environment = {
-        **os.environ,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "WORKERS": str(workers),
-        "TIEBREAK_ACCESS_LOG": "0",
-        **env,
-    }
-    tiebreak = Path(sys.executable).parent / "tiebreak"
-    process = subprocess.Popen(
-        [str(tiebreak), "serve"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                time.sleep(0.3)
-                return process, base, port
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the server did not start")
+    process, base = start_serve(workers, {"TIEBREAK_ACCESS_LOG": "0", **env})
+    time.sleep(0.3)
+    return process, base, int(base.rsplit(":", 1)[1])
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -243,7 +213,7 @@ async def closed_loop_raw(base: str, body: bytes, concurrency: int, seconds: flo
 
 def health_prober(port: int) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, str(ROOT / "scripts" / "hostile.py"), "--poll", str(port)],
+        [sys.executable, "-m", "tools.hostile", "--poll", str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

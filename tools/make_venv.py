@@ -1,7 +1,7 @@
 """Make .venv fit for `make run` or `make test`, from the committed locks (standard library only).
 
-    python3 scripts/make_venv.py run     # what serving needs: requirements/run.txt
-    python3 scripts/make_venv.py test    # serving and the test tools: requirements/test.txt
+    python3 -m tools.make_venv run    # what serving needs: requirements/run.txt
+    python3 -m tools.make_venv test   # serving and the test tools: requirements/test.txt
 
 Run by the machine's own Python. A .venv made by a Python this project does not support
 (older than requires-python, or broken: its interpreter gone) is rebuilt, and says so.

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Every player's breakdown, as a compute worker answers it: read, engine, breakdowns, conversion, JSON.
 
-    .venv/bin/python scripts/bench_breakdowns.py                 # 20,000 x 11, 12 rules, explain on
-    .venv/bin/python scripts/bench_breakdowns.py --players 5000 --no-explain
+    .venv/bin/python -m bench.breakdowns   # 20,000 x 11, 12 rules, explain on
+    .venv/bin/python -m bench.breakdowns --players 5000 --no-explain
 
-    .venv/bin/python scripts/bench_breakdowns.py --player 7      # one player's row and breakdown
-    .venv/bin/python scripts/bench_breakdowns.py --top 10
+    .venv/bin/python -m bench.breakdowns --player 7   # one player's row and breakdown
+    .venv/bin/python -m bench.breakdowns --top 10
 
-Runs `tiebreak.compute.work.execute` on a synthetic Swiss (tiebreak.synthetic, seed 1) with the
+Runs `tiebreak.compute.work.execute` on a synthetic Swiss (testkit.synthetic, seed 1) with the
 cost ceilings lifted (the shipped ones refuse the largest sizes on purpose), `--repeats`
 times, in this process, as the compute worker runs a job (service/tiebreak/compute/worker.py): the cyclic
 collector paused. Prints, per run, the time to the answer (what the client waits for) and the
@@ -21,11 +21,7 @@ import dataclasses
 import resource
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-RULES = ["BH/C1", "BH/C2", "BH", "BH/M1", "SB", "SB/C1", "PS", "WIN", "WON", "BPG", "DE", "ARO"]
+from testkit.rules import RULES_12
 
 
 def main() -> int:
@@ -43,9 +39,9 @@ def main() -> int:
     from tiebreak.compute import work
     from tiebreak.wire.limits import LIMITS
     from tiebreak.engine.standings import cyclic_gc_paused
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
-    request = {"tournament": swiss_wire(args.players, args.rounds, 1), "tiebreaks": RULES, "explain": args.explain}
+    request = {"tournament": swiss_wire(args.players, args.rounds, 1), "tiebreaks": RULES_12, "explain": args.explain}
     if args.player:
         request["player"] = args.player
     if args.top is not None:

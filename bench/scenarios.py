@@ -1,8 +1,8 @@
 """Benchmark of POST /v1/scenarios' computation, in process (decoding, planning, ranking, needs).
 
-    .venv/bin/python scripts/bench_scenarios.py            # both shapes, best of 3
-    .venv/bin/python scripts/bench_scenarios.py --repeat 5
-    .venv/bin/python -m cProfile -s tottime scripts/bench_scenarios.py --repeat 1 --shape swiss-40
+    .venv/bin/python -m bench.scenarios   # both shapes, best of 3
+    .venv/bin/python -m bench.scenarios --repeat 5
+    .venv/bin/python -m cProfile -s tottime -m bench.scenarios --repeat 1 --shape swiss-40
 
 Shapes (issue 25; figures in docs/benchmarks.md):
   swiss-40: a synthetic 40-player, 9-round Swiss, its last round opened again, the top 12 boards
@@ -15,21 +15,17 @@ Shapes (issue 25; figures in docs/benchmarks.md):
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import msgspec
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
-
-from tiebreak.synthetic import swiss_wire  # noqa: E402
-from tiebreak.usecases.scenarios import opened_round, plan_scenarios, compute_scenarios  # noqa: E402
-from tiebreak.wire import schemas as s  # noqa: E402
-from tiebreak.wire import scenarios as w  # noqa: E402
-from tiebreak.wire.limits import LIMITS, LimitExceeded  # noqa: E402
-from tiebreak.usecases.cost import check_cost, estimate, largest_open_games  # noqa: E402
-from tiebreak.texts.catalogue import enc_hook  # noqa: E402
+from testkit.synthetic import swiss_wire
+from tiebreak.usecases.scenarios import opened_round, plan_scenarios, compute_scenarios
+from tiebreak.wire import schemas as s
+from tiebreak.wire import scenarios as w
+from tiebreak.wire.limits import LIMITS, LimitExceeded
+from tiebreak.usecases.cost import check_cost, estimate, largest_open_games
+from tiebreak.texts.catalogue import enc_hook
 
 ENCODER = msgspec.json.Encoder(enc_hook=enc_hook)  # messages are written as the service writes them
 

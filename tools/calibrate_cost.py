@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Measure the constants of the cost model (service/tiebreak/usecases/cost.py) on the current engine.
 
-    .venv/bin/python scripts/calibrate_cost.py --json a.json     # half a minute; prints the constants block
-    .venv/bin/python scripts/calibrate_cost.py --check           # also compares cost.py as it is with every run
-    .venv/bin/python scripts/calibrate_cost.py --merge a.json b.json   # the larger figure per constant of
-                                                                       # several runs, and its error on each
+    .venv/bin/python -m tools.calibrate_cost --json a.json           # half a minute; prints the constants block
+    .venv/bin/python -m tools.calibrate_cost --check                 # also compares cost.py as it is with every run
+    .venv/bin/python -m tools.calibrate_cost --merge a.json b.json   # the larger figure per constant of
+                                                                     # several runs, and its error on each
 
 Every shape runs in a fresh process, exactly as a compute worker runs a request:
 `work.execute(Job)` on the encoded body (decode, read, engine, encode), after the worker's
@@ -42,42 +42,11 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from testkit.rules import RULES_24
 
-RULES = [
-    "BH/C1",
-    "BH",
-    "SB",
-    "PS",
-    "WIN",
-    "DE",
-    "ARO",
-    "KS",
-    "BH/M1",
-    "SB/C1",
-    "WON",
-    "BPG",
-    "AOB",
-    "FB",
-    "TPR",
-    "PTP",
-    "APRO",
-    "APPO",
-    "GE",
-    "BWG",
-    "BH/C2",
-    "SB/M1",
-    "KS/L40",
-    "BH/C3",
-    "BH/C1/P",
-    "SB/P",
-    "KS/L60",
-    "BH/M2",
-    "SB/C2",
-    "PS/C1",
-]
+ROOT = Path(__file__).resolve().parents[1]
+
+RULES = [*RULES_24, "BH/C1/P", "SB/P", "KS/L60", "BH/M2", "SB/C2", "PS/C1"]
 
 
 @dataclass(frozen=True)
@@ -154,7 +123,7 @@ def rule_lists(shape: Shape) -> list[list[str]]:
 def body_for(shape: Shape) -> bytes:
     import msgspec
 
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     if shape.results:
         tournament = swiss_wire(shape.players, shape.rounds, seed=1)
@@ -278,7 +247,7 @@ def units(run: dict) -> dict:
 
 def measure(shape: Shape) -> dict:
     out = subprocess.run(
-        [sys.executable, __file__, "--one", json.dumps(asdict(shape))],
+        [sys.executable, "-m", "tools.calibrate_cost", "--one", json.dumps(asdict(shape))],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -503,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.merge:
         k, runs, measured = merged(args.merge)
-        print(f"# The larger figure per constant of {len(args.merge)} runs of scripts/calibrate_cost.py:")
+        print(f"# The larger figure per constant of {len(args.merge)} runs of tools/calibrate_cost.py:")
         for m in measured:
             print(
                 f"#   {m.get('date')} at {m.get('commit')}, load average {m.get('load_before')} before, "
@@ -536,7 +505,7 @@ def main(argv: list[str] | None = None) -> int:
         "load_after": round(os.getloadavg()[0], 2),
     }
     print(
-        f"# Measured {measured['date']} by scripts/calibrate_cost.py at {measured['commit']} on "
+        f"# Measured {measured['date']} by tools/calibrate_cost.py at {measured['commit']} on "
         f"{measured['machine']}; load average {load_before} before, {measured['load_after']} after"
     )
     print(constants_block(k))

@@ -1,6 +1,6 @@
 """How long the service takes to decode (or refuse) requests at the size limit.
 
-    .venv/bin/python scripts/limits_probe.py        # about a minute; figures in docs/operations.md
+    .venv/bin/python -m tools.limits_probe   # about a minute; figures in docs/operations.md
 
 Every body is about TIEBREAK_MAX_BODY_BYTES (32 MiB by default). The largest valid
 request is decoded in full; each hostile one must be refused no slower than a small
@@ -14,17 +14,13 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import msgspec
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tiebreak.wire import schemas as s  # noqa: E402
-from tiebreak.wire.decode import prescan  # noqa: E402
-from tiebreak.wire.limits import LIMITS, LimitExceeded  # noqa: E402
-from tiebreak.synthetic import swiss_wire  # noqa: E402
+from tiebreak.wire import schemas as s
+from tiebreak.wire.decode import prescan
+from tiebreak.wire.limits import LIMITS, LimitExceeded
+from testkit.synthetic import swiss_wire
 
 DECODER = msgspec.json.Decoder(s.StandingsRequest)
 

@@ -1,7 +1,7 @@
 """Generate the clients of openapi/openapi.json into a build folder (`make clients`, docs/clients.md).
 
-    python scripts/clients.py [OUT]        # default build/clients: python/, ts/
-    python scripts/clients.py --python-only [OUT]
+    python -m tools.clients [OUT]        # default build/clients: python/, ts/
+    python -m tools.clients --python-only [OUT]
 
 - python/: openapi-python-client (from the test lock) with clients/openapi-python-client.yaml;
 - ts/schema.d.ts: openapi-typescript; ts/sdk/: @hey-api/openapi-ts (fetch client and SDK);

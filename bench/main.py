@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """Benchmarks for the tie-break service: the engine in-process and the HTTP API end to end.
 
-    .venv/bin/python scripts/bench.py                 # everything, a few minutes
-    .venv/bin/python scripts/bench.py --quick         # small repeats, for a smoke run
-    .venv/bin/python scripts/bench.py --skip-http --sizes 500x11 --repeats 50
-    .venv/bin/python scripts/bench.py --json > bench.json
-    .venv/bin/python scripts/bench.py --profile 20000x11     # cProfile, explain off and on
-    .venv/bin/python scripts/bench.py --per-rule 500x11      # what each rule costs alone
-    .venv/bin/python scripts/bench.py --skip-http --gc-off   # diagnostic: the share of the cyclic GC
-    .venv/bin/python scripts/bench.py --teams-only               # only the team event (Olympiad size)
-    .venv/bin/python scripts/bench.py --skip-teams                # without the team event
+    .venv/bin/python -m bench                        # everything, a few minutes
+    .venv/bin/python -m bench --quick                # small repeats, for a smoke run
+    .venv/bin/python -m bench --skip-http --sizes 500x11 --repeats 50
+    .venv/bin/python -m bench --json > bench.json
+    .venv/bin/python -m bench --profile 20000x11     # cProfile, explain off and on
+    .venv/bin/python -m bench --per-rule 500x11      # what each rule costs alone
+    .venv/bin/python -m bench --skip-http --gc-off   # diagnostic: the share of the cyclic GC
+    .venv/bin/python -m bench --teams-only           # only the team event (Olympiad size)
+    .venv/bin/python -m bench --skip-teams           # without the team event
 
 Engine: every size and explain setting runs in a fresh subprocess, so peak
 memory is that computation's alone. The tournament is generated
-(tiebreak.synthetic, seeded) before the clock starts; the timed call is
+(testkit.synthetic, seeded) before the clock starts; the timed call is
 `compute_standings(tournament, specs, explain=...)`. Peak memory is reported as
 the process's peak RSS (resource.getrusage, input tournament included), the
 peak RSS of the computation alone (the kernel's high-water mark is reset after
@@ -27,7 +27,7 @@ in-process (decode, convert, compute, convert, encode: what the handler does),
 so both see the same background load and the HTTP overhead is visible. The
 server is stopped with SIGINT (uvicorn's graceful shutdown) whatever happens.
 
-Team events: a seeded Olympiad-sized team Swiss (tiebreak.synthetic_teams, 180 teams,
+Team events: a seeded Olympiad-sized team Swiss (testkit.synthetic_teams, 180 teams,
 11 rounds, 4 boards) ranked by 8 team rules, in-process (`compute_team_standings`) and
 over HTTP (the JSON body of `team_tournament`), in the same way.
 
@@ -39,6 +39,7 @@ targets of SPEC section 4 are checked at the end.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import math
@@ -46,20 +47,20 @@ import os
 import platform
 import resource
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
+from testkit.loopback import free_port
+from testkit.rules import RULES_12
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
-DEFAULT_RULES = ["BH/C1", "BH/C2", "BH", "BH/M1", "SB", "SB/C1", "PS", "WIN", "WON", "BPG", "DE", "ARO"]
-
+DEFAULT_RULES = RULES_12
 DEFAULT_TEAM_RULES = ["PTS", "EMGSB/C1", "MPvGP", "BH:MP/C1", "EDE", "BH:MP", "EGGSB", "SSSC"]
 TARGET_TEAM_MS = 100.0  # issue 9: 180 teams x 11 rounds x 4 boards, 8 rules, in-process without breakdowns
 
@@ -127,41 +128,47 @@ def maxrss_mb() -> float:
 # ---------------------------------------------------------------- engine worker (subprocess)
 
 
+def engine_input(players: int, rounds: int, seed: int, objects: bool):
+    """The synthetic Swiss the engine ranks: with `objects`, a RoundResult object per result; else
+    as the JSON adapter hands it over: the results as columns (tiebreak.engine.model.ResultColumns)
+    and the players' ids, names and ratings as a Roster (the TRF reader gives the columns only)."""
+    from testkit.synthetic import swiss_tournament
+
+    tournament = swiss_tournament(players, rounds, seed=seed)
+    if objects:
+        return tournament
+    import dataclasses
+
+    import numpy as np
+
+    from tiebreak.engine.model import ResultColumns, Roster, result_columns
+
+    flat = result_columns(tournament.players)
+    entrants = tournament.players
+    return dataclasses.replace(
+        tournament,
+        columns=ResultColumns(
+            np.asarray(flat.counts),
+            np.asarray(flat.round),
+            np.asarray(flat.kind, np.int8),
+            np.asarray(flat.opponent),
+            np.asarray(flat.color, np.int8),
+            flat.points,
+        ),
+        roster=Roster([p.id for p in entrants], [p.name for p in entrants], [p.rating or None for p in entrants]),
+    )
+
+
 def engine_worker(args: argparse.Namespace) -> None:
     """One size, one explain setting, in this (fresh) process; prints one JSON line."""
     from tiebreak.engine import compute_standings
     from tiebreak.engine.registry import valid_codes
     from tiebreak.engine.rules import parse_rule
-    from tiebreak.synthetic import swiss_tournament
 
     players, rounds = args.size
     explain = bool(args.explain)
     t0 = time.perf_counter()
-    tournament = swiss_tournament(players, rounds, seed=args.seed)
-    if not args.objects:
-        # The engine's input as the JSON adapter hands it over: the results as columns
-        # (tiebreak.engine.model.ResultColumns), not one RoundResult object per result, and the
-        # players' ids, names and ratings as a Roster (the TRF reader gives the columns only).
-        import dataclasses
-
-        import numpy as np
-
-        from tiebreak.engine.model import ResultColumns, Roster, result_columns
-
-        flat = result_columns(tournament.players)
-        entrants = tournament.players
-        tournament = dataclasses.replace(
-            tournament,
-            columns=ResultColumns(
-                np.asarray(flat.counts),
-                np.asarray(flat.round),
-                np.asarray(flat.kind, np.int8),
-                np.asarray(flat.opponent),
-                np.asarray(flat.color, np.int8),
-                flat.points,
-            ),
-            roster=Roster([p.id for p in entrants], [p.name for p in entrants], [p.rating or None for p in entrants]),
-        )
+    tournament = engine_input(players, rounds, args.seed, args.objects)
     generation_s = time.perf_counter() - t0
     codes = valid_codes()
     specs = [parse_rule(r, codes) for r in args.rules]
@@ -222,7 +229,8 @@ def engine_worker(args: argparse.Namespace) -> None:
 def run_engine(size: tuple[int, int], explain: bool, repeats: int, warmup: int, args) -> dict:
     cmd = [
         sys.executable,
-        str(Path(__file__).resolve()),
+        "-m",
+        "bench.main",
         "--worker-engine",
         "--size",
         f"{size[0]}x{size[1]}",
@@ -252,13 +260,8 @@ def run_engine(size: tuple[int, int], explain: bool, repeats: int, warmup: int, 
 # ---------------------------------------------------------------- HTTP
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 _FLOOR_ANSWERS: dict[int, bytes] = {}
+FLOOR_APP = "bench.main:floor_app"  # imported by uvicorn from the repository's root
 
 
 async def floor_app(scope, receive, send) -> None:
@@ -296,8 +299,8 @@ def start_server(port: int, log_file, app: str = "tiebreak.http.app:app") -> sub
     uvicorn = Path(sys.executable).with_name("uvicorn")
     launcher = [str(uvicorn)] if uvicorn.exists() else [sys.executable, "-m", "uvicorn"]
     cmd = [*launcher, app, "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-access-log"]
-    if app == "bench:floor_app":
-        cmd += ["--app-dir", str(Path(__file__).resolve().parent)]
+    if app == FLOOR_APP:
+        cmd += ["--app-dir", str(ROOT)]
     # The shipped cost ceilings (docs/operations.md) refuse the largest sizes measured here on
     # purpose; the benchmark lifts them to time the work itself.
     env = {
@@ -343,6 +346,26 @@ def stop_server(proc: subprocess.Popen) -> int | None:
     return proc.returncode
 
 
+@contextlib.contextmanager
+def serving(app: str = "tiebreak.http.app:app"):
+    """A uvicorn serving `app` on a free port for the block: (process, base URL, log file); its output
+    is logged when the block fails, and it is stopped (SIGINT) whatever happens."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log(f"starting uvicorn on {base} ({app})")
+    log_file = tempfile.TemporaryFile()
+    proc = start_server(port, log_file, app)
+    try:
+        yield proc, base, log_file
+    except Exception:
+        log(f"uvicorn output:\n{server_log(log_file)}")
+        raise
+    finally:
+        rc = stop_server(proc)
+        log(f"uvicorn stopped (exit {rc})")
+        log_file.close()
+
+
 def in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     """What a compute worker does with a JSON body (tiebreak.compute.work), without the HTTP server.
 
@@ -365,11 +388,60 @@ def in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     return answer.body, t1 - t0, t2 - t1, 0.0  # encoding is part of the worker's computing
 
 
+def alternately(client, base: str, body: bytes, headers: dict, pipeline, args, back_to_back: bool = False):
+    """POST /v1/standings `body`: once (its answer checked and returned), `args.http_warmup` times
+    untimed, then `args.requests` timed, each request followed by the same body handled by `pipeline`
+    in this process (unless `back_to_back`), so that both see the same background load and the
+    overhead is a fair difference. The timings: seconds per request, per in-process run and its steps."""
+    url = f"{base}/v1/standings"
+    first = client.post(url, content=body, headers=headers)
+    if first.status_code != 200:
+        raise RuntimeError(f"POST /v1/standings -> {first.status_code}: {first.text[:500]}")
+    for _ in range(args.http_warmup):
+        client.post(url, content=body, headers=headers).read()
+        if not back_to_back:
+            pipeline(body)
+    timings: dict[str, list[float]] = {"http": [], "local": [], "decode": [], "engine": [], "encode": []}
+    for _ in range(args.requests):
+        t0 = time.perf_counter()
+        r = client.post(url, content=body, headers=headers)
+        r.read()
+        timings["http"].append(time.perf_counter() - t0)
+        if r.status_code != 200:
+            raise RuntimeError(f"POST /v1/standings -> {r.status_code}")
+        if back_to_back:  # the next request at once: no in-process comparison
+            continue
+        t0 = time.perf_counter()
+        _, decode_s, engine_s, encode_s = pipeline(body)
+        timings["local"].append(time.perf_counter() - t0)
+        for step, seconds in (("decode", decode_s), ("engine", engine_s), ("encode", encode_s)):
+            timings[step].append(seconds)
+    return first, timings
+
+
+def timing_columns(body: bytes, first, timings: dict[str, list[float]]) -> dict:
+    """A row's sizes and timings (ms) from `alternately`; the in-process ones NaN when not measured."""
+    http = summary(timings["http"])
+    pipe = summary(timings["local"] or [float("nan")])
+    return {
+        "request_kb": len(body) / 1024,
+        "response_kb": len(first.content) / 1024,
+        **http,
+        "inprocess_median_ms": pipe["median_ms"],
+        "inprocess_min_ms": pipe["min_ms"],
+        **{
+            f"{step}_median_ms": statistics.median(timings[step] or [float("nan")]) * 1000
+            for step in ("decode", "engine", "encode")
+        },
+        "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
+    }
+
+
 def run_http(args) -> list[dict]:
     import httpx
     import msgspec
 
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
 
     bodies = {}
     for size in args.http_sizes:
@@ -385,62 +457,28 @@ def run_http(args) -> list[dict]:
                 {"tournament": wire, "tiebreaks": args.rules, "player": [args.http_player]}
             )
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log(f"starting uvicorn on {base}")
-    log_file = tempfile.TemporaryFile()
-    proc = start_server(port, log_file)
-    floor_port = free_port()
-    floor_url = f"http://127.0.0.1:{floor_port}/"
-    floor_log = tempfile.TemporaryFile()
-    floor_proc = start_server(floor_port, floor_log, "bench:floor_app")
     rows = []
-    try:
+    with serving() as (proc, base, log_file), serving(FLOOR_APP) as (floor_proc, floor_base, floor_log):
         with httpx.Client(timeout=60.0) as client:
             wait_healthy(client, base, proc, log_file)
-            wait_healthy(client, floor_url.rstrip("/"), floor_proc, floor_log)
+            wait_healthy(client, floor_base, floor_proc, floor_log)
             # httpx asks for gzip by default, as most clients do; --accept-encoding identity: uncompressed
             headers = {"content-type": "application/json", "accept-encoding": args.accept_encoding}
             for (size, explain), body in bodies.items():
                 log(f"http {size[0]}x{size[1]} explain={explain}: {args.requests} requests")
-                first = client.post(f"{base}/v1/standings", content=body, headers=headers)
-                if first.status_code != 200:
-                    raise RuntimeError(f"POST /v1/standings -> {first.status_code}: {first.text[:500]}")
+                first, timings = alternately(client, base, body, headers, in_process_pipeline, args, args.back_to_back)
                 n_rows = len(first.json()["standings"])
                 assert n_rows == (1 if isinstance(explain, str) else size[0]), (n_rows, size)
-                for _ in range(args.http_warmup):
-                    client.post(f"{base}/v1/standings", content=body, headers=headers).read()
-                    if not args.back_to_back:
-                        in_process_pipeline(body)
-                # HTTP requests alternate with the same request handled in this process, so
-                # that both see the same background load and the overhead is a fair difference.
-                times, local, decode, engine, encode = [], [], [], [], []
-                for _ in range(args.requests):
-                    t0 = time.perf_counter()
-                    r = client.post(f"{base}/v1/standings", content=body, headers=headers)
-                    r.read()
-                    times.append(time.perf_counter() - t0)
-                    if r.status_code != 200:
-                        raise RuntimeError(f"POST /v1/standings -> {r.status_code}")
-                    if args.back_to_back:  # the next request at once: no in-process comparison
-                        continue
-                    t0 = time.perf_counter()
-                    _, decode_s, engine_s, encode_s = in_process_pipeline(body)
-                    local.append(time.perf_counter() - t0)
-                    decode.append(decode_s)
-                    engine.append(engine_s)
-                    encode.append(encode_s)
                 # The same client sending the same body and reading as many bytes (as sent, gzipped or
                 # not) from the bare app: what the client, loopback and uvicorn take by themselves.
                 floor_headers = {**headers, "x-floor-bytes": str(first.num_bytes_downloaded)}
                 floor = []
                 for i in range(args.http_warmup + args.requests):
                     t0 = time.perf_counter()
-                    client.post(floor_url, content=body, headers=floor_headers).read()
+                    client.post(f"{floor_base}/", content=body, headers=floor_headers).read()
                     if i >= args.http_warmup:
                         floor.append(time.perf_counter() - t0)
-                http = summary(times)
-                pipe = summary(local or [float("nan")])
+                columns = timing_columns(body, first, timings)
                 floor_ms = summary(floor)["median_ms"]
                 rows.append(
                     {
@@ -449,28 +487,11 @@ def run_http(args) -> list[dict]:
                         "rounds": size[1],
                         "rules": len(args.rules),
                         "explain": explain,
-                        "request_kb": len(body) / 1024,
-                        "response_kb": len(first.content) / 1024,
-                        **http,
-                        "inprocess_median_ms": pipe["median_ms"],
-                        "inprocess_min_ms": pipe["min_ms"],
-                        "decode_median_ms": statistics.median(decode or [float("nan")]) * 1000,
-                        "engine_median_ms": statistics.median(engine or [float("nan")]) * 1000,
-                        "encode_median_ms": statistics.median(encode or [float("nan")]) * 1000,
-                        "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
+                        **columns,
                         "floor_median_ms": floor_ms,
-                        "server_overhead_median_ms": http["median_ms"] - pipe["median_ms"] - floor_ms,
+                        "server_overhead_median_ms": columns["http_overhead_median_ms"] - floor_ms,
                     }
                 )
-    except Exception:
-        log(f"uvicorn output:\n{server_log(log_file)}")
-        raise
-    finally:
-        rc = stop_server(proc)
-        stop_server(floor_proc)
-        log(f"uvicorn stopped (exit {rc})")
-        log_file.close()
-        floor_log.close()
     return rows
 
 
@@ -492,7 +513,9 @@ def team_in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     from tiebreak.wire import schemas as s
     from tiebreak.usecases.convert_teams import team_rules_from_wire, team_standings_to_wire, team_tournament_from_wire
     from tiebreak.engine.teams.standings import compute_team_standings
+    from tiebreak.texts.catalogue import enc_hook
 
+    encoder = msgspec.json.Encoder(enc_hook=enc_hook)  # the breakdowns' texts are messages
     t0 = time.perf_counter()
     req = msgspec.json.decode(body, type=s.StandingsRequest)
     event = team_tournament_from_wire(req.team_tournament)
@@ -500,7 +523,7 @@ def team_in_process_pipeline(body: bytes) -> tuple[bytes, float, float, float]:
     t1 = time.perf_counter()
     result = compute_team_standings(event, specs, None, req.after_round, req.explain)
     t2 = time.perf_counter()
-    out = msgspec.json.encode(team_standings_to_wire(result, req.explain))
+    out = encoder.encode(team_standings_to_wire(result, req.explain))
     t3 = time.perf_counter()
     return out, t1 - t0, t2 - t1, t3 - t2
 
@@ -513,7 +536,7 @@ def run_teams(args) -> list[dict]:
     from tiebreak.usecases.convert_teams import team_tournament_to_wire
     from tiebreak.engine.teams.registry import parse_team_rule
     from tiebreak.engine.teams.standings import compute_team_standings
-    from tiebreak.synthetic_teams import team_swiss
+    from testkit.synthetic_teams import team_swiss
 
     teams, rounds, boards = args.team_size
     event = team_swiss(teams, rounds, boards, seed=args.seed)
@@ -533,59 +556,17 @@ def run_teams(args) -> list[dict]:
     if args.skip_http:
         return rows
     wire = msgspec.to_builtins(team_tournament_to_wire(event))
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log(f"starting uvicorn on {base}")
-    log_file = tempfile.TemporaryFile()
-    proc = start_server(port, log_file)
-    try:
+    with serving() as (proc, base, log_file):
         with httpx.Client(timeout=60.0) as client:
             wait_healthy(client, base, proc, log_file)
             headers = {"content-type": "application/json"}
             for explain in (False, True):
                 body = msgspec.json.encode({"team_tournament": wire, "tiebreaks": args.team_rules, "explain": explain})
                 log(f"team http {teams}x{rounds}x{boards} explain={explain}: {args.requests} requests")
-                first = client.post(f"{base}/v1/standings", content=body, headers=headers)
-                if first.status_code != 200:
-                    raise RuntimeError(f"POST /v1/standings -> {first.status_code}: {first.text[:500]}")
-                for _ in range(args.http_warmup):
-                    client.post(f"{base}/v1/standings", content=body, headers=headers).read()
-                    team_in_process_pipeline(body)
-                times, local, decode, engine, encode = [], [], [], [], []
-                for _ in range(args.requests):
-                    t0 = time.perf_counter()
-                    r = client.post(f"{base}/v1/standings", content=body, headers=headers)
-                    r.read()
-                    times.append(time.perf_counter() - t0)
-                    t0 = time.perf_counter()
-                    _, decode_s, engine_s, encode_s = team_in_process_pipeline(body)
-                    local.append(time.perf_counter() - t0)
-                    decode.append(decode_s)
-                    engine.append(engine_s)
-                    encode.append(encode_s)
-                http, pipe = summary(times), summary(local)
+                first, timings = alternately(client, base, body, headers, team_in_process_pipeline, args)
                 rows.append(
-                    {
-                        "kind": "team-http",
-                        **base_row,
-                        "explain": explain,
-                        "request_kb": len(body) / 1024,
-                        "response_kb": len(first.content) / 1024,
-                        **http,
-                        "inprocess_median_ms": pipe["median_ms"],
-                        "decode_median_ms": statistics.median(decode) * 1000,
-                        "engine_median_ms": statistics.median(engine) * 1000,
-                        "encode_median_ms": statistics.median(encode) * 1000,
-                        "http_overhead_median_ms": http["median_ms"] - pipe["median_ms"],
-                    }
+                    {"kind": "team-http", **base_row, "explain": explain, **timing_columns(body, first, timings)}
                 )
-    except Exception:
-        log(f"uvicorn output:\n{server_log(log_file)}")
-        raise
-    finally:
-        rc = stop_server(proc)
-        log(f"uvicorn stopped (exit {rc})")
-        log_file.close()
     return rows
 
 
@@ -606,21 +587,18 @@ def print_teams(report: dict) -> None:
     rows = report.get("teams") or []
     if not rows:
         return
-    print(f"\nTeam event (tiebreak.synthetic_teams; rules: {' '.join(report['team_rules'])})")
-    head = (
+    print_table(
+        f"\nTeam event (testkit.synthetic_teams; rules: {' '.join(report['team_rules'])})",
         f"{'size':>12} {'where':>7} {'explain':>7} {'median ms':>10} {'p95 ms':>8} {'min ms':>7} "
-        f"{'resp KB':>8} {'in-proc ms':>10} {'overhead ms':>11}"
-    )
-    print(head)
-    print("-" * len(head))
-    for r in rows:
-        http = r["kind"] == "team-http"
-        print(
-            f"{r['teams']:>5}x{r['rounds']}x{r['boards']:<3} {'http' if http else 'engine':>7} "
+        f"{'resp KB':>8} {'in-proc ms':>10} {'overhead ms':>11}",
+        (
+            f"{r['teams']:>5}x{r['rounds']}x{r['boards']:<3} {'http' if r['kind'] == 'team-http' else 'engine':>7} "
             f"{str(r['explain']):>7} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
             f"{fmt(r.get('response_kb'), '.0f'):>8} {fmt(r.get('inprocess_median_ms'), '.2f'):>10} "
             f"{fmt(r.get('http_overhead_median_ms'), '.2f'):>11}"
-        )
+            for r in rows
+        ),
+    )
 
 
 # ---------------------------------------------------------------- profiling
@@ -633,7 +611,7 @@ def run_profile(args) -> None:
     from tiebreak.engine import compute_standings
     from tiebreak.engine.registry import valid_codes
     from tiebreak.engine.rules import parse_rule
-    from tiebreak.synthetic import swiss_tournament
+    from testkit.synthetic import swiss_tournament
 
     players, rounds = args.profile
     tournament = swiss_tournament(players, rounds, seed=args.seed)
@@ -663,7 +641,7 @@ def run_per_rule(args) -> None:
     from tiebreak.engine import compute_standings
     from tiebreak.engine.registry import valid_codes
     from tiebreak.engine.rules import parse_rule
-    from tiebreak.synthetic import swiss_tournament
+    from testkit.synthetic import swiss_tournament
 
     players, rounds = args.per_rule
     tournament = swiss_tournament(players, rounds, seed=args.seed)
@@ -773,6 +751,15 @@ def fmt(value, spec: str = ".1f") -> str:
     return "-" if value is None else format(value, spec)
 
 
+def print_table(title: str, head: str, lines: Iterable[str]) -> None:
+    """A title, the column heads underlined, then one line per row."""
+    print(title)
+    print(head)
+    print("-" * len(head))
+    for line in lines:
+        print(line)
+
+
 def print_report(report: dict) -> None:
     m = report["machine"]
     print(f"Machine: {m['cpu']}, {m['nproc']} CPUs, {m['implementation']} {m['python']}, {m['platform']}")
@@ -784,42 +771,38 @@ def print_report(report: dict) -> None:
     print(f"Rules ({len(report['rules'])}): {' '.join(report['rules'])}; seed {report['seed']}")
     if report["engine"]:
         gc_note = "; cyclic GC DISABLED during timed calls (diagnostic)" if report["gc_off"] else ""
-        print(f"\nEngine in-process (compute_standings; generation excluded; fresh process per row{gc_note})")
-        head = (
+        print_table(
+            f"\nEngine in-process (compute_standings; generation excluded; fresh process per row{gc_note})",
             f"{'size':>10} {'explain':>7} {'n':>3} {'median ms':>10} {'min ms':>9} {'max ms':>9} "
-            f"{'peak RSS MB':>11} {'compute RSS MB':>14} {'tracemalloc MB':>14} {'gen s':>6}"
-        )
-        print(head)
-        print("-" * len(head))
-        for r in report["engine"]:
-            print(
+            f"{'peak RSS MB':>11} {'compute RSS MB':>14} {'tracemalloc MB':>14} {'gen s':>6}",
+            (
                 f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['n']:>3} {r['median_ms']:>10.1f} "
                 f"{r['min_ms']:>9.1f} {r['max_ms']:>9.1f} {r['peak_rss_process_mb']:>11.0f} "
                 f"{fmt(r['compute_rss_growth_mb'], '.0f'):>14} {fmt(r.get('tracemalloc_peak_mb'), '.0f'):>14} "
                 f"{r['generation_s']:>6.2f}"
-            )
+                for r in report["engine"]
+            ),
+        )
         print(
             "  peak RSS: whole process incl. interpreter and input; compute RSS: growth of the "
             "high-water mark over the RSS after generation"
         )
     if report["http"]:
-        print(f"\nHTTP end to end (uvicorn on 127.0.0.1, keep-alive httpx client, {report['requests']} requests each)")
-        head = (
+        print_table(
+            f"\nHTTP end to end (uvicorn on 127.0.0.1, keep-alive httpx client, {report['requests']} requests each)",
             f"{'size':>10} {'explain':>7} {'req KB':>7} {'resp KB':>8} {'median ms':>10} {'p95 ms':>8} "
             f"{'min ms':>7} {'in-proc ms':>10} {'decode':>7} {'engine':>7} {'encode':>7} {'overhead ms':>11} "
-            f"{'floor ms':>8} {'server ms':>9}"
-        )
-        print(head)
-        print("-" * len(head))
-        for r in report["http"]:
-            print(
+            f"{'floor ms':>8} {'server ms':>9}",
+            (
                 f"{r['players']:>6}x{r['rounds']:<3} {str(r['explain']):>7} {r['request_kb']:>7.0f} "
                 f"{r['response_kb']:>8.0f} {r['median_ms']:>10.2f} {r['p95_ms']:>8.2f} {r['min_ms']:>7.2f} "
                 f"{r['inprocess_median_ms']:>10.2f} {r['decode_median_ms']:>7.2f} {r['engine_median_ms']:>7.2f} "
                 f"{r['encode_median_ms']:>7.2f} "
                 f"{r['http_overhead_median_ms']:>11.2f} {fmt(r.get('floor_median_ms'), '.2f'):>8} "
                 f"{fmt(r.get('server_overhead_median_ms'), '.2f'):>9}"
-            )
+                for r in report["http"]
+            ),
+        )
         print(
             "  in-proc: what a compute worker does, in this process, median ms: decode (read, check, JSON -> "
             "columns, price),\n  engine (engine, breakdowns, conversion and JSON encoding: one step in the "
@@ -834,7 +817,8 @@ def print_report(report: dict) -> None:
             print(f"  [{'met' if t['met'] else 'MISSED'}] {t['target']}: {t['measured']}")
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """The flags: over 80 lines, but a list of declarations, one per flag, in the order --help prints them."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument(
         "--sizes",
@@ -923,8 +907,11 @@ def main() -> None:
     p.add_argument("--worker-engine", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--size", type=parse_size, help=argparse.SUPPRESS)
     p.add_argument("--explain", type=int, default=0, help=argparse.SUPPRESS)
-    args = p.parse_args()
+    return p
 
+
+def main() -> None:
+    args = parser().parse_args()
     if args.worker_engine:
         engine_worker(args)
         return

@@ -1,23 +1,20 @@
 """What `player=` and `top=` save: one 500 x 11 request, 12 rules, through the standings pipeline.
 
-.venv/bin/python scripts/bench_selection.py [PLAYERS] [ROUNDS]
+.venv/bin/python -m bench.selection [PLAYERS] [ROUNDS]
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import msgspec
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tiebreak.wire import schemas as s
+from tiebreak.usecases.standings import run_standings
+from testkit.synthetic import swiss_wire
+from testkit.rules import RULES_12
 
-from tiebreak.wire import schemas as s  # noqa: E402
-from tiebreak.usecases.standings import run_standings  # noqa: E402
-from tiebreak.synthetic import swiss_wire  # noqa: E402
-
-RULES = "BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO".split()
 REPEATS = 9
 
 
@@ -32,7 +29,7 @@ def main() -> None:
         "top=10": {"top": 10},
     }
     for label, selection in cases.items():
-        body = msgspec.convert({"tournament": tournament, "tiebreaks": RULES, **selection}, s.StandingsRequest)
+        body = msgspec.convert({"tournament": tournament, "tiebreaks": RULES_12, **selection}, s.StandingsRequest)
         times = []
         for _ in range(REPEATS):
             started = time.perf_counter()

@@ -1,7 +1,7 @@
 """The compute worker's work on one 20,000 x 11 body in this one process: CPU and wall time, page faults.
 
-    .venv/bin/python scripts/bench_one_process.py player     # with "player": 7 (one breakdown)
-    .venv/bin/python scripts/bench_one_process.py all        # every breakdown
+    .venv/bin/python -m bench.one_process player   # with "player": 7 (one breakdown)
+    .venv/bin/python -m bench.one_process all      # every breakdown
 
 No server and no second process: what the code of one tree costs, comparable with another
 tree's (docs/benchmarks.md, "Results at the end of issue 20").
@@ -11,23 +11,20 @@ import resource
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import msgspec
 
-sys.path.insert(0, str(Path(__file__).parent))
-from bench import in_process_pipeline  # noqa: E402  (a script beside this one)
+from bench.main import in_process_pipeline
+from testkit.rules import RULES_12
+from testkit.synthetic import swiss_wire
 
-from tiebreak.synthetic import swiss_wire  # noqa: E402
-
-RULES = "BH/C1 BH/C2 BH BH/M1 SB SB/C1 PS WIN WON BPG DE ARO".split()
 RUNS = 15
 
 
 def main() -> None:
     one_player = sys.argv[1:] != ["all"]
     wire = swiss_wire(20000, 11, seed=1)
-    body = msgspec.json.encode({"tournament": wire, "tiebreaks": RULES, **({"player": 7} if one_player else {})})
+    body = msgspec.json.encode({"tournament": wire, "tiebreaks": RULES_12, **({"player": 7} if one_player else {})})
     for _ in range(3):
         in_process_pipeline(body)
     cpu, wall = [], []

@@ -2,7 +2,7 @@
 model's estimate (usecases/cost.py: the rankings made one after another, BYTES_PER_PROGRESSION_CELL,
 ANSWER_BYTES_PER_PROGRESSION_CELL). Each shape runs in a fresh process, so that its peak is its own.
 
-    .venv/bin/python scripts/bench_progression.py            # three shapes, about ten seconds
+    .venv/bin/python -m bench.progression   # three shapes, about ten seconds
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ RULES = ["BH/C1", "BH", "SB"]
 
 
 def one(players: int, rounds: int) -> None:
-    from tiebreak.synthetic import swiss_wire
+    from testkit.synthetic import swiss_wire
     from tiebreak.texts.catalogue import enc_hook
     from tiebreak.usecases.cost import Counts, estimate, progression_counts
     from tiebreak.usecases.progression import run_progression
@@ -52,7 +52,7 @@ def main() -> None:
         f"{'players':>8} {'rounds':>6} {'s':>7} {'est s':>7} {'MiB':>7} {'est MiB':>7} {'peak MiB':>8} {'est MiB':>8}"
     )
     for players, rounds in SHAPES:
-        subprocess.run([sys.executable, __file__, "--one", str(players), str(rounds)], check=True)
+        subprocess.run([sys.executable, "-m", "bench.progression", "--one", str(players), str(rounds)], check=True)
 
 
 if __name__ == "__main__":
