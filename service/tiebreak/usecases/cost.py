@@ -4,7 +4,7 @@ A request's work grows with players × rounds × rules, with the rankings it mak
 (compare: one per rule list, each a whole standings in the answer), and with the rows
 whose breakdown is built × rounds × rules; its memory grows with players × rounds
 (every round of every player is a table cell, played or not) and with the
-breakdowns. The gate (service/tiebreak/api/gate.py) refuses a request whose estimate is over
+breakdowns. The gate (compute/gate.py) refuses a request whose estimate is over
 `max_cost_s` or `max_memory_mib` (413, naming the limit), and computes a request on
 the event loop only when its estimate is under `inline_max_cost_ms`.
 
