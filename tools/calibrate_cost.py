@@ -26,7 +26,7 @@ towards refusing). The memory a worker needs for the body itself (the job frame 
 its decoded copy: 2 bytes per body byte) is not measured here (the body is built
 before the measurement starts) and stays fixed in cost.py. On a shared machine, run
 it twice when the load is lowest and `--merge` the two: the larger figure per
-constant (docs/operations.md, "Bounded work", keeps the history).
+constant (docs/benchmarks.md, "The cost model's calibration"; earlier runs in docs/benchmarks-history.md).
 """
 
 from __future__ import annotations

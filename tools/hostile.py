@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Hostile and heavy load against a real `tiebreak serve` on loopback (issue 10), with its bounds asserted.
 
-    .venv/bin/python -m tools.hostile                 # every case at the issue's sizes, about 3 minutes
+    .venv/bin/python -m tools.hostile                 # every case at the issue's sizes (figures: docs/benchmarks.md)
     .venv/bin/python -m tools.hostile --quick         # smaller sizes, shorter timeouts: what `make test` runs
     .venv/bin/python -m tools.hostile --only waves kill --json out.json
     .venv/bin/python -m tools.hostile --server-root /tmp/old-checkout --no-assert   # "before" figures

@@ -1,6 +1,6 @@
 """How long the service takes to decode (or refuse) requests at the size limit.
 
-    .venv/bin/python -m tools.limits_probe   # about a minute; figures in docs/operations.md
+    .venv/bin/python -m tools.limits_probe   # figures in docs/benchmarks.md, "Decoding at the limit"
 
 Every body is about TIEBREAK_MAX_BODY_BYTES (32 MiB by default). The largest valid
 request is decoded in full; each hostile one must be refused no slower than a small

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Load test: a real `tiebreak serve` on loopback, at its capacity and at twice it, with shedding.
 
-    .venv/bin/python -m tools.load           # the figures in docs/load.md (about 2 minutes)
+    .venv/bin/python -m tools.load           # docs/load.md says what it measures; figures in docs/benchmarks.md
     .venv/bin/python -m tools.load --quick   # a smoke run: short steps
     .venv/bin/python -m tools.load --sizes 300x11 --multiples 1 2 3 --seconds 30 --json out.json
 

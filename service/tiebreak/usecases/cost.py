@@ -20,7 +20,8 @@ results (every round a dummy opponent: the most memory per cell), every breakdow
 `top` and a `player` list, compare with ten lists. On a shared machine: two runs at
 the quietest time, the larger figure per constant (`--merge`). They are all in this
 one place: re-run after an engine change, paste the block here and keep the runs in
-docs/calibration/ (docs/operations.md keeps the history; tests/ops/test_cost_model.py
+docs/calibration/ (docs/benchmarks.md gives the current figures, docs/benchmarks-history.md the
+earlier calibrations; tests/ops/test_cost_model.py
 checks these constants over-estimate every recorded run).
 """
 
@@ -31,8 +32,8 @@ from dataclasses import dataclass, replace
 from ..texts.message import Joined, msg
 from ..wire.limits import LimitExceeded, Limits
 
-# ---- calibrated constants (tools/calibrate_cost.py, see the module docstring; the runs and the
-# history are in docs/calibration/ and docs/operations.md, "Bounded work") ----
+# ---- calibrated constants (tools/calibrate_cost.py, see the module docstring; the runs are in
+# docs/calibration/, their figures in docs/benchmarks.md, "The cost model's calibration") ----
 CALIBRATION = "2026-12-02"  # docs/calibration/2026-12-02-run1.json, -run2.json
 SECONDS_PER_PLAYER = 1.64e-06  # one player: reading, ranking, the row
 SECONDS_PER_COMPARED_PLAYER = 5.88e-06  # one player × each rule list after the first (compare): ranking, summary
