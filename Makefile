@@ -13,10 +13,10 @@ UV_VERSION := 0.13.9
 .PHONY: run test lint venv run-venv i18n openapi openapi-check clients bench conformance fuzz load hostile calibrate lock clean
 
 run-venv:
-	@$(PYTHON) scripts/make_venv.py run
+	@$(PYTHON) -m tools.make_venv run
 
 venv:
-	@$(PYTHON) scripts/make_venv.py test
+	@$(PYTHON) -m tools.make_venv test
 
 run: run-venv
 	HOST=$(HOST) PORT=$(PORT) TIEBREAK_LOG_FORMAT=$(LOG_FORMAT) $(BIN)/tiebreak serve   # graceful shutdown on Ctrl-C
@@ -46,7 +46,7 @@ openapi-check: run-venv
 # A Python client and TypeScript types and SDK generated from the document into build/clients (not
 # committed; docs/clients.md). The npm tools come from clients/package-lock.json; without node, Python only.
 clients: venv
-	$(BIN)/python scripts/clients.py build/clients
+	$(BIN)/python -m tools.clients build/clients
 
 # Re-resolve the locks from pyproject.toml (newest versions allowed there), with hashes, for every
 # platform and Python 3.11+. The run lock takes the test lock's versions, so they never disagree.
@@ -59,11 +59,11 @@ lock:
 		--python-version 3.11 --generate-hashes --quiet -c requirements/test.txt -o requirements/run.txt
 
 bench: venv
-	$(BIN)/python scripts/bench.py
+	$(BIN)/python -m bench
 
-# Per conformance corpus: cases agreeing / total (scripts/conformance.py -v lists disagreements).
+# Per conformance corpus: cases agreeing / total (python -m tools.conformance -v lists disagreements).
 conformance: venv
-	$(BIN)/python scripts/conformance.py
+	$(BIN)/python -m tools.conformance
 
 # The random exploration: schemathesis over every operation, random consistent crosstables and
 # NDJSON batches, FUZZ_EXAMPLES each, a new seed every run, against a uvicorn with the test-only
@@ -77,18 +77,18 @@ fuzz: venv
 
 # Throughput, latency and shedding of a real server on loopback, at 1x and 2x its capacity (docs/load.md).
 load: venv
-	$(BIN)/python scripts/load.py
+	$(BIN)/python -m tools.load
 
 # Every hostile case of issue 10 against a real server on loopback, bounds asserted (docs/operations.md);
 # `make test` runs the same cases at smaller sizes (tests/ops/test_hostile.py).
 hostile: venv
-	$(BIN)/python scripts/hostile.py
+	$(BIN)/python -m tools.hostile
 
 # Re-measure the cost model's constants (service/tiebreak/usecases/cost.py) on the current engine and compare
 # them with cost.py as it is. On a shared machine: twice at the quietest moment with --json, then
 # --merge the two files (the larger figure per constant; docs/operations.md, "Bounded work").
 calibrate: venv
-	$(BIN)/python scripts/calibrate_cost.py --check
+	$(BIN)/python -m tools.calibrate_cost --check
 
 clean:
 	rm -rf $(VENV) .venv-lock .pytest_cache .hypothesis

@@ -12,18 +12,9 @@ odd boards (352 WBWB...). "+_" is a board won by forfeit whose opponent seat is 
 
 from __future__ import annotations
 
+from testkit.teams import seats, team, team_event
 from tiebreak.engine.model import ResultKind, System
-from tiebreak.engine.teams.model import (
-    Board,
-    BoardResult,
-    Match,
-    MatchForfeit,
-    Team,
-    TeamBye,
-    TeamMember,
-    TeamScoring,
-    TeamTournament,
-)
+from tiebreak.engine.teams.model import Board, BoardResult, Match, MatchForfeit, TeamBye, TeamScoring, TeamTournament
 
 _HOME = {
     "1": (BoardResult.WHITE_WINS, BoardResult.BLACK_WINS),
@@ -46,8 +37,7 @@ def match(rnd: int, home: int, away: int, results: str = "", forfeit: str | None
     boards = []
     for b, token in enumerate(results.split(), start=1):
         home_white = b % 2 == 1
-        hp, ap = player(home, b), None if token == "+_" else player(away, b)
-        white, black = (hp, ap) if home_white else (ap, hp)
+        white, black = seats(home_white, player(home, b), None if token == "+_" else player(away, b))
         boards.append(Board(b, white, black, _HOME[token][0 if home_white else 1]))
     return Match(rnd, home, away, tuple(boards))
 
@@ -67,23 +57,5 @@ def event(
     scoring: TeamScoring | None = None,
     **kw,
 ) -> TeamTournament:
-    members = [
-        Team(
-            t,
-            f"Team {t}",
-            f"T{t}",
-            tuple(TeamMember(player(t, b), f"P{player(t, b)}") for b in range(1, size + reserves + 1)),
-        )
-        for t in range(1, teams + 1)
-    ]
-    return TeamTournament(
-        teams=tuple(members),
-        rounds=rounds,
-        team_size=size,
-        matches=tuple(matches),
-        byes=tuple(byes),
-        system=system,
-        scoring=scoring or TeamScoring(),
-        board_colours="".join("WB"[b % 2] for b in range(size)),
-        **kw,
-    )
+    members = [team(t, [player(t, b) for b in range(1, size + reserves + 1)]) for t in range(1, teams + 1)]
+    return team_event(members, size, rounds, matches, byes, system=system, scoring=scoring or TeamScoring(), **kw)

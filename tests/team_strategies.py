@@ -12,17 +12,9 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from tiebreak.engine.model import ResultKind, System
-from tiebreak.engine.teams.model import (
-    Board,
-    BoardResult,
-    Match,
-    MatchForfeit,
-    Team,
-    TeamBye,
-    TeamMember,
-    TeamTournament,
-)
+from testkit.teams import board_colours, seats, team, team_event
+from tiebreak.engine.model import ResultKind
+from tiebreak.engine.teams.model import Board, BoardResult, Match, MatchForfeit, TeamBye, TeamTournament
 
 _BOARD_RESULTS = [BoardResult.WHITE_WINS, BoardResult.BLACK_WINS, BoardResult.DRAW] * 4 + [
     BoardResult.WHITE_FORFEIT_WIN,
@@ -42,16 +34,8 @@ def team_events(
     team_ids = draw(st.lists(st.integers(1, 999), min_size=n, max_size=n, unique=True))
     roster = size + draw(st.integers(0, 1))  # a reserve, sometimes
     player_ids = draw(st.lists(st.integers(1, 9999), min_size=n * roster, max_size=n * roster, unique=True))
-    teams = tuple(
-        Team(
-            tid,
-            f"Team {tid}",
-            f"T{tid}",
-            tuple(TeamMember(pid, f"P{pid}", None) for pid in player_ids[i * roster : (i + 1) * roster]),
-        )
-        for i, tid in enumerate(team_ids)
-    )
-    colours = "".join("WB"[b % 2] for b in range(size))
+    teams = tuple(team(tid, player_ids[i * roster : (i + 1) * roster]) for i, tid in enumerate(team_ids))
+    colours = board_colours(size)
     matches, byes = [], []
     for rnd in range(1, rounds + 1):
         order = draw(st.permutations(list(range(n))))
@@ -63,10 +47,8 @@ def team_events(
                 continue
             boards = []
             for b in range(size):
-                home_white = colours[b] == "W"
-                hp, ap = home.players[b].id, away.players[b].id
                 result = draw(st.sampled_from(_BOARD_RESULTS if forfeits else _BOARD_RESULTS[:12]))
-                white, black = (hp, ap) if home_white else (ap, hp)
+                white, black = seats(colours[b] == "W", home.players[b].id, away.players[b].id)
                 if forfeits and result is BoardResult.WHITE_FORFEIT_WIN and draw(st.integers(0, 4)) == 0:
                     black = None  # an unoccupied board
                 boards.append(Board(b + 1, white, black, result))
@@ -75,15 +57,7 @@ def team_events(
             kind = draw(st.sampled_from(_LEFT_OVER))
             if kind is not None:
                 byes.append(TeamBye(rnd, teams[i].id, kind))
-    return TeamTournament(
-        teams=teams,
-        rounds=rounds,
-        team_size=size,
-        matches=tuple(matches),
-        byes=tuple(byes),
-        system=System.SWISS,
-        board_colours=colours,
-    )
+    return team_event(teams, size, rounds, matches, byes)
 
 
 def swapped_home_and_away(event: TeamTournament) -> TeamTournament:

@@ -9,7 +9,7 @@ import pytest
 from tiebreak.usecases.convert import tournament_to_wire
 from tiebreak.engine.model import System
 from tiebreak.formats.trf import parse_trf
-from tests.conformance import all_cases, unrated_rating
+from testkit.conformance import all_cases, unrated_rating
 
 CASES = all_cases()
 

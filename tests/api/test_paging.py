@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 
 from tiebreak.usecases import standings as pipeline
 from tiebreak.http.app import app
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 
 TOURNAMENT = swiss_wire(30, 7, seed=11)
 for i, p in enumerate(TOURNAMENT["players"]):  # some players' identities and keys: rows and breakdowns carry them

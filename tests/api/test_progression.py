@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from litestar.testing import TestClient
 
-from tests.conformance_teams import load_team_cases
+from testkit.conformance_teams import load_team_cases
 from tests.strategies import swiss_tournaments
 from tiebreak.http.app import app
 from tiebreak.http.examples import TOURNAMENT, TRF
@@ -211,7 +211,7 @@ def test_no_seed_without_lots(client):
 
 def test_a_large_progression_is_priced_as_rankings_one_after_another_and_admitted():
     # 50,000 players × 9 rounds, 3 rules: measured 1.6 s, a 6.8 MiB answer, 265 MiB at the peak
-    # (scripts/bench_progression.py, docs/benchmarks.md). Priced as compare prices its lists it was
+    # (bench/progression.py, docs/benchmarks.md). Priced as compare prices its lists it was
     # a 413 on the answer's size (99 MiB estimated); one after another it fits the default limits.
     from tiebreak.usecases.cost import Counts, check_cost, estimate, progression_counts
     from tiebreak.wire.limits import LIMITS

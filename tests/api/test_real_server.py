@@ -1,7 +1,6 @@
 """One real uvicorn process on a loopback port, as `make run` starts it."""
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -9,16 +8,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from testkit.loopback import free_port
 from tests.contract.real_server import healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance_fide"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from litestar.testing import TestClient
 
 from tiebreak.http.app import create_app
 from tiebreak.http.scenarios import EXAMPLE
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 from tiebreak.wire.limits import LIMITS
 
 # EXAMPLE: Kira (1) beat Hugo (2), Ana (3) beat Kira; before round 3 Ana has 2, Kira and Hugo 1, Bo 0.

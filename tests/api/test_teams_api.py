@@ -10,7 +10,7 @@ from decimal import Decimal
 import msgspec
 import pytest
 
-from tests.conformance_teams import load_team_cases
+from testkit.conformance_teams import load_team_cases
 
 CASES = load_team_cases()
 CASE = {c.id: c for c in CASES}

@@ -6,7 +6,7 @@ import pytest
 
 from tiebreak.formats.trf import TrfError, parse_trf
 from tiebreak.formats.trf_teams import parse_team_trf
-from tests.conformance_teams import load_team_cases
+from testkit.conformance_teams import load_team_cases
 from tests.formats.trf_lines import player, trf
 
 TEAM_TEXT = {c.id: c for c in load_team_cases()}["tswiss-0003"].trf_text

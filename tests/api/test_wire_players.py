@@ -13,7 +13,7 @@ from tiebreak.usecases.convert import WirePlayers, standings_to_wire, tournament
 from tiebreak.engine import compute_standings
 from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 
 from tiebreak.texts.catalogue import enc_hook
 

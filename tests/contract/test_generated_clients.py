@@ -1,4 +1,4 @@
-"""Clients generated from openapi/openapi.json (scripts/clients.py, `make clients`), used against a
+"""Clients generated from openapi/openapi.json (tools/clients.py, `make clients`), used against a
 real uvicorn: every operation of the document through the generated Python client, and a TypeScript
 program type-checked with `tsc --noEmit --strict` against the generated types and SDK, then run with
 node (skipped, saying so, only where node is not installed)."""
@@ -19,13 +19,10 @@ from pathlib import Path
 import pytest
 
 from tests.contract.real_server import uvicorn_server
+from tools import clients
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = json.loads((ROOT / "openapi" / "openapi.json").read_text())
-_spec = importlib.util.spec_from_file_location("make_clients", ROOT / "scripts" / "clients.py")
-assert _spec is not None and _spec.loader is not None
-clients = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(clients)
 
 pytestmark = pytest.mark.server
 OPERATIONS = [

@@ -45,7 +45,7 @@ CHECKS = [
 ]
 NDJSON = "application/x-ndjson"
 DOCUMENT = limited_document()  # what the limited server answers by
-# The keywords a limit of tiebreak/api/limits.py sets in the document.
+# The keywords a limit of tiebreak/wire/limits.py sets in the document.
 BOUNDS = {"maxItems", "maxLength", "maximum", "maxProperties"}
 EXAMPLES = 80
 

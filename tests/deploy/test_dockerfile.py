@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.test_real_server import free_port
+from testkit.loopback import free_port
 from tests.deploy.dockerfile import ROOT, dockerignore_patterns, ignored, parse, split_flags
 
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
@@ -112,7 +112,7 @@ def test_copies_only_what_exists_and_what_dockerignore_lets_through():
     # and the rest of the repository is not sent to the builder
     for path in ("tests/api/conftest.py", ".venv/bin/python", ".git/HEAD", "docs/architecture.md"):
         assert ignored(path, patterns), path
-    assert ignored("service/tiebreak/api/__pycache__/app.cpython-311.pyc", patterns)
+    assert ignored("service/tiebreak/http/__pycache__/app.cpython-311.pyc", patterns)
 
 
 def test_runs_as_a_non_root_user():

@@ -1,14 +1,13 @@
-"""scripts/make_venv.py, the bootstrap of `make run` and `make test`: an unsupported .venv is found and named."""
+"""tools/make_venv.py, the bootstrap of `make run` and `make test`: an unsupported .venv is found and named."""
 
-import importlib.util
 import os
+import subprocess
 import sys
 from pathlib import Path
 
+from tools import make_venv as venv_script
+
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("venv_script", ROOT / "scripts" / "make_venv.py")
-venv_script = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(venv_script)
 
 
 def fake_venv(folder: Path, prints: str | None) -> Path:
@@ -38,4 +37,12 @@ def test_the_running_venv_is_supported():
 
 def test_the_locks_exist_for_both_targets():
     assert all(path.is_file() for path in venv_script.LOCKS.values())
-    assert os.access(ROOT / "scripts" / "make_venv.py", os.R_OK)
+    assert os.access(ROOT / "tools" / "make_venv.py", os.R_OK)
+
+
+def test_it_runs_on_the_standard_library_alone():
+    """The Makefile runs it with the machine's own Python before any venv exists: without
+    site-packages (-S) it still imports, and without a target it prints its usage."""
+    out = subprocess.run([sys.executable, "-S", "-m", "tools.make_venv"], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 2, out.stderr
+    assert "python3 -m tools.make_venv test" in out.stderr

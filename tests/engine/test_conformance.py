@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conformance import CORPORA, all_cases, load_cases, mismatches
+from testkit.conformance import CORPORA, all_cases, load_cases, mismatches
 
 CASES = all_cases()
 

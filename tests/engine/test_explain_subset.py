@@ -44,7 +44,7 @@ def test_a_few_rows_of_a_large_event_are_cut_as_in_the_whole_breakdown():
     same cuts as when every player's marks are made, for players with and without voluntary
     unplayed rounds (16.5 compares those round by round)."""
     from tiebreak.engine.families.buchholz import FEW_ROWS
-    from tiebreak.synthetic import swiss_tournament
+    from testkit.synthetic import swiss_tournament
 
     t = swiss_tournament(400, 9, seed=3)
     assert len(t.players) > 4 * FEW_ROWS

@@ -2,12 +2,12 @@
 
 from pathlib import Path
 
-from tiebreak.engine.catalogue_doc import render
+from tools.rules_doc import render
 
 DOC = Path(__file__).parent.parent.parent / "docs" / "rules.md"
 
 
 def test_rules_doc_is_current():
     assert DOC.read_text(encoding="utf-8") == render(), (
-        "docs/rules.md is stale: run .venv/bin/python -m tiebreak.engine.catalogue_doc docs/rules.md"
+        "docs/rules.md is stale: run .venv/bin/python -m tools.rules_doc docs/rules.md"
     )

@@ -19,7 +19,7 @@ from tiebreak.engine.registry import TIEBREAKS, valid_codes
 from tiebreak.engine.scenario_parts import READS, covering_outcomes, games_read, reach_of
 from tiebreak.engine.rules import parse_rule
 from tiebreak.engine.scenarios import OpenGame
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 from tiebreak.wire import scenarios as w
 from tiebreak.wire import schemas as s
 

@@ -8,7 +8,7 @@ import pytest
 from tiebreak.engine import Regulations
 from tiebreak.engine.teams.registry import parse_team_rule
 from tiebreak.engine.teams.standings import compute_team_standings
-from tests.conformance_teams import event_from_json, event_from_trf, load_team_cases, team_mismatches
+from testkit.conformance_teams import event_from_json, event_from_trf, load_team_cases, team_mismatches
 
 CASES = load_team_cases()
 

@@ -17,7 +17,7 @@ from tiebreak.engine.teams.standings import compute_team_standings
 from tiebreak.formats.trf import TrfError
 from tiebreak.formats.trf_teams import is_team_trf, parse_team_trf, read_team_trf
 from tiebreak.formats.trf_teams_writer import write_team_trf
-from tests.conformance_teams import event_from_json, load_team_cases, run_team_case, team_mismatches
+from testkit.conformance_teams import event_from_json, load_team_cases, run_team_case, team_mismatches
 from tests.team_strategies import team_events
 
 CASES = {c.id: c for c in load_team_cases()}

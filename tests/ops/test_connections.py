@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.api.test_real_server import free_port
+from testkit.loopback import free_port
 from tests.contract.real_server import healthy
 
 ROOT = Path(__file__).resolve().parents[2]

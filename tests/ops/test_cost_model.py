@@ -1,15 +1,13 @@
 """The cost model (service/tiebreak/usecases/cost.py) against what it prices: its recorded calibration, and the
 shapes that cost most per unit (a `player` list, compare with many lists), over the real ASGI app.
 
-Time is not measured here (figures belong to scripts/calibrate_cost.py and the docs); the
+Time is not measured here (figures belong to tools/calibrate_cost.py and the docs); the
 answer's size is, since it is exact.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,13 +18,10 @@ from tiebreak.usecases import cost
 from tiebreak.http.app import create_app
 from tiebreak.usecases.cost import Counts, estimate
 from tiebreak.wire.limits import LIMITS
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
+from tools import calibrate_cost as calibrate
 
 ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("calibrate_cost", ROOT / "scripts" / "calibrate_cost.py")
-calibrate = importlib.util.module_from_spec(_spec)
-sys.modules["calibrate_cost"] = calibrate  # dataclasses look their module up
-_spec.loader.exec_module(calibrate)
 
 # The calibration cost.py's constants were taken from (named in cost.py; docs/operations.md).
 CALIBRATION = sorted((ROOT / "docs" / "calibration").glob(f"{cost.CALIBRATION}-run*.json"))

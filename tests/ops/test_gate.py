@@ -24,35 +24,10 @@ from tiebreak.compute.gate import Admission
 from tiebreak.wire.decode import json_depth_exceeds
 from tiebreak.wire.limits import ENV, LIMITS
 from tiebreak.http.ops import OpsConfig
-from tiebreak.synthetic import swiss_wire
+from testkit.rules import RULES_24, RULES_40
+from testkit.synthetic import swiss_wire
 from tests.formats.trf_lines import SMALL, trf
 
-RULES_24 = [
-    "BH/C1",
-    "BH",
-    "SB",
-    "PS",
-    "WIN",
-    "DE",
-    "ARO",
-    "KS",
-    "BH/M1",
-    "SB/C1",
-    "WON",
-    "BPG",
-    "AOB",
-    "FB",
-    "TPR",
-    "PTP",
-    "APRO",
-    "APPO",
-    "GE",
-    "BWG",
-    "BH/C2",
-    "SB/M1",
-    "KS/L40",
-    "BH/C3",
-]
 # Admitted by these limits, priced far above the inline threshold: a worker computes it
 # for a second or more (40,000 players × 100 rounds without results × 24 rules: about 2.5 s on the
 # development VM; 5,000 were enough while direct encounter was quadratic in the one group of all).
@@ -402,7 +377,7 @@ def test_the_response_size_is_capped():
 
 def test_the_issue_s_small_request_with_a_huge_answer_is_bounded(client):
     """2.4 KB asking for every breakdown of 200 players × 100 empty rounds × 40 rules."""
-    rules = (RULES_24 * 2)[:40]
+    rules = RULES_40
     body = msgspec.json.encode(
         {"tournament": {"rounds": 100, "players": [{"id": i + 1} for i in range(200)]}, "tiebreaks": rules}
     )

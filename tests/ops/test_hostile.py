@@ -1,4 +1,4 @@
-"""The bounded version of `make hostile` (scripts/hostile.py --quick): every case of issue 10 against a
+"""The bounded version of `make hostile` (tools/hostile.py --quick): every case of issue 10 against a
 real `tiebreak serve` on loopback, at smaller sizes.
 
 The strict bounds (/healthz under 100 ms throughout) are `make hostile`'s; on the shared
@@ -9,17 +9,9 @@ as there: the answers, peak memory under the pod limit, CPU back to idle.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("hostile", ROOT / "scripts" / "hostile.py")
-hostile = importlib.util.module_from_spec(_spec)
-sys.modules["hostile"] = hostile  # dataclasses look their module up
-_spec.loader.exec_module(hostile)
+from tools import hostile
 
 HEALTH_BOUND_IN_SUITE_S = 0.5
 

@@ -8,7 +8,7 @@ from litestar.testing import TestClient
 
 from tiebreak.http.app import app, create_app
 from tiebreak.wire.limits import ENV, LIMITS, Limits
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 
 SMALL = Limits(
     max_body_bytes=20_000,

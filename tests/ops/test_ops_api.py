@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 from tiebreak.http.app import app, create_app
 from tiebreak.compute.logs import JsonFormatter, request_id_from
 from tiebreak.http.ops import OpsConfig
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 
 BODY = {"tournament": swiss_wire(30, 7, seed=3), "tiebreaks": ["BH/C1", "BH", "SB"]}
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from litestar.testing import TestClient
 
 from tiebreak.http.app import app
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 
 TOURNAMENT = swiss_wire(40, 7, seed=5)
 RULES = ["BH/C1", "BH", "SB", "DE"]

@@ -4,51 +4,25 @@ graceful shutdown, JSON logs with request ids, metrics added up over two workers
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import httpx
 import msgspec
 import pytest
 
-from tiebreak.synthetic import swiss_wire
-from tests.api.test_real_server import free_port
+from testkit.loopback import start_serve
+from testkit.synthetic import swiss_wire
 from tests.ops.test_ops_api import metric
-
-ROOT = Path(__file__).resolve().parents[2]
-TIEBREAK = Path(sys.executable).parent / "tiebreak"
 
 
 def start(workers: int, extra_env: dict | None = None):
-    port = free_port()
-    env = {
-        **os.environ,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "WORKERS": str(workers),
-        "PYTHONUNBUFFERED": "1",
-        **(extra_env or {}),
-    }
-    process = subprocess.Popen(
-        [str(TIEBREAK), "serve"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(f"{base}/readyz", timeout=1).status_code == 200:
-                return process, base
-        except httpx.TransportError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail(f"tiebreak serve did not start: {process.stderr.read().decode()[-2000:]}")
-        time.sleep(0.1)
+    try:
+        return start_serve(workers, extra_env, stderr=subprocess.PIPE, timeout=30)
+    except RuntimeError as error:
+        pytest.fail(str(error))
 
 
 @pytest.mark.server

@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 
 from tiebreak.http.app import create_app
 from tiebreak.wire.limits import LIMITS, Limits
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 
 from .conftest import FIXTURES, load
 

@@ -1,6 +1,6 @@
 """POST /v1/prizes is priced before it runs (issue 21 item 10): a distribution the cost model
 says is past `max_cost_s` or `max_response_bytes` is a 413 up front, naming the limit and what to
-ask for instead, not a 503 at the deadline. scripts/bench_prizes.py measures the constants."""
+ask for instead, not a 503 at the deadline. bench/prizes.py measures the constants."""
 
 from __future__ import annotations
 

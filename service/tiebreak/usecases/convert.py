@@ -389,7 +389,7 @@ class _PlainRow(msgspec.Struct, gc=False):
     """A row without breakdown and identity fields, encoded to the same bytes as `s.Standing`
     (the same keys in the same order; Standing leaves out its empty optional fields and
     always writes `breakdown` and `opponents`). Positional and without defaults to compare, it is
-    built and encoded in a fraction of Standing's time (scripts/bench_parts.py)."""
+    built and encoded in a fraction of Standing's time (bench/parts.py)."""
 
     rank: int
     id: int

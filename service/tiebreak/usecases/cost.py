@@ -4,14 +4,14 @@ A request's work grows with players × rounds × rules, with the rankings it mak
 (compare: one per rule list, each a whole standings in the answer), and with the rows
 whose breakdown is built × rounds × rules; its memory grows with players × rounds
 (every round of every player is a table cell, played or not) and with the
-breakdowns. The gate (service/tiebreak/api/gate.py) refuses a request whose estimate is over
+breakdowns. The gate (compute/gate.py) refuses a request whose estimate is over
 `max_cost_s` or `max_memory_mib` (413, naming the limit), and computes a request on
 the event loop only when its estimate is under `inline_max_cost_ms`.
 
 The constants are measured, not guessed, on the current engine by
 
-    .venv/bin/python scripts/calibrate_cost.py --json run1.json   # half a minute
-    .venv/bin/python scripts/calibrate_cost.py --merge run1.json run2.json   # prints this block
+    .venv/bin/python -m tools.calibrate_cost --json run1.json   # half a minute
+    .venv/bin/python -m tools.calibrate_cost --merge run1.json run2.json   # prints this block
 
 which runs each shape in a fresh process (decode, read, engine, encode: what a
 compute worker does) and fits the constants so that no shape is under-estimated, on
@@ -20,7 +20,8 @@ results (every round a dummy opponent: the most memory per cell), every breakdow
 `top` and a `player` list, compare with ten lists. On a shared machine: two runs at
 the quietest time, the larger figure per constant (`--merge`). They are all in this
 one place: re-run after an engine change, paste the block here and keep the runs in
-docs/calibration/ (docs/operations.md keeps the history; tests/ops/test_cost_model.py
+docs/calibration/ (docs/benchmarks.md gives the current figures, docs/benchmarks-history.md the
+earlier calibrations; tests/ops/test_cost_model.py
 checks these constants over-estimate every recorded run).
 """
 
@@ -31,8 +32,8 @@ from dataclasses import dataclass, replace
 from ..texts.message import Joined, msg
 from ..wire.limits import LimitExceeded, Limits
 
-# ---- calibrated constants (scripts/calibrate_cost.py, see the module docstring; the runs and the
-# history are in docs/calibration/ and docs/operations.md, "Bounded work") ----
+# ---- calibrated constants (tools/calibrate_cost.py, see the module docstring; the runs are in
+# docs/calibration/, their figures in docs/benchmarks.md, "The cost model's calibration") ----
 CALIBRATION = "2026-12-02"  # docs/calibration/2026-12-02-run1.json, -run2.json
 SECONDS_PER_PLAYER = 1.64e-06  # one player: reading, ranking, the row
 SECONDS_PER_COMPARED_PLAYER = 5.88e-06  # one player × each rule list after the first (compare): ranking, summary
@@ -52,7 +53,7 @@ ANSWER_BYTES_PER_COMPARED_ROW = 227.2  # each list after the first: its rows and
 ANSWER_BYTES_PER_RULE_ROW = 4.7  # a value per rule and row,
 ANSWER_BYTES_PER_EXPLAINED_RULE = 300.7  # a breakdown per explained row and rule,
 ANSWER_BYTES_PER_EXPLAINED_CELL = 93.3  # a contribution per explained row, round and rule
-# Scenarios (POST /v1/scenarios), measured with scripts/bench_scenarios.py, not fitted by the
+# Scenarios (POST /v1/scenarios), measured with bench/scenarios.py, not fitted by the
 # calibration: the points of every outcome, the outcomes the engine ranks whole in a stacked
 # table, the outcomes put together from each player's values (by parts), the needs.
 SECONDS_PER_OUTCOME_PLAYER = 2.0e-08  # one outcome × one player: its points and the ranges they leave
@@ -65,7 +66,7 @@ BYTES_PER_SCENARIO_VALUE = 8  # by parts: one rule's sort key of one player in o
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
 BYTES_PER_BODY_BYTE = 2
 BYTES_BASE = 40 * 1024 * 1024  # a compute worker with the service imported, before any job
-# Prize distribution (POST /v1/prizes), measured by scripts/bench_prizes.py (docs/benchmarks.md,
+# Prize distribution (POST /v1/prizes), measured by bench/prizes.py (docs/benchmarks.md,
 # "Prize distribution"): an entrant checked against a category; an entrant tied with others
 # (pooled, explained); one tied entrant × one category (one cash prize: the prizes it could win
 # untied, US Chess 32B3's class-prize parts); a share paid, explained and written in the answer.
@@ -75,7 +76,7 @@ PRIZE_SECONDS_PER_TIED_CHECK = 3.2e-06
 PRIZE_SECONDS_PER_SHARE = 3.5e-05
 PRIZE_BYTES_PER_SHARE = 2000
 PRIZE_ANSWER_BYTES_PER_SHARE = 420
-# Progression (POST /v1/standings/progression), measured by scripts/bench_progression.py
+# Progression (POST /v1/standings/progression), measured by bench/progression.py
 # (docs/benchmarks.md, "Progression"): per player and ranking, the rank and points kept and written.
 BYTES_PER_PROGRESSION_CELL = 250
 ANSWER_BYTES_PER_PROGRESSION_CELL = 16
@@ -143,7 +144,7 @@ def text_counts(text: str, rules: int, body_bytes: int, explain: bool = False, l
 def progression_counts(one: Counts, rankings: int) -> Counts:
     """`rankings` standings of one event without breakdowns (POST /v1/standings/progression), one
     after another, each priced as the standings after the last round; the answer a rank and points
-    per player and ranking (scripts/bench_progression.py measures it)."""
+    per player and ranking (bench/progression.py measures it)."""
     return Counts(
         players=one.players,
         rounds=one.rounds,

@@ -58,7 +58,7 @@ class Limits:
     # decoding, the engine, encoding); past it the computation is killed and the
     # request answered 503 with Retry-After (docs/operations.md, "Bounded work").
     compute_deadline_s: float = _limit_float("compute_deadline_s", 20.0)
-    # The cost model (service/tiebreak/api/cost.py): a request whose estimated computation or
+    # The cost model (usecases/cost.py): a request whose estimated computation or
     # peak memory is over these is refused at once with a 413 naming the limit.
     max_cost_s: float = _limit_float("max_cost_s", 10.0)
     max_memory_mib: int = _limit_int("max_memory_mib", 512)
@@ -68,7 +68,7 @@ class Limits:
     max_warnings: int = _limit_int("max_warnings", 100)
     # JSON nesting, checked on the raw bytes before decoding (a request needs 6 levels).
     max_json_depth: int = _limit_int("max_json_depth", 32)
-    # The compute gate (service/tiebreak/api/gate.py): worker processes per server process and
+    # The compute gate (compute/gate.py): worker processes per server process and
     # how many requests may wait for one; requests cheaper than inline_max_cost_ms are
     # computed on the event loop, one at a time, with inline_queue waiting at most.
     compute_workers: int = _limit_int("compute_workers", 1)
