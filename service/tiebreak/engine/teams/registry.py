@@ -12,6 +12,7 @@ import dataclasses
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..contributions import RuleOutcome
 from ..errors import InvalidRequest, Issue, Path, UnknownTiebreak
@@ -53,18 +54,20 @@ def _on_score(code: str, name: str, article: str, compute: Callable[..., RuleOut
     return TeamRule(code, name, article, frozenset(), compute, description, takes_score=True, team_only=False)
 
 
+def _from_individual(code: str, compute: Callable[..., RuleOutcome], description: str, **fields: Any) -> TeamRule:
+    """An individual rule in a team event: its name, article and modifiers as the individual registry has them."""
+    entry = TIEBREAKS[code]
+    return TeamRule(code, entry.name, entry.article, entry.modifiers, compute, description, team_only=False, **fields)
+
+
 def _individual(code: str, compute: Callable[..., RuleOutcome], description: str) -> TeamRule:
     """An individual rule of C.07 6-9 on a team's reference score."""
     entry = TIEBREAKS[code]
-    return TeamRule(
+    return _from_individual(
         code,
-        entry.name,
-        entry.article,
-        entry.modifiers,
         compute,
         description,
         takes_score=True,
-        team_only=False,
         needs_groups=entry.needs_groups,
         opponent_scores=entry.opponent_scores,
         lower_is_better=entry.lower_is_better,
@@ -73,18 +76,7 @@ def _individual(code: str, compute: Callable[..., RuleOutcome], description: str
 
 def _no_team_meaning(code: str, description: str, why: str, rating_based: bool = False) -> TeamRule:
     """An individual rule a team event accepts and always drops, saying `why`."""
-    entry = TIEBREAKS[code]
-    return TeamRule(
-        code,
-        entry.name,
-        entry.article,
-        entry.modifiers,
-        f.no_team_meaning,
-        description,
-        team_only=False,
-        rating_based=rating_based,
-        dropped_why=why,
-    )
+    return _from_individual(code, f.no_team_meaning, description, rating_based=rating_based, dropped_why=why)
 
 
 _ENTRIES = (
