@@ -187,6 +187,109 @@ def test_unusual_blocks_and_byes_read_the_same_every_way(lines, byes):
     assert_columns_match_objects(text)
 
 
+# Round blocks, mostly well formed, some odd (decision 0156): a game (the opponent right- or
+# left-aligned or zero-padded; a colour in either case or none; a result of a game, or none yet),
+# a round without an opponent (a bye, an absence, an old spelling), or pieces that do not fit.
+GAME = st.builds(
+    "{} {} {}".format,
+    st.sampled_from(["   1", "   2", "   3", "  12", "1   ", " 2  ", "0002"]),
+    st.sampled_from("wbWB-"),
+    st.sampled_from(list("10=+-WDLwdl* ")),
+)
+NO_GAME = st.builds(
+    "{} {} {}".format, st.sampled_from(["0000", "    "]), st.sampled_from("- "), st.sampled_from(list("UFHZ-+= *"))
+)
+ODD = st.builds(
+    "{} {} {}".format,
+    st.sampled_from(["  -1", "12345", "0000", "ab  "]),
+    st.sampled_from("wx "),
+    st.sampled_from(["1", "U", "é", "?"]),
+)
+ROUND_BLOCKS = st.one_of(GAME, GAME, GAME, NO_GAME, NO_GAME, ODD)
+
+
+@st.composite
+def shifted_player_lines(draw, number: int) -> str:
+    """An 001 line built field by field, then knocked about as real files are: a field shifted a
+    column left or right, a field left out, blanks doubled or dropped between fields."""
+    start = draw(st.sampled_from([f"{number:>4}", f"{number:<4}", f"{number:04}"]))
+    name = draw(st.text(alphabet="AZaz ,.-'é", max_size=40))
+    rating = draw(st.sampled_from(["    ", "2100", "1800", "  0 "] * 3 + ["abcd", "21000"]))
+    points = draw(st.sampled_from(["    ", " 1.5", "   2", "2,5 ", "x"]))
+    head = f"001 {start}      {name:<33.33} {rating:>4.4}{'':28}{points:>4.4} {'':>4}  "
+    blocks = [f"{draw(ROUND_BLOCKS)}  " for _ in range(draw(st.integers(0, 5)))]
+    line = head + "".join(blocks)
+    for _ in range(draw(st.sampled_from([0, 0, 1, 1, 2, 3]))):
+        at = draw(st.integers(0, max(len(line) - 1, 0)))
+        action = draw(st.sampled_from(["shift-right", "shift-left", "blank", "double-blanks", "cut"]))
+        if action == "shift-right":
+            line = line[:at] + " " + line[at:]
+        elif action == "shift-left" and line[at : at + 1] == " ":
+            line = line[:at] + line[at + 1 :]
+        elif action == "blank":
+            width = draw(st.integers(1, 4))
+            line = line[:at] + " " * width + line[at + width :]
+        elif action == "double-blanks":
+            line = line[:at] + line[at:].replace(" ", "  ", 1)
+        elif action == "cut":
+            line = line[: max(at, 4)]
+    return line
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_shifted_and_incomplete_player_lines_read_the_same_every_way(data):
+    """Generated 001 lines with shifted columns, missing fields and odd spacing, among plain ones:
+    read at once or block by block, into columns or objects, the same document or the same error."""
+    count = data.draw(st.integers(1, 6))
+    plain = data.draw(st.lists(st.booleans(), min_size=count, max_size=count))
+    rows = [
+        player(i + 1, f"P{i + 1}", None, [(1 + (i + 1) % count, "w", "1")])
+        if keep
+        else data.draw(shifted_player_lines(i + 1))
+        for i, keep in enumerate(plain)
+    ]
+    header = data.draw(st.sampled_from([[], ["142 5"], ["142 2", "240 H   2    1"]]))
+    text = "\n".join(["012 Shifted", *header, *rows]) + "\n"
+    with block_by_block():
+        one_by_one = outcome(text)
+    assert_same_documents(outcome(text), one_by_one)
+    assert_columns_match_objects(text)
+
+
+REAL_WORLD_FILES = sorted(REAL_WORLD.glob("*.trf")) if REAL_WORLD.is_dir() else []
+
+
+@pytest.mark.skipif(not REAL_WORLD_FILES, reason=f"{REAL_WORLD} is absent (read in place, never copied)")
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_mutated_real_world_files_read_the_same_every_way(data):
+    """The real-world corpus (other programs' exports) with a few lines knocked about: a character
+    replaced, inserted or deleted, a line's tail shifted a column, a line doubled."""
+    path = data.draw(st.sampled_from(REAL_WORLD_FILES))
+    lines = trf.decode_trf(path.read_bytes())[0].splitlines()
+    for _ in range(data.draw(st.integers(1, 6))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        line = lines[i]
+        at = data.draw(st.integers(0, len(line)))
+        action = data.draw(st.sampled_from(["replace", "insert", "delete", "shift", "double"]))
+        if action == "replace" and at < len(line):
+            lines[i] = line[:at] + data.draw(st.sampled_from(list(" 0123456789wbWB-+=UFHZDL*x"))) + line[at + 1 :]
+        elif action == "insert":
+            lines[i] = line[:at] + data.draw(st.sampled_from([" ", "  ", "1", "w", "\t"])) + line[at:]
+        elif action == "delete":
+            lines[i] = line[:at] + line[at + data.draw(st.integers(1, 3)) :]
+        elif action == "shift":
+            lines[i] = line[:at] + " " + line[at:] if data.draw(st.booleans()) else line[:at] + line[at + 1 :]
+        elif action == "double":
+            lines.insert(i, line)
+    text = "\n".join(lines) + "\n"
+    with block_by_block():
+        one_by_one = outcome(text)
+    assert_same_documents(outcome(text), one_by_one)
+    assert_columns_match_objects(text)
+
+
 def test_a_line_far_longer_than_the_others_is_read_block_by_block():
     """The arrays of the blocks stay near the size of the text: one line of 300 rounds among
     short ones is read on its own, and its results land in its place."""

@@ -32,20 +32,24 @@ def _same_rule(spec: RuleSpec) -> RuleSpec:
     return spec
 
 
+def buchholz_in_round_robin(family: list[RuleSpec]) -> list[Warning]:
+    """The Buchholz family's rules of a round robin's list, which the note to C.07 8 advises against."""
+    if not family:
+        return []
+    rules = ", ".join(map(str, family))
+    return [
+        Warning(
+            "buchholz-in-round-robin", msg("{rules} should not be used in a round robin", rules=rules), "C.07 8, note"
+        )
+    ]
+
+
 def rule_list_checks(specs: list[RuleSpec], table: Table, regulations: Regulations) -> list[Warning]:
     """Checks of the rule list itself, before anything is computed."""
     warnings: list[Warning] = []
     fide = regulations is not Regulations.USCF
     if table.system is System.ROUND_ROBIN and fide:
-        bh_family = [s for s in specs if TIEBREAKS[s.code].opponent_scores]
-        if bh_family:
-            warnings.append(
-                Warning(
-                    "buchholz-in-round-robin",
-                    msg("{rules} should not be used in a round robin", rules=", ".join(map(str, bh_family))),
-                    "C.07 8, note",
-                )
-            )
+        warnings += buchholz_in_round_robin([s for s in specs if TIEBREAKS[s.code].opponent_scores])
     seen: dict[RuleSpec, int] = {}
     article = "C.07 4.1" if fide else "US Chess 34E"
     for i, spec in enumerate(specs):

@@ -21,16 +21,11 @@ from .unplayed import OpponentColumns, adjusted_scores, counted_as_draw, opponen
 T = TypeVar("T")
 
 
-@dataclass(slots=True)
-class Context:
-    table: Table
-    regulations: Regulations
-    ratings: np.ndarray  # int64; unrated players already given `unrated_rating`, else 0
-    _cache: dict[Hashable, Any] = field(default_factory=dict)
-    fore_buchholz: bool = False  # the table is Fore Buchholz's, with the last round drawn (8.3)
-    # The type a breakdown's contributions are built in (see contributions.Contribution).
-    contribution: type = Contribution
-    lots_seed: int | None = None  # the seed of the drawing of lots (RND), when the rules ask for one
+class RequestCache:
+    """What the rules of one request derive, each at most once, kept by key; never changed after."""
+
+    __slots__ = ()
+    _cache: dict[Hashable, Any]
 
     def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
         try:
@@ -39,6 +34,18 @@ class Context:
         except KeyError:
             value = self._cache[key] = compute()
             return value
+
+
+@dataclass(slots=True)
+class Context(RequestCache):
+    table: Table
+    regulations: Regulations
+    ratings: np.ndarray  # int64; unrated players already given `unrated_rating`, else 0
+    _cache: dict[Hashable, Any] = field(default_factory=dict)
+    fore_buchholz: bool = False  # the table is Fore Buchholz's, with the last round drawn (8.3)
+    # The type a breakdown's contributions are built in (see contributions.Contribution).
+    contribution: type = Contribution
+    lots_seed: int | None = None  # the seed of the drawing of lots (RND), when the rules ask for one
 
     def counted_as_draw(self) -> np.ndarray:
         """The rounds the opponents count as a draw, by the edition's policy (C.07 16.3, C.02 13.15)."""

@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..texts.message import Issue, Path, format_path
 
-# A location inside the submitted tournament, e.g. ("players", 3, "results", 2, "opponent").
-Path = tuple[str | int, ...]
-
-
-def format_path(path: Path, root: str = "") -> str:
-    """Render a path as `tournament.players[3].results[2].opponent` (root "tournament")."""
-    text = root
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else part
-    return text
-
-
-@dataclass(frozen=True, slots=True)
-class Issue:
-    """One problem found in the input, with where it is."""
-
-    path: Path
-    message: str
+__all__ = [
+    "InconsistentCrosstable",
+    "InvalidRequest",
+    "Issue",
+    "Path",
+    "TiebreakError",
+    "UnknownTiebreak",
+    "format_path",
+]
 
 
 class TiebreakError(Exception):

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
-
 import numpy as np
 
 from ..texts.message import pre
-
-
-def round_half_up(value: Fraction) -> int:
-    return math.floor(value + Fraction(1, 2))
 
 
 def round_half_up_div(numerator: np.ndarray, denominator: np.ndarray | int) -> np.ndarray:
@@ -21,19 +14,12 @@ def round_half_up_div(numerator: np.ndarray, denominator: np.ndarray | int) -> n
 
 
 def mean_notes(total: np.ndarray, scale: int, count: np.ndarray, what: str) -> list[str | None]:
-    """`mean_note` for many players at once: totals in units of 1/scale (int / int is
-    correctly rounded, as float(Fraction) is)."""
+    """How each player's average was formed, for the breakdown: totals in units of 1/scale (int / int
+    is correctly rounded, as float(Fraction) is)."""
     return [
         _mean(what, t / scale, c, t / (scale * c)) if c else None
         for t, c in zip(total.tolist(), count.tolist(), strict=True)
     ]
-
-
-def mean_note(total: Fraction, count: int, what: str) -> str | None:
-    """How an average was formed, for the breakdown."""
-    if not count:
-        return None
-    return _mean(what, float(total), count, float(total / count))
 
 
 def _mean(what: str, total: float, count: int, mean: float) -> str:

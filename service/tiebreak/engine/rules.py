@@ -15,6 +15,7 @@ import difflib
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..texts.message import Joined, msg, msg_n
 from .errors import Issue, Path, UnknownTiebreak, InvalidRequest
@@ -258,114 +259,59 @@ def parse_rule(
 
 
 def build_rule(code: str, modifiers: list[str], allowed: frozenset[str], path: Path, original: str) -> RuleSpec:
-    cut = median = 0
-    limit: int | None = None
-    limit_steps: int | None = None
-    factor: int | None = None
-    played = fore = all_rounds = whole_group = False
+    """The spec of `code` with its modifiers, read one by one; a later one of the same
+    letter replaces an earlier one. `original` is the rule as written, for the messages."""
+    fields: dict[str, Any] = {}
     for mod in modifiers:
-        letter, digits = mod[0], mod[1:]
-        if letter not in allowed:
-            allowed_text = ", ".join(sorted(allowed)) or "none"
-            raise InvalidRequest(
-                [
-                    Issue(
-                        path,
-                        msg(
-                            "{rule}: {code} does not take modifier {letter} (allowed: {allowed})",
-                            rule=repr(original),
-                            code=code,
-                            letter=letter,
-                            allowed=allowed_text,
-                        ),
-                    )
-                ]
-            )
-        if letter in "PFRW":
-            if digits:
-                raise InvalidRequest(
-                    [
-                        Issue(
-                            path,
-                            msg("{rule}: modifier {letter} takes no number", rule=repr(original), letter=letter),
-                        )
-                    ]
-                )
-            if letter == "P":
-                played = True
-            elif letter == "F":
-                fore = True
-            elif letter == "R":
-                all_rounds = True
-            else:
-                whole_group = True
-            continue
-        if letter == "L":
-            limit, limit_steps = _koya_limit(digits, path, original)
-            continue
-        if not digits:
-            raise InvalidRequest(
-                [
-                    Issue(
-                        path,
-                        msg(
-                            "{rule}: modifier {letter} needs a number, e.g. {letter}1",
-                            rule=repr(original),
-                            letter=letter,
-                        ),
-                    )
-                ]
-            )
-        n = int(digits)
-        if letter == "K":  # SSSC's normalising factor (C.07 13.4)
-            if not 1 <= n <= MAX_FACTOR:
-                raise InvalidRequest(
-                    [
-                        Issue(
-                            path,
-                            msg(
-                                "{rule}: K{number} out of range 1..{max_factor}",
-                                rule=repr(original),
-                                number=n,
-                                max_factor=MAX_FACTOR,
-                            ),
-                        )
-                    ]
-                )
-            factor = n
-        elif not 1 <= n <= MAX_CUT:
-            raise InvalidRequest(
-                [
-                    Issue(
-                        path,
-                        msg(
-                            "{rule}: {letter}{number} out of range 1..{max_cut}",
-                            rule=repr(original),
-                            letter=letter,
-                            number=n,
-                            max_cut=MAX_CUT,
-                        ),
-                    )
-                ]
-            )
-        elif letter == "C":
-            cut = n
-        else:
-            median = n
-    if cut and median:
+        fields.update(_modifier(code, mod, allowed, path, original))
+    if fields.get("cut") and fields.get("median"):
         raise InvalidRequest([Issue(path, msg("{rule}: use either Cut or Median, not both", rule=repr(original)))])
-    return RuleSpec(
-        code,
-        cut=cut,
-        median=median,
-        limit=limit,
-        forfeits_played=played,
-        factor=factor,
-        fore=fore,
-        limit_steps=limit_steps,
-        all_rounds=all_rounds,
-        whole_group=whole_group,
-    )
+    return RuleSpec(code, **fields)
+
+
+# Modifiers that are a letter alone: P forfeits as played, F Fore Buchholz in SSSC (C.07 13.4),
+# R Koya's maximum over every round, W DE's whole group.
+_FLAGS = {"P": "forfeits_played", "F": "fore", "R": "all_rounds", "W": "whole_group"}
+
+
+def _modifier(code: str, mod: str, allowed: frozenset[str], path: Path, original: str) -> dict[str, Any]:
+    """The RuleSpec fields one modifier sets: a flag, a Koya limit (L), SSSC's factor (K), a cut (C) or median (M)."""
+    letter, digits = mod[0], mod[1:]
+    rule = repr(original)
+    if letter not in allowed:
+        allowed_text = ", ".join(sorted(allowed)) or "none"
+        text = msg(
+            "{rule}: {code} does not take modifier {letter} (allowed: {allowed})",
+            rule=rule,
+            code=code,
+            letter=letter,
+            allowed=allowed_text,
+        )
+        raise InvalidRequest([Issue(path, text)])
+    if letter in _FLAGS:
+        if digits:
+            raise InvalidRequest(
+                [Issue(path, msg("{rule}: modifier {letter} takes no number", rule=rule, letter=letter))]
+            )
+        return {_FLAGS[letter]: True}
+    if letter == "L":
+        limit, limit_steps = _koya_limit(digits, path, original)
+        return {"limit": limit, "limit_steps": limit_steps}
+    if not digits:
+        text = msg("{rule}: modifier {letter} needs a number, e.g. {letter}1", rule=rule, letter=letter)
+        raise InvalidRequest([Issue(path, text)])
+    n = int(digits)
+    if letter == "K":  # SSSC's normalising factor (C.07 13.4)
+        if not 1 <= n <= MAX_FACTOR:
+            text = msg("{rule}: K{number} out of range 1..{max_factor}", rule=rule, number=n, max_factor=MAX_FACTOR)
+            raise InvalidRequest([Issue(path, text)])
+        return {"factor": n}
+    if not 1 <= n <= MAX_CUT:
+        text = msg(
+            "{rule}: {letter}{number} out of range 1..{max_cut}", rule=rule, letter=letter, number=n, max_cut=MAX_CUT
+        )
+        raise InvalidRequest([Issue(path, text)])
+    return {"cut": n} if letter == "C" else {"median": n}
 
 
 # Unsigned 1..9 are half points as the checklist writes them; 0 and from 10 up, percentages (the alias).

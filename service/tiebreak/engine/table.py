@@ -13,7 +13,7 @@ played B but B did not play A) is refused with the place of each contradiction.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -22,7 +22,7 @@ import numpy as np
 
 from ..texts.message import msg
 from .errors import InconsistentCrosstable, Issue, InvalidRequest, Path
-from .model import COMPLEMENT, ResultKind, Scoring, System, Tournament
+from .model import COMPLEMENT, ResultColumns, ResultKind, Scoring, System, Tournament
 
 NO_OPPONENT = -1
 KINDS: tuple[ResultKind, ...] = tuple(ResultKind)  # by code
@@ -132,113 +132,26 @@ def infer_system(n: int, rounds: int, player: np.ndarray, opponent: np.ndarray) 
 def build_table(tournament: Tournament, after_round: int | None = None) -> Table:
     """Validate the tournament and lay it out as columns; raise on any contradiction."""
     rounds = tournament.rounds
-    if after_round is not None and not 1 <= after_round <= rounds:
-        raise InvalidRequest(
-            [Issue(("after_round",), msg("after_round must be between 1 and {rounds}", rounds=rounds))]
-        )
+    check_after_round(after_round, rounds)
     played_rounds = after_round or rounds
     players, roster = tournament.players, tournament.roster
-    n = len(players)
     ids = roster.ids if roster is not None else [p.id for p in players]
     id_array = np.array(ids, dtype=np.int64)
     _check_ids(id_array)
-
     cols = tournament.result_columns()
-    counts = np.asarray(cols.counts, dtype=np.int64)
-    owner = np.repeat(np.arange(n, dtype=np.int64), counts)  # player index of every result
-    offsets = np.concatenate(([0], np.cumsum(counts)[:-1])) if n else np.zeros(0, dtype=np.int64)
-    rnd = np.asarray(cols.round, dtype=np.int64)
-    kind = np.asarray(cols.kind, dtype=np.int8)
-    opponent_id = np.asarray(cols.opponent, dtype=np.int64)
-    color = np.asarray(cols.color, dtype=np.int8)
-    where = _Locator(owner, offsets)
-
-    opponent, known = _indices_of(id_array, opponent_id)
-
-    # Pass 1: every entry on its own.
-    issues: list[tuple[int, int, Issue]] = []
-    bad_round = (rnd < 1) | (rnd > rounds)
-    cell = owner * rounds + (rnd - 1)
-    duplicate = np.zeros(len(rnd), dtype=bool)
-    in_range = np.flatnonzero(~bad_round)
-    if len(in_range) and bool((np.bincount(cell[in_range], minlength=n * rounds) > 1).any()):
-        # rare: find the later entries of each repeated cell (the first one filed stays)
-        by_cell = in_range[np.argsort(cell[in_range], kind="stable")]
-        repeated = cell[by_cell][1:] == cell[by_cell][:-1]
-        duplicate[by_cell[1:][repeated]] = True
-    needs = HAS_OPPONENT[kind]
-    shape_bad = (
-        ~bad_round
-        & ~duplicate
-        & (
-            (needs & ((opponent_id == 0) | (opponent_id == id_array[owner] if n else False) | ~known))
-            | (~needs & ((opponent_id != 0) | (color != 0)))
-        )
-    )
-    for i in np.flatnonzero(bad_round)[:MAX_ISSUES]:
-        issues.append(
-            (
-                int(i),
-                0,
-                Issue(where(i, "round"), msg("round {round} outside 1..{rounds}", round=int(rnd[i]), rounds=rounds)),
-            )
-        )
-    for i in np.flatnonzero(duplicate)[:MAX_ISSUES]:
-        issues.append(
-            (
-                int(i),
-                0,
-                Issue(
-                    where(i, "round"),
-                    msg("player {player} has two results for round {round}", player=ids[owner[i]], round=int(rnd[i])),
-                ),
-            )
-        )
-    for i in np.flatnonzero(shape_bad)[:MAX_ISSUES]:
-        for order_in_entry, issue in enumerate(
-            _shape_issues(
-                ids, int(owner[i]), KINDS[kind[i]], int(opponent_id[i]), int(color[i]), bool(known[i]), where, int(i)
-            )
-        ):
-            issues.append((int(i), order_in_entry, issue))
-    _raise_sorted(issues)
-
-    # The grid of every scheduled round, then the pairing checks from both sides.
-    total = n * rounds
-    grid_kind = np.full(total, ABSENT, dtype=np.int8)
-    grid_opp = np.full(total, NO_OPPONENT, dtype=np.int64)
-    grid_color = np.zeros(total, dtype=np.int8)
-    grid_entry = np.full(total, -1, dtype=np.int64)  # flat index of the result filed there
-    grid_kind[cell] = kind
-    grid_opp[cell] = opponent
-    grid_color[cell] = color
-    grid_entry[cell] = np.arange(len(rnd))
-    kind_grid = grid_kind.reshape(n, rounds)
-    opp_grid = grid_opp.reshape(n, rounds)
-    color_grid = grid_color.reshape(n, rounds)
-    entry_grid = grid_entry.reshape(n, rounds)
-    has_points = np.zeros(len(rnd) + 1, dtype=bool)  # the last slot stands for "no entry"
+    entries = _Entries.of(cols, id_array, rounds)
+    _check_entries(entries, ids, id_array, rounds)
+    grid = _Grid.of(entries, len(ids), rounds)
+    has_points = np.zeros(len(entries.rnd) + 1, dtype=bool)  # the last slot stands for "no entry"
     if cols.points:
         has_points[np.fromiter(cols.points.keys(), dtype=np.int64)] = True
-    _check_pairings(ids, kind_grid, opp_grid, color_grid, entry_grid, has_points, where)
-
-    scale, units = _scoring_units(tournament.scoring)
-    if cols.points:  # an arbiter's points decide the scale too
-        for v in cols.points.values():
-            scale = math.lcm(scale, Fraction(v).denominator)
-        scale, units = scale, np.array([int(v * scale) for v in _scoring_values(tournament.scoring)], dtype=np.int64)
-    kind_r = kind_grid[:, :played_rounds]
-    pts = units[kind_r]
-    for flat, value in cols.points.items():
-        p, r = int(owner[flat]), int(rnd[flat]) - 1
-        if r < played_rounds:
-            pts[p, r] = int(Fraction(value) * scale)
+    _check_pairings(ids, grid.kind, grid.opp, grid.color, grid.entry, has_points, entries.where)
+    scale, units, pts = _points(tournament.scoring, cols.points, entries, grid.kind[:, :played_rounds])
     score = pts.sum(axis=1)
-
     system = tournament.system
     if system is None:
-        paired = np.flatnonzero(opp_grid.ravel() != NO_OPPONENT)
-        system = infer_system(n, rounds, paired // rounds, opp_grid.ravel()[paired])
+        paired = np.flatnonzero(grid.opp.ravel() != NO_OPPONENT)
+        system = infer_system(len(ids), rounds, paired // rounds, grid.opp.ravel()[paired])
     return Table(
         ids=ids,
         names=roster.names if roster is not None else [p.name for p in players],
@@ -250,13 +163,140 @@ def build_table(tournament: Tournament, after_round: int | None = None) -> Table
         scale=scale,
         win=int(units[WIN]),
         draw=int(units[DRAW]),
-        opp=np.ascontiguousarray(opp_grid[:, :played_rounds]),
-        kind=np.ascontiguousarray(kind_r),
-        color=np.ascontiguousarray(color_grid[:, :played_rounds]),
+        opp=np.ascontiguousarray(grid.opp[:, :played_rounds]),
+        kind=np.ascontiguousarray(grid.kind[:, :played_rounds]),
+        color=np.ascontiguousarray(grid.color[:, :played_rounds]),
         pts=pts,
         score=score,
         scores=score.tolist(),
     )
+
+
+def check_after_round(after_round: int | None, rounds: int) -> None:
+    """`after_round` counts rounds 1 to itself: one of the rounds scheduled."""
+    if after_round is not None and not 1 <= after_round <= rounds:
+        raise InvalidRequest(
+            [Issue(("after_round",), msg("after_round must be between 1 and {rounds}", rounds=rounds))]
+        )
+
+
+@dataclass(slots=True, eq=False)
+class _Entries:
+    """Every result as given, player after player (flat columns), with its owner and cell."""
+
+    owner: np.ndarray  # player index of every result
+    rnd: np.ndarray
+    kind: np.ndarray
+    opponent_id: np.ndarray  # as given: a start number, 0 for none
+    opponent: np.ndarray  # its table index, NO_OPPONENT when unknown
+    known: np.ndarray
+    color: np.ndarray
+    cell: np.ndarray  # owner × rounds + round - 1: the result's place in the grid
+    where: _Locator
+
+    @classmethod
+    def of(cls, cols: ResultColumns, ids: np.ndarray, rounds: int) -> _Entries:
+        n = len(ids)
+        counts = np.asarray(cols.counts, dtype=np.int64)
+        owner = np.repeat(np.arange(n, dtype=np.int64), counts)
+        offsets = np.concatenate(([0], np.cumsum(counts)[:-1])) if n else np.zeros(0, dtype=np.int64)
+        rnd = np.asarray(cols.round, dtype=np.int64)
+        opponent_id = np.asarray(cols.opponent, dtype=np.int64)
+        opponent, known = _indices_of(ids, opponent_id)
+        return cls(
+            owner,
+            rnd,
+            np.asarray(cols.kind, dtype=np.int8),
+            opponent_id,
+            opponent,
+            known,
+            np.asarray(cols.color, dtype=np.int8),
+            owner * rounds + (rnd - 1),
+            _Locator(owner, offsets),
+        )
+
+
+def _check_entries(entries: _Entries, ids: list[int], id_array: np.ndarray, rounds: int) -> None:
+    """Every result on its own: a round scheduled, one result per round, an opponent and a colour
+    exactly where the result has a game."""
+    e, n, where = entries, len(ids), entries.where
+    bad_round = (e.rnd < 1) | (e.rnd > rounds)
+    duplicate = np.zeros(len(e.rnd), dtype=bool)
+    in_range = np.flatnonzero(~bad_round)
+    if len(in_range) and bool((np.bincount(e.cell[in_range], minlength=n * rounds) > 1).any()):
+        # rare: find the later entries of each repeated cell (the first one filed stays)
+        by_cell = in_range[np.argsort(e.cell[in_range], kind="stable")]
+        repeated = e.cell[by_cell][1:] == e.cell[by_cell][:-1]
+        duplicate[by_cell[1:][repeated]] = True
+    needs = HAS_OPPONENT[e.kind]
+    own_id = e.opponent_id == id_array[e.owner] if n else False
+    shape_bad = (
+        ~bad_round
+        & ~duplicate
+        & ((needs & ((e.opponent_id == 0) | own_id | ~e.known)) | (~needs & ((e.opponent_id != 0) | (e.color != 0))))
+    )
+    issues: list[tuple[int, int, Issue]] = []
+    for i in np.flatnonzero(bad_round)[:MAX_ISSUES]:
+        text = msg("round {round} outside 1..{rounds}", round=int(e.rnd[i]), rounds=rounds)
+        issues.append((int(i), 0, Issue(where(i, "round"), text)))
+    for i in np.flatnonzero(duplicate)[:MAX_ISSUES]:
+        text = msg("player {player} has two results for round {round}", player=ids[e.owner[i]], round=int(e.rnd[i]))
+        issues.append((int(i), 0, Issue(where(i, "round"), text)))
+    for i in np.flatnonzero(shape_bad)[:MAX_ISSUES]:
+        found = _shape_issues(
+            ids,
+            int(e.owner[i]),
+            KINDS[e.kind[i]],
+            int(e.opponent_id[i]),
+            int(e.color[i]),
+            bool(e.known[i]),
+            where,
+            int(i),
+        )
+        issues += [(int(i), order_in_entry, issue) for order_in_entry, issue in enumerate(found)]
+    _raise_sorted(issues)
+
+
+@dataclass(slots=True, eq=False)
+class _Grid:
+    """Every scheduled round of every player (players × rounds): kind, opponent, colour, and the
+    flat index of the result filed there (-1: none, an absence)."""
+
+    kind: np.ndarray
+    opp: np.ndarray
+    color: np.ndarray
+    entry: np.ndarray
+
+    @classmethod
+    def of(cls, entries: _Entries, n: int, rounds: int) -> _Grid:
+        total, cell = n * rounds, entries.cell
+        kind = np.full(total, ABSENT, dtype=np.int8)
+        opp = np.full(total, NO_OPPONENT, dtype=np.int64)
+        color = np.zeros(total, dtype=np.int8)
+        entry = np.full(total, -1, dtype=np.int64)
+        kind[cell] = entries.kind
+        opp[cell] = entries.opponent
+        color[cell] = entries.color
+        entry[cell] = np.arange(len(cell))
+        return cls(kind.reshape(n, rounds), opp.reshape(n, rounds), color.reshape(n, rounds), entry.reshape(n, rounds))
+
+
+def _points(
+    scoring: Scoring, given: Mapping[int, Fraction], entries: _Entries, kind: np.ndarray
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """The scale, the points of each result kind in its units, and the points of each cell counted:
+    the scoring's, or the arbiter's `points` where a result gives them (they decide the scale too)."""
+    scale, units = _scoring_units(scoring)
+    if given:
+        for v in given.values():
+            scale = math.lcm(scale, Fraction(v).denominator)
+        units = np.array([int(v * scale) for v in _scoring_values(scoring)], dtype=np.int64)
+    pts = units[kind]
+    for flat, value in given.items():
+        p, r = int(entries.owner[flat]), int(entries.rnd[flat]) - 1
+        if r < kind.shape[1]:
+            pts[p, r] = int(Fraction(value) * scale)
+    return scale, units, pts
 
 
 def _scoring_values(scoring: Scoring) -> tuple[Fraction, ...]:
@@ -361,7 +401,45 @@ def _check_pairings(
     has_points: np.ndarray,
     where: _Locator,
 ) -> None:
-    """Each pairing seen from both sides: the same opponents, complementary results, colours.
+    """Each pairing seen from both sides: the same opponents, complementary results, colours."""
+    faults = _pairing_faults(kind, opp, color, entry, has_points)
+    if faults is None:
+        return
+    bad_cells, mismatch, clash, unusual = faults
+    p, r = np.divmod(bad_cells, opp.shape[1])
+    q = opp.ravel()[bad_cells]
+    issues: list[tuple[tuple[int, int], int, Issue]] = []
+    for k in range(min(len(bad_cells), MAX_ISSUES)):
+        i, rr, j = int(p[k]), int(r[k]), int(q[k])
+        mine = int(entry[i, rr])
+        if mismatch[k]:
+            issues.append(((i, rr), 0, _mismatch(ids, kind, opp, entry, i, j, rr, where(mine, "opponent"))))
+            continue
+        theirs = int(entry[j, rr])
+        if clash[k]:
+            text = msg(
+                "players {player} and {opponent} both have colour {colour} in round {round}",
+                player=ids[i],
+                opponent=ids[j],
+                colour=repr(COLOR_NAMES[int(color[i, rr])]),
+                round=rr + 1,
+            )
+            issues.append(((i, rr), 0, Issue(where(theirs, "color"), text)))
+        if unusual[k]:
+            missing = mine if not has_points[mine] else theirs
+            unpaired = (
+                f"round {rr + 1}: {KINDS[kind[i, rr]].value!r} for {ids[i]} against {KINDS[kind[j, rr]].value!r} "
+                f"for {ids[j]} is not complementary; give 'points' on both entries for an unusual result"
+            )
+            issues.append(((i, rr), 1, Issue(where(missing, "result"), unpaired)))
+    _raise_sorted(issues)
+
+
+def _pairing_faults(
+    kind: np.ndarray, opp: np.ndarray, color: np.ndarray, entry: np.ndarray, has_points: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The flat cells whose pairing the other side does not confirm (mismatch), whose colours clash,
+    or whose results are not complementary without `points` on both entries; None when all agree.
 
     Works on the flattened grid: each paired cell and the cell of its opponent in the same
     round, gathered once.
@@ -369,7 +447,7 @@ def _check_pairings(
     n, rounds = opp.shape
     paired = opp != NO_OPPONENT
     if not paired.any():
-        return
+        return None
     flat_opp, flat_kind, flat_color = opp.ravel(), kind.ravel(), color.ravel()
     # Every cell against the cell of its opponent in the same round (an unpaired cell against
     # itself, then masked out): whole-grid passes, no list of cells to build first.
@@ -386,73 +464,31 @@ def _check_pairings(
         unusual &= ~(has_points[entry] & has_points[flat_entry[other]].reshape(n, rounds))
     bad_cells = np.flatnonzero((mismatch | clash | unusual).ravel())
     if not len(bad_cells):
-        return
-    p, r = np.divmod(bad_cells, rounds)
-    q = flat_opp[bad_cells]
-    mismatch, clash, unusual = mismatch.ravel()[bad_cells], clash.ravel()[bad_cells], unusual.ravel()[bad_cells]
-    bad = np.arange(len(bad_cells))
-    issues: list[tuple[tuple[int, int], int, Issue]] = []
-    for k in bad[:MAX_ISSUES]:
-        i, rr, j = int(p[k]), int(r[k]), int(q[k])
-        mine = int(entry[i, rr])
-        if mismatch[k]:
-            said = (
-                msg("opponent {opponent}", opponent=ids[opp[j, rr]])
-                if opp[j, rr] != NO_OPPONENT
-                else msg("nothing")
-                if entry[j, rr] < 0
-                else repr(KINDS[kind[j, rr]].value)
-            )
-            issues.append(
-                (
-                    (i, rr),
-                    0,
-                    Issue(
-                        where(mine, "opponent"),
-                        msg(
-                            "player {player} played {opponent} in round {round}, but player {opponent} has {said} "
-                            "in that round",
-                            player=ids[i],
-                            opponent=ids[j],
-                            round=rr + 1,
-                            said=said,
-                        ),
-                    ),
-                )
-            )
-            continue
-        theirs = int(entry[j, rr])
-        if clash[k]:
-            issues.append(
-                (
-                    (i, rr),
-                    0,
-                    Issue(
-                        where(theirs, "color"),
-                        msg(
-                            "players {player} and {opponent} both have colour {colour} in round {round}",
-                            player=ids[i],
-                            opponent=ids[j],
-                            colour=repr(COLOR_NAMES[int(color[i, rr])]),
-                            round=rr + 1,
-                        ),
-                    ),
-                )
-            )
-        if unusual[k]:
-            missing = mine if not has_points[mine] else theirs
-            issues.append(
-                (
-                    (i, rr),
-                    1,
-                    Issue(
-                        where(missing, "result"),
-                        f"round {rr + 1}: {KINDS[kind[i, rr]].value!r} for {ids[i]} against {KINDS[kind[j, rr]].value!r} "
-                        f"for {ids[j]} is not complementary; give 'points' on both entries for an unusual result",
-                    ),
-                )
-            )
-    _raise_sorted(issues)
+        return None
+    return bad_cells, mismatch.ravel()[bad_cells], clash.ravel()[bad_cells], unusual.ravel()[bad_cells]
+
+
+def _mismatch(
+    ids: list[int], kind: np.ndarray, opp: np.ndarray, entry: np.ndarray, i: int, j: int, rr: int, path: Path
+) -> Issue:
+    """Player i names j as the opponent of round rr, and j's entry of that round says otherwise."""
+    said = (
+        msg("opponent {opponent}", opponent=ids[opp[j, rr]])
+        if opp[j, rr] != NO_OPPONENT
+        else msg("nothing")
+        if entry[j, rr] < 0
+        else repr(KINDS[kind[j, rr]].value)
+    )
+    return Issue(
+        path,
+        msg(
+            "player {player} played {opponent} in round {round}, but player {opponent} has {said} in that round",
+            player=ids[i],
+            opponent=ids[j],
+            round=rr + 1,
+            said=said,
+        ),
+    )
 
 
 def _raise_sorted(issues: list[tuple[Any, int, Issue]]) -> None:
@@ -463,4 +499,3 @@ def _raise_sorted(issues: list[tuple[Any, int, Issue]]) -> None:
 
 # The name the rest of the code base knows the builder by.
 build_crosstable = build_table
-Crosstable = Table

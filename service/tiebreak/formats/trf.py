@@ -13,7 +13,7 @@ import codecs
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -389,72 +389,19 @@ def parse_trf(text: str, max_warnings: int | None = None, *, columns: bool = Fal
 
 
 def _read_line(reading: _Reading, line: str, lineno: int) -> None:
+    """One line, by its record (columns 1-3): a player, a header record, or a line skipped with a warning."""
     record = line[:3]  # RECORD
     if record == "001":
         _read_player(reading, line, lineno)
         return
     value = line[HEADER_VALUE - 1 :].strip()
-    header = reading.header
-    if record == "012":
-        reading.name = value
-    elif record == "022":
-        header.city = value
-    elif record == "032":
-        header.federation = value
-    elif record == "042":
-        reading.start_text = (lineno, value)
-    elif record == "052":
-        reading.end_text = (lineno, value)
-    elif record == "092":
-        header.tournament_type = value
-        reading.system = _read_system(reading, value, lineno, warn=True)
-    elif record == "102":
-        header.chief_arbiter = value
-    elif record == "112":
-        if value:
-            header.deputy_arbiters.append(value)
-    elif record == "122":
-        header.time_control = value
-    elif record == "132":
-        _read_round_dates(reading, line, lineno)
-    elif record in ("142", "XXR"):  # XXR: the same, as written by pairing programs before TRF-26
-        reading.rounds = _whole_number(value, lineno, HEADER_VALUE, msg("number of rounds"), low=1, high=MAX_ROUNDS)
-        reading.rounds_line = lineno
-    elif record == "152":
-        _read_initial_colour(reading, line, value, lineno)
-    elif record == "162":
-        reading.scoring = _read_scoring(line, lineno, record)
-        reading.scoring_line = lineno
-    elif record == "202":
-        reading.tiebreaks_202 = _split_rules(value)
-    elif record == "212":
-        reading.tiebreaks_212 = _split_rules(value)
-    elif record == "240":
-        _read_byes(reading, line, lineno)
-    elif record == "299":
-        reading.warnings.append(
-            TrfWarning(
-                lineno,
-                1,
-                msg("record 299 (abnormal points) is not applied; give such results with explicit points in JSON"),
-            )
-        )
+    read = _HEADER_READERS.get(record)
+    if read is not None:
+        read(reading, line, value, lineno)
     elif record in TEAM_RECORDS:
-        if record not in reading.team_records_seen:
-            reading.team_records_seen.add(record)
-            reading.warnings.append(
-                TrfWarning(
-                    lineno,
-                    1,
-                    msg(
-                        "record {record} ({name}) is a team record: individual results come from the 001 lines, so it changes no individual score (team events are not computed yet); not carried into the JSON tournament",
-                        record=record,
-                        name=TEAM_RECORDS[record],
-                    ),
-                )
-            )
+        _note_team_record(reading, record, lineno)
     elif record in VERBATIM_RECORDS:
-        header.other_records.append(line)
+        reading.header.other_records.append(line)
         if record == "192":
             reading.system_192 = _read_system(reading, value.replace("_", " "), lineno, warn=False)
     elif record in DERIVED_RECORDS:
@@ -471,7 +418,7 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
             )
         )
     elif _NRS_RECORD.fullmatch(record) and line[3:4] == " ":
-        header.other_records.append(line)  # NRS: national rating records (TRF-26), kept as they are
+        reading.header.other_records.append(line)  # NRS: national rating records (TRF-26), kept as they are
     elif _RULER_LINE.fullmatch(line) or _LEGEND_LINE.match(line):
         pass  # Swiss-Manager's column ruler and field legend: layout help, not data
     else:
@@ -482,6 +429,88 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
                 msg("record {record} is not a TRF record this reader knows; line skipped", record=repr(record)),
             )
         )
+
+
+def _read_rounds_record(reading: _Reading, line: str, value: str, lineno: int) -> None:
+    """142 (XXR before TRF-26): the number of rounds."""
+    reading.rounds = _whole_number(value, lineno, HEADER_VALUE, msg("number of rounds"), low=1, high=MAX_ROUNDS)
+    reading.rounds_line = lineno
+
+
+def _read_scoring_record(reading: _Reading, line: str, value: str, lineno: int) -> None:
+    """162 (TRF-26): the points of each result."""
+    reading.scoring = _read_scoring(line, lineno, "162")
+    reading.scoring_line = lineno
+
+
+def _read_abnormal_points(reading: _Reading, line: str, value: str, lineno: int) -> None:
+    """299: not applied."""
+    reading.warnings.append(
+        TrfWarning(
+            lineno,
+            1,
+            msg("record 299 (abnormal points) is not applied; give such results with explicit points in JSON"),
+        )
+    )
+
+
+def _note_team_record(reading: _Reading, record: str, lineno: int) -> None:
+    """A team record: one warning per kind (the individual results are the 001 lines')."""
+    if record in reading.team_records_seen:
+        return
+    reading.team_records_seen.add(record)
+    reading.warnings.append(
+        TrfWarning(
+            lineno,
+            1,
+            msg(
+                "record {record} ({name}) is a team record: individual results come from the 001 lines, so it changes no individual score (team events are not computed yet); not carried into the JSON tournament",
+                record=record,
+                name=TEAM_RECORDS[record],
+            ),
+        )
+    )
+
+
+def _set_header(name: str) -> Callable[[_Reading, str, str, int], None]:
+    """A header record kept as written, in `TrfHeader.name`."""
+
+    def read(reading: _Reading, line: str, value: str, lineno: int) -> None:
+        setattr(reading.header, name, value)
+
+    return read
+
+
+def _read_deputy(reading: _Reading, line: str, value: str, lineno: int) -> None:
+    if value:
+        reading.header.deputy_arbiters.append(value)
+
+
+def _read_type(reading: _Reading, line: str, value: str, lineno: int) -> None:
+    """092: the tournament type as written, and the system it names."""
+    reading.header.tournament_type = value
+    reading.system = _read_system(reading, value, lineno, warn=True)
+
+
+def _read_rules(attribute: str) -> Callable[[_Reading, str, str, int], None]:
+    """202 and 212: the tie-break codes."""
+
+    def read(reading: _Reading, line: str, value: str, lineno: int) -> None:
+        setattr(reading, attribute, _split_rules(value))
+
+    return read
+
+
+def _read_name(reading: _Reading, line: str, value: str, lineno: int) -> None:
+    reading.name = value
+
+
+def _read_start(reading: _Reading, line: str, value: str, lineno: int) -> None:
+    reading.start_text = (lineno, value)  # read once the round dates (132) are known
+
+
+def _read_end(reading: _Reading, line: str, value: str, lineno: int) -> None:
+    reading.end_text = (lineno, value)
 
 
 def _is_ascii_number(text: str) -> bool:
@@ -552,7 +581,7 @@ def parse_date(value: str, hint: date | None = None) -> tuple[date | None, str |
     return None, None
 
 
-def _read_round_dates(reading: _Reading, line: str, lineno: int) -> None:
+def _read_round_dates(reading: _Reading, line: str, value: str, lineno: int) -> None:
     """132: round dates, YY/MM/DD in columns 92-99, 102-109, ... (some programs put one per line)."""
     body = line[HEADER_VALUE - 1 :]
     for m in re.finditer(r"\S+", body):
@@ -952,7 +981,7 @@ def _scan_round_blocks(lines: list[str]) -> _RoundBlocks:
     )
 
 
-def _read_byes(reading: _Reading, line: str, lineno: int) -> None:
+def _read_byes(reading: _Reading, line: str, value: str, lineno: int) -> None:
     """240 (TRF-26): a full-, half- or zero-point bye in one round for the players listed."""
     kind_code = line[BYE_TYPE - 1 : BYE_TYPE].upper()
     if kind_code not in BYE_RECORD_KINDS:
@@ -1398,3 +1427,27 @@ def _finish(reading: _Reading, columns: bool) -> TrfDocument:
         ranks_written=list(reading.rank_columns),
         warnings_omitted=getattr(reading.warnings, "omitted", 0),
     )
+
+
+# The header records read into the document, each by its reader (reading, line, value from column 5,
+# line number); the other records are kept verbatim, derived again, or skipped with a warning.
+_HEADER_READERS: dict[str, Callable[[_Reading, str, str, int], None]] = {
+    "012": _read_name,
+    "022": _set_header("city"),
+    "032": _set_header("federation"),
+    "042": _read_start,
+    "052": _read_end,
+    "092": _read_type,
+    "102": _set_header("chief_arbiter"),
+    "112": _read_deputy,
+    "122": _set_header("time_control"),
+    "132": _read_round_dates,
+    "142": _read_rounds_record,
+    "XXR": _read_rounds_record,  # the same, as written by pairing programs before TRF-26
+    "152": _read_initial_colour,
+    "162": _read_scoring_record,
+    "202": _read_rules("tiebreaks_202"),
+    "212": _read_rules("tiebreaks_212"),
+    "240": _read_byes,
+    "299": _read_abnormal_points,
+}

@@ -46,7 +46,6 @@ from .trf import MAX_POINTS, FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, Trf
 # Records of a team event read here (the rest of the file is read by trf.parse_trf).
 TEAM_RECORDS = frozenset({"013", "310", "300", "320", "330", "240", "352", "362", "192", "202", "212", "801", "802"})
 TEAM_TYPE_WORDS = re.compile(r"team", re.I)
-_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 _MATCH_SCORE_ITEM = re.compile(r"(TW|TD|TL|W|D|L)\s*(-?[0-9]+(?:\.[0-9]+)?)", re.I)
 _FORFEITS = {
     "+-": MatchForfeit.HOME_WINS,
@@ -555,88 +554,19 @@ class _Reader:
         rounds: int,
     ) -> tuple[list[Match], list[TeamBye]]:
         """The matches of every round, and the byes that agree with them (a record that contradicts
-        the player lines is skipped with a warning: the 001 lines are the results)."""
+        the player lines is skipped with a warning: the 001 lines are the results).
+
+        Per round: the teams the player lines pair, then the whole-match forfeits (330) of teams
+        without games, the matches of boards, the matches won on every board by forfeit with nobody
+        opposite (the opponent named by 300), and the byes of teams still unpaired."""
         by_id = {t.id: t for t in teams}
         matches: list[Match] = []
         kept_byes: list[TeamBye] = []
         for rnd in range(1, rounds + 1):
             entries = {t.id: self._entries(t, rnd) for t in teams}
-            linked: dict[int, set[int]] = {}
-            for team_id, items in entries.items():
-                for pid, result in items:
-                    if result is not None and result.opponent:
-                        other = team_of.get(result.opponent)
-                        if other is None or other == team_id:
-                            raise NotATeamEvent(
-                                self._line_of(pid),
-                                self._column(rnd),
-                                (
-                                    msg(
-                                        "round {rnd}: player {pid} (team {team_id}) is paired with player {opponent}, who is {where}",
-                                        rnd=rnd,
-                                        pid=pid,
-                                        team_id=team_id,
-                                        opponent=result.opponent,
-                                        where=msg("on the same team") if other else msg("on no team"),
-                                    )
-                                ),
-                            )
-                        back = next((r for r in self.players[result.opponent].results if r.round == rnd), None)
-                        if back is None or back.opponent != pid:
-                            said = (
-                                msg("player {opponent}", opponent=back.opponent)
-                                if back is not None and back.opponent
-                                else msg("no game")
-                                if back is None
-                                else back.result.value
-                            )
-                            raise TrfError(
-                                self._line_of(pid),
-                                self._column(rnd),
-                                (
-                                    msg(
-                                        "round {rnd}: player {pid} is paired with player {opponent}, whose line says {said} in that round",
-                                        rnd=rnd,
-                                        pid=pid,
-                                        opponent=result.opponent,
-                                        said=said,
-                                    )
-                                ),
-                            )
-                        linked.setdefault(team_id, set()).add(other)
-            for team_id, others in linked.items():
-                if len(others) > 1:
-                    pid = next(pid for pid, r in entries[team_id] if r is not None and r.opponent)
-                    raise NotATeamEvent(
-                        self._line_of(pid),
-                        self._column(rnd),
-                        (
-                            msg(
-                                "round {rnd}: the players of team {team_id} meet players of teams {others}",
-                                rnd=rnd,
-                                team_id=team_id,
-                                others=", ".join(map(str, sorted(others))),
-                            )
-                        ),
-                    )
+            linked = self._linked_teams(rnd, entries, team_of)
             paired: set[int] = set()
-            for r, home, away, forfeit, line in forfeits:
-                if r != rnd:
-                    continue
-                if home in linked or away in linked or home in paired or away in paired:
-                    self.warn(
-                        line.number,
-                        1,
-                        msg(
-                            "record 330 skipped: teams {home} and {away} have games (or another match) in round {rnd}",
-                            home=home,
-                            away=away,
-                            rnd=rnd,
-                        ),
-                    )
-                    continue
-                paired |= {home, away}
-                matches.append(Match(rnd, home, away, forfeit=forfeit))
+            matches += self._forfeited_matches(rnd, forfeits, linked, paired)
             done: set[frozenset[int]] = set()
             for team_id in sorted(linked):
                 other = next(iter(linked[team_id]))
@@ -648,51 +578,149 @@ class _Reader:
             for team_id, items in entries.items():
                 if team_id in paired or not any(result is None for _, result in items):
                     continue
-                # boards won by forfeit with nobody opposite and no game: a line-up of empty seats (300)
-                named = [
-                    (line, key)
-                    for key, (line, _) in lineups.items()
-                    if key[0] == rnd and team_id in (key[1], _number_at(line, 13, 15, msg("scheduled opponent"), low=1))
-                ]
-                other = None
-                for line, (_, team) in named:
-                    candidate = _number_at(line, 13, 15, msg("scheduled opponent"), low=1) if team == team_id else team
-                    if candidate in by_id and candidate not in paired:
-                        other = candidate
-                        break
-                if other is None:
-                    pid = next(pid for pid, r in items if r is None)
-                    raise TrfError(
-                        self._line_of(pid),
-                        self._column(rnd),
-                        (
-                            msg(
-                                "round {rnd}: players of team {team_id} won by forfeit (0000 - +) but no record 330 or 300 names the opponent",
-                                rnd=rnd,
-                                team_id=team_id,
-                            )
-                        ),
-                    )
+                other = self._unopposed_match_opponent(rnd, team_id, items, lineups, by_id, paired)
                 matches.append(self._match(rnd, by_id[team_id], by_id[other], entries, team_size, colours, lineups))
                 paired |= {team_id, other}
-            for bye, line in byes:
-                if bye.round != rnd:
-                    continue
-                if bye.team in paired:
-                    self.warn(
-                        line.number,
-                        1,
-                        msg(
-                            "record {record}: team {team} already has a match or a bye in round {rnd}; this bye is skipped",
-                            record=line.text[:3],
-                            team=bye.team,
-                            rnd=rnd,
-                        ),
-                    )
-                    continue
-                paired.add(bye.team)
-                kept_byes.append(bye)
+            kept_byes += self._unpaired_byes(rnd, byes, paired)
         return matches, kept_byes
+
+    def _linked_teams(self, rnd: int, entries: dict[int, list[_Entry]], team_of: dict[int, int]) -> dict[int, set[int]]:
+        """The teams each team's players meet in the round: one other team, or the file is no team event."""
+        linked: dict[int, set[int]] = {}
+        for team_id, items in entries.items():
+            for pid, result in items:
+                if result is not None and result.opponent:
+                    linked.setdefault(team_id, set()).add(self._opponent_team(rnd, team_id, pid, result, team_of))
+        for team_id, others in linked.items():
+            if len(others) > 1:
+                pid = next(pid for pid, r in entries[team_id] if r is not None and r.opponent)
+                raise NotATeamEvent(
+                    self._line_of(pid),
+                    self._column(rnd),
+                    msg(
+                        "round {rnd}: the players of team {team_id} meet players of teams {others}",
+                        rnd=rnd,
+                        team_id=team_id,
+                        others=", ".join(map(str, sorted(others))),
+                    ),
+                )
+        return linked
+
+    def _opponent_team(self, rnd: int, team_id: int, pid: int, result: RoundResult, team_of: dict[int, int]) -> int:
+        """The team of a player's opponent, who must be on another team and name the player back."""
+        opponent = result.opponent
+        assert opponent  # the caller reads only results with an opponent
+        other = team_of.get(opponent)
+        if other is None or other == team_id:
+            raise NotATeamEvent(
+                self._line_of(pid),
+                self._column(rnd),
+                msg(
+                    "round {rnd}: player {pid} (team {team_id}) is paired with player {opponent}, who is {where}",
+                    rnd=rnd,
+                    pid=pid,
+                    team_id=team_id,
+                    opponent=opponent,
+                    where=msg("on the same team") if other else msg("on no team"),
+                ),
+            )
+        back = next((r for r in self.players[opponent].results if r.round == rnd), None)
+        if back is None or back.opponent != pid:
+            said = (
+                msg("player {opponent}", opponent=back.opponent)
+                if back is not None and back.opponent
+                else msg("no game")
+                if back is None
+                else back.result.value
+            )
+            raise TrfError(
+                self._line_of(pid),
+                self._column(rnd),
+                msg(
+                    "round {rnd}: player {pid} is paired with player {opponent}, whose line says {said} in that round",
+                    rnd=rnd,
+                    pid=pid,
+                    opponent=opponent,
+                    said=said,
+                ),
+            )
+        return other
+
+    def _forfeited_matches(
+        self, rnd: int, forfeits: _Forfeits, linked: dict[int, set[int]], paired: set[int]
+    ) -> list[Match]:
+        """The round's whole-match forfeits (330) between teams without games or another match."""
+        matches = []
+        for r, home, away, forfeit, line in forfeits:
+            if r != rnd:
+                continue
+            if home in linked or away in linked or home in paired or away in paired:
+                self.warn(
+                    line.number,
+                    1,
+                    msg(
+                        "record 330 skipped: teams {home} and {away} have games (or another match) in round {rnd}",
+                        home=home,
+                        away=away,
+                        rnd=rnd,
+                    ),
+                )
+                continue
+            paired |= {home, away}
+            matches.append(Match(rnd, home, away, forfeit=forfeit))
+        return matches
+
+    def _unopposed_match_opponent(
+        self,
+        rnd: int,
+        team_id: int,
+        items: list[_Entry],
+        lineups: _Lineups,
+        by_id: dict[int, Team],
+        paired: set[int],
+    ) -> int:
+        """Boards won by forfeit with nobody opposite and no game: the opponent a 300 line-up names."""
+        named = [
+            (line, key)
+            for key, (line, _) in lineups.items()
+            if key[0] == rnd and team_id in (key[1], _number_at(line, 13, 15, msg("scheduled opponent"), low=1))
+        ]
+        for line, (_, team) in named:
+            candidate = _number_at(line, 13, 15, msg("scheduled opponent"), low=1) if team == team_id else team
+            if candidate in by_id and candidate not in paired:
+                return candidate
+        pid = next(pid for pid, r in items if r is None)
+        raise TrfError(
+            self._line_of(pid),
+            self._column(rnd),
+            msg(
+                "round {rnd}: players of team {team_id} won by forfeit (0000 - +) but no record 330 or 300 names the opponent",
+                rnd=rnd,
+                team_id=team_id,
+            ),
+        )
+
+    def _unpaired_byes(self, rnd: int, byes: list[tuple[TeamBye, _Line]], paired: set[int]) -> list[TeamBye]:
+        """The round's byes of teams without a match or an earlier bye in it."""
+        kept = []
+        for bye, line in byes:
+            if bye.round != rnd:
+                continue
+            if bye.team in paired:
+                self.warn(
+                    line.number,
+                    1,
+                    msg(
+                        "record {record}: team {team} already has a match or a bye in round {rnd}; this bye is skipped",
+                        record=line.text[:3],
+                        team=bye.team,
+                        rnd=rnd,
+                    ),
+                )
+                continue
+            paired.add(bye.team)
+            kept.append(bye)
+        return kept
 
     def _match(
         self,

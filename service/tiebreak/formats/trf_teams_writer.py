@@ -13,7 +13,7 @@ from fractions import Fraction
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.model import ResultKind, System
 from ..engine.teams.build import build_team_tables
-from ..engine.teams.model import BoardResult, MatchForfeit, Score, TeamScoring, TeamTournament
+from ..engine.teams.model import BoardResult, Match, MatchForfeit, Score, Team, TeamMember, TeamScoring, TeamTournament
 from ..engine.teams.standings import TeamStandings
 from .trf_writer import TrfOutput, _clean
 
@@ -38,20 +38,46 @@ def _points(value: Fraction, width: int) -> str:
 def write_team_trf(
     event: TeamTournament, standings: TeamStandings | None = None, tiebreaks: list[str] | tuple[str, ...] = ()
 ) -> TrfOutput:
-    """TRF-26 text for a team event; `standings` fill the team ranks and totals of 310."""
+    """TRF-26 text for a team event; `standings` fill the team ranks and totals of 310.
+
+    In the order the records are written: the header, a player's round blocks (001), the teams
+    with their totals (310), the line-ups out of the default order (300), the pairing-allocated
+    byes (320), the forfeited matches (330) and the other byes (240)."""
     warnings: list[str] = []
     _check_numbers(event)
+    players = {p.id: (team, p) for team in event.teams for p in team.players}
+    lines = _header(event, standings, tiebreaks, len(players), warnings)
+    blocks = _RoundBlocks(event, players)
+    for match in event.matches:
+        if match.forfeit is not None:
+            blocks.forfeited_match(match, match.forfeit)
+        else:
+            blocks.played_match(match, warnings)
+    lines += _player_lines(event, players, blocks, warnings)
+    lines += _team_lines(event, standings, warnings)
+    lines += blocks.lineups
+    lines += _byes_and_forfeits(event)
+    return TrfOutput("\n".join(lines) + "\n", warnings)
+
+
+def _header(
+    event: TeamTournament,
+    standings: TeamStandings | None,
+    tiebreaks: list[str] | tuple[str, ...],
+    players: int,
+    warnings: list[str],
+) -> list[str]:
+    """012 to 362: the event, its system and primary score (192), the scorings, the colours (352)."""
     s = event.scoring
     primary = standings.primary if standings is not None else (event.primary or Score.MP)
     system = standings.table.system if standings is not None else event.system
-    players = {p.id: (team, p) for team in event.teams for p in team.players}
     lines = []
     if event.name:
         lines.append(f"012 {_clean(event.name, 'event name', warnings)}")
     if event.start_date:
         lines.append(f"042 {event.start_date:%Y/%m/%d}")
     lines += [
-        f"062 {len(players)}",
+        f"062 {players}",
         f"082 {len(event.teams)}",
         f"092 {'Team Round Robin' if system is System.ROUND_ROBIN else 'Team Swiss System'}",
         f"142 {event.rounds}",
@@ -72,24 +98,35 @@ def write_team_trf(
         TeamScoring().match_loss,
     ):
         lines.append(f"362 TW{_points(s.match_win, 5)} TD{_points(s.match_draw, 5)} TL{_points(s.match_loss, 5)}")
+    return lines
 
-    entries: dict[int, dict[int, str]] = defaultdict(dict)  # player -> round -> round block
-    scored: dict[int, Fraction] = defaultdict(Fraction)
-    lineups: list[str] = []
-    roster = {team.id: [p.id for p in team.players] for team in event.teams}
-    for match in event.matches:
-        r = match.round
-        if match.forfeit is not None:
-            present = {
-                MatchForfeit.HOME_WINS: {match.home},
-                MatchForfeit.AWAY_WINS: {match.away},
-                MatchForfeit.DOUBLE: set(),
-            }[match.forfeit]
-            for side in (match.home, match.away):
-                for pid in roster[side][: event.team_size]:
-                    entries[pid][r] = f"0000 - {'+' if side in present else '-'}"
-                    scored[pid] += s.game_win if side in present else s.game_loss
-            continue
+
+class _RoundBlocks:
+    """Each player's round blocks and game points, and the 300 line-ups, written one match at a time."""
+
+    def __init__(self, event: TeamTournament, players: dict[int, tuple[Team, TeamMember]]):
+        self.event, self.players = event, players
+        self.entries: dict[int, dict[int, str]] = defaultdict(dict)  # player -> round -> round block
+        self.scored: dict[int, Fraction] = defaultdict(Fraction)
+        self.lineups: list[str] = []
+        self.roster = {team.id: [p.id for p in team.players] for team in event.teams}
+
+    def forfeited_match(self, match: Match, forfeit: MatchForfeit) -> None:
+        """A whole match forfeited: every board of the team present won by forfeit ("0000 - +")."""
+        s = self.event.scoring
+        present = {
+            MatchForfeit.HOME_WINS: {match.home},
+            MatchForfeit.AWAY_WINS: {match.away},
+            MatchForfeit.DOUBLE: set(),
+        }[forfeit]
+        for side in (match.home, match.away):
+            for pid in self.roster[side][: self.event.team_size]:
+                self.entries[pid][match.round] = f"0000 - {'+' if side in present else '-'}"
+                self.scored[pid] += s.game_win if side in present else s.game_loss
+
+    def played_match(self, match: Match, warnings: list[str]) -> None:
+        """Each board's two blocks; a line-up (300) where a seat is empty or the boards leave the roster's order."""
+        s, r = self.event.scoring, match.round
         seats: dict[int, dict[int, int]] = {match.home: {}, match.away: {}}
         for board in match.boards:
             if board.points is not None:
@@ -109,34 +146,48 @@ def write_team_trf(
             ):
                 if seated is None:
                     continue
-                seats[players[seated][0].id][board.board] = seated
-                entries[seated][r] = f"{other:>4} {colour} {code}" if other else f"0000 - {code}"
-                scored[seated] += value
+                seats[self.players[seated][0].id][board.board] = seated
+                self.entries[seated][r] = f"{other:>4} {colour} {code}" if other else f"0000 - {code}"
+                self.scored[seated] += value
         last_board = max((b.board for b in match.boards), default=0)
         for side, other in ((match.home, match.away), (match.away, match.home)):
             sitting = seats[side]
             order = [sitting.get(b, 0) for b in range(1, last_board + 1)]
-            in_roster = [pid for pid in roster[side] if pid in sitting.values()]
+            in_roster = [pid for pid in self.roster[side] if pid in sitting.values()]
             if 0 in order or order != in_roster:  # an empty seat, or out of the default order: record 300
-                lineups.append(f"300 {r:03} {side:03} {other:03} " + " ".join(f"{pid:04}" for pid in order))
+                self.lineups.append(f"300 {r:03} {side:03} {other:03} " + " ".join(f"{pid:04}" for pid in order))
 
-    ranks = {}
-    if standings is not None:
-        table = standings.table
-        ranks = {table.ids[row.player]: row.rank for row in standings.rows}
-    full = build_team_tables(event)  # 310 carries the totals over every round written
-    mp, gp = full.mp, full.gp
-    totals = {tid: (Fraction(mp.scores[i], mp.scale), Fraction(gp.scores[i], gp.scale)) for i, tid in enumerate(mp.ids)}
+
+def _player_lines(
+    event: TeamTournament, players: dict[int, tuple[Team, TeamMember]], blocks: _RoundBlocks, warnings: list[str]
+) -> list[str]:
+    """001: a player's game points and round blocks, by start number."""
+    lines = []
     for pid in sorted(players):
-        team, player = players[pid]
+        _, player = players[pid]
         name = _clean(player.name, f"player {pid} name", warnings)
         if len(name) > 33:
             warnings.append(f"player {pid}: name cut to 33 characters")
             name = name[:33]
-        line = f"001 {pid:>4}{'':5} {name:<33} {player.rating or '':>4}{'':28}{_points(scored[pid], 4)} {'':>4}  "
-        blocks = [entries[pid].get(r, "") for r in range(1, event.rounds + 1)]
-        line += "  ".join(f"{b:<8}" for b in blocks)
+        line = (
+            f"001 {pid:>4}{'':5} {name:<33} {player.rating or '':>4}{'':28}{_points(blocks.scored[pid], 4)} {'':>4}  "
+        )
+        round_blocks = [blocks.entries[pid].get(r, "") for r in range(1, event.rounds + 1)]
+        line += "  ".join(f"{b:<8}" for b in round_blocks)
         lines.append(line.rstrip())
+    return lines
+
+
+def _team_lines(event: TeamTournament, standings: TeamStandings | None, warnings: list[str]) -> list[str]:
+    """310: a team's totals over every round written, its rank when the standings are given, its players."""
+    ranks = {}
+    if standings is not None:
+        table = standings.table
+        ranks = {table.ids[row.player]: row.rank for row in standings.rows}
+    full = build_team_tables(event)
+    mp, gp = full.mp, full.gp
+    totals = {tid: (Fraction(mp.scores[i], mp.scale), Fraction(gp.scores[i], gp.scale)) for i, tid in enumerate(mp.ids)}
+    lines = []
     for team in event.teams:
         team_mp, team_gp = totals[team.id]
         name = _clean(team.name, f"team {team.id} name", warnings)
@@ -149,7 +200,12 @@ def write_team_trf(
         )
         line += " ".join(f"{p.id:>4}" for p in team.players)
         lines.append(line.rstrip())
-    lines += lineups
+    return lines
+
+
+def _byes_and_forfeits(event: TeamTournament) -> list[str]:
+    """320 (pairing-allocated byes, a row of teams per round), 330 (forfeited matches), 240 (other byes)."""
+    s, lines = event.scoring, []
     pab = [b for b in event.byes if b.kind is ResultKind.PAIRING_BYE]
     if pab:
         by_round: dict[int, list[int]] = defaultdict(list)
@@ -170,7 +226,7 @@ def write_team_trf(
             grouped[(_BYE_CODES[bye.kind], bye.round)].append(bye.team)
     for (code, rnd), teams in sorted(grouped.items(), key=lambda item: (item[0][1], item[0][0])):
         lines.append(f"240 {code} {rnd:03} " + " ".join(f"{t:>4}" for t in teams))
-    return TrfOutput("\n".join(lines) + "\n", warnings)
+    return lines
 
 
 def _codes_of_points(points: tuple[Fraction, Fraction]) -> tuple[str, str]:

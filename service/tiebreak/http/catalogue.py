@@ -16,7 +16,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter
 
 from ..engine.interop import trf26_acronym
-from ..engine.presets import PRESETS
+from ..engine.presets import PRESETS, Preset
 from ..engine.registry import TIEBREAKS
 from ..engine.teams.presets import TEAM_PRESETS
 from ..engine.teams.registry import TEAM_TIEBREAKS, team_aliases
@@ -51,26 +51,18 @@ def catalogue() -> list[s.CatalogueEntry]:
 
 
 def presets() -> list[s.PresetOut]:
-    return [
-        s.PresetOut(
-            name=p.name,
-            origin=p.origin,
-            description=p.description,
-            regulations=sorted(r.value for r in p.regulations),
-            tiebreaks=list(p.rules),
-        )
-        for p in PRESETS.values()
-    ] + [
-        s.PresetOut(
-            name=p.name,
-            origin=p.origin,
-            description=p.description,
-            regulations=sorted(r.value for r in p.regulations),
-            tiebreaks=list(p.rules),
-            event="team",
-        )
-        for p in TEAM_PRESETS.values()
-    ]
+    return [_preset(p, "individual") for p in PRESETS.values()] + [_preset(p, "team") for p in TEAM_PRESETS.values()]
+
+
+def _preset(p: Preset, event: Literal["individual", "team"]) -> s.PresetOut:
+    return s.PresetOut(
+        name=p.name,
+        origin=p.origin,
+        description=p.description,
+        regulations=sorted(r.value for r in p.regulations),
+        tiebreaks=list(p.rules),
+        event=event,
+    )
 
 
 # ---- caching: both lists change only with a release ----

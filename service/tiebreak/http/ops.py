@@ -21,6 +21,7 @@ from litestar.config.cors import CORSConfig
 
 from ..compute import metrics
 from ..compute.gate import SHED_RETRY_AFTER_S, Admission
+from ..wire.limits import env_variable
 from ..wire.schemas import Problem, ProblemItem
 from ..compute.logs import REQUEST_FAULTS, REQUEST_ID, Faults, faults_ended, request_id_from
 from ..texts.catalogue import json_encoder, negotiate
@@ -113,7 +114,7 @@ def _refusals() -> dict[str, Problem]:
 
 
 def _shed_problem(limit: str) -> Problem:
-    variable = "TIEBREAK_" + limit.upper()
+    variable = env_variable(limit)
     return Problem(
         type="about:blank",
         title=msg("Service Unavailable"),
@@ -207,85 +208,111 @@ class OpsMiddleware:
         # SPEC 3.10: one language per request, for every text of the answer and its headers
         lang = negotiate(_header(scope, b"accept-language"))
         lang_token = LANGUAGE.set(lang)
-        language_headers = [(b"content-language", lang.encode()), (b"vary", b"Accept-Language")]
+        exchange = _Exchange(send, request_id.encode(), lang)
         started = time.perf_counter()
-        state = {"status": 0, "bytes": 0}  # 0: the client left before a response
-        raw_id = request_id.encode()
-
-        async def send_wrapper(message):
-            if message["type"] == "http.response.start":
-                state["status"] = message["status"]
-                headers = message.get("headers", [])
-                # the page says its own language (its `?lang=` picker may differ from Accept-Language)
-                own = any(name.lower() == b"content-language" for name, _ in headers)
-                message["headers"] = [*headers, (b"x-request-id", raw_id), *([] if own else language_headers)]
-            elif message["type"] == "http.response.body":
-                state["bytes"] += len(message.get("body", b""))
-            await send(message)
-
-        async def refuse(status: int, body: bytes, headers: list | None = None):
-            headers = [
-                (b"content-type", b"application/problem+json"),
-                (b"content-length", str(len(body)).encode()),
-                *(headers or []),
-            ]
-            origin = _header(scope, b"origin")
-            if origin and ("*" in self.config.cors_origins or origin in self.config.cors_origins):
-                # so that a browser script can read why it was refused
-                headers += [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
-            await send_wrapper({"type": "http.response.start", "status": status, "headers": headers})
-            await send_wrapper({"type": "http.response.body", "body": body})
-
-        path = scope.get("path", "")
-        admitted, reserved = False, 0
         metrics.IN_FLIGHT.inc()
         try:
-            encoding = (_header(scope, b"content-encoding") or "").strip().lower()
-            if self.keys and not self._authorised(scope):
-                await refuse(401, _refusal("401", lang), [(b"www-authenticate", b'ApiKey header="X-API-Key", Bearer')])
-            elif self._hidden(scope):
-                await refuse(404, _refusal("404", lang))
-            elif encoding and any(e.strip() not in ("identity", "") for e in encoding.split(",")):
-                await refuse(415, _refusal("415", lang), [(b"accept-encoding", b"identity")])
-            else:
-                reason = None
-                if self.admission is not None and path not in PROBES and path != "/metrics":
-                    reason, reserved = self.admission.enter(_declared_length(scope))
-                    admitted = reason is None
-                if reason is not None:
-                    metrics.SHED.labels(reason).inc()
-                    await refuse(503, _refusal(reason, lang), [(b"retry-after", str(SHED_RETRY_AFTER_S).encode())])
-                else:
-                    await self.app(scope, receive, send_wrapper)
+            await self._answer(scope, receive, exchange, lang)
         finally:
-            if admitted:
-                assert self.admission is not None  # only it admits
-                self.admission.leave(reserved)
             metrics.IN_FLIGHT.dec()
-            elapsed = time.perf_counter() - started
-            route = scope.get("path_template") or "unmatched"
-            method = scope.get("method", "")
-            if method not in _METHODS:
-                method = "OTHER"  # any token is a valid method: keep the label set bounded
-            status = str(state["status"])
-            metrics.REQUESTS.labels(route, method, status).inc()
-            metrics.LATENCY.labels(route, method, status).observe(elapsed)
-            if self.config.access_log:
-                access_log.info(
-                    "request",
-                    extra={
-                        "method": method,
-                        "path": path,
-                        "route": route,
-                        "status": state["status"],
-                        "duration_ms": round(elapsed * 1000, 3),
-                        "response_bytes": state["bytes"],
-                    },
-                )
+            self._record(scope, exchange, time.perf_counter() - started)
             faults_ended(faults)
             REQUEST_FAULTS.reset(faults_token)
             REQUEST_ID.reset(token)
             LANGUAGE.reset(lang_token)
+
+    async def _answer(self, scope, receive, exchange: _Exchange, lang: str) -> None:
+        """The checks in their order (API key, admin port, content encoding, admission), then the app."""
+        encoding = (_header(scope, b"content-encoding") or "").strip().lower()
+        if self.keys and not self._authorised(scope):
+            await self._refuse(
+                scope,
+                exchange,
+                401,
+                _refusal("401", lang),
+                [(b"www-authenticate", b'ApiKey header="X-API-Key", Bearer')],
+            )
+        elif self._hidden(scope):
+            await self._refuse(scope, exchange, 404, _refusal("404", lang))
+        elif encoding and any(e.strip() not in ("identity", "") for e in encoding.split(",")):
+            await self._refuse(scope, exchange, 415, _refusal("415", lang), [(b"accept-encoding", b"identity")])
+        else:
+            await self._admitted(scope, receive, exchange, lang)
+
+    async def _admitted(self, scope, receive, exchange: _Exchange, lang: str) -> None:
+        """The app, for a request admitted (its place and body bytes held until it is answered); else 503."""
+        path = scope.get("path", "")
+        if self.admission is None or path in PROBES or path == "/metrics":
+            await self.app(scope, receive, exchange.send)
+            return
+        reason, reserved = self.admission.enter(_declared_length(scope))
+        if reason is not None:
+            metrics.SHED.labels(reason).inc()
+            retry = [(b"retry-after", str(SHED_RETRY_AFTER_S).encode())]
+            await self._refuse(scope, exchange, 503, _refusal(reason, lang), retry)
+            return
+        try:
+            await self.app(scope, receive, exchange.send)
+        finally:
+            self.admission.leave(reserved)
+
+    async def _refuse(self, scope, exchange: _Exchange, status: int, body: bytes, headers: list | None = None) -> None:
+        headers = [
+            (b"content-type", b"application/problem+json"),
+            (b"content-length", str(len(body)).encode()),
+            *(headers or []),
+        ]
+        origin = _header(scope, b"origin")
+        if origin and ("*" in self.config.cors_origins or origin in self.config.cors_origins):
+            # so that a browser script can read why it was refused
+            headers += [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
+        await exchange.send({"type": "http.response.start", "status": status, "headers": headers})
+        await exchange.send({"type": "http.response.body", "body": body})
+
+    def _record(self, scope, exchange: _Exchange, elapsed: float) -> None:
+        """The request's metrics and its access log line."""
+        route = scope.get("path_template") or "unmatched"
+        method = scope.get("method", "")
+        if method not in _METHODS:
+            method = "OTHER"  # any token is a valid method: keep the label set bounded
+        status = str(exchange.status)
+        metrics.REQUESTS.labels(route, method, status).inc()
+        metrics.LATENCY.labels(route, method, status).observe(elapsed)
+        if self.config.access_log:
+            access_log.info(
+                "request",
+                extra={
+                    "method": method,
+                    "path": scope.get("path", ""),
+                    "route": route,
+                    "status": exchange.status,
+                    "duration_ms": round(elapsed * 1000, 3),
+                    "response_bytes": exchange.bytes,
+                },
+            )
+
+
+class _Exchange:
+    """One request's response on its way out: the request id and language headers added, its status
+    (0: the client left before a response) and size kept for the log."""
+
+    __slots__ = ("_send", "bytes", "language_headers", "raw_id", "status")
+
+    def __init__(self, send, raw_id: bytes, lang: str):
+        self._send, self.raw_id = send, raw_id
+        self.language_headers = [(b"content-language", lang.encode()), (b"vary", b"Accept-Language")]
+        self.status = self.bytes = 0
+
+    async def send(self, message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+            headers = message.get("headers", [])
+            # the page says its own language (its `?lang=` picker may differ from Accept-Language)
+            own = any(name.lower() == b"content-language" for name, _ in headers)
+            message["headers"] = [*headers, (b"x-request-id", self.raw_id), *([] if own else self.language_headers)]
+        elif message["type"] == "http.response.body":
+            self.bytes += len(message.get("body", b""))
+        await self._send(message)
 
 
 # ---- /metrics ----

@@ -3,12 +3,12 @@ Thin: the compute gate decodes, prices and computes it (usecases/prizes.py)."""
 
 from __future__ import annotations
 
-from litestar import Request, Response, post
+from litestar import Request, Response
 from litestar.openapi.spec import Example
 
 from ..wire.prizes import PrizesResponse
-from .handling import NO_COMPRESSION, answer_request
-from .routes import PROBLEMS, problem_spec, request_body_operation
+from .handling import answer_request
+from .routes import PROBLEMS, computing_post, problem_spec, request_body_operation
 
 RESPONSES = {
     **PROBLEMS,
@@ -41,7 +41,7 @@ PrizesOperation = request_body_operation(
 )
 
 
-@post(
+@computing_post(
     "/v1/prizes",
     operation_id="distributePrizes",
     summary="Prize money for tied players: pooled, Hort system or by the standings, paid exactly to the unit",
@@ -49,10 +49,8 @@ PrizesOperation = request_body_operation(
     "receives what out, by score group: each group brings in the prizes it would win untied and "
     "shares them as `rules.sharing` says, every pool paid exactly to `rules.rounding.unit`, "
     "each share explained. A prize nobody can win is listed in `unawarded`.",
-    status_code=200,
-    operation_class=PrizesOperation,
+    operation=PrizesOperation,
     responses=RESPONSES,
-    opt=NO_COMPRESSION,
 )
 async def prizes(request: Request) -> Response[PrizesResponse]:
     return await answer_request(request, "prizes")

@@ -66,7 +66,30 @@ def request_body_operation(component: str, examples: dict[str, Example | Referen
     return WithBody
 
 
-@post(
+def computing_post(
+    path: str,
+    *,
+    operation_id: str,
+    summary: str,
+    description: str,
+    operation: type[Operation],
+    responses: dict[int, ResponseSpec] = PROBLEMS,
+) -> post:
+    """The route of an endpoint the compute gate answers: POST, 200, the problems it can answer, its
+    body's schema (`operation`), and no compression by litestar (the gate gzips its answers itself)."""
+    return post(
+        path,
+        operation_id=operation_id,
+        summary=summary,
+        description=description,
+        status_code=200,
+        operation_class=operation,
+        responses=responses,
+        opt=NO_COMPRESSION,
+    )
+
+
+@computing_post(
     "/v1/standings",
     operation_id="computeStandings",
     summary="Ranked standings with a per-player breakdown of every tie-break",
@@ -75,58 +98,46 @@ def request_body_operation(component: str, examples: dict[str, Example | Referen
     "player's values, the rule that separated them from the next row (`decided_by`) and, with "
     "`explain` (the default), every contribution each rule summed, cut or not and why. "
     "`offset`, `top` and `player` return only some rows; everyone is still ranked.",
-    status_code=200,
-    operation_class=request_body_operation("StandingsRequest"),
-    responses=PROBLEMS,
-    opt=NO_COMPRESSION,
+    operation=request_body_operation("StandingsRequest"),
 )
 async def standings(request: Request) -> Response[s.StandingsResponse]:
     return await answer_request(request, "standings")
 
 
-@post(
+@computing_post(
     "/v1/standings/progression",
     operation_id="standingsProgression",
     summary="The ranks and points of every player after each round, for charts",
     description="The body of /v1/standings without `explain`, `offset`, `top` and `player`. Each round k from 1 "
     "to `after_round` (default: the last played) is ranked exactly as /v1/standings with `after_round: k`, "
     "under the same rule list; a team event gives match and game points per round too.",
-    status_code=200,
-    operation_class=request_body_operation("ProgressionRequest"),
-    responses=PROBLEMS,
-    opt=NO_COMPRESSION,
+    operation=request_body_operation("ProgressionRequest"),
 )
 async def progression(request: Request) -> Response[ProgressionResponse]:
     return await answer_request(request, "progression")
 
 
-@post(
+@computing_post(
     "/v1/compare",
     operation_id="compareRuleLists",
     summary="One crosstable under several named rule lists: who wins under each, who moves",
     description="The same event ranked under up to 10 named lists (rule lists or presets, each under its own "
     "rule set if wished), side by side: each list's full standings, who is first under each, "
     "and every player whose rank is not the same under all of them, biggest moves first.",
-    status_code=200,
-    operation_class=request_body_operation("CompareRequest"),
-    responses=PROBLEMS,
-    opt=NO_COMPRESSION,
+    operation=request_body_operation("CompareRequest"),
 )
 async def compare(request: Request) -> Response[CompareResponse]:
     return await answer_request(request, "compare")
 
 
-@post(
+@computing_post(
     "/v1/trf",
     operation_id="convertTrf",
     summary="Read TRF text into the JSON tournament (`trf`), or write a JSON tournament as TRF (`tournament`)",
     description="The field given decides the direction; both answers are JSON. Reading reports every line it "
     "could not use as a warning (line and column); writing ranks the tournament by `tiebreaks` "
     "for the points and rank columns and warns about what TRF cannot carry.",
-    status_code=200,
-    operation_class=request_body_operation("TrfConvertRequest"),
-    responses=PROBLEMS,
-    opt=NO_COMPRESSION,
+    operation=request_body_operation("TrfConvertRequest"),
 )
 async def convert_trf(request: Request) -> Response[TrfConvertResponse]:
     return await answer_request(request, "trf")

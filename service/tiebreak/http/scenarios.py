@@ -4,12 +4,12 @@ example in the document. Thin: the compute gate decodes, prices and computes it
 
 from __future__ import annotations
 
-from litestar import Request, Response, post
+from litestar import Request, Response
 from litestar.openapi.spec import Example
 
 from ..wire.scenarios import ScenariosResponse
-from .handling import NO_COMPRESSION, answer_request
-from .routes import PROBLEMS, problem_spec, request_body_operation
+from .handling import answer_request
+from .routes import PROBLEMS, computing_post, problem_spec, request_body_operation
 
 
 def _game(rnd: int, white: int, black: int, result: str) -> list[dict]:
@@ -53,7 +53,7 @@ ScenariosOperation = request_body_operation(
 )
 
 
-@post(
+@computing_post(
     "/v1/scenarios",
     operation_id="computeScenarios",
     summary="Before the last round(s): the places each player can still reach, which are certain, what it takes",
@@ -62,10 +62,8 @@ ScenariosOperation = request_body_operation(
     "worst rank, the place clinched, and per place up to `places` that can be reached a minimal `needs` "
     "(any one conjunction of game results suffices). Past the cost limit (3 outcomes per open game) a 413 "
     "names how many games are open and how many fit.",
-    status_code=200,
-    operation_class=ScenariosOperation,
+    operation=ScenariosOperation,
     responses=RESPONSES,
-    opt=NO_COMPRESSION,
 )
 async def scenarios(request: Request) -> Response[ScenariosResponse]:
     return await answer_request(request, "scenarios")

@@ -34,16 +34,7 @@ import socket
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 from ..compute.logs import uvicorn_log_config
-
-
-def _env_float(name: str, default: float) -> float:
-    value = os.environ.get(name, "").strip()
-    return float(value) if value else default
-
-
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    return int(value) if value else default
+from ..wire.limits import env_float, env_int
 
 
 # Every variable `tiebreak serve` reads besides HOST, PORT, WORKERS and the app's own (limits.ENV, ops.py).
@@ -63,11 +54,11 @@ class ConnectionLimits:
     """Read from the environment once per process (uvicorn builds one protocol object per connection)."""
 
     def __init__(self) -> None:
-        self.header_timeout_s = _env_float("TIEBREAK_HEADER_TIMEOUT_S", 10.0)
-        self.body_timeout_s = _env_float("TIEBREAK_BODY_TIMEOUT_S", 60.0)
-        self.max_header_bytes = _env_int("TIEBREAK_MAX_HEADER_BYTES", 16 * 1024)
-        self.max_connections = _env_int("TIEBREAK_MAX_CONNECTIONS", 2048)
-        self.keepalive_timeout_s = _env_float("TIEBREAK_KEEPALIVE_TIMEOUT_S", 5.0)
+        self.header_timeout_s = env_float("TIEBREAK_HEADER_TIMEOUT_S", 10.0)
+        self.body_timeout_s = env_float("TIEBREAK_BODY_TIMEOUT_S", 60.0)
+        self.max_header_bytes = env_int("TIEBREAK_MAX_HEADER_BYTES", 16 * 1024)
+        self.max_connections = env_int("TIEBREAK_MAX_CONNECTIONS", 2048)
+        self.keepalive_timeout_s = env_float("TIEBREAK_KEEPALIVE_TIMEOUT_S", 5.0)
 
 
 def _plain_response(status: int, message: str) -> bytes:
@@ -255,9 +246,9 @@ def run(host: str, port: int, workers: int = 1) -> None:
         access_log=False,
         http=GuardedHttpToolsProtocol,
         timeout_keep_alive=int(limits.keepalive_timeout_s) or 1,
-        backlog=_env_int("TIEBREAK_BACKLOG", 2048),
+        backlog=env_int("TIEBREAK_BACKLOG", 2048),
         # uvicorn says int but hands it to asyncio.wait_for, which takes seconds as a float
-        timeout_graceful_shutdown=_env_float("TIEBREAK_GRACEFUL_TIMEOUT_S", 25.0),  # type: ignore[arg-type]
+        timeout_graceful_shutdown=env_float("TIEBREAK_GRACEFUL_TIMEOUT_S", 25.0),  # type: ignore[arg-type]
     )
     admin = os.environ.get("TIEBREAK_ADMIN_PORT", "").strip()
     server = uvicorn.Server(config)

@@ -513,6 +513,9 @@ class _PrizeGroupRun:
         caps: dict[int, Decimal] | None,
         signature: dict[int, frozenset[str]],
     ) -> None:
+        """The group's pooled prizes shared by its eligible `members` (of the score group `group`):
+        first the parts only some of them can win (US Chess 32B3), then the rest equally, capped
+        at `caps` when given."""
         brought = (
             msg("the group brings in {prizes} = {total}", prizes=self._listing(prizes), total=money(self._sum(prizes)))
             if len(prizes) > 1
@@ -533,34 +536,38 @@ class _PrizeGroupRun:
             else _Part(list(members), list(prizes))
         )
         for part in main.split_off:
-            category = part.category
-            who = self._names(part.members)
-            if len(part.members) == 1:
-                note = msg(
-                    "{players}, the only one of them eligible for {category}, takes just {prizes}: more than the "
-                    "{share} each of the whole pool (US Chess 32B3)",
-                    players=who,
-                    category=category,
-                    prizes=self._listing(part.prizes),
-                    share=money(part.full_share),
-                )
-            else:
-                note = msg(
-                    "{players}, the only ones of them eligible for {category}, divide just {prizes} → {each} each: "
-                    "more than the {share} each of the whole pool (US Chess 32B3)",
-                    players=who,
-                    category=category,
-                    prizes=self._listing(part.prizes),
-                    each=money(part.per_head),
-                    share=money(part.full_share),
-                )
-            exact = [part.per_head] * len(part.members)
-            whys: list[str] = [Joined(self._tied_text(i), "; ", brought, "; ", note) for i in part.members]
-            self._record(part.members, exact, part.prizes, own, "class_prize", note, whys)
-        if not main.members:
-            return
-        total = Fraction(self._sum(main.prizes))
-        share_text: str
+            self._pay_class_part(part, brought, own)
+        if main.members:
+            self._pay_equally(main, brought, self._sharing_text(main, members, group), own, caps)
+
+    def _pay_class_part(self, part: _ClassPart, brought: str, own: dict[int, Prize]) -> None:
+        """US Chess 32B3: the members eligible for a restricted prize divide just the prizes only they can win."""
+        who = self._names(part.members)
+        if len(part.members) == 1:
+            note = msg(
+                "{players}, the only one of them eligible for {category}, takes just {prizes}: more than the "
+                "{share} each of the whole pool (US Chess 32B3)",
+                players=who,
+                category=part.category,
+                prizes=self._listing(part.prizes),
+                share=money(part.full_share),
+            )
+        else:
+            note = msg(
+                "{players}, the only ones of them eligible for {category}, divide just {prizes} → {each} each: "
+                "more than the {share} each of the whole pool (US Chess 32B3)",
+                players=who,
+                category=part.category,
+                prizes=self._listing(part.prizes),
+                each=money(part.per_head),
+                share=money(part.full_share),
+            )
+        exact = [part.per_head] * len(part.members)
+        whys: list[str] = [Joined(self._tied_text(i), "; ", brought, "; ", note) for i in part.members]
+        self._record(part.members, exact, part.prizes, own, "class_prize", note, whys)
+
+    def _sharing_text(self, main: _Part, members: list[int], group: list[int]) -> str:
+        """Who shares the pool that is left: the others after the class-prize parts, or the eligible members."""
         if main.split_off:
             gone = [i for part in main.split_off for i in part.members]
             restricted = names(sorted({part.category for part in main.split_off}))
@@ -581,17 +588,22 @@ class _PrizeGroupRun:
                 if len(main.prizes) > 1
                 else msg("the other {count} share {prizes}", count=len(main.members), prizes=self._listing(main.prizes))
             )
-            share_text = Joined("; ", instead, "; ", others_share)
-        elif len(members) == len(group):
+            return Joined("; ", instead, "; ", others_share)
+        if len(members) == len(group):
             eligible = msg("both eligible") if len(group) == 2 else msg("all {count} eligible", count=len(group))
-            share_text = Joined("; ", eligible)
-        else:
-            share_text = Joined("; ", msg("{count} of the {total} eligible", count=len(members), total=len(group)))
+            return Joined("; ", eligible)
+        return Joined("; ", msg("{count} of the {total} eligible", count=len(members), total=len(group)))
+
+    def _pay_equally(
+        self, main: _Part, brought: str, share_text: str, own: dict[int, Prize], caps: dict[int, Decimal] | None
+    ) -> None:
+        """The pool divided equally among `main.members`; with caps, what a cap holds back goes to the others."""
+        total = Fraction(self._sum(main.prizes))
         exact = [total / len(main.members)] * len(main.members)
         capped: dict[int, Fraction] = {}
         if caps is not None:
             exact, capped = self._water_fill(main.members, total, caps)
-        whys = []
+        whys: list[str] = []
         for i, share in zip(main.members, exact, strict=True):
             text = Joined(self._tied_text(i), "; ", brought, share_text)
             if i in capped:
@@ -614,7 +626,6 @@ class _PrizeGroupRun:
             else:
                 text = Joined(text, " ", msg("→ {share} each", share=money(share)))
             whys.append(text)
-        method = "pool"
         listing = self._listing(main.prizes)
         note = (
             msg(
@@ -625,7 +636,7 @@ class _PrizeGroupRun:
             if capped
             else msg("{prizes} shared equally by {count}", prizes=listing, count=len(main.members))
         )
-        self._record(main.members, exact, main.prizes, own, method, note, whys)
+        self._record(main.members, exact, main.prizes, own, "pool", note, whys)
 
     def _class_prize_parts(
         self, members: list[int], prizes: list[Prize], signature: dict[int, frozenset[str]]

@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+# One thing wrong with the input, and where: the engine's Issue, defined below both packages.
+from ..texts.message import Issue as Problem, Path, format_path
 
-# A location inside the request, e.g. ("prize_groups", 1, "prizes", 0, "amount").
-Path = tuple[str | int, ...]
-
-
-def format_path(path: Path) -> str:
-    """`prize_groups[1].prizes[0].amount`."""
-    text = ""
-    for part in path:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else part
-    return text
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong with the input, and where."""
-
-    path: Path
-    message: str
+__all__ = ["Path", "PrizeInputError", "Problem", "format_path"]
 
 
 class PrizeInputError(ValueError):

@@ -17,7 +17,7 @@ it along augmenting paths, one breadth-first search per change:
 from __future__ import annotations
 
 from collections import Counter, defaultdict, deque
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable
 
 Signature = frozenset
 
@@ -99,9 +99,3 @@ class CategoryMatching:
                         released_by[held] = signature
                         queue.append(held)
         return False
-
-
-def feasible(supply: dict[Signature, int], demand: Iterable[tuple[Hashable, int]]) -> bool:
-    """Whether `demand` (category, count) can all go to distinct players of `supply`."""
-    matching = CategoryMatching(supply)
-    return all(matching.add(category) for category, count in demand for _ in range(count))

@@ -6,7 +6,7 @@ import re
 from decimal import Decimal
 
 from .errors import Path, PrizeInputError, Problem, format_path
-from .model import Kind, PrizeRequest
+from .model import Kind, Prize, PrizeRequest
 from .payment import is_multiple
 from .text import money
 from ..texts.message import msg
@@ -35,29 +35,8 @@ def validate(request: PrizeRequest) -> None:
 
 
 def _field_problems(request: PrizeRequest) -> list[Problem]:
-    rules = request.rules
-    problems: list[Problem] = []
-    if rules.unit <= 0:
-        problems.append(Problem(("rules", "rounding", "unit"), msg("the currency unit must be greater than 0")))
-    if not 0 <= rules.hort_keep <= 1:
-        problems.append(
-            Problem(
-                ("rules", "hort_keep"),
-                msg("the part of the own place's prize kept under the Hort system is between 0 and 1 (0.5 for 50 %)"),
-            )
-        )
-    for i, entry in enumerate(rules.identical_priority):
-        if entry not in request.categories and entry not in KINDS:
-            problems.append(
-                Problem(
-                    ("rules", "identical_priority", i),
-                    msg(
-                        "{entry} is neither a category nor a kind of category ({kinds})",
-                        entry=repr(entry),
-                        kinds=", ".join(KINDS),
-                    ),
-                )
-            )
+    """The rules' fields, then every prize group and prize: ids given once, known categories, amounts."""
+    problems = _rules_problems(request)
     known = sorted(set(request.categories) | {"overall"})
     seen_ids: dict[str, Path] = {}
     seen_groups: set[str | None] = set()
@@ -90,38 +69,72 @@ def _field_problems(request: PrizeRequest) -> list[Problem]:
                         ),
                     )
                 )
-            if prize.amount < 0:
-                problems.append(Problem((*prize.path, "amount"), msg("an amount cannot be negative")))
-            elif rules.unit > 0 and not is_multiple(prize.amount, rules.unit):
-                problems.append(
-                    Problem(
-                        (*prize.path, "amount"),
-                        msg(
-                            "{amount} is finer than the currency unit {unit}: amounts are whole multiples of it",
-                            amount=prize.amount,
-                            unit=rules.unit,
-                        ),
-                    )
-                )
-            elif prize.amount > 0:
-                before = last_cash.get(prize.category)
-                if before is not None and prize.amount > before[0]:
-                    problems.append(
-                        Problem(
-                            (*prize.path, "amount"),
-                            (
-                                msg(
-                                    "the prizes of category {category} are won in the order given, so they are listed from the largest down: {amount} follows {before} ({path})",
-                                    category=repr(prize.category),
-                                    amount=money(prize.amount),
-                                    before=money(before[0]),
-                                    path=_text(before[1]),
-                                )
-                            ),
-                        )
-                    )
-                last_cash[prize.category] = (prize.amount, prize.path)
+            problems += _amount_problems(prize, request.rules.unit, last_cash)
     return problems
+
+
+def _rules_problems(request: PrizeRequest) -> list[Problem]:
+    """The currency unit, the Hort share kept, and the entries of `identical_priority`."""
+    rules = request.rules
+    problems: list[Problem] = []
+    if rules.unit <= 0:
+        problems.append(Problem(("rules", "rounding", "unit"), msg("the currency unit must be greater than 0")))
+    if not 0 <= rules.hort_keep <= 1:
+        problems.append(
+            Problem(
+                ("rules", "hort_keep"),
+                msg("the part of the own place's prize kept under the Hort system is between 0 and 1 (0.5 for 50 %)"),
+            )
+        )
+    for i, entry in enumerate(rules.identical_priority):
+        if entry not in request.categories and entry not in KINDS:
+            problems.append(
+                Problem(
+                    ("rules", "identical_priority", i),
+                    msg(
+                        "{entry} is neither a category nor a kind of category ({kinds})",
+                        entry=repr(entry),
+                        kinds=", ".join(KINDS),
+                    ),
+                )
+            )
+    return problems
+
+
+def _amount_problems(prize: Prize, unit: Decimal, last_cash: dict[str, tuple[Decimal, Path]]) -> list[Problem]:
+    """A prize's amount: not negative, a whole multiple of the unit, and no larger than the category's
+    cash prize before it in the group (`last_cash`, updated here)."""
+    if prize.amount < 0:
+        return [Problem((*prize.path, "amount"), msg("an amount cannot be negative"))]
+    if unit > 0 and not is_multiple(prize.amount, unit):
+        return [
+            Problem(
+                (*prize.path, "amount"),
+                msg(
+                    "{amount} is finer than the currency unit {unit}: amounts are whole multiples of it",
+                    amount=prize.amount,
+                    unit=unit,
+                ),
+            )
+        ]
+    if prize.amount <= 0:
+        return []
+    before = last_cash.get(prize.category)
+    last_cash[prize.category] = (prize.amount, prize.path)
+    if before is not None and prize.amount > before[0]:
+        return [
+            Problem(
+                (*prize.path, "amount"),
+                msg(
+                    "the prizes of category {category} are won in the order given, so they are listed from the largest down: {amount} follows {before} ({path})",
+                    category=repr(prize.category),
+                    amount=money(prize.amount),
+                    before=money(before[0]),
+                    path=_text(before[1]),
+                ),
+            )
+        ]
+    return []
 
 
 def _standings_problems(request: PrizeRequest) -> list[Problem]:

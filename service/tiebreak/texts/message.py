@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -121,3 +122,29 @@ def language(code: str) -> Iterator[None]:
         yield
     finally:
         LANGUAGE.reset(token)
+
+
+# ---- a text about the input and where it is: the engine's and the prize package's problems
+# (both pure, and the prizes must not load the engine and numpy, so the one definition is here)
+
+# A location inside the submitted input, e.g. ("players", 3, "results", 2, "opponent").
+Path = tuple[str | int, ...]
+
+
+def format_path(path: Path, root: str = "") -> str:
+    """Render a path as `tournament.players[3].results[2].opponent` (root "tournament")."""
+    text = root
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """One problem found in the input, with where it is."""
+
+    path: Path
+    message: str

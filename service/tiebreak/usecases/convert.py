@@ -509,8 +509,6 @@ def standings_to_wire(
     """
     tiebreak_out = tiebreak_out or tiebreak_to_wire
     table = result.table
-    outcomes = result.outcomes
-    keys = _breakdown_keys(outcomes)
     players: Sequence[m.Player] | list[s.Player] = tournament.players if tournament is not None else ()
     if isinstance(players, WirePlayers):  # the wire players carry the same fields: no Player made
         players = players.wire
@@ -518,7 +516,31 @@ def standings_to_wire(
     player_keys = {p.id: p.key for p in players if p.key is not None}
     # Only the rows shown carry identity fields: a few rows of 20,000 players read only theirs.
     shown = players if selected is result.rows else [players[row.player] for row in selected] if players else ()
-    identities: dict[int, _Identity] = {
+    identities = _identities(shown)
+    standings: msgspec.Raw | list[s.Standing]
+    if encode_rows and not explain:  # rows without breakdowns
+        standings = _plain_rows(result, selected, identities)
+    else:
+        standings = _standing_rows(result, list(selected), explain, encode_rows, player_keys, identities)
+    return s.StandingsResponse(
+        regulations=result.regulations.value,
+        system=table.system.value,
+        system_inferred=table.system_inferred,
+        rounds=table.rounds,
+        after_round=table.played_rounds if table.played_rounds != table.rounds else None,
+        scoring=scoring_to_wire(tournament.scoring if tournament is not None else m.Scoring()),
+        tiebreaks=[tiebreak_out(o) for o in result.outcomes],
+        # A Raw is encoded as the rows' JSON it holds: the field's type is what the schema shows
+        standings=cast(list[s.Standing], standings),
+        warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
+        total_players=len(result.rows),
+        seed=result.lots_seed,
+    )
+
+
+def _identities(players: Sequence[m.Player | s.Player]) -> dict[int, _Identity]:
+    """The identity fields of the players that have any, by start number."""
+    return {
         p.id: {
             "key": p.key,
             "fide_id": p.fide_id,
@@ -527,69 +549,77 @@ def standings_to_wire(
             "sex": p.sex,
             "birth_date": p.birth_date,
         }
-        for p in shown
+        for p in players
         if p.key or p.fide_id or p.federation or p.title or p.sex or p.birth_date
     }
-    plain = encode_rows and not explain  # rows without breakdowns: _plain_rows, not the loop below
-    chosen = [] if plain else list(selected)
+
+
+def _standing_rows(
+    result: Standings,
+    chosen: list[StandingRow],
+    explain: bool,
+    encode_rows: bool,
+    player_keys: dict[int, str],
+    identities: dict[int, _Identity],
+) -> msgspec.Raw | list[s.Standing]:
+    """The rows chosen, with their breakdowns when `explain` (made CHUNK_ROWS rows at a time); with
+    `encode_rows`, each chunk encoded at once into the JSON of every row."""
+    keys = _breakdown_keys(result.outcomes)
     displays, values_by_player, points = _shown_values(result, None if len(chosen) == len(result.rows) else chosen)
     encoder = json_encoder()
     rows: list[s.Standing] = []
-    encoded_rows = bytearray(b"[")  # with encode_rows: the rows' JSON, a chunk at a time, in one buffer
-    opponent_names = _OpponentNames(table, player_keys) if explain else None
+    encoded_rows = bytearray(b"[")  # the rows' JSON, a chunk at a time, in one buffer
+    opponent_names = _OpponentNames(result.table, player_keys) if explain else None
     for start in range(0, len(chosen), CHUNK_ROWS if explain else max(len(chosen), 1)):
         chunk = chosen[start : start + CHUNK_ROWS] if explain else chosen
         members = [row.player for row in chunk]
         breakdowns: list[dict[str, s.RuleBreakdown]] | None = None
         opponents: list[list[s.OpponentName]] | None = None
-        if explain:
-            assert opponent_names is not None  # made when `explain`
-            breakdowns = _breakdowns(outcomes, result.explain(members), keys, displays, members, player_keys)
-            opponents = _opponents(table, members, opponent_names)
-        made = []
-        for i, row in enumerate(chunk):
-            p = row.player
-            pid = table.ids[p]
-            made.append(
-                s.Standing(
-                    rank=row.rank,
-                    id=pid,
-                    name=table.names[p],
-                    points=points[p],
-                    values=values_by_player[p] if values_by_player else [],
-                    decided_by=row.decided_by,
-                    breakdown=breakdowns[i] if breakdowns is not None else None,  # made when `explain`
-                    opponents=opponents[i] if opponents is not None else None,
-                    **identities.get(pid, {}),
-                )
-            )
+        if opponent_names is not None:  # made when `explain`
+            breakdowns = _breakdowns(result.outcomes, result.explain(members), keys, displays, members, player_keys)
+            opponents = _opponents(result.table, members, opponent_names)
+        made = _rows_of(result.table, chunk, points, values_by_player, breakdowns, opponents, identities)
         if not encode_rows:
             rows.extend(made)
             continue
         at = len(encoded_rows) - 1  # each chunk's list is written over the previous one's closing bracket
         encoder.encode_into(made, encoded_rows, at)
         encoded_rows[at] = ord("[" if at == 0 else ",")
-    if encode_rows and len(encoded_rows) == 1:
+    if not encode_rows:
+        return rows
+    if len(encoded_rows) == 1:
         encoded_rows += b"]"
-    standings: msgspec.Raw | list[s.Standing]
-    if plain:
-        standings = _plain_rows(result, selected, identities)
-    else:
-        standings = msgspec.Raw(encoded_rows) if encode_rows else rows
-    return s.StandingsResponse(
-        regulations=result.regulations.value,
-        system=table.system.value,
-        system_inferred=table.system_inferred,
-        rounds=table.rounds,
-        after_round=table.played_rounds if table.played_rounds != table.rounds else None,
-        scoring=scoring_to_wire(tournament.scoring if tournament is not None else m.Scoring()),
-        tiebreaks=[tiebreak_out(o) for o in outcomes],
-        # A Raw is encoded as the rows' JSON it holds: the field's type is what the schema shows
-        standings=cast(list[s.Standing], standings),
-        warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
-        total_players=len(result.rows),
-        seed=result.lots_seed,
-    )
+    return msgspec.Raw(encoded_rows)
+
+
+def _rows_of(
+    table,
+    chunk: Sequence[StandingRow],
+    points: list[float] | dict[int, float],
+    values_by_player: list[list[float | None]] | dict[int, list[float | None]] | None,
+    breakdowns: list[dict[str, s.RuleBreakdown]] | None,
+    opponents: list[list[s.OpponentName]] | None,
+    identities: dict[int, _Identity],
+) -> list[s.Standing]:
+    """The Standing of each row of a chunk (its breakdown and opponents at the same position)."""
+    made = []
+    for i, row in enumerate(chunk):
+        p = row.player
+        pid = table.ids[p]
+        made.append(
+            s.Standing(
+                rank=row.rank,
+                id=pid,
+                name=table.names[p],
+                points=points[p],
+                values=values_by_player[p] if values_by_player else [],
+                decided_by=row.decided_by,
+                breakdown=breakdowns[i] if breakdowns is not None else None,
+                opponents=opponents[i] if opponents is not None else None,
+                **identities.get(pid, {}),
+            )
+        )
+    return made
 
 
 def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.Tournament:

@@ -335,74 +335,56 @@ def prize_counts(points: list, categories: int, prizes: int, groups: int, one_ca
 def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
     """The estimate, or a 413 naming the limit it is over (the work asked for is too large)."""
     if counts.open_games > MOST_OPEN_GAMES:  # 3^40 outcomes is past any limit (and past a float)
-        raise LimitExceeded(
-            "max_cost_s",
-            path or "pairings",
-            msg(
-                "{games} games are open: 3^{games} outcomes; at most {fit} open games fit for this event; fix "
-                "some results with `assume` or ask for fewer `players`",
-                games=counts.open_games,
-                fit=largest_open_games(counts, limits),
-            ),
-            413,
-            limits,
+        text = msg(
+            "{games} games are open: 3^{games} outcomes; at most {fit} open games fit for this event; fix "
+            "some results with `assume` or ask for fewer `players`",
+            games=counts.open_games,
+            fit=largest_open_games(counts, limits),
         )
+        raise LimitExceeded("max_cost_s", path or "pairings", text, 413, limits)
     cost = estimate(counts)
-    if counts.open_games and (cost.seconds > limits.max_cost_s or cost.memory_mib > limits.max_memory_mib):
-        limit = "max_cost_s" if cost.seconds > limits.max_cost_s else "max_memory_mib"
-        raise LimitExceeded(
-            limit,
-            path or "pairings",
-            msg(
-                "{games} games are open: 3^{games} = {outcomes} outcomes, estimated {seconds} s and {mib} MiB; "
-                "at most {fit} open games fit for this event; fix some results with `assume` or ask for fewer "
-                "`players`",
-                games=counts.open_games,
-                outcomes=counts.outcomes,
-                seconds=round(cost.seconds, 1),
-                mib=round(cost.memory_mib),
-                fit=largest_open_games(counts, limits),
-            ),
-            413,
-            limits,
-        )
+    if counts.open_games:
+        _check_outcomes(counts, cost, limits, path or "pairings")
     if cost.seconds > limits.max_cost_s:
-        raise LimitExceeded(
-            "max_cost_s",
-            path,
-            msg(
-                "estimated {seconds} s of computation for {what}; {advice}",
-                seconds=round(cost.seconds, 1),
-                what=describe(counts),
-                advice=_advice(counts, msg("ask for fewer rules, `explain: false`, `top` or `player`")),
-            ),
-            413,
-            limits,
+        text = msg(
+            "estimated {seconds} s of computation for {what}; {advice}",
+            seconds=round(cost.seconds, 1),
+            what=describe(counts),
+            advice=_advice(counts, msg("ask for fewer rules, `explain: false`, `top` or `player`")),
         )
+        raise LimitExceeded("max_cost_s", path, text, 413, limits)
     if cost.answer_bytes > limits.max_response_bytes:
-        raise LimitExceeded(
-            "max_response_bytes",
-            path,
-            msg(
-                "the answer would be about {mib} MiB for {what}; {advice}",
-                mib=cost.answer_bytes >> 20,
-                what=describe(counts),
-                advice=_advice(counts, msg("ask for `explain: false`, `top` or `player`")),
-            ),
-            413,
-            limits,
+        text = msg(
+            "the answer would be about {mib} MiB for {what}; {advice}",
+            mib=cost.answer_bytes >> 20,
+            what=describe(counts),
+            advice=_advice(counts, msg("ask for `explain: false`, `top` or `player`")),
         )
+        raise LimitExceeded("max_response_bytes", path, text, 413, limits)
     if cost.memory_mib > limits.max_memory_mib:
-        raise LimitExceeded(
-            "max_memory_mib",
-            path,
-            msg(
-                "estimated {mib} MiB of memory for {what}; {advice}",
-                mib=round(cost.memory_mib),
-                what=describe(counts),
-                advice=_advice(counts, msg("ask for fewer players or rounds, `explain: false`, `top` or `player`")),
-            ),
-            413,
-            limits,
+        text = msg(
+            "estimated {mib} MiB of memory for {what}; {advice}",
+            mib=round(cost.memory_mib),
+            what=describe(counts),
+            advice=_advice(counts, msg("ask for fewer players or rounds, `explain: false`, `top` or `player`")),
         )
+        raise LimitExceeded("max_memory_mib", path, text, 413, limits)
     return cost
+
+
+def _check_outcomes(counts: Counts, cost: Estimate, limits: Limits, path: str) -> None:
+    """Scenarios: every outcome of the open games is ranked, so a time or memory over its limit is
+    said as open games, with how many fit."""
+    if cost.seconds > limits.max_cost_s or cost.memory_mib > limits.max_memory_mib:
+        limit = "max_cost_s" if cost.seconds > limits.max_cost_s else "max_memory_mib"
+        text = msg(
+            "{games} games are open: 3^{games} = {outcomes} outcomes, estimated {seconds} s and {mib} MiB; "
+            "at most {fit} open games fit for this event; fix some results with `assume` or ask for fewer "
+            "`players`",
+            games=counts.open_games,
+            outcomes=counts.outcomes,
+            seconds=round(cost.seconds, 1),
+            mib=round(cost.memory_mib),
+            fit=largest_open_games(counts, limits),
+        )
+        raise LimitExceeded(limit, path, text, 413, limits)

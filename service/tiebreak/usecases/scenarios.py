@@ -43,7 +43,6 @@ from .convert import tiebreak_to_wire, tournament_to_wire
 from .cost import Counts, check_cost
 from .standings import capped, located, prepare_input, read_trf_checked
 
-RESULT_CODE = {"white": 0, "draw": 1, "black": 2}
 KIND_OF = {"white": (ResultKind.WIN, ResultKind.LOSS), "draw": (ResultKind.DRAW,) * 2}
 KIND_OF["black"] = (ResultKind.LOSS, ResultKind.WIN)
 

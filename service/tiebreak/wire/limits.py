@@ -15,91 +15,79 @@ from __future__ import annotations
 import os
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..texts.message import Joined, msg, msg_n
 
 
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
+def env_int(variable: str, default: int) -> int:
+    """An integer setting from the environment variable, `default` when it is unset or blank."""
+    value = os.environ.get(variable, "").strip()
     return int(value) if value else default
 
 
-def _env_float(name: str, default: float) -> float:
-    value = os.environ.get(name)
+def env_float(variable: str, default: float) -> float:
+    """A number setting from the environment variable, `default` when it is unset or blank."""
+    value = os.environ.get(variable, "").strip()
     return float(value) if value else default
 
 
-ENV = {
-    "max_body_bytes": "TIEBREAK_MAX_BODY_BYTES",
-    "max_players": "TIEBREAK_MAX_PLAYERS",
-    "max_rounds": "TIEBREAK_MAX_ROUNDS",
-    "max_rules": "TIEBREAK_MAX_RULES",
-    "max_trf_chars": "TIEBREAK_MAX_TRF_CHARS",
-    "max_batch_items": "TIEBREAK_MAX_BATCH_ITEMS",
-    "compute_deadline_s": "TIEBREAK_COMPUTE_DEADLINE_S",
-    "max_cost_s": "TIEBREAK_MAX_COST_S",
-    "max_memory_mib": "TIEBREAK_MAX_MEMORY_MIB",
-    "max_response_bytes": "TIEBREAK_MAX_RESPONSE_BYTES",
-    "max_warnings": "TIEBREAK_MAX_WARNINGS",
-    "max_json_depth": "TIEBREAK_MAX_JSON_DEPTH",
-    "compute_workers": "TIEBREAK_COMPUTE_WORKERS",
-    "compute_queue": "TIEBREAK_COMPUTE_QUEUE",
-    "inline_max_cost_ms": "TIEBREAK_INLINE_MAX_COST_MS",
-    "inline_queue": "TIEBREAK_INLINE_QUEUE",
-    "max_in_flight": "TIEBREAK_MAX_IN_FLIGHT",
-    "max_in_flight_body_bytes": "TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES",
-    "max_player_id": "TIEBREAK_MAX_PLAYER_ID",
-    "max_rating": "TIEBREAK_MAX_RATING",
-    "max_points_per_round": "TIEBREAK_MAX_POINTS_PER_ROUND",
-    "max_prizes": "TIEBREAK_MAX_PRIZES",
-    "max_prize_categories": "TIEBREAK_MAX_PRIZE_CATEGORIES",
-}
+def env_variable(limit: str) -> str:
+    """The environment variable that sets a limit: its name in capitals after TIEBREAK_."""
+    return "TIEBREAK_" + limit.upper()
+
+
+def _limit_int(limit: str, default: int) -> int:
+    return env_int(env_variable(limit), default)
+
+
+def _limit_float(limit: str, default: float) -> float:
+    return env_float(env_variable(limit), default)
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    max_body_bytes: int = _env_int("TIEBREAK_MAX_BODY_BYTES", 32 * 1024 * 1024)
-    max_players: int = _env_int("TIEBREAK_MAX_PLAYERS", 50_000)
-    max_rounds: int = _env_int("TIEBREAK_MAX_ROUNDS", 100)
-    max_rules: int = _env_int("TIEBREAK_MAX_RULES", 40)
-    max_trf_chars: int = _env_int("TIEBREAK_MAX_TRF_CHARS", 16 * 1024 * 1024)
-    max_batch_items: int = _env_int("TIEBREAK_MAX_BATCH_ITEMS", 10_000)
+    max_body_bytes: int = _limit_int("max_body_bytes", 32 * 1024 * 1024)
+    max_players: int = _limit_int("max_players", 50_000)
+    max_rounds: int = _limit_int("max_rounds", 100)
+    max_rules: int = _limit_int("max_rules", 40)
+    max_trf_chars: int = _limit_int("max_trf_chars", 16 * 1024 * 1024)
+    max_batch_items: int = _limit_int("max_batch_items", 10_000)
     # Wall-clock seconds from the end of reading the body to the answer (queueing,
     # decoding, the engine, encoding); past it the computation is killed and the
     # request answered 503 with Retry-After (docs/operations.md, "Bounded work").
-    compute_deadline_s: float = _env_float("TIEBREAK_COMPUTE_DEADLINE_S", 20.0)
+    compute_deadline_s: float = _limit_float("compute_deadline_s", 20.0)
     # The cost model (usecases/cost.py): a request whose estimated computation or
     # peak memory is over these is refused at once with a 413 naming the limit.
-    max_cost_s: float = _env_float("TIEBREAK_MAX_COST_S", 10.0)
-    max_memory_mib: int = _env_int("TIEBREAK_MAX_MEMORY_MIB", 512)
+    max_cost_s: float = _limit_float("max_cost_s", 10.0)
+    max_memory_mib: int = _limit_int("max_memory_mib", 512)
     # Hard caps on what one answer may carry: the encoded JSON, and the warnings kept
     # (the rest is summed up in one "n more ... ignored" warning).
-    max_response_bytes: int = _env_int("TIEBREAK_MAX_RESPONSE_BYTES", 64 * 1024 * 1024)
-    max_warnings: int = _env_int("TIEBREAK_MAX_WARNINGS", 100)
+    max_response_bytes: int = _limit_int("max_response_bytes", 64 * 1024 * 1024)
+    max_warnings: int = _limit_int("max_warnings", 100)
     # JSON nesting, checked on the raw bytes before decoding (a request needs 6 levels).
-    max_json_depth: int = _env_int("TIEBREAK_MAX_JSON_DEPTH", 32)
+    max_json_depth: int = _limit_int("max_json_depth", 32)
     # The compute gate (compute/gate.py): worker processes per server process and
     # how many requests may wait for one; requests cheaper than inline_max_cost_ms are
     # computed on the event loop, one at a time, with inline_queue waiting at most.
-    compute_workers: int = _env_int("TIEBREAK_COMPUTE_WORKERS", 1)
-    compute_queue: int = _env_int("TIEBREAK_COMPUTE_QUEUE", 2)
+    compute_workers: int = _limit_int("compute_workers", 1)
+    compute_queue: int = _limit_int("compute_queue", 2)
     # In the cost model's milliseconds (usecases/cost.py): a request priced under it is computed
     # on the event loop (docs/operations.md, "Bounded work").
-    inline_max_cost_ms: float = _env_float("TIEBREAK_INLINE_MAX_COST_MS", 3.0)
-    inline_queue: int = _env_int("TIEBREAK_INLINE_QUEUE", 32)
+    inline_max_cost_ms: float = _limit_float("inline_max_cost_ms", 3.0)
+    inline_queue: int = _limit_int("inline_queue", 32)
     # Requests being handled at once (probes excepted) and the request bodies they may
     # hold in memory (Content-Length, or max_body_bytes when unknown); past either: 503.
-    max_in_flight: int = _env_int("TIEBREAK_MAX_IN_FLIGHT", 64)
-    max_in_flight_body_bytes: int = _env_int("TIEBREAK_MAX_IN_FLIGHT_BODY_BYTES", 96 * 1024 * 1024)
+    max_in_flight: int = _limit_int("max_in_flight", 64)
+    max_in_flight_body_bytes: int = _limit_int("max_in_flight_body_bytes", 96 * 1024 * 1024)
     # POST /v1/prizes: prizes over all prize groups, and categories.
-    max_prizes: int = _env_int("TIEBREAK_MAX_PRIZES", 1000)
-    max_prize_categories: int = _env_int("TIEBREAK_MAX_PRIZE_CATEGORIES", 100)
+    max_prizes: int = _limit_int("max_prizes", 1000)
+    max_prize_categories: int = _limit_int("max_prize_categories", 100)
     max_prize_items: int = 20  # non-cash items (trophies, titles) of one prize
-    max_player_id: int = _env_int("TIEBREAK_MAX_PLAYER_ID", 1_000_000)  # start numbers; FIDE IDs go in fide_id
-    max_rating: int = _env_int("TIEBREAK_MAX_RATING", 4000)
-    max_points_per_round: int = _env_int("TIEBREAK_MAX_POINTS_PER_ROUND", 100)
+    max_player_id: int = _limit_int("max_player_id", 1_000_000)  # start numbers; FIDE IDs go in fide_id
+    max_rating: int = _limit_int("max_rating", 4000)
+    max_points_per_round: int = _limit_int("max_points_per_round", 100)
 
     def describe(self, name: str) -> str:
         env = ENV.get(name)
@@ -110,6 +98,8 @@ class Limits:
 
 
 LIMITS = Limits()
+# Every limit that can be set from the environment (all but max_prize_items), with its variable.
+ENV = {f.name: env_variable(f.name) for f in fields(Limits) if f.name != "max_prize_items"}
 
 
 class LimitExceeded(Exception):

@@ -8,7 +8,6 @@ from msgspec import Meta
 
 from . import schemas as s
 from . import teams as schemas_teams
-from .rules import AtMostOne, ExactlyOne, ExcludesWhen
 
 doc = s.doc
 
@@ -17,14 +16,7 @@ class ProgressionRequest(s.Strict, frozen=True):
     """The body of `/v1/standings` without the row choices (`explain`, `offset`, `top`, `player`):
     every round from 1 to `after_round` (default: the last played) is ranked."""
 
-    schema_rules: ClassVar = (
-        ExactlyOne(
-            ("tournament", "trf", "team_tournament"),
-            titles={"tournament": "A JSON tournament", "trf": "TRF text", "team_tournament": "A team event"},
-        ),
-        AtMostOne(("tiebreaks", "preset")),
-        ExcludesWhen("participants", "players", "team_tournament"),
-    )
+    schema_rules: ClassVar = s.EVENT_AND_RULES
 
     tournament: Annotated[s.Tournament | None, doc("The crosstable as JSON (or give `trf` or `team_tournament`)")] = (
         None

@@ -215,18 +215,23 @@ PlayerSelection = Annotated[
 ]
 
 
+# The schema rules of a standings-like body (this one and the progression's); `check_event_and_rules`
+# checks them when it is decoded.
+EVENT_AND_RULES = (
+    ExactlyOne(
+        ("tournament", "trf", "team_tournament"),
+        titles={"tournament": "A JSON tournament", "trf": "TRF text", "team_tournament": "A team event"},
+    ),
+    AtMostOne(("tiebreaks", "preset")),
+    ExcludesWhen("participants", "players", "team_tournament"),
+)
+
+
 class StandingsRequest(Strict, frozen=True):
     """A tournament (JSON, TRF or a team event) and the rules to rank it by; `offset`, `top` and
     `player` choose the rows returned (everyone is still ranked)."""
 
-    schema_rules: ClassVar = (
-        ExactlyOne(
-            ("tournament", "trf", "team_tournament"),
-            titles={"tournament": "A JSON tournament", "trf": "TRF text", "team_tournament": "A team event"},
-        ),
-        AtMostOne(("tiebreaks", "preset")),
-        ExcludesWhen("participants", "players", "team_tournament"),
-    )
+    schema_rules: ClassVar = EVENT_AND_RULES
 
     tournament: Annotated[Tournament | None, doc("The crosstable as JSON (or give `trf` or `team_tournament`)")] = None
     trf: Annotated[

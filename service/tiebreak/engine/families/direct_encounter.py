@@ -54,7 +54,7 @@ def direct_encounter(ctx: Context, spec: RuleSpec, groups: list[list[int]]) -> R
         }
         steps: dict[int, str] = {}
         whole = frozenset(group) if spec.whole_group else None
-        places = place_group(group, against, table.win, 1, steps, _Namer(table.ids, table.scale), whole)
+        places = _Placer(against, table.win, steps, _Namer(table.ids, table.scale)).place(group, 1, whole)
         separated = len(set(places.values())) > 1
         if separated:
             for p in group:
@@ -107,33 +107,40 @@ def _mutual_scores(group: list[int], against: Mutual) -> dict[int, Fraction]:
     return {p: sum((v for q, v in against[p].items() if q in members), Fraction(0)) for p in group}
 
 
-def place_group(
-    group: list[int],
-    against: Mutual,
-    win: int,
-    first_place: int,
-    steps: dict[int, str],
-    namer: _Namer,
-    whole: frozenset[int] | None = None,
-) -> dict[int, int]:
-    """Places of the members of one tied (sub-)group, starting at `first_place`.
+class _Placer:
+    """Places inside the tie groups of one rule (C.07 6): the scores between the players who met,
+    the points of a win, and the note of each placed player (`steps`, filled in)."""
 
-    C.07 6.1/6.2: when all of them met, the points scored in the games between them
-    order them, and the article is applied again to every sub-group they leave tied
-    (with only the games inside that sub-group). 6.3: when they did not all meet, a
-    player who stays alone on top of the mutual standings whatever the missing games
-    would give is placed first — having met everyone is not needed — and the article
-    is applied again to the rest; if there is none, they all share the place.
-    `steps` receives, per player, which step placed them. `whole` (DE/W, decision 0061): the
-    group whose games still count for the rest after a 6.3 placement, instead of their own.
-    """
-    if len(group) == 1:
-        return {group[0]: first_place}
-    table = sorted(whole) if whole is not None else group  # whose games count
-    listed = namer.players(table)  # once per group: each member's note names them all
-    scores = {p: s for p, s in _mutual_scores(table, against).items() if p in group}
-    places: dict[int, int] = {}
-    if _all_met(group, against):
+    def __init__(self, against: Mutual, win: int, steps: dict[int, str], namer: _Namer) -> None:
+        self.against, self.win, self.steps, self.namer = against, win, steps, namer
+
+    def place(self, group: list[int], first_place: int, whole: frozenset[int] | None = None) -> dict[int, int]:
+        """Places of the members of one tied (sub-)group, starting at `first_place`.
+
+        C.07 6.1/6.2: when all of them met, the points scored in the games between them
+        order them, and the article is applied again to every sub-group they leave tied
+        (with only the games inside that sub-group). 6.3: when they did not all meet, a
+        player who stays alone on top of the mutual standings whatever the missing games
+        would give is placed first — having met everyone is not needed — and the article
+        is applied again to the rest; if there is none, they all share the place.
+        `whole` (DE/W, decision 0061): the group whose games still count for the rest after a
+        6.3 placement, instead of their own.
+        """
+        if len(group) == 1:
+            return {group[0]: first_place}
+        table = sorted(whole) if whole is not None else group  # whose games count
+        listed = self.namer.players(table)  # once per group: each member's note names them all
+        scores = {p: s for p, s in _mutual_scores(table, self.against).items() if p in group}
+        if _all_met(group, self.against):
+            return self._by_mutual_scores(group, scores, first_place, listed)
+        return self._sure_leader(group, scores, first_place, whole, table, listed)
+
+    def _by_mutual_scores(
+        self, group: list[int], scores: dict[int, Fraction], first_place: int, listed: str
+    ) -> dict[int, int]:
+        """C.07 6.1: all of them met, so the points scored between them order them; 6.2: the article
+        again on each sub-group left tied, on its own games."""
+        steps, namer = self.steps, self.namer
         by_score: dict[Fraction, list[int]] = {}
         for p in group:
             by_score.setdefault(scores[p], []).append(p)
@@ -145,9 +152,8 @@ def place_group(
                 points=namer.points(scores[group[0]]),
                 players=listed,
             )
-            for p in group:
-                places[p], steps[p] = first_place, shared
-            return places
+            return self._shared(group, first_place, shared)
+        places: dict[int, int] = {}
         place = first_place
         for score in sorted(by_score, reverse=True):
             subgroup = by_score[score]
@@ -162,7 +168,7 @@ def place_group(
                 )
             else:
                 # 6.2: re-applied to the sub-group still tied, on its own games
-                places.update(place_group(subgroup, against, win, place, steps, namer))
+                places.update(self.place(subgroup, place))
                 for p in subgroup:
                     steps[p] = msg(
                         "{points} in the games between {players}, tied with {tied}; re-applied (C.07 6.2): {step}",
@@ -173,30 +179,45 @@ def place_group(
                     )
             place += len(subgroup)
         return places
-    leader = _alone_on_top(group, against, scores, win, table)
-    if leader is None:
-        shared = msg(
-            "shares place {place}: {players} did not all meet and no one stays alone on top "
-            "whatever the missing games would give (C.07 6.3)",
+
+    def _sure_leader(
+        self,
+        group: list[int],
+        scores: dict[int, Fraction],
+        first_place: int,
+        whole: frozenset[int] | None,
+        table: list[int],
+        listed: str,
+    ) -> dict[int, int]:
+        """C.07 6.3: they did not all meet; a player alone on top whatever the missing games would
+        give is placed first and the article applied again to the rest; without one they share."""
+        leader = _alone_on_top(group, self.against, scores, self.win, table)
+        if leader is None:
+            shared = msg(
+                "shares place {place}: {players} did not all meet and no one stays alone on top "
+                "whatever the missing games would give (C.07 6.3)",
+                place=first_place,
+                players=listed,
+            )
+            return self._shared(group, first_place, shared)
+        p, at_least, best_other = leader
+        places = {p: first_place}
+        self.steps[p] = msg(
+            "place {place}: at least {points} in the games between {players} whatever the missing games, "
+            "the others at most {others} (C.07 6.3)",
             place=first_place,
+            points=self.namer.points(at_least),
             players=listed,
+            others=self.namer.points(best_other),
         )
-        for p in group:
-            places[p], steps[p] = first_place, shared
+        places.update(self.place([q for q in group if q != p], first_place + 1, whole))
         return places
-    p, at_least, best_other = leader
-    places[p] = first_place
-    steps[p] = msg(
-        "place {place}: at least {points} in the games between {players} whatever the missing games, "
-        "the others at most {others} (C.07 6.3)",
-        place=first_place,
-        points=namer.points(at_least),
-        players=listed,
-        others=namer.points(best_other),
-    )
-    rest = [q for q in group if q != p]
-    places.update(place_group(rest, against, win, first_place + 1, steps, namer, whole))
-    return places
+
+    def _shared(self, group: list[int], place: int, note: str) -> dict[int, int]:
+        """Everyone of the group on one place, with one note for all of them."""
+        for p in group:
+            self.steps[p] = note
+        return dict.fromkeys(group, place)
 
 
 def _alone_on_top(

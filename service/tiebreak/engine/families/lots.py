@@ -17,8 +17,6 @@ from ..contributions import Explanation, RuleOutcome, explanation
 from ..rules import RuleSpec
 from ...texts.message import msg
 
-MAX_SEED = 2**53 - 1  # every seed survives a JSON client that reads numbers as doubles
-
 
 def ticket(seed: int, player_id: int) -> int:
     """A player's ticket in the draw: lower draws the better lot."""

@@ -7,13 +7,13 @@ derives (adjusted scores, opponent columns) per table; the board table beside th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
-from ..context import Context
+from ..context import Context, RequestCache
 from ..contributions import Contribution
 from ..model import Regulations
 from ..rules import RuleSpec
@@ -21,11 +21,9 @@ from ..table import Table
 from .build import BoardTable, TeamTables
 from .model import Score
 
-T = TypeVar("T")
-
 
 @dataclass(slots=True)
-class TeamContext:
+class TeamContext(RequestCache):
     tables: TeamTables
     regulations: Regulations
     primary: Score
@@ -58,11 +56,3 @@ class TeamContext:
 
     def on(self, score: Score) -> Context:
         return self.mp if score is Score.MP else self.gp
-
-    def cached(self, key: Hashable, compute: Callable[[], T]) -> T:
-        try:
-            found: T = self._cache[key]
-            return found
-        except KeyError:
-            value = self._cache[key] = compute()
-            return value

@@ -414,6 +414,71 @@ class _Encounters:
         return parts, found
 
 
+def _refine(
+    classes: list[list[int]],
+    encounters: _Encounters,
+    steps: list[tuple[str, int]],
+    log: dict[int, list[Msg]],
+    table: Table,
+) -> list[list[int]]:
+    """The classes of a tied group after the chain (C.07 13.3): each step again on the classes it
+    leaves tied until it separates no more, then the next, round the chain until a whole turn
+    changes nothing (bounded, whatever the input). What each step found goes into `log`."""
+    i, idle = 0, 0
+    guard = 0
+    while idle < len(steps) and guard < 100 * len(steps):
+        kind, position = steps[i]
+        changed = False
+        while True:
+            guard += 1
+            refined: list[list[int]] = []
+            for cls in classes:
+                if len(cls) < 2:
+                    refined.append(cls)
+                    continue
+                parts, found = encounters.split(cls, kind, position)
+                if len(parts) > 1:
+                    _log_step(log, cls, found, kind, position, table)
+                refined += parts
+            if len(refined) == len(classes):
+                break
+            classes, changed = refined, True
+        idle = 1 if changed else idle + 1
+        i = (i + 1) % len(steps)
+    return classes
+
+
+def _log_step(
+    log: dict[int, list[Msg]], cls: list[int], found: dict[int, str], kind: str, position: int, table: Table
+) -> None:
+    """A step that separated a class: what each of its teams scored in the matches between them."""
+    what: Msg = STEP_NAMES[kind]
+    if kind == "T":
+        what = Joined(what, msg(" (board {board})", board=position + 1))
+    elif kind == "B":
+        what = Joined(what, msg(" (without the last {count})", count=position + 1))
+    teams = ", ".join(str(table.ids[q]) for q in sorted(cls, key=table.ids.__getitem__))
+    for p in cls:
+        log[p].append(msg("{step}: {score} in the matches between {teams}", step=what, score=found[p], teams=teams))
+
+
+def _encounter_contributions(
+    ctx: TeamContext, encounters: _Encounters, p: int, members: set[int]
+) -> list[Contribution]:
+    """A team's matches against the others of its group: its points on the primary score, the secondary as the result."""
+    table, secondary = ctx.table, ctx.on(ctx.secondary).table
+    return [
+        ctx.contribution(
+            r + 1,
+            "encounter",
+            table.ids[table.opp[p, r]],
+            int(table.pts[p, r]) / table.scale,
+            result=int(secondary.pts[p, r]) / secondary.scale,
+        )
+        for r in encounters.meetings(p, members)
+    ]
+
+
 def _joined(texts: list[Msg], sep: str) -> Joined:
     """Texts with a separator between them, each rendered on its own."""
     parts: list[object] = []
@@ -441,43 +506,8 @@ def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[lis
     contributions: dict[int, list[Contribution]] = {}
     unresolved: list[list[int]] = []
     for group in groups:
-        classes = [list(group)]
         log: dict[int, list[Msg]] = {p: [] for p in group}
-        i, idle = 0, 0
-        guard = 0
-        while idle < len(steps) and guard < 100 * len(steps):
-            kind, position = steps[i]
-            changed = False
-            while True:
-                guard += 1
-                refined: list[list[int]] = []
-                for cls in classes:
-                    if len(cls) < 2:
-                        refined.append(cls)
-                        continue
-                    parts, found = encounters.split(cls, kind, position)
-                    if len(parts) > 1:
-                        what: Msg = STEP_NAMES[kind]
-                        if kind == "T":
-                            what = Joined(what, msg(" (board {board})", board=position + 1))
-                        elif kind == "B":
-                            what = Joined(what, msg(" (without the last {count})", count=position + 1))
-                        teams = ", ".join(str(table.ids[q]) for q in sorted(cls, key=table.ids.__getitem__))
-                        for p in cls:
-                            log[p].append(
-                                msg(
-                                    "{step}: {score} in the matches between {teams}",
-                                    step=what,
-                                    score=found[p],
-                                    teams=teams,
-                                )
-                            )
-                    refined += parts
-                if len(refined) == len(classes):
-                    break
-                classes, changed = refined, True
-            idle = 1 if changed else idle + 1
-            i = (i + 1) % len(steps)
+        classes = _refine([list(group)], encounters, steps, log, table)
         separated = len(classes) > 1
         place = 1
         members = set(group)
@@ -490,16 +520,7 @@ def extended_direct_encounter(ctx: TeamContext, spec: RuleSpec, groups: list[lis
                     notes[p] = msg("place {place}: {steps}", place=place, steps=_joined(log[p], "; "))
                 else:
                     notes[p] = msg("shares place {place}", place=place)
-                contributions[p] = [
-                    ctx.contribution(
-                        r + 1,
-                        "encounter",
-                        table.ids[table.opp[p, r]],
-                        int(table.pts[p, r]) / table.scale,
-                        result=int(ctx.on(ctx.secondary).table.pts[p, r]) / ctx.on(ctx.secondary).table.scale,
-                    )
-                    for r in encounters.meetings(p, members)
-                ]
+                contributions[p] = _encounter_contributions(ctx, encounters, p, members)
             place += len(cls)
         if not separated and any(
             len({int(table.opp[p, r]) for r in encounters.meetings(p, members)}) < len(group) - 1 for p in group

@@ -49,38 +49,46 @@ class TeamRule:
         return f"C.07 {self.article}".strip()
 
 
-def _individual(code: str, compute: Callable[..., RuleOutcome], description: str, **extra: Any) -> TeamRule:
+def _on_score(code: str, name: str, article: str, compute: Callable[..., RuleOutcome], description: str) -> TeamRule:
+    """A count or sum over the team's own results, on its reference score (`:MP` or `:GP`)."""
+    return TeamRule(code, name, article, frozenset(), compute, description, takes_score=True, team_only=False)
+
+
+def _from_individual(code: str, compute: Callable[..., RuleOutcome], description: str, **fields: Any) -> TeamRule:
+    """An individual rule in a team event: its name, article and modifiers as the individual registry has them."""
+    entry = TIEBREAKS[code]
+    return TeamRule(code, entry.name, entry.article, entry.modifiers, compute, description, team_only=False, **fields)
+
+
+def _individual(code: str, compute: Callable[..., RuleOutcome], description: str) -> TeamRule:
     """An individual rule of C.07 6-9 on a team's reference score."""
     entry = TIEBREAKS[code]
-    return TeamRule(
+    return _from_individual(
         code,
-        entry.name,
-        entry.article,
-        entry.modifiers,
         compute,
         description,
         takes_score=True,
-        team_only=False,
         needs_groups=entry.needs_groups,
         opponent_scores=entry.opponent_scores,
         lower_is_better=entry.lower_is_better,
-        **extra,
     )
 
 
+def _no_team_meaning(code: str, description: str, why: str, rating_based: bool = False) -> TeamRule:
+    """An individual rule a team event accepts and always drops, saying `why`."""
+    return _from_individual(code, f.no_team_meaning, description, rating_based=rating_based, dropped_why=why)
+
+
 _ENTRIES = (
-    TeamRule(
+    _on_score(
         "PTS",
         msg("Points"),
         "7.1",
-        frozenset(),
         f.points,
         msg(
             "The team's score: match points, or game points with `:GP`. A rule list led by `PTS:GP` makes "
             "game points the primary score."
         ),
-        takes_score=True,
-        team_only=False,
     ),
     TeamRule(
         "MPvGP",
@@ -90,101 +98,94 @@ _ENTRIES = (
         f.secondary_score,
         msg("Game points when match points are primary, match points when game points are."),
     ),
-    _individual(
-        "BH",
-        f.on_reference(buchholz.buchholz),
-        msg(
-            "Sum of the opponents' scores on the reference score (`:MP` match points, `:GP` game points; default the primary score), with a dummy opponent for each own unplayed round (16.4)."
-        ),
+    *(
+        _individual(code, f.on_reference(compute), description)
+        for code, compute, description in (
+            (
+                "BH",
+                buchholz.buchholz,
+                msg(
+                    "Sum of the opponents' scores on the reference score (`:MP` match points, `:GP` game points; default the primary score), with a dummy opponent for each own unplayed round (16.4)."
+                ),
+            ),
+            (
+                "FB",
+                buchholz.fore_buchholz,
+                msg(
+                    "Buchholz as if every match of the last round had been drawn on the reference score (`:MP` match points, `:GP` game points; default the primary score)."
+                ),
+            ),
+            (
+                "AOB",
+                buchholz.average_of_opponents_buchholz,
+                msg(
+                    "Mean Buchholz of the opponents met over the board on the reference score (`:MP` match points, `:GP` game points; default the primary score), to two decimals."
+                ),
+            ),
+            (
+                "SB",
+                sonneborn_berger.sonneborn_berger,
+                msg(
+                    "Sonneborn-Berger on the reference score (`:MP` match points, `:GP` game points; default the primary score): SB:MP is EMMSB, SB:GP is EGGSB."
+                ),
+            ),
+            (
+                "PS",
+                progressive.progressive,
+                msg(
+                    "Progressive score on the reference score (`:MP` match points, `:GP` game points; default the primary score)."
+                ),
+            ),
+            (
+                "KS",
+                koya.koya,
+                msg(
+                    "Koya on the reference score (`:MP` match points, `:GP` game points; default the primary score): points scored against teams on at least the limit (50 %) of the maximum."
+                ),
+            ),
+            (
+                "DE",
+                direct_encounter.direct_encounter,
+                msg(
+                    "Direct encounter on the primary score (or `:MP`/`:GP`) inside the group tied on all earlier "
+                    "rules; 0 when it does not separate."
+                ),
+            ),
+        )
     ),
-    _individual(
-        "FB",
-        f.on_reference(buchholz.fore_buchholz),
-        msg(
-            "Buchholz as if every match of the last round had been drawn on the reference score (`:MP` match points, `:GP` game points; default the primary score)."
-        ),
-    ),
-    _individual(
-        "AOB",
-        f.on_reference(buchholz.average_of_opponents_buchholz),
-        msg(
-            "Mean Buchholz of the opponents met over the board on the reference score (`:MP` match points, `:GP` game points; default the primary score), to two decimals."
-        ),
-    ),
-    _individual(
-        "SB",
-        f.on_reference(sonneborn_berger.sonneborn_berger),
-        msg(
-            "Sonneborn-Berger on the reference score (`:MP` match points, `:GP` game points; default the primary score): SB:MP is EMMSB, SB:GP is EGGSB."
-        ),
-    ),
-    _individual(
-        "PS",
-        f.on_reference(progressive.progressive),
-        msg(
-            "Progressive score on the reference score (`:MP` match points, `:GP` game points; default the primary score)."
-        ),
-    ),
-    _individual(
-        "KS",
-        f.on_reference(koya.koya),
-        msg(
-            "Koya on the reference score (`:MP` match points, `:GP` game points; default the primary score): points scored against teams on at least the limit (50 %) of the maximum."
-        ),
-    ),
-    _individual(
-        "DE",
-        f.on_reference(direct_encounter.direct_encounter),
-        msg(
-            "Direct encounter on the primary score (or `:MP`/`:GP`) inside the group tied on all earlier "
-            "rules; 0 when it does not separate."
-        ),
-    ),
-    TeamRule(
+    _on_score(
         "WIN",
         msg("Number of matches won"),
         "7.2",
-        frozenset(),
         f.matches_won,
         msg(
             "Matches that brought the match points of a win, played or not (forfeit win, full-point bye; "
             "the pairing-allocated bye only when worth a win)."
         ),
-        takes_score=True,
-        team_only=False,
     ),
-    TeamRule(
+    _on_score(
         "WON",
         msg("Matches won over the board"),
         "7.3",
-        frozenset(),
         f.matches_won_played,
         msg("Matches won over the board."),
-        takes_score=True,
-        team_only=False,
     ),
-    TeamRule(
+    _on_score(
         "GE",
         msg("Matches elected to play"),
         "7.6",
-        frozenset(),
         f.games_elected,
         msg(
             "Matches played plus rounds scored without play that the team did not decline (PAB, forfeit win, "
             "full-point bye)."
         ),
-        takes_score=True,
-        team_only=False,
     ),
-    TeamRule(
+    _on_score(
         "STD",
         msg("Standard points"),
         "7.7",
-        frozenset(),
         f.standard_points,
         msg("Per match 1 won, ½ drawn, 0 lost, by its match points."),
-        takes_score=True,
-        team_only=False,
     ),
     TeamRule(
         "TPN",
@@ -334,29 +335,21 @@ _ENTRIES = (
         lower_is_better=True,
     ),
     *(
-        TeamRule(
+        _no_team_meaning(
             code,
-            TIEBREAKS[code].name,
-            TIEBREAKS[code].article,
-            TIEBREAKS[code].modifiers,
-            f.no_team_meaning,
             msg("A rating rule: no team meaning; always dropped with a warning."),
-            team_only=False,
+            msg("rating-based rules have no team meaning (C.07 10)"),
             rating_based=True,
-            dropped_why=msg("rating-based rules have no team meaning (C.07 10)"),
         )
-        for code in ("ARO", "TPR", "PTP", "APRO", "APPO", "RTNG")
+        # C.07 10: the rating rules of the FIDE editions, as the individual registry marks them
+        for code, entry in TIEBREAKS.items()
+        if entry.rating_based and entry.regulations & FIDE
     ),
     *(
-        TeamRule(
+        _no_team_meaning(
             code,
-            TIEBREAKS[code].name,
-            TIEBREAKS[code].article,
-            TIEBREAKS[code].modifiers,
-            f.no_team_meaning,
             msg("Colours belong to the boards, not to a team: no team meaning; always dropped with a warning."),
-            team_only=False,
-            dropped_why=msg("colours belong to the boards, not to a team"),
+            msg("colours belong to the boards, not to a team"),
         )
         for code in ("BPG", "BWG")
     ),

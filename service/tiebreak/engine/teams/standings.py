@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from ..checks import Warning, round_checks
+from ..checks import Warning, buchholz_in_round_robin, round_checks
 from ..contributions import Contribution, Explanation, RuleOutcome
 from ..errors import Issue, UnknownTiebreak
 from ..model import FIDE_2026_START, Regulations, System
@@ -25,9 +25,6 @@ from .registry import KNOCKOUT_RULES, TEAM_REGULATIONS, TEAM_TIEBREAKS, check_te
 from ...texts.message import msg
 
 __all__ = ["TeamStandings", "compute_team_standings", "primary_score", "resolve_team_regulations"]
-
-EDE_CHAINS_WITH_BOARDS = frozenset({"EDEC", "EDET", "EDEB", "EDEBT", "EDEBB"})
-
 
 # The individual families name a round's contribution by what a player had; a team had a match.
 TEAM_KINDS = {"game": "match", "forfeit": "forfeited_match"}
@@ -83,31 +80,35 @@ def resolve_team_regulations(requested: Regulations | None, event: TeamTournamen
 def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warning]:
     """What an arbiter of a team event should know about the rule list; changes no number."""
     warnings: list[Warning] = []
-    system = ctx.table.system
-    if system is System.ROUND_ROBIN:
-        family = [s for s in specs if TEAM_TIEBREAKS[s.code].opponent_scores]
-        if family:
-            warnings.append(
-                Warning(
-                    "buchholz-in-round-robin",
-                    msg("{rules} should not be used in a round robin", rules=", ".join(map(str, family))),
-                    "C.07 8, note",
-                )
-            )
-    if system is System.SWISS:
-        knockout = [s for s in specs if s.code in KNOCKOUT_RULES]
-        if knockout:
-            warnings.append(
-                Warning(
-                    "knockout-tiebreak-in-swiss",
-                    msg(
-                        "{rules} compare boards, which suits knock-out matches and round robins; "
-                        "in a Swiss use them inside an EDE chain (EDEC, EDET, EDEB, EDEBT, EDEBB)",
-                        rules=", ".join(map(str, knockout)),
-                    ),
-                    "C.07 12, 13.3",
-                )
-            )
+    if ctx.table.system is System.ROUND_ROBIN:
+        warnings += buchholz_in_round_robin([s for s in specs if TEAM_TIEBREAKS[s.code].opponent_scores])
+    if ctx.table.system is System.SWISS:
+        warnings += _knockout_in_swiss([s for s in specs if s.code in KNOCKOUT_RULES])
+    warnings += _dropped(specs)
+    warnings += _repeated(specs, ctx)
+    return warnings
+
+
+def _knockout_in_swiss(knockout: list[RuleSpec]) -> list[Warning]:
+    """The board rules of a Swiss's list: C.07 12 made them for knock-out matches, 13.3 chains them after EDE."""
+    if not knockout:
+        return []
+    return [
+        Warning(
+            "knockout-tiebreak-in-swiss",
+            msg(
+                "{rules} compare boards, which suits knock-out matches and round robins; "
+                "in a Swiss use them inside an EDE chain (EDEC, EDET, EDEB, EDEBT, EDEBB)",
+                rules=", ".join(map(str, knockout)),
+            ),
+            "C.07 12, 13.3",
+        )
+    ]
+
+
+def _dropped(specs: list[RuleSpec]) -> list[Warning]:
+    """Rules a team event accepts but cannot use: the rating rules (C.07 10), then the others with no team meaning."""
+    warnings = []
     rating = [s for s in specs if TEAM_TIEBREAKS[s.code].rating_based]
     if rating:
         warnings.append(
@@ -130,6 +131,12 @@ def team_rule_list_checks(specs: list[RuleSpec], ctx: TeamContext) -> list[Warni
                 TEAM_TIEBREAKS[other[0].code].citation,
             )
         )
+    return warnings
+
+
+def _repeated(specs: list[RuleSpec], ctx: TeamContext) -> list[Warning]:
+    """Rules that cannot separate anyone (C.07 4.1): PTS on the primary score after the first place, a rule given twice."""
+    warnings = []
     seen: dict[RuleSpec, int] = {}
     for i, spec in enumerate(specs):
         same = dataclasses.replace(
