@@ -13,7 +13,6 @@ is started.
 from __future__ import annotations
 
 import asyncio
-import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import TypedDict
@@ -36,6 +35,7 @@ from litestar.response import Stream
 from ..engine.errors import Issue
 from ..texts.catalogue import enc_hook
 
+from ..compute.compress import GzipStream
 from ..compute.metrics import count_batch_item
 from ..compute.work import PROBLEM_JSON, Job, failure
 from ..usecases.problems import ShapeError, out_of_memory
@@ -350,17 +350,13 @@ async def _results(items: Iterator[bytes], request: Request, limits: Limits, kin
 
 async def _gzipped(lines: AsyncIterator[bytes], level: int) -> AsyncIterator[bytes]:
     """One gzip stream, flushed after every chunk of lines so that each arrives as soon as it is computed."""
-    compressor = zlib.compressobj(level, zlib.DEFLATED, 31)
-
-    def compress(line: bytes) -> bytes:
-        return compressor.compress(line) + compressor.flush(zlib.Z_SYNC_FLUSH)
-
+    stream = GzipStream(level)
     async for line in lines:
         if len(line) >= GZIP_IN_THREAD_BYTES:
-            yield await anyio.to_thread.run_sync(compress, line)
+            yield await anyio.to_thread.run_sync(stream.chunk, line)
         else:
-            yield compress(line)
-    yield compressor.flush()
+            yield stream.chunk(line)
+    yield stream.end()
 
 
 def _stream(lines: AsyncIterator[bytes], request: Request) -> Stream:
