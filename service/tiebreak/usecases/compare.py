@@ -185,10 +185,6 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
         return _response(body, results, plan.tournament)
 
 
-def run_compare(body: CompareRequest, limits: Limits | None = None) -> CompareResponse:
-    return compute_compare(plan_compare(body, limits))
-
-
 def _team_results(body: CompareRequest, event: TeamTournament, read_warnings: list[Warning]) -> list[Standings]:
     """A team event under each list (SPEC 3.7)."""
     read_warnings = list(read_warnings)

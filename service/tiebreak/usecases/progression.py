@@ -128,7 +128,3 @@ def _team_progression(plan: ProgressionPlan, deadline: Deadline | None) -> Progr
 
 def _warnings_out(warnings: list[Warning], limits: Limits | None) -> list[s.WarningOut]:
     return [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in capped(warnings, limits)]
-
-
-def run_progression(body: ProgressionRequest, limits: Limits | None = None) -> ProgressionResponse:
-    return compute_progression(plan_progression(body, limits))
