@@ -7,6 +7,7 @@ import argparse
 import functools
 import glob
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +140,22 @@ def expand_paths(patterns: list[str]) -> list[Path]:
                 raise FileNotFoundError(f"no file matches {pattern!r}")
             found += [m for m in matches if m.is_file()]
     return found
+
+
+# Written like a rule: a code, a team rule's score (`:MP`), modifiers (`/C1`, `/L50%`).
+_RULE_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9]*(:[A-Za-z]+)?(/[A-Za-z0-9%]+)*")
+
+
+def looks_like_a_file(value: str) -> bool:
+    """What `-t A B FILE` ends its rule list at: `-`, a name ending in .trf, .trfx or .json, a
+    glob pattern, or a file or folder that exists and is not written like a rule (`events/`,
+    `./BH`; a folder `BH` next to the command is not taken for the rule BH)."""
+    return (
+        value == STDIN
+        or value.lower().endswith((*TRF_SUFFIXES, ".json"))
+        or any(ch in value for ch in "*?[")
+        or (os.path.exists(value) and not _RULE_SHAPE.fullmatch(value))
+    )
 
 
 def file_problem(exc: Exception) -> s.Problem:

@@ -1,11 +1,14 @@
 """The command line's arguments: one function per command, the rule options they share, and the
 help texts in the language of the command line.
 
+A rule list may come before the file (`-t BH/C1 BH FILE`): it ends where a file begins
+(`files.looks_like_a_file`), as an arbiter reads it (docs/cli.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import typing
 from collections.abc import Mapping
@@ -14,6 +17,7 @@ from ..texts.catalogue import LANGUAGES, current, supported
 from ..texts.message import ENGLISH, msg
 from ..version import __version__
 from ..wire import schemas as s
+from .files import looks_like_a_file
 
 REGULATIONS = typing.get_args(s.RegulationsName)
 FILE_HELP = msg(
@@ -26,16 +30,67 @@ PROGRESS_HELP = msg("progress bar on stderr (default: when stderr is a terminal)
 JOBS_HELP = msg("worker processes (default 1)")
 
 
+class RulesThenFiles(argparse.Action):
+    """`-t RULE ...`: the rules, up to the first value that is a file (`-t BH/C1 BH FILE`), which
+    `Command` gives back to the command's file arguments."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        values = list(values or [])
+        at = next((i for i, value in enumerate(values) if looks_like_a_file(value)), len(values))
+        setattr(namespace, self.dest, values[:at])
+        namespace.files_after_rules = values[at:]
+
+
+class _Usage(argparse.HelpFormatter):
+    """A command's file arguments shown as it needs them (`file`, `PATH [PATH ...]`), though
+    argparse takes them as optional so that `Command` can find them after the rules."""
+
+    def _format_args(self, action: argparse.Action, default_metavar: str) -> str:
+        if not action.option_strings and action.nargs in ("?", "*"):
+            action = copy.copy(action)
+            action.nargs = None if action.nargs == "?" else "+"
+        return super()._format_args(action, default_metavar)
+
+
+class Command(argparse.ArgumentParser):
+    """A command's parser: the files a rule list ran into are the command's file arguments."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _Usage)
+        super().__init__(*args, **kwargs)
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        files = vars(namespace).pop("files_after_rules", [])
+        if hasattr(namespace, "paths"):  # batch, check: any number of files
+            namespace.paths = [*namespace.paths, *files]
+            if not namespace.paths:
+                self.error("the following arguments are required: PATH")
+        elif hasattr(namespace, "file"):
+            if namespace.file is None and len(files) == 1:
+                namespace.file = files[0]
+            else:
+                extras += files
+            if namespace.file is None:
+                self.error(f"the following arguments are required: {self._file_metavar()}")
+        return namespace, extras
+
+    def _file_metavar(self) -> str:
+        action = next(a for a in self._actions if a.dest == "file")
+        return str(action.metavar or action.dest)
+
+
 def _file(p: argparse.ArgumentParser, metavar: str | None = None, help: str = FILE_HELP) -> None:
-    p.add_argument("file", metavar=metavar, help=help)
+    """The command's one file; optional to argparse, so that it may follow the rule list (`Command`)."""
+    p.add_argument("file", nargs="?", metavar=metavar, help=help)
 
 
 def _paths(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help=PATHS_HELP)
+    p.add_argument("paths", nargs="*", metavar="PATH", help=PATHS_HELP)
 
 
 def _rules(p: argparse.ArgumentParser, help: str) -> None:
-    p.add_argument("-t", "--tiebreaks", nargs="*", metavar="RULE", help=help)
+    p.add_argument("-t", "--tiebreaks", nargs="*", metavar="RULE", action=RulesThenFiles, help=help)
 
 
 def _rule_options(p: argparse.ArgumentParser) -> None:
@@ -219,7 +274,7 @@ def parser() -> argparse.ArgumentParser:
         version=f"tiebreak {__version__}",
         help=msg("the service version (as GET /v1/version) and exit"),
     )
-    sub = root.add_subparsers(dest="command", required=True)
+    sub = root.add_subparsers(dest="command", required=True, parser_class=Command)
     for add in COMMANDS.values():
         add(sub)
     for command in sub.choices.values():  # after the command too: `tiebreak explain x.trf -p 3 --lang ru`
