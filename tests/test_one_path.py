@@ -23,8 +23,8 @@ import tiebreak
 from tiebreak.cli import main
 from tiebreak.http.app import app
 from tiebreak.texts.catalogue import json_encoder
-from tests.conformance import all_cases, unrated_rating
-from tests.conformance_teams import load_team_cases
+from testkit.conformance import all_cases, unrated_rating
+from testkit.conformance_teams import load_team_cases
 
 INDIVIDUAL = all_cases()
 TEAMS = load_team_cases()

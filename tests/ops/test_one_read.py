@@ -18,10 +18,10 @@ import pytest
 import tiebreak
 from tiebreak.compute import work
 from tiebreak.compute.gate import Gate, Pool
-from tiebreak.synthetic import swiss_wire
+from testkit.synthetic import swiss_wire
 from tiebreak.usecases import requests, teams
 from tiebreak.wire.limits import LIMITS, Deadline
-from tests.conformance_teams import load_team_cases
+from testkit.conformance_teams import load_team_cases
 
 RULES = ["BH/C1", "BH", "SB", "PS", "DE"]
 

@@ -17,8 +17,8 @@ from tiebreak.usecases.cost import estimate
 from tiebreak.usecases.requests import KINDS
 from tiebreak.wire.decode import decode
 from tiebreak.wire.limits import LIMITS
-from tests.conformance import FIXTURES, REALWORLD, all_cases
-from tests.conformance_teams import load_team_cases
+from testkit.conformance import FIXTURES, REALWORLD, all_cases
+from testkit.conformance_teams import load_team_cases
 
 FILES = sorted(
     [*FIXTURES.glob("conformance_fide*/*.trf"), *REALWORLD.glob("*.trf"), *REALWORLD.glob("*.trfx")],
