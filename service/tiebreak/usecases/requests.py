@@ -200,3 +200,10 @@ KINDS: dict[str, UseCase] = {
     "check": UseCase(WireDecoder(CheckItem), _check_check, _check_counts, _check),
     "scenarios": UseCase(WireDecoder(ScenariosRequest), _check_scenarios, scenarios_bound, _scenarios),
 }
+
+
+def ready() -> None:
+    """Every use case's decoder made now, not by the first body of its kind: a server and each of
+    its compute workers call it as they start."""
+    for case in KINDS.values():
+        case.decoder.ready()
