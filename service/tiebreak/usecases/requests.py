@@ -23,6 +23,7 @@ batch; "check" one archived file of `POST /v1/check`.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -36,14 +37,14 @@ from ..wire.prizes import PrizeRequest
 from ..wire.progression import ProgressionRequest
 from ..wire.scenarios import ScenariosRequest
 from .bounds import compare_bound, progression_bound, scenarios_bound, standings_bound
-from .check import check_item
-from .compare import compute_compare, plan_compare
 from .cost import Counts, check_cost, prize_counts, text_counts
 from .prizes import check_prizes, run_prizes
 from .progression import compute_progression, plan_progression
-from .scenarios import compute_scenarios, plan_scenarios
 from .standings import compute_plan, plan_standings, team_counts
-from .trf import read_to_wire, write_from_wire
+
+# Imported when first planned, so that a command's start-up loads only the use case it runs;
+# `ready` imports them in a server and its workers.
+LATER = ("check", "compare", "scenarios", "trf")
 
 
 @dataclass
@@ -96,6 +97,8 @@ def _check_compare(body: CompareRequest, limits: Limits) -> None:
 
 
 def _compare(body: CompareRequest, limits: Limits | None, body_bytes: int) -> Plan:
+    from .compare import compute_compare, plan_compare
+
     plan = plan_compare(body, limits, body_bytes)
     return Plan(plan.counts, lambda _: compute_compare(plan), lambda: plan.engine_seconds)
 
@@ -122,6 +125,8 @@ def _trf_counts(body: TrfConvertRequest, limits: Limits | None, body_bytes: int)
 
 
 def _trf(body: TrfConvertRequest, limits: Limits | None, body_bytes: int) -> Plan:
+    from .trf import read_to_wire, write_from_wire
+
     if body.trf is not None:
         text = body.trf
         return Plan(_trf_counts(body, limits, body_bytes), lambda _: read_to_wire(text, limits))
@@ -173,6 +178,8 @@ def _check_counts(item: CheckItem, limits: Limits, body_bytes: int) -> Counts:
 
 
 def _check(item: CheckItem, limits: Limits | None, body_bytes: int) -> Plan:
+    from .check import check_item
+
     return Plan(_check_counts(item, limits or LIMITS, body_bytes), lambda _: check_item(item))
 
 
@@ -185,6 +192,8 @@ def _check_scenarios(body: ScenariosRequest, limits: Limits) -> None:
 
 
 def _scenarios(body: ScenariosRequest, limits: Limits | None, body_bytes: int) -> Plan:
+    from .scenarios import compute_scenarios, plan_scenarios
+
     plan = plan_scenarios(body, limits, body_bytes)
     return Plan(plan.counts, lambda _: compute_scenarios(plan), lambda: plan.engine_seconds)
 
@@ -203,7 +212,9 @@ KINDS: dict[str, UseCase] = {
 
 
 def ready() -> None:
-    """Every use case's decoder made now, not by the first body of its kind: a server and each of
-    its compute workers call it as they start."""
+    """Every use case loaded and its decoder made now, not by the first body of its kind: a server
+    and each of its compute workers call it as they start."""
+    for name in LATER:
+        importlib.import_module(f"{__package__}.{name}")
     for case in KINDS.values():
         case.decoder.ready()
