@@ -19,17 +19,15 @@ from ..wire.compare import CompareRequest
 from ..wire.limits import Limits
 from ..wire.progression import ProgressionRequest
 from ..wire.scenarios import ScenariosRequest
-from .cost import MOST_OPEN_GAMES, Counts, explained_rows, progression_counts, returned_rows
+from .cost import MOST_OPEN_GAMES, Counts, estimate, explained_rows, progression_counts, returned_rows
 from .standings import team_counts
-from .teams import is_team_request
 
-# A player record, the rounds record (142, or XXR before TRF-26) and the rule lists (202, 212),
-# each at the start of a line once line ends are read as the TRF reader reads them.
-_PLAYER_LINE = re.compile(r"^001[^\n]*", re.MULTILINE)
-_ROUNDS_RECORD = re.compile(r"^(?:142|XXR) +0*(\d{1,4})", re.MULTILINE)  # four digits: past MAX_ROUNDS
-_RULES_RECORD = re.compile(r"^(?:202|212) ([^\n]*)", re.MULTILINE)
-_BYE_ROUND = re.compile(r"^240 .. *0*(\d{1,4})", re.MULTILINE)  # 240 (TRF-26): the bye's round in columns 7-9
+# The records that say how many rounds (142, or XXR before TRF-26, from column 5; 240, a bye's
+# round in columns 7-9): up to four digits of the number (past MAX_ROUNDS the reader refuses the
+# file). The rule records (202, 212): names between blanks, commas or semicolons.
+_NUMBER = re.compile(r"\s*0*(\d{1,4})")
 _RULE_SEPARATORS = re.compile(r"[\s,;]+")
+_COUNTED = ("142", "XXR", "240", "202", "212")
 FIRST_ROUND_COLUMN = 92  # TRF: round 1's block starts in column 92, each block 10 columns wide
 ROUND_WIDTH = 10
 
@@ -38,14 +36,20 @@ def trf_size(text: str) -> tuple[int, int, int]:
     """At most the players, rounds and file rules (202/212) that reading TRF `text` gives: its
     player lines, the round blocks of the longest one (or more when the rounds record or a bye
     record 240 says so), and the names on the rule records."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")  # as formats.trf.parse_trf reads line ends
-    lines = _PLAYER_LINE.findall(text)
-    longest = max(map(len, lines), default=0)
-    rounds = max(0, -(-(longest - FIRST_ROUND_COLUMN + 1) // ROUND_WIDTH))
-    # past MAX_ROUNDS the reader refuses the file: a longer number counts as that many
-    declared = [min(int(n), MAX_ROUNDS) for n in _ROUNDS_RECORD.findall(text) + _BYE_ROUND.findall(text)]
-    rules = max((len(_RULE_SEPARATORS.split(value.strip())) for value in _RULES_RECORD.findall(text)), default=0)
-    return len(lines), max(rounds, *declared, 1), rules
+    if "\r" in text:  # as formats.trf.parse_trf reads line ends (and a byte order mark)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.removeprefix("\ufeff")
+    lines = text.split("\n")
+    players = [line for line in lines if line.startswith("001")]  # C-speed passes: every small body pays them
+    rounds = rules = 0
+    for line in (line for line in lines if line.startswith(_COUNTED)):
+        if line.startswith(("202", "212")):
+            rules = max(rules, len(_RULE_SEPARATORS.split(line[4:].strip())))
+        elif (found := _NUMBER.match(line[6:9] if line.startswith("240") else line[4:])) is not None:
+            rounds = max(rounds, min(int(found[1]), MAX_ROUNDS))
+    longest = max(map(len, players), default=0)
+    blocks = -(-(longest - FIRST_ROUND_COLUMN + 1) // ROUND_WIDTH)
+    return len(players), max(blocks, rounds, 1), rules
 
 
 def event_size(body) -> tuple[int, int, int]:
@@ -63,12 +67,19 @@ def rule_count(tiebreaks: list | None, preset: str | None, file_rules: int) -> i
     return len(tiebreaks) if tiebreaks is not None else file_rules
 
 
+def _dearer(one: Counts, other: Counts) -> Counts:
+    return one if estimate(one).seconds >= estimate(other).seconds else other
+
+
 def standings_bound(body: s.StandingsRequest, limits: Limits, body_bytes: int) -> Counts:
-    if body.participants == "auto" and is_team_request(body):
-        return team_counts(body, len(body.tiebreaks or []), body.explain, body_bytes)  # its price
+    """A team event is priced from its size (usecases/standings.py); TRF text may hold one, which
+    only reading it tells: its bound is the dearer of the two readings."""
+    team = body.participants == "auto"
+    if body.tournament is None and body.trf is None or team and body.team_tournament is not None:
+        return team_counts(body, len(body.tiebreaks or []), body.explain, body_bytes)
     players, rounds, file_rules = event_size(body)
     rules = rule_count(body.tiebreaks, body.preset, file_rules)
-    return Counts(
+    individual = Counts(
         players=players,
         rounds=body.after_round if body.after_round is not None else rounds,
         rule_passes=max(1, rules),
@@ -76,6 +87,9 @@ def standings_bound(body: s.StandingsRequest, limits: Limits, body_bytes: int) -
         body_bytes=body_bytes,
         rows=returned_rows(players, body.top, body.player),
     )
+    if team and body.trf is not None:
+        return _dearer(individual, team_counts(body, len(body.tiebreaks or []), body.explain, body_bytes))
+    return individual
 
 
 def progression_bound(body: ProgressionRequest, limits: Limits, body_bytes: int) -> Counts:
@@ -84,12 +98,13 @@ def progression_bound(body: ProgressionRequest, limits: Limits, body_bytes: int)
 
 
 def compare_bound(body: CompareRequest, limits: Limits, body_bytes: int) -> Counts:
-    if is_team_request(body):
-        rules = sum(max(1, len(item.tiebreaks or [])) for item in body.lists)
-        return team_counts(body, rules, body.explain, body_bytes, len(body.lists))  # its price
+    team_rules = sum(max(1, len(item.tiebreaks or [])) for item in body.lists)
+    team = team_counts(body, team_rules, body.explain, body_bytes, len(body.lists))  # a team event's price
+    if body.tournament is None and body.trf is None:
+        return team
     players, rounds, _ = event_size(body)
     rules = sum(max(1, rule_count(item.tiebreaks, item.preset, 0)) for item in body.lists)
-    return Counts(
+    individual = Counts(
         players=players,
         rounds=body.after_round if body.after_round is not None else rounds,
         rule_passes=rules,
@@ -97,6 +112,7 @@ def compare_bound(body: CompareRequest, limits: Limits, body_bytes: int) -> Coun
         body_bytes=body_bytes,
         lists=len(body.lists),
     )
+    return _dearer(individual, team) if body.trf is not None else individual
 
 
 def scenarios_bound(body: ScenariosRequest, limits: Limits, body_bytes: int) -> Counts | None:
