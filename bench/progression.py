@@ -23,13 +23,13 @@ def one(players: int, rounds: int) -> None:
     from testkit.synthetic import swiss_wire
     from tiebreak.texts.catalogue import enc_hook
     from tiebreak.usecases.cost import Counts, estimate, progression_counts
-    from tiebreak.usecases.progression import run_progression
+    from tiebreak.usecases.requests import answer as computed
     from tiebreak.wire.progression import ProgressionRequest
 
     body = msgspec.json.encode({"tournament": swiss_wire(players, rounds, seed=3), "tiebreaks": RULES})
     started = time.perf_counter()
     request = msgspec.json.decode(body, type=ProgressionRequest)
-    answer = msgspec.json.encode(run_progression(request, None), enc_hook=enc_hook)
+    answer = msgspec.json.encode(computed("progression", request), enc_hook=enc_hook)
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     one_ranking = Counts(players=players, rounds=rounds, rule_passes=len(RULES), body_bytes=len(body))

@@ -6,7 +6,9 @@ or as TRF text. Answers are the structs the API returns (`msgspec.structs.asdict
 `msgspec.json.encode` turn them into plain data or JSON). Errors are the ones the API maps to
 its problems: `msgspec.ValidationError` (400: not the documented shape), the engine's
 `TiebreakError` family and `TrfError` (422), `LimitExceeded`; `problem_of(exc)` gives the
-problem the API would answer.
+problem the API would answer. Each goes through its use case as the API does
+(usecases/requests.py: checked against `limits`, read, computed), without the API's gate: a
+request is not priced, and nothing stops it but its own end.
 
 Each function's docstring has an example, run by tests/test_python_api.py (doctest).
 """
@@ -18,20 +20,15 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from .usecases.check import check_item
 from .texts.catalogue import enc_hook
 from .texts.message import language
-from .usecases.compare import run_compare
-from .usecases.prizes import check_prizes, run_prizes
 from .usecases.problems import problem_of
-from .usecases.progression import run_progression
-from .usecases.standings import run_standings
-from .usecases.trf import read_to_wire, write_from_wire
+from .usecases.requests import answer
 from .wire import schemas as s
 from .wire import teams as st
 from .wire.compare import CompareRequest, CompareResponse
 from .wire.io import CheckItem, CheckReport, TrfConvertRequest, TrfConvertResponse
-from .wire.limits import LIMITS, Limits, check_standings
+from .wire.limits import LIMITS, Limits
 from .wire.prizes import PrizeRequest, PrizesResponse
 from .wire.progression import ProgressionRequest, ProgressionResponse
 
@@ -116,9 +113,8 @@ def standings(
             "offset": offset,
         },
     )
-    check_standings(body, limits)
     with language(lang):
-        return _plain(run_standings(body, limits))
+        return _plain(answer("standings", body, limits))
 
 
 def progression(
@@ -164,9 +160,8 @@ def progression(
             "seed": seed,
         },
     )
-    check_standings(body, limits)
     with language(lang):
-        return _plain(run_progression(body, limits))
+        return _plain(answer("progression", body, limits))
 
 
 def compare(
@@ -208,7 +203,7 @@ def compare(
         },
     )
     with language(lang):
-        return _plain(run_compare(body, limits))
+        return _plain(answer("compare", body, limits))
 
 
 _encoder = msgspec.json.Encoder(enc_hook=enc_hook)
@@ -234,7 +229,7 @@ def read_trf(text: str, limits: Limits = LIMITS, lang: str = "en") -> TrfConvert
     [(1, 'Ann'), (2, 'Bob')]
     """
     with language(lang):
-        return _plain(read_to_wire(text, limits))
+        return _plain(answer("trf", TrfConvertRequest(trf=text), limits))
 
 
 def write_trf(
@@ -256,7 +251,7 @@ def write_trf(
         TrfConvertRequest,
         {**_event_fields(tournament), "tiebreaks": list(rules) if rules else None, "regulations": regulations},
     )
-    return write_from_wire(body, limits).trf or ""
+    return answer("trf", body, limits).trf or ""
 
 
 def distribute_prizes(
@@ -276,9 +271,8 @@ def distribute_prizes(
     [(1, '100.00'), (2, '50.00'), (3, '50.00')]
     """
     body = request if isinstance(request, PrizeRequest) else msgspec.convert(dict(request), PrizeRequest)
-    check_prizes(body, limits)
     with language(lang):
-        return _plain(run_prizes(body, limits))
+        return _plain(answer("prizes", body, limits))
 
 
 def check(
@@ -311,4 +305,4 @@ def check(
         },
     )
     with language(lang):
-        return _plain(check_item(item))
+        return _plain(answer("check", item))  # unchecked, as it takes no limits

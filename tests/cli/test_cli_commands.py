@@ -189,7 +189,7 @@ def test_version():
 
 
 def test_every_option_has_help():
-    from tiebreak.cli import parser
+    from tiebreak.cli.parser import parser
 
     def actions(p):
         for action in p._actions:
@@ -226,7 +226,7 @@ def test_the_command_line_starts_without_the_web_framework():
 
 
 def test_a_long_name_is_cut_with_a_mark_never_silently():
-    from tiebreak.cli import NAME_WIDTH, shown_name
+    from tiebreak.cli.render import NAME_WIDTH, shown_name
 
     long_name = "Wolfgang Amadeus Mozart-Salieri von Habsburg"
     assert shown_name(long_name) == long_name[: NAME_WIDTH - 1] + "…"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tiebreak.cli import WorkerDied, chunk_size, in_processes
+from tiebreak.cli.pool import WorkerDied, chunk_size, in_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance_fide"
@@ -135,17 +135,18 @@ def test_check_with_two_jobs_writes_what_one_job_writes(tmp_path):
 # the command is patched in the parent, which the forked workers inherit.
 _DYING_BATCH = """
 import os, signal, sys
-import tiebreak.cli as cli
+import tiebreak.cli.batch as batch
+from tiebreak.cli import main
 
-ranked = cli.batch_line
+ranked = batch.batch_line
 
 def batch_line(index, path, options):
     if path.endswith(sys.argv[1]):
         os.kill(os.getpid(), signal.SIGKILL)
     return ranked(index, path, options)
 
-cli.batch_line = batch_line
-sys.exit(cli.main(sys.argv[2:]))
+batch.batch_line = batch_line
+sys.exit(main(sys.argv[2:]))
 """
 
 

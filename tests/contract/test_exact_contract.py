@@ -263,7 +263,7 @@ def test_every_response_names_the_service_version(client):
 
 
 def test_explain_has_one_default_on_every_endpoint_and_the_command_line():
-    from tiebreak.cli import parser
+    from tiebreak.cli.parser import parser
 
     for component in ("StandingsRequest", "BatchItem", "CompareRequest"):
         explain = COMPONENTS["schemas"][component]["properties"]["explain"]

@@ -135,7 +135,7 @@ def test_starts_the_entry_point_the_readme_documents_with_port_and_workers_from_
     # `tiebreak serve` takes its host, port and workers from exactly these variables
     from tiebreak.cli import main  # noqa: F401  (the entry point imports)
 
-    cli = (ROOT / "service" / "tiebreak" / "cli.py").read_text()
+    cli = (ROOT / "service" / "tiebreak" / "cli" / "parser.py").read_text()
     for name in ("HOST", "PORT", "WORKERS"):
         assert f'os.environ.get("{name}"' in cli
 

@@ -25,7 +25,7 @@ def test_the_source_has_the_messages_we_expect_to_find():
     assert "unplayed rounds are cut first (16.5)" in ids  # engine/modifiers.py
     assert "Buchholz" in ids  # engine/registry.py
     assert "Unprocessable Content" in ids  # usecases/problems.py
-    assert "Ahead of next by" in ids  # cli.py
+    assert "Ahead of next by" in ids  # cli/render.py
     assert len(ids) > 150
 
 

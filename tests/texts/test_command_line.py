@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from tiebreak.cli import locale_language
+from tiebreak.cli.parser import locale_language
 from tiebreak.usecases.convert import tournament_to_wire
 from tests.texts.test_answers import EVENT
 

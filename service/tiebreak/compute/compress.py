@@ -1,4 +1,5 @@
-"""gzip for answers: one gzip member, compressed in pieces on several cores when it is large.
+"""gzip for answers, every one the service sends: a whole answer (`gzip_bytes`, compressed in
+pieces on several cores when it is large) or a stream of lines (`GzipStream`, a batch's).
 
 A large answer takes a good share of the request's time to gzip on one core (docs/benchmarks.md).
 zlib lets go of the GIL while it compresses, so the answer is
@@ -59,3 +60,17 @@ def gzip_bytes(data: bytes, level: int, threads: int | None = None) -> bytes:
     checksum = zlib.crc32(view)
     parts += [piece.result() for piece in later]
     return b"".join([_HEADER, *parts, struct.pack("<II", checksum, len(data) & 0xFFFFFFFF)])
+
+
+class GzipStream:
+    """One gzip member written a chunk at a time, each chunk flushed to a byte boundary
+    (Z_SYNC_FLUSH) so that the client can decompress what has arrived: a batch's lines."""
+
+    def __init__(self, level: int):
+        self._compressor = zlib.compressobj(level, zlib.DEFLATED, 31)  # 31: the gzip wrapper
+
+    def chunk(self, data: bytes) -> bytes:
+        return self._compressor.compress(data) + self._compressor.flush(zlib.Z_SYNC_FLUSH)
+
+    def end(self) -> bytes:
+        return self._compressor.flush()

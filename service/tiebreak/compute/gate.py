@@ -3,14 +3,14 @@
 Standings, compare, TRF conversion and every batch item are a `work.Job` (the raw
 body and how to answer it). The gate
 
-1. **prices** it once: a small body is decoded, read and priced by the cost model
-   (usecases/cost.py) on the event loop, a large one by the worker that computes it; a
+1. **places** it: a small body is decoded and checked on the event loop, and when its
+   bound (what the request costs at most, from the decoded struct: usecases/bounds.py) is
+   under `inline_max_cost_ms` it is read, priced and computed right there, one at a time
+   (the `inline` lane: waiting requests queue, and the loop serves probes and I/O between
+   two of them); everything else goes to the **pool** of `compute_workers` worker processes
+   (compute/worker.py), with at most `compute_queue` requests waiting, and is read there;
+2. **prices** it once, where its input is read, by the cost model (usecases/cost.py): a
    request over `max_cost_s` or `max_memory_mib` is refused at once (413);
-2. **places** it: a request the model finds cheap (under `inline_max_cost_ms`) is
-   computed on the event loop, one at a time (the `inline` lane: waiting requests
-   queue, and the loop serves probes and I/O between two of them); everything else
-   goes to the **pool** of `compute_workers` worker processes (compute/worker.py) with
-   at most `compute_queue` requests waiting;
 3. **sheds**: when the pool and its queue are full the request is answered 503
    with `Retry-After` at once, and `/readyz` says not ready;
 4. **kills**: past the deadline (`compute_deadline_s`, from the end of reading the
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import gzip
 import logging
 import os
 import signal
@@ -48,8 +47,8 @@ from .worker import FRAME
 log = logging.getLogger("tiebreak.gate")
 
 # Bodies up to this size (and whose decoding the cost model prices under the inline budget) are
-# decoded and priced on the loop; larger ones go to a worker unread, which decodes and prices them:
-# reading them on the loop would only find out they belong there.
+# decoded on the loop for their bound; larger ones go to a worker unread, which decodes and reads
+# them: decoding them on the loop would only find out they belong there.
 INLINE_BODY_BYTES = 256 * 1024
 # Headroom of a worker's data segment over the cost model's memory ceiling.
 WORKER_MEMORY_HEADROOM = 1.25
@@ -343,33 +342,46 @@ class Gate:
         rather than onto the loop: a batch with items in flight keeps the loop and a worker
         busy at once (http/batch.py), and never takes a slot someone waits for.
         """
-        small = len(job.body) <= self.inline_body_bytes
+        small = len(job.body) <= self.inline_body_bytes and job.kind != "items"  # a group is for a worker
         if small and not (spill and self.pool.has_idle_worker()) and (wait or not self.inline.full()):
             answer = await self._on_the_loop(job, deadline)
             if answer is not None:
                 return answer
-            job = msgspec.structs.replace(job, priced=True)  # read and priced here: too costly for the loop
+            job = msgspec.structs.replace(job, checked=True)  # decoded and checked here: bound over the budget
         answer = await self.pool.run(job, deadline, shed=not wait)
         metrics.COMPUTED.labels("pool").inc()
         return counted(answer)
 
     async def _on_the_loop(self, job: work.Job, deadline: Deadline) -> work.Answer | None:
-        """Holding the inline slot: read and price `job`, and compute it when its price is within
-        the inline budget. None: it belongs to the pool."""
+        """Holding the inline slot: decode and check `job`, and when its bound is within the inline
+        budget, read, price and compute it. None: it belongs to the pool, which reads it."""
         await self.inline.acquire(deadline, shed=False)
         try:
             # Yield once while holding the slot: requests that arrived meanwhile queue behind it,
             # and probes and I/O run before the computation starts.
             await asyncio.sleep(0)
-            prepared = work.prepare(msgspec.structs.replace(job, gzip_min_bytes=0))
-            if isinstance(prepared, work.Task):
-                if prepared.estimate.seconds * 1000 > self.limits.inline_max_cost_ms:
+            budget_s = self.limits.inline_max_cost_ms / 1000
+            reading = work.read(msgspec.structs.replace(job, gzip_min_bytes=0), bounded=True)
+            if isinstance(reading, work.Answer):
+                answer = reading
+            elif reading.bound is None or reading.bound.seconds > budget_s:
+                return None
+            else:
+                task = work.planned(reading)
+                if isinstance(task, work.Answer):
+                    answer = task
+                elif task.estimate.seconds > budget_s:  # the bound was short of the plan: not computed here
+                    log.warning("a bound under its plan's price", extra={"kind": job.kind})
                     return None
-                metrics.COMPUTED.labels("inline").inc()
-                prepared = prepared.finish()
+                else:
+                    metrics.COMPUTED.labels("inline").inc()
+                    answer = task.finish()
         finally:
             self.inline.release()
-        return await gzipped(counted(prepared), job.gzip_min_bytes, job.gzip_level)
+        answer = counted(answer)
+        if len(answer.body) >= GZIP_IN_THREAD_BYTES and work.gzips(answer, job.gzip_min_bytes):
+            return await asyncio.to_thread(work.gzipped, answer, job.gzip_min_bytes, job.gzip_level)
+        return work.gzipped(answer, job.gzip_min_bytes, job.gzip_level)
 
     async def start(self) -> None:
         await self.pool.prestart()
@@ -388,18 +400,7 @@ def counted(answer: work.Answer) -> work.Answer:
     return answer
 
 
-GZIP_IN_THREAD_BYTES = 32 * 1024
-
-
-async def gzipped(answer: work.Answer, minimum: int, level: int) -> work.Answer:
-    """An inline answer gzipped when the client accepts it, larger ones in a thread."""
-    if not minimum or len(answer.body) < minimum or answer.status != 200 or answer.media_type != work.JSON:
-        return answer
-    if len(answer.body) < GZIP_IN_THREAD_BYTES:
-        data = gzip.compress(answer.body, level, mtime=0)
-    else:
-        data = await asyncio.to_thread(gzip.compress, answer.body, level, mtime=0)
-    return msgspec.structs.replace(answer, body=data, gzipped=True)
+GZIP_IN_THREAD_BYTES = 32 * 1024  # an inline answer this large is gzipped in a thread, off the loop
 
 
 # ---- admission of whole requests (the middleware) ----

@@ -1,14 +1,16 @@
 """A job: the bytes of a request's body in, the bytes of its answer out.
 
-The same code runs on the event loop (requests the cost model finds cheap) and in a compute
-worker process (compute/worker.py, everything else). A `Job` is the raw body and what is
-needed to answer it, an `Answer` the status and encoded body. Every failure becomes the
-problem+json the single request would get (usecases/problems.py), so a job never raises, and
-a batch item is always one line.
+The same code runs on the event loop (requests whose bound is cheap) and in a compute worker
+process (compute/worker.py, everything else). A `Job` is the raw body and what is needed to
+answer it, an `Answer` the status and encoded body. Every failure becomes the problem+json
+the single request would get (usecases/problems.py), so a job never raises, and a batch item
+is always one line.
 
-`prepare` reads a job in the one order that holds everywhere: decode strictly (a body that
-does not match the schema is a 400 whatever it asks for), read and check it, price it once;
-the `Task` it returns then `finish`es the computation. The gate looks at the price between.
+A job goes through its use case (usecases/requests.py) in the one order that holds
+everywhere: `read` decodes strictly (a body that does not match the schema is a 400 whatever it
+asks for) and checks the limits the request shows; `planned` reads its input and prices it,
+once; the `Task` it returns then `finish`es the computation and encodes it. The gate looks at
+the reading's bound to choose where the plan is made (docs/decisions/0149-one-way-through-a-use-case.md).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ class Job(msgspec.Struct, array_like=True):
     gzip_min_bytes: int = 0  # gzip the answer from this size on; 0: never (client or config says no)
     gzip_level: int = 5
     index: int = 0  # a batch item's position
-    priced: bool = False  # the gate priced it already (read on the event loop): not refused twice
+    checked: bool = False  # read and checked on the event loop already: its limits are not checked again
     lang: str = ENGLISH  # the language of the answer's texts (texts.catalogue.LANGUAGES)
 
 
@@ -161,9 +163,20 @@ def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None
             index=job.index, id=item, status=200, result=cast(Any, msgspec.Raw(data)), error=None
         )
         return Answer(200, json_encoder().encode(line) + b"\n", JSON, engine_seconds=engine_seconds)
-    if job.gzip_min_bytes and len(data) >= job.gzip_min_bytes:
-        return Answer(200, gzip_bytes(data, job.gzip_level), JSON, gzipped=True, engine_seconds=engine_seconds)
-    return Answer(200, data, JSON, engine_seconds=engine_seconds)
+    return gzipped(Answer(200, data, JSON, engine_seconds=engine_seconds), job.gzip_min_bytes, job.gzip_level)
+
+
+def gzips(answer: Answer, minimum: int) -> bool:
+    """Whether `gzipped` compresses this answer: a JSON 200 of `minimum` bytes or more (0: never)."""
+    return bool(minimum) and len(answer.body) >= minimum and answer.status == 200 and answer.media_type == JSON
+
+
+def gzipped(answer: Answer, minimum: int, level: int) -> Answer:
+    """The answer gzipped at `level` when `gzips` says so: every gzipped answer of the service but
+    a batch's stream, in a worker or (the gate's choice of thread) for the event loop."""
+    if not gzips(answer, minimum):
+        return answer
+    return msgspec.structs.replace(answer, body=gzip_bytes(answer.body, level), gzipped=True)
 
 
 _items_decoder = msgspec.msgpack.Decoder(list[bytes])
@@ -200,20 +213,49 @@ def _prepare_items(job: Job) -> Task:
     return Task(total, compute, job)
 
 
-def prepare(job: Job) -> Task | Answer:
-    """Decode, read, check and price a job; an Answer when that already fails."""
+@dataclass
+class Reading:
+    """A job's body decoded and its limits checked; `bound` what it costs at most (None: no bound
+    short of reading its input), when the reader asked for it."""
+
+    job: Job
+    request: Any
+    bound: Estimate | None = None
+
+
+def read(job: Job, bounded: bool = False) -> Reading | Answer:
+    """Decode and check a job (an Answer when that fails); with `bounded`, its bound too."""
     try:
-        if job.kind == "items":
-            return _prepare_items(job)
-        kind = KINDS[job.kind]
-        request = decode(job.body, kind.decoder, job.limits)
+        case = KINDS[job.kind]
+        request = decode(job.body, case.decoder, job.limits)
         with language(job.lang):
-            plan = kind.plan(request, job.limits, len(job.body))
-        price = estimate(plan.counts) if job.priced else check_cost(plan.counts, job.limits)
+            if not job.checked:
+                case.check(request, job.limits)
+            counts = case.bound(request, job.limits, len(job.body)) if bounded else None
     except Exception as exc:  # noqa: BLE001 - becomes the request's problem+json (or the item's line)
         return failure(exc, job)
-    item = getattr(request, "id", None)
-    return Task(price, lambda: encoded(plan.run(), job, plan.engine_seconds(), item), job)
+    return Reading(job, request, None if counts is None else estimate(counts))
+
+
+def planned(reading: Reading) -> Task | Answer:
+    """Read a request's input and price it, once; an Answer when that already fails."""
+    job = reading.job
+    try:
+        with language(job.lang):
+            plan = KINDS[job.kind].plan(reading.request, job.limits, len(job.body))
+        price = check_cost(plan.counts, job.limits)
+    except Exception as exc:  # noqa: BLE001 - becomes the request's problem+json (or the item's line)
+        return failure(exc, job)
+    item = getattr(reading.request, "id", None)
+    return Task(price, lambda: encoded(plan.run(True), job, plan.engine_seconds(), item), job)
+
+
+def prepare(job: Job) -> Task | Answer:
+    """Decode, check, read and price a job; an Answer when that already fails."""
+    if job.kind == "items":
+        return _prepare_items(job)
+    reading = read(job)
+    return reading if isinstance(reading, Answer) else planned(reading)
 
 
 def execute(job: Job) -> Answer:

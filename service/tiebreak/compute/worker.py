@@ -26,6 +26,7 @@ import sys
 import msgspec
 
 from ..engine.standings import cyclic_gc_paused
+from ..usecases import requests
 from ..wire.limits import LIMITS
 from .logs import configure_logging
 from .work import Answer, Job, execute
@@ -75,7 +76,8 @@ def cap_memory(mib: int) -> None:
 
 def warm_up() -> None:
     """One small job before saying ready: the engine's first computation sets up what later ones
-    reuse, which must not count against a request's deadline."""
+    reuse, which must not count against a request's deadline; every kind's decoder made."""
+    requests.ready()
     execute(Job(kind="standings", body=WARM_UP, limits=LIMITS))
 
 

@@ -13,10 +13,8 @@ is started.
 from __future__ import annotations
 
 import asyncio
-import zlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
-from typing import TypedDict
 
 import anyio.to_thread
 import msgspec
@@ -36,6 +34,7 @@ from litestar.response import Stream
 from ..engine.errors import Issue
 from ..texts.catalogue import enc_hook
 
+from ..compute.compress import GzipStream
 from ..compute.metrics import count_batch_item
 from ..compute.work import PROBLEM_JSON, Job, failure
 from ..usecases.problems import ShapeError, out_of_memory
@@ -197,13 +196,117 @@ def items_in_flight(limits: Limits) -> int:
     return 1 + max(1, limits.compute_workers // 2)
 
 
-class _InOrder(TypedDict):
-    """The state `in_order`'s runners and sender share."""
+class _Runners:
+    """The state `in_order`'s runners and sender share: the items, the lines computed ahead of the
+    one to send, and two signals. `ready` wakes the sender only when the line it awaits (or the
+    end) is there, `room` wakes the runners when they may take more. A sender woken by every item
+    computed ahead would never be found waiting when a disconnect's cancellation is delivered
+    (anyio skips a task whose wait has just ended), and the runners would go on for as long."""
 
-    next: int
-    taken: int
-    end: int | None
-    in_group: int
+    def __init__(self, items: Iterator[bytes], request: Request, limits: Limits, kind: str, max_items: int | None):
+        self.request, self.limits, self.kind, self.max_items = request, limits, kind, max_items
+        self.count = items_in_flight(limits)
+        self.grouped = kind == "item"  # small standings items go to a worker a few at a time (CHUNK_ITEMS)
+        # Items taken beyond the next line to send (`may_take` adds room while a worker computes a
+        # group: only for small items, so a disconnect wastes at most two groups of them more).
+        self.ahead = self.count + 1
+        self.gate = gate_of(request.app)
+        self.source = enumerate(items)
+        self.lines: dict[int, bytes] = {}
+        self.next = 0  # the next line to send
+        self.taken = 0  # items taken
+        self.end: int | None = None  # the index of the end, once known
+        self.in_group = 0  # items in a worker's group now
+        self.ready = asyncio.Event()
+        self.room = asyncio.Event()
+        self.failed: list[Exception] = []  # what broke a runner (a worker that cannot start): ends the stream
+        self.looked_at: list[tuple[int, bytes | None]] = []  # the next item, read but not taken yet
+
+    def next_is_small(self) -> bool:
+        if not self.looked_at:
+            self.looked_at.append(next(self.source, (self.taken, None)))
+        raw = self.looked_at[0][1]
+        return raw is not None and len(raw) <= CHUNK_ITEM_BYTES
+
+    def may_take(self) -> bool:
+        """Within `ahead`; or, while a worker computes a group, as many small items past it as
+        the group holds (the loop computes those meanwhile; a large one waits for the group)."""
+        beyond = self.taken - self.next
+        return beyond < self.ahead or (beyond < self.ahead + 2 * self.in_group and self.next_is_small())
+
+    def take(self) -> tuple[int, bytes] | None:
+        if self.end is not None:
+            return None
+        index, raw = self.looked_at.pop() if self.looked_at else next(self.source, (self.taken, None))
+        if raw is None:
+            self.end = index
+            return None
+        if index == self.max_items:  # counted on the way: NDJSON lines are not split up front
+            limit = LimitExceeded(
+                "max_batch_items",
+                "items",
+                msg("more than {count} items; the rest is not read", count=self.max_items),
+                400,
+                self.limits,
+            )
+            self.lines[index] = _error_line(index, limit, self.kind)
+            self.end = index + 1
+            return None
+        self.taken = index + 1
+        return index, raw
+
+    def stop(self, at: int | None = None) -> None:
+        if at is not None:
+            self.end = at
+        self.ready.set()
+        self.room.set()
+
+    async def run(self, spill: bool) -> None:
+        """One runner: the next item (or group of small items) as soon as there is room, until the end."""
+        while True:
+            while not self.may_take() and self.end is None:
+                self.room.clear()
+                await self.room.wait()
+            item = self.take()
+            if item is None:
+                self.stop()
+                return
+            index, raw = item
+            group = [raw]
+            if self.grouped and spill and len(raw) <= CHUNK_ITEM_BYTES and self.gate.pool.has_idle_worker():
+                while len(group) < CHUNK_ITEMS and self.next_is_small() and (more := self.take()) is not None:
+                    group.append(more[1])
+            try:
+                await self._compute(index, group, spill)
+            except Exception as exc:  # noqa: BLE001 - not an item's error (those are lines): the stream's
+                self.failed.append(exc)
+                self.stop(at=index)
+                return
+            if self.next in self.lines:
+                self.ready.set()
+
+    async def _compute(self, index: int, group: list[bytes], spill: bool) -> None:
+        if len(group) == 1:
+            self.lines[index] = await run_item(index, group[0], self.request, self.limits, self.kind, spill)
+            return
+        self.in_group = len(group)
+        self.room.set()  # the loop's runner may go on past the group
+        try:
+            self.lines.update(enumerate(await run_items(index, group, self.request, self.limits), start=index))
+        finally:
+            self.in_group = 0
+
+    def ready_lines(self) -> bytes | None:
+        """Every line ready in order, at once (a worker's group): one chunk to write and, gzipped,
+        one flush, where each line cost its own."""
+        chunk = []
+        while (line := self.lines.pop(self.next, None)) is not None:
+            chunk.append(line)
+            self.next += 1
+        if not chunk:
+            return None
+        self.room.set()
+        return chunk[0] if len(chunk) == 1 else b"".join(chunk)
 
 
 async def in_order(
@@ -220,118 +323,21 @@ async def in_order(
     With `max_items`, the item after that many is an error line naming the limit, and the end.
     A cancellation (client gone) lands in the line awaited: every runner is cancelled (a worker
     computing an item is killed) and no further item is started."""
-    runners = items_in_flight(limits)
-    grouped = kind == "item"  # small standings items go to a worker a few at a time (CHUNK_ITEMS)
-    # Items taken beyond the next line to send (`may_take` adds room while a worker computes a
-    # group: only for small items, so a disconnect wastes at most two groups of them more).
-    ahead = runners + 1
-    gate = gate_of(request.app)
-    source = enumerate(items)
-    lines: dict[int, bytes] = {}
-    # next line to send, items taken, index of the end, items in a worker's group now
-    state: _InOrder = {"next": 0, "taken": 0, "end": None, "in_group": 0}
-    # Two signals: `ready` wakes the sender only when the line it awaits (or the end) is there,
-    # `room` wakes the runners when they may take more. A sender woken by every item computed
-    # ahead would never be found waiting when a disconnect's cancellation is delivered (anyio
-    # skips a task whose wait has just ended), and the runners would go on for as long.
-    ready = asyncio.Event()
-    room = asyncio.Event()
-    failed: list[Exception] = []  # what broke a runner (a worker that cannot start): ends the stream
-
-    looked_at: list[tuple[int, bytes | None]] = []  # the next item, read but not taken yet
-
-    def next_is_small() -> bool:
-        if not looked_at:
-            looked_at.append(next(source, (state["taken"], None)))
-        raw = looked_at[0][1]
-        return raw is not None and len(raw) <= CHUNK_ITEM_BYTES
-
-    def may_take() -> bool:
-        """Within `ahead`; or, while a worker computes a group, as many small items past it as
-        the group holds (the loop computes those meanwhile; a large one waits for the group)."""
-        beyond = state["taken"] - state["next"]
-        return beyond < ahead or (beyond < ahead + 2 * state["in_group"] and next_is_small())
-
-    def take() -> tuple[int, bytes] | None:
-        if state["end"] is not None:
-            return None
-        index, raw = looked_at.pop() if looked_at else next(source, (state["taken"], None))
-        if raw is None:
-            state["end"] = index
-            return None
-        if index == max_items:  # counted on the way: NDJSON lines are not split up front
-            lines[index] = _error_line(
-                index,
-                LimitExceeded(
-                    "max_batch_items",
-                    "items",
-                    msg("more than {count} items; the rest is not read", count=max_items),
-                    400,
-                    limits,
-                ),
-                kind,
-            )
-            state["end"] = index + 1
-            return None
-        state["taken"] = index + 1
-        return index, raw
-
-    async def runner(spill: bool) -> None:
-        while True:
-            while not may_take() and state["end"] is None:
-                room.clear()
-                await room.wait()
-            item = take()
-            if item is None:
-                ready.set()
-                room.set()
-                return
-            index, raw = item
-            group = [raw]
-            if grouped and spill and len(raw) <= CHUNK_ITEM_BYTES and gate.pool.has_idle_worker():
-                while len(group) < CHUNK_ITEMS and next_is_small() and (more := take()) is not None:
-                    group.append(more[1])
-            try:
-                if len(group) == 1:
-                    lines[index] = await run_item(index, raw, request, limits, kind, spill)
-                else:
-                    state["in_group"] = len(group)
-                    room.set()  # the loop's runner may go on past the group
-                    try:
-                        lines.update(enumerate(await run_items(index, group, request, limits), start=index))
-                    finally:
-                        state["in_group"] = 0
-            except Exception as exc:  # noqa: BLE001 - not an item's error (those are lines): the stream's
-                failed.append(exc)
-                state["end"] = index
-                ready.set()
-                room.set()
-                return
-            if state["next"] in lines:
-                ready.set()
-
-    tasks = [asyncio.ensure_future(runner(spill=i > 0)) for i in range(runners)]
+    state = _Runners(items, request, limits, kind, max_items)
+    tasks = [asyncio.ensure_future(state.run(spill=i > 0)) for i in range(state.count)]
     try:
         while True:
-            if failed:
-                raise failed[0]
-            line = lines.pop(state["next"], None)
-            if line is not None:
-                # every line ready in order goes out at once (a worker's group): one chunk to
-                # write and, gzipped, one flush, where each line cost its own
-                chunk = [line]
-                state["next"] += 1
-                while (line := lines.pop(state["next"], None)) is not None:
-                    chunk.append(line)
-                    state["next"] += 1
-                room.set()
-                yield chunk[0] if len(chunk) == 1 else b"".join(chunk)
-            elif state["end"] is not None and state["next"] >= state["end"]:
+            if state.failed:
+                raise state.failed[0]
+            chunk = state.ready_lines()
+            if chunk is not None:
+                yield chunk
+            elif state.end is not None and state.next >= state.end:
                 return
             else:
-                ready.clear()
-                if state["next"] not in lines and not failed:
-                    await ready.wait()
+                state.ready.clear()
+                if state.next not in state.lines and not state.failed:
+                    await state.ready.wait()
     finally:
         for task in tasks:
             task.cancel()
@@ -350,17 +356,13 @@ async def _results(items: Iterator[bytes], request: Request, limits: Limits, kin
 
 async def _gzipped(lines: AsyncIterator[bytes], level: int) -> AsyncIterator[bytes]:
     """One gzip stream, flushed after every chunk of lines so that each arrives as soon as it is computed."""
-    compressor = zlib.compressobj(level, zlib.DEFLATED, 31)
-
-    def compress(line: bytes) -> bytes:
-        return compressor.compress(line) + compressor.flush(zlib.Z_SYNC_FLUSH)
-
+    stream = GzipStream(level)
     async for line in lines:
         if len(line) >= GZIP_IN_THREAD_BYTES:
-            yield await anyio.to_thread.run_sync(compress, line)
+            yield await anyio.to_thread.run_sync(stream.chunk, line)
         else:
-            yield compress(line)
-    yield compressor.flush()
+            yield stream.chunk(line)
+    yield stream.end()
 
 
 def _stream(lines: AsyncIterator[bytes], request: Request) -> Stream:

@@ -15,6 +15,7 @@ from litestar.exceptions import HTTPException, InternalServerException
 
 from ..compute import work
 from ..compute.gate import Gate
+from ..usecases import requests
 from ..texts.message import LANGUAGE
 from ..wire.limits import Deadline
 
@@ -61,7 +62,9 @@ def gate_of(app, create: bool = True) -> Gate | None:
 
 
 async def start_gate(app) -> None:
-    """Lifespan start: the gate of the server's loop, its workers started when asked (`tiebreak serve`)."""
+    """Lifespan start: every kind's decoder made, the gate of the server's loop, its workers
+    started when asked (`tiebreak serve`)."""
+    requests.ready()
     gate = gate_of(app)
     if app.state.ops.prestart_workers:
         await gate.start()

@@ -19,12 +19,10 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Literal
 
-import msgspec
 
-from ..texts.catalogue import enc_hook
 from ..formats.trf import parse_trf
 from ..wire import schemas as s
-from ..wire.io import CheckItem, CheckLine, CheckReport, Disagreement
+from ..wire.io import CheckItem, CheckReport, Disagreement
 from .standings import run_standings
 
 
@@ -196,13 +194,3 @@ def _check_teams(
 
 def check_item(item: CheckItem) -> CheckReport:
     return check_trf(item.trf, item.participants, item.tiebreaks, item.regulations)
-
-
-def check_line(index: int, item_id, text: str, problem_of, options: dict | None = None) -> bytes:
-    """One file to one NDJSON line; a file that cannot be read or ranked is that line's error."""
-    try:
-        line = CheckLine(index=index, id=item_id, status=200, result=check_trf(text, **(options or {})), error=None)
-    except Exception as exc:  # noqa: BLE001 - one bad file must not stop the check of the rest
-        problem = problem_of(exc)
-        line = CheckLine(index=index, id=item_id, status=problem.status, result=None, error=problem)
-    return msgspec.json.encode(line, enc_hook=enc_hook) + b"\n"

@@ -31,6 +31,7 @@ from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .cost import Counts
 from ..wire.limits import Limits
 from .standings import applied_regulations, default_after_round, lots_seed, read_trf_checked, team_counts, trf_warnings
+from ..engine.teams.model import TeamTournament
 from ..engine.teams.standings import TeamStandings, compute_team_standings
 from ..texts.message import msg
 from .convert_teams import team_standings_to_wire
@@ -78,7 +79,8 @@ def _check_names(lists: list[RuleList]) -> None:
 class ComparePlan:
     """A compare request read and checked, priced by `counts`, not yet computed.
 
-    A team event (SPEC 3.7) is priced from its size and read when computed (`team`)."""
+    A team event (SPEC 3.7) is read as one (`team`: the event and what reading it gave) and priced
+    from its size."""
 
     body: CompareRequest
     counts: Counts
@@ -87,18 +89,33 @@ class ComparePlan:
     after_round: int | None = None
     lists: list[tuple[list[RuleSpec], Regulations]] | None = None
     limits: Limits | None = None
-    team: bool = False
+    team: tuple[TeamTournament, list[Warning]] | None = None
     engine_seconds: float = 0.0
 
 
-def plan_compare(
-    body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0, not_teams: Warning | None = None
-) -> ComparePlan:
+def plan_compare(body: CompareRequest, limits: Limits | None = None, body_bytes: int = 0) -> ComparePlan:
+    """Read the event and every list's rules; a team event is read as one and priced from its size
+    (a TRF whose team records do not describe matches: the individual event it is, priced so)."""
     _check_names(body.lists)
-    if not_teams is None and is_team_request(body):
+    if is_team_request(body):
         rules = sum(max(1, len(item.tiebreaks or [])) for item in body.lists)
         counts = team_counts(body, rules, body.explain, body_bytes, len(body.lists))
-        return ComparePlan(body, counts, limits=limits, team=True)
+        with cyclic_gc_paused():
+            try:
+                event, _, read_warnings = read_team_event(body)
+            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
+                return _plan_individual(body, limits, body_bytes, individual_after_all(exc), counts)
+        return ComparePlan(body, counts, limits=limits, team=(event, read_warnings))
+    return _plan_individual(body, limits, body_bytes)
+
+
+def _plan_individual(
+    body: CompareRequest,
+    limits: Limits | None,
+    body_bytes: int,
+    not_teams: Warning | None = None,
+    counts: Counts | None = None,
+) -> ComparePlan:
     with cyclic_gc_paused():
         tournament, read_warnings = _tournament(body, limits)
     if not_teams is not None:
@@ -116,16 +133,17 @@ def plan_compare(
         except InvalidRequest as exc:
             raise _under_list(i, exc) from None
         lists.append((specs, regulations))
-    players = len(tournament.players)
-    rules = sum(max(1, len(specs)) for specs, _ in lists)
-    counts = Counts(
-        players=players,
-        rounds=after_round or tournament.rounds,
-        rule_passes=rules,
-        explained_rules=players * rules if body.explain else 0,
-        body_bytes=body_bytes,
-        lists=len(lists),
-    )
+    if counts is None:
+        players = len(tournament.players)
+        rules = sum(max(1, len(specs)) for specs, _ in lists)
+        counts = Counts(
+            players=players,
+            rounds=after_round or tournament.rounds,
+            rule_passes=rules,
+            explained_rules=players * rules if body.explain else 0,
+            body_bytes=body_bytes,
+            lists=len(lists),
+        )
     return ComparePlan(body, counts, tournament, read_warnings, after_round, lists, limits)
 
 
@@ -133,11 +151,8 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
     body = plan.body
     started = time.perf_counter()
     with cyclic_gc_paused():
-        if plan.team:
-            try:
-                return _response(body, _team_results(body), None)
-            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
-                plan = plan_compare(body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
+        if plan.team is not None:
+            return _response(body, _team_results(body, *plan.team), None)
         results: list[Standings] = []
         # an individual event's plan has all three (plan_compare)
         assert plan.tournament is not None and plan.lists is not None and plan.read_warnings is not None
@@ -170,13 +185,9 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
         return _response(body, results, plan.tournament)
 
 
-def run_compare(body: CompareRequest, limits: Limits | None = None) -> CompareResponse:
-    return compute_compare(plan_compare(body, limits))
-
-
-def _team_results(body: CompareRequest) -> list[Standings]:
+def _team_results(body: CompareRequest, event: TeamTournament, read_warnings: list[Warning]) -> list[Standings]:
     """A team event under each list (SPEC 3.7)."""
-    event, _, read_warnings = read_team_event(body)
+    read_warnings = list(read_warnings)
     after_round = team_after_round(event, body.after_round, read_warnings)  # as for standings
     results: list[Standings] = []
     for i, item in enumerate(body.lists):

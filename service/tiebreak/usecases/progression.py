@@ -17,7 +17,7 @@ from ..wire.progression import ProgressionRequest, ProgressionResponse, Progress
 from .convert import tiebreak_to_wire
 from .cost import Counts, progression_counts
 from .standings import StandingsPlan, capped, capped_warnings, lots_seed, plan_standings, rank_individual
-from .teams import NotATeamEvent, individual_after_all, run_team_standings
+from .teams import team_standings
 
 
 @dataclass
@@ -36,24 +36,17 @@ def plan_progression(body: ProgressionRequest, limits: Limits | None = None, bod
 
 
 def _counts(standings: StandingsPlan) -> Counts:
-    # A team event is priced before it is read: every scheduled round it may have.
+    # A team event is priced from its size: every scheduled round it may have.
     return progression_counts(standings.counts, standings.counts.rounds)
 
 
 def compute_progression(plan: ProgressionPlan, deadline: Deadline | None = None) -> ProgressionResponse:
     started = time.perf_counter()
     with cyclic_gc_paused():
-        if plan.standings.team:
-            try:
-                response = _team_progression(plan, deadline)
-                plan.engine_seconds = time.perf_counter() - started
-                return response
-            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
-                standings = plan.standings
-                plan.standings = plan_standings(
-                    standings.body, plan.limits, standings.counts.body_bytes, individual_after_all(exc)
-                )
-        response = _individual_progression(plan, deadline)
+        if plan.standings.team is not None:
+            response = _team_progression(plan, deadline)
+        else:
+            response = _individual_progression(plan, deadline)
     plan.engine_seconds = time.perf_counter() - started
     return response
 
@@ -98,12 +91,12 @@ def _individual_progression(plan: ProgressionPlan, deadline: Deadline | None) ->
 
 
 def _team_progression(plan: ProgressionPlan, deadline: Deadline | None) -> ProgressionResponse:
-    body = plan.body
-    final = run_team_standings(body.standings_request(), plan.limits, deadline)
+    body, team = plan.body, plan.standings.team
+    assert team is not None  # a team event's plan (plan_standings)
+    final = team_standings(body.standings_request(), team, deadline)
     last = final.after_round or final.rounds
     by_round = [
-        final if k == last else run_team_standings(body.standings_request(k), plan.limits, deadline)
-        for k in range(1, last + 1)
+        final if k == last else team_standings(body.standings_request(k), team, deadline) for k in range(1, last + 1)
     ]
     warnings: dict[tuple[str, str], s.WarningOut] = {}
     rows: dict[int, list[s.Standing]] = {}
@@ -135,7 +128,3 @@ def _team_progression(plan: ProgressionPlan, deadline: Deadline | None) -> Progr
 
 def _warnings_out(warnings: list[Warning], limits: Limits | None) -> list[s.WarningOut]:
     return [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in capped(warnings, limits)]
-
-
-def run_progression(body: ProgressionRequest, limits: Limits | None = None) -> ProgressionResponse:
-    return compute_progression(plan_progression(body, limits))

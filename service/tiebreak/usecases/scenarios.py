@@ -354,16 +354,6 @@ def _conditions(term: Term, games: list[w.OpenGameOut]) -> list[w.Condition]:
     ]
 
 
-def run_scenarios(
-    body: w.ScenariosRequest, limits: Limits | None = None, deadline: Deadline | None = None
-) -> w.ScenariosResponse:
-    """Plan and compute one scenarios request (the command line and the Python API; no gate)."""
-    plan = plan_scenarios(body, limits)
-    if limits is not None:
-        check_cost(plan.counts, limits)
-    return compute_scenarios(plan, deadline)
-
-
 # ---- a played round opened again: its results dropped, its pairings kept ----
 
 FORFEIT_AS = {"forfeit_win": "win", "forfeit_loss": "loss"}

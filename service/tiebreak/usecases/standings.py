@@ -1,9 +1,10 @@
-"""One standings request from wire struct to wire struct: shared by the HTTP routes,
-batch re-ranking and the command line. No HTTP here.
+"""One standings request from wire struct to wire struct: the standings use case of
+usecases/requests.py, which the HTTP routes, batch, the command line and the Python API go through.
+No HTTP here.
 
 Two steps, so that the compute gate can price a request before paying for it:
-`plan_standings` reads the input (JSON or TRF) and applies every limit that needs
-it read; its `counts` feed the cost model (usecases/cost.py). `compute_plan`
+`plan_standings` reads the input (JSON, TRF or a team event) and applies every limit that
+needs it read; its `counts` feed the cost model (usecases/cost.py). `compute_plan`
 runs the engine and builds the response.
 """
 
@@ -30,7 +31,7 @@ from ..texts.message import msg
 from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
 from .file_rules import rules_of_the_file
 from .problems import TrfCrosstableError
-from .teams import NotATeamEvent, individual_after_all, is_team_request, run_team_standings
+from .teams import NotATeamEvent, TeamInput, individual_after_all, is_team_request, read_team, team_standings
 
 
 @dataclass(slots=True)
@@ -191,7 +192,7 @@ def regulation_warnings(requested: str, applied: Regulations, tournament: Tourna
 class StandingsPlan:
     """A standings request read and checked, priced by `counts`, not yet computed.
 
-    A team event (SPEC 3.7) is priced from its size and read when computed (`team`)."""
+    A team event (SPEC 3.7) is read as one (`team`) and priced from its size."""
 
     body: s.StandingsRequest
     counts: Counts
@@ -200,7 +201,7 @@ class StandingsPlan:
     regulations: Regulations | None = None
     after_round: int | None = None
     limits: Limits | None = None
-    team: bool = False
+    team: TeamInput | None = None
     engine_seconds: float = 0.0
 
 
@@ -225,13 +226,28 @@ def team_counts(body, rules: int, explain: bool, body_bytes: int, lists: int = 1
     return text_counts(body.trf or "", rules, body_bytes, explain, lists)
 
 
-def plan_standings(
-    body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0, not_teams: Warning | None = None
-) -> StandingsPlan:
-    """Read the input and apply every limit that needs it read (a TRF's players, rounds and rules)."""
-    if not_teams is None and body.participants == "auto" and is_team_request(body):
+def plan_standings(body: s.StandingsRequest, limits: Limits | None = None, body_bytes: int = 0) -> StandingsPlan:
+    """Read the input and apply every limit that needs it read (a TRF's players, rounds and rules).
+
+    A team event is read here, once; a TRF whose team records do not describe matches is read as
+    the individual event it is, priced as the team event it announced (the price came first)."""
+    if body.participants == "auto" and is_team_request(body):
         counts = team_counts(body, len(body.tiebreaks or []), body.explain, body_bytes)
-        return StandingsPlan(body, counts, limits=limits, team=True)
+        with cyclic_gc_paused():
+            try:
+                return StandingsPlan(body, counts, limits=limits, team=read_team(body, limits))
+            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
+                return _plan_individual(body, limits, body_bytes, individual_after_all(exc), counts)
+    return _plan_individual(body, limits, body_bytes)
+
+
+def _plan_individual(
+    body: s.StandingsRequest,
+    limits: Limits | None,
+    body_bytes: int,
+    not_teams: Warning | None = None,
+    counts: Counts | None = None,
+) -> StandingsPlan:
     with cyclic_gc_paused():
         source, specs, regulations = prepare_input(body, limits)
         tournament, warnings = source.tournament, source.warnings
@@ -240,15 +256,16 @@ def plan_standings(
         after_round = default_after_round(tournament, body.after_round, warnings)
         covered = after_round or tournament.rounds
         warnings += modifier_checks(specs, covered) + pairing_bye_checks(tournament, covered)
-    players = len(tournament.players)
-    counts = Counts(
-        players=players,
-        rounds=covered,
-        rule_passes=max(1, len(specs)),
-        explained_rules=explained_rows(body, players) * len(specs),
-        body_bytes=body_bytes,
-        rows=returned_rows(players, body.top, body.player),
-    )
+    if counts is None:
+        players = len(tournament.players)
+        counts = Counts(
+            players=players,
+            rounds=covered,
+            rule_passes=max(1, len(specs)),
+            explained_rules=explained_rows(body, players) * len(specs),
+            body_bytes=body_bytes,
+            rows=returned_rows(players, body.top, body.player),
+        )
     return StandingsPlan(body, counts, source, specs, regulations, after_round, limits)
 
 
@@ -290,14 +307,11 @@ def compute_plan(
     With `encode_rows` (an answer about to be encoded) the rows of an individual event come
     back as their JSON, built a chunk at a time (convert.standings_to_wire)."""
     with cyclic_gc_paused():
-        if plan.team:
+        if plan.team is not None:
             started = time.perf_counter()
-            try:
-                response = run_team_standings(plan.body, plan.limits, deadline)
-                plan.engine_seconds = time.perf_counter() - started
-                return response
-            except NotATeamEvent as exc:  # team records over individual pairings: an individual event
-                plan = plan_standings(plan.body, plan.limits, plan.counts.body_bytes, individual_after_all(exc))
+            response = team_standings(plan.body, plan.team, deadline)
+            plan.engine_seconds = time.perf_counter() - started
+            return response
         return _compute_individual(plan, deadline, encode_rows)
 
 

@@ -3,6 +3,7 @@ or a TRF with team records. Shared by the HTTP routes, compare, batch and the co
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 from ..formats.trf import located_warning
 from ..engine.model import Regulations
@@ -10,7 +11,7 @@ from ..engine.rules import RuleSpec
 from ..engine.standings import Warning
 from ..engine.teams.model import TeamTournament
 from ..engine.teams.presets import team_preset_specs
-from ..engine.teams.standings import TeamStandings, compute_team_standings, resolve_team_regulations
+from ..engine.teams.standings import compute_team_standings, resolve_team_regulations
 from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
 from ..wire import schemas as s
 from ..wire.limits import Deadline, LimitExceeded, Limits
@@ -118,21 +119,31 @@ def team_after_round(event: TeamTournament, after_round: int | None, warnings: l
     return last
 
 
-def compute_team(body, event: TeamTournament, specs, regulations, warnings: list[Warning]) -> TeamStandings:
-    after_round = team_after_round(event, body.after_round, warnings)
-    result = compute_team_standings(event, specs, regulations, after_round, False, s.ContributionOut)
-    return result
+@dataclass(slots=True)
+class TeamInput:
+    """A team event read once (the plan's reading): the event, its rule list and rule set, and
+    what reading gave; each ranking of it (a round of a progression) starts from these warnings."""
+
+    event: TeamTournament
+    specs: list[RuleSpec]
+    regulations: Regulations
+    warnings: list[Warning]
 
 
-def run_team_standings(
-    body: s.StandingsRequest, limits: Limits | None = None, deadline: Deadline | None = None
-) -> s.StandingsResponse:
+def read_team(body, limits: Limits | None) -> TeamInput:
+    """Read a standings request's team event and check it against the limits; raises NotATeamEvent
+    for a TRF whose team records do not describe matches (an individual event after all)."""
     event, specs, regulations, warnings = prepare_team(body)
     if limits is not None:
         check_team_event(event, limits, "trf" if body.trf is not None else "team_tournament")
-    if deadline is not None:
-        deadline.check(msg("after reading the input"))
-    result = compute_team(body, event, specs, regulations, warnings)
+    return TeamInput(event, specs, regulations, warnings)
+
+
+def team_standings(body: s.StandingsRequest, team: TeamInput, deadline: Deadline | None = None) -> s.StandingsResponse:
+    """The standings of a team event read by `read_team`, after `body.after_round`, rows as `body` asks."""
+    warnings = list(team.warnings)  # the after-round note is this ranking's own
+    after_round = team_after_round(team.event, body.after_round, warnings)
+    result = compute_team_standings(team.event, team.specs, team.regulations, after_round, False, s.ContributionOut)
     if deadline is not None:
         deadline.check(msg("after ranking"))
     result.warnings[:0] = warnings

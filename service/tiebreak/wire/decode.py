@@ -14,6 +14,7 @@ floats read as integers; anything else keeps msgspec's own error (and its path).
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -80,12 +81,23 @@ def schema_depth(type_: Any) -> int | None:
 class WireDecoder:
     """A strict msgspec decoder for `type` that also accepts `1.0` where an integer is expected.
 
-    `depth`: the deepest nesting a body it decodes can have (schema_depth), None when unbounded."""
+    `depth`: the deepest nesting a body it decodes can have (schema_depth), None when unbounded.
+    Both are made when first used (walking a request's schema costs milliseconds, which the
+    command line's start-up need not pay for the kinds it never reads); `ready` makes them now."""
 
     def __init__(self, type_: Any):
         self.type = type_
-        self.depth = schema_depth(type_)
-        self._strict = msgspec.json.Decoder(type_)
+
+    @functools.cached_property
+    def depth(self) -> int | None:
+        return schema_depth(self.type)
+
+    @functools.cached_property
+    def _strict(self) -> msgspec.json.Decoder[Any]:
+        return msgspec.json.Decoder(self.type)
+
+    def ready(self) -> None:
+        self._strict, self.depth  # noqa: B018 - made now, not on the first body
 
     def decode(self, data: bytes) -> Any:
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -116,11 +117,7 @@ class LimitExceeded(Exception):
 def check_standings(body: Any, limits: Limits, root: str = "") -> None:
     """Check a decoded standings request against `limits` (the schema may allow more)."""
     prefix = f"{root}." if root else ""
-    rules = body.tiebreaks or []
-    if len(rules) > limits.max_rules:
-        raise LimitExceeded(
-            "max_rules", f"{prefix}tiebreaks", msg_n("{n} rule", "{n} rules", len(rules)), limits=limits
-        )
+    check_rule_count(body.tiebreaks, limits, f"{prefix}tiebreaks")
     if body.trf is not None:
         check_trf_size(body.trf, limits, f"{prefix}trf")
     if body.after_round is not None and body.after_round > limits.max_rounds:
@@ -129,6 +126,12 @@ def check_standings(body: Any, limits: Limits, root: str = "") -> None:
         )
     if body.tournament is not None:
         check_tournament(len(body.tournament.players), body.tournament.rounds, limits, f"{prefix}tournament")
+
+
+def check_rule_count(rules: Sequence[object] | None, limits: Limits, path: str = "tiebreaks") -> None:
+    """At most `max_rules` rules in a rule list (the schema may allow more)."""
+    if rules is not None and len(rules) > limits.max_rules:
+        raise LimitExceeded("max_rules", path, msg_n("{n} rule", "{n} rules", len(rules)), limits=limits)
 
 
 def check_trf_size(text: str, limits: Limits, path: str = "trf") -> None:

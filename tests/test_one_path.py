@@ -1,0 +1,95 @@
+"""The HTTP API, the Python API and the command line go one way through the standings use case
+(usecases/requests.py): for every case of the FIDE corpora, individual and team, from TRF and
+from the team cases' JSON bodies, the three answer the same bytes.
+
+- HTTP: the body of `POST /v1/standings` from the real ASGI app;
+- Python API: `tiebreak.standings(...)` encoded by the service's encoder (texts.catalogue);
+- command line: `tiebreak standings FILE ... --format json`, in this process, whose output is the
+  same JSON indented (msgspec.json.format) with a newline: the one deliberate difference.
+  (What reading a file's bytes notes, an encoding guessed, would come first in its warnings;
+  these files are UTF-8 and note nothing.)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+import tiebreak
+from tiebreak.cli import main
+from tiebreak.http.app import app
+from tiebreak.texts.catalogue import json_encoder
+from testkit.conformance import all_cases, unrated_rating
+from testkit.conformance_teams import load_team_cases
+
+INDIVIDUAL = all_cases()
+TEAMS = load_team_cases()
+
+
+@pytest.fixture(scope="module")
+def http():
+    with TestClient(app) as client:
+        yield client
+
+
+def three_answers(http, capsys, body: dict, file: Path, flags: list[str]) -> tuple[bytes, bytes, bytes]:
+    """(HTTP body, the Python API's answer encoded, the command line's stdout) for one request;
+    `file` and `flags` are what the command line is given for `body`."""
+    answered = http.post(
+        "/v1/standings", content=msgspec.json.encode(body), headers={"content-type": "application/json"}
+    )
+    assert answered.status_code == 200, answered.text
+    event = body.get("trf", body.get("team_tournament"))
+    options = {k: body[k] for k in ("regulations", "after_round", "unrated_rating") if k in body}
+    python = json_encoder().encode(tiebreak.standings(event, body.get("tiebreaks"), **options))
+    assert main(["standings", str(file), *flags, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "".join(
+        f"tiebreak: warning: {w['message']}" + (f" ({w['rule']})" if w["rule"] else "") + "\n"
+        for w in answered.json()["warnings"]
+    )
+    return answered.content, python, out.encode()
+
+
+def request_of(trf: str, data: dict) -> tuple[dict, list[str]]:
+    """A case's request with its TRF text, and the command line's flags for it."""
+    body = {"trf": trf, "tiebreaks": data["tiebreaks"], "regulations": data["regulations"]}
+    flags = ["-t", *data["tiebreaks"], "--regulations", data["regulations"]]
+    if data["after_round"] is not None:
+        body["after_round"] = data["after_round"]
+        flags += ["--after-round", str(data["after_round"])]
+    rating = unrated_rating(data["reference_flags"])
+    if rating is not None:
+        body["unrated_rating"] = rating
+        flags += ["--unrated-rating", str(rating)]
+    return body, flags
+
+
+def agree(answers: tuple[bytes, bytes, bytes]) -> None:
+    over_http, python, command_line = answers
+    assert python == over_http
+    assert command_line == msgspec.json.format(over_http) + b"\n"
+
+
+@pytest.mark.parametrize("case", INDIVIDUAL, ids=[c.id for c in INDIVIDUAL])
+def test_an_individual_case_is_answered_alike_by_all_three(http, capsys, case):
+    body, flags = request_of(case.trf_text, case.data)
+    agree(three_answers(http, capsys, body, case.folder / case.data["trf"], flags))
+
+
+@pytest.mark.parametrize("case", TEAMS, ids=[c.id for c in TEAMS])
+def test_a_team_case_is_answered_alike_from_trf(http, capsys, case):
+    body, flags = request_of(case.trf_text, case.data)
+    agree(three_answers(http, capsys, body, case.folder / case.data["trf"], flags))
+
+
+@pytest.mark.parametrize("case", TEAMS, ids=[c.id for c in TEAMS])
+def test_a_team_case_is_answered_alike_from_its_json_body(http, capsys, case):
+    body = case.body  # the file the command line reads is this very request
+    answers = three_answers(http, capsys, body, case.folder / case.data["input"], [])
+    agree(answers)
+    assert json.loads(answers[0])["standings"], case.id  # a team event ranked, not an empty answer
