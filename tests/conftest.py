@@ -1,8 +1,21 @@
 """What every test shares: the command line run by the tests speaks English whatever the machine's
-locale (the golden files are English); tests/texts/ sets the locale it tests itself."""
+locale (the golden files are English; tests/texts/ sets the locale it tests itself), and `client`,
+the app with its default configuration behind litestar's TestClient, one for the session."""
 
 import os
 
 for name in ("LC_MESSAGES", "LANG", "LANGUAGE"):
     os.environ.pop(name, None)
 os.environ["LC_ALL"] = "C.UTF-8"
+
+import pytest  # noqa: E402 (after the locale: nothing imported may read it first)
+from litestar.testing import TestClient  # noqa: E402
+
+from tiebreak.http.app import app  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def client():
+    """Tests that need another configuration make their own app (create_app) and client."""
+    with TestClient(app) as c:
+        yield c

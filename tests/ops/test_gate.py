@@ -18,7 +18,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.http.app import app as default_app, create_app
+from tiebreak.http.app import create_app
 from tiebreak.usecases.cost import Counts, estimate
 from tiebreak.compute.gate import Admission
 from tiebreak.wire.decode import json_depth_exceeds
@@ -468,12 +468,6 @@ def test_the_depth_check_is_fast_on_hostile_bodies():
         started = time.perf_counter()
         json_depth_exceeds(data, 32)
         assert time.perf_counter() - started < 2.0  # C-speed passes; about 0.05 s each here
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(default_app) as c:
-        yield c
 
 
 def test_a_worker_over_its_memory_cap_answers_413_and_exits():
