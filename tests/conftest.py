@@ -1,6 +1,7 @@
 """What every test shares: the command line run by the tests speaks English whatever the machine's
-locale (the golden files are English; tests/texts/ sets the locale it tests itself), and `client`,
-the app with its default configuration behind litestar's TestClient, one for the session."""
+locale (the golden files are English; tests/texts/ sets the locale it tests itself), hypothesis'
+profile (tests/profiles.py), and `client`, the app with its default configuration behind
+litestar's TestClient, one for the session."""
 
 import os
 
@@ -12,6 +13,9 @@ import pytest  # noqa: E402 (after the locale: nothing imported may read it firs
 from litestar.testing import TestClient  # noqa: E402
 
 from tiebreak.http.app import app  # noqa: E402
+from tests import profiles  # noqa: E402
+
+profiles.load()  # before any test module builds its settings (tests/profiles.py)
 
 
 @pytest.fixture(scope="session")

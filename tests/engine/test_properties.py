@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 
 import numpy as np
@@ -14,9 +13,10 @@ from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
 from tests.builders import exact
 from tests.strategies import renumbered, renumberings, swiss_tournaments
+from tests.profiles import examples
 
-# About 100 examples keeps the suite fast; TIEBREAK_PROPERTY_EXAMPLES=5000 for a deeper hunt.
-FAST = settings(max_examples=int(os.environ.get("TIEBREAK_PROPERTY_EXAMPLES", "100")), deadline=None)
+# 100 examples under the ci profile (tests/profiles.py); TIEBREAK_PROPERTY_EXAMPLES=5000 for a deeper hunt.
+FAST = settings(max_examples=examples(100, "TIEBREAK_PROPERTY_EXAMPLES"), deadline=None)
 CODES = valid_codes()
 
 # Every code, and the usual modifiers; DE both early (inside the point groups) and late.
@@ -231,7 +231,7 @@ def test_every_rule_stands_alone(drawn, data, regulations, unrated_rating, expla
         assert together.outcomes[index].scale == alone.outcomes[0].scale, spec.canonical
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     columns=st.lists(
         st.lists(st.sampled_from([-3, -1, 0, 2, 7, 10**12, 2**62, np.iinfo(np.int64).max]), min_size=6, max_size=6),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from fractions import Fraction
 
@@ -16,8 +15,9 @@ from tiebreak.engine.teams.standings import compute_team_standings
 from tests.builders import exact
 from tests.team_builders import event, match
 from tests.team_strategies import renumbered_teams, swapped_home_and_away, team_events
+from tests.profiles import examples
 
-FAST = settings(max_examples=int(os.environ.get("TIEBREAK_PROPERTY_EXAMPLES", "60")), deadline=None)
+FAST = settings(max_examples=examples(60, "TIEBREAK_PROPERTY_EXAMPLES"), deadline=None)
 BOTH_EDITIONS = st.sampled_from([Regulations.FIDE_2026, Regulations.FIDE_2024])
 
 RULES = [

@@ -447,6 +447,8 @@ def reference_depth(value) -> int:
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
+from tests.profiles import examples  # noqa: E402
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(alphabet='ab[]{}"\\\n', max_size=6),
     lambda inner: (
@@ -456,7 +458,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(json_values, st.integers(min_value=0, max_value=12))
 def test_the_depth_check_agrees_with_the_nesting_of_any_json(value, bound):
     data = json.dumps(value).encode()
