@@ -48,8 +48,11 @@ class BrowserError(Exception):
     pass
 
 
-class Browser:
-    """One headless Chromium with one page; `close()` ends it and removes its profile."""
+class Chromium:
+    """One headless Chromium process and its DevTools pipe; `close()` ends it and removes its profile.
+
+    Pages (`Browser`) open in it, each in a browser context of its own: a session's test modules
+    share one process (tests/contract/conftest.py) and none sees another's storage or cache."""
 
     def __init__(self, executable: str, width: int = 1280, height: int = 1600):
         self.profile = tempfile.mkdtemp(prefix="tiebreak-chromium-")
@@ -75,13 +78,7 @@ class Browser:
         os.close(from_browser_w)
         self._buffer = b""
         self._next_id = 0
-        self.events: list[dict] = []
-        target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-        for domain in ("Page", "Runtime", "Network"):
-            self.call(f"{domain}.enable", session=True)
-
-    # ---- the protocol ----
+        self.events: dict[str | None, list[dict]] = {}  # by the session they came from (None: the browser's)
 
     def _read_message(self, deadline: float) -> dict:
         while b"\0" not in self._buffer:
@@ -96,11 +93,13 @@ class Browser:
         message, _, self._buffer = self._buffer.partition(b"\0")
         return json.loads(message)
 
-    def call(self, method: str, session: bool = False, timeout: float = 30, **params) -> dict:
+    def call(self, method: str, session: str | None = None, timeout: float = 30, **params) -> dict:
+        """Send a command (to a page's session, or to the browser) and wait for its reply; the events
+        that come meanwhile are kept in `events`."""
         self._next_id += 1
         message = {"id": self._next_id, "method": method, "params": params}
-        if session:
-            message["sessionId"] = self.session
+        if session is not None:
+            message["sessionId"] = session
         os.write(self._to_browser, json.dumps(message).encode() + b"\0")
         deadline = time.monotonic() + timeout
         while True:
@@ -109,7 +108,46 @@ class Browser:
                 if "error" in reply:
                     raise BrowserError(f"{method}: {reply['error']}")
                 return reply.get("result", {})
-            self.events.append(reply)
+            self.events.setdefault(reply.get("sessionId"), []).append(reply)
+
+    def close(self) -> None:
+        try:
+            if self.process.poll() is None:
+                try:
+                    self.call("Browser.close", timeout=5)
+                except BrowserError:
+                    pass
+                try:
+                    self.process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait(timeout=10)
+        finally:
+            os.close(self._to_browser)
+            os.close(self._from_browser)
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class Browser:
+    """One page, in a browser context of its own, of `chromium` (a Chromium shared with other pages)
+    or of a Chromium started for it from an executable's path; `close()` ends what it started."""
+
+    def __init__(self, chromium: Chromium | str, width: int = 1280, height: int = 1600):
+        self._own = isinstance(chromium, str)
+        self.chromium = Chromium(chromium, width, height) if isinstance(chromium, str) else chromium
+        self.context = self.chromium.call("Target.createBrowserContext")["browserContextId"]
+        # The window's size, as --window-size gives a browser's first one (the viewport is smaller).
+        target = self.chromium.call(
+            "Target.createTarget", url="about:blank", browserContextId=self.context, width=width, height=height
+        )["targetId"]
+        self.session = self.chromium.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.events: list[dict] = self.chromium.events.setdefault(self.session, [])
+        for domain in ("Page", "Runtime", "Network"):
+            self.call(f"{domain}.enable", session=True)
+
+    def call(self, method: str, session: bool = False, timeout: float = 30, **params) -> dict:
+        """A command to the page (`session=True`) or to the browser."""
+        return self.chromium.call(method, self.session if session else None, timeout, **params)
 
     # ---- what the tests use ----
 
@@ -163,21 +201,11 @@ class Browser:
         self.evaluate(f"new Promise(resolve => setTimeout(resolve, {int(seconds * 1000)}))")
 
     def close(self) -> None:
-        try:
-            if self.process.poll() is None:
-                try:
-                    self.call("Browser.close", timeout=5)
-                except BrowserError:
-                    pass
-                try:
-                    self.process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    self.process.kill()
-                    self.process.wait(timeout=10)
-        finally:
-            os.close(self._to_browser)
-            os.close(self._from_browser)
-            shutil.rmtree(self.profile, ignore_errors=True)
+        if self._own:
+            self.chromium.close()
+        else:
+            self.chromium.call("Target.disposeBrowserContext", browserContextId=self.context)
+            self.chromium.events.pop(self.session, None)
 
 
 # ---- reading the screenshot ----

@@ -18,7 +18,6 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.contract.browser import Browser, find_chromium, png_pixels
-from tests.contract.real_server import uvicorn_server
 from tests.contract.test_openapi_drift import COMMITTED
 
 CHROMIUM = find_chromium()
@@ -72,14 +71,8 @@ TRY_IT_OUT = """
 
 
 @pytest.fixture(scope="module")
-def server():
-    with uvicorn_server() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    browser = Browser(CHROMIUM)
+def browser(chromium):
+    browser = Browser(chromium)
     yield browser
     browser.close()
 

@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.contract.browser import Browser, find_chromium, png_pixels
-from tests.contract.real_server import uvicorn_server
 from tiebreak.http.examples import TOURNAMENT
 
 CHROMIUM = find_chromium()
@@ -43,14 +42,8 @@ needs_export = pytest.mark.skipif(not EXPORT.is_file(), reason=f"{EXPORT} is not
 
 
 @pytest.fixture(scope="module")
-def server():
-    with uvicorn_server() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    browser = Browser(CHROMIUM, width=1280, height=1000)
+def browser(chromium):
+    browser = Browser(chromium, width=1280, height=1000)
     browser.call("DOM.enable", session=True)
     browser.call("Log.enable", session=True)  # a refusal of the Content-Security-Policy is logged
     yield browser
@@ -386,12 +379,14 @@ def test_compare_marks_the_rows_that_moved(server, browser):
 @needs_export
 def test_the_csv_download_is_the_table(server, browser, tmp_path):
     export_on_page(browser, server, "fide-2024")
-    browser.call("Browser.setDownloadBehavior", behavior="allow", downloadPath=str(tmp_path))
+    # The page's own browser context (tests/contract/browser.py) downloads into tmp_path.
+    browser.call(
+        "Browser.setDownloadBehavior", behavior="allow", downloadPath=str(tmp_path), browserContextId=browser.context
+    )
     browser.evaluate("document.getElementById('csv-button').click()")
     target = tmp_path / "standings.csv"
-    for _ in range(100):
-        if target.is_file() and target.stat().st_size:
-            break
+    deadline = time.monotonic() + 120  # a guard against a download that never comes, not a speed
+    while not (target.is_file() and target.stat().st_size) and time.monotonic() < deadline:
         time.sleep(0.1)
     lines = target.read_text(encoding="utf-8").splitlines()
     answer = api(server, "/v1/standings", export_body("fide-2024"))

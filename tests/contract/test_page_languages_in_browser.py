@@ -20,7 +20,6 @@ import msgspec
 import pytest
 
 from tests.contract.browser import Browser, find_chromium
-from tests.contract.real_server import uvicorn_server
 from tiebreak.http.page_texts import english_texts, page_texts
 from tiebreak.texts.catalogue import current
 from tiebreak.texts.message import language
@@ -44,14 +43,8 @@ TRANSLATED = ["ru", "pl", "zh", "ja"]
 
 
 @pytest.fixture(scope="module")
-def server():
-    with uvicorn_server() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    browser = Browser(CHROMIUM, width=1280, height=1000)
+def browser(chromium):
+    browser = Browser(chromium, width=1280, height=1000)
     browser.call("DOM.enable", session=True)
     yield browser
     browser.close()
