@@ -97,7 +97,7 @@ def test_no_mutated_export_gets_a_5xx_from_any_endpoint(client, text):
 def test_the_command_line_prints_no_traceback_over_mutated_exports(tmp_path):
     if not EXPORTS:
         pytest.skip(MISSING)
-    from tests.cli.test_check import tiebreak
+    from tests.command import tiebreak
 
     for i, param in enumerate(_mutants(40)):
         (tmp_path / f"mutant-{i:02}.trf").write_text(param.values[0], encoding="utf-8")
