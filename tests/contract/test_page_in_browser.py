@@ -6,13 +6,12 @@ keyboard, a phone-sized screen, axe-core's WCAG 2 A/AA checks, and no request le
 
 Screenshots of each step go to test-artifacts/page/ (gitignored). Skipped, saying why, where no
 Chromium is installed; CI installs Debian's `chromium`. axe-core comes from the committed npm lock
-(`npm ci`, which .ci/run does).
+(`npm ci`, which `make test` and .ci/run do where npm is installed).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.request
 from pathlib import Path
@@ -21,6 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.contract.browser import Browser, find_chromium, png_pixels
+from tests.contract.page import axe_violations, js, open_page, require_axe, set_value
 from tiebreak.http.examples import TOURNAMENT
 
 CHROMIUM = find_chromium()
@@ -35,7 +35,6 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parents[2]
 REALWORLD = ROOT.parent / "shared" / "conformance" / "realworld-trf"
 EXPORT = REALWORLD / "fide-tec-swiss-many-unplayed.trf"  # unplayed rounds: capped dummies under fide-2026
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "test-artifacts" / "page"
 RULES = "BH/C1 BH SB"
 needs_export = pytest.mark.skipif(not EXPORT.is_file(), reason=f"{EXPORT} is not here (../shared/conformance)")
@@ -61,27 +60,6 @@ def api(server: str, path: str, body: dict) -> dict:
     )
     with urllib.request.urlopen(request, timeout=120) as response:
         return json.loads(response.read())
-
-
-def js(value) -> str:
-    return json.dumps(value)
-
-
-def open_page(browser: Browser, server: str) -> None:
-    browser.events.clear()
-    browser.navigate(f"{server}/")
-    browser.wait_for(
-        "!!document.documentElement && document.documentElement.dataset.ready === 'true'"
-        " && document.querySelectorAll('#preset-select option').length > 1",
-        what="the page and its presets",
-    )
-
-
-def set_value(browser: Browser, testid: str, value: str) -> None:
-    browser.evaluate(
-        f"(() => {{ const e = document.querySelector('[data-testid={testid}]'); e.value = {js(value)};"
-        f" e.dispatchEvent(new Event('change', {{bubbles: true}})); }})()"
-    )
 
 
 def pick_file(browser: Browser, path: Path) -> None:
@@ -524,19 +502,11 @@ def test_a_phone_shows_the_table_without_the_page_overflowing(server, browser):
 
 @needs_export
 def test_axe_finds_no_wcag_a_or_aa_violation(server, browser):
-    if not AXE.is_file():
-        if os.environ.get("TIEBREAK_REQUIRE_AXE"):
-            pytest.fail(f"{AXE} is missing: run `npm ci`")
-        pytest.skip(f"{AXE} is missing: run `npm ci` (package-lock.json) to check the page with axe-core")
+    require_axe()
     export_on_page(browser, server)
     browser.evaluate("document.querySelector('[data-testid=standings-row]').click()")
     browser.wait_for("!!document.querySelector('[data-testid=progression-chart] canvas')", what="the chart")
-    browser.evaluate(AXE.read_text(encoding="utf-8"))
-    violations = browser.evaluate(
-        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
-        ".then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target)})))",
-        timeout=120,
-    )
+    violations = axe_violations(browser)
     assert violations == [], json.dumps(violations, indent=1)
 
 

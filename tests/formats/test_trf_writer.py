@@ -18,6 +18,7 @@ from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
 from tiebreak.formats.trf import read_trf
 from tiebreak.formats.trf_writer import standings_columns, write_trf
+from tests.builders import three_one_zero
 from tests.formats.trf_lines import player
 from tests.strategies import swiss_tournaments
 from tests.profiles import examples
@@ -25,14 +26,7 @@ from tests.profiles import examples
 CONFORMANCE = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
 SCORINGS = [
     Scoring(),
-    Scoring(
-        win=Fraction(3),
-        forfeit_win=Fraction(3),
-        full_bye=Fraction(3),
-        pairing_bye=Fraction(3),
-        draw=Fraction(1),
-        half_bye=Fraction(1),
-    ),
+    three_one_zero(),
     Scoring(
         win=Fraction(2),
         forfeit_win=Fraction(2),
