@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from tiebreak.engine import Regulations
 from tiebreak.engine.registry import parse_spec
-from tests.engine.test_properties import FAST, by_id, compute, rank_by_id
+from tests.builders import all_values, ranks
+from tests.engine.test_properties import FAST, compute
 from tests.builders import exact
 from tests.strategies import renumbered, renumberings, swiss_tournaments
 
@@ -32,8 +33,8 @@ def test_renumbering_changes_no_uscf_value_and_no_rank(drawn, data):
     mapping, order = data.draw(renumberings(t))
     before = compute(t, USCF_RULES, USCF, unrated_rating=1500, explain=False)
     after = compute(renumbered(t, mapping, order), USCF_RULES, USCF, unrated_rating=1500, explain=False)
-    values_before, values_after = by_id(before), by_id(after)
-    ranks_before, ranks_after = rank_by_id(before), rank_by_id(after)
+    values_before, values_after = all_values(before), all_values(after)
+    ranks_before, ranks_after = ranks(before), ranks(after)
     for old, new in mapping.items():
         assert values_after[new] == values_before[old]
         assert ranks_after[new] == ranks_before[old]
@@ -53,8 +54,8 @@ def test_median_le_modified_median_le_solkoff(drawn):
 def test_explaining_changes_no_uscf_value_and_the_breakdown_adds_up(drawn):
     quiet = compute(drawn.tournament, USCF_RULES, USCF, unrated_rating=1500, explain=False)
     loud = compute(drawn.tournament, USCF_RULES, USCF, unrated_rating=1500, explain=True)
-    assert by_id(loud) == by_id(quiet)
-    assert rank_by_id(loud) == rank_by_id(quiet)
+    assert all_values(loud) == all_values(quiet)
+    assert ranks(loud) == ranks(quiet)
     for outcome in loud.outcomes:
         if outcome.spec.code not in SUMMED:
             continue
