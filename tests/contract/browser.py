@@ -51,6 +51,12 @@ class BrowserError(Exception):
     pass
 
 
+# A mark set on a page's window before it navigates: the next document's window has none.
+_LEFT = "__tiebreakTestsLeft"
+# What Runtime.evaluate answers while one document replaces another.
+_BETWEEN_DOCUMENTS = ("Inspected target navigated or closed", "Cannot find context with specified id")
+
+
 class Chromium:
     """One headless Chromium process and its DevTools pipe; `close()` ends it and removes its profile.
 
@@ -154,8 +160,12 @@ class Browser:
 
     # ---- what the tests use ----
 
-    def navigate(self, url: str) -> None:
+    def navigate(self, url: str, timeout: float = 60) -> None:
+        """Load `url` and return once its document has replaced the one before: Page.navigate can
+        answer before that, and a wait_for would then read the old page."""
+        self.evaluate(f"window.{_LEFT} = true")
         self.call("Page.navigate", session=True, url=url)
+        self.wait_for(f"!window.{_LEFT}", timeout=timeout, what=f"the new document of {url}")
 
     def evaluate(self, expression: str, timeout: float = 30):
         result = self.call(
@@ -174,7 +184,12 @@ class Browser:
         """Evaluate `expression` until it is truthy; its value."""
         deadline = time.monotonic() + timeout
         while True:
-            value = self.evaluate(expression)
+            try:
+                value = self.evaluate(expression)
+            except BrowserError as error:
+                if not any(text in str(error) for text in _BETWEEN_DOCUMENTS):
+                    raise
+                value = None  # the page was between two documents: ask the new one
             if value:
                 return value
             if time.monotonic() > deadline:
