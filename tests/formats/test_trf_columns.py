@@ -237,7 +237,7 @@ def shifted_player_lines(draw, number: int) -> str:
     return line
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_shifted_and_incomplete_player_lines_read_the_same_every_way(data):
     """Generated 001 lines with shifted columns, missing fields and odd spacing, among plain ones:
@@ -262,7 +262,9 @@ REAL_WORLD_FILES = sorted(REAL_WORLD.glob("*.trf")) if REAL_WORLD.is_dir() else 
 
 
 @pytest.mark.skipif(not REAL_WORLD_FILES, reason=f"{REAL_WORLD} is absent (read in place, never copied)")
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 @given(st.data())
 def test_mutated_real_world_files_read_the_same_every_way(data):
     """The real-world corpus (other programs' exports) with a few lines knocked about: a character
