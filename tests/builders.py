@@ -136,6 +136,17 @@ def all_values(result) -> dict[int, list[Fraction | None]]:
     }
 
 
+def assert_kept_contributions_add_up(result, summed: set[str]) -> None:
+    """For every rule of `summed` (its value the sum of what its cuts leave): each row's contributions
+    not cut add up to its value, exactly (SPEC 1: an arbiter audits every number from its parts)."""
+    for outcome in result.outcomes:
+        if outcome.spec.code not in summed:
+            continue
+        for p, rows in outcome.contributions.items():
+            kept = sum(exact(c.value) for c in rows if not c.cut)
+            assert kept == Fraction(outcome.values[p], outcome.scale), (outcome.spec.canonical, p)
+
+
 def ranks(result) -> dict[int, int]:
     return {result.table.ids[row.player]: row.rank for row in result.rows}
 

@@ -162,6 +162,15 @@ def press(browser: Browser, key: str, code: int) -> None:
     browser.call("Input.dispatchKeyEvent", session=True, type="keyUp", key=key, code=key, windowsVirtualKeyCode=code)
 
 
+def compared(server: str, a: tuple[list[str], str], b: tuple[list[str], str]) -> dict:
+    """The API's comparison of the export under two lists, a and b: (rules, regulations) each."""
+    lists = [
+        {"name": name, "tiebreaks": rules, "regulations": regulations}
+        for name, (rules, regulations) in (("a", a), ("b", b))
+    ]
+    return api(server, "/v1/compare", {"trf": export_body()["trf"], "explain": False, "lists": lists})
+
+
 def export_body(regulations: str = "fide-2026") -> dict:
     return {"trf": EXPORT.read_text(encoding="utf-8"), "tiebreaks": RULES.split(), "regulations": regulations}
 
@@ -304,18 +313,7 @@ def test_compare_marks_the_rows_that_moved(server, browser):
     set_value(browser, "compare-rules-input", "SB BH")
     browser.evaluate("document.querySelector('[data-testid=compare-button]').click()")
     browser.wait_for("document.documentElement.dataset.state === 'compared'", what="the compare table")
-    answer = api(
-        server,
-        "/v1/compare",
-        {
-            "trf": export_body()["trf"],
-            "explain": False,
-            "lists": [
-                {"name": "a", "tiebreaks": RULES.split(), "regulations": "fide-2024"},
-                {"name": "b", "tiebreaks": ["SB", "BH"], "regulations": "fide-2024"},
-            ],
-        },
-    )
+    answer = compared(server, (RULES.split(), "fide-2024"), (["SB", "BH"], "fide-2024"))
     moved = {m["id"]: m["ranks"]["a"] - m["ranks"]["b"] for m in answer["summary"]["moves"]}
     marked = browser.evaluate(
         "Object.fromEntries(Array.from(document.querySelectorAll('[data-testid=compare-table] tr[data-moved]'),"
@@ -331,18 +329,7 @@ def test_compare_marks_the_rows_that_moved(server, browser):
     browser.evaluate("document.documentElement.dataset.state = 'idle'")
     browser.evaluate("document.querySelector('[data-testid=compare-button]').click()")
     browser.wait_for("document.documentElement.dataset.state === 'compared'", what="the second compare")
-    editions = api(
-        server,
-        "/v1/compare",
-        {
-            "trf": export_body()["trf"],
-            "explain": False,
-            "lists": [
-                {"name": "a", "tiebreaks": RULES.split(), "regulations": "fide-2024"},
-                {"name": "b", "tiebreaks": RULES.split(), "regulations": "fide-2026"},
-            ],
-        },
-    )
+    editions = compared(server, (RULES.split(), "fide-2024"), (RULES.split(), "fide-2026"))
     moved = {m["id"]: m["ranks"]["a"] - m["ranks"]["b"] for m in editions["summary"]["moves"]}
     assert moved, "the two editions rank this event differently"
     marked = browser.evaluate(

@@ -9,9 +9,8 @@ from hypothesis import strategies as st
 
 from tiebreak.engine import Regulations
 from tiebreak.engine.registry import parse_spec
-from tests.builders import all_values, ranks
+from tests.builders import all_values, assert_kept_contributions_add_up, ranks
 from tests.engine.test_properties import FAST, compute
-from tests.builders import exact
 from tests.strategies import renumbered, renumberings, swiss_tournaments
 
 USCF = Regulations.USCF
@@ -56,9 +55,4 @@ def test_explaining_changes_no_uscf_value_and_the_breakdown_adds_up(drawn):
     loud = compute(drawn.tournament, USCF_RULES, USCF, unrated_rating=1500, explain=True)
     assert all_values(loud) == all_values(quiet)
     assert ranks(loud) == ranks(quiet)
-    for outcome in loud.outcomes:
-        if outcome.spec.code not in SUMMED:
-            continue
-        for p, rows in outcome.contributions.items():
-            kept = sum(exact(c.value) for c in rows if not c.cut)
-            assert kept == Fraction(outcome.values[p], outcome.scale), (outcome.spec.canonical, p)
+    assert_kept_contributions_add_up(loud, SUMMED)
