@@ -34,9 +34,12 @@ lint: venv
 # installed, and again only when a lock changes; without them those tests skip, saying why.
 NODE_MODULES := $(if $(shell command -v npm 2>/dev/null),node_modules/.package-lock.json clients/node_modules/.package-lock.json)
 
-# --durations: the ten slowest tests, after the summary (docs/development.md, "The test suite").
+# The test files spread over the machine's cores by pytest-xdist, each file's tests in one worker (its
+# module fixtures built once); the ten slowest tests after the summary (docs/development.md, "The test
+# suite"). PYTHONDONTWRITEBYTECODE= : the interpreters the suite starts (servers, compute workers, the
+# installed command) read the package compiled once, even where the environment says not to write it.
 test: venv lint $(NODE_MODULES)
-	$(BIN)/python -m pytest -q --durations=10
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --dist loadfile --durations=10
 
 node_modules/.package-lock.json: package-lock.json
 	-npm ci --no-audit --no-fund

@@ -23,3 +23,14 @@ def client():
     """Tests that need another configuration make their own app (create_app) and client."""
     with TestClient(app) as c:
         yield c
+
+
+def pytest_collection_modifyitems(items):
+    """schemathesis names each operation's item (`test_x[POST /v1/standings]`), but under pytest 9.2
+    the node id is the bare function's, the same for every operation; pytest-xdist, which tells the
+    items apart by node id, ran one of them. The operation goes into the id, as pytest's own
+    parametrization puts a parameter there."""
+    for item in items:
+        label = getattr(item, "operation_label", None)  # set on schemathesis' items only
+        if label is not None and item.id.params is None:
+            item._id = item.id.with_params(label)
