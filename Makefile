@@ -29,8 +29,23 @@ lint: venv
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-test: venv lint
-	$(BIN)/python -m pytest -q
+# The tests' node packages from the committed npm locks, as .ci/run installs them: axe-core (the
+# page's accessibility check) and the TypeScript client tools (clients/). Only where npm is
+# installed, and again only when a lock changes; without them those tests skip, saying why.
+NODE_MODULES := $(if $(shell command -v npm 2>/dev/null),node_modules/.package-lock.json clients/node_modules/.package-lock.json)
+
+# The test files spread over the machine's cores by pytest-xdist, each file's tests in one worker (its
+# module fixtures built once); the ten slowest tests after the summary (docs/development.md, "The test
+# suite"). PYTHONDONTWRITEBYTECODE= : the interpreters the suite starts (servers, compute workers, the
+# installed command) read the package compiled once, even where the environment says not to write it.
+test: venv lint $(NODE_MODULES)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --dist loadfile --durations=10
+
+node_modules/.package-lock.json: package-lock.json
+	-npm ci --no-audit --no-fund
+
+clients/node_modules/.package-lock.json: clients/package-lock.json
+	-npm ci --no-audit --no-fund --prefix clients
 
 # The message catalogues (docs/languages.md): extract every msg/msg_n id from the source, merge new
 # ones into service/tiebreak/texts/locale/*.po, then fail on any gap (untranslated, placeholders).

@@ -128,6 +128,25 @@ def contributions(result, rule: str, pid: int):
     return result.outcomes[index].contributions[result.table.ids.index(pid)]
 
 
+def all_values(result) -> dict[int, list[Fraction | None]]:
+    """Per id (a player's or a team's): every rule's value as an exact number."""
+    return {
+        pid: [None if o.values[p] is None else Fraction(o.values[p], o.scale) for o in result.outcomes]
+        for p, pid in enumerate(result.table.ids)
+    }
+
+
+def assert_kept_contributions_add_up(result, summed: set[str]) -> None:
+    """For every rule of `summed` (its value the sum of what its cuts leave): each row's contributions
+    not cut add up to its value, exactly (SPEC 1: an arbiter audits every number from its parts)."""
+    for outcome in result.outcomes:
+        if outcome.spec.code not in summed:
+            continue
+        for p, rows in outcome.contributions.items():
+            kept = sum(exact(c.value) for c in rows if not c.cut)
+            assert kept == Fraction(outcome.values[p], outcome.scale), (outcome.spec.canonical, p)
+
+
 def ranks(result) -> dict[int, int]:
     return {result.table.ids[row.player]: row.rank for row in result.rows}
 
@@ -135,6 +154,13 @@ def ranks(result) -> dict[int, int]:
 def F(text: str | int | float) -> Fraction:
     """An exact number from a literal: F("9.75"), F("1/2")."""
     return Fraction(str(text))
+
+
+def three_one_zero(half_bye: Fraction = Fraction(1)) -> Scoring:
+    """3-1-0 scoring: a win, a forfeit win and a pairing or full-point bye 3, a draw 1, a loss 0,
+    the half-point bye `half_bye` (a draw's worth by default)."""
+    three = Fraction(3)
+    return Scoring(win=three, draw=Fraction(1), forfeit_win=three, pairing_bye=three, full_bye=three, half_bye=half_bye)
 
 
 def contribution_scale(result, rule: str) -> int:

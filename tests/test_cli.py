@@ -1,20 +1,15 @@
-"""The `tiebreak` command line, run as a user would."""
+"""The `tiebreak` command line, run as a user would: the installed command once, then in-process
+(tests/command.py)."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.command import ROOT, tiebreak
+
 ALEKHINE = ROOT / "tests" / "fixtures" / "conformance_fide" / "worked-a-alekhine-memorial.trf"
 
 
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *args], cwd=ROOT, capture_output=True, text=True)
-
-
 def test_standings_table_shows_values_and_the_deciding_rule():
-    result = run("standings", str(ALEKHINE), "-t", "BH", "BH/C1", "SB")
+    result = tiebreak("standings", ALEKHINE, "-t", "BH", "BH/C1", "SB", installed=True)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["Rank", "Id", "Name", "Pts", "BH", "BH/C1", "SB", "Ahead", "of", "next", "by"]
@@ -23,13 +18,13 @@ def test_standings_table_shows_values_and_the_deciding_rule():
 
 
 def test_standings_json_is_the_api_response():
-    result = run("standings", str(ALEKHINE), "-t", "SB", "--format", "json")
+    result = tiebreak("standings", ALEKHINE, "-t", "SB", "--format", "json")
     body = json.loads(result.stdout)
     assert body["regulations"] == "fide-2026"
     assert body["standings"][1]["breakdown"]["SB"]["value"] == 9.75
 
 
 def test_errors_go_to_stderr_with_a_non_zero_exit():
-    result = run("standings", str(ALEKHINE), "-t", "NOPE")
+    result = tiebreak("standings", ALEKHINE, "-t", "NOPE")
     assert result.returncode == 1
     assert "unknown tie-break" in result.stderr and result.stdout == ""

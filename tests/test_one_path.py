@@ -17,42 +17,34 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from litestar.testing import TestClient
 
 import tiebreak
-from tiebreak.cli import main
-from tiebreak.http.app import app
 from tiebreak.texts.catalogue import json_encoder
 from testkit.conformance import all_cases, unrated_rating
 from testkit.conformance_teams import load_team_cases
+from tests import command
 
 INDIVIDUAL = all_cases()
 TEAMS = load_team_cases()
 
 
-@pytest.fixture(scope="module")
-def http():
-    with TestClient(app) as client:
-        yield client
-
-
-def three_answers(http, capsys, body: dict, file: Path, flags: list[str]) -> tuple[bytes, bytes, bytes]:
+def three_answers(client, body: dict, file: Path, flags: list[str]) -> tuple[bytes, bytes, bytes]:
     """(HTTP body, the Python API's answer encoded, the command line's stdout) for one request;
     `file` and `flags` are what the command line is given for `body`."""
-    answered = http.post(
+    answered = client.post(
         "/v1/standings", content=msgspec.json.encode(body), headers={"content-type": "application/json"}
     )
     assert answered.status_code == 200, answered.text
     event = body.get("trf", body.get("team_tournament"))
     options = {k: body[k] for k in ("regulations", "after_round", "unrated_rating") if k in body}
     python = json_encoder().encode(tiebreak.standings(event, body.get("tiebreaks"), **options))
-    assert main(["standings", str(file), *flags, "--format", "json"]) == 0
-    out, err = capsys.readouterr()
-    assert err == "".join(
+    done = command.tiebreak("standings", file, *flags, "--format", "json")
+    assert done.returncode == 0
+    assert done.stderr == "".join(
         f"tiebreak: warning: {w['message']}" + (f" ({w['rule']})" if w["rule"] else "") + "\n"
         for w in answered.json()["warnings"]
     )
-    return answered.content, python, out.encode()
+    return answered.content, python, done.stdout.encode()
 
 
 def request_of(trf: str, data: dict) -> tuple[dict, list[str]]:
@@ -76,20 +68,20 @@ def agree(answers: tuple[bytes, bytes, bytes]) -> None:
 
 
 @pytest.mark.parametrize("case", INDIVIDUAL, ids=[c.id for c in INDIVIDUAL])
-def test_an_individual_case_is_answered_alike_by_all_three(http, capsys, case):
+def test_an_individual_case_is_answered_alike_by_all_three(client, case):
     body, flags = request_of(case.trf_text, case.data)
-    agree(three_answers(http, capsys, body, case.folder / case.data["trf"], flags))
+    agree(three_answers(client, body, case.folder / case.data["trf"], flags))
 
 
 @pytest.mark.parametrize("case", TEAMS, ids=[c.id for c in TEAMS])
-def test_a_team_case_is_answered_alike_from_trf(http, capsys, case):
+def test_a_team_case_is_answered_alike_from_trf(client, case):
     body, flags = request_of(case.trf_text, case.data)
-    agree(three_answers(http, capsys, body, case.folder / case.data["trf"], flags))
+    agree(three_answers(client, body, case.folder / case.data["trf"], flags))
 
 
 @pytest.mark.parametrize("case", TEAMS, ids=[c.id for c in TEAMS])
-def test_a_team_case_is_answered_alike_from_its_json_body(http, capsys, case):
+def test_a_team_case_is_answered_alike_from_its_json_body(client, case):
     body = case.body  # the file the command line reads is this very request
-    answers = three_answers(http, capsys, body, case.folder / case.data["input"], [])
+    answers = three_answers(client, body, case.folder / case.data["input"], [])
     agree(answers)
     assert json.loads(answers[0])["standings"], case.id  # a team event ranked, not an empty answer

@@ -154,6 +154,31 @@ def test_ten_thousand_items_stream_in_order(client):
     assert count == 10_000
 
 
+class LeavesAfterTheFirstLine:
+    """A raw ASGI client of a batch: it sends `body` (in chunks of `chunk_size` bytes), and goes away
+    once the first line of the answer came back."""
+
+    def __init__(self, body: bytes, chunk_size: int | None = None):
+        size = chunk_size or len(body)
+        self.chunks = [body[i : i + size] for i in range(0, len(body), size)]
+        self.first_line_sent = anyio.Event()
+        self.lines: list[bytes] = []
+        self.gone = False  # the disconnect handed to the app
+
+    async def receive(self) -> dict:
+        if self.chunks and not self.first_line_sent.is_set():
+            chunk = self.chunks.pop(0)
+            return {"type": "http.request", "body": chunk, "more_body": bool(self.chunks)}
+        await self.first_line_sent.wait()
+        self.gone = True
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict) -> None:
+        if message["type"] == "http.response.body" and message.get("body"):
+            self.lines.append(message["body"])
+            self.first_line_sent.set()
+
+
 @pytest.mark.parametrize("chunk_size", [None, 4096], ids=["body-in-one-message", "body-in-chunks"])
 def test_a_client_disconnect_stops_the_work(monkeypatch, chunk_size):
     """The real app over raw ASGI: the client goes away after the first line; no further item is computed."""
@@ -169,32 +194,16 @@ def test_a_client_disconnect_stops_the_work(monkeypatch, chunk_size):
     body = b"".join(
         json.dumps({"id": i, "trf": ALEKHINE, "tiebreaks": ["BH", "SB"]}).encode() + b"\n" for i in range(items)
     )
-    first_line_sent = anyio.Event()
-    sent_lines = []
-    size = chunk_size or len(body)
-    chunks = [body[i : i + size] for i in range(0, len(body), size)]
-
-    async def receive():
-        if chunks and not first_line_sent.is_set():
-            chunk = chunks.pop(0)
-            return {"type": "http.request", "body": chunk, "more_body": bool(chunks)}
-        await first_line_sent.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message):
-        if message["type"] == "http.response.body" and message.get("body"):
-            sent_lines.append(message["body"])
-            first_line_sent.set()
-
+    client = LeavesAfterTheFirstLine(body, chunk_size)
     scope = batch_scope(body)
 
     async def main():
         with anyio.fail_after(30):
-            await app(scope, receive, send)
+            await app(scope, client.receive, client.send)
         await anyio.sleep(0.2)  # nothing keeps running in the background
 
     anyio.run(main)
-    assert 1 <= len(sent_lines) < 5
+    assert 1 <= len(client.lines) < 5
     assert len(started) < 5, f"{len(started)} of {items} items were started after the client left"
 
 
@@ -236,16 +245,15 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
     from tiebreak.http.ops import OpsConfig
 
     started = []  # items started once the disconnect was handed to the app
-    gone = []
     original, original_group = batch.run_item, batch.run_items
 
     def counting_run_item(*args):
-        if gone:
+        if client.gone:
             started.append(args[0])
         return original(*args)
 
     def counting_run_items(first, raws, *args):  # a group of items for the worker
-        if gone:
+        if client.gone:
             started.extend(range(first, first + len(raws)))
         return original_group(first, raws, *args)
 
@@ -253,23 +261,8 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
     body = b"".join(
         json.dumps({"id": i, "trf": ALEKHINE, "tiebreaks": ["BH", "SB"]}).encode() + b"\n" for i in range(items)
     )
-    first_line_sent = anyio.Event()
-    sent_lines = []
-    chunks = [body]
+    client = LeavesAfterTheFirstLine(body)
     test_app = create_app(LIMITS, OpsConfig(prestart_workers=True))
-
-    async def receive():
-        if chunks:
-            return {"type": "http.request", "body": chunks.pop(), "more_body": False}
-        await first_line_sent.wait()
-        gone.append(True)
-        return {"type": "http.disconnect"}
-
-    async def send(message):
-        if message["type"] == "http.response.body" and message.get("body"):
-            sent_lines.append(message["body"])
-            first_line_sent.set()
-
     scope = batch_scope(body)
 
     async def main():
@@ -278,7 +271,7 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
         await start_gate(test_app)
         try:
             with anyio.fail_after(30):
-                await test_app(scope, receive, send)
+                await test_app(scope, client.receive, client.send)
             await anyio.sleep(0.2)  # nothing keeps running in the background
             # at most what may be taken ahead of the line awaited: the runners and one more, and
             # while the worker computes a group of small items, the group and as many again
@@ -294,7 +287,7 @@ def test_a_disconnect_with_items_in_a_worker_stops_the_work():
         unittest.mock.patch.object(batch, "run_items", counting_run_items),
     ):
         anyio.run(main)
-    assert 1 <= len(sent_lines) < 5
+    assert 1 <= len(client.lines) < 5
 
 
 def test_a_group_of_items_answers_each_as_it_would_alone():

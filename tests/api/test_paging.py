@@ -13,6 +13,7 @@ from litestar.testing import TestClient
 from tiebreak.usecases import standings as pipeline
 from tiebreak.http.app import app
 from testkit.synthetic import swiss_wire
+from tests.profiles import examples
 
 TOURNAMENT = swiss_wire(30, 7, seed=11)
 for i, p in enumerate(TOURNAMENT["players"]):  # some players' identities and keys: rows and breakdowns carry them
@@ -46,7 +47,7 @@ def test_pages_put_together_are_the_full_standings(size):
     assert {page["total_players"] for page in pages} == {30}
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     offset=st.integers(0, 35),
     top=st.none() | st.integers(1, 35),

@@ -17,6 +17,7 @@ from tests.builders import crosstable
 from tests.strategies import swiss_tournaments
 
 from tiebreak.texts.catalogue import enc_hook
+from tests.profiles import examples
 
 _encode = msgspec.json.Encoder(enc_hook=enc_hook).encode
 
@@ -45,7 +46,7 @@ IDENTITY = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(drawn=swiss_tournaments(max_players=12), data=st.data())
 def test_the_fast_rows_encode_as_the_standing_structs_do(drawn, data):
     tournament = drawn.tournament

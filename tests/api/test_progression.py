@@ -18,6 +18,7 @@ from tiebreak.http.app import app
 from tiebreak.http.examples import TOURNAMENT, TRF
 from tiebreak.usecases.convert import tournament_to_wire
 from tiebreak.usecases.cost import Counts, estimate, progression_counts
+from tests.profiles import examples
 
 REALWORLD = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "realworld-trf"
 RULES = ["BH/C1", "BH", "SB", "DE", "PS", "WIN"]
@@ -90,7 +91,7 @@ def test_each_round_is_the_standings_after_that_round(client, body):
     assert_same_as_standings(client, body)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(drawn=swiss_tournaments(max_players=10, max_rounds=6))
 def test_random_crosstables_rank_each_round_as_the_standings_do(drawn):
     body = {

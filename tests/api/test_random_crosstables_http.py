@@ -14,13 +14,14 @@ from tiebreak.engine import Regulations, compute_standings
 from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
 from tests.strategies import swiss_tournaments
+from tests.profiles import examples
 
 RULES = ["BH/C1", "BH", "SB", "DE", "PS", "KS", "FB", "AOB", "ARO", "TPR", "PTP", "WIN"]
 SPECS = [parse_rule(r, valid_codes()) for r in RULES]
 CLIENT = TestClient(app)  # no lifespan hooks to run; one client for every example
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(drawn=swiss_tournaments(), explain=st.booleans(), regulations=st.sampled_from(["fide-2026", "fide-2024"]))
 def test_random_crosstable_is_answered_and_matches_the_engine(drawn, explain, regulations):
     body = {

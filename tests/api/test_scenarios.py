@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.api.scenario_oracle import check_agrees, oracle_ranks, random_event, tie_break_decides_a_place
+from tests.profiles import examples
 
 
 def _answer(client, body: dict) -> dict:
@@ -17,7 +18,7 @@ def _answer(client, body: dict) -> dict:
     return response.json()
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_agrees_with_one_standings_per_outcome(client, seed):
     body = random_event(random.Random(seed))

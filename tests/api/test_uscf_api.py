@@ -17,6 +17,7 @@ from litestar.testing import TestClient
 from tiebreak.http.app import app
 from tiebreak.usecases.convert import tournament_to_wire
 from tests.strategies import swiss_tournaments
+from tests.profiles import examples
 
 
 def game(rnd, opp, color, result):
@@ -195,7 +196,7 @@ RANDOM_RULES = ["MM", "SOLK", "CUM", "OCUM", "MED", "SBUS", "KASH", "BLK", "RBT"
 CLIENT = TestClient(app)  # no lifespan hooks to run; one client for every example
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(drawn=swiss_tournaments(), explain=st.booleans())
 def test_random_crosstables_under_uscf_and_compare(drawn, explain):
     tournament = msgspec.to_builtins(tournament_to_wire(drawn.tournament))

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from tiebreak.usecases.check import check_trf
+from tests.command import ROOT, tiebreak
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 ALEKHINE = (FIXTURES / "conformance_fide" / "worked-a-alekhine-memorial.trf").read_text(encoding="utf-8")
 
@@ -54,12 +52,9 @@ def test_a_pre_2024_file_is_checked_under_the_rule_of_its_time():
     assert check_trf(text + "\n").regulations == "fide-2009"
 
 
-def tiebreak(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tiebreak.cli", *args], cwd=ROOT, capture_output=True, text=True)
-
-
 def test_the_conformance_folders_are_consistent_file_by_file():
-    done = tiebreak("check", "tests/fixtures/conformance_fide", "tests/fixtures/conformance_fide_edge", "--jobs", "2")
+    folders = ("tests/fixtures/conformance_fide", "tests/fixtures/conformance_fide_edge")
+    done = tiebreak("check", *folders, "--jobs", "2", installed=True)  # worker processes: not forked from the tests
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(lines) == 67 + 75
@@ -81,7 +76,7 @@ def test_a_folder_with_an_undecodable_file_checks_every_file_and_names_the_bad_o
     (tmp_path / "b-bad.trf").write_bytes(b"\xef\xbb\xbf012 Broken\n001    1 \xff\n")
     (tmp_path / "c-vega.trfx").write_text(ALEKHINE, encoding="utf-8")
     for jobs in ("1", "2"):
-        done = tiebreak("check", str(tmp_path), "--jobs", jobs)
+        done = tiebreak("check", str(tmp_path), "--jobs", jobs, installed=jobs != "1")
         lines = [json.loads(line) for line in done.stdout.splitlines()]
         assert [Path(line["id"]).name for line in lines] == ["a-good.trf", "b-bad.trf", "c-vega.trfx"], done.stderr
         assert [line["status"] for line in lines] == [200, 400, 200]

@@ -6,19 +6,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tiebreak.formats.trf import read_trf
+from tiebreak.usecases.convert import tournament_to_wire
+from tests.command import INSTALLED, ROOT, tiebreak
+
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance_fide"
 GOLDEN = Path(__file__).parent / "golden"
 ALEKHINE = FIXTURES / "worked-a-alekhine-memorial.trf"
 HALF_POINT_BYE = FIXTURES / "worked-c-hpb-2026.trf"
-
-
-def tiebreak(*args, cwd=ROOT):
-    return subprocess.run(
-        [sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=cwd, capture_output=True, text=True
-    )
 
 
 @pytest.mark.parametrize(
@@ -39,21 +37,9 @@ def test_golden_output_of_the_worked_examples(args, golden):
 
 def test_standings_of_a_json_tournament_and_of_a_json_request(tmp_path):
     tournament = json.loads(tiebreak("standings", ALEKHINE, "--format", "json").stdout)
-    converted = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys, msgspec; from tiebreak.formats.trf import read_trf; "
-            "from tiebreak.usecases.convert import tournament_to_wire; "
-            "sys.stdout.buffer.write(msgspec.json.encode(tournament_to_wire(read_trf(open(sys.argv[1], 'rb').read())"
-            ".tournament)))",
-            str(ALEKHINE),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-    )
-    (tmp_path / "t.json").write_bytes(converted.stdout)
-    (tmp_path / "r.json").write_text(json.dumps({"tournament": json.loads(converted.stdout), "tiebreaks": ["SB"]}))
+    converted = msgspec.json.encode(tournament_to_wire(read_trf(ALEKHINE.read_bytes()).tournament))
+    (tmp_path / "t.json").write_bytes(converted)
+    (tmp_path / "r.json").write_text(json.dumps({"tournament": json.loads(converted), "tiebreaks": ["SB"]}))
     from_tournament = tiebreak("standings", tmp_path / "t.json", "-t", "SB", "--format", "json")
     from_request = tiebreak("standings", tmp_path / "r.json", "--format", "json")
     assert from_tournament.returncode == from_request.returncode == 0, from_tournament.stderr + from_request.stderr
@@ -105,7 +91,9 @@ def test_a_broken_trf_names_file_line_and_column(tmp_path):
 
 def test_batch_over_the_conformance_folder_with_two_jobs(tmp_path):
     out = tmp_path / "results.ndjson"
-    result = tiebreak("batch", FIXTURES, "-t", "BH/C1", "BH", "SB", "--out", out, "--jobs", "2", "--progress")
+    result = tiebreak(
+        "batch", FIXTURES, "-t", "BH/C1", "BH", "SB", "--out", out, "--jobs", "2", "--progress", installed=True
+    )
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(lines) == 67 and all(line["status"] == 200 for line in lines)
@@ -120,7 +108,7 @@ def test_batch_with_bad_files_reports_them_and_fails(tmp_path):
     (tmp_path / "good.trf").write_text(ALEKHINE.read_text())
     (tmp_path / "broken.trf").write_text("001  xx\n")
     (tmp_path / "contradiction.trf").write_text(ALEKHINE.read_text().replace(" 5 w 1", " 5 w =", 1))
-    result = tiebreak("batch", tmp_path / "*.trf", "-t", "BH", "--jobs", "2")
+    result = tiebreak("batch", tmp_path / "*.trf", "-t", "BH", "--jobs", "2", installed=True)
     assert result.returncode == 1
     lines = {Path(r["id"]).name: r for r in map(json.loads, result.stdout.splitlines())}
     assert {name: r["status"] for name, r in lines.items()} == {
@@ -138,7 +126,10 @@ def test_batch_lines_are_the_same_with_one_job_and_with_several(tmp_path):
     for path in sorted(FIXTURES.glob("*.trf"))[:20]:
         (tmp_path / path.name).write_text(path.read_text())
     (tmp_path / "zz-broken.trf").write_text("001  xx\n")
-    runs = [tiebreak("batch", tmp_path, "-t", "BH/C1", "SB", "--no-explain", "--jobs", jobs) for jobs in ("1", "3")]
+    runs = [
+        tiebreak("batch", tmp_path, "-t", "BH/C1", "SB", "--no-explain", "--jobs", jobs, installed=jobs != "1")
+        for jobs in ("1", "3")
+    ]
     assert runs[0].returncode == runs[1].returncode == 1
     assert runs[0].stdout == runs[1].stdout and len(runs[0].stdout.splitlines()) == 21
 
@@ -163,7 +154,7 @@ def test_warnings_go_to_stderr_in_every_format(fmt):
 
 def test_a_closed_pipe_ends_quietly():
     script = (
-        f"{sys.executable} -m tiebreak.cli batch {FIXTURES} -t BH/C1 BH SB --jobs 1 --no-progress"
+        f"{INSTALLED} batch {FIXTURES} -t BH/C1 BH SB --jobs 1 --no-progress"
         " | head -c 100 > /dev/null; echo ${PIPESTATUS[0]}"
     )
     result = subprocess.run(["bash", "-c", script], cwd=ROOT, capture_output=True, text=True)
@@ -173,14 +164,9 @@ def test_a_closed_pipe_ends_quietly():
 
 def test_dash_reads_the_file_from_standard_input():
     for data in (ALEKHINE.read_bytes(), json.dumps({"trf": ALEKHINE.read_text(), "tiebreaks": ["BH"]}).encode()):
-        result = subprocess.run(
-            [sys.executable, "-m", "tiebreak.cli", "standings", "-", "-t", "BH"],
-            cwd=ROOT,
-            input=data,
-            capture_output=True,
-        )
+        result = tiebreak("standings", "-", "-t", "BH", input=data, installed=True)  # a real process's stdin
         assert result.returncode == 0, result.stderr
-        assert result.stdout.decode().splitlines()[2].split()[:5] == ["2", "2", "Kasparov", "3.5", "14.5"]
+        assert result.stdout.splitlines()[2].split()[:5] == ["2", "2", "Kasparov", "3.5", "14.5"]
 
 
 def test_version():

@@ -4,22 +4,13 @@ reopened from the file itself, the same answer as POST /v1/scenarios."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from tiebreak.http.scenarios import EXAMPLE
+from tests.command import ROOT, tiebreak
 
-ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT.parent / "shared" / "conformance" / "realworld-trf" / "gelendzhik-2016-sds-classic.trf"
-
-
-def tiebreak(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True, text=True
-    )
 
 
 def test_the_sentences_of_the_worked_example(tmp_path):

@@ -1,19 +1,11 @@
 """The command line on team events (SPEC 3.7): standings, explain -p TEAM, batch, from TRF and JSON."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.command import ROOT, tiebreak
+
 TEAMS = ROOT / "tests" / "fixtures" / "conformance_fide_team"
 FINAL = TEAMS / "tworked-0001.trf"
-
-
-def tiebreak(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True, text=True
-    )
 
 
 def test_standings_of_a_team_trf():

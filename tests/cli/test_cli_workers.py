@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tiebreak.cli.pool import WorkerDied, chunk_size, in_processes
+from tests.command import ROOT, tiebreak
 
-ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance_fide"
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the dead-worker tests kill forked workers (POSIX)")
@@ -108,25 +108,22 @@ def _folder(tmp_path: Path, count: int) -> Path:
     return tmp_path
 
 
-def _run(*args, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True, timeout=timeout
-    )
-
-
 def test_batch_with_two_jobs_writes_what_one_job_writes_in_the_files_order(tmp_path):
     folder = _folder(tmp_path, 150)  # chunks of 16, then the last ones shared
-    one, two = (_run("batch", folder, "-t", "BH/C1", "SB", "--no-explain", "--jobs", jobs) for jobs in (1, 2))
+    one, two = (
+        tiebreak("batch", folder, "-t", "BH/C1", "SB", "--no-explain", "--jobs", jobs, installed=jobs > 1)
+        for jobs in (1, 2)
+    )
     assert one.returncode == two.returncode == 1  # the broken file
     assert two.stdout == one.stdout
-    lines = one.stdout.decode().splitlines()
+    lines = one.stdout.splitlines()
     assert len(lines) == 150 and [f'"index":{i},' in line for i, line in enumerate(lines)] == [True] * 150
-    assert "149 ranked, 1 failed" in two.stderr.decode()
+    assert "149 ranked, 1 failed" in two.stderr
 
 
 def test_check_with_two_jobs_writes_what_one_job_writes(tmp_path):
     folder = _folder(tmp_path, 60)
-    one, two = (_run("check", folder, "--jobs", jobs) for jobs in (1, 2))
+    one, two = (tiebreak("check", folder, "--jobs", jobs, installed=jobs > 1) for jobs in (1, 2))
     assert one.returncode == two.returncode == 1
     assert two.stdout == one.stdout and len(one.stdout.splitlines()) == 60
 

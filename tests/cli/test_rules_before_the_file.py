@@ -1,6 +1,7 @@
 """`-t` before the file (issue 37 item 12): `tiebreak standings -t BH/C1 BH FILE` ranks FILE by
 BH/C1 and BH, as `tiebreak standings FILE -t BH/C1 BH` does; the rule list ends where a file
-begins (docs/cli.md). In-process through `tiebreak.cli.main`, which may run again and again."""
+begins (docs/cli.md). In-process through `tiebreak.cli.main` (tests/command.py), which may run again
+and again."""
 
 from __future__ import annotations
 
@@ -10,86 +11,79 @@ from pathlib import Path
 
 import pytest
 
-from tiebreak.cli import main
+from tests.command import tiebreak
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
 EVENT = str(FIXTURES / "worked-a-alekhine-memorial.trf")
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    status = main([*argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+def run(*argv: str, **options) -> tuple[int, str, str]:
+    done = tiebreak(*argv, **options)
+    return done.returncode, done.stdout, done.stderr
 
 
-def test_the_rules_may_come_before_the_file(capsys):
-    after = run(capsys, "standings", EVENT, "-t", "BH/C1", "BH", "--format", "csv")
-    before = run(capsys, "standings", "-t", "BH/C1", "BH", EVENT, "--format", "csv")
+def test_the_rules_may_come_before_the_file():
+    after = run("standings", EVENT, "-t", "BH/C1", "BH", "--format", "csv")
+    before = run("standings", "-t", "BH/C1", "BH", EVENT, "--format", "csv")
     assert before == after
     status, out, _ = before
     assert status == 0 and out.splitlines()[0] == "rank,id,name,points,BH/C1,BH,decided_by"
 
 
 @pytest.mark.parametrize("command", ["explain", "progression"])
-def test_every_command_of_one_file_reads_it_after_the_rules(capsys, command):
+def test_every_command_of_one_file_reads_it_after_the_rules(command):
     extra = ["-p", "1"] if command == "explain" else []
-    after = run(capsys, command, EVENT, *extra, "-t", "BH/C1", "SB")
-    before = run(capsys, command, *extra, "-t", "BH/C1", "SB", EVENT)
+    after = run(command, EVENT, *extra, "-t", "BH/C1", "SB")
+    before = run(command, *extra, "-t", "BH/C1", "SB", EVENT)
     assert before == after and before[0] == 0
     assert "BH/C1" in before[1] and "SB" in before[1]
 
 
-def test_a_json_file_and_standard_input_end_the_rule_list_too(capsys, tmp_path, monkeypatch):
-    import io
-
+def test_a_json_file_and_standard_input_end_the_rule_list_too(tmp_path):
     event = tmp_path / "event.json"
     event.write_text(json.dumps({"trf": Path(EVENT).read_text(), "explain": False}))
-    status, out, _ = run(capsys, "standings", "-t", "SB", str(event), "--format", "csv")
+    status, out, _ = run("standings", "-t", "SB", str(event), "--format", "csv")
     assert status == 0 and out.splitlines()[0] == "rank,id,name,points,SB,decided_by"
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(Path(EVENT).read_bytes())))
-    status, stdin_out, _ = run(capsys, "standings", "-t", "SB", "-", "--format", "csv")
+    status, stdin_out, _ = run("standings", "-t", "SB", "-", "--format", "csv", input=Path(EVENT).read_bytes())
     assert status == 0 and stdin_out == out
 
 
-def test_a_missing_file_named_as_one_is_read_as_the_file_and_reported(capsys, tmp_path):
-    status, out, err = run(capsys, "standings", "-t", "BH", str(tmp_path / "nowhere.trf"))
+def test_a_missing_file_named_as_one_is_read_as_the_file_and_reported(tmp_path):
+    status, out, err = run("standings", "-t", "BH", str(tmp_path / "nowhere.trf"))
     assert status == 1 and out == ""
     assert "nowhere.trf" in err and "No such file" in err
 
 
-def test_without_a_file_it_is_still_the_usage_error(capsys):
-    with pytest.raises(SystemExit) as stopped:
-        main(["standings", "-t", "BH", "SB"])
-    assert stopped.value.code == 2
-    assert "the following arguments are required: file" in capsys.readouterr().err
+def test_without_a_file_it_is_still_the_usage_error():
+    status, _, err = run("standings", "-t", "BH", "SB")
+    assert status == 2
+    assert "the following arguments are required: file" in err
 
 
-def test_a_second_file_after_the_rules_is_refused_not_taken_for_a_rule(capsys, tmp_path):
+def test_a_second_file_after_the_rules_is_refused_not_taken_for_a_rule(tmp_path):
     other = tmp_path / "other.trf"
     shutil.copy(EVENT, other)
-    with pytest.raises(SystemExit) as stopped:
-        main(["standings", EVENT, "-t", "BH", str(other)])
-    assert stopped.value.code == 2
-    assert f"unrecognized arguments: {other}" in capsys.readouterr().err
+    status, _, err = run("standings", EVENT, "-t", "BH", str(other))
+    assert status == 2
+    assert f"unrecognized arguments: {other}" in err
 
 
-def test_a_folder_written_like_a_rule_stays_a_rule(capsys, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def test_a_folder_written_like_a_rule_stays_a_rule(tmp_path):
     (tmp_path / "SB").mkdir()  # `-t BH SB` still means the rules BH and SB
-    status, out, _ = run(capsys, "standings", EVENT, "-t", "BH", "SB", "--format", "csv")
+    status, out, _ = run("standings", EVENT, "-t", "BH", "SB", "--format", "csv", cwd=tmp_path)
     assert status == 0 and out.splitlines()[0] == "rank,id,name,points,BH,SB,decided_by"
 
 
 @pytest.mark.parametrize("command", ["batch", "check"])
-def test_many_files_may_follow_the_rules(capsys, tmp_path, command):
+def test_many_files_may_follow_the_rules(tmp_path, command):
     folder = tmp_path / "events"
     folder.mkdir()
     for name in ("a.trf", "b.trf"):
         shutil.copy(EVENT, folder / name)
     single = tmp_path / "c.trf"
     shutil.copy(EVENT, single)
-    after = run(capsys, command, f"{folder}/", str(single), "-t", "BH", "--no-progress")
-    before = run(capsys, command, "-t", "BH", f"{folder}/", str(single), "--no-progress")
+    after = run(command, f"{folder}/", str(single), "-t", "BH", "--no-progress")
+    before = run(command, "-t", "BH", f"{folder}/", str(single), "--no-progress")
     assert before[:2] == after[:2]
     lines = [json.loads(line) for line in before[1].splitlines()]
     assert [Path(line["id"]).name for line in lines] == ["a.trf", "b.trf", "c.trf"]
@@ -98,8 +92,8 @@ def test_many_files_may_follow_the_rules(capsys, tmp_path, command):
     assert ranked_by == [["BH"]] * 3
 
 
-def test_the_language_of_one_call_does_not_stay_for_the_next(capsys):
-    status, russian, _ = run(capsys, "standings", EVENT, "-t", "BH", "--lang", "ru")
-    status_en, english, _ = run(capsys, "standings", EVENT, "-t", "BH")
+def test_the_language_of_one_call_does_not_stay_for_the_next():
+    status, russian, _ = run("standings", EVENT, "-t", "BH", "--lang", "ru")
+    status_en, english, _ = run("standings", EVENT, "-t", "BH")
     assert status == status_en == 0
     assert russian != english and english.splitlines()[0].startswith("Rank")

@@ -1,4 +1,5 @@
-"""A headless Chromium driven over the DevTools protocol on a pipe, with the standard library only.
+"""A headless Chromium driven over the DevTools protocol on a pipe, with the standard library only
+(and numpy to read a screenshot's pixels).
 
 Chromium (Debian's `chromium` package) is started with `--remote-debugging-pipe`: it reads
 JSON commands on file descriptor 3 and writes replies and events on 4, each message ending
@@ -19,6 +20,8 @@ import tempfile
 import time
 import zlib
 from collections.abc import Callable
+
+import numpy as np
 
 FLAGS = [
     "--headless",
@@ -48,8 +51,17 @@ class BrowserError(Exception):
     pass
 
 
-class Browser:
-    """One headless Chromium with one page; `close()` ends it and removes its profile."""
+# A mark set on a page's window before it navigates: the next document's window has none.
+_LEFT = "__tiebreakTestsLeft"
+# What Runtime.evaluate answers while one document replaces another.
+_BETWEEN_DOCUMENTS = ("Inspected target navigated or closed", "Cannot find context with specified id")
+
+
+class Chromium:
+    """One headless Chromium process and its DevTools pipe; `close()` ends it and removes its profile.
+
+    Pages (`Browser`) open in it, each in a browser context of its own: a session's test modules
+    share one process (tests/contract/conftest.py) and none sees another's storage or cache."""
 
     def __init__(self, executable: str, width: int = 1280, height: int = 1600):
         self.profile = tempfile.mkdtemp(prefix="tiebreak-chromium-")
@@ -75,13 +87,7 @@ class Browser:
         os.close(from_browser_w)
         self._buffer = b""
         self._next_id = 0
-        self.events: list[dict] = []
-        target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
-        for domain in ("Page", "Runtime", "Network"):
-            self.call(f"{domain}.enable", session=True)
-
-    # ---- the protocol ----
+        self.events: dict[str | None, list[dict]] = {}  # by the session they came from (None: the browser's)
 
     def _read_message(self, deadline: float) -> dict:
         while b"\0" not in self._buffer:
@@ -96,11 +102,13 @@ class Browser:
         message, _, self._buffer = self._buffer.partition(b"\0")
         return json.loads(message)
 
-    def call(self, method: str, session: bool = False, timeout: float = 30, **params) -> dict:
+    def call(self, method: str, session: str | None = None, timeout: float = 30, **params) -> dict:
+        """Send a command (to a page's session, or to the browser) and wait for its reply; the events
+        that come meanwhile are kept in `events`."""
         self._next_id += 1
         message = {"id": self._next_id, "method": method, "params": params}
-        if session:
-            message["sessionId"] = self.session
+        if session is not None:
+            message["sessionId"] = session
         os.write(self._to_browser, json.dumps(message).encode() + b"\0")
         deadline = time.monotonic() + timeout
         while True:
@@ -109,12 +117,55 @@ class Browser:
                 if "error" in reply:
                     raise BrowserError(f"{method}: {reply['error']}")
                 return reply.get("result", {})
-            self.events.append(reply)
+            self.events.setdefault(reply.get("sessionId"), []).append(reply)
+
+    def close(self) -> None:
+        try:
+            if self.process.poll() is None:
+                try:
+                    self.call("Browser.close", timeout=5)
+                except BrowserError:
+                    pass
+                try:
+                    self.process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait(timeout=10)
+        finally:
+            os.close(self._to_browser)
+            os.close(self._from_browser)
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class Browser:
+    """One page, in a browser context of its own, of `chromium` (a Chromium shared with other pages)
+    or of a Chromium started for it from an executable's path; `close()` ends what it started."""
+
+    def __init__(self, chromium: Chromium | str, width: int = 1280, height: int = 1600):
+        self._own = isinstance(chromium, str)
+        self.chromium = Chromium(chromium, width, height) if isinstance(chromium, str) else chromium
+        self.context = self.chromium.call("Target.createBrowserContext")["browserContextId"]
+        # The window's size, as --window-size gives a browser's first one (the viewport is smaller).
+        target = self.chromium.call(
+            "Target.createTarget", url="about:blank", browserContextId=self.context, width=width, height=height
+        )["targetId"]
+        self.session = self.chromium.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.events: list[dict] = self.chromium.events.setdefault(self.session, [])
+        for domain in ("Page", "Runtime", "Network"):
+            self.call(f"{domain}.enable", session=True)
+
+    def call(self, method: str, session: bool = False, timeout: float = 30, **params) -> dict:
+        """A command to the page (`session=True`) or to the browser."""
+        return self.chromium.call(method, self.session if session else None, timeout, **params)
 
     # ---- what the tests use ----
 
-    def navigate(self, url: str) -> None:
+    def navigate(self, url: str, timeout: float = 60) -> None:
+        """Load `url` and return once its document has replaced the one before: Page.navigate can
+        answer before that, and a wait_for would then read the old page."""
+        self.evaluate(f"window.{_LEFT} = true")
         self.call("Page.navigate", session=True, url=url)
+        self.wait_for(f"!window.{_LEFT}", timeout=timeout, what=f"the new document of {url}")
 
     def evaluate(self, expression: str, timeout: float = 30):
         result = self.call(
@@ -133,7 +184,12 @@ class Browser:
         """Evaluate `expression` until it is truthy; its value."""
         deadline = time.monotonic() + timeout
         while True:
-            value = self.evaluate(expression)
+            try:
+                value = self.evaluate(expression)
+            except BrowserError as error:
+                if not any(text in str(error) for text in _BETWEEN_DOCUMENTS):
+                    raise
+                value = None  # the page was between two documents: ask the new one
             if value:
                 return value
             if time.monotonic() > deadline:
@@ -141,9 +197,12 @@ class Browser:
             time.sleep(0.2)
 
     def screenshot(self) -> bytes:
-        return base64.b64decode(
-            self.call("Page.captureScreenshot", session=True, format="png", captureBeyondViewport=False)["data"]
+        """The viewport as a PNG. optimizeForSpeed: the same pixels, encoded with the Up filter on every
+        row, which png_pixels undoes a row at a time (the adaptive filters cost seconds in Python)."""
+        shot = self.call(
+            "Page.captureScreenshot", session=True, format="png", captureBeyondViewport=False, optimizeForSpeed=True
         )
+        return base64.b64decode(shot["data"])
 
     def requested_urls(self) -> list[str]:
         """The URLs the page asked for, except those the browser blocked before sending (CSP)."""
@@ -163,21 +222,11 @@ class Browser:
         self.evaluate(f"new Promise(resolve => setTimeout(resolve, {int(seconds * 1000)}))")
 
     def close(self) -> None:
-        try:
-            if self.process.poll() is None:
-                try:
-                    self.call("Browser.close", timeout=5)
-                except BrowserError:
-                    pass
-                try:
-                    self.process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    self.process.kill()
-                    self.process.wait(timeout=10)
-        finally:
-            os.close(self._to_browser)
-            os.close(self._from_browser)
-            shutil.rmtree(self.profile, ignore_errors=True)
+        if self._own:
+            self.chromium.close()
+        else:
+            self.chromium.call("Target.disposeBrowserContext", browserContextId=self.context)
+            self.chromium.events.pop(self.session, None)
 
 
 # ---- reading the screenshot ----
@@ -201,32 +250,40 @@ def png_pixels(data: bytes) -> tuple[int, int, Callable[[int, int], tuple[int, i
         raise ValueError(f"unsupported PNG: depth {depth}, colour type {colour_type}, interlace {interlace}")
     channels = 4 if colour_type == 6 else 3
     stride = width * channels
-    raw = zlib.decompress(idat)
-    rows: list[bytearray] = []
-    previous = bytearray(stride)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
-        for x in range(stride):  # undo the row filter (PNG spec, section 9)
-            left = line[x - channels] if x >= channels else 0
-            up = previous[x]
-            upper_left = previous[x - channels] if x >= channels else 0
-            if kind == 1:
-                line[x] = (line[x] + left) & 0xFF
-            elif kind == 2:
-                line[x] = (line[x] + up) & 0xFF
-            elif kind == 3:
-                line[x] = (line[x] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                estimate = left + up - upper_left
-                pa, pb, pc = abs(estimate - left), abs(estimate - up), abs(estimate - upper_left)
-                predictor = left if pa <= pb and pa <= pc else up if pb <= pc else upper_left
-                line[x] = (line[x] + predictor) & 0xFF
-        rows.append(line)
-        previous = line
+    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(height, stride + 1)
+    rows: list[bytes] = []
+    previous = np.zeros(stride, dtype=np.uint8)
+    for y in range(height):  # undo the row filter (PNG spec, section 9)
+        kind, line = raw[y, 0], raw[y, 1:]
+        if kind == 0:
+            current = line
+        elif kind == 1:  # Sub: each byte plus the one a pixel to its left, a running sum per channel
+            current = np.cumsum(line.reshape(width, channels), axis=0, dtype=np.uint64).astype(np.uint8).reshape(-1)
+        elif kind == 2:  # Up: plus the byte above (uint8 wraps as the spec's modulo 256)
+            current = line + previous
+        else:
+            current = np.frombuffer(_average_or_paeth(kind, bytearray(line), previous.tobytes(), channels), np.uint8)
+        rows.append(current.tobytes())
+        previous = current
 
     def pixel(x: int, y: int) -> tuple[int, int, int]:
         row = rows[y]
         return row[x * channels], row[x * channels + 1], row[x * channels + 2]
 
     return width, height, pixel
+
+
+def _average_or_paeth(kind: int, line: bytearray, previous: bytes, channels: int) -> bytearray:
+    """The two filters that depend on the bytes just undone, a byte at a time."""
+    for x in range(len(line)):
+        left = line[x - channels] if x >= channels else 0
+        up = previous[x]
+        if kind == 3:
+            line[x] = (line[x] + (left + up) // 2) & 0xFF
+        else:
+            upper_left = previous[x - channels] if x >= channels else 0
+            estimate = left + up - upper_left
+            pa, pb, pc = abs(estimate - left), abs(estimate - up), abs(estimate - upper_left)
+            predictor = left if pa <= pb and pa <= pc else up if pb <= pc else upper_left
+            line[x] = (line[x] + predictor) & 0xFF
+    return line

@@ -112,6 +112,8 @@ def test_the_document_accepts_exactly_the_combinations_the_server_accepts(compon
 
 @pytest.fixture(scope="module")
 def client():
+    """Not the session's (tests/conftest.py): API keys off whatever TIEBREAK_API_KEYS says, since the
+    document's answers are compared with what the server accepts."""
     with TestClient(create_app(ops=OpsConfig(api_keys=()))) as c:
         yield c
 

@@ -6,13 +6,12 @@ keyboard, a phone-sized screen, axe-core's WCAG 2 A/AA checks, and no request le
 
 Screenshots of each step go to test-artifacts/page/ (gitignored). Skipped, saying why, where no
 Chromium is installed; CI installs Debian's `chromium`. axe-core comes from the committed npm lock
-(`npm ci`, which .ci/run does).
+(`npm ci`, which `make test` and .ci/run do where npm is installed).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.request
 from pathlib import Path
@@ -21,7 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.contract.browser import Browser, find_chromium, png_pixels
-from tests.contract.real_server import uvicorn_server
+from tests.contract.page import axe_violations, js, open_page, require_axe, set_value
 from tiebreak.http.examples import TOURNAMENT
 
 CHROMIUM = find_chromium()
@@ -36,21 +35,14 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parents[2]
 REALWORLD = ROOT.parent / "shared" / "conformance" / "realworld-trf"
 EXPORT = REALWORLD / "fide-tec-swiss-many-unplayed.trf"  # unplayed rounds: capped dummies under fide-2026
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 ARTIFACTS = ROOT / "test-artifacts" / "page"
 RULES = "BH/C1 BH SB"
 needs_export = pytest.mark.skipif(not EXPORT.is_file(), reason=f"{EXPORT} is not here (../shared/conformance)")
 
 
 @pytest.fixture(scope="module")
-def server():
-    with uvicorn_server() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    browser = Browser(CHROMIUM, width=1280, height=1000)
+def browser(chromium):
+    browser = Browser(chromium, width=1280, height=1000)
     browser.call("DOM.enable", session=True)
     browser.call("Log.enable", session=True)  # a refusal of the Content-Security-Policy is logged
     yield browser
@@ -68,27 +60,6 @@ def api(server: str, path: str, body: dict) -> dict:
     )
     with urllib.request.urlopen(request, timeout=120) as response:
         return json.loads(response.read())
-
-
-def js(value) -> str:
-    return json.dumps(value)
-
-
-def open_page(browser: Browser, server: str) -> None:
-    browser.events.clear()
-    browser.navigate(f"{server}/")
-    browser.wait_for(
-        "!!document.documentElement && document.documentElement.dataset.ready === 'true'"
-        " && document.querySelectorAll('#preset-select option').length > 1",
-        what="the page and its presets",
-    )
-
-
-def set_value(browser: Browser, testid: str, value: str) -> None:
-    browser.evaluate(
-        f"(() => {{ const e = document.querySelector('[data-testid={testid}]'); e.value = {js(value)};"
-        f" e.dispatchEvent(new Event('change', {{bubbles: true}})); }})()"
-    )
 
 
 def pick_file(browser: Browser, path: Path) -> None:
@@ -189,6 +160,15 @@ def press(browser: Browser, key: str, code: int) -> None:
         "Input.dispatchKeyEvent", session=True, type="keyDown", key=key, code=key, windowsVirtualKeyCode=code, **down
     )
     browser.call("Input.dispatchKeyEvent", session=True, type="keyUp", key=key, code=key, windowsVirtualKeyCode=code)
+
+
+def compared(server: str, a: tuple[list[str], str], b: tuple[list[str], str]) -> dict:
+    """The API's comparison of the export under two lists, a and b: (rules, regulations) each."""
+    lists = [
+        {"name": name, "tiebreaks": rules, "regulations": regulations}
+        for name, (rules, regulations) in (("a", a), ("b", b))
+    ]
+    return api(server, "/v1/compare", {"trf": export_body()["trf"], "explain": False, "lists": lists})
 
 
 def export_body(regulations: str = "fide-2026") -> dict:
@@ -333,18 +313,7 @@ def test_compare_marks_the_rows_that_moved(server, browser):
     set_value(browser, "compare-rules-input", "SB BH")
     browser.evaluate("document.querySelector('[data-testid=compare-button]').click()")
     browser.wait_for("document.documentElement.dataset.state === 'compared'", what="the compare table")
-    answer = api(
-        server,
-        "/v1/compare",
-        {
-            "trf": export_body()["trf"],
-            "explain": False,
-            "lists": [
-                {"name": "a", "tiebreaks": RULES.split(), "regulations": "fide-2024"},
-                {"name": "b", "tiebreaks": ["SB", "BH"], "regulations": "fide-2024"},
-            ],
-        },
-    )
+    answer = compared(server, (RULES.split(), "fide-2024"), (["SB", "BH"], "fide-2024"))
     moved = {m["id"]: m["ranks"]["a"] - m["ranks"]["b"] for m in answer["summary"]["moves"]}
     marked = browser.evaluate(
         "Object.fromEntries(Array.from(document.querySelectorAll('[data-testid=compare-table] tr[data-moved]'),"
@@ -360,18 +329,7 @@ def test_compare_marks_the_rows_that_moved(server, browser):
     browser.evaluate("document.documentElement.dataset.state = 'idle'")
     browser.evaluate("document.querySelector('[data-testid=compare-button]').click()")
     browser.wait_for("document.documentElement.dataset.state === 'compared'", what="the second compare")
-    editions = api(
-        server,
-        "/v1/compare",
-        {
-            "trf": export_body()["trf"],
-            "explain": False,
-            "lists": [
-                {"name": "a", "tiebreaks": RULES.split(), "regulations": "fide-2024"},
-                {"name": "b", "tiebreaks": RULES.split(), "regulations": "fide-2026"},
-            ],
-        },
-    )
+    editions = compared(server, (RULES.split(), "fide-2024"), (RULES.split(), "fide-2026"))
     moved = {m["id"]: m["ranks"]["a"] - m["ranks"]["b"] for m in editions["summary"]["moves"]}
     assert moved, "the two editions rank this event differently"
     marked = browser.evaluate(
@@ -386,12 +344,14 @@ def test_compare_marks_the_rows_that_moved(server, browser):
 @needs_export
 def test_the_csv_download_is_the_table(server, browser, tmp_path):
     export_on_page(browser, server, "fide-2024")
-    browser.call("Browser.setDownloadBehavior", behavior="allow", downloadPath=str(tmp_path))
+    # The page's own browser context (tests/contract/browser.py) downloads into tmp_path.
+    browser.call(
+        "Browser.setDownloadBehavior", behavior="allow", downloadPath=str(tmp_path), browserContextId=browser.context
+    )
     browser.evaluate("document.getElementById('csv-button').click()")
     target = tmp_path / "standings.csv"
-    for _ in range(100):
-        if target.is_file() and target.stat().st_size:
-            break
+    deadline = time.monotonic() + 120  # a guard against a download that never comes, not a speed
+    while not (target.is_file() and target.stat().st_size) and time.monotonic() < deadline:
         time.sleep(0.1)
     lines = target.read_text(encoding="utf-8").splitlines()
     answer = api(server, "/v1/standings", export_body("fide-2024"))
@@ -529,19 +489,11 @@ def test_a_phone_shows_the_table_without_the_page_overflowing(server, browser):
 
 @needs_export
 def test_axe_finds_no_wcag_a_or_aa_violation(server, browser):
-    if not AXE.is_file():
-        if os.environ.get("TIEBREAK_REQUIRE_AXE"):
-            pytest.fail(f"{AXE} is missing: run `npm ci`")
-        pytest.skip(f"{AXE} is missing: run `npm ci` (package-lock.json) to check the page with axe-core")
+    require_axe()
     export_on_page(browser, server)
     browser.evaluate("document.querySelector('[data-testid=standings-row]').click()")
     browser.wait_for("!!document.querySelector('[data-testid=progression-chart] canvas')", what="the chart")
-    browser.evaluate(AXE.read_text(encoding="utf-8"))
-    violations = browser.evaluate(
-        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
-        ".then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target)})))",
-        timeout=120,
-    )
+    violations = axe_violations(browser)
     assert violations == [], json.dumps(violations, indent=1)
 
 

@@ -10,7 +10,6 @@ Skipped, saying why, where no Chromium is installed (see test_page_in_browser.py
 from __future__ import annotations
 
 import json
-import os
 import re
 import urllib.error
 import urllib.request
@@ -20,7 +19,7 @@ import msgspec
 import pytest
 
 from tests.contract.browser import Browser, find_chromium
-from tests.contract.real_server import uvicorn_server
+from tests.contract.page import axe_violations, js, open_page, require_axe, set_value
 from tiebreak.http.page_texts import english_texts, page_texts
 from tiebreak.texts.catalogue import current
 from tiebreak.texts.message import language
@@ -38,27 +37,16 @@ FIXTURES = ROOT / "tests" / "fixtures" / "conformance_fide"
 EVENT = FIXTURES / "worked-a-alekhine-memorial.trf"  # 8 players, 4 games in the last round
 BIG = FIXTURES / "swiss-0014.trf"  # 120 players: 3^60 outcomes of the last round, refused
 REALWORLD = ROOT.parent / "shared" / "conformance" / "realworld-trf" / "fide-tec-swiss-many-unplayed.trf"
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 RULES = "BH/C1 BH SB"
 TRANSLATED = ["ru", "pl", "zh", "ja"]
 
 
 @pytest.fixture(scope="module")
-def server():
-    with uvicorn_server() as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser():
-    browser = Browser(CHROMIUM, width=1280, height=1000)
+def browser(chromium):
+    browser = Browser(chromium, width=1280, height=1000)
     browser.call("DOM.enable", session=True)
     yield browser
     browser.close()
-
-
-def js(value) -> str:
-    return json.dumps(value)
 
 
 def api(server: str, path: str, body: dict, lang: str = "en") -> tuple[int, dict]:
@@ -75,24 +63,8 @@ def api(server: str, path: str, body: dict, lang: str = "en") -> tuple[int, dict
         return error.code, json.loads(error.read())
 
 
-def open_page(browser: Browser, server: str, query: str = "") -> None:
-    browser.navigate(f"{server}/{query}")
-    browser.wait_for(
-        "!!document.documentElement && document.documentElement.dataset.ready === 'true'"
-        " && document.querySelectorAll('#preset-select option').length > 1",
-        what="the page and its presets",
-    )
-
-
 def forget_language(browser: Browser) -> None:
     browser.evaluate("localStorage.removeItem('tiebreak-page-language')")
-
-
-def set_value(browser: Browser, testid: str, value: str) -> None:
-    browser.evaluate(
-        f"(() => {{ const e = document.querySelector('[data-testid={testid}]'); e.value = {js(value)};"
-        f" e.dispatchEvent(new Event('change', {{bubbles: true}})); }})()"
-    )
 
 
 def wait_state(browser: Browser, states: list[str], what: str) -> str:
@@ -261,18 +233,10 @@ def test_the_page_follows_accept_language_when_nothing_is_chosen(server):
 
 @pytest.mark.parametrize("code", ["en", *TRANSLATED])
 def test_axe_finds_no_violation_in_each_language(server, browser, code):
-    if not AXE.is_file():
-        if os.environ.get("TIEBREAK_REQUIRE_AXE"):
-            pytest.fail(f"{AXE} is missing: run `npm ci`")
-        pytest.skip(f"{AXE} is missing: run `npm ci` (package-lock.json) to check the page with axe-core")
+    require_axe()
     open_page(browser, server, f"?lang={code}")
     everything_shown(browser, EVENT.read_text(encoding="utf-8"))
-    browser.evaluate(AXE.read_text(encoding="utf-8"))
-    violations = browser.evaluate(
-        "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
-        ".then(r => r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.slice(0, 3).map(n => n.target)})))",
-        timeout=120,
-    )
+    violations = axe_violations(browser)
     assert violations == [], json.dumps(violations, indent=1)
 
 

@@ -26,6 +26,7 @@ from schemathesis import checks
 
 from tests.contract.target import REQUEST_TIMEOUT_S, limited_document, load_schema, served_document
 from tests.contract.test_openapi_drift import COMMITTED
+from tests.profiles import examples
 
 schema = load_schema()
 pytestmark = pytest.mark.server  # every test here talks to the limited uvicorn
@@ -47,7 +48,7 @@ NDJSON = "application/x-ndjson"
 DOCUMENT = limited_document()  # what the limited server answers by
 # The keywords a limit of tiebreak/wire/limits.py sets in the document.
 BOUNDS = {"maxItems", "maxLength", "maximum", "maxProperties"}
-EXAMPLES = 80
+EXAMPLES = examples(80)
 
 
 def _line_validator(path: str) -> jsonschema.Draft202012Validator:

@@ -1,5 +1,6 @@
 """The command of issue 8, as a user runs it: `schemathesis run … --checks all` against a real
-uvicorn finds no failure (fewer examples than `make fuzz`, all the phases).
+uvicorn finds no failure (fewer examples than `make fuzz`; every phase under the ci profile, all
+but the coverage phase under the quick one, tests/profiles.py).
 
 The server has the test-only lower limits of tests/contract/target.py, and schemathesis reads
 the document it serves (the committed one with smaller bounds: test_schemathesis.py), so no
@@ -15,9 +16,13 @@ import pytest
 
 from tests.contract.real_server import ROOT
 from tests.contract.target import REQUEST_TIMEOUT_S
+from tests.profiles import examples, thorough
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
-EXAMPLES = 15
+EXAMPLES = examples(15)
+# The coverage phase is most of the run and the same every run; under the quick profile it is left to
+# test_schemathesis.py, which runs it over every operation too, with every check but the stateful ones.
+PHASES = [] if thorough() else ["--phases", "examples,fuzzing"]
 
 
 @pytest.mark.server
@@ -39,6 +44,7 @@ def test_schemathesis_run_with_all_checks_finds_no_failure(limited_server):
             "--workers",
             "1",
             "--no-color",
+            *PHASES,
         ],
         cwd=ROOT,
         capture_output=True,

@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from tiebreak.engine import Scoring
-from tests.builders import F, contributions, crosstable, ranks, standings, values
+from tests.builders import F, contributions, crosstable, ranks, standings, three_one_zero, values
 
 # 3-1-0 with a half-point bye worth a draw and byes worth a win.
-THREE_ONE_ZERO = Scoring(
-    win=F(3),
-    draw=F(1),
-    loss=F(0),
-    forfeit_win=F(3),
-    forfeit_loss=F(0),
-    pairing_bye=F(3),
-    full_bye=F(3),
-    half_bye=F(1),
-    zero_bye=F(0),
-    absent=F(0),
-)
+THREE_ONE_ZERO = three_one_zero()
 
 
 def seven_rounds():

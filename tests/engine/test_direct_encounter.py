@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from tiebreak.engine import System
 from tests.builders import crosstable, ranks, specs, standings, values
+from tests.profiles import examples
 
 
 def de_values(tournament, *rules: str, **kw) -> dict[int, int]:
@@ -294,7 +295,7 @@ def _one_group_rows(games: dict[tuple[int, int], list[str]], total: int) -> dict
 _TWICE = {"1": [["1", "1"]], "0": [["0", "0"]], "=": [["1", "0"], ["0", "1"], ["=", "="]]}
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data(), size=st.integers(3, 5))
 def test_direct_encounter_over_repeated_meetings_equals_it_over_their_averages(data, size):
     # C.07 6.1.2: players who met more than once count the average of their games. Some pairs of a

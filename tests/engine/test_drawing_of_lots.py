@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.builders import crosstable, ranks, standings, values
+from tests.profiles import examples
 
 
 def four_tied():
@@ -61,7 +62,7 @@ def test_without_rnd_no_seed_is_reported():
     assert standings(four_tied(), "TPN", lots_seed=42).lots_seed is None
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 2**53 - 1), players=st.permutations([1, 2, 3, 4]))
 def test_the_draw_is_a_permutation_whatever_the_listing_order(seed, players):
     games = {1: "3w1 4b0", 2: "4w1 3b0", 3: "1b0 2w1", 4: "2b0 1w1"}

@@ -7,6 +7,7 @@ from tiebreak.engine import Regulations, compute_standings
 from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
 from tests.strategies import swiss_tournaments
+from tests.profiles import examples
 
 FIDE = ["BH/C1", "BH", "BH/M1", "SB/C1", "FB", "AOB", "DE", "PS/C1", "KS", "WIN", "ARO/C1", "TPR", "APRO"]
 USCF = ["MM", "SOLK", "CUM", "OCUM", "KASH", "SBUS", "BLK", "RBT", "AROUS", "OPERF"]
@@ -20,7 +21,7 @@ def breakdowns(result, ids):
     }
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
 @given(drawn=swiss_tournaments(), data=st.data(), uscf=st.booleans())
 def test_chosen_players_get_the_full_breakdown_and_the_others_none(drawn, data, uscf):
     t = drawn.tournament

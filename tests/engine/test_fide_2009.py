@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tiebreak.engine import Regulations
 from tests.builders import F, exact, contributions, crosstable, standings, values
 from tests.strategies import swiss_tournaments
+from tests.profiles import examples
 
 FIDE_2009 = Regulations.FIDE_2009
 
@@ -137,7 +138,7 @@ def fully_played(draw):
     return crosstable(rows)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(t=fully_played())
 def test_without_unplayed_rounds_all_editions_agree(t):
     rules = ("BH", "BH/C1", "BH/M1", "SB", "SB/C1", "FB", "AOB")
@@ -149,7 +150,7 @@ def test_without_unplayed_rounds_all_editions_agree(t):
     assert len({tuple(row.player for row in r.rows) for r in results}) == 1
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(drawn=swiss_tournaments())
 def test_a_virtual_opponent_never_exceeds_a_win_every_round(drawn):
     result = standings(drawn.tournament, "BH", regulations=FIDE_2009)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
 
 import numpy as np
@@ -12,11 +11,12 @@ from hypothesis import strategies as st
 from tiebreak.engine import Regulations, compute_standings
 from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
-from tests.builders import exact
+from tests.builders import all_values, assert_kept_contributions_add_up, ranks
 from tests.strategies import renumbered, renumberings, swiss_tournaments
+from tests.profiles import examples
 
-# About 100 examples keeps the suite fast; TIEBREAK_PROPERTY_EXAMPLES=5000 for a deeper hunt.
-FAST = settings(max_examples=int(os.environ.get("TIEBREAK_PROPERTY_EXAMPLES", "100")), deadline=None)
+# 100 examples under the ci profile (tests/profiles.py); TIEBREAK_PROPERTY_EXAMPLES=5000 for a deeper hunt.
+FAST = settings(max_examples=examples(100, "TIEBREAK_PROPERTY_EXAMPLES"), deadline=None)
 CODES = valid_codes()
 
 # Every code, and the usual modifiers; DE both early (inside the point groups) and late.
@@ -67,19 +67,6 @@ BOTH_EDITIONS = st.sampled_from([Regulations.FIDE_2026, Regulations.FIDE_2024])
 UNRATED_RATING = st.none() | st.integers(1000, 2000)
 
 
-def by_id(result) -> dict[int, list[Fraction | None]]:
-    """Per player id: every rule's value as an exact number."""
-    table = result.table
-    return {
-        pid: [None if o.values[p] is None else Fraction(o.values[p], o.scale) for o in result.outcomes]
-        for p, pid in enumerate(table.ids)
-    }
-
-
-def rank_by_id(result) -> dict[int, int]:
-    return {result.table.ids[row.player]: row.rank for row in result.rows}
-
-
 def compute(tournament, rules, regulations, **kw):
     return compute_standings(tournament, list(rules), regulations=regulations, **kw)
 
@@ -99,8 +86,8 @@ def test_renumbering_the_players_changes_no_value_and_no_rank(drawn, data, regul
     after = compute(
         renumbered(t, mapping, order), BY_RESULTS, regulations, unrated_rating=unrated_rating, explain=False
     )
-    values_before, values_after = by_id(before), by_id(after)
-    ranks_before, ranks_after = rank_by_id(before), rank_by_id(after)
+    values_before, values_after = all_values(before), all_values(after)
+    ranks_before, ranks_after = ranks(before), ranks(after)
     for old, new in mapping.items():
         assert values_after[new] == values_before[old], (old, new)
         assert ranks_after[new] == ranks_before[old], (old, new)
@@ -152,8 +139,8 @@ def test_the_2026_cap_only_lowers_opponent_score_values(drawn):
 def test_explaining_changes_no_value(drawn, regulations, unrated_rating):
     quiet = compute(drawn.tournament, ALL_RULES, regulations, unrated_rating=unrated_rating, explain=False)
     loud = compute(drawn.tournament, ALL_RULES, regulations, unrated_rating=unrated_rating, explain=True)
-    assert by_id(loud) == by_id(quiet)
-    assert rank_by_id(loud) == rank_by_id(quiet)
+    assert all_values(loud) == all_values(quiet)
+    assert ranks(loud) == ranks(quiet)
     assert [row.decided_by for row in loud.rows] == [row.decided_by for row in quiet.rows]
 
 
@@ -162,12 +149,11 @@ def test_explaining_changes_no_value(drawn, regulations, unrated_rating):
 def test_the_breakdown_adds_up_to_the_value(drawn, regulations):
     # SPEC 1: an arbiter audits every number from its contributions.
     result = compute(drawn.tournament, ALL_RULES, regulations, explain=True)
+    assert_kept_contributions_add_up(result, SUMMED)
     for outcome in result.outcomes:
         if outcome.spec.code not in SUMMED:
             continue
-        for p, rows in outcome.contributions.items():
-            kept = sum(exact(c.value) for c in rows if not c.cut)
-            assert kept == Fraction(outcome.values[p], outcome.scale), (outcome.spec.canonical, p)
+        for rows in outcome.contributions.values():
             cut = sum(1 for c in rows if c.cut)
             asked = (outcome.spec.cut or outcome.spec.median) + outcome.spec.median
             assert cut == min(len(rows), asked)
@@ -179,7 +165,7 @@ def test_ranks_follow_the_values(drawn):
     # Ranks are 1, 2, 2, 4, ...: equal only when points and every rule are equal.
     rules = [parse_rule(t, CODES) for t in ("BH/C1", "BH", "SB", "DE")]
     result = compute(drawn.tournament, rules, Regulations.FIDE_2026, explain=False)
-    values = by_id(result)
+    values = all_values(result)
     table = result.table
     rows = result.rows
     assert rows[0].rank == 1
@@ -231,7 +217,7 @@ def test_every_rule_stands_alone(drawn, data, regulations, unrated_rating, expla
         assert together.outcomes[index].scale == alone.outcomes[0].scale, spec.canonical
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     columns=st.lists(
         st.lists(st.sampled_from([-3, -1, 0, 2, 7, 10**12, 2**62, np.iinfo(np.int64).max]), min_size=6, max_size=6),

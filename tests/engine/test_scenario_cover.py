@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tiebreak.engine.scenarios import covers, minimal_cover, outcome_codes
+from tests.profiles import examples
 
 
 @st.composite
@@ -23,7 +24,7 @@ def _set_of(terms, codes):
     return covers(terms, codes)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(outcome_sets())
 def test_the_cover_is_exact_and_minimal(winning):
     games = winning.ndim

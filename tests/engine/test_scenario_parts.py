@@ -22,6 +22,7 @@ from tiebreak.engine.scenarios import OpenGame
 from testkit.synthetic import swiss_wire
 from tiebreak.wire import scenarios as w
 from tiebreak.wire import schemas as s
+from tests.profiles import examples
 
 RULE_LISTS = [
     ["BH/C1", "BH", "SB"],
@@ -74,7 +75,7 @@ def _whole(body: w.ScenariosRequest, monkeypatch) -> w.ScenariosResponse:
     return use.compute_scenarios(plan)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seed=st.integers(0, 2**31 - 1))
 def test_ranks_by_parts_agree_with_whole_outcomes(seed):
     body = _request(seed)

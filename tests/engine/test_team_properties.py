@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from fractions import Fraction
 
@@ -13,11 +12,12 @@ from tiebreak.engine import Regulations
 from tiebreak.engine.teams.model import Board, BoardResult, Score
 from tiebreak.engine.teams.registry import parse_team_rule
 from tiebreak.engine.teams.standings import compute_team_standings
-from tests.builders import exact
+from tests.builders import all_values, assert_kept_contributions_add_up, ranks
 from tests.team_builders import event, match
 from tests.team_strategies import renumbered_teams, swapped_home_and_away, team_events
+from tests.profiles import examples
 
-FAST = settings(max_examples=int(os.environ.get("TIEBREAK_PROPERTY_EXAMPLES", "60")), deadline=None)
+FAST = settings(max_examples=examples(60, "TIEBREAK_PROPERTY_EXAMPLES"), deadline=None)
 BOTH_EDITIONS = st.sampled_from([Regulations.FIDE_2026, Regulations.FIDE_2024])
 
 RULES = [
@@ -82,18 +82,6 @@ SUMMED = {
 }
 
 
-def values(result) -> dict[int, list[Fraction | None]]:
-    table = result.table
-    return {
-        tid: [None if o.values[p] is None else Fraction(o.values[p], o.scale) for o in result.outcomes]
-        for p, tid in enumerate(table.ids)
-    }
-
-
-def ranks(result) -> dict[int, int]:
-    return {result.table.ids[row.player]: row.rank for row in result.rows}
-
-
 def compute(event, rules=RULES, regulations=Regulations.FIDE_2026, **kw):
     return compute_team_standings(event, list(rules), regulations, **kw)
 
@@ -103,7 +91,7 @@ def compute(event, rules=RULES, regulations=Regulations.FIDE_2026, **kw):
 def test_swapping_home_and_away_changes_nothing(drawn, regulations):
     before = compute(drawn, regulations=regulations, explain=False)
     after = compute(swapped_home_and_away(drawn), regulations=regulations, explain=False)
-    assert values(after) == values(before)
+    assert all_values(after) == all_values(before)
     assert ranks(after) == ranks(before)
 
 
@@ -112,7 +100,7 @@ def test_swapping_home_and_away_changes_nothing(drawn, regulations):
 def test_renumbering_the_teams_changes_no_value_and_no_rank(drawn, data, regulations):
     renumbered, mapping = data.draw(renumbered_teams(drawn))
     before, after = compute(drawn, regulations=regulations), compute(renumbered, regulations=regulations)
-    old, new = values(before), values(after)
+    old, new = all_values(before), all_values(after)
     old_ranks, new_ranks = ranks(before), ranks(after)
     for tid, other in mapping.items():
         assert new[other] == old[tid], tid
@@ -168,19 +156,14 @@ def test_board_count_of_a_team_that_won_every_board(drawn, data):
 @given(drawn=team_events(), regulations=BOTH_EDITIONS)
 def test_the_breakdown_adds_up_to_the_value(drawn, regulations):
     result = compute(drawn, regulations=regulations, explain=True)
-    for outcome in result.outcomes:
-        if outcome.spec.code not in SUMMED:
-            continue
-        for p, rows in outcome.contributions.items():
-            kept = sum(exact(c.value) for c in rows if not c.cut)
-            assert kept == Fraction(outcome.values[p], outcome.scale), (outcome.spec.canonical, p)
+    assert_kept_contributions_add_up(result, SUMMED)
 
 
 @FAST
 @given(drawn=team_events(), regulations=BOTH_EDITIONS)
 def test_explaining_changes_no_value_and_cuts_never_raise_one(drawn, regulations):
     quiet, loud = compute(drawn, regulations=regulations, explain=False), compute(drawn, regulations=regulations)
-    assert values(loud) == values(quiet)
+    assert all_values(loud) == all_values(quiet)
     assert ranks(loud) == ranks(quiet)
     by_spec = {o.spec.canonical: o for o in quiet.outcomes}
     for plain, cut in (("EGGSB", "EGGSB/C1"), ("EMGSB", "EMGSB/C2"), ("BH:GP", "BH:GP/C1")):

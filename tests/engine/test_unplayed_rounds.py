@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tiebreak.engine import Regulations, Scoring, System
+from tiebreak.engine import Regulations, System
 from tiebreak.formats.trf import parse_trf
-from tests.builders import F, contributions, crosstable, exact, is_vur, standings, values
+from tests.builders import F, contributions, crosstable, exact, is_vur, standings, three_one_zero, values
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "conformance_fide"
 HPB = parse_trf((FIXTURES / "worked-c-hpb-2026.trf").read_text(encoding="utf-8")).tournament
@@ -64,7 +64,7 @@ def test_a_withdrawn_opponent_counts_a_draw_for_each_round_missed():
 
 def test_missed_rounds_count_as_the_configured_draw():
     # 3-1-0 scoring: the two rounds missed after withdrawing count 1 each: 0 + 3 + 1 + 1 = 5.
-    scoring = Scoring(win=F(3), draw=F(1), forfeit_win=F(3), pairing_bye=F(3), full_bye=F(3), half_bye=F(1))
+    scoring = three_one_zero()
     t = crosstable({1: "2w1", 2: "1b0 3w1 - .", 3: ". 2b0"}, rounds=4, scoring=scoring)
     assert contribution_of(standings(t, "BH"), "BH", 1, 1) == 5
 
@@ -137,7 +137,7 @@ def test_fore_buchholz_of_the_half_point_bye_example():
 def test_the_cap_uses_the_configured_draw():
     # 3-1-0, half-point bye worth 1: Hugo 4 × 3 + 1 = 13; cap 1 × 5 = 5.
     # Opponents: Ines 10, Kira 9, Jon 7, Mona 5. BH = 31 + 5 = 36 (2024: 31 + 13 = 44).
-    scoring = Scoring(win=F(3), draw=F(1), forfeit_win=F(3), pairing_bye=F(3), full_bye=F(3), half_bye=F(1))
+    scoring = three_one_zero()
     t = replace(HPB, scoring=scoring)
     result = standings(t, "BH", "BH/C1", regulations=FIDE_2026)
     assert values(result, "BH")[HUGO] == 36

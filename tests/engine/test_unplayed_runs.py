@@ -15,23 +15,12 @@ from fractions import Fraction
 
 import pytest
 
-from tiebreak.engine import Regulations, Scoring
+from tiebreak.engine import Regulations
 from tiebreak.engine.table import build_crosstable
 from tiebreak.engine.unplayed import adjusted_scores
-from tests.builders import F, contributions, crosstable, exact, standings, values
+from tests.builders import F, contributions, crosstable, exact, standings, three_one_zero, values
 
-THREE_ONE_ZERO = Scoring(
-    win=F(3),
-    draw=F(1),
-    loss=F(0),
-    forfeit_win=F(3),
-    forfeit_loss=F(0),
-    pairing_bye=F(3),
-    full_bye=F(3),
-    half_bye=F("1/2"),
-    zero_bye=F(0),
-    absent=F(0),
-)
+THREE_ONE_ZERO = three_one_zero(half_bye=F("1/2"))
 BASE = ["W", "D", "W", "L"]  # 3 + 1 + 3 + 0 = 7 in four games
 
 

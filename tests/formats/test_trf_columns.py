@@ -31,6 +31,7 @@ from tests.formats.trf_lines import player
 from tests.strategies import swiss_tournaments
 
 from tiebreak.texts.catalogue import enc_hook
+from tests.profiles import examples
 
 _encode = msgspec.json.Encoder(enc_hook=enc_hook).encode
 
@@ -134,7 +135,7 @@ def test_real_world_files_read_the_same_every_way():
         assert_columns_match_objects(text)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_real_files(), st.sampled_from([None, 1, 3]))
 def test_mutated_files_read_the_same_every_way(data, max_warnings):
     text = trf.decode_trf(data)[0]
@@ -169,7 +170,7 @@ REFUSED_BLOCKS = ["0000 w 1", "   2 x 1", "   2 w 1 x", "  1 2 w 1", "   2 w U",
 UNUSUAL_BLOCKS = st.sampled_from(ACCEPTED_BLOCKS * 8 + REFUSED_BLOCKS)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.lists(UNUSUAL_BLOCKS, max_size=5), min_size=2, max_size=6),
     st.lists(st.tuples(st.sampled_from("FHZ"), st.integers(1, 6), st.integers(1, 7)), max_size=3),
@@ -236,7 +237,7 @@ def shifted_player_lines(draw, number: int) -> str:
     return line
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_shifted_and_incomplete_player_lines_read_the_same_every_way(data):
     """Generated 001 lines with shifted columns, missing fields and odd spacing, among plain ones:
@@ -261,7 +262,9 @@ REAL_WORLD_FILES = sorted(REAL_WORLD.glob("*.trf")) if REAL_WORLD.is_dir() else 
 
 
 @pytest.mark.skipif(not REAL_WORLD_FILES, reason=f"{REAL_WORLD} is absent (read in place, never copied)")
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 @given(st.data())
 def test_mutated_real_world_files_read_the_same_every_way(data):
     """The real-world corpus (other programs' exports) with a few lines knocked about: a character
@@ -304,7 +307,7 @@ def test_a_line_far_longer_than_the_others_is_read_block_by_block():
     assert_columns_match_objects(text)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(swiss_tournaments(max_players=14, max_rounds=7))
 def test_standings_from_columns_and_from_objects_are_the_same(drawn):
     """A random consistent tournament written as TRF: the standings (values, ranks, every

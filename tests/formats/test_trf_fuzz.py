@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tiebreak.formats.trf import TrfDocument, TrfError, read_trf
+from tests.profiles import examples
 
 CONFORMANCE = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
 REAL_FILES = [p.read_bytes() for p in sorted(CONFORMANCE.glob("*.trf"))]
@@ -25,13 +26,13 @@ def check(data: bytes) -> None:
     assert all(w.line >= 1 and w.column >= 1 for w in document.warnings)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=400))
 def test_random_bytes(data):
     check(data)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300).map(lambda t: ("001 " + t).encode()))
 def test_random_player_lines(data):
     check(data)
@@ -59,7 +60,7 @@ def mutated_real_files(draw):
     return bytes(data)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_real_files())
 def test_mutated_real_files(data):
     check(data)

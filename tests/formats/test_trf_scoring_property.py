@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from tiebreak.engine import compute_standings
 from tiebreak.formats.trf import parse_trf
 from tests.formats.trf_lines import player, trf
+from tests.profiles import examples
 
 # What each 001 result code scores under TRF-26 162: the letter whose value it takes.
 LETTER_OF_CODE = {"1": "W", "+": "W", "F": "W", "U": "P", "=": "D", "H": "D", "0": "L", "-": "A", "Z": "A", "": "A"}
@@ -35,7 +36,7 @@ def value(letter: str, given: dict[str, Fraction]) -> Fraction:
     return given.get(letter, DEFAULTS[letter])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     given_letters=st.dictionaries(st.sampled_from(["W", "D", "L", "A", "P"]), halves, min_size=1),
     rounds=rounds_of_two,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from tiebreak.formats.trf_teams import is_team_trf, parse_team_trf, read_team_tr
 from tiebreak.formats.trf_teams_writer import write_team_trf
 from testkit.conformance_teams import event_from_json, load_team_cases, run_team_case, team_mismatches
 from tests.team_strategies import team_events
+from tests.profiles import examples
 
 CASES = {c.id: c for c in load_team_cases()}
 RULES = [
@@ -170,7 +170,7 @@ def test_the_json_body_and_the_trf_describe_the_same_event():
         assert sorted(from_trf.byes, key=str) == sorted(from_json.byes, key=str), case.id
 
 
-FAST = settings(max_examples=int(os.environ.get("TIEBREAK_PROPERTY_EXAMPLES", "60")), deadline=None)
+FAST = settings(max_examples=examples(60, "TIEBREAK_PROPERTY_EXAMPLES"), deadline=None)
 
 
 @FAST

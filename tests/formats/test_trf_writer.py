@@ -18,20 +18,15 @@ from tiebreak.engine.registry import valid_codes
 from tiebreak.engine.rules import parse_rule
 from tiebreak.formats.trf import read_trf
 from tiebreak.formats.trf_writer import standings_columns, write_trf
+from tests.builders import three_one_zero
 from tests.formats.trf_lines import player
 from tests.strategies import swiss_tournaments
+from tests.profiles import examples
 
 CONFORMANCE = Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide"
 SCORINGS = [
     Scoring(),
-    Scoring(
-        win=Fraction(3),
-        forfeit_win=Fraction(3),
-        full_bye=Fraction(3),
-        pairing_bye=Fraction(3),
-        draw=Fraction(1),
-        half_bye=Fraction(1),
-    ),
+    three_one_zero(),
     Scoring(
         win=Fraction(2),
         forfeit_win=Fraction(2),
@@ -84,7 +79,7 @@ def wire_tournaments(draw) -> bytes:
     return msgspec.json.encode(tournament_to_wire(tournament))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wire_tournaments(), st.lists(st.sampled_from(["BH/C1", "BH", "SB", "WIN", "PS"]), max_size=3, unique=True))
 def test_json_to_trf_to_json_is_the_identity(json_tournament, rules):
     wire = msgspec.json.decode(json_tournament, type=s.Tournament)

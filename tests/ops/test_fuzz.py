@@ -42,6 +42,10 @@ FUZZ = settings(
 )
 
 schema = load_schema()  # the contract test's document and schemathesis.toml, its own copy
+if not FUZZING:
+    # Deselected by `make test`, but built when collected: the coverage phase's cases are most of that
+    # and the same every run, which tests/contract/test_schemathesis.py sends (`make fuzz` keeps them).
+    schema.config.phases.coverage.enabled = False
 pytestmark = pytest.mark.server  # every test here talks to the limited uvicorn
 
 

@@ -12,13 +12,14 @@ import os
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import anyio
 import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.http.app import app as default_app, create_app
+from tiebreak.http.app import create_app
 from tiebreak.usecases.cost import Counts, estimate
 from tiebreak.compute.gate import Admission
 from tiebreak.wire.decode import json_depth_exceeds
@@ -39,6 +40,9 @@ SLOW = {
 }
 PRESTART = OpsConfig(prestart_workers=True)  # workers up before the first request, as `tiebreak serve` does
 SMALL_BODY = {"tournament": swiss_wire(12, 5, seed=3), "tiebreaks": ["BH", "SB"]}
+# Priced over the inline threshold, so a worker computes it (as test_a_killed_worker_holds_its_slot_until_it_is_gone
+# checks of the same tournament), and cheap once computed: the shedding tests hold it in a worker until they release it.
+HELD = {"tournament": swiss_wire(1000, 9, seed=3), "tiebreaks": ["BH", "SB"]}
 
 
 def assert_problem(response, status: int, limit: str | None = None) -> dict:
@@ -220,31 +224,31 @@ def test_a_killed_worker_holds_its_slot_until_it_is_gone():
 # ---- shedding ----
 
 
-def test_a_full_pool_and_queue_shed_at_once_and_readyz_says_not_ready():
+def test_a_full_pool_and_queue_shed_at_once_and_readyz_says_not_ready(held_workers):
     # A deadline no busy machine reaches: the queued request waits for the first one however slow.
     app = create_app(replace(ROOMY, compute_workers=1, compute_queue=1, compute_deadline_s=600.0))
     with TestClient(app) as client:
         assert client.get("/readyz").json() == {"status": "ok"}
         statuses = []
 
-        def post_slow():
-            response = client.post("/v1/standings", json=SLOW)
+        def post_held():
+            response = client.post("/v1/standings", json=HELD)
             statuses.append(response.status_code if response.status_code == 200 else response.text)
 
-        threads = [threading.Thread(target=post_slow) for _ in range(2)]
+        threads = [threading.Thread(target=post_held) for _ in range(2)]
         for t in threads:
             t.start()
-            time.sleep(0.3)
-        assert wait_until(lambda: the_gate(app).saturated(), 10)
+        assert wait_until(lambda: the_gate(app).saturated(), 60)
         ready = client.get("/readyz")
         assert ready.status_code == 503 and ready.json() == {"status": "saturated"}
-        shed = client.post("/v1/standings", json=SLOW)
+        shed = client.post("/v1/standings", json=HELD)
         assert not statuses and the_gate(app).saturated(), "shedding must not wait for a slot"
         problem = assert_problem(shed, 503)
         assert shed.headers["retry-after"] == "1" and problem["title"] == "Service Unavailable"
         assert client.get("/healthz").status_code == 200  # liveness is not readiness
         # a cheap request is still computed inline, beside the saturated pool
         assert client.post("/v1/standings", json=SMALL_BODY).status_code == 200
+        held_workers.release()
         for t in threads:
             t.join(600)
         assert statuses == [200, 200]
@@ -253,19 +257,20 @@ def test_a_full_pool_and_queue_shed_at_once_and_readyz_says_not_ready():
         assert 'tiebreak_shed_total{reason="pool"} 1.0' in metrics
 
 
-def test_requests_over_the_in_flight_limit_are_shed_by_the_middleware():
+def test_requests_over_the_in_flight_limit_are_shed_by_the_middleware(held_workers):
     app = create_app(replace(ROOMY, max_in_flight=1))
     with TestClient(app) as client:
-        slow = threading.Thread(target=lambda: client.post("/v1/standings", json=SLOW))
-        slow.start()
-        assert wait_until(lambda: app.state.admission.in_flight == 1, 10)
+        held = threading.Thread(target=lambda: client.post("/v1/standings", json=HELD))
+        held.start()
+        assert wait_until(lambda: app.state.admission.in_flight == 1, 60)
         shed = client.post("/v1/standings", json=SMALL_BODY)
         assert_problem(shed, 503)
         assert shed.headers["retry-after"] == "1"
         assert "max_in_flight" in shed.json()["errors"][0]["message"]
         assert client.get("/readyz").status_code == 503
         assert client.get("/healthz").status_code == 200  # probes are never shed
-        slow.join(60)
+        held_workers.release()
+        held.join(600)
         assert client.post("/v1/standings", json=SMALL_BODY).status_code == 200
 
 
@@ -447,6 +452,8 @@ def reference_depth(value) -> int:
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
+from tests.profiles import examples  # noqa: E402
+
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(alphabet='ab[]{}"\\\n', max_size=6),
     lambda inner: (
@@ -456,7 +463,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(json_values, st.integers(min_value=0, max_value=12))
 def test_the_depth_check_agrees_with_the_nesting_of_any_json(value, bound):
     data = json.dumps(value).encode()
@@ -468,12 +475,6 @@ def test_the_depth_check_is_fast_on_hostile_bodies():
         started = time.perf_counter()
         json_depth_exceeds(data, 32)
         assert time.perf_counter() - started < 2.0  # C-speed passes; about 0.05 s each here
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(default_app) as c:
-        yield c
 
 
 def test_a_worker_over_its_memory_cap_answers_413_and_exits():
@@ -604,21 +605,60 @@ def killed(reason: str) -> float:
     return REGISTRY.get_sample_value("tiebreak_compute_killed_total", {"reason": reason}) or 0.0
 
 
-def _worker_that(monkeypatch, code: str) -> list:
-    """WorkerProcess.start runs this Python code instead of the worker; the processes it made."""
+def _worker_that(monkeypatch, code: str, *argv: str) -> list:
+    """WorkerProcess.start runs this Python code instead of the worker (`sys.argv[1:]`: `argv`, then the
+    worker's own options); the processes it made."""
     import asyncio
     import sys
 
     real = asyncio.create_subprocess_exec
     made: list = []
 
-    async def spawn(*args, **kwargs):
-        process = await real(sys.executable, "-c", code, **kwargs)
+    async def spawn(program, *args, **kwargs):
+        assert args[:2] == ("-m", "tiebreak.compute.worker"), args  # the command WorkerProcess.start runs
+        process = await real(sys.executable, "-c", code, *argv, *args[2:], **kwargs)
         made.append(process)
         return process
 
     monkeypatch.setattr(asyncio, "create_subprocess_exec", spawn)
     return made
+
+
+# The real worker, but every job waits for the release file before it is computed: a computation
+# that lasts exactly until the test says, where a large body lasted "long enough" on a fast machine
+# and many seconds on a busy one.
+_HELD_WORKER = """
+import os, sys, time
+from tiebreak.compute import worker
+
+release, options = sys.argv[1], sys.argv[2:]
+answer = worker.answer
+
+def held(job, channel, encoder):
+    while not os.path.exists(release):
+        time.sleep(0.01)
+    return answer(job, channel, encoder)
+
+worker.answer = held  # main's warm-up job calls execute itself: it is not held
+sys.exit(worker.main(options))
+"""
+
+
+class HeldWorkers:
+    def __init__(self, release: Path):
+        self.path = release
+
+    def release(self) -> None:
+        """From now on, every worker computes its jobs (the held ones first)."""
+        self.path.touch()
+
+
+@pytest.fixture
+def held_workers(monkeypatch, tmp_path) -> HeldWorkers:
+    """Compute workers whose jobs wait until `held_workers.release()`."""
+    release = tmp_path / "release"
+    _worker_that(monkeypatch, _HELD_WORKER, str(release))
+    return HeldWorkers(release)
 
 
 def test_a_worker_cancelled_while_it_starts_is_killed_and_counted(monkeypatch):

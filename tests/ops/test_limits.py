@@ -6,7 +6,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.http.app import app, create_app
+from tiebreak.http.app import create_app
 from tiebreak.wire.limits import ENV, LIMITS, Limits
 from testkit.synthetic import swiss_wire
 
@@ -23,12 +23,6 @@ SMALL = Limits(
 @pytest.fixture(scope="module")
 def small():
     with TestClient(create_app(SMALL)) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def default():
-    with TestClient(app) as c:
         yield c
 
 
@@ -94,21 +88,19 @@ def test_trf_players_are_checked_once_read(small):
         assert_names_limit(c.post("/v1/standings", json={"trf": trf}), 400, "max_players", "trf.players")
 
 
-def test_schema_bounds_name_their_limit(default):
+def test_schema_bounds_name_their_limit(client):
     """Past the limits the service started with, msgspec stops decoding; the error still names the limit."""
     rules = ["BH"] * (LIMITS.max_rules + 1)
-    assert_names_limit(
-        default.post("/v1/standings", json={**body(), "tiebreaks": rules}), 400, "max_rules", "tiebreaks"
-    )
+    assert_names_limit(client.post("/v1/standings", json={**body(), "tiebreaks": rules}), 400, "max_rules", "tiebreaks")
     t = body()
     t["tournament"]["rounds"] = LIMITS.max_rounds + 1
-    assert_names_limit(default.post("/v1/standings", json=t), 400, "max_rounds", "tournament.rounds")
+    assert_names_limit(client.post("/v1/standings", json=t), 400, "max_rounds", "tournament.rounds")
     players = [{"id": i + 1} for i in range(LIMITS.max_players + 1)]
-    response = default.post("/v1/standings", json={"tournament": {"rounds": 1, "players": players}})
+    response = client.post("/v1/standings", json={"tournament": {"rounds": 1, "players": players}})
     assert_names_limit(response, 400, "max_players", "tournament.players")
     t = body()
     t["tournament"]["players"][0]["id"] = LIMITS.max_player_id + 1
-    assert_names_limit(default.post("/v1/standings", json=t), 400, "max_player_id", "tournament.players[0].id")
+    assert_names_limit(client.post("/v1/standings", json=t), 400, "max_player_id", "tournament.players[0].id")
 
 
 def test_compute_deadline_is_a_503_naming_it_with_retry_after():
@@ -165,18 +157,18 @@ def test_batch_items():
         assert c.post("/v1/standings/batch", json=items[:2]).status_code == 200
 
 
-def test_large_bodies_are_counted_before_they_are_built(default):
+def test_large_bodies_are_counted_before_they_are_built(client):
     """Over 1 MiB, players and rules are counted (msgspec.Raw) before the strict decode builds them."""
     from tiebreak.wire.decode import PRESCAN_BYTES
 
     n = PRESCAN_BYTES // 9 + 1
     players = b'{"tournament":{"rounds":1,"players":[' + b",".join([b'{"id":1}'] * n) + b"]}}"
-    response = default.post("/v1/standings", content=players, headers={"content-type": "application/json"})
+    response = client.post("/v1/standings", content=players, headers={"content-type": "application/json"})
     assert_names_limit(response, 400, "max_players", "tournament.players")
     assert response.json()["errors"][0]["message"].startswith(f"{n} players; ")
     rules = b'{"trf":"x","tiebreaks":[' + b",".join([b'"BH"'] * (PRESCAN_BYTES // 5 + 1)) + b"]}"
-    response = default.post("/v1/standings", content=rules, headers={"content-type": "application/json"})
+    response = client.post("/v1/standings", content=rules, headers={"content-type": "application/json"})
     assert_names_limit(response, 400, "max_rules", "tiebreaks")
     malformed = players[:-3]
-    response = default.post("/v1/standings", content=malformed, headers={"content-type": "application/json"})
+    response = client.post("/v1/standings", content=malformed, headers={"content-type": "application/json"})
     assert response.status_code == 400 and response.json()["detail"] == "the request body is not valid JSON"

@@ -9,18 +9,12 @@ import logging
 import pytest
 from litestar.testing import TestClient
 
-from tiebreak.http.app import app, create_app
+from tiebreak.http.app import create_app
 from tiebreak.compute.logs import JsonFormatter, request_id_from
 from tiebreak.http.ops import OpsConfig
 from testkit.synthetic import swiss_wire
 
 BODY = {"tournament": swiss_wire(30, 7, seed=3), "tiebreaks": ["BH/C1", "BH", "SB"]}
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(app) as c:
-        yield c
 
 
 def metric(text: str, name: str, **labels) -> float:

@@ -9,6 +9,7 @@ from litestar.testing import TestClient
 
 from tiebreak.http.app import app
 from testkit.synthetic import swiss_wire
+from tests.profiles import examples
 
 TOURNAMENT = swiss_wire(40, 7, seed=5)
 RULES = ["BH/C1", "BH", "SB", "DE"]
@@ -29,7 +30,7 @@ def test_full_standings_report_the_number_of_players():
     assert FULL["total_players"] == len(FULL["standings"]) == 40
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(top=st.integers(1, 45), explain=st.booleans())
 def test_top_returns_the_first_rows_unchanged(top, explain):
     got = standings(top=top, explain=explain)

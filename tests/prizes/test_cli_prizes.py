@@ -4,13 +4,12 @@ crosstable to rank first, and a prizes file."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.command import ROOT, tiebreak
 
 from .conftest import FIXTURES, load
 
-ROOT = Path(__file__).resolve().parents[2]
 ALEKHINE = ROOT / "tests" / "fixtures" / "conformance_fide" / "worked-a-alekhine-memorial.trf"
 PRIZES = {
     "prizes": [
@@ -20,12 +19,6 @@ PRIZES = {
     ],
     "rules": {"currency": "EUR"},
 }
-
-
-def tiebreak(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "tiebreak.cli", *map(str, args)], cwd=ROOT, capture_output=True, text=True
-    )
 
 
 def split(case: dict, tmp_path: Path) -> tuple[Path, Path]:

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tiebreak.prizes import Category, Entrant, Prize, PrizeGroup, PrizeRequest, Rules, Sharing, TieRule, distribute
+from tests.profiles import examples
 
 CATEGORY_FILTERS = {
     "u1800": {"rating_below": 1800},
@@ -80,7 +81,7 @@ def _totals(result) -> dict[int, Decimal]:
     return {a.entrant.id: a.total for a in result.awards if a.total}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(prize_requests())
 def test_the_total_paid_is_what_was_awarded_and_nobody_pays_in(request):
     result = distribute(request)
@@ -110,7 +111,7 @@ def _permuted(request: PrizeRequest, data) -> PrizeRequest:
     return PrizeRequest(tuple(rows), request.categories, request.groups, request.rules)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(prize_requests(sharing=Sharing.POOL, rated=True, tie_rules=(TieRule.SHARE, TieRule.LOWEST_RATING)), st.data())
 def test_permuting_players_inside_a_score_group_changes_no_pool(request, data):
     before, after = distribute(request), distribute(_permuted(request, data))
@@ -149,7 +150,7 @@ def _walk(request: PrizeRequest) -> dict[int, Decimal]:
     return {pid: amount for pid, amount in paid.items() if amount}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(prize_requests(sharing=Sharing.NONE, distinct_amounts=True))
 def test_none_is_a_walk_down_the_standings(request):
     assert _totals(distribute(request)) == _walk(request)
@@ -166,7 +167,7 @@ def _with(request: PrizeRequest, sharing: Sharing) -> PrizeRequest:
     return PrizeRequest(request.standings, request.categories, request.groups, rules)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(prize_requests(ties=False))
 def test_without_ties_hort_and_pooling_equal_none(request):
     none = _totals(distribute(_with(request, Sharing.NONE)))

@@ -7,9 +7,7 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.command import ROOT, tiebreak
 
 _PROBE = """
 import json, sys
@@ -36,8 +34,6 @@ def test_the_worked_example_of_docs_prizes_md_is_what_the_command_prints():
     doc = (ROOT / "docs" / "prizes.md").read_text()
     block = re.search(r"```\n\$ (tiebreak prizes [^\n]*\\\n[^\n]*)\n(.*?)```", doc, re.S)
     command = block.group(1).replace("\\\n", " ").split()
-    result = subprocess.run(
-        [sys.executable, "-m", "tiebreak.cli", *command[1:]], cwd=ROOT, capture_output=True, text=True
-    )
+    result = tiebreak(*command[1:])
     assert result.returncode == 0, result.stderr
     assert result.stdout == block.group(2)

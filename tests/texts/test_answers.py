@@ -15,6 +15,7 @@ from tiebreak.usecases.convert import tournament_to_wire
 from tests.builders import crosstable
 from tests.formats.trf_lines import player, trf
 from tests.strategies import swiss_tournaments
+from tests.profiles import examples
 
 CLIENT = TestClient(app)
 # Anna is the guides' worked bye example: 4½/5, four wins and a half-point bye in round 3, in a
@@ -218,7 +219,7 @@ def test_compare_and_batch_lines_in_the_language(lang):
     assert second["status"] == 422 and SCRIPTS[lang].search(second["error"]["detail"])
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(drawn=swiss_tournaments(max_players=10, max_rounds=7))
 def test_the_numbers_of_an_answer_are_the_same_in_every_language(drawn):
     body = {

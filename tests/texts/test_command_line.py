@@ -2,8 +2,6 @@
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import msgspec
@@ -11,20 +9,14 @@ import pytest
 
 from tiebreak.cli.parser import locale_language
 from tiebreak.usecases.convert import tournament_to_wire
+from tests.command import ROOT, tiebreak
 from tests.texts.test_answers import EVENT
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def tiebreak(*args, env: dict[str, str] | None = None):
-    clean = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")}
-    return subprocess.run(
-        [sys.executable, "-m", "tiebreak.cli", *map(str, args)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**clean, **(env or {})},
-    )
+def locale(**names: str) -> dict[str, str | None]:
+    """The environment change that leaves the command these locale variables alone (tests/conftest.py
+    sets LC_ALL=C.UTF-8 for the others, which would win over LANG)."""
+    return {**dict.fromkeys(("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")), **names}
 
 
 @pytest.fixture(scope="module")
@@ -62,12 +54,12 @@ def test_explain_in_russian_with_lang(event_file):
 
 
 def test_the_locale_chooses_the_language_and_lang_overrides_it(event_file):
-    japanese = tiebreak("standings", event_file, "-t", "DE", "BH/C1", env={"LANG": "ja_JP.UTF-8"})
+    japanese = tiebreak("standings", event_file, "-t", "DE", "BH/C1", env=locale(LANG="ja_JP.UTF-8"))
     assert japanese.returncode == 0, japanese.stderr
     header = japanese.stdout.splitlines()[0]
     assert header.split()[:3] == ["順位", "Id", "氏名"]
     assert "規定: fide-2026" in japanese.stdout
-    english = tiebreak("standings", event_file, "-t", "DE", "BH/C1", "--lang", "en", env={"LANG": "ja_JP.UTF-8"})
+    english = tiebreak("standings", event_file, "-t", "DE", "BH/C1", "--lang", "en", env=locale(LANG="ja_JP.UTF-8"))
     assert english.stdout.splitlines()[0].split()[:3] == ["Rank", "Id", "Name"]
     # the same numbers in both
     assert [line.split()[-3:] for line in japanese.stdout.splitlines()[1:7]] == [
@@ -97,7 +89,7 @@ def test_the_check_summary_in_the_language():
     summary = done.stderr.strip().splitlines()[-1]
     assert summary.startswith("tiebreak check: файлов: 1 за ")
     assert summary.endswith(" с, согласованных: 1, несогласованных: 0, нечитаемых: 0")
-    polish = tiebreak("check", fixture, "--out", os.devnull, env={"LANG": "pl_PL.UTF-8"})
+    polish = tiebreak("check", fixture, "--out", os.devnull, env=locale(LANG="pl_PL.UTF-8"))
     assert "zgodne: 1, niezgodne: 0, nieczytelne: 0" in polish.stderr
 
 
@@ -106,9 +98,9 @@ def test_help_in_the_language_of_lang_or_the_locale():
     assert japanese.returncode == 0
     assert "チェスのタイブレーク順位（FIDE C.07）" in japanese.stdout
     assert "TRF か JSON の大会の順位を出す" in japanese.stdout  # a command's one line
-    russian = tiebreak("check", "--help", env={"LANG": "ru_RU.UTF-8"})
+    russian = tiebreak("check", "--help", env=locale(LANG="ru_RU.UTF-8"))
     assert "индикатор хода в stderr" in russian.stdout
-    english = tiebreak("check", "--help")
+    english = tiebreak("check", "--help", env=locale())  # no locale at all: English
     assert "progress bar on stderr" in english.stdout
 
 
