@@ -109,6 +109,7 @@ def rank(
     dropped: Mapping[RuleSpec, str | None],
     registry: Mapping[str, Any] = TIEBREAKS,
     within: np.ndarray | None = None,
+    after_points: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
     """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
 

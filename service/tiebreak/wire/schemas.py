@@ -365,6 +365,13 @@ class ContributionOut(msgspec.Struct, omit_defaults=True, gc=False):
         str | None,
         doc("How a dummy's value was found: `dummy-own-score`, `dummy-capped-at-opponent`, `dummy-capped-at-half`"),
     ] = None
+    rating_source: Annotated[
+        Literal["fide", "national", "estimated", "unrated"] | None,
+        doc(
+            "A rating rule's game, when the request's `ratings` is not the plain FIDE rating: where the rating "
+            "in `value` came from (`unrated`: the number `ratings.unrated` gives an unrated player)"
+        ),
+    ] = None
 
 
 class RuleBreakdown(msgspec.Struct, frozen=True, gc=False):
