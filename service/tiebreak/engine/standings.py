@@ -83,6 +83,7 @@ class Standings:
     rows: Sequence[StandingRow]
     warnings: list[Warning] = field(default_factory=list)
     lots_seed: int | None = None  # the seed of the drawing of lots, when the rules include RND
+    decisions: Decisions = NO_DECISIONS  # what the arbiter decided, the rating policy as applied
     explained: set[int] = field(default_factory=set, init=False)  # the players whose breakdowns are kept
 
     def explain(self, players: list[int]) -> list[Explanation]:
@@ -241,7 +242,16 @@ def _compute(
     warnings += group_checks(outcomes, table)
     rows = _rows(table, order, starts, keys, outcomes, playoffs is not None, expelled)
     warnings += drawn_order_warnings(rows, table, lots_seed)
-    standings = Standings(table, applied, specs, outcomes, rows, warnings, lots_seed if uses_lots(specs) else None)
+    standings = Standings(
+        table,
+        applied,
+        specs,
+        outcomes,
+        rows,
+        warnings,
+        lots_seed if uses_lots(specs) else None,
+        replace(decisions, ratings=policy),
+    )
     if explain is True:
         standings.keep(range(table.size))
     elif explain is not False:

@@ -66,8 +66,9 @@ class TrfOutput:
     rating_report_gaps: list[str] = field(default_factory=list)  # what a FIDE rating report needs and is not given
 
 
-def standings_columns(standings: Standings) -> tuple[dict[int, Fraction], dict[int, int]]:
-    """Points and rank per start number, as the standings computed them (after tie-breaks)."""
+def standings_columns(standings: Standings) -> tuple[dict[int, Fraction], dict[int, int | None]]:
+    """Points and rank per start number, as the standings computed them (after tie-breaks); an
+    expelled player has no rank (the column is left blank)."""
     table = standings.table
     points = {table.ids[p]: Fraction(table.scores[p], table.scale) for p in range(len(table.ids))}
     ranks = {table.ids[row.player]: row.rank for row in standings.rows}
@@ -123,7 +124,7 @@ def _system_of(text: str) -> System | None:
 def write_trf(
     tournament: Tournament,
     points: dict[int, Fraction] | None = None,
-    ranks: dict[int, int] | None = None,
+    ranks: dict[int, int | None] | None = None,
     tiebreaks: list[str] | tuple[str, ...] = (),
     header: TrfHeader | None = None,
 ) -> TrfOutput:
@@ -248,7 +249,7 @@ def _scoring_record(scoring: Scoring, warnings: list[str]) -> str:
 
 
 def _player_line(
-    player: Player, points: dict[int, Fraction] | None, ranks: dict[int, int] | None, warnings: list[str]
+    player: Player, points: dict[int, Fraction] | None, ranks: dict[int, int | None] | None, warnings: list[str]
 ) -> str:
     name = _clean(player.name, f"player {player.id} name", warnings)
     width = NAME.last - NAME.first + 1

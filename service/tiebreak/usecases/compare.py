@@ -205,7 +205,8 @@ def _team_results(body: CompareRequest, event: TeamTournament, read_warnings: li
 def _response(body: CompareRequest, results: list[Standings], tournament: Tournament | None) -> CompareResponse:
     names = [item.name for item in body.lists]
     table = results[0].table
-    ranks = [{row.player: row.rank for row in result.rows} for result in results]
+    # an expelled player has no rank under any list (the same crosstable)
+    ranks = [{row.player: row.rank for row in result.rows if row.rank is not None} for result in results]
     firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
     lists_out = [
         ListResult(
@@ -240,6 +241,8 @@ def _response(body: CompareRequest, results: list[Standings], tournament: Tourna
         summaries.append(ListSummary(name=name, first=first, changes=changes))
     moves = []
     for p in range(table.size):
+        if p not in ranks[0]:  # an expelled player is ranked by no list
+            continue
         per_list = [rank[p] for rank in ranks]
         best, worst = min(per_list), max(per_list)
         if best != worst:

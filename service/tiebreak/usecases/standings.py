@@ -28,7 +28,8 @@ from ..wire.scenarios import ScenariosRequest
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_tournament
 from ..texts.message import msg
-from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from ..engine.decisions import NO_DECISIONS, Decisions
+from .convert import decisions_from_wire, rules_from_wire, standings_to_wire, tournament_from_wire
 from .file_rules import rules_of_the_file
 from .problems import TrfCrosstableError
 from .teams import NotATeamEvent, TeamInput, individual_after_all, is_team_request, read_team, team_standings
@@ -41,6 +42,7 @@ class Input:
     tournament: Tournament
     warnings: list[Warning] = field(default_factory=list)
     trf: TrfDocument | None = None
+    decisions: Decisions = NO_DECISIONS  # the request's rating policy, play-offs, MAN values, changes
 
 
 def trf_warning(w: TrfWarning) -> Warning:
@@ -142,6 +144,7 @@ def prepare_input(
         warnings.append(
             Warning("no-tiebreaks", msg("no tie-break rules given: players equal on points share a rank"), "C.07 4.1")
         )
+    source.decisions = decisions_from_wire(body, regulations)
     return source, specs, regulations
 
 
@@ -330,6 +333,7 @@ def rank_individual(plan: StandingsPlan, after_round: int | None, seed: int | No
             False,
             s.ContributionOut,
             seed,
+            source.decisions,
         )
     except InconsistentCrosstable as exc:
         if source.trf is None:

@@ -64,7 +64,10 @@ class ProgressionRow(s.Out, omit_defaults=True, frozen=True):
 
     id: Annotated[int, doc("The start number (a team's number in a team event)")]
     name: Annotated[str, doc("The player's (or team's) name")]
-    ranks: Annotated[list[int], doc("The rank after each round of `rounds`, as /v1/standings with that `after_round`")]
+    ranks: Annotated[
+        list[int | None],
+        doc("The rank after each round of `rounds`, as /v1/standings with that `after_round`; null: expelled"),
+    ]
     points: Annotated[list[float], doc("The score after each round (a team event: its primary score)")]
     match_points: Annotated[list[float], Meta(description="Team events: match points after each round")] | None = None
     game_points: Annotated[list[float], Meta(description="Team events: game points after each round")] | None = None
