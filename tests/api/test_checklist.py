@@ -239,3 +239,81 @@ def test_checklist_q201_a_changed_list_is_warned_and_echoed(client):
     warning = next(w for w in body["warnings"] if w["code"] == "tiebreaks-changed")
     assert warning["rule"] == "C.07 4.1.1" and "round 3" in warning["message"]
     assert body["tiebreak_changes"] == [{"from_round": 3, "previous": ["BH/C1", "SB"]}]
+
+
+def _swiss_tournament() -> dict:
+    players = _crosstable(SWISS, {pid: {"rating": 1500 + 10 * pid} for pid in range(1, 7)})
+    players[4]["results"].append({"round": 3, "result": "pairing_bye"})
+    players[0]["national_rating"] = 1620
+    return {"rounds": 3, "start_date": "2026-04-01", "end_date": "2026-04-03", "federation": "NOR", "players": players}
+
+
+def test_checklist_q202_the_trf_records_a_changed_list_and_reads_it_back(client):
+    changes = [{"from_round": 3, "previous": ["BH/C1", "SB"]}]
+    written = client.post(
+        "/v1/trf", json={"tournament": _swiss_tournament(), "tiebreaks": ["BH"], "tiebreak_changes": changes}
+    )
+    assert written.status_code == 200, written.text
+    text = written.json()["trf"]
+    assert "### tiebreaks changed from round 3; previous: BH/C1, SB" in text.splitlines()
+    read = client.post("/v1/trf", json={"trf": text}).json()
+    assert read["tiebreak_changes"] == [{"from_round": 3, "previous": ["BH/C1", "SB"]}]
+    # ranking the file warns of the change it records (C.07 4.1.1)
+    body = client.post("/v1/standings", json={"trf": text, "explain": False}).json()
+    assert body["tiebreak_changes"] == [{"from_round": 3, "previous": ["BH/C1", "SB"]}]
+    assert "tiebreaks-changed" in [w["code"] for w in body["warnings"]]
+
+
+def test_trf_052_and_the_national_rating_of_an_nrs_record_round_trip(client):
+    written = client.post("/v1/trf", json={"tournament": _swiss_tournament()}).json()["trf"]
+    lines = written.splitlines()
+    assert "052 2026/04/03" in lines
+    nrs = next(line for line in lines if line.startswith("NOR "))
+    assert nrs[4:8] == "   1" and nrs[48:52] == "1620"  # TRF-26 NRS: starting rank 5-8, national rating 49-52
+    read = client.post("/v1/trf", json={"trf": written}).json()["tournament"]
+    assert read["end_date"] == "2026-04-03"
+    assert read["players"][0]["national_rating"] == 1620
+    assert read["players"][1]["national_rating"] is None
+    # read back, the file's NRS record is kept verbatim and not written twice
+    again = client.post("/v1/trf", json={"tournament": read}).json()["trf"]
+    assert sum(line.startswith("NOR ") for line in again.splitlines()) == 1
+
+
+def test_trf_has_no_record_for_rating_histories_or_expulsions_and_says_so(client):
+    tournament = _swiss_tournament()
+    tournament["players"][1]["rating_history"] = [{"from_round": 2, "rating": 1530}]
+    tournament["players"][5]["expelled_after_round"] = 2
+    warnings = client.post("/v1/trf", json={"tournament": tournament}).json()["warnings"]
+    messages = [w["message"] for w in warnings if w["code"] == "trf-not-carried"]
+    assert any("ratings by round" in m for m in messages) and any("expulsion" in m for m in messages)
+
+
+def test_the_national_rating_of_a_trf_ranks_under_ratings_source_national(client):
+    text = client.post("/v1/trf", json={"tournament": _swiss_tournament()}).json()["trf"]
+    body = client.post(
+        "/v1/standings", json={"trf": text, "tiebreaks": ["RTNG"], "ratings": {"source": "national", "unrated": 0}}
+    ).json()
+    # only player 1 has a national rating (1620); the others count as 0
+    assert _row(body, 1)["values"] == [1620] and _row(body, 3)["values"] == [0]
+
+
+def test_progression_and_compare_take_the_decisions_too(client):
+    tournament = _swiss_tournament()
+    progression = client.post(
+        "/v1/standings/progression",
+        json={"tournament": tournament, "tiebreaks": ["BH"], "playoffs": [{"order": [3, 1]}], "after_round": 3},
+    )
+    assert progression.status_code == 200, progression.text
+    # 1 and 3 are level after every round (1, 1½, 2½ points): the play-off ranks 3 first each time
+    ranks = {row["id"]: row["ranks"] for row in progression.json()["players"]}
+    assert ranks[3][-1] == 1 and ranks[1][-1] == 2
+    compare = client.post(
+        "/v1/compare",
+        json={
+            "tournament": tournament,
+            "lists": [{"name": "a", "tiebreaks": ["BH"]}],
+            "ratings": {"source": "national"},
+        },
+    )
+    assert compare.status_code == 200, compare.text
+    assert compare.json()["lists"][0]["standings"]["ratings"]["source"] == "national"

@@ -27,7 +27,7 @@ from ..wire.compare import (
     RankMove,
     RuleList,
 )
-from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from .convert import decisions_from_wire, rules_from_wire, standings_to_wire, tournament_from_wire
 from .cost import Counts
 from ..wire.limits import Limits
 from .standings import applied_regulations, default_after_round, lots_seed, read_trf_checked, team_counts, trf_warnings
@@ -157,6 +157,7 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
         # an individual event's plan has all three (plan_compare)
         assert plan.tournament is not None and plan.lists is not None and plan.read_warnings is not None
         seed = lots_seed((specs for specs, _ in plan.lists), body.seed)  # one draw for every list
+        decisions = decisions_from_wire(body, plan.lists[0][1] if plan.lists else None)
         for i, (specs, regulations) in enumerate(plan.lists):
             try:
                 result = compute_standings(
@@ -168,6 +169,7 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
                     False,
                     s.ContributionOut,
                     seed,
+                    decisions,
                 )  # explained as converted
             except InvalidRequest as exc:
                 raise _under_list(i, exc) from None

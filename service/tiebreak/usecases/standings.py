@@ -14,7 +14,7 @@ import functools
 import secrets
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
@@ -28,7 +28,7 @@ from ..wire.scenarios import ScenariosRequest
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_tournament
 from ..texts.message import msg
-from ..engine.decisions import NO_DECISIONS, Decisions
+from ..engine.decisions import NO_DECISIONS, Decisions, TiebreakChange
 from .convert import decisions_from_wire, rules_from_wire, standings_to_wire, tournament_from_wire
 from .file_rules import rules_of_the_file
 from .problems import TrfCrosstableError
@@ -145,6 +145,13 @@ def prepare_input(
             Warning("no-tiebreaks", msg("no tie-break rules given: players equal on points share a rank"), "C.07 4.1")
         )
     source.decisions = decisions_from_wire(body, regulations)
+    if source.trf is not None and source.trf.tiebreak_changes and not source.decisions.tiebreak_changes:
+        # the changes a TRF records in its `###` comment lines, when the request gives none
+        recorded = tuple(
+            TiebreakChange(r, tuple(spec.canonical for spec in parsed_rules(rules, regulations)))
+            for r, rules in source.trf.tiebreak_changes
+        )
+        source.decisions = replace(source.decisions, tiebreak_changes=recorded)
     return source, specs, regulations
 
 

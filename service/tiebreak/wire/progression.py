@@ -38,6 +38,10 @@ class ProgressionRequest(s.Strict, frozen=True):
         Literal["auto", "players"],
         Meta(description="`auto`: teams for a team event, players otherwise; `players`: a TRF's players one by one"),
     ] = "auto"
+    ratings: Annotated[s.RatingsPolicy | None, doc(s.RATINGS_DOC)] = None
+    playoffs: Annotated[list[s.Playoff], Meta(max_length=s.LIMITS.max_players), doc(s.PLAYOFFS_DOC)] = []
+    manual_values: Annotated[dict[int, s.ManualValue] | None, doc(s.MANUAL_DOC)] = None
+    tiebreak_changes: Annotated[list[s.TiebreakChange], Meta(max_length=s.LIMITS.max_rounds), doc(s.CHANGES_DOC)] = []
 
     def __post_init__(self) -> None:
         s.check_event_and_rules(self)
@@ -56,6 +60,10 @@ class ProgressionRequest(s.Strict, frozen=True):
             seed=self.seed,
             explain=False,
             participants=self.participants,
+            ratings=self.ratings,
+            playoffs=self.playoffs,
+            manual_values=self.manual_values,
+            tiebreak_changes=self.tiebreak_changes,
         )
 
 
