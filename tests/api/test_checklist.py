@@ -4,6 +4,8 @@ hand in the comments; docs/arbiters.md's checklist table names these tests."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 
@@ -317,3 +319,33 @@ def test_progression_and_compare_take_the_decisions_too(client):
     )
     assert compare.status_code == 200, compare.text
     assert compare.json()["lists"][0]["standings"]["ratings"]["source"] == "national"
+
+
+def test_checklist_q145_the_command_line_takes_the_ratings_policy(tmp_path):
+    from tests.command import tiebreak
+
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps({"rounds": 3, "players": _crosstable(ROUND_ROBIN, SOURCES)}))
+    ran = tiebreak(
+        "standings", path, "-t", "ARO", "--ratings-source", "highest", "--unrated", "1000", "--format", "json"
+    )
+    assert ran.returncode == 0, ran.stderr
+    body = json.loads(ran.stdout)
+    assert _row(body, 1)["values"] == [1867]  # as worked above for `highest`
+    assert body["ratings"] == {"source": "highest", "per_round": False, "unrated": 1000}
+    ran = tiebreak("standings", path, "-t", "ARO", "--unrated", "estimated", "--format", "json")
+    assert _row(json.loads(ran.stdout), 1)["values"] == [1850]
+    by_round = tmp_path / "by-round.json"
+    by_round.write_text(json.dumps({"rounds": 3, "players": _crosstable(ROUND_ROBIN, BY_ROUND)}))
+    ran = tiebreak("standings", by_round, "-t", "ARO", "--per-round-ratings", "--format", "json")
+    assert _row(json.loads(ran.stdout), 1)["values"] == [1927]
+
+
+def test_checklist_q145_the_python_api_takes_the_ratings_policy():
+    import tiebreak
+
+    tournament = {"rounds": 3, "players": _crosstable(ROUND_ROBIN, SOURCES)}
+    answer = tiebreak.standings(tournament, ["ARO"], ratings={"source": "fide-else-national", "unrated": 1000})
+    assert next(row for row in answer.standings if row.id == 1).values == [1833]
+    answer = tiebreak.standings(tournament, ["ARO"], playoffs=[[3, 1]], manual_values={1: 1})
+    assert [row.decided_by for row in answer.standings][0] == "playoff"
