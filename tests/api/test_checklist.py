@@ -349,3 +349,20 @@ def test_checklist_q145_the_python_api_takes_the_ratings_policy():
     assert next(row for row in answer.standings if row.id == 1).values == [1833]
     answer = tiebreak.standings(tournament, ["ARO"], playoffs=[[3, 1]], manual_values={1: 1})
     assert [row.decided_by for row in answer.standings][0] == "playoff"
+
+
+def test_checklist_q201_check_reports_the_change_a_file_records(client, tmp_path):
+    from tests.cli.test_check import ALEKHINE
+    from tests.command import tiebreak
+
+    lines = ALEKHINE.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("001"))
+    text = "\n".join([*lines[:at], "### tiebreaks changed from round 5; previous: SB", *lines[at:]]) + "\n"
+    answer = client.post("/v1/check", json=[{"id": "changed", "trf": text}])
+    assert answer.status_code == 200, answer.text
+    report = json.loads(answer.text.splitlines()[0])["result"]
+    assert "tiebreaks-changed" in [w["code"] for w in report["warnings"]]
+    path = tmp_path / "changed.trf"
+    path.write_text(text, encoding="utf-8")
+    done = tiebreak("check", path)  # NDJSON reports on stdout
+    assert "tiebreaks-changed" in done.stdout, done.stdout + done.stderr
