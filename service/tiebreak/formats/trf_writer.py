@@ -168,8 +168,9 @@ def write_trf(
         lines.append(f"032 {text(header.federation, 'federation')}")
     if tournament.start_date:
         lines.append(f"042 {tournament.start_date:%Y/%m/%d}")
-    if header.end_date:
-        lines.append(f"052 {header.end_date:%Y/%m/%d}")
+    end_date = header.end_date or tournament.end_date
+    if end_date:
+        lines.append(f"052 {end_date:%Y/%m/%d}")
     lines.append(f"062 {len(tournament.players)}")
     lines.append(f"072 {sum(1 for p in tournament.players if p.rating)}")
     lines += _type_record(tournament, header, warnings)
