@@ -69,7 +69,7 @@ def _decision_fields(
     return {
         "ratings": dict(ratings) if ratings is not None else None,
         "playoffs": [{"order": list(order)} for order in playoffs],
-        "manual_values": dict(manual_values) if manual_values is not None else None,
+        "manual_values": {str(k): v for k, v in manual_values.items()} if manual_values is not None else None,
         "tiebreak_changes": [dict(change) for change in tiebreak_changes],
     }
 

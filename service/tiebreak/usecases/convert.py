@@ -166,7 +166,7 @@ def decisions_from_wire(body: Any, regulations: m.Regulations | None = None) -> 
         playoffs=tuple(tuple(p.order) for p in playoffs),
         manual_values=None
         if manual is None
-        else {pid: exact(value, ("manual_values", str(pid))) for pid, value in manual.items()},
+        else {int(pid): exact(value, ("manual_values", pid)) for pid, value in manual.items()},
         tiebreak_changes=tuple(
             TiebreakChange(c.from_round, tuple(spec.canonical for spec in rules_from_wire(c.previous, regulations)))
             for c in changes

@@ -69,7 +69,7 @@ class CompareRequest(s.Strict, kw_only=True, frozen=True):
     explain: Annotated[bool, doc(s.EXPLAIN_DOC)] = True
     ratings: Annotated[s.RatingsPolicy | None, doc(s.RATINGS_DOC)] = None
     playoffs: Annotated[list[s.Playoff], Meta(max_length=s.LIMITS.max_players), doc(s.PLAYOFFS_DOC)] = []
-    manual_values: Annotated[dict[int, s.ManualValue] | None, doc(s.MANUAL_DOC)] = None
+    manual_values: Annotated[dict[s.ManualKey, s.ManualValue] | None, doc(s.MANUAL_DOC)] = None
     tiebreak_changes: Annotated[list[s.TiebreakChange], Meta(max_length=s.LIMITS.max_rounds), doc(s.CHANGES_DOC)] = []
 
     def __post_init__(self) -> None:

@@ -283,6 +283,8 @@ class TiebreakChange(Strict, frozen=True):
 
 
 ManualValue = Annotated[float, Meta(ge=-1e9, le=1e9, description="A value of rule MAN; at most two decimals")]
+# JSON object keys are strings: a start number written as one
+ManualKey = Annotated[str, Meta(pattern=r"^[1-9][0-9]{0,8}$", examples=["7"], description="A start number")]
 RATINGS_DOC = "Which rating the rating-based rules read and how unrated players count (SPEC 3.12)"
 PLAYOFFS_DOC = "Play-offs between tied players (C.07 3), applied before the tie-breaks; `decided_by` says `playoff`"
 MANUAL_DOC = "The values of rule MAN by start number (an arbiter's or external tie-break), higher is better"
@@ -327,7 +329,7 @@ class StandingsRequest(Strict, frozen=True):
     explain: Annotated[bool, doc(EXPLAIN_DOC)] = True
     ratings: Annotated[RatingsPolicy | None, doc(RATINGS_DOC)] = None
     playoffs: Annotated[list[Playoff], Meta(max_length=LIMITS.max_players), doc(PLAYOFFS_DOC)] = []
-    manual_values: Annotated[dict[int, ManualValue] | None, doc(MANUAL_DOC)] = None
+    manual_values: Annotated[dict[ManualKey, ManualValue] | None, doc(MANUAL_DOC)] = None
     tiebreak_changes: Annotated[list[TiebreakChange], Meta(max_length=LIMITS.max_rounds), doc(CHANGES_DOC)] = []
     top: Annotated[
         Annotated[int, Meta(ge=1, le=LIMITS.max_players)] | None,

@@ -19,6 +19,11 @@ def manual_values(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     scale); a player without one is an error, not a value that sorts last."""
     table, given = ctx.table, ctx.manual_values or {}
     missing = [pid for pid in table.ids if pid not in given]
+    unknown = sorted(set(given) - set(table.ids))
+    if unknown:
+        raise InvalidRequest(
+            [Issue(("manual_values", str(unknown[0])), msg("no player has start number {id}", id=unknown[0]))]
+        )
     if missing:
         raise InvalidRequest(
             [
