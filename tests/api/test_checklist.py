@@ -366,3 +366,21 @@ def test_checklist_q201_check_reports_the_change_a_file_records(client, tmp_path
     path.write_text(text, encoding="utf-8")
     done = tiebreak("check", path)  # NDJSON reports on stdout
     assert "tiebreaks-changed" in done.stdout, done.stdout + done.stderr
+
+
+def test_scenarios_read_the_ratings_policy_through_the_shared_preparation(client):
+    # The four-player round robin before its last round (1-4 and 2-3 to play), ranked by RTNG. By
+    # FIDE ratings 3 is unrated and RTNG is dropped; by national ratings 1 and 4 have none and
+    # count 1000 (`unrated`), so it stays.
+    players = _crosstable([p for p in ROUND_ROBIN if p[0] < 3], SOURCES)
+    tournament = {"rounds": 3, "players": players}
+    pairings = [{"round": 3, "white": 1, "black": 4}, {"round": 3, "white": 2, "black": 3}]
+    request = {"tournament": tournament, "tiebreaks": ["RTNG"], "pairings": pairings, "places": 1}
+    answer = client.post("/v1/scenarios", json={**request, "ratings": {"source": "national", "unrated": 1000}})
+    assert answer.status_code == 200, answer.text
+    assert "rating-tiebreak-dropped" not in [w["code"] for w in answer.json()["warnings"]]
+    plain = client.post("/v1/scenarios", json=request).json()
+    assert "rating-tiebreak-dropped" in [w["code"] for w in plain["warnings"]]
+    refused = client.post("/v1/scenarios", json={**request, "ratings": {"per_round": True}})
+    assert refused.status_code == 422
+    assert refused.json()["errors"][0]["path"] == "ratings.per_round"
