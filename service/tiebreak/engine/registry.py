@@ -10,6 +10,7 @@ from ..texts.message import Joined, msg
 from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
 from .families import buchholz, counts, direct_encounter, koya, lots, progressive, rating, sonneborn_berger, uscf
+from . import swiss_manager
 from .model import Regulations
 from .rules import (
     FIDE_ALIASES,
@@ -404,6 +405,10 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
     A code or alias of another rule set is a 400 that names the rule set applied,
     the rule sets the rule belongs to, and the valid codes.
     """
+    if (numbered := swiss_manager.string_form(text)) is not None:
+        reading = swiss_manager.read_number(*numbered, team=False, path=path)
+        swiss_manager.check_edition(reading, numbered[0], regulations, path)
+        return parse_spec(reading.spec, regulations, path)
     codes = valid_codes(regulations)
     if regulations is None:
         return parse_rule(text, codes, path)

@@ -17,6 +17,7 @@ from typing import Any
 from ..contributions import RuleOutcome
 from ..errors import InvalidRequest, Issue, Path, UnknownTiebreak
 from ..families import buchholz, direct_encounter, koya, progressive, sonneborn_berger
+from .. import swiss_manager
 from ..model import Regulations
 from ..registry import TIEBREAKS
 from ...texts.message import Joined, msg
@@ -392,6 +393,10 @@ def parse_team_rule(text: str, regulations: Regulations | None, path: Path = ())
         raise UnknownTiebreak(
             [Issue(("regulations",), f"team events are ranked under fide-2026 or fide-2024, not {regulations.value}")]
         )
+    if (numbered := swiss_manager.string_form(text)) is not None:
+        reading = swiss_manager.read_number(*numbered, team=True, path=path)
+        swiss_manager.check_edition(reading, numbered[0], regulations, path)
+        return parse_team_rule(reading.spec, regulations, path)
     try:
         spec = parse_rule(text, _PARSE_CODES, path, TEAM_ALIASES, None, scores=True)
     except UnknownTiebreak:
