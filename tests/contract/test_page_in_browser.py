@@ -308,6 +308,21 @@ def test_another_rule_set_is_the_apis_answer_under_it(server, browser):
 
 
 @needs_export
+def test_swiss_manager_numbers_in_the_rules_box_are_the_apis_c07_rules(server, browser):
+    """A number keeps its comma-separated parameters; the comma after them separates the next rule."""
+    export_on_page(browser, server, "fide-2026")
+    set_value(browser, "rules-input", "SM84:0,0,1,P,-,0,1, SM85:0,0,0,- BH")
+    assert compute(browser) == "done"
+    browser.evaluate("document.documentElement.dataset.shows = 'swiss-manager'")  # not RULES: load again after
+    answer = api(
+        server,
+        "/v1/standings",
+        {**export_body(), "tiebreaks": ["BH/C1/P", "SB", "BH"]},
+    )
+    assert_table_is_the_answer(browser, answer)
+
+
+@needs_export
 def test_compare_marks_the_rows_that_moved(server, browser):
     export_on_page(browser, server, "fide-2024")
     set_value(browser, "compare-rules-input", "SB BH")
