@@ -11,6 +11,7 @@ from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
 from .families import buchholz, counts, direct_encounter, koya, lots, progressive, rating, sonneborn_berger, uscf
 from . import swiss_manager
+from .interop import refused_rule
 from .model import Regulations
 from .rules import (
     FIDE_ALIASES,
@@ -409,6 +410,8 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
         reading = swiss_manager.read_number(*numbered, team=False, path=path)
         swiss_manager.check_edition(reading, numbered[0], regulations, path)
         return parse_spec(reading.spec, regulations, path)
+    if (refused := refused_rule(text, team=False)) is not None:
+        raise UnknownTiebreak([Issue(path, refused)])
     codes = valid_codes(regulations)
     if regulations is None:
         return parse_rule(text, codes, path)

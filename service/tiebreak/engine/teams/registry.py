@@ -18,6 +18,7 @@ from ..contributions import RuleOutcome
 from ..errors import InvalidRequest, Issue, Path, UnknownTiebreak
 from ..families import buchholz, direct_encounter, koya, progressive, sonneborn_berger
 from .. import swiss_manager
+from ..interop import TEAM_SPELLINGS, refused_rule
 from ..model import Regulations
 from ..registry import TIEBREAKS
 from ...texts.message import Joined, msg
@@ -375,6 +376,7 @@ TEAM_ALIASES = {
     "extended direct encounter": "EDE",
     "olympiad sonneborn-berger": "EMGSB",
     "olympiad sonneborn berger": "EMGSB",
+    **{name.lower(): spec for name, spec in TEAM_SPELLINGS.items()},  # the FIDE reference's MPTS, GPTS, EDGE
 }
 # The codes as the parser sees them (upper case); MPvGP is echoed with its lower-case v.
 _PARSE_CODES = {("MPVGP" if t.code == "MPvGP" else t.code): t.modifiers for t in _ENTRIES}
@@ -397,6 +399,11 @@ def parse_team_rule(text: str, regulations: Regulations | None, path: Path = ())
         reading = swiss_manager.read_number(*numbered, team=True, path=path)
         swiss_manager.check_edition(reading, numbered[0], regulations, path)
         return parse_team_rule(reading.spec, regulations, path)
+    if (refused := refused_rule(text, team=True)) is not None:
+        raise UnknownTiebreak([Issue(path, refused)])
+    head, slash, rest = text.strip().partition("/")
+    if head.upper() in TEAM_SPELLINGS:  # the reference's MPTS/C1: PTS:MP/C1
+        text = TEAM_SPELLINGS[head.upper()] + slash + rest
     try:
         spec = parse_rule(text, _PARSE_CODES, path, TEAM_ALIASES, None, scores=True)
     except UnknownTiebreak:
