@@ -406,10 +406,8 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
     A code or alias of another rule set is a 400 that names the rule set applied,
     the rule sets the rule belongs to, and the valid codes.
     """
-    if (numbered := swiss_manager.string_form(text)) is not None:
-        reading = swiss_manager.read_number(*numbered, team=False, path=path)
-        swiss_manager.check_edition(reading, numbered[0], regulations, path)
-        return parse_spec(reading.spec, regulations, path)
+    if (numbered := swiss_manager.spec_of(text, False, regulations, path)) is not None:
+        return parse_spec(numbered, regulations, path)
     if (refused := refused_rule(text, team=False)) is not None:
         raise UnknownTiebreak([Issue(path, refused)])
     codes = valid_codes(regulations)

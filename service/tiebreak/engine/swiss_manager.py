@@ -593,6 +593,17 @@ def read_number(number: int, parameters: str, team: bool, path: Path = ()) -> Re
         raise InvalidRequest([Issue(path, refused.reason)]) from None
 
 
+def spec_of(text: str, team: bool, regulations: Regulations | None, path: Path = ()) -> str | None:
+    """The C.07 spec a rule string `SM<number>:<parameters>` stands for (a 422 when it has none), or
+    None for a rule string of another form."""
+    numbered = string_form(text)
+    if numbered is None:
+        return None
+    reading = read_number(*numbered, team=team, path=path)
+    check_edition(reading, numbered[0], regulations, path)
+    return reading.spec
+
+
 def check_edition(reading: Reading, number: int, regulations: Regulations | None, path: Path = ()) -> None:
     """84's last parameter names the C.07 edition (1: valid from 1 February 2026); it must be the one applied."""
     if reading.regulations is None or regulations is None or reading.regulations is regulations:

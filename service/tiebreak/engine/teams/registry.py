@@ -395,10 +395,8 @@ def parse_team_rule(text: str, regulations: Regulations | None, path: Path = ())
         raise UnknownTiebreak(
             [Issue(("regulations",), f"team events are ranked under fide-2026 or fide-2024, not {regulations.value}")]
         )
-    if (numbered := swiss_manager.string_form(text)) is not None:
-        reading = swiss_manager.read_number(*numbered, team=True, path=path)
-        swiss_manager.check_edition(reading, numbered[0], regulations, path)
-        return parse_team_rule(reading.spec, regulations, path)
+    if (numbered := swiss_manager.spec_of(text, True, regulations, path)) is not None:
+        return parse_team_rule(numbered, regulations, path)
     if (refused := refused_rule(text, team=True)) is not None:
         raise UnknownTiebreak([Issue(path, refused)])
     head, slash, rest = text.strip().partition("/")
