@@ -108,3 +108,15 @@ def test_the_json_answer_carries_the_points_and_the_api_writes_them_back(client)
     assert dana["results"][0]["points"] == 2.0  # a loss, plus 2
     again = client.post("/v1/trf", json={"tournament": converted["tournament"]}).json()
     assert "299           2.0    1    4" in again["trf"].splitlines()
+
+
+def test_a_team_files_299_names_teams_and_is_reported_not_given_to_players():
+    from tiebreak.formats.trf_teams import parse_team_trf
+
+    team = (Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide_team" / "tswiss-0001.trf").read_text()
+    lines = team.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("142"))
+    with_299 = "\n".join([*lines[: at + 1], "299           2.0    1    1", *lines[at + 1 :]]) + "\n"
+    document = parse_team_trf(with_299)
+    assert document.event == parse_team_trf(team).event  # player 1's games untouched
+    assert any("record 299" in w.message and "not applied in team files" in w.message for w in document.warnings)
