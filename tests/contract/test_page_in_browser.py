@@ -323,6 +323,20 @@ def test_swiss_manager_numbers_in_the_rules_box_are_the_apis_c07_rules(server, b
 
 
 @needs_export
+def test_points_awarded_by_the_arbiter_are_shown_on_the_page(server, browser):
+    """A record 299 (decision 0180): the page lists the points the arbiter awarded among the warnings."""
+    open_page(browser, server)
+    pick_file(browser, REALWORLD / "sharly-bbp-indiv-299-bonus.trf")
+    set_value(browser, "rules-input", "BH")
+    assert compute(browser) == "done"
+    browser.evaluate("document.documentElement.dataset.shows = 'awarded'")  # not RULES: load again after
+    shown = browser.evaluate(
+        "Array.from(document.querySelectorAll('#warnings li[data-code=trf-points-awarded]'), li => li.textContent)"
+    )
+    assert len(shown) == 1 and "points awarded by the arbiter to 4 in round 1" in shown[0], shown
+
+
+@needs_export
 def test_compare_marks_the_rows_that_moved(server, browser):
     export_on_page(browser, server, "fide-2024")
     set_value(browser, "compare-rules-input", "SB BH")
