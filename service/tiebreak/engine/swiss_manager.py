@@ -154,7 +154,7 @@ class _Parameters:
                     names=", ".join(names) or "-",
                 )
             )
-        self.number, self.names, self.values = number, names, values
+        self.number_of, self.names, self.values = number, names, values
 
     def get(self, position: int, allowed: tuple[str, ...], default: str) -> str:
         """The value at `position` (0-based), one of `allowed` (an empty value is the default)."""
@@ -163,7 +163,7 @@ class _Parameters:
             raise _Refused(
                 msg(
                     "Swiss-Manager {number}: parameter {position} ({name}) is {value}; it takes {allowed}",
-                    number=self.number,
+                    number=self.number_of,
                     position=position + 1,
                     name=self.names[position],
                     value=repr(value),
@@ -172,15 +172,32 @@ class _Parameters:
             )
         return value
 
+    def number(self, position: int, high: int, default: int) -> int:
+        """A whole number 0..`high` at `position` (empty: `default`)."""
+        value = self.values[position] if position < len(self.values) and self.values[position] else str(default)
+        if not (value.isascii() and value.isdigit()) or int(value) > high:
+            raise _Refused(
+                msg(
+                    "Swiss-Manager {number}: parameter {position} ({name}) is {value}; it takes a whole number from "
+                    "0 to {high}",
+                    number=self.number_of,
+                    position=position + 1,
+                    name=self.names[position],
+                    value=repr(value),
+                    high=high,
+                )
+            )
+        return int(value)
+
     def count(self, position: int) -> int:
         """A number of results discarded (0..9)."""
-        return int(self.get(position, tuple(str(n) for n in range(10)), "0"))
+        return self.number(position, 9, 0)
 
     def no_counterpart(self, position: int, why: str) -> _Refused:
         return _Refused(
             msg(
                 "Swiss-Manager {number} with {name} {value} has no C.07 counterpart: {why}",
-                number=self.number,
+                number=self.number_of,
                 name=self.names[position],
                 value=repr(self.values[position]),
                 why=why,
@@ -188,6 +205,7 @@ class _Parameters:
         )
 
 
+MAX_RATING = 4000  # a minimum rating beyond any rating list is a mistyped parameter
 _NO_STRONGEST = msg(
     "C.07 14 drops the least significant contributions (Cut) or as many at both ends (Median), never the "
     "strongest alone"
@@ -257,7 +275,7 @@ def _aro(number: int, text: str, team: bool) -> Reading:
     p = _Parameters(
         number, text, ("minimum rating", "discarded strongest results", "discarded weakest results", "unplayed games")
     )
-    if p.get(0, tuple(str(n) for n in range(4000)), "0") != "0":
+    if p.number(0, MAX_RATING, 0):
         raise p.no_counterpart(
             0, msg("C.07 10 sets no minimum rating for opponents (the request's `unrated_rating` rates unrated ones)")
         )
@@ -338,7 +356,7 @@ def _ps(number: int, text: str, team: bool) -> Reading:
 def _ks(number: int, text: str, team: bool) -> Reading:
     p = _Parameters(number, text, ("type", "limit in %"))
     score = _score(p, 0, team)
-    limit = int(p.get(1, tuple(str(n) for n in range(101)), "50"))
+    limit = p.number(1, 100, 50)
     return Reading("KS" + score + ("" if limit == 50 else f"/L{limit}%"))  # C.07 9.2, 14.5
 
 
@@ -348,7 +366,7 @@ _PERFORMANCE = {"0": "TPR", "1": "APRO", "2": "PTP", "3": "APPO"}
 def _performance(number: int, text: str, team: bool) -> Reading:
     p = _Parameters(number, text, ("type", "minimum rating"))
     code = _PERFORMANCE[p.get(0, tuple(_PERFORMANCE), "0")]
-    if p.get(1, tuple(str(n) for n in range(4000)), "0") != "0":
+    if p.number(1, MAX_RATING, 0):
         raise p.no_counterpart(
             1, msg("C.07 10 sets no minimum rating for opponents (the request's `unrated_rating` rates unrated ones)")
         )
