@@ -57,6 +57,23 @@ def _request(kind: type, fields: dict[str, Any]) -> Any:
     return msgspec.convert({k: v for k, v in fields.items() if v is not None}, kind)
 
 
+def _decision_fields(
+    ratings: Mapping[str, Any] | None,
+    playoffs: Sequence[Sequence[int]],
+    manual_values: Mapping[int, float] | None,
+    tiebreak_changes: Sequence[Mapping[str, Any]],
+) -> dict[str, Any]:
+    """The arbiter's decisions as the request's fields (SPEC 3.12): `ratings` as the API's object
+    (`{"source": "national", "per_round": True, "unrated": "estimated"}`), each play-off as its
+    order of start numbers, MAN's values by start number, the changes of the rule list."""
+    return {
+        "ratings": dict(ratings) if ratings is not None else None,
+        "playoffs": [{"order": list(order)} for order in playoffs],
+        "manual_values": {str(k): v for k, v in manual_values.items()} if manual_values is not None else None,
+        "tiebreak_changes": [dict(change) for change in tiebreak_changes],
+    }
+
+
 def standings(
     tournament: Tournament,
     rules: Rules | None = None,
@@ -66,6 +83,10 @@ def standings(
     after_round: int | None = None,
     unrated_rating: int | None = None,
     explain: bool = True,
+    ratings: Mapping[str, Any] | None = None,
+    playoffs: Sequence[Sequence[int]] = (),
+    manual_values: Mapping[int, float] | None = None,
+    tiebreak_changes: Sequence[Mapping[str, Any]] = (),
     top: int | None = None,
     player: int | list[int] | None = None,
     offset: int = 0,
@@ -107,6 +128,7 @@ def standings(
             "regulations": regulations,
             "after_round": after_round,
             "unrated_rating": unrated_rating,
+            **_decision_fields(ratings, playoffs, manual_values, tiebreak_changes),
             "explain": explain,
             "top": top,
             "player": player,
@@ -126,6 +148,10 @@ def progression(
     after_round: int | None = None,
     unrated_rating: int | None = None,
     seed: int | None = None,
+    ratings: Mapping[str, Any] | None = None,
+    playoffs: Sequence[Sequence[int]] = (),
+    manual_values: Mapping[int, float] | None = None,
+    tiebreak_changes: Sequence[Mapping[str, Any]] = (),
     limits: Limits = LIMITS,
     lang: str = "en",
 ) -> ProgressionResponse:
@@ -157,6 +183,7 @@ def progression(
             "regulations": regulations,
             "after_round": after_round,
             "unrated_rating": unrated_rating,
+            **_decision_fields(ratings, playoffs, manual_values, tiebreak_changes),
             "seed": seed,
         },
     )
@@ -172,6 +199,10 @@ def compare(
     after_round: int | None = None,
     unrated_rating: int | None = None,
     explain: bool = True,
+    ratings: Mapping[str, Any] | None = None,
+    playoffs: Sequence[Sequence[int]] = (),
+    manual_values: Mapping[int, float] | None = None,
+    tiebreak_changes: Sequence[Mapping[str, Any]] = (),
     limits: Limits = LIMITS,
     lang: str = "en",
 ) -> CompareResponse:
@@ -199,6 +230,7 @@ def compare(
             "regulations": regulations,
             "after_round": after_round,
             "unrated_rating": unrated_rating,
+            **_decision_fields(ratings, playoffs, manual_values, tiebreak_changes),
             "explain": explain,
         },
     )

@@ -42,6 +42,8 @@ class Options:
     unrated_rating: int | None = None
     seed: int | None = None
     explain: bool = True
+    # --ratings-source, --per-round-ratings, --unrated: over the file's own `ratings`, field by field
+    ratings: tuple[tuple[str, object], ...] = ()
 
 
 def options_of(args: argparse.Namespace, explain: bool) -> Options:
@@ -52,6 +54,15 @@ def options_of(args: argparse.Namespace, explain: bool) -> Options:
         unrated_rating=args.unrated_rating,
         seed=args.seed,
         explain=explain,
+        ratings=tuple(
+            (field, value)
+            for field, option in (
+                ("source", "ratings_source"),
+                ("per_round", "per_round_ratings"),
+                ("unrated", "unrated"),
+            )
+            if (value := getattr(args, option, None)) is not None
+        ),
     )
 
 
@@ -92,6 +103,10 @@ def load_request(path: Path, options: Options) -> tuple[s.StandingsRequest, list
     for name in ("regulations", "after_round", "unrated_rating", "seed"):
         if getattr(options, name) is not None:
             fields[name] = getattr(options, name)
+    if options.ratings:
+        given = fields.get("ratings")
+        policy = msgspec.structs.asdict(given) if given is not None else {}
+        fields["ratings"] = s.RatingsPolicy(**{**policy, **dict(options.ratings)})
     fields["explain"] = options.explain
     return s.StandingsRequest(**fields), warnings
 

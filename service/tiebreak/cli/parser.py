@@ -93,6 +93,40 @@ def _rules(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument("-t", "--tiebreaks", nargs="*", metavar="RULE", action=RulesThenFiles, help=help)
 
 
+def _unrated(text: str) -> str | int:
+    """`drop`, `estimated` or a rating (0 allowed)."""
+    if text in ("drop", "estimated"):
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(msg("drop, estimated or a rating, not {text}", text=repr(text))) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(msg("a rating is 0 or more"))
+    return value
+
+
+def _rating_options(p: argparse.ArgumentParser) -> None:
+    """The request's `ratings` policy (SPEC 3.12)."""
+    p.add_argument(
+        "--ratings-source",
+        choices=["fide", "national", "fide-else-national", "national-else-fide", "highest"],
+        help=msg("the rating the rating-based rules read (default: fide)"),
+    )
+    p.add_argument(
+        "--per-round-ratings",
+        action="store_true",
+        default=None,
+        help=msg("each game counts the opponent's rating in force in its round (rating_history)"),
+    )
+    p.add_argument(
+        "--unrated",
+        type=_unrated,
+        metavar="drop|estimated|R",
+        help=msg("unrated players: rating rules dropped (default), their estimated_rating, or rating R"),
+    )
+
+
 def _rule_options(p: argparse.ArgumentParser) -> None:
     _rules(
         p,
@@ -111,6 +145,7 @@ def _rule_options(p: argparse.ArgumentParser) -> None:
         help=msg("standings after round N (default: the last round with a game result)"),
     )
     p.add_argument("--unrated-rating", type=int, metavar="R", help=msg("rating that unrated players count as"))
+    _rating_options(p)
     p.add_argument(
         "--seed",
         type=int,

@@ -46,6 +46,11 @@ class Context(RequestCache):
     # The type a breakdown's contributions are built in (see contributions.Contribution).
     contribution: type = Contribution
     lots_seed: int | None = None  # the seed of the drawing of lots (RND), when the rules ask for one
+    # players × rounds counted: the rating in force in each round (ratings.per_round); None: `ratings`
+    round_ratings: np.ndarray | None = None
+    # where each rating came from (engine/ratings.py codes), one column or one per round; None: FIDE
+    rating_sources: np.ndarray | None = None
+    manual_values: Any = None  # the values of MAN by start number (Mapping[int, Fraction]), when given
 
     def counted_as_draw(self) -> np.ndarray:
         """The rounds the opponents count as a draw, by the edition's policy (C.07 16.3, C.02 13.15)."""
@@ -81,4 +86,7 @@ class Context(RequestCache):
             fore_buchholz=fore_buchholz,
             contribution=self.contribution,
             lots_seed=self.lots_seed,
+            round_ratings=self.round_ratings,
+            rating_sources=self.rating_sources,
+            manual_values=self.manual_values,
         )

@@ -54,6 +54,7 @@ class Contribution:
     capped_at: float | None = None  # a dummy: the cap it was held to (16.4.1 / 16.4.2)
     article: str | None = None  # the article that set the value
     reason_code: str | None = None  # how a dummy's value was found: dummy-own-score, dummy-capped-at-half, ...
+    rating_source: str | None = None  # a rating rule's game: where the rating counted came from
 
 
 def mark_cut(c: Any, reason: str, code: str) -> None:

@@ -37,9 +37,14 @@ NOT_TIEBREAKS: dict[str, str] = {
 }
 
 
+# Rules that are not C.07's: MAN's values come with the request (SPEC 3.12), not from a file's games.
+NOT_C07 = frozenset({"MAN"})
+
+
 def trf26_acronym(code: str, regulations: frozenset[Regulations]) -> str | None:
-    """The acronym a TRF-26 record 202 writes for the rule: its C.07 code; none for US Chess rules."""
-    return None if regulations == {Regulations.USCF} else code
+    """The acronym a TRF-26 record 202 writes for the rule: its C.07 code; none for US Chess rules
+    and the rules C.07 does not define."""
+    return None if regulations == {Regulations.USCF} or code in NOT_C07 else code
 
 
 def not_a_tiebreak(spec: str) -> str | None:

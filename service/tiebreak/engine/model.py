@@ -188,6 +188,27 @@ class Roster:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingChange:
+    """Ratings in force from a round on (a long event: a new list published meanwhile); None keeps
+    the one before."""
+
+    from_round: int
+    rating: int | None = None
+    national_rating: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRatings:
+    """What a player's FIDE rating at the start does not say, by start number (only the players
+    that have any): the national rating, the arbiter's estimate for an unrated player, and the
+    ratings in force from later rounds on."""
+
+    national: Mapping[int, int] = field(default_factory=dict)
+    estimated: Mapping[int, int] = field(default_factory=dict)
+    history: Mapping[int, tuple[RatingChange, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class Tournament:
     players: Sequence[Player]  # a tuple, or a sequence that makes each Player when it is read
     rounds: int
@@ -201,6 +222,10 @@ class Tournament:
     # The players' ids, names and ratings as columns; when given, the engine reads these
     # instead of the Player objects (which must agree with them).
     roster: Roster | None = None
+    end_date: date | None = None
+    ratings: PlayerRatings | None = None  # None: every player has only `rating`
+    # Expelled players, by start number: the last round they were in the event (0: before round 1).
+    expelled: Mapping[int, int] = field(default_factory=dict)
 
     def result_columns(self) -> ResultColumns:
         return self.columns if self.columns is not None else result_columns(self.players)

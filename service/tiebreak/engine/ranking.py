@@ -109,6 +109,7 @@ def rank(
     dropped: Mapping[RuleSpec, str | None],
     registry: Mapping[str, Any] = TIEBREAKS,
     within: np.ndarray | None = None,
+    after_points: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
     """The standing order, where each tie group starts, every key column (points first) and one outcome per rule.
 
@@ -117,12 +118,14 @@ def rank(
     the earlier ones left; the final sort does the same. `registry`: the catalogue the
     codes are looked up in (team events have their own). `within`: a block per row, sorted before
     everything else, so that rows of different blocks are never tied (engine/scenarios.py ranks many
-    outcomes of one event in one pass); the keys returned leave it out.
+    outcomes of one event in one pass); the keys returned leave it out. `after_points`: a key sorted
+    after the points and before every rule (the play-offs, C.07 3), returned after the points' key.
     """
     table = ctx.table
-    keys = [-table.score]
+    first = [-table.score] if after_points is None else [-table.score, after_points]
+    keys = list(first)
     # the keys since the last refinement, most significant first
-    pending = [-table.score] if within is None else [within, -table.score]
+    pending = list(first) if within is None else [within, *first]
     group: np.ndarray | None = None  # every key before `pending`, as one dense column
     outcomes: list[RuleOutcome] = []
     for spec in specs:

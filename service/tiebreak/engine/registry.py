@@ -9,7 +9,18 @@ from dataclasses import dataclass
 from ..texts.message import Joined, msg
 from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
-from .families import buchholz, counts, direct_encounter, koya, lots, progressive, rating, sonneborn_berger, uscf
+from .families import (
+    buchholz,
+    counts,
+    direct_encounter,
+    koya,
+    lots,
+    manual,
+    progressive,
+    rating,
+    sonneborn_berger,
+    uscf,
+)
 from . import swiss_manager
 from .interop import refused_rule
 from .model import Regulations
@@ -246,6 +257,17 @@ _ENTRIES = (
             'SHA-256 of "SEED:ID" per player.'
         ),
         lower_is_better=True,
+    ),
+    Tiebreak(
+        "MAN",
+        msg("Manual value"),
+        "",
+        frozenset(),
+        manual.manual_values,
+        msg(
+            "A value the arbiter gives each player in the request's `manual_values` (an external tie-break or "
+            "a decision), higher is better; a player without one is an error."
+        ),
     ),
     # US Chess rule 34E (Official Rules of Chess, 7th edition). Unplayed games: the opponents'
     # adjusted scores count each of their unplayed games as a draw; the player's own unplayed

@@ -41,7 +41,7 @@ from .table import NO_OPPONENT, Table
 # opponents' too, 2 their opponents' opponents'. Read off each rule's code in engine/families; a
 # rule not listed (direct encounter, the drawing of lots) is ranked whole. Over-stating is safe.
 READS = {
-    **dict.fromkeys(("PTS", "WIN", "WON", "BPG", "BWG", "GE", "STD", "PS", "RTNG", "TPN"), 0),
+    **dict.fromkeys(("PTS", "WIN", "WON", "BPG", "BWG", "GE", "STD", "PS", "RTNG", "TPN", "MAN"), 0),
     **dict.fromkeys(("CUM", "BLK", "KASH"), 0),
     **dict.fromkeys(("BH", "FB", "SB", "KS", "ARO", "TPR", "PTP"), 1),
     **dict.fromkeys(("MM", "MED", "SOLK", "SBUS", "OCUM", "AROUS"), 1),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import overload
 
 import numpy as np
@@ -14,7 +14,10 @@ from ..texts.message import msg
 from .checks import Warning, group_checks, missing_round_checks, round_checks, rule_list_checks
 from .context import Context
 from .contributions import Contribution, Explanation, RuleOutcome
+from .arbiter import decision_warnings, expelled_rows, playoff_key
+from .decisions import NO_DECISIONS, Decisions, RatingPolicy
 from .model import FIDE_2024_START, FIDE_2026_START, Regulations, Tournament
+from .ratings import ASSIGNED, RatingColumns, plain, resolve
 from .ranking import rank
 from .registry import TIEBREAKS, check_rule_set
 from .rules import RuleSpec
@@ -33,7 +36,7 @@ __all__ = [
 
 @dataclass(slots=True)
 class StandingRow:
-    rank: int
+    rank: int | None  # None: an expelled player (ranked nowhere)
     player: int  # crosstable index
     decided_by: str | None
 
@@ -45,7 +48,7 @@ class StandingRows(Sequence[StandingRow]):
 
     __slots__ = ("order", "ranks", "decided", "_made")
 
-    def __init__(self, order: list[int], ranks: list[int], decided: list[str | None]) -> None:
+    def __init__(self, order: list[int], ranks: list[int | None], decided: list[str | None]) -> None:
         self.order, self.ranks, self.decided = order, ranks, decided
         self._made: list[StandingRow] | None = None
 
@@ -80,6 +83,7 @@ class Standings:
     rows: Sequence[StandingRow]
     warnings: list[Warning] = field(default_factory=list)
     lots_seed: int | None = None  # the seed of the drawing of lots, when the rules include RND
+    decisions: Decisions = NO_DECISIONS  # what the arbiter decided, the rating policy as applied
     explained: set[int] = field(default_factory=set, init=False)  # the players whose breakdowns are kept
 
     def explain(self, players: list[int]) -> list[Explanation]:
@@ -183,6 +187,7 @@ def compute_standings(
     explain: bool | Collection[int] = True,
     contribution: type = Contribution,
     lots_seed: int | None = None,
+    decisions: Decisions = NO_DECISIONS,
 ) -> Standings:
     """Rank the tournament by points and then the rules in order.
 
@@ -190,10 +195,14 @@ def compute_standings(
     collection of player ids only theirs (values are computed for all);
     `Standings.explain` builds any player's afterwards, from the same pass. `contribution`: the type
     the breakdowns' contributions are built in (the fields of contributions.Contribution).
-    `lots_seed`: the seed of the drawing of lots, required when the rules include RND.
+    `lots_seed`: the seed of the drawing of lots, required when the rules include RND. `decisions`:
+    the rating policy, play-offs, MAN's values and a changed list (engine/decisions.py); a given
+    `unrated_rating` is the policy's `unrated` when that says nothing else.
     """
     with cyclic_gc_paused():
-        return _compute(tournament, specs, regulations, after_round, unrated_rating, explain, contribution, lots_seed)
+        return _compute(
+            tournament, specs, regulations, after_round, unrated_rating, explain, contribution, lots_seed, decisions
+        )
 
 
 def _compute(
@@ -205,6 +214,7 @@ def _compute(
     explain: bool | Collection[int],
     contribution: type,
     lots_seed: int | None = None,
+    decisions: Decisions = NO_DECISIONS,
 ) -> Standings:
     applied = resolve_regulations(regulations, tournament)
     check_rule_set(specs, applied)
@@ -212,14 +222,36 @@ def _compute(
     warnings: list[Warning] = rule_list_checks(specs, table, applied)
     warnings += round_checks(table, after_round, applied)
     warnings += missing_round_checks(tournament, after_round, applied)
-    ratings, dropped, rating_warnings = rating_inputs(table, specs, applied, unrated_rating)
+    warnings += decision_warnings(tournament, specs, decisions)
+    policy = with_unrated_rating(decisions.ratings, unrated_rating)
+    columns, dropped, rating_warnings = rating_columns(table, specs, applied, policy, tournament)
     warnings += rating_warnings
-    ctx = Context(table, applied, ratings, contribution=contribution, lots_seed=lots_seed)
-    order, starts, keys, outcomes = rank(ctx, specs, dropped)
+    ctx = Context(
+        table,
+        applied,
+        columns.start,
+        contribution=contribution,
+        lots_seed=lots_seed,
+        round_ratings=columns.by_round,
+        rating_sources=None if policy.is_default else columns.source,
+        manual_values=decisions.manual_values,
+    )
+    expelled = expelled_rows(table, tournament)
+    playoffs = playoff_key(table, decisions, expelled)
+    order, starts, keys, outcomes = rank(ctx, specs, dropped, within=expelled, after_points=playoffs)
     warnings += group_checks(outcomes, table)
-    rows = _rows(table, order, starts, keys, outcomes)
+    rows = _rows(table, order, starts, keys, outcomes, playoffs is not None, expelled)
     warnings += drawn_order_warnings(rows, table, lots_seed)
-    standings = Standings(table, applied, specs, outcomes, rows, warnings, lots_seed if uses_lots(specs) else None)
+    standings = Standings(
+        table,
+        applied,
+        specs,
+        outcomes,
+        rows,
+        warnings,
+        lots_seed if uses_lots(specs) else None,
+        replace(decisions, ratings=policy),
+    )
     if explain is True:
         standings.keep(range(table.size))
     elif explain is not False:
@@ -228,60 +260,101 @@ def _compute(
     return standings
 
 
+def with_unrated_rating(policy: RatingPolicy, unrated_rating: int | None) -> RatingPolicy:
+    """The policy with `unrated_rating: R`, the older spelling of `unrated: R` (SPEC 3.12)."""
+    if unrated_rating is None or policy.unrated != "drop":
+        return policy
+    return replace(policy, unrated=unrated_rating)
+
+
 def rating_inputs(
-    table: Table, specs: list[RuleSpec], applied: Regulations, unrated_rating: int | None
+    table: Table,
+    specs: list[RuleSpec],
+    applied: Regulations,
+    unrated_rating: int | None,
+    policy: RatingPolicy | None = None,
+    tournament: Tournament | None = None,
 ) -> tuple[np.ndarray, dict[RuleSpec, str | None], list[Warning]]:
-    """The ratings the rules read (unrated players given `unrated_rating`, else 0), the rating
-    rules dropped for want of it, and the warnings saying which."""
+    """Each player's rating at the start as the rules read it (see `rating_columns`), the rating
+    rules dropped for want of one, and the warnings saying which."""
+    chosen = with_unrated_rating(policy or RatingPolicy(), unrated_rating)
+    columns, dropped, warnings = rating_columns(table, specs, applied, chosen, tournament)
+    return columns.start, dropped, warnings
+
+
+def rating_columns(
+    table: Table, specs: list[RuleSpec], applied: Regulations, policy: RatingPolicy, tournament: Tournament | None
+) -> tuple[RatingColumns, dict[RuleSpec, str | None], list[Warning]]:
+    """The ratings the rules read, by `policy` (engine/ratings.py), the rating rules dropped for
+    want of them (C.07 10: unrated players and no way to count them), and the warnings saying which."""
     warnings: list[Warning] = []
     rating_article = "US Chess 34E10" if applied is Regulations.USCF else "C.07 10"
-    ratings = np.fromiter((r or 0 for r in table.ratings), np.int64, table.size)
-    unrated = [table.ids[p] for p in np.flatnonzero(ratings == 0).tolist()]
-    dropped: dict[RuleSpec, str | None] = {}
     rating_specs = [s for s in specs if TIEBREAKS[s.code].rating_based]
+    if policy.is_default and (tournament is None or tournament.ratings is None):  # the plain FIDE ratings
+        start, source = plain(table)
+        columns = RatingColumns(
+            start, None, source[:, None], [table.ids[p] for p in np.flatnonzero(start == 0).tolist()]
+        )
+    else:
+        columns = resolve(table, tournament, policy, bool(rating_specs))
+    unrated = columns.unrated
+    dropped: dict[RuleSpec, str | None] = {}
+    assigned = [] if isinstance(policy.unrated, str) else [policy.unrated]
+    if not unrated and assigned and rating_specs and (columns.source == ASSIGNED).any():
+        count = int((columns.source == ASSIGNED).any(axis=1).sum())
+        warnings.append(
+            Warning(
+                "unrated-rating-used",
+                msg("{count} unrated player(s) count as rated {rating}", count=count, rating=assigned[0]),
+                rating_article,
+            )
+        )
     if unrated and rating_specs:
-        if unrated_rating is None:
-            reason = msg(
-                "{count} unrated player(s) take part (e.g. id {id}) and no unrated_rating was given",
-                count=len(unrated),
-                id=unrated[0],
+        reason = msg(
+            "{count} unrated player(s) take part (e.g. id {id}) and no unrated_rating was given",
+            count=len(unrated),
+            id=unrated[0],
+        )
+        for spec in rating_specs:
+            dropped[spec] = reason
+        warnings.append(
+            Warning(
+                "rating-tiebreak-dropped",
+                msg("{rules} dropped: {reason}", rules=", ".join(map(str, rating_specs)), reason=reason),
+                rating_article,
             )
-            for spec in rating_specs:
-                dropped[spec] = reason
-            warnings.append(
-                Warning(
-                    "rating-tiebreak-dropped",
-                    msg("{rules} dropped: {reason}", rules=", ".join(map(str, rating_specs)), reason=reason),
-                    rating_article,
-                )
-            )
-        else:
-            ratings[ratings == 0] = unrated_rating
-            warnings.append(
-                Warning(
-                    "unrated-rating-used",
-                    msg("{count} unrated player(s) count as rated {rating}", count=len(unrated), rating=unrated_rating),
-                    rating_article,
-                )
-            )
-    return ratings, dropped, warnings
+        )
+    return columns, dropped, warnings
 
 
 def _rows(
-    table: Table, order: np.ndarray, starts: np.ndarray, keys: list[np.ndarray], outcomes: list[RuleOutcome]
+    table: Table,
+    order: np.ndarray,
+    starts: np.ndarray,
+    keys: list[np.ndarray],
+    outcomes: list[RuleOutcome],
+    playoffs: bool = False,
+    expelled: np.ndarray | None = None,
 ) -> StandingRows:
     """The rows in standing order: the shared rank of each group and `decided_by`, the first
-    rule (PTS first) on which the player differs from the next one."""
+    rule (PTS first, then `playoff`) on which the player differs from the next one. Expelled
+    players (last in `order`) have no rank and nothing decided."""
     n = len(order)
     rank_at = np.maximum.accumulate(np.where(starts, np.arange(n), 0)) + 1
-    labels = ["PTS"] + [o.spec.canonical for o in outcomes]
+    labels = ["PTS"] + (["playoff"] if playoffs else []) + [o.spec.canonical for o in outcomes]
     decided: list[str | None] = [None] * n
     if n > 1:
         ordered = np.stack([k[order] for k in keys])  # (rules + 1, players)
         first = (ordered[:, 1:] != ordered[:, :-1]).argmax(axis=0).tolist()
         for i in np.flatnonzero(starts[1:]).tolist():
             decided[i] = labels[first[i]]
-    return StandingRows(order.tolist(), rank_at.tolist(), decided)
+    ranks: list[int | None] = rank_at.tolist()
+    if expelled is not None:
+        ranked = n - int(expelled.sum())
+        for i in range(max(ranked - 1, 0), n):
+            decided[i] = None
+        ranks[ranked:] = [None] * (n - ranked)
+    return StandingRows(order.tolist(), ranks, decided)
 
 
 def uses_lots(specs: list[RuleSpec]) -> bool:

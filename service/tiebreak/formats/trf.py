@@ -29,6 +29,7 @@ from ..engine.model import (
     COLOR_CODES,
     Color,
     Player,
+    PlayerRatings,
     ResultColumns,
     ResultKind,
     RoundResult,
@@ -151,6 +152,8 @@ _ROUND_ROBIN_WORDS = re.compile(r"\b(round robin|robin|rr|berger|all play all)\b
 _SCORE_ITEM = re.compile(r"([A-Za-z])\s*(-?[0-9]+(?:\.[0-9]+)?)", re.ASCII)
 _DECLARED_ENCODING = re.compile(rb"^###.*?\b(?:en)?coding\s*[:=]\s*([-\w.]+)", re.I | re.M)
 _NRS_RECORD = re.compile(r"[A-Z]{3}")
+# A changed rule list as the writer records it (SPEC 3.12; TRF-26 remark 1 allows `###` comments).
+_CHANGE_COMMENT = re.compile(r"^### tiebreaks changed from round (\d+); previous: (.*?)\s*$", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +247,8 @@ class TrfDocument:
     points_written: list[str] = field(default_factory=list)
     ranks_written: list[str] = field(default_factory=list)
     warnings_omitted: int = 0  # warnings past `parse_trf(max_warnings=...)`, counted but not kept
+    # `### tiebreaks changed from round N; previous: A, B` comment lines (SPEC 3.12): round, previous list
+    tiebreak_changes: list[tuple[int, list[str]]] = field(default_factory=list)
 
 
 class _CappedWarnings(list[TrfWarning]):
@@ -362,6 +367,7 @@ class _Reading:
     old_byes: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # code -> where
     not_played: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # round -> where
     not_carried: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # what -> (line, value)
+    national: dict[int, int] = field(default_factory=dict)  # NRS records: start number -> national rating
 
 
 def parse_trf(text: str, max_warnings: int | None = None, *, columns: bool = False) -> TrfDocument:
@@ -382,10 +388,13 @@ def parse_trf(text: str, max_warnings: int | None = None, *, columns: bool = Fal
         if (line := raw.rstrip()) and not line.startswith("###")
     ]
     reading.blocks = _scan_round_blocks([line for _, line in lines if line.startswith("001")])
+    changes = [(int(m[1]), _split_rules(m[2])) for m in _CHANGE_COMMENT.finditer(text)] if "###" in text else []
     try:
         for lineno, line in lines:
             _read_line(reading, line, lineno)
-        return _finish(reading, columns)
+        document = _finish(reading, columns)
+        document.tiebreak_changes = changes
+        return document
     except TrfError as exc:
         exc.warnings = list(reading.warnings)
         raise
@@ -422,6 +431,7 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
         )
     elif _NRS_RECORD.fullmatch(record) and line[3:4] == " ":
         reading.header.other_records.append(line)  # NRS: national rating records (TRF-26), kept as they are
+        _read_national_rating(reading, line)
     elif _RULER_LINE.fullmatch(line) or _LEGEND_LINE.match(line):
         pass  # Swiss-Manager's column ruler and field legend: layout help, not data
     else:
@@ -432,6 +442,14 @@ def _read_line(reading: _Reading, line: str, lineno: int) -> None:
                 msg("record {record} is not a TRF record this reader knows; line skipped", record=repr(record)),
             )
         )
+
+
+def _read_national_rating(reading: _Reading, line: str) -> None:
+    """An NRS record's national rating (TRF-26: starting rank in columns 5-8, national rating in
+    49-52), for `ratings.source`; a record without a readable one adds nothing."""
+    start, rating = line[4:8].strip(), line[48:52].strip()
+    if _is_ascii_number(start) and _is_ascii_number(rating) and int(rating) > 0:
+        reading.national[int(start)] = int(rating)
 
 
 def _read_rounds_record(reading: _Reading, line: str, value: str, lineno: int) -> None:
@@ -1533,6 +1551,8 @@ def _finish(reading: _Reading, columns: bool) -> TrfDocument:
         name=reading.name,
         start_date=start,
         columns=result_columns,
+        end_date=reading.header.end_date,
+        ratings=PlayerRatings(national=dict(reading.national)) if reading.national else None,
     )
     source = TrfSource(lines, results.counts, results.rounds, results.byes)
     return TrfDocument(

@@ -66,8 +66,9 @@ class TrfOutput:
     rating_report_gaps: list[str] = field(default_factory=list)  # what a FIDE rating report needs and is not given
 
 
-def standings_columns(standings: Standings) -> tuple[dict[int, Fraction], dict[int, int]]:
-    """Points and rank per start number, as the standings computed them (after tie-breaks)."""
+def standings_columns(standings: Standings) -> tuple[dict[int, Fraction], dict[int, int | None]]:
+    """Points and rank per start number, as the standings computed them (after tie-breaks); an
+    expelled player has no rank (the column is left blank)."""
     table = standings.table
     points = {table.ids[p]: Fraction(table.scores[p], table.scale) for p in range(len(table.ids))}
     ranks = {table.ids[row.player]: row.rank for row in standings.rows}
@@ -142,11 +143,14 @@ def _system_of(text: str) -> System | None:
 def write_trf(
     tournament: Tournament,
     points: dict[int, Fraction] | None = None,
-    ranks: dict[int, int] | None = None,
+    ranks: dict[int, int | None] | None = None,
     tiebreaks: list[str] | tuple[str, ...] = (),
     header: TrfHeader | None = None,
+    tiebreak_changes: list[tuple[int, list[str]]] | tuple[tuple[int, list[str]], ...] = (),
 ) -> TrfOutput:
-    """TRF text for `tournament`; `points` and `ranks` (by start number) fill columns 81-89."""
+    """TRF text for `tournament`; `points` and `ranks` (by start number) fill columns 81-89.
+    `tiebreak_changes`: (round, previous list) of each change of the list after the start, each
+    written as a `###` comment line after 202 (TRF-26 has no record for it; SPEC 3.12)."""
     warnings: list[str] = []
     header = header or TrfHeader()
     for i, player in enumerate(tournament.players):
@@ -183,8 +187,9 @@ def write_trf(
         lines.append(f"032 {text(header.federation, 'federation')}")
     if tournament.start_date:
         lines.append(f"042 {tournament.start_date:%Y/%m/%d}")
-    if header.end_date:
-        lines.append(f"052 {header.end_date:%Y/%m/%d}")
+    end_date = header.end_date or tournament.end_date
+    if end_date:
+        lines.append(f"052 {end_date:%Y/%m/%d}")
     lines.append(f"062 {len(tournament.players)}")
     lines.append(f"072 {sum(1 for p in tournament.players if p.rating)}")
     lines += _type_record(tournament, header, warnings)
@@ -203,8 +208,11 @@ def write_trf(
         lines.append(_scoring_record(tournament.scoring, warnings))
     if tiebreaks:
         lines.append(f"202 {', '.join(tiebreaks)}")
+    for from_round, previous in tiebreak_changes:
+        lines.append(f"### tiebreaks changed from round {from_round}; previous: {', '.join(previous)}")
     # Records are tagged, so their place does not matter to a reader: kept in the order given.
     lines += [text(r, f"record {r[:3]}") for r in header.other_records]
+    lines += _national_records(tournament, header, warnings)
     lines += _awarded_records(tournament)
     for player in tournament.players:
         lines.append(_player_line(player, points, ranks, warnings, tournament.scoring))
@@ -214,6 +222,32 @@ def write_trf(
             f"{keys} player key(s): TRF has no field for the client's key; match players by start number (columns 5-8)"
         )
     return TrfOutput("\n".join(lines) + "\n", warnings, rating_report_gaps(tournament, header))
+
+
+def _national_records(tournament: Tournament, header: TrfHeader, warnings: list[str]) -> list[str]:
+    """An NRS record (TRF-26) for each national rating not already in a verbatim NRS record: the
+    rating federation (the event's federation, else the player's) in columns 1-3, the starting rank
+    in 5-8, the national rating in 49-52. Rating histories and expulsions have no TRF-26 record:
+    said in the warnings (docs/decisions/0172)."""
+    extra = tournament.ratings
+    if extra is not None and extra.history:
+        warnings.append(f"{len(extra.history)} rating history(ies): TRF-26 has no record for ratings by round")
+    if tournament.expelled:
+        warnings.append(f"{len(tournament.expelled)} expelled player(s): TRF-26 has no record for an expulsion")
+    if extra is None or not extra.national:
+        return []
+    written = {int(r[4:8]) for r in header.other_records if r[4:8].strip().isdigit() and r[:3].isalpha()}
+    out = []
+    for player in tournament.players:
+        rating = extra.national.get(player.id)
+        if rating is None or player.id in written:
+            continue
+        federation = next((f for f in (header.federation, player.federation) if f and len(f) == 3), None)
+        if federation is None or rating > 9999:
+            warnings.append(f"player {player.id}: the national rating needs a 3-letter rating federation for NRS")
+            continue
+        out.append(f"{federation.upper()} {player.id:>4}" + " " * 40 + f"{rating:>4}")
+    return out
 
 
 def rating_report_gaps(tournament: Tournament, header: TrfHeader) -> list[str]:
@@ -270,7 +304,7 @@ def _scoring_record(scoring: Scoring, warnings: list[str]) -> str:
 def _player_line(
     player: Player,
     points: dict[int, Fraction] | None,
-    ranks: dict[int, int] | None,
+    ranks: dict[int, int | None] | None,
     warnings: list[str],
     tournament_scoring: Scoring,
 ) -> str:

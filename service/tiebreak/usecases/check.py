@@ -50,10 +50,12 @@ def _not_compared(where: str, column: str, text: str) -> s.WarningOut:
 
 def _group_places(standings: Sequence[s.Standing]) -> dict[int, int]:
     """A tie group's rank is its first place; the group covers the places up to its last row."""
-    return {row.rank: place for place, row in enumerate(standings, start=1)}
+    return {row.rank: place for place, row in enumerate(standings, start=1) if row.rank is not None}
 
 
 def _rank_disagrees(row: s.Standing, written: Decimal, group_end: dict[int, int]) -> str | None:
+    if row.rank is None:  # an expelled player: no place to compare
+        return None
     first, last = row.rank, group_end[row.rank]
     if first <= written <= last:
         return None

@@ -27,7 +27,7 @@ from ..wire.compare import (
     RankMove,
     RuleList,
 )
-from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from .convert import decisions_from_wire, rules_from_wire, standings_to_wire, tournament_from_wire
 from .cost import Counts
 from ..wire.limits import Limits
 from .standings import applied_regulations, default_after_round, lots_seed, read_trf_checked, team_counts, trf_warnings
@@ -157,6 +157,7 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
         # an individual event's plan has all three (plan_compare)
         assert plan.tournament is not None and plan.lists is not None and plan.read_warnings is not None
         seed = lots_seed((specs for specs, _ in plan.lists), body.seed)  # one draw for every list
+        decisions = decisions_from_wire(body, plan.lists[0][1] if plan.lists else None)
         for i, (specs, regulations) in enumerate(plan.lists):
             try:
                 result = compute_standings(
@@ -168,6 +169,7 @@ def compute_compare(plan: ComparePlan) -> CompareResponse:
                     False,
                     s.ContributionOut,
                     seed,
+                    decisions,
                 )  # explained as converted
             except InvalidRequest as exc:
                 raise _under_list(i, exc) from None
@@ -205,7 +207,8 @@ def _team_results(body: CompareRequest, event: TeamTournament, read_warnings: li
 def _response(body: CompareRequest, results: list[Standings], tournament: Tournament | None) -> CompareResponse:
     names = [item.name for item in body.lists]
     table = results[0].table
-    ranks = [{row.player: row.rank for row in result.rows} for result in results]
+    # an expelled player has no rank under any list (the same crosstable)
+    ranks = [{row.player: row.rank for row in result.rows if row.rank is not None} for result in results]
     firsts = [[table.ids[row.player] for row in result.rows if row.rank == 1] for result in results]
     lists_out = [
         ListResult(
@@ -240,6 +243,8 @@ def _response(body: CompareRequest, results: list[Standings], tournament: Tourna
         summaries.append(ListSummary(name=name, first=first, changes=changes))
     moves = []
     for p in range(table.size):
+        if p not in ranks[0]:  # an expelled player is ranked by no list
+            continue
         per_list = [rank[p] for rank in ranks]
         best, worst = min(per_list), max(per_list)
         if best != worst:

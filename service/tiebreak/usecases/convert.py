@@ -15,6 +15,7 @@ import numpy as np
 
 from ..engine import model as m
 from ..engine.contributions import Explanation, RuleOutcome
+from ..engine.decisions import Decisions, RatingPolicy, TiebreakChange
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..texts.catalogue import json_encoder
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
@@ -100,6 +101,7 @@ def tournament_from_wire(t: s.Tournament, columns: bool = False) -> m.Tournament
     else:
         players = tuple(_player(p, _results_from_wire(p, i)) for i, p in enumerate(t.players))
         result_columns = None
+    ratings, expelled = ratings_from_wire(t)
     return m.Tournament(
         players=players,
         rounds=t.rounds,
@@ -109,7 +111,80 @@ def tournament_from_wire(t: s.Tournament, columns: bool = False) -> m.Tournament
         start_date=t.start_date,
         columns=result_columns,
         roster=roster,
+        end_date=t.end_date,
+        ratings=ratings,
+        expelled=expelled,
     )
+
+
+def ratings_from_wire(t: s.Tournament) -> tuple[m.PlayerRatings | None, dict[int, int]]:
+    """The players' national and estimated ratings and rating histories (None when no player has
+    any), and the expelled players with their last round (SPEC 3.12)."""
+    national: dict[int, int] = {}
+    estimated: dict[int, int] = {}
+    history: dict[int, tuple[m.RatingChange, ...]] = {}
+    expelled: dict[int, int] = {}
+    for i, p in enumerate(t.players):
+        if p.national_rating:
+            national[p.id] = p.national_rating
+        if p.estimated_rating:
+            estimated[p.id] = p.estimated_rating
+        if p.rating_history:
+            history[p.id] = tuple(m.RatingChange(c.from_round, c.rating, c.national_rating) for c in p.rating_history)
+        if p.expelled_after_round is not None:
+            if p.expelled_after_round > t.rounds:
+                raise InvalidRequest(
+                    [
+                        Issue(
+                            ("tournament", "players", i, "expelled_after_round"),
+                            f"round {p.expelled_after_round} is after the last round, {t.rounds}",
+                        )
+                    ]
+                )
+            expelled[p.id] = p.expelled_after_round
+    ratings = m.PlayerRatings(national, estimated, history) if national or estimated or history else None
+    return ratings, expelled
+
+
+def decisions_from_wire(body: Any, regulations: m.Regulations | None = None) -> Decisions:
+    """The arbiter's decisions a standings-like body gives (`ratings`, `playoffs`, `manual_values`,
+    `tiebreak_changes`; SPEC 3.12), for the engine."""
+    policy = getattr(body, "ratings", None)
+    playoffs = getattr(body, "playoffs", None) or []
+    manual = getattr(body, "manual_values", None)
+    changes = getattr(body, "tiebreak_changes", None) or []
+    unrated_rating = getattr(body, "unrated_rating", None)
+    rating_policy = RatingPolicy()
+    if policy is not None:
+        if unrated_rating is not None and policy.unrated not in ("drop", unrated_rating):
+            raise InvalidRequest(
+                [Issue(("unrated_rating",), "unrated_rating and ratings.unrated disagree: give one of them")]
+            )
+        rating_policy = RatingPolicy(policy.source, policy.per_round, policy.unrated)
+    return Decisions(
+        ratings=rating_policy,
+        playoffs=tuple(tuple(p.order) for p in playoffs),
+        manual_values=None
+        if manual is None
+        else {int(pid): exact(value, ("manual_values", pid)) for pid, value in manual.items()},
+        tiebreak_changes=tuple(
+            TiebreakChange(c.from_round, tuple(spec.canonical for spec in rules_from_wire(c.previous, regulations)))
+            for c in changes
+        ),
+    )
+
+
+def decisions_to_wire(decisions: Decisions, unrated_rating: int | None) -> dict[str, Any]:
+    """The echo of the policy and the changes in the response's fields."""
+    policy = decisions.ratings
+    unrated = unrated_rating if policy.unrated == "drop" and unrated_rating is not None else policy.unrated
+    return {
+        "ratings": s.RatingsOut(source=policy.source, per_round=policy.per_round, unrated=unrated),
+        "tiebreak_changes": [
+            s.TiebreakChangeOut(from_round=c.from_round, previous=list(c.previous)) for c in decisions.tiebreak_changes
+        ]
+        or None,
+    }
 
 
 class WirePlayers(Sequence):
@@ -394,7 +469,7 @@ class _PlainRow(msgspec.Struct, gc=False):
     always writes `breakdown` and `opponents`). Positional and without defaults to compare, it is
     built and encoded in a fraction of Standing's time (bench/parts.py)."""
 
-    rank: int
+    rank: int | None
     id: int
     name: str
     points: float
@@ -436,9 +511,10 @@ def _plain_rows(result: Standings, rows: Sequence[StandingRow], identities: dict
     made: list[_PlainRow | s.Standing] = list(
         map(_PlainRow, ranks, [ids[p] for p in order], [names[p] for p in order], points, values, decided)
     )
-    for i, row in enumerate(made) if identities else ():
+    expelled = any(rank is None for rank in ranks)
+    for i, row in enumerate(made) if identities or expelled else ():
         identity = identities.get(row.id)
-        if identity is not None:
+        if identity is not None or row.rank is None:
             made[i] = s.Standing(
                 rank=row.rank,
                 id=row.id,
@@ -448,7 +524,8 @@ def _plain_rows(result: Standings, rows: Sequence[StandingRow], identities: dict
                 decided_by=row.decided_by,
                 breakdown=None,
                 opponents=None,
-                **identity,
+                status="expelled" if row.rank is None else None,
+                **(identity or {}),
             )
     return msgspec.Raw(json_encoder().encode(made))
 
@@ -538,6 +615,7 @@ def standings_to_wire(
         warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),
         seed=result.lots_seed,
+        **decisions_to_wire(result.decisions, None),
     )
 
 
@@ -619,6 +697,7 @@ def _rows_of(
                 decided_by=row.decided_by,
                 breakdown=breakdowns[i] if breakdowns is not None else None,
                 opponents=opponents[i] if opponents is not None else None,
+                status="expelled" if row.rank is None else None,
                 **identities.get(pid, {}),
             )
         )
@@ -658,6 +737,7 @@ def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.To
                 sex=p.sex,
                 birth_date=p.birth_date,
                 key=p.key,
+                **_ratings_of(t, p.id),
             )
             for p in t.players
         ],
@@ -672,6 +752,24 @@ def tournament_to_wire(t: m.Tournament, header: TrfHeader | None = None) -> s.To
         initial_colour=header.initial_colour,
         trf_records=list(header.other_records),
     )
+
+
+def _ratings_of(t: m.Tournament, pid: int) -> dict[str, Any]:
+    """A player's national rating, estimate, rating history and expulsion, as the wire's fields."""
+    out: dict[str, Any] = {}
+    if t.ratings is not None:
+        if pid in t.ratings.national:
+            out["national_rating"] = t.ratings.national[pid]
+        if pid in t.ratings.estimated:
+            out["estimated_rating"] = t.ratings.estimated[pid]
+        if pid in t.ratings.history:
+            out["rating_history"] = [
+                s.RatingChange(from_round=c.from_round, rating=c.rating, national_rating=c.national_rating)
+                for c in t.ratings.history[pid]
+            ]
+    if pid in t.expelled:
+        out["expelled_after_round"] = t.expelled[pid]
+    return out
 
 
 def header_from_wire(t: s.Tournament) -> TrfHeader:

@@ -213,4 +213,6 @@ def team_standings_to_wire(
         scoring=match_scoring_to_wire(result.tables.event.scoring),
         team_size=result.tables.event.team_size,
         primary_score=result.primary.value,
+        ratings=None,  # a team event reads no rating policy (SPEC 3.12 is about individual events)
+        tiebreak_changes=None,
     )

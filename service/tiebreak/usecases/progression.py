@@ -56,7 +56,7 @@ def _individual_progression(plan: ProgressionPlan, deadline: Deadline | None) ->
     assert standings.source is not None  # an individual event's plan (plan_standings)
     last = standings.after_round or standings.source.tournament.rounds
     warnings: dict[tuple[str, str], Warning] = {(w.code, w.message): w for w in standings.source.warnings}
-    ranks: dict[int, list[int]] = {}
+    ranks: dict[int, list[int | None]] = {}
     points: dict[int, list[float]] = {}
     result = None
     assert standings.specs is not None  # an individual event's plan (plan_standings)

@@ -75,6 +75,7 @@ class ScenariosPlan:
     warnings: list[Warning] = field(default_factory=list)
     limits: Limits | None = None
     engine_seconds: float = 0.0
+    tournament: Tournament | None = None  # the event with its open games drawn (its ratings, for `ratings`)
 
 
 def _pairing_entries(
@@ -205,9 +206,20 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         entries, open_ids = _pairing_entries(body, index, source.tournament)
         tournament = with_entries(source.tournament, entries)
         after_round = max(p.round for p in body.pairings)
+        if source.decisions.ratings.per_round:  # the outcomes are ranked with one rating per player
+            raise InvalidRequest(
+                [Issue(("ratings", "per_round"), msg("ratings.per_round does not apply to scenarios: leave it out"))]
+            )
         try:
             standings = compute_standings(
-                tournament, specs, regulations, after_round, body.unrated_rating, False, s.ContributionOut
+                tournament,
+                specs,
+                regulations,
+                after_round,
+                body.unrated_rating,
+                False,
+                s.ContributionOut,
+                decisions=source.decisions,
             )
         except InconsistentCrosstable as exc:
             if source.trf is None:
@@ -227,7 +239,8 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         )
         if limits is not None:  # the points of every outcome are worked out here: priced first
             check_cost(counts, limits)
-        _, dropped, _ = rating_inputs(table, specs, standings.regulations, body.unrated_rating)
+        policy = standings.decisions.ratings
+        _, dropped, _ = rating_inputs(table, specs, standings.regulations, None, policy, tournament)
         reach = reach_of(specs)
         parts = None
         if reach is not None and not all(spec in dropped for spec in specs):
@@ -269,6 +282,7 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         parts,
         warnings,
         limits,
+        tournament=tournament,
     )
 
 
@@ -276,7 +290,8 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     """Rank the outcomes points leave open, then each reported player's ranks, certainties and needs."""
     started = time.perf_counter()
     table = plan.table
-    ratings, dropped, _ = rating_inputs(table, plan.specs, plan.regulations, plan.body.unrated_rating)
+    policy = plan.standings.decisions.ratings  # with `unrated_rating` folded in
+    ratings, dropped, _ = rating_inputs(table, plan.specs, plan.regulations, None, policy, plan.tournament)
     between = (lambda: deadline.check(msg("while ranking the outcomes"))) if deadline is not None else (lambda: None)
     with cyclic_gc_paused():
         if plan.parts is not None:

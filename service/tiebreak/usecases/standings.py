@@ -14,7 +14,7 @@ import functools
 import secrets
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..engine import Regulations, Tournament, compute_standings
 from ..engine.checks import after_round_default, modifier_checks, pairing_bye_checks
@@ -28,7 +28,8 @@ from ..wire.scenarios import ScenariosRequest
 from .cost import Counts, text_counts, explained_rows as cost_explained_rows, returned_rows
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_tournament
 from ..texts.message import msg
-from .convert import rules_from_wire, standings_to_wire, tournament_from_wire
+from ..engine.decisions import NO_DECISIONS, Decisions, TiebreakChange
+from .convert import decisions_from_wire, rules_from_wire, standings_to_wire, tournament_from_wire
 from .file_rules import rules_of_the_file
 from .problems import TrfCrosstableError
 from .teams import NotATeamEvent, TeamInput, individual_after_all, is_team_request, read_team, team_standings
@@ -41,6 +42,7 @@ class Input:
     tournament: Tournament
     warnings: list[Warning] = field(default_factory=list)
     trf: TrfDocument | None = None
+    decisions: Decisions = NO_DECISIONS  # the request's rating policy, play-offs, MAN values, changes
 
 
 def trf_warning(w: TrfWarning) -> Warning:
@@ -142,6 +144,14 @@ def prepare_input(
         warnings.append(
             Warning("no-tiebreaks", msg("no tie-break rules given: players equal on points share a rank"), "C.07 4.1")
         )
+    source.decisions = decisions_from_wire(body, regulations)
+    if source.trf is not None and source.trf.tiebreak_changes and not source.decisions.tiebreak_changes:
+        # the changes a TRF records in its `###` comment lines, when the request gives none
+        recorded = tuple(
+            TiebreakChange(r, tuple(spec.canonical for spec in parsed_rules(rules, regulations)))
+            for r, rules in source.trf.tiebreak_changes
+        )
+        source.decisions = replace(source.decisions, tiebreak_changes=recorded)
     return source, specs, regulations
 
 
@@ -330,6 +340,7 @@ def rank_individual(plan: StandingsPlan, after_round: int | None, seed: int | No
             False,
             s.ContributionOut,
             seed,
+            source.decisions,
         )
     except InconsistentCrosstable as exc:
         if source.trf is None:

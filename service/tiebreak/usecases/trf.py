@@ -13,7 +13,7 @@ from ..engine import compute_standings
 from ..engine.errors import InvalidRequest, Issue
 from ..formats.trf_writer import standings_columns, write_trf
 from ..wire import schemas as s
-from .convert import header_from_wire, rules_from_wire, tournament_from_wire, tournament_to_wire
+from .convert import decisions_from_wire, header_from_wire, rules_from_wire, tournament_from_wire, tournament_to_wire
 from ..wire.limits import Limits
 from .standings import applied_regulations, capped_warnings, lots_seed, read_trf_checked
 from ..wire.io import TrfConvertRequest, TrfConvertResponse
@@ -45,7 +45,10 @@ def _read_individual(text: str, limits: Limits | None = None) -> TrfConvertRespo
                 rule=None,
             )
         )
-    return TrfConvertResponse(tournament=wire, tiebreaks=document.tiebreaks, trf=None, warnings=warnings)
+    changes = [s.TiebreakChangeOut(from_round=r, previous=rules) for r, rules in document.tiebreak_changes]
+    return TrfConvertResponse(
+        tournament=wire, tiebreaks=document.tiebreaks, trf=None, warnings=warnings, tiebreak_changes=changes or None
+    )
 
 
 def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> TrfConvertResponse:
@@ -56,12 +59,14 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
     specs = rules_from_wire(body.tiebreaks or [])
     regulations = applied_regulations(body.regulations, None, tournament)  # `auto-historic` too
     seed = lots_seed([specs], body.seed)
+    decisions = decisions_from_wire(body, regulations)
     standings = compute_standings(
-        tournament, specs, regulations, None, body.unrated_rating, explain=False, lots_seed=seed
+        tournament, specs, regulations, None, body.unrated_rating, explain=False, lots_seed=seed, decisions=decisions
     )
     points, ranks = standings_columns(standings)
     rule_names = [spec.canonical for spec in specs]
-    output = write_trf(tournament, points, ranks, rule_names, header_from_wire(body.tournament))
+    changes = [(c.from_round, list(c.previous)) for c in decisions.tiebreak_changes]
+    output = write_trf(tournament, points, ranks, rule_names, header_from_wire(body.tournament), changes)
     warnings = [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in standings.warnings]
     warnings += [s.WarningOut(code="trf-not-carried", message=m, rule=None) for m in output.warnings]
     if output.rating_report_gaps:

@@ -67,6 +67,10 @@ class CompareRequest(s.Strict, kw_only=True, frozen=True):
     unrated_rating: Annotated[s.Rating | None, doc(s.UNRATED_DOC)] = None
     seed: Annotated[s.Seed | None, doc(s.SEED_DOC + "; one draw for every list")] = None
     explain: Annotated[bool, doc(s.EXPLAIN_DOC)] = True
+    ratings: Annotated[s.RatingsPolicy | None, doc(s.RATINGS_DOC)] = None
+    playoffs: Annotated[list[s.Playoff], Meta(max_length=s.LIMITS.max_players), doc(s.PLAYOFFS_DOC)] = []
+    manual_values: Annotated[dict[s.ManualKey, s.ManualValue] | None, doc(s.MANUAL_DOC)] = None
+    tiebreak_changes: Annotated[list[s.TiebreakChange], Meta(max_length=s.LIMITS.max_rounds), doc(s.CHANGES_DOC)] = []
 
     def __post_init__(self) -> None:
         if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:

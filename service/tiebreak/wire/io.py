@@ -29,7 +29,7 @@ class TrfConvertRequest(s.Strict, frozen=True):
                 "tournament": "Write a tournament as TRF",
                 "team_tournament": "Write a team event as TRF",
             },
-            excludes={"trf": ("tiebreaks", "regulations", "unrated_rating", "seed")},
+            excludes={"trf": ("tiebreaks", "regulations", "unrated_rating", "seed", "ratings", "tiebreak_changes")},
         ),
     )
 
@@ -46,6 +46,12 @@ class TrfConvertRequest(s.Strict, frozen=True):
     ] = "auto"
     unrated_rating: Annotated[s.Rating | None, doc("Writing: " + s.UNRATED_DOC)] = None
     seed: Annotated[s.Seed | None, doc("Writing: " + s.SEED_DOC)] = None
+    ratings: Annotated[s.RatingsPolicy | None, doc("Writing: " + s.RATINGS_DOC)] = None
+    tiebreak_changes: Annotated[
+        list[s.TiebreakChange],
+        Meta(max_length=s.LIMITS.max_rounds),
+        doc("Writing: changes of the rule list after the start, each written as a `###` comment line (SPEC 3.12)"),
+    ] = []
 
     def __post_init__(self) -> None:
         if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
@@ -55,6 +61,8 @@ class TrfConvertRequest(s.Strict, frozen=True):
             or self.unrated_rating is not None
             or self.seed is not None
             or self.regulations != "auto"
+            or self.ratings is not None
+            or self.tiebreak_changes
         ):
             raise ValueError(
                 "`tiebreaks`, `regulations`, `unrated_rating` and `seed` rank a `tournament` written as TRF; "
@@ -77,6 +85,10 @@ class TrfConvertResponse(s.Out, frozen=True):
             "carry (`trf-not-carried`) and the ranking's warnings"
         ),
     ]
+    tiebreak_changes: Annotated[
+        list[s.TiebreakChangeOut] | None,
+        doc("Reading: the changes of the rule list its `###` comment lines record (SPEC 3.12); null when none"),
+    ] = None
     team_tournament: Annotated[
         schemas_teams.TeamTournament | None, Meta(description="Reading a TRF with team records: the team event")
     ] = None

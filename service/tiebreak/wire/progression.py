@@ -38,6 +38,10 @@ class ProgressionRequest(s.Strict, frozen=True):
         Literal["auto", "players"],
         Meta(description="`auto`: teams for a team event, players otherwise; `players`: a TRF's players one by one"),
     ] = "auto"
+    ratings: Annotated[s.RatingsPolicy | None, doc(s.RATINGS_DOC)] = None
+    playoffs: Annotated[list[s.Playoff], Meta(max_length=s.LIMITS.max_players), doc(s.PLAYOFFS_DOC)] = []
+    manual_values: Annotated[dict[s.ManualKey, s.ManualValue] | None, doc(s.MANUAL_DOC)] = None
+    tiebreak_changes: Annotated[list[s.TiebreakChange], Meta(max_length=s.LIMITS.max_rounds), doc(s.CHANGES_DOC)] = []
 
     def __post_init__(self) -> None:
         s.check_event_and_rules(self)
@@ -56,6 +60,10 @@ class ProgressionRequest(s.Strict, frozen=True):
             seed=self.seed,
             explain=False,
             participants=self.participants,
+            ratings=self.ratings,
+            playoffs=self.playoffs,
+            manual_values=self.manual_values,
+            tiebreak_changes=self.tiebreak_changes,
         )
 
 
@@ -64,7 +72,10 @@ class ProgressionRow(s.Out, omit_defaults=True, frozen=True):
 
     id: Annotated[int, doc("The start number (a team's number in a team event)")]
     name: Annotated[str, doc("The player's (or team's) name")]
-    ranks: Annotated[list[int], doc("The rank after each round of `rounds`, as /v1/standings with that `after_round`")]
+    ranks: Annotated[
+        list[int | None],
+        doc("The rank after each round of `rounds`, as /v1/standings with that `after_round`; null: expelled"),
+    ]
     points: Annotated[list[float], doc("The score after each round (a team event: its primary score)")]
     match_points: Annotated[list[float], Meta(description="Team events: match points after each round")] | None = None
     game_points: Annotated[list[float], Meta(description="Team events: game points after each round")] | None = None

@@ -82,6 +82,9 @@ class ScenariosRequest(s.Strict, kw_only=True, frozen=True):
     preset: Annotated[s.PresetName | None, doc("A named rule list of GET /v1/presets, instead of `tiebreaks`")] = None
     regulations: Annotated[s.RegulationsName, doc(s.REGULATIONS_DOC)] = "auto"
     unrated_rating: Annotated[s.Rating | None, doc(s.UNRATED_DOC)] = None
+    ratings: Annotated[
+        s.RatingsPolicy | None, doc(s.RATINGS_DOC + "; `per_round` does not apply to the outcomes (a 422)")
+    ] = None
     pairings: Annotated[
         list[Pairing],
         Meta(min_length=1, max_length=MAX_PAIRINGS),

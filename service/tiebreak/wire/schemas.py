@@ -122,6 +122,14 @@ PlayerKey = Annotated[
 ]
 
 
+class RatingChange(Strict, gc=False, frozen=True):
+    """Ratings in force from a round on (a long event: a rating list published meanwhile)."""
+
+    from_round: Annotated[RoundNumber, doc("The first round these ratings are in force")]
+    rating: Annotated[Rating | None, doc("The FIDE rating from that round on; absent: unchanged")] = None
+    national_rating: Annotated[Rating | None, doc("The national rating from that round on; absent: unchanged")] = None
+
+
 class Player(Strict, gc=False, frozen=True):  # gc=False: decoded from JSON, it cannot be part of a cycle
     """A player: start number, name, rating, the results round by round, and the identity
     fields the standings do not use but echo in the rows (written to TRF, except `key`)."""
@@ -144,6 +152,24 @@ class Player(Strict, gc=False, frozen=True):  # gc=False: decoded from JSON, it 
         doc(
             "The client's own identifier (e.g. a UUID), echoed in every row and breakdown that names the player; "
             "unique in the tournament"
+        ),
+    ] = None
+    national_rating: Annotated[
+        Rating | None, doc("The national rating (TRF-26 NRS record); read when `ratings.source` names it")
+    ] = None
+    estimated_rating: Annotated[
+        Rating | None, doc('An unrated player\'s rating as the arbiter estimates it (`ratings.unrated: "estimated"`)')
+    ] = None
+    rating_history: Annotated[
+        list[RatingChange],
+        Meta(max_length=LIMITS.max_rounds),
+        doc("Ratings in force from later rounds on; read with `ratings.per_round`"),
+    ] = []
+    expelled_after_round: Annotated[
+        Annotated[int, Meta(ge=0, le=LIMITS.max_rounds)] | None,
+        doc(
+            "Expelled after this round (0: before round 1): ranked nowhere (`rank` null, `status` expelled), "
+            "the others ranked as if the player had withdrawn then (C.07 16)"
         ),
     ] = None
 
@@ -256,6 +282,56 @@ PlayerSelection = Annotated[
 ]
 
 
+RatingSourceName = Literal["fide", "national", "fide-else-national", "national-else-fide", "highest"]
+
+
+class RatingsPolicy(Strict, frozen=True):
+    """Which rating every rating-based rule reads (ARO and its cuts, TPR, PTP, APRO, APPO, RTNG,
+    AROUS, OPERF), and how unrated players count (C.07 10; the checklist's questions 208-216)."""
+
+    source: Annotated[
+        RatingSourceName,
+        doc(
+            "`fide`, `national`, `fide-else-national`, `national-else-fide` (TRF-26 172: FIDE, NRO, FIDON, NIDOF), "
+            "`highest` of the FIDE, national and estimated ratings (HBFN)"
+        ),
+    ] = "fide"
+    per_round: Annotated[
+        bool, doc("Each game counts the opponent's rating in force in its round (`rating_history`); false: the first")
+    ] = False
+    unrated: Annotated[
+        Literal["drop", "estimated"] | Rating,
+        doc(
+            "`drop`: rating rules left out when an unrated player takes part (C.07 10); `estimated`: each unrated "
+            "player's `estimated_rating` (one without is a 422); a number: the rating every unrated player counts as"
+        ),
+    ] = "drop"
+
+
+class Playoff(Strict, frozen=True):
+    """A play-off (C.07 3) between players tied on points: their order after it, best first."""
+
+    order: Annotated[
+        list[PlayerId], Meta(min_length=2, max_length=LIMITS.max_players), doc("Start numbers, the winner first")
+    ]
+
+
+class TiebreakChange(Strict, frozen=True):
+    """The rule list was changed after the start (C.07 4.1.1 asks for it to be published before)."""
+
+    from_round: Annotated[RoundNumber, doc("The round from which the list of `tiebreaks` applies")]
+    previous: Annotated[RuleItems, doc("The list before the change")]
+
+
+ManualValue = Annotated[float, Meta(ge=-1e9, le=1e9, description="A value of rule MAN; at most two decimals")]
+# JSON object keys are strings: a start number written as one
+ManualKey = Annotated[str, Meta(pattern=r"^[1-9][0-9]{0,8}$", examples=["7"], description="A start number")]
+RATINGS_DOC = "Which rating the rating-based rules read and how unrated players count (SPEC 3.12)"
+PLAYOFFS_DOC = "Play-offs between tied players (C.07 3), applied before the tie-breaks; `decided_by` says `playoff`"
+MANUAL_DOC = "The values of rule MAN by start number (an arbiter's or external tie-break), higher is better"
+CHANGES_DOC = "The rule list changed after the start: warned (`tiebreaks-changed`, C.07 4.1.1) and echoed"
+
+
 # The schema rules of a standings-like body (this one and the progression's); `check_event_and_rules`
 # checks them when it is decoded.
 EVENT_AND_RULES = (
@@ -292,6 +368,10 @@ class StandingsRequest(Strict, frozen=True):
     unrated_rating: Annotated[Rating | None, doc(UNRATED_DOC)] = None
     seed: Annotated[Seed | None, doc(SEED_DOC)] = None
     explain: Annotated[bool, doc(EXPLAIN_DOC)] = True
+    ratings: Annotated[RatingsPolicy | None, doc(RATINGS_DOC)] = None
+    playoffs: Annotated[list[Playoff], Meta(max_length=LIMITS.max_players), doc(PLAYOFFS_DOC)] = []
+    manual_values: Annotated[dict[ManualKey, ManualValue] | None, doc(MANUAL_DOC)] = None
+    tiebreak_changes: Annotated[list[TiebreakChange], Meta(max_length=LIMITS.max_rounds), doc(CHANGES_DOC)] = []
     top: Annotated[
         Annotated[int, Meta(ge=1, le=LIMITS.max_players)] | None,
         doc("Return only N rows of the standings (from `offset`)"),
@@ -406,6 +486,13 @@ class ContributionOut(msgspec.Struct, omit_defaults=True, gc=False):
         str | None,
         doc("How a dummy's value was found: `dummy-own-score`, `dummy-capped-at-opponent`, `dummy-capped-at-half`"),
     ] = None
+    rating_source: Annotated[
+        Literal["fide", "national", "estimated", "unrated"] | None,
+        doc(
+            "A rating rule's game, when the request's `ratings` is not the plain FIDE rating: where the rating "
+            "in `value` came from (`unrated`: the number `ratings.unrated` gives an unrated player)"
+        ),
+    ] = None
 
 
 class RuleBreakdown(msgspec.Struct, frozen=True, gc=False):
@@ -430,7 +517,9 @@ class OpponentName(Out, omit_defaults=True, frozen=True):
 class Standing(Out, omit_defaults=True, frozen=True):
     """One row; the identity fields after `opponents` appear when the request gave them."""
 
-    rank: Annotated[int, doc("The place; players equal on points and every rule share it")]
+    rank: Annotated[
+        int | None, doc("The place; players equal on points and every rule share it; null for an expelled player")
+    ]
     id: Annotated[int, doc("The start number (a team's number in a team event)")]
     name: Annotated[str, doc("The player's (or team's) name")]
     points: Annotated[float, doc("The score (a team event: its primary score)")]
@@ -462,6 +551,28 @@ class Standing(Out, omit_defaults=True, frozen=True):
     # Team events: the row is a team; `points` is its primary score, these are both scores.
     match_points: Annotated[float, Meta(description="Team events: the team's match points")] | None = None
     game_points: Annotated[float, Meta(description="Team events: the team's game points")] | None = None
+    status: (
+        Annotated[
+            Literal["expelled"],
+            Meta(description="`expelled`: ranked nowhere (`expelled_after_round`), listed after the ranked rows"),
+        ]
+        | None
+    ) = None
+
+
+class RatingsOut(Out, frozen=True):
+    """The rating policy the standings were computed with."""
+
+    source: Annotated[RatingSourceName, doc("The rating the rules read")]
+    per_round: Annotated[bool, doc("Each game counted the rating in force in its round")]
+    unrated: Annotated[Literal["drop", "estimated"] | int, doc("How unrated players counted")]
+
+
+class TiebreakChangeOut(Out, frozen=True):
+    """A change of the rule list after the start, as the request gave it."""
+
+    from_round: Annotated[int, doc("The round from which the current list applies")]
+    previous: Annotated[list[str], doc("The list before, canonical specs")]
 
 
 class WarningOut(Out, frozen=True):
@@ -519,6 +630,10 @@ class StandingsResponse(Out, frozen=True):
         | None
     ) = None
     seed: Annotated[int | None, doc(SEED_OUT_DOC)] = None
+    ratings: Annotated[RatingsOut | None, doc("The rating policy used (SPEC 3.12); individual events")] = None
+    tiebreak_changes: Annotated[
+        list[TiebreakChangeOut] | None, doc("The changes of the rule list the request gave, when it gave any")
+    ] = None
 
 
 class SwissManagerNumber(Out, frozen=True):

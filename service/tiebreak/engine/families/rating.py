@@ -18,6 +18,7 @@ from ..context import Context
 from ..contributions import Explain, Explanation, RuleOutcome, contribution_rows, explanation
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, kept_total, reason_text
 from ...texts.message import ENGLISH, LANGUAGE, msg, pre
+from ..ratings import SOURCE_NAMES
 from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
 from ..table import DRAW, IS_PLAYED, NO_OPPONENT, WIN
@@ -164,7 +165,12 @@ class Games:
         self.played = IS_PLAYED[table.kind] & (table.opp != NO_OPPONENT)
         self.count = self.played.sum(axis=1)
         self.opponent = np.where(self.played, table.opp, 0)
-        self.opponent_rating = np.where(self.played, ctx.ratings[self.opponent], 0)
+        if ctx.round_ratings is None:
+            self.opponent_rating = np.where(self.played, ctx.ratings[self.opponent], 0)
+        else:  # the opponent's rating in force in the round of the game (ratings.per_round)
+            in_round = ctx.round_ratings[self.opponent, np.arange(table.played_rounds)]
+            self.opponent_rating = np.where(self.played, in_round, 0)
+        self.sources = _opponent_sources(ctx, self.opponent)
         self._halves: np.ndarray | None = None
         self._scored: np.ndarray | None = None
 
@@ -183,6 +189,17 @@ class Games:
         if self._scored is None:
             self._scored = self.halves.sum(axis=1)
         return self._scored
+
+
+def _opponent_sources(ctx: Context, opponent: np.ndarray) -> np.ndarray | None:
+    """Per game, the name of the source of the opponent's rating counted (`rating_source` in the
+    breakdown); None when every rating is the FIDE rating as given."""
+    sources = ctx.rating_sources
+    if sources is None:
+        return None
+    column = np.arange(opponent.shape[1]) if sources.shape[1] > 1 else np.zeros(opponent.shape[1], dtype=np.int64)
+    named: np.ndarray = SOURCE_NAMES[sources[opponent, column]]
+    return named
 
 
 def _games(ctx: Context) -> Games:
@@ -214,6 +231,8 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
 
     def explain(rows: list[int]) -> Explanation:
         fields = {"kind": "game", "opponent": ctx.opponent_ids()[rows], "value": ratings[rows] / 1}
+        if games.sources is not None:
+            fields["rating_source"] = games.sources[rows]
         made = contribution_rows(
             ctx.contribution, games.played[rows], fields, None if reasons is None else reasons[rows], texts
         )
@@ -300,6 +319,8 @@ def _games_as_contributions(ctx: Context, rows: list[int]) -> list[list[Any]]:
         "note": (_SCORED_ENGLISH if LANGUAGE.get() == ENGLISH else _SCORED)[halves],
         "result": halves / 2,
     }
+    if games.sources is not None:
+        fields["rating_source"] = games.sources[rows]
     return contribution_rows(ctx.contribution, games.played[rows], fields)
 
 
@@ -397,19 +418,22 @@ def average_perfect_performance_of_opponents(ctx: Context, spec: RuleSpec) -> Ru
 
 
 def own_rating(ctx: Context, spec: RuleSpec) -> RuleOutcome:
-    """RTNG (C.07 2026): the participant's own rating; unrated players count `unrated_rating`
-    (the rule is dropped like the other rating rules when there is none, C.07 10)."""
+    """RTNG (C.07 2026): the participant's own rating at the start, from the policy's source;
+    unrated players count as the policy says (the rule is dropped like the other rating rules
+    when it says nothing, C.07 10)."""
     table, ratings = ctx.table, ctx.ratings
+    sources = ctx.rating_sources
 
     def explain(rows: list[int]) -> Explanation:
-        return explanation(
-            rows,
-            notes=[
-                msg("own rating {rating}", rating=r)
-                if table.ratings[p] is not None
-                else msg("unrated, counted as {rating}", rating=r)
-                for p, r in zip(rows, ratings[rows].tolist(), strict=True)
-            ],
-        )
+        notes: list[str | None] = []
+        for p, r in zip(rows, ratings[rows].tolist(), strict=True):
+            source = SOURCE_NAMES[sources[p, 0]] if sources is not None else "fide"
+            if source == "fide" and table.ratings[p] is not None:
+                notes.append(msg("own rating {rating}", rating=r))
+            elif source in ("fide", "unrated"):
+                notes.append(msg("unrated, counted as {rating}", rating=r))
+            else:
+                notes.append(msg("own rating {rating} ({source})", rating=r, source=source))
+        return explanation(rows, notes=notes)
 
     return RuleOutcome.of(spec, ratings, 1, explain=explain)
