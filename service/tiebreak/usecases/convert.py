@@ -17,6 +17,7 @@ from ..engine import model as m
 from ..engine.contributions import Explanation, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..texts.catalogue import json_encoder
+from ..texts.message import RENDER, made
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.table import NO_OPPONENT
 from ..engine.rules import RuleSpec, build_rule
@@ -240,13 +241,13 @@ def tiebreak_to_wire(outcome: RuleOutcome, registry: Any = TIEBREAKS, named: Any
     return s.TiebreakOut(
         spec=spec.canonical,
         code=spec.code,
-        name=named(spec),
+        name=made(named(spec)),
         article=entry.citation,
         modifiers=s.ModifiersOut(
             cut=spec.cut, median=spec.median, limit=spec.limit, forfeits_played=spec.forfeits_played
         ),
         lower_is_better=outcome.lower_is_better,
-        dropped=outcome.dropped_reason,
+        dropped=made(outcome.dropped_reason),
     )
 
 
@@ -275,7 +276,7 @@ def _breakdowns(
                 map(
                     s.RuleBreakdown,
                     map(displays[i].__getitem__, players),
-                    explanation.notes,
+                    map(made, explanation.notes) if RENDER.get() is not None else explanation.notes,
                     column,
                     repeat(i),
                     repeat(outcome.spec.canonical),
@@ -532,7 +533,7 @@ def standings_to_wire(
         tiebreaks=[tiebreak_out(o) for o in result.outcomes],
         # A Raw is encoded as the rows' JSON it holds: the field's type is what the schema shows
         standings=cast(list[s.Standing], standings),
-        warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
+        warnings=[s.WarningOut(code=w.code, message=made(w.message), rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),
         seed=result.lots_seed,
     )
