@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..texts.message import RENDER, made
+from ..texts.message import RENDER, Msg, made
 from .modifiers import REASON_CODES
 from .rules import RuleSpec
 
@@ -101,9 +101,10 @@ def contribution_rows(
             args.append(column)
         elif isinstance(column, np.ndarray):
             cells = column[selected]
-            if name == "note" and RENDER.get() is not None:  # the notes are the texts among the fields
+            render = RENDER.get()
+            if name == "note" and render is not None:  # the notes are the texts among the fields
                 written = np.flatnonzero(cells != None)  # noqa: E711 (numpy compares each cell)
-                cells[written] = [made(note) for note in cells[written].tolist()]
+                cells[written] = [render(n) if isinstance(n, Msg) else n for n in cells[written].tolist()]
             args.append(cells.tolist())
         else:
             args.append(repeat(made(column)))

@@ -17,7 +17,7 @@ from ..engine import model as m
 from ..engine.contributions import Explanation, RuleOutcome
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..texts.catalogue import json_encoder
-from ..texts.message import RENDER, made
+from ..texts.message import RENDER, Msg, made
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.table import NO_OPPONENT
 from ..engine.rules import RuleSpec, build_rule
@@ -276,7 +276,7 @@ def _breakdowns(
                 map(
                     s.RuleBreakdown,
                     map(displays[i].__getitem__, players),
-                    map(made, explanation.notes) if RENDER.get() is not None else explanation.notes,
+                    _rendered_notes(explanation.notes),
                     column,
                     repeat(i),
                     repeat(outcome.spec.canonical),
@@ -289,6 +289,14 @@ def _breakdowns(
         if per_rule
         else [{} for _ in players]
     )
+
+
+def _rendered_notes(notes: list[str | None]) -> list[str | None]:
+    """A rule's notes as the answer keeps them (message.made), without a call per note."""
+    render = RENDER.get()
+    if render is None:
+        return notes
+    return [render(note) if isinstance(note, Msg) else note for note in notes]
 
 
 def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
