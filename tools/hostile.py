@@ -216,6 +216,9 @@ class Outcome:
     description: str
     answers: list[dict] = field(default_factory=list)  # {status, seconds, bytes, ...}
     checks: list[tuple[str, bool]] = field(default_factory=list)
+    # How soon: `make hostile` asserts these too, the test suite only reports them (on a busy
+    # machine a bound on seconds says how busy it is, not whether the service behaves).
+    timed_checks: list[tuple[str, bool]] = field(default_factory=list)
     peak_rss: int = 0
     health: list[float | None] = field(default_factory=list)
     health_series: list[list] = field(default_factory=list)  # [seconds since the case began, latency]
@@ -227,6 +230,16 @@ class Outcome:
     def check(self, what: str, ok: bool) -> bool:
         self.checks.append((what, bool(ok)))
         return ok
+
+    def check_in_time(self, what: str, ok: bool, seconds: float | None, bound: float) -> bool:
+        """A behaviour (`what`), and that it took under `bound` seconds (a timed check)."""
+        self.checks.append((what, bool(ok)))
+        in_time = seconds is not None and seconds < bound
+        self.timed_checks.append((f"{what}: within {bound:g} s", in_time))
+        return bool(ok) and in_time
+
+    def all_checks(self) -> list[tuple[str, bool]]:
+        return self.checks + self.timed_checks
 
     def summary(self) -> dict:
         latencies = [h for h in self.health if h is not None]
@@ -246,7 +259,7 @@ class Outcome:
             },
             "healthz_series": self.health_series,
             "idle_after_s": None if self.idle_after_s is None else round(self.idle_after_s, 2),
-            "checks": [{"check": c, "ok": ok} for c, ok in self.checks],
+            "checks": [{"check": c, "ok": ok} for c, ok in self.all_checks()],
             "notes": self.notes,
             "stopped": self.stopped,
         }
@@ -346,15 +359,13 @@ def run_case(
         outcome.check(
             f"peak memory of the server's processes under {POD_MEMORY >> 20} MiB", outcome.peak_rss < POD_MEMORY
         )
-        outcome.check("every /healthz answered 200", latencies and all(h is not None for h in latencies))
-        outcome.check(
-            f"/healthz always under {HEALTH_BOUND_S * 1000:.0f} ms",
-            latencies and max((h or 99) for h in latencies) < HEALTH_BOUND_S,
+        outcome.check_in_time(
+            "every /healthz answered 200",
+            bool(latencies) and all(h is not None for h in latencies),
+            max((h or 99) for h in latencies) if latencies else None,
+            HEALTH_BOUND_S,
         )
-        outcome.check(
-            f"CPU back to idle within {IDLE_BOUND_S:.0f} s of the last answer",
-            outcome.idle_after_s is not None and outcome.idle_after_s <= IDLE_BOUND_S,
-        )
+        outcome.check_in_time("CPU back to idle after the last answer", True, outcome.idle_after_s, IDLE_BOUND_S)
         outcome.check("finished within its budget", outcome.stopped is None)
     return outcome
 
@@ -423,9 +434,11 @@ def case_trf_rules(quick: bool):
                 request_kb=round(len(data) / 1024),
                 limit=limit_named(answer),
             )
-            outcome.check(
-                f"{count} rules in record 202: 400 naming max_rules within 2 s",
-                status == 400 and b"max_rules" in answer and seconds < 2,
+            outcome.check_in_time(
+                f"{count} rules in record 202: 400 naming max_rules",
+                status == 400 and b"max_rules" in answer,
+                seconds,
+                2,
             )
 
     return "trf-202-rules", "a TRF whose record 202 lists 40,000 (and 100,000) rules", body, {}
@@ -443,11 +456,11 @@ def case_waves(quick: bool):
                 record(outcome, status, seconds, answer, wave=wave, limit=limit_named(answer))
             # Priced once, after validation, where they are read: a worker reads these bodies, so a
             # wave larger than the workers and their queue is partly shed (503, Retry-After).
-            outcome.check(
-                f"wave {wave + 1}: all {per_wave} refused by the cost model (413) or shed (503) "
-                f"within 5 s, most of them 413",
-                all(a[0] in (413, 503) and a[3] < 5 for a in answers)
-                and sum(a[0] == 413 for a in answers) * 2 > per_wave,
+            outcome.check_in_time(
+                f"wave {wave + 1}: all {per_wave} refused by the cost model (413) or shed (503), most of them 413",
+                all(a[0] in (413, 503) for a in answers) and sum(a[0] == 413 for a in answers) * 2 > per_wave,
+                max((a[3] for a in answers), default=None),
+                5,
             )
 
     return "waves", f"{per_wave} × 379 KB requests (30,000 × 100 × 40 rules) at once, {waves} wave(s)", body, {}
@@ -475,9 +488,11 @@ def case_kill(quick: bool):
                 retry_after=headers.get("retry-after"),
                 title=json.loads(answer).get("title") if status != 200 else None,
             )
-        outcome.check(
-            "every request answered 503 with Retry-After (deadline or saturated) within 3 s",
-            all(a[0] == 503 and a[2].get("retry-after") and a[3] < 3 for a in answers),
+        outcome.check_in_time(
+            "every request answered 503 with Retry-After (deadline or saturated)",
+            all(a[0] == 503 and a[2].get("retry-after") for a in answers),
+            max((a[3] for a in answers), default=None),
+            3,
         )
         # Killed workers are reaped, and a replacement killed while it started is replaced again, in
         # the background: on a busy machine that takes a while, so the count is awaited (10 s at most).
@@ -501,7 +516,7 @@ def case_no_results(quick: bool):
     def body(server: Server, outcome: Outcome) -> None:
         status, answer, _, seconds = post(server.port, "/v1/standings", data)
         record(outcome, status, seconds, answer, request_kb=round(len(data) / 1024), limit=limit_named(answer))
-        outcome.check("413 naming a cost limit within 5 s", status == 413 and seconds < 5)
+        outcome.check_in_time("413 naming a cost limit", status == 413, seconds, 5)
 
     return "no-results", "50,000 players × 100 rounds without results × 20 rules (639 KB)", body, {}
 
@@ -523,7 +538,7 @@ def case_compare(quick: bool):
     def body(server: Server, outcome: Outcome) -> None:
         status, answer, _, seconds = post(server.port, "/v1/compare", heavy)
         record(outcome, status, seconds, answer, request_kb=round(len(heavy) / 1024), limit=limit_named(answer))
-        outcome.check("the 98 KB compare is refused by the cost model (413) within 5 s", status == 413 and seconds < 5)
+        outcome.check_in_time("the 98 KB compare is refused by the cost model (413)", status == 413, seconds, 5)
         # The client leaves half a second after sending an admitted, slow compare.
         sock = socket.create_connection(("127.0.0.1", server.port))
         sock.sendall(
@@ -641,7 +656,7 @@ def case_headers(quick: bool):
             f"{len(sockets)} half-open connections: the server holds at most 2,048 (+100 other fds)", fds <= 2048 + 100
         )
         status, _, _, seconds = get(server.port, "/healthz")
-        outcome.check("a new client is answered meanwhile", status == 200 and seconds < 1)
+        outcome.check_in_time("a new client is answered meanwhile", status == 200, seconds, 1)
         # The clients go away as they came. (Closing 2,048 connections in one instant costs the
         # server's loop 0.2-0.5 s on the 2-core test machine: a proxy restart, not this case.)
         closing = time.monotonic()
@@ -660,9 +675,8 @@ def case_headers(quick: bool):
         except OSError:
             answer = b""
         record(outcome, int(answer[9:12] or 0), time.monotonic() - started, answer, header_mb=big >> 20)
-        outcome.check(
-            f"a {big >> 20} MB header: 431 within 2 s",
-            answer.startswith(b"HTTP/1.1 431") and time.monotonic() - started < 2,
+        outcome.check_in_time(
+            f"a {big >> 20} MB header: 431", answer.startswith(b"HTTP/1.1 431"), time.monotonic() - started, 2
         )
 
     return (
@@ -747,7 +761,7 @@ def case_overload(quick: bool):
             "at twice capacity some requests are shed with 503, none fails otherwise",
             shed > 0 and all(st in (200, 503) for st, _ in results),
         )
-        outcome.check("p99 of accepted requests under 3 s", p99 is not None and p99 < 3)
+        outcome.check_in_time("accepted requests answered (their p99)", p99 is not None, p99, 3)
         outcome.check("/readyz said not ready (503) while saturated", any(r == 503 for r in readiness))
 
     return "overload", f"open-loop arrivals at twice the measured capacity for {seconds_each} s", body, {}
@@ -840,7 +854,7 @@ def case_largest(quick: bool):
                     status in (200, 413, 503),
                 )
             else:
-                outcome.check(f"{label}: answered 200 within the deadline", status == 200 and seconds < 20)
+                outcome.check_in_time(f"{label}: answered 200", status == 200, seconds, 20)
 
     return "largest", "the largest request each shape admits under the default ceilings, one at a time", body, {}
 
@@ -944,7 +958,7 @@ def main(argv: list[str] | None = None) -> int:
         budget=args.budget,
         progress=lambda text: print(text, flush=True),
     )
-    failed = [o.name for o in outcomes if not all(ok for _, ok in o.checks)]
+    failed = [o.name for o in outcomes if not all(ok for _, ok in o.all_checks())]
     if args.json:
         Path(args.json).write_text(
             json.dumps(

@@ -18,11 +18,20 @@ import time
 import msgspec
 
 from tiebreak.wire import schemas as s
-from tiebreak.wire.decode import prescan
+from tiebreak.wire.decode import json_depth_exceeds, prescan
 from tiebreak.wire.limits import LIMITS, LimitExceeded
 from testkit.synthetic import swiss_wire
 
 DECODER = msgspec.json.Decoder(s.StandingsRequest)
+
+# Bodies built to make a nesting count slow (deep, escaped quotes, many shallow arrays), with the
+# answer of `json_depth_exceeds(body, 32)`; tests/ops/test_gate.py checks the answers.
+DEPTH_BOUND = 32
+DEPTH_HOSTILE_BODIES = {
+    "8 MiB of [": (b"[" * (8 << 20), True),
+    "one string of 4 M escaped quotes": (b'["' + b'\\"' * (4 << 20) + b'"]', False),
+    "3 M empty arrays in one": (b"[" + b"[]," * (3 << 20) + b"[]]", False),
+}
 
 
 def timed(body: bytes) -> tuple[float, str]:
@@ -69,7 +78,17 @@ def main() -> int:
         outcome = timed(body)[1]
         base = base or best
         print(f"{name:36} {len(body) / 2**20:6.1f} MiB  {best * 1000:8.1f} ms  {best / base:5.2f} x valid  {outcome}")
+    print(f"the nesting check of large batch bodies (json_depth_exceeds, bound {DEPTH_BOUND}), best of 3:")
+    for name, (body, _) in DEPTH_HOSTILE_BODIES.items():
+        best = min(_timed_depth_check(body) for _ in range(3))
+        print(f"{name:36} {len(body) / 2**20:6.1f} MiB  {best * 1000:8.1f} ms")
     return 0
+
+
+def _timed_depth_check(body: bytes) -> float:
+    started = time.perf_counter()
+    json_depth_exceeds(body, DEPTH_BOUND)
+    return time.perf_counter() - started
 
 
 if __name__ == "__main__":

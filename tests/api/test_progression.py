@@ -211,8 +211,8 @@ def test_no_seed_without_lots(client):
 
 
 def test_a_large_progression_is_priced_as_rankings_one_after_another_and_admitted():
-    # 50,000 players × 9 rounds, 3 rules: measured 1.6 s, a 6.8 MiB answer, 265 MiB at the peak
-    # (bench/progression.py, docs/benchmarks.md). Priced as compare prices its lists it was
+    # 50,000 players × 9 rounds, 3 rules: its time, answer and peak memory in docs/benchmarks.md
+    # (bench/progression.py). Priced as compare prices its lists it was
     # a 413 on the answer's size (99 MiB estimated); one after another it fits the default limits.
     from tiebreak.usecases.cost import Counts, check_cost, estimate, progression_counts
     from tiebreak.wire.limits import LIMITS

@@ -41,7 +41,7 @@ def uvicorn_server(env: dict[str, str] | None = None) -> Iterator[str]:
     released before the server binds it could be taken by another process meanwhile."""
     listener = socket.socket()
     # uvicorn takes an inherited socket for a Unix one and leaves Nagle's algorithm on: set
-    # TCP_NODELAY here (accepted connections inherit it), or every small answer waits ~40 ms.
+    # TCP_NODELAY here (accepted connections inherit it), or every small answer waits for the peer's delayed ACK.
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     listener.bind(("127.0.0.1", 0))
     listener.listen(128)
