@@ -63,3 +63,33 @@ def test_the_forms_real_exports_write_are_read(client):
 def test_the_reference_name_rep_and_the_old_spaced_list_are_read(client):
     assert _read_rules(client, _with_rules(TRF, "REP,BH"))[0] == ["GE", "BH"]
     assert _read_rules(client, _with_rules(TRF, "BH SB DE"))[0] == ["BH", "SB", "DE"]
+
+
+@pytest.mark.parametrize(
+    ("written", "spec"),
+    [("MPTS", "PTS:MP"), ("GPTS", "PTS:GP"), ("gpts", "PTS:GP"), ("EDGE", "EDE"), ("EDGE/P", "EDE/P")],
+)
+def test_the_references_team_spellings_are_aliases_in_a_team_event(client, written, spec):
+    """The FIDE reference's parse_tiebreak reads MPTS and GPTS as PTS on match and game points, EDGE as EDE."""
+    answer = client.post("/v1/standings", json={"trf": TEAM_TRF, "tiebreaks": [written], "explain": False})
+    assert answer.status_code == 200, answer.text
+    assert [t["spec"] for t in answer.json()["tiebreaks"]] == [spec]
+    same = client.post("/v1/standings", json={"trf": TEAM_TRF, "tiebreaks": [spec], "explain": False}).json()
+    assert [r["values"] for r in answer.json()["standings"]] == [r["values"] for r in same["standings"]]
+
+
+def test_a_team_spelling_of_the_reference_in_an_individual_event_says_why(client):
+    answer = client.post("/v1/standings", json={"trf": TRF, "tiebreaks": ["MPTS"]})
+    assert answer.status_code == 422
+    assert "name for PTS:MP, a rule of team events; this is an individual event" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize("acronym", [*sorted(NOT_TIEBREAKS), "vur"])
+@pytest.mark.parametrize("team", [False, True])
+def test_a_help_function_in_a_request_is_a_422_with_its_reason(client, acronym, team):
+    body = {"trf": TEAM_TRF if team else TRF, "tiebreaks": ["BH", acronym]}
+    answer = client.post("/v1/standings", json=body)
+    assert answer.status_code == 422, answer.text
+    (error,) = answer.json()["errors"]
+    assert error["path"] == "tiebreaks[1]"
+    assert error["message"] == f"{acronym!r} is not a tie-break: {NOT_TIEBREAKS[acronym.upper()]}"

@@ -133,13 +133,23 @@ def test_top_and_team_row(client):
     assert out["total_players"] == 14
 
 
-def test_olympiad_preset(client):
+def test_the_olympiad_order_preset(client):
     body = CASE["tswiss-0001"].body
     del body["tiebreaks"]
-    out = standings(client, body | {"preset": "olympiad"})
+    out = standings(client, body | {"preset": "team-swiss-emgsb"})
     assert [t["spec"] for t in out["tiebreaks"]] == ["PTS", "EMGSB/C1", "MPvGP", "BH:MP/C1"]
     problem = standings(client, body | {"preset": "uscf-default"}, 422)  # content: docs/contract.md
-    assert problem["errors"][0]["path"] == "preset" and "olympiad" in problem["errors"][0]["message"]
+    assert problem["errors"][0]["path"] == "preset" and "team-swiss-emgsb" in problem["errors"][0]["message"]
+
+
+def test_the_old_olympiad_name_says_what_the_preset_is_now(client):
+    """Decision 0179: `olympiad` named a regulation the preset does not compute."""
+    body = CASE["tswiss-0001"].body
+    del body["tiebreaks"]
+    problem = standings(client, body | {"preset": "olympiad"}, 422)
+    (error,) = problem["errors"]
+    assert error["path"] == "preset"
+    assert "now 'team-swiss-emgsb'" in error["message"] and "not the Olympiad regulations' own" in error["message"]
 
 
 def test_team_codes_are_refused_for_individuals_and_back(client):
@@ -303,7 +313,7 @@ def test_catalogue_and_presets_list_the_team_rules(client):
     ):
         assert code in catalogue
     presets = {p["name"]: p for p in client.get("/v1/presets").json()}
-    assert presets["olympiad"]["event"] == "team" and presets["olympiad"]["tiebreaks"][1] == "EMGSB/C1"
+    assert presets["team-swiss-emgsb"]["event"] == "team" and presets["team-swiss-emgsb"]["tiebreaks"][1] == "EMGSB/C1"
     assert presets["uscf-default"]["event"] == "individual"
 
 

@@ -64,7 +64,9 @@ def test_writing_reports_what_trf_cannot_carry(client):
             {
                 "id": 1,
                 "name": "A" * 40,
-                "results": [{"round": 1, "opponent": 2, "color": "w", "result": "loss", "points": 0}],
+                "results": [
+                    {"round": 1, "opponent": 2, "color": "w", "result": "loss", "points": 12.25}
+                ],  # 12.25: wider than 299's four columns
             },
             {"id": 2, "results": [{"round": 1, "opponent": 1, "color": "b", "result": "loss", "points": 0}]},
         ],

@@ -308,6 +308,35 @@ def test_another_rule_set_is_the_apis_answer_under_it(server, browser):
 
 
 @needs_export
+def test_swiss_manager_numbers_in_the_rules_box_are_the_apis_c07_rules(server, browser):
+    """A number keeps its comma-separated parameters; the comma after them separates the next rule."""
+    export_on_page(browser, server, "fide-2026")
+    set_value(browser, "rules-input", "SM84:0,0,1,P,-,0,1, SM85:0,0,0,- BH")
+    assert compute(browser) == "done"
+    browser.evaluate("document.documentElement.dataset.shows = 'swiss-manager'")  # not RULES: load again after
+    answer = api(
+        server,
+        "/v1/standings",
+        {**export_body(), "tiebreaks": ["BH/C1/P", "SB", "BH"]},
+    )
+    assert_table_is_the_answer(browser, answer)
+
+
+@needs_export
+def test_points_awarded_by_the_arbiter_are_shown_on_the_page(server, browser):
+    """A record 299 (decision 0180): the page lists the points the arbiter awarded among the warnings."""
+    open_page(browser, server)
+    pick_file(browser, REALWORLD / "sharly-bbp-indiv-299-bonus.trf")
+    set_value(browser, "rules-input", "BH")
+    assert compute(browser) == "done"
+    browser.evaluate("document.documentElement.dataset.shows = 'awarded'")  # not RULES: load again after
+    shown = browser.evaluate(
+        "Array.from(document.querySelectorAll('#warnings li[data-code=trf-points-awarded]'), li => li.textContent)"
+    )
+    assert len(shown) == 1 and "points awarded by the arbiter to 4 in round 1" in shown[0], shown
+
+
+@needs_export
 def test_compare_marks_the_rows_that_moved(server, browser):
     export_on_page(browser, server, "fide-2024")
     set_value(browser, "compare-rules-input", "SB BH")

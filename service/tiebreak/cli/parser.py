@@ -94,7 +94,13 @@ def _rules(p: argparse.ArgumentParser, help: str) -> None:
 
 
 def _rule_options(p: argparse.ArgumentParser) -> None:
-    _rules(p, msg("rules in order, e.g. BH/C1 BH SB (default: the file's own list, TRF record 202)"))
+    _rules(
+        p,
+        msg(
+            "rules in order, e.g. BH/C1 BH SB, or Swiss-Manager numbers such as SM84:0,0,1,P,-,0,1 (default: the "
+            "file's own list, TRF record 202)"
+        ),
+    )
     p.add_argument(
         "--regulations", choices=REGULATIONS, help=msg("rule set (default: the file's, else auto: by the start date)")
     )

@@ -10,6 +10,8 @@ from ..texts.message import Joined, msg
 from .contributions import RuleOutcome
 from .errors import Issue, Path, UnknownTiebreak
 from .families import buchholz, counts, direct_encounter, koya, lots, progressive, rating, sonneborn_berger, uscf
+from . import swiss_manager
+from .interop import refused_rule
 from .model import Regulations
 from .rules import (
     FIDE_ALIASES,
@@ -404,6 +406,10 @@ def parse_spec(text: str, regulations: Regulations | None, path: Path = ()) -> R
     A code or alias of another rule set is a 400 that names the rule set applied,
     the rule sets the rule belongs to, and the valid codes.
     """
+    if (numbered := swiss_manager.spec_of(text, False, regulations, path)) is not None:
+        return parse_spec(numbered, regulations, path)
+    if (refused := refused_rule(text, team=False)) is not None:
+        raise UnknownTiebreak([Issue(path, refused)])
     codes = valid_codes(regulations)
     if regulations is None:
         return parse_rule(text, codes, path)

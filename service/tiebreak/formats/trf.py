@@ -9,6 +9,8 @@ inclusive as printed there.
 
 from __future__ import annotations
 
+import dataclasses
+
 import codecs
 import itertools
 import math
@@ -353,6 +355,7 @@ class _Reading:
     blocks: _RoundBlocks | None = None
     results_read_one_by_one: dict[int, list[tuple[int, int, int, int, bool]]] = field(default_factory=dict)
     points_columns: list[tuple[int, str]] = field(default_factory=list)  # per player: line, text of 81-84
+    awarded: list[_Awarded] = field(default_factory=list)  # 299: points awarded by the arbiter
     rank_columns: list[str] = field(default_factory=list)  # per player: text of 86-89
     byes: list[tuple[int, int, int, int, ResultKind]] = field(default_factory=list)  # line, col, id, round, kind
     team_records_seen: set[str] = field(default_factory=set)
@@ -443,15 +446,61 @@ def _read_scoring_record(reading: _Reading, line: str, value: str, lineno: int) 
     reading.scoring_line = lineno
 
 
+@dataclass(frozen=True, slots=True)
+class _Awarded:
+    """A record 299 of points: `points` added in `round` (None: every round) to each of `players`
+    (None: everyone)."""
+
+    line: int
+    points: Fraction
+    round: int | None
+    players: tuple[int, ...] | None
+
+
+# TRF-26 record 299 (abnormal points assigned): column 5 the kind of assignment, 8-11 match
+# points, 14-17 points, 20-22 the round (blank or 000: every round), from 24 the participants,
+# four digits every five columns (blank or 0000: everyone).
+_AWARD_KIND, _AWARD_MATCH, _AWARD_POINTS, _AWARD_ROUND = Span(5, 5), Span(8, 11), Span(14, 17), Span(20, 22)
+_AWARD_TARGETS = 24
+
+
 def _read_abnormal_points(reading: _Reading, line: str, value: str, lineno: int) -> None:
-    """299: not applied."""
-    reading.warnings.append(
-        TrfWarning(
-            lineno,
-            1,
-            msg("record 299 (abnormal points) is not applied; give such results with explicit points in JSON"),
+    """299: points the arbiter awards (a bonus or a penalty) in a round to named participants. Only the
+    plain form (column 5 blank, points in 14-17) is applied; a result assigned instead is reported."""
+    kind = _AWARD_KIND.of(line).strip()
+    points_text = _AWARD_POINTS.of(line).strip()
+    if kind or not points_text or _AWARD_MATCH.of(line).strip():
+        reading.warnings.append(
+            TrfWarning(
+                lineno,
+                1,
+                msg(
+                    "record 299 (abnormal points) with a result assigned (column 5) or match points (columns "
+                    "8-11) is not applied; points in columns 14-17 with column 5 blank are"
+                ),
+            )
         )
+        return
+    try:
+        points = Fraction(Decimal(points_text))
+    except (InvalidOperation, ValueError):
+        raise TrfError(
+            lineno, _AWARD_POINTS.first, msg("record 299: points {text} are not a number", text=repr(points_text))
+        ) from None
+    round_text = _AWARD_ROUND.of(line).strip()
+    rnd = (
+        _whole_number(round_text, lineno, _AWARD_ROUND.first, msg("record 299: round"))
+        if round_text.strip("0")
+        else None
     )
+    players: list[int] = []
+    for column in range(_AWARD_TARGETS, len(line.rstrip()) + 1, 5):
+        target = line[column - 1 : column + 3].strip()
+        if not target:
+            break
+        if target.strip("0"):
+            players.append(_whole_number(target, lineno, column, msg("record 299: start number"), 1))
+    reading.awarded.append(_Awarded(lineno, points, rnd, tuple(players) or None))
 
 
 def _note_team_record(reading: _Reading, record: str, lineno: int) -> None:
@@ -1268,11 +1317,13 @@ def _in_units(text: str, unit: int) -> int | None:
     return points.numerator if points.denominator == 1 else None
 
 
-def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results, last_round: int) -> None:
+def _check_points_column(
+    reading: _Reading, scoring: Scoring, results: _Results, last_round: int, awarded: dict[int, Fraction]
+) -> None:
     """Columns 81-84 against the results: a mismatch is a warning per player (a column of zeros is unused).
     A round up to `last_round` without a result is an absence, as the standings count it (162's `A`).
-    Compared in the scoring's units (half-points for 1-½-0), as integers."""
-    unit = _scoring_unit(scoring)
+    Compared in the scoring's units (half-points for 1-½-0), and the points 299 awarded, as integers."""
+    unit = math.lcm(_scoring_unit(scoring), *(added.denominator for added in awarded.values()))
     claimed: list[tuple[int, int, str, int | None]] = []  # line, player index, text, points in units
     for i, (lineno, text) in enumerate(reading.points_columns):
         text = text.strip()
@@ -1294,6 +1345,8 @@ def _check_points_column(reading: _Reading, scoring: Scoring, results: _Results,
     kinds_by_player = _kinds_by_player(results)
     kinds_by_player[:, ResultKind.ABSENT.code] += np.maximum(last_round - results.counts, 0)
     computed_units = _units_by_player(kinds_by_player, scoring, unit)
+    for i, added in awarded.items():  # record 299 (the unit is a whole number of its points too)
+        computed_units[i] += int(added * unit)
     mismatches = 0
     for lineno, i, text, units in claimed:
         if computed_units[i] != units:
@@ -1383,8 +1436,9 @@ _KINDS_BY_CODE = list(ResultKind)
 _COLOURS_BY_CODE = [None, Color.WHITE, Color.BLACK]
 
 
-def _attach_results(players: list[Player], results: _Results) -> None:
-    """Give each player its RoundResult objects (the form the TRF writer and the JSON conversion read)."""
+def _attach_results(players: list[Player], results: _Results, overrides: dict[int, Fraction]) -> None:
+    """Give each player its RoundResult objects (the form the TRF writer and the JSON conversion read);
+    `overrides`: the points of results a record 299 changed, by flat index."""
     kinds, colours = _KINDS_BY_CODE, _COLOURS_BY_CODE
     flat = [
         RoundResult(rnd, kinds[kind], opponent or None, colours[colour], None, not unrated)
@@ -1397,10 +1451,71 @@ def _attach_results(players: list[Player], results: _Results) -> None:
             strict=True,
         )
     ]
+    for at, points in overrides.items():
+        flat[at] = dataclasses.replace(flat[at], points=points)
     start = 0
     for player, count in zip(players, results.counts.tolist(), strict=True):
         player.results = tuple(flat[start : start + count])  # built here, treated as immutable from now on
         start += count
+
+
+def _apply_awarded(
+    reading: _Reading, results: _Results, last_round: int
+) -> tuple[dict[int, Fraction], dict[int, Fraction]]:
+    """Records 299 applied (TRF-26): each adds its points to the named participants' results of its round
+    (of every round with results when it names none). Returns the results' new points by flat index and
+    the points added by player index; a participant without a result in the round is reported."""
+    overrides: dict[int, Fraction] = {}
+    added: dict[int, Fraction] = {}
+    if not reading.awarded:
+        return overrides, added
+    index = {p.id: i for i, p in enumerate(reading.players)}
+    starts = (np.cumsum(results.counts) - results.counts).tolist()
+    counts = results.counts.tolist()
+    for award in reading.awarded:
+        ids = award.players if award.players is not None else tuple(index)
+        rounds = [award.round] if award.round is not None else list(range(1, last_round + 1))
+        for player in ids:
+            i = index.get(player)
+            if i is None:
+                raise TrfError(
+                    award.line, _AWARD_TARGETS, msg("record 299: no player {player} in the file", player=player)
+                )
+            for rnd in rounds:
+                found = np.nonzero(results.rounds[starts[i] : starts[i] + counts[i]] == rnd)[0]
+                if not len(found):
+                    reading.warnings.append(
+                        TrfWarning(
+                            award.line,
+                            _AWARD_ROUND.first,
+                            msg(
+                                "record 299: player {player} has no result in round {round}; the points are not "
+                                "applied",
+                                player=player,
+                                round=rnd,
+                            ),
+                        )
+                    )
+                    continue
+                at = starts[i] + int(found[0])
+                base = overrides.get(at, reading.scoring.points_for(_KINDS_BY_CODE[int(results.kind[at])]))
+                overrides[at] = base + award.points
+                added[i] = added.get(i, Fraction(0)) + award.points
+        reading.warnings.append(
+            TrfWarning(
+                award.line,
+                _AWARD_POINTS.first,
+                msg(
+                    "record 299: {points} points awarded by the arbiter to {players} in {rounds}; counted in the "
+                    "score (TRF-26)",
+                    points=_points(award.points),
+                    players=", ".join(map(str, ids)) if award.players is not None else msg("every player"),
+                    rounds=msg("round {round}", round=award.round) if award.round is not None else msg("every round"),
+                ),
+                "trf-points-awarded",
+            )
+        )
+    return overrides, added
 
 
 def _finish(reading: _Reading, columns: bool) -> TrfDocument:
@@ -1431,14 +1546,17 @@ def _finish(reading: _Reading, columns: bool) -> TrfDocument:
         tiebreaks = reading.tiebreaks_202
     else:  # 212 is 202 with PTS in front (TRF-26); points always rank first here
         tiebreaks = [t for t in reading.tiebreaks_212 or [] if t.upper() != "PTS"]
-    _check_points_column(reading, reading.scoring, results, last_paired or rounds)
+    overrides, awarded = _apply_awarded(reading, results, last_round)
+    _check_points_column(reading, reading.scoring, results, last_paired or rounds, awarded)
     _note_lenient_readings(reading, not_played, old_byes)
     system = reading.system or reading.system_192
     if columns:
-        result_columns = ResultColumns(results.counts, results.rounds, results.kind, results.opponent, results.colour)
+        result_columns = ResultColumns(
+            results.counts, results.rounds, results.kind, results.opponent, results.colour, overrides
+        )
     else:
         result_columns = None
-        _attach_results(reading.players, results)
+        _attach_results(reading.players, results, overrides)
     tournament = Tournament(
         players=tuple(reading.players),
         rounds=rounds,

@@ -133,7 +133,7 @@ def parse_team_trf(text: str) -> TeamTrfDocument:
     present: set[tuple[int, int]] = set()  # (start number, round) of "0000 - +" entries
     for number, line in enumerate(lines, start=1):
         record = line[:3]
-        if record in TEAM_RECORDS:
+        if record in TEAM_RECORDS or record == "299":  # a team file's 299 names teams, not players
             team_lines.setdefault(record, []).append(_Line(number, line))
             individual.append("###")  # keeps the line numbers of trf.parse_trf's errors
         elif record == "001":
@@ -267,6 +267,15 @@ class _Reader:
             start_date=tournament.start_date,
         )
         self._cross_check(event, totals)
+        for line in self.lines.get("299", []):
+            self.warn(
+                line.number,
+                1,
+                msg(
+                    "record 299 (points awarded to teams) is not applied in team files yet; the team standings "
+                    "use the match results"
+                ),
+            )
         return TeamTrfDocument(event, self.warnings, self._tiebreaks())
 
     def _teams(self) -> tuple[list[Team], _Totals]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ..engine.errors import InvalidRequest, Issue
-from ..engine.model import Color, Player, ResultKind, Scoring, System, Tournament
+from ..engine.model import Color, Player, ResultKind, RoundResult, Scoring, System, Tournament
 from ..engine.standings import Standings
 from .trf import (
     BIRTH_DATE,
@@ -78,6 +78,25 @@ def _points_text(value: Fraction) -> str | None:
     """Format `11.5` in four columns: one decimal, two when needed; None if it does not fit."""
     text = f"{float(value):.1f}" if value * 2 == int(value * 2) else f"{float(value):.2f}"
     return text if len(text) <= POINTS.last - POINTS.first + 1 and Fraction(text) == value else None
+
+
+def _awarded_text(scoring: Scoring, result: RoundResult) -> str | None:
+    """Columns 14-17 of the record 299 that gives `result` its points: the points beyond its result code's."""
+    if result.points is None:
+        return None
+    return _points_text(result.points - scoring.points_for(result.result))
+
+
+def _awarded_records(tournament: Tournament) -> list[str]:
+    """TRF-26 record 299 for each result whose points are not its code's: the difference awarded by the
+    arbiter in its round (columns 14-17, round in 20-22, the player in 24-27), which the reader adds back."""
+    lines = []
+    for player in tournament.players:
+        for result in player.results:
+            points = _awarded_text(tournament.scoring, result)
+            if points is not None and points.strip("-0.") != "":
+                lines.append(f"299{'':10}{points:>4}{'':2}{result.round:>3} {player.id:>4}")
+    return lines
 
 
 def _clean(text: str, what: str, warnings: list[str]) -> str:
@@ -186,8 +205,9 @@ def write_trf(
         lines.append(f"202 {', '.join(tiebreaks)}")
     # Records are tagged, so their place does not matter to a reader: kept in the order given.
     lines += [text(r, f"record {r[:3]}") for r in header.other_records]
+    lines += _awarded_records(tournament)
     for player in tournament.players:
-        lines.append(_player_line(player, points, ranks, warnings))
+        lines.append(_player_line(player, points, ranks, warnings, tournament.scoring))
     keys = sum(1 for p in tournament.players if p.key is not None)
     if keys:
         warnings.append(
@@ -248,7 +268,11 @@ def _scoring_record(scoring: Scoring, warnings: list[str]) -> str:
 
 
 def _player_line(
-    player: Player, points: dict[int, Fraction] | None, ranks: dict[int, int] | None, warnings: list[str]
+    player: Player,
+    points: dict[int, Fraction] | None,
+    ranks: dict[int, int] | None,
+    warnings: list[str],
+    tournament_scoring: Scoring,
 ) -> str:
     name = _clean(player.name, f"player {player.id} name", warnings)
     width = NAME.last - NAME.first + 1
@@ -280,7 +304,7 @@ def _player_line(
         if result is None:
             blocks.append(" " * 10)
             continue
-        if result.points is not None:
+        if result.points is not None and _awarded_text(tournament_scoring, result) is None:
             warnings.append(
                 f"player {player.id}, round {rnd}: the points override ({float(result.points)}) "
                 f"cannot be written in TRF; the result code {result.result.value} stands"

@@ -19,6 +19,7 @@ from ..engine.interop import trf26_acronym
 from ..engine.presets import PRESETS, Preset
 from ..engine.registry import TIEBREAKS
 from ..engine.teams.presets import TEAM_PRESETS
+from ..engine.swiss_manager import numbers_of
 from ..engine.teams.registry import TEAM_TIEBREAKS, team_aliases
 from ..texts.catalogue import LANGUAGES, enc_hook
 from ..texts.message import LANGUAGE, language
@@ -40,6 +41,7 @@ def _entry(t, aliases: list[str], rating_based: bool, events: list[Literal["indi
         rating_based=rating_based,
         trf26=trf26_acronym(t.code, t.regulations),
         events=events,
+        swiss_manager=[s.SwissManagerNumber(n, p) for n, p in numbers_of(t.code)],
     )
 
 

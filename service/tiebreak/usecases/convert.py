@@ -213,6 +213,9 @@ def rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulations 
         if isinstance(item, str):
             specs.append(_parsed(item, regulations, path))
             continue
+        if item.code is None:  # a Swiss-Manager number: read as its string form
+            specs.append(parse_spec(item.rule_text, regulations, path))
+            continue
         codes = codes or valid_codes(regulations)
         code = item.code.strip().upper()
         if code not in codes:

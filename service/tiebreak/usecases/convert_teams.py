@@ -158,14 +158,14 @@ def team_rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulat
         if isinstance(item, str):
             specs.append(parse_team_rule(item, regulations, path))
             continue
-        named = parse_team_rule(item.code, regulations, path)
-        if item.modifiers is None:
+        named = parse_team_rule(item.rule_text, regulations, path)
+        if item.modifiers is None or item.code is None:
             specs.append(named)
             continue
         mods = item.modifiers
         letters = [f"C{mods.cut}"] * bool(mods.cut) + [f"M{mods.median}"] * bool(mods.median)
         letters += [f"L{mods.limit}%"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
-        spec = build_rule(named.code, letters, TEAM_TIEBREAKS[named.code].modifiers, path, item.code)
+        spec = build_rule(named.code, letters, TEAM_TIEBREAKS[named.code].modifiers, path, item.rule_text)
         specs.append(dataclasses.replace(spec, score=named.score, factor=named.factor, fore=named.fore))
     return specs
 

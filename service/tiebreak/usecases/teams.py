@@ -6,12 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..formats.trf import located_warning
+from ..engine import swiss_manager
+from ..engine.errors import InvalidRequest, Issue
 from ..engine.model import Regulations
 from ..engine.rules import RuleSpec
 from ..engine.standings import Warning
 from ..engine.teams.model import TeamTournament
 from ..engine.teams.presets import team_preset_specs
-from ..engine.teams.standings import compute_team_standings, resolve_team_regulations
+from ..engine.teams.standings import compute_team_standings, primary_score, resolve_team_regulations
 from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
 from ..wire import schemas as s
 from ..wire.limits import Deadline, LimitExceeded, Limits
@@ -70,6 +72,7 @@ def prepare_team(body) -> tuple[TeamTournament, list[RuleSpec], Regulations, lis
         )
     else:
         specs = team_specs(body.tiebreaks, body.preset, regulations)
+        check_swiss_manager_numbers(body.tiebreaks or [], event, specs)
     if not specs:
         warnings.append(
             Warning(
@@ -79,6 +82,48 @@ def prepare_team(body) -> tuple[TeamTournament, list[RuleSpec], Regulations, lis
             )
         )
     return event, specs, regulations, warnings
+
+
+def check_swiss_manager_numbers(items, event: TeamTournament, specs: list[RuleSpec]) -> None:
+    """A Swiss-Manager number whose parameters name the match scoring (2/1/0, 3/1/0) or the primary score
+    is exact only on an event that is scored so: a 422 otherwise (decision 0178)."""
+    scoring = event.scoring
+    match_points = (scoring.match_win, scoring.match_draw, scoring.match_loss)
+    primary = primary_score(event, specs).value
+    for i, item in enumerate(items):
+        numbered = swiss_manager.string_form(item if isinstance(item, str) else item.rule_text)
+        if numbered is None:
+            continue
+        reading = swiss_manager.read_number(*numbered, team=True, path=("tiebreaks", i))
+        if reading.match_points is not None and reading.match_points != match_points:
+            raise InvalidRequest(
+                [
+                    Issue(
+                        ("tiebreaks", i),
+                        msg(
+                            "Swiss-Manager {number} counts match points {wanted}; this event scores a match won, "
+                            "drawn, lost {scored}",
+                            number=numbered[0],
+                            wanted="/".join(map(str, reading.match_points)),
+                            scored="/".join(str(p) for p in match_points),
+                        ),
+                    )
+                ]
+            )
+        if reading.primary is not None and reading.primary != primary:
+            raise InvalidRequest(
+                [
+                    Issue(
+                        ("tiebreaks", i),
+                        msg(
+                            "Swiss-Manager {number} ranks on {wanted} first; this event's primary score is {primary}",
+                            number=numbered[0],
+                            wanted=reading.primary,
+                            primary=primary,
+                        ),
+                    )
+                ]
+            )
 
 
 def check_team_event(event: TeamTournament, limits: Limits, path: str) -> None:

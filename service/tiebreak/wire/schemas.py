@@ -198,10 +198,51 @@ class Modifiers(Strict, frozen=True):
 
 
 class RuleObject(Strict, frozen=True):
-    """The object form of a rule; the same shape as `tiebreaks[]` in the response."""
+    """The object form of a rule: a code (the same shape as `tiebreaks[]` in the response), or a
+    Swiss-Manager tie-break number with its parameters (SPEC 3.13, docs/interop.md)."""
 
-    code: Annotated[str, Meta(min_length=1, max_length=40), doc("A code of GET /v1/tiebreaks, or an alias")]
+    schema_rules: ClassVar = (
+        ExactlyOne(
+            ("code", "swiss_manager"),
+            excludes={"code": ("parameters",), "swiss_manager": ("modifiers",)},
+        ),
+    )
+
+    code: Annotated[str, Meta(min_length=1, max_length=40), doc("A code of GET /v1/tiebreaks, or an alias")] | None = (
+        None
+    )
     modifiers: Annotated[Modifiers | None, doc("Cut, median, limit, forfeits played; none: the plain rule")] = None
+    swiss_manager: (
+        Annotated[
+            int,
+            Meta(ge=1, le=999),
+            doc("A Swiss-Manager / Chess-Results tie-break number (its `tbNno`), instead of `code`"),
+        ]
+        | None
+    ) = None
+    parameters: (
+        Annotated[
+            str,
+            Meta(max_length=60, examples=["0,0,1,P,-,0,1"]),
+            doc("The number's comma-separated parameters in Swiss-Manager's order (its `tbN_detail`)"),
+        ]
+        | None
+    ) = None
+
+    def __post_init__(self) -> None:
+        if (self.code is None) == (self.swiss_manager is None):
+            raise ValueError("give the rule's `code` or its `swiss_manager` number (not both)")
+        if self.code is not None and self.parameters is not None:
+            raise ValueError("`parameters` go with `swiss_manager`; a `code` takes `modifiers`")
+        if self.swiss_manager is not None and self.modifiers is not None:
+            raise ValueError("`modifiers` go with `code`; a `swiss_manager` number takes `parameters`")
+
+    @property
+    def rule_text(self) -> str:
+        """The rule as the string form writes it: the code, or `SM<number>:<parameters>`."""
+        if self.code is not None:
+            return self.code
+        return f"SM{self.swiss_manager}:{self.parameters or ''}"
 
 
 RuleText = Annotated[str, Meta(min_length=1, max_length=60, examples=["BH/C1"])]
@@ -480,6 +521,13 @@ class StandingsResponse(Out, frozen=True):
     seed: Annotated[int | None, doc(SEED_OUT_DOC)] = None
 
 
+class SwissManagerNumber(Out, frozen=True):
+    """A Swiss-Manager tie-break number and the parameters that make it a rule of the catalogue."""
+
+    number: Annotated[int, doc("Its number (`tbNno`)")]
+    parameters: Annotated[str, doc("Its parameters in Swiss-Manager's order (`tbN_detail`); empty: none")]
+
+
 class CatalogueEntry(Out, frozen=True):
     """A rule the service computes (GET /v1/tiebreaks)."""
 
@@ -501,6 +549,10 @@ class CatalogueEntry(Out, frozen=True):
         list[Literal["individual", "team"]],
         Meta(description="The events the code ranks: individual tournaments, team events, or both"),
     ] = msgspec.field(default_factory=lambda: ["individual"])
+    swiss_manager: Annotated[
+        list[SwissManagerNumber],
+        doc("The Swiss-Manager tie-break numbers, with their parameters, read as this rule (docs/interop.md)"),
+    ] = msgspec.field(default_factory=list)
 
 
 class PresetOut(Out, frozen=True):

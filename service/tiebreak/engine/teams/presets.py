@@ -12,13 +12,16 @@ from .registry import FIDE, parse_team_rule
 TEAM_PRESETS: dict[str, Preset] = {
     p.name: p
     for p in (
+        # Decision 0179: the Olympiad's order in C.07's rules, not the Olympiad regulations' own
+        # computation, so the preset does not carry the Olympiad's name.
         Preset(
-            "olympiad",
+            "team-swiss-emgsb",
             ("PTS", "EMGSB/C1", "MPvGP", "BH:MP/C1"),
             msg(
-                "the tie-break order of the FIDE Chess Olympiad regulations (Chennai 2022, Budapest 2024): the Olympiad "
-                "Sonneborn-Berger without the lowest-scoring opponent, game points, then the opponents' match points "
-                "without the lowest"
+                "C.07's rules in the order of the Chess Olympiad's tie-breaks (its Sonneborn-Berger without the lowest "
+                "result, game points, the opponents' match points without the lowest); the Olympiad regulations "
+                "compute their own versions, which count the cut and unplayed matches their own way, so this is not "
+                "the Olympiad's ranking"
             ),
             msg("Match points; EMGSB Cut-1; game points; Buchholz on match points Cut-1."),
             FIDE,
@@ -44,9 +47,27 @@ TEAM_PRESETS: dict[str, Preset] = {
 }
 
 
+# Presets renamed because their name claimed a regulation they do not compute.
+RENAMED = {"olympiad": "team-swiss-emgsb"}
+
+
 def team_preset_specs(name: str, regulations: Regulations, path: Path = ("preset",)) -> list[RuleSpec]:
     """A team preset's rule list; a 400 naming the team presets for any other name."""
     chosen = TEAM_PRESETS.get(name)
+    if name in RENAMED:
+        raise UnknownTiebreak(
+            [
+                Issue(
+                    path,
+                    msg(
+                        "preset {name} is now {new}: it is C.07's rules in the Chess Olympiad's order, not the "
+                        "Olympiad regulations' own tie-breaks (decision 0179)",
+                        name=repr(name),
+                        new=repr(RENAMED[name]),
+                    ),
+                )
+            ]
+        )
     if chosen is None:
         raise UnknownTiebreak(
             [

@@ -17,6 +17,8 @@ from typing import Any
 from ..contributions import RuleOutcome
 from ..errors import InvalidRequest, Issue, Path, UnknownTiebreak
 from ..families import buchholz, direct_encounter, koya, progressive, sonneborn_berger
+from .. import swiss_manager
+from ..interop import TEAM_SPELLINGS, refused_rule
 from ..model import Regulations
 from ..registry import TIEBREAKS
 from ...texts.message import Joined, msg
@@ -374,6 +376,7 @@ TEAM_ALIASES = {
     "extended direct encounter": "EDE",
     "olympiad sonneborn-berger": "EMGSB",
     "olympiad sonneborn berger": "EMGSB",
+    **{name.lower(): spec for name, spec in TEAM_SPELLINGS.items()},  # the FIDE reference's MPTS, GPTS, EDGE
 }
 # The codes as the parser sees them (upper case); MPvGP is echoed with its lower-case v.
 _PARSE_CODES = {("MPVGP" if t.code == "MPvGP" else t.code): t.modifiers for t in _ENTRIES}
@@ -392,6 +395,13 @@ def parse_team_rule(text: str, regulations: Regulations | None, path: Path = ())
         raise UnknownTiebreak(
             [Issue(("regulations",), f"team events are ranked under fide-2026 or fide-2024, not {regulations.value}")]
         )
+    if (numbered := swiss_manager.spec_of(text, True, regulations, path)) is not None:
+        return parse_team_rule(numbered, regulations, path)
+    if (refused := refused_rule(text, team=True)) is not None:
+        raise UnknownTiebreak([Issue(path, refused)])
+    head, slash, rest = text.strip().partition("/")
+    if head.upper() in TEAM_SPELLINGS:  # the reference's MPTS/C1: PTS:MP/C1
+        text = TEAM_SPELLINGS[head.upper()] + slash + rest
     try:
         spec = parse_rule(text, _PARSE_CODES, path, TEAM_ALIASES, None, scores=True)
     except UnknownTiebreak:

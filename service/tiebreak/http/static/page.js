@@ -179,8 +179,20 @@
     return new Problem(0, { title: TEXTS.title, status: 0, detail, errors: path ? [{ path, message: detail }] : [] });
   }
 
+  // Rules are separated by blanks or commas, but a Swiss-Manager number keeps its comma-separated
+  // parameters: "SM84:0,0,1,P,-,0,1, BH" is two rules (docs/interop.md).
+  const SM_RULE = /^SM\d+:(?:\d+|-|P|F|MP|GP)(?:,(?:\d+|-|P|F|MP|GP)(?=,|\s|$))*/i;
+
   function splitRules(text) {
-    return text.split(/[\s,]+/).filter(Boolean);
+    const rules = [];
+    let rest = text.trim();
+    while (rest) {
+      const numbered = rest.match(SM_RULE);
+      const rule = numbered ? numbered[0] : rest.split(/[\s,]/, 1)[0];
+      if (rule) rules.push(rule);
+      rest = rest.slice(Math.max(rule.length, 1)).replace(/^[\s,]+/, "");
+    }
+    return rules;
   }
 
   // The body of /v1/standings the form describes: the text (TRF, or JSON), then the form's
