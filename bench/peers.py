@@ -54,20 +54,10 @@ def peer() -> ModuleType | None:
 
 def peer_reader(core: Any) -> Any:
     """A minimal reader of the 001 lines into tiebreak-core's model (what its users write)."""
-    kinds = {
-        "1": (1.0, core.PLAYED),
-        "0": (0.0, core.PLAYED),
-        "=": (0.5, core.PLAYED),
-        "W": (1.0, core.PLAYED),
-        "D": (0.5, core.PLAYED),
-        "L": (0.0, core.PLAYED),
-        "+": (1.0, core.FORFEIT_WIN),
-        "-": (0.0, core.FORFEIT_LOSS),
-        "H": (0.5, core.REQUESTED_BYE),
-        "F": (1.0, core.PAIRING_BYE),
-        "U": (1.0, core.PAIRING_BYE),
-        "Z": (0.0, core.REQUESTED_BYE),
-    }
+    played = {"1": 1.0, "0": 0.0, "=": 0.5, "W": 1.0, "D": 0.5, "L": 0.0}
+    kinds = {code: (score, core.PLAYED) for code, score in played.items()}
+    kinds |= {"+": (1.0, core.FORFEIT_WIN), "-": (0.0, core.FORFEIT_LOSS), "U": (1.0, core.PAIRING_BYE)}
+    kinds |= {"H": (0.5, core.REQUESTED_BYE), "F": (1.0, core.PAIRING_BYE), "Z": (0.0, core.REQUESTED_BYE)}
     with_opponent = (core.PLAYED, core.FORFEIT_WIN, core.FORFEIT_LOSS)
 
     def read(text: str) -> tuple[dict[int, Any], int]:
