@@ -3,7 +3,8 @@
 from the team cases' JSON bodies, the three answer the same bytes.
 
 - HTTP: the body of `POST /v1/standings` from the real ASGI app;
-- Python API: `tiebreak.standings(...)` encoded by the service's encoder (texts.catalogue);
+- Python API: `tiebreak.standings(...)` encoded by a bare `msgspec.json.encode`: its texts are plain
+  strings already, rendered as the answer was made, not by a round trip through JSON;
 - command line: `tiebreak standings FILE ... --format json`, in this process, whose output is the
   same JSON indented (msgspec.json.format) with a newline: the one deliberate difference.
   (What reading a file's bytes notes, an encoding guessed, would come first in its warnings;
@@ -19,7 +20,6 @@ import msgspec
 import pytest
 
 import tiebreak
-from tiebreak.texts.catalogue import json_encoder
 from testkit.conformance import all_cases, unrated_rating
 from testkit.conformance_teams import load_team_cases
 from tests import command
@@ -37,7 +37,7 @@ def three_answers(client, body: dict, file: Path, flags: list[str]) -> tuple[byt
     assert answered.status_code == 200, answered.text
     event = body.get("trf", body.get("team_tournament"))
     options = {k: body[k] for k in ("regulations", "after_round", "unrated_rating") if k in body}
-    python = json_encoder().encode(tiebreak.standings(event, body.get("tiebreaks"), **options))
+    python = msgspec.json.encode(tiebreak.standings(event, body.get("tiebreaks"), **options))
     done = command.tiebreak("standings", file, *flags, "--format", "json")
     assert done.returncode == 0
     assert done.stderr == "".join(
@@ -85,3 +85,29 @@ def test_a_team_case_is_answered_alike_from_its_json_body(client, case):
     answers = three_answers(client, body, case.folder / case.data["input"], [])
     agree(answers)
     assert json.loads(answers[0])["standings"], case.id  # a team event ranked, not an empty answer
+
+
+LANGUAGES = ["ru", "pl", "zh", "ja"]
+# A case of each kind with texts in its breakdowns: dummy opponents, cuts, unplayed rounds.
+SAMPLE = [c for c in INDIVIDUAL if c.id.startswith(("fide-edge/", "fide/"))][::9]
+
+
+@pytest.mark.parametrize("case", SAMPLE, ids=[c.id for c in SAMPLE])
+def test_the_python_api_answers_in_each_language_what_the_http_api_answers(client, case):
+    body, _ = request_of(case.trf_text, case.data)
+    options = {k: body[k] for k in ("regulations", "after_round", "unrated_rating") if k in body}
+    lists = {"asked": body["tiebreaks"], "other": ["BH/C1", "SB/C1", "KS", "AOB", "ARO"]}
+    for lang in LANGUAGES:
+        headers = {"content-type": "application/json", "accept-language": lang}
+        for path, made in (
+            ("/v1/standings", tiebreak.standings(body["trf"], body["tiebreaks"], lang=lang, **options)),
+            ("/v1/standings/progression", tiebreak.progression(body["trf"], body["tiebreaks"], lang=lang, **options)),
+            ("/v1/compare", tiebreak.compare(body["trf"], lists, lang=lang, **options)),
+        ):
+            sent = dict(body)
+            if path == "/v1/compare":
+                sent.pop("tiebreaks")
+                sent["lists"] = [{"name": name, "tiebreaks": rules} for name, rules in lists.items()]
+            answered = client.post(path, content=msgspec.json.encode(sent), headers=headers)
+            assert answered.status_code == 200, answered.text
+            assert msgspec.json.encode(made) == answered.content, (path, lang)

@@ -2,8 +2,10 @@
 
 A tournament is given as the API's JSON shape (a dict with `players`, or a team event's with
 `teams`), as a wire struct (`tiebreak.wire.schemas.Tournament`, `tiebreak.wire.teams.TeamTournament`)
-or as TRF text. Answers are the structs the API returns (`msgspec.structs.asdict`,
-`msgspec.json.encode` turn them into plain data or JSON). Errors are the ones the API maps to
+or as TRF text. Answers are the structs the API returns, made once (`msgspec.structs.asdict`,
+`msgspec.json.encode` turn them into plain data or JSON): the texts of the standings, progression
+and compare answers are rendered in `lang` as they enter the answer (`texts.catalogue.rendering`),
+the other answers' through one JSON round trip (`_plain`; they are small). Errors are the ones the API maps to
 its problems: `msgspec.ValidationError` (400: not the documented shape), the engine's
 `TiebreakError` family and `TrfError` (422), `LimitExceeded`; `problem_of(exc)` gives the
 problem the API would answer. Each goes through its use case as the API does
@@ -20,7 +22,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from .texts.catalogue import enc_hook
+from .texts.catalogue import enc_hook, rendering
 from .texts.message import language
 from .usecases.problems import problem_of
 from .usecases.requests import answer
@@ -135,8 +137,8 @@ def standings(
             "offset": offset,
         },
     )
-    with language(lang):
-        return _plain(answer("standings", body, limits))
+    with rendering(lang):
+        return answer("standings", body, limits)
 
 
 def progression(
@@ -187,8 +189,8 @@ def progression(
             "seed": seed,
         },
     )
-    with language(lang):
-        return _plain(answer("progression", body, limits))
+    with rendering(lang):
+        return answer("progression", body, limits)
 
 
 def compare(
@@ -234,8 +236,8 @@ def compare(
             "explain": explain,
         },
     )
-    with language(lang):
-        return _plain(answer("compare", body, limits))
+    with rendering(lang):
+        return answer("compare", body, limits)
 
 
 _encoder = msgspec.json.Encoder(enc_hook=enc_hook)

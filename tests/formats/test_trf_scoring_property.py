@@ -4,13 +4,15 @@ at `L`'s value when the file gives no `A`)."""
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tiebreak.engine import compute_standings
-from tiebreak.formats.trf import parse_trf
+from tiebreak.formats.trf import _in_units, parse_trf
 from tests.formats.trf_lines import player, trf
 from tests.profiles import examples
 
@@ -63,3 +65,24 @@ def test_the_points_of_a_162_scoring_equal_the_files_own_points_column(given_let
     computed = {table.ids[p]: Fraction(int(table.scores[p]), table.scale) for p in range(2)}
     assert computed == {1: points[0], 2: points[1]}
     assert [w.message for w in document.warnings if w.code == "trf-points-mismatch"] == []
+
+
+written_points = st.one_of(
+    st.decimals(min_value=-50, max_value=500, places=3, allow_nan=False).map(str),
+    st.from_regex(r"\A[0-9]{1,3}([.,][0-9]{0,3})?\Z"),
+    st.sampled_from(["4.", ".5", "+3", "-0", "1_0", "1e1", "0.50", "٣.٥", "inf", "4.5.", "x", "1/2"]),
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(text=written_points, unit=st.sampled_from([1, 2, 4, 10]))
+def test_the_points_column_is_read_in_whole_units_as_its_exact_decimal_says(text, unit):
+    """`_in_units` (integers for the plain decimals) against the exact decimal through Fraction:
+    the same number of units, None where the points are no whole number of them, the same refusal."""
+    try:
+        exact = Fraction(Decimal(text.replace(",", "."))) * unit
+    except (InvalidOperation, ValueError, OverflowError) as refused:
+        with pytest.raises(type(refused)):
+            _in_units(text, unit)
+        return
+    assert _in_units(text, unit) == (exact.numerator if exact.denominator == 1 else None)

@@ -7,6 +7,7 @@ a process gone), with generous time limits.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import threading
@@ -21,9 +22,10 @@ from litestar.testing import TestClient
 
 from tiebreak.http.app import create_app
 from tiebreak.usecases.cost import Counts, estimate
-from tiebreak.compute.gate import Admission
+from tiebreak.compute import metrics, work
+from tiebreak.compute.gate import Admission, Gate
 from tiebreak.wire.decode import json_depth_exceeds
-from tiebreak.wire.limits import ENV, LIMITS
+from tiebreak.wire.limits import ENV, LIMITS, Deadline
 from tiebreak.http.ops import OpsConfig
 from testkit.rules import RULES_24, RULES_40
 from tools import limits_probe
@@ -699,3 +701,38 @@ def test_a_worker_that_starts_wrong_is_killed_and_counted(monkeypatch):
 
     assert asyncio.run(start()) == -9
     assert killed("starting") == before + 1
+
+
+# ---- every core for small requests ----
+
+
+def test_a_small_request_goes_to_an_idle_worker_while_the_loop_computes_another():
+    """Small requests are computed on the loop one at a time; one that arrives while the loop holds
+    the inline lane is sent to an idle worker instead (the second core), with the same answer."""
+
+    def computed(lane: str) -> float:
+        return metrics.COMPUTED.labels(lane)._value.get()
+
+    async def scenario() -> tuple[work.Answer, work.Answer, list[float]]:
+        gate = Gate(LIMITS, asyncio.get_running_loop())
+        await gate.start()
+        job = work.Job("standings", msgspec.json.encode(SMALL_BODY), LIMITS)
+        try:
+            counts = [computed("inline"), computed("pool")]
+            on_the_loop = await gate.run(job, Deadline(LIMITS))
+            counts += [computed("inline"), computed("pool")]
+            await gate.inline.acquire(Deadline(LIMITS), shed=False)  # the loop is computing another request
+            try:
+                in_a_worker = await gate.run(job, Deadline(LIMITS))
+            finally:
+                gate.inline.release()
+            counts += [computed("inline"), computed("pool")]
+        finally:
+            await gate.close()
+        return on_the_loop, in_a_worker, counts
+
+    on_the_loop, in_a_worker, (inline0, pool0, inline1, pool1, inline2, pool2) = asyncio.run(scenario())
+    assert (inline1 - inline0, pool1 - pool0) == (1, 0)
+    assert (inline2 - inline1, pool2 - pool1) == (0, 1)
+    assert in_a_worker.status == on_the_loop.status == 200
+    assert in_a_worker.body == on_the_loop.body

@@ -340,9 +340,11 @@ class Gate:
         `wait`: queue however long the queue is (batch items of a stream already admitted).
         `spill`: a cheap job goes to an idle worker (started, its slot free, nobody waiting)
         rather than onto the loop: a batch with items in flight keeps the loop and a worker
-        busy at once (http/batch.py), and never takes a slot someone waits for.
+        busy at once (http/batch.py), and never takes a slot someone waits for. Any cheap job
+        spills so while the loop is computing another: small requests use every core.
         """
         small = len(job.body) <= self.inline_body_bytes and job.kind != "items"  # a group is for a worker
+        spill = spill or not self.inline.has_room()
         if small and not (spill and self.pool.has_idle_worker()) and (wait or not self.inline.full()):
             answer = await self._on_the_loop(job, deadline)
             if answer is not None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..texts.message import RENDER, Msg, made
 from .modifiers import REASON_CODES
 from .rules import RuleSpec
 
@@ -59,7 +60,7 @@ class Contribution:
 
 def mark_cut(c: Any, reason: str, code: str) -> None:
     """Mark a contribution as cut, in place (one no other rule shares)."""
-    c.cut, c.cut_reason, c.cut_code = True, reason, code
+    c.cut, c.cut_reason, c.cut_code = True, made(reason), code
 
 
 def copier(kind: type) -> Callable[[Any], Any]:
@@ -100,9 +101,14 @@ def contribution_rows(
         if name == "round" and isinstance(column, list):
             args.append(column)
         elif isinstance(column, np.ndarray):
-            args.append(column[selected].tolist())
+            cells = column[selected]
+            render = RENDER.get()
+            if name == "note" and render is not None:  # the notes are the texts among the fields
+                written = np.flatnonzero(cells != None)  # noqa: E711 (numpy compares each cell)
+                cells[written] = [render(n) if isinstance(n, Msg) else n for n in cells[written].tolist()]
+            args.append(cells.tolist())
         else:
-            args.append(repeat(column))
+            args.append(repeat(made(column)))
     flat = list(map(make, *args))
     if reasons is not None and reason_texts is not None:
         cut = selected & (reasons != 0)

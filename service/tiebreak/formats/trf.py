@@ -1312,18 +1312,43 @@ def _resolve_dates(reading: _Reading) -> date | None:
     return start
 
 
+# Columns 81-84 as most files write them: digits, and a decimal part after a point or a comma.
+_PLAIN_POINTS = re.compile(r"(\d{1,12})(?:[.,](\d{0,12}))?")
+
+
+def _written_points(text: str) -> Fraction:
+    """The points a column's text says, exactly (ValueError and the like when it is no number)."""
+    return Fraction(Decimal(text.replace(",", ".")))
+
+
+def _in_units(text: str, unit: int) -> int | None:
+    """The points a column's text says in units of 1/`unit` (whole units as the results give), None
+    when they are not a whole number of units; ValueError (or InvalidOperation, OverflowError for
+    `inf`) when the text is no number. Plain decimals are read as integers, no Fraction made."""
+    plain = _PLAIN_POINTS.fullmatch(text)
+    if plain is not None:
+        whole, decimals = plain.groups()
+        places = 10 ** len(decimals or "")
+        units, rest = divmod(int(whole + (decimals or "")) * unit, places)
+        return None if rest else units
+    points = _written_points(text) * unit
+    return points.numerator if points.denominator == 1 else None
+
+
 def _check_points_column(
     reading: _Reading, scoring: Scoring, results: _Results, last_round: int, awarded: dict[int, Fraction]
 ) -> None:
     """Columns 81-84 against the results: a mismatch is a warning per player (a column of zeros is unused).
-    A round up to `last_round` without a result is an absence, as the standings count it (162's `A`)."""
-    claimed: list[tuple[int, int, Fraction]] = []  # line, player index, points
+    A round up to `last_round` without a result is an absence, as the standings count it (162's `A`).
+    Compared in the scoring's units (half-points for 1-½-0), and the points 299 awarded, as integers."""
+    unit = math.lcm(_scoring_unit(scoring), *(added.denominator for added in awarded.values()))
+    claimed: list[tuple[int, int, str, int | None]] = []  # line, player index, text, points in units
     for i, (lineno, text) in enumerate(reading.points_columns):
         text = text.strip()
         if not text:
             continue
         try:
-            claimed.append((lineno, i, Fraction(Decimal(text.replace(",", ".")))))
+            claimed.append((lineno, i, text, _in_units(text, unit)))
         except (InvalidOperation, ValueError, OverflowError):  # OverflowError: `inf`, `-inf`
             reading.warnings.append(
                 TrfWarning(
@@ -1333,17 +1358,16 @@ def _check_points_column(
                     "trf-points-mismatch",
                 )
             )
-    if not any(points for _, _, points in claimed):
+    if not any(units != 0 for *_, units in claimed):  # None: not whole units, so not zero
         return
     kinds_by_player = _kinds_by_player(results)
     kinds_by_player[:, ResultKind.ABSENT.code] += np.maximum(last_round - results.counts, 0)
-    computed_points = _points_by_player(kinds_by_player, scoring)
-    for i, added in awarded.items():  # record 299
-        computed_points[i] += added
+    computed_units = _units_by_player(kinds_by_player, scoring, unit)
+    for i, added in awarded.items():  # record 299 (the unit is a whole number of its points too)
+        computed_units[i] += int(added * unit)
     mismatches = 0
-    for lineno, i, points in claimed:
-        computed = computed_points[i]
-        if computed != points:
+    for lineno, i, text, units in claimed:
+        if computed_units[i] != units:
             mismatches += 1
             reading.warnings.append(
                 TrfWarning(
@@ -1353,8 +1377,8 @@ def _check_points_column(
                         "player {player}: the points column says {claimed}, the results give {computed} under "
                         "the scoring read ({win}-{draw}-{loss}); the standings use the results",
                         player=reading.players[i].id,
-                        claimed=_points(points),
-                        computed=_points(computed),
+                        claimed=_points(_written_points(text)),
+                        computed=_points(Fraction(computed_units[i], unit)),
                         win=_points(scoring.win),
                         draw=_points(scoring.draw),
                         loss=_points(scoring.loss),
@@ -1363,7 +1387,7 @@ def _check_points_column(
                 )
             )
     if mismatches and not reading.scoring_line:
-        hint = _scoring_hint(claimed, kinds_by_player)
+        hint = _scoring_hint([(line, i, _written_points(text)) for line, i, text, _ in claimed], kinds_by_player)
         if hint:
             reading.warnings.append(
                 TrfWarning(
@@ -1385,17 +1409,25 @@ def _kinds_by_player(results: _Results) -> np.ndarray:
     return np.bincount(owners * kinds + results.kind, minlength=len(results.counts) * kinds).reshape(-1, kinds)
 
 
-def _points_by_player(kinds_by_player: np.ndarray, scoring: Scoring) -> list[Fraction]:
-    """Each player's points under `scoring`, exactly: counts times points, in integer units."""
-    values = [scoring.points_for(kind) for kind in ResultKind]
-    unit = math.lcm(*(v.denominator for v in values))
-    units = [int(v * unit) for v in values]
+def _scoring_unit(scoring: Scoring) -> int:
+    """The smallest unit every result's points are a whole number of (2: half-points)."""
+    return math.lcm(*(scoring.points_for(kind).denominator for kind in ResultKind))
+
+
+def _units_by_player(kinds_by_player: np.ndarray, scoring: Scoring, unit: int) -> list[int]:
+    """Each player's points under `scoring` in units of 1/`unit`, exactly: counts times points."""
+    units = [int(scoring.points_for(kind) * unit) for kind in ResultKind]
     most = max(units) * int(kinds_by_player.sum(1).max(initial=0))
     if most < 2**62:  # int64 cannot overflow
-        totals = (kinds_by_player @ np.array(units, np.int64)).tolist()
-    else:
-        totals = [sum(c * u for c, u in zip(row, units, strict=True)) for row in kinds_by_player.tolist()]
-    return [Fraction(total, unit) for total in totals]
+        totals: list[int] = (kinds_by_player @ np.array(units, np.int64)).tolist()
+        return totals
+    return [sum(c * u for c, u in zip(row, units, strict=True)) for row in kinds_by_player.tolist()]
+
+
+def _points_by_player(kinds_by_player: np.ndarray, scoring: Scoring) -> list[Fraction]:
+    """Each player's points under `scoring`, exactly."""
+    unit = _scoring_unit(scoring)
+    return [Fraction(total, unit) for total in _units_by_player(kinds_by_player, scoring, unit)]
 
 
 def _scoring_hint(claimed: list[tuple[int, int, Fraction]], kinds_by_player: np.ndarray) -> str | None:

@@ -13,6 +13,8 @@ import functools
 import gettext
 import io
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
-from .message import ENGLISH, LANGUAGE, Figure, Joined, Msg, number
+from .message import ENGLISH, LANGUAGE, RENDER, Figure, Joined, Msg, number
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 # The languages, English first (the default and the fallback); a new one is its catalogue
@@ -120,6 +122,21 @@ _ENCODER = msgspec.json.Encoder(enc_hook=enc_hook)
 def json_encoder() -> msgspec.json.Encoder:
     """The JSON encoder for the language of the answer being made."""
     return _ENGLISH_ENCODER if LANGUAGE.get() == ENGLISH else _ENCODER
+
+
+@contextmanager
+def rendering(code: str) -> Iterator[None]:
+    """The answers made inside in the language `code`, their texts rendered as they enter the
+    answer (`message.made`): structs that encode as any struct, without a hook (the Python API)."""
+    token, render = (
+        LANGUAGE.set(code),
+        RENDER.set(str.__str__ if code == ENGLISH else lambda text: _rendered(text, code)),
+    )
+    try:
+        yield
+    finally:
+        RENDER.reset(render)
+        LANGUAGE.reset(token)
 
 
 def supported(tag: str) -> str | None:

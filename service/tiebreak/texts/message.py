@@ -12,7 +12,7 @@ same language; anything else as `str`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -22,6 +22,9 @@ from typing import Any
 ENGLISH = "en"
 # The language of the answer being encoded; set around one request's work (`language`).
 LANGUAGE: ContextVar[str] = ContextVar("tiebreak_language", default=ENGLISH)
+# For a caller that keeps the answer's structs (the Python API), the texts rendered as they enter
+# the answer, in its language (`catalogue.rendering`); None: rendered when the answer is encoded.
+RENDER: ContextVar[Callable[[Msg], str] | None] = ContextVar("tiebreak_render", default=None)
 
 
 class Msg(str):
@@ -72,6 +75,13 @@ class Figure(Msg):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Figure, (str.__str__(self),))
+
+
+def made(text: Any) -> Any:
+    """`text` as the answer keeps it: rendered now when its caller asked (`RENDER`), else as it is
+    (a `Msg` the encoder renders)."""
+    render = RENDER.get()
+    return render(text) if render is not None and isinstance(text, Msg) else text
 
 
 def msg(msgid: str, /, **args: Any) -> Msg:

@@ -18,6 +18,7 @@ from ..engine.contributions import Explanation, RuleOutcome
 from ..engine.decisions import Decisions, RatingPolicy, TiebreakChange
 from ..engine.errors import InvalidRequest, Issue, Path
 from ..texts.catalogue import json_encoder
+from ..texts.message import RENDER, Msg, made
 from ..engine.registry import TIEBREAKS, display_name, parse_spec, valid_codes
 from ..engine.table import NO_OPPONENT
 from ..engine.rules import RuleSpec, build_rule
@@ -318,13 +319,13 @@ def tiebreak_to_wire(outcome: RuleOutcome, registry: Any = TIEBREAKS, named: Any
     return s.TiebreakOut(
         spec=spec.canonical,
         code=spec.code,
-        name=named(spec),
+        name=made(named(spec)),
         article=entry.citation,
         modifiers=s.ModifiersOut(
             cut=spec.cut, median=spec.median, limit=spec.limit, forfeits_played=spec.forfeits_played
         ),
         lower_is_better=outcome.lower_is_better,
-        dropped=outcome.dropped_reason,
+        dropped=made(outcome.dropped_reason),
     )
 
 
@@ -353,7 +354,7 @@ def _breakdowns(
                 map(
                     s.RuleBreakdown,
                     map(displays[i].__getitem__, players),
-                    explanation.notes,
+                    _rendered_notes(explanation.notes),
                     column,
                     repeat(i),
                     repeat(outcome.spec.canonical),
@@ -366,6 +367,14 @@ def _breakdowns(
         if per_rule
         else [{} for _ in players]
     )
+
+
+def _rendered_notes(notes: list[str | None]) -> list[str | None]:
+    """A rule's notes as the answer keeps them (message.made), without a call per note."""
+    render = RENDER.get()
+    if render is None:
+        return notes
+    return [render(note) if isinstance(note, Msg) else note for note in notes]
 
 
 def _breakdown_keys(outcomes: list[RuleOutcome]) -> list[str]:
@@ -612,7 +621,7 @@ def standings_to_wire(
         tiebreaks=[tiebreak_out(o) for o in result.outcomes],
         # A Raw is encoded as the rows' JSON it holds: the field's type is what the schema shows
         standings=cast(list[s.Standing], standings),
-        warnings=[s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in result.warnings],
+        warnings=[s.WarningOut(code=w.code, message=made(w.message), rule=w.rule) for w in result.warnings],
         total_players=len(result.rows),
         seed=result.lots_seed,
         **decisions_to_wire(result.decisions, None),

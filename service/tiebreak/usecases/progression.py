@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 from ..engine.standings import Warning, cyclic_gc_paused
-from ..texts.message import msg
+from ..texts.message import made, msg
 from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from ..wire.progression import ProgressionRequest, ProgressionResponse, ProgressionRow
@@ -127,4 +127,4 @@ def _team_progression(plan: ProgressionPlan, deadline: Deadline | None) -> Progr
 
 
 def _warnings_out(warnings: list[Warning], limits: Limits | None) -> list[s.WarningOut]:
-    return [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in capped(warnings, limits)]
+    return [s.WarningOut(code=w.code, message=made(w.message), rule=w.rule) for w in capped(warnings, limits)]

@@ -137,7 +137,47 @@ def _add_details(
     fore: np.ndarray,
     weight_by_result: bool,
 ) -> None:
-    """Fill the detail columns of the cells that carry them (object matrices, None elsewhere)."""
+    """Fill the detail columns of the cells that carry them (object matrices, None elsewhere).
+    Buchholz and Sonneborn-Berger explain the same rows with the same details: they are made
+    once for both (the matrices are only read), and only the opponent's score shown differs."""
+    shared: dict[str, Any] = ctx.cached("opponent-details", dict)
+    if shared.get("columns") is not columns or shared.get("rows") != players:
+        shared.update(
+            columns=columns,
+            rows=list(players),
+            made=_details(ctx, columns, players, fields["opponent"], dummy, off_face, fore),
+        )
+    detail, (dummy_rows, dummy_rounds, dummy_kinds), (off_rows, off_rounds, off_opponents, articles) = shared["made"]
+    table = ctx.table
+    kind = fields["kind"] = fields["kind"].copy()
+    kind[dummy_rows, dummy_rounds] = dummy_kinds
+    if weight_by_result:
+        shown = fields["opponent_score"].astype(object)
+        shown[dummy] = None  # a dummy's score is its value; the player's own is shown apart
+    else:
+        shown = np.full(dummy.shape, None, dtype=object)
+    if off_opponents:
+        # the opponent's score is shown apart when it is not counted at face value (and
+        # always as a factor of Sonneborn-Berger)
+        shown[off_rows, off_rounds] = [
+            table.scores[q_] / table.scale if a or weight_by_result else None
+            for q_, a in zip(off_opponents, articles, strict=True)
+        ]
+    fields["opponent_score"] = shown
+    fields.update(detail)
+
+
+def _details(
+    ctx: Context,
+    columns: OpponentColumns,
+    players: list[int],
+    opponent: np.ndarray,
+    dummy: np.ndarray,
+    off_face: np.ndarray,
+    fore: np.ndarray,
+) -> tuple[dict[str, np.ndarray], tuple[Any, Any, list[str]], tuple[Any, Any, list[int], list[str | None]]]:
+    """The detail matrices of these rows, the dummy cells' kinds, and the off-face cells'
+    opponents and articles (which decide the score shown)."""
     table = ctx.table
     scale = table.scale
     shape = dummy.shape
@@ -145,22 +185,15 @@ def _add_details(
         name: np.full(shape, None, dtype=object)
         for name in ("unplayed", "note", "counted_score", "own_score", "capped_at", "article", "reason_code")
     }
-    kind = fields["kind"] = fields["kind"].copy()
-    if weight_by_result:
-        shown = fields["opponent_score"].astype(object)
-        shown[dummy] = None  # a dummy's score is its value; the player's own is shown apart
-    else:
-        shown = np.full(shape, None, dtype=object)
-    fields["opponent_score"] = shown
-
     rows, rounds = np.nonzero(dummy)
+    kinds: list[str] = []
     if len(rows):
         p = np.asarray(players)[rows]
         key = columns.key[p, rounds].tolist()
         how = columns.how[p, rounds].tolist()
         own = table.score[p].tolist()
-        scheduled = fields["opponent"][rows, rounds].tolist()
-        kind[rows, rounds] = ["virtual" if h == VIRTUAL else "dummy" for h in how]
+        scheduled = opponent[rows, rounds].tolist()
+        kinds = ["virtual" if h == VIRTUAL else "dummy" for h in how]
         detail["unplayed"][rows, rounds] = [KINDS[k].value for k in table.kind[p, rounds].tolist()]
         detail["note"][rows, rounds] = [
             virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
@@ -172,8 +205,11 @@ def _add_details(
         ]
         detail["article"][rows, rounds] = [DUMMY_ARTICLES[h] for h in how]
         detail["reason_code"][rows, rounds] = [DUMMY_REASONS[h] for h in how]
+    dummy_cells = (rows, rounds, kinds)
 
     rows, rounds = np.nonzero(off_face | fore)
+    q: list[int] = []
+    article: list[str | None] = []
     if len(rows):
         policy = policy_of(ctx.regulations)
         notes: dict[int, str | None] = ctx.cached("adjustment-notes", dict)
@@ -192,14 +228,9 @@ def _add_details(
         ]
         article = [None if n is None else policy.article for n in adjusted_note]
         detail["article"][rows, rounds] = article
-        # the opponent's score is shown apart when it is not counted at face value (and
-        # always as a factor of Sonneborn-Berger)
-        shown[rows, rounds] = [
-            table.scores[q_] / scale if a or weight_by_result else None for q_, a in zip(q, article, strict=True)
-        ]
         key = columns.key[p, rounds].tolist()
         detail["counted_score"][rows, rounds] = [k / scale if a else None for k, a in zip(key, article, strict=True)]
-    fields.update(detail)
+    return detail, dummy_cells, (rows, rounds, q, article)
 
 
 def with_cuts(

@@ -130,7 +130,10 @@ class _Placer:
             return {group[0]: first_place}
         table = sorted(whole) if whole is not None else group  # whose games count
         listed = self.namer.players(table)  # once per group: each member's note names them all
-        scores = {p: s for p, s in _mutual_scores(table, self.against).items() if p in group}
+        scores = _mutual_scores(table, self.against)
+        if whole is not None:  # the members' scores only, by a set: a group can be every player
+            members = set(group)
+            scores = {p: s for p, s in scores.items() if p in members}
         if _all_met(group, self.against):
             return self._by_mutual_scores(group, scores, first_place, listed)
         return self._sure_leader(group, scores, first_place, whole, table, listed)

@@ -23,7 +23,7 @@ from ..modifiers import cut_label, cut_reasons, kept_total
 from ..rounding import round_half_up_div
 from ..rules import RuleSpec
 from ..table import HAS_OPPONENT, IS_PLAYED, NO_OPPONENT, WIN, Table
-from ...texts.message import Joined, Msg, msg
+from ...texts.message import Joined, Msg, made, msg
 from .context import TeamContext
 from .model import Score
 
@@ -146,9 +146,9 @@ def extended_sonneborn_berger(ctx: TeamContext, spec: RuleSpec) -> RuleOutcome:
 
     def explain(rows: list[int]) -> Explanation:
         out = buchholz.opponent_contributions(fctx, columns, value, rows, True)
-        for p, made in zip(rows, out, strict=True):
+        for p, row in zip(rows, out, strict=True):
             factors = (scored[p] / second_scale).tolist()
-            for c in made:
+            for c in row:
                 c.result = factors[c.round - 1]  # what the team scored, on the second-named score
         notes: list[str | None] = [note] * len(rows)
         if reasons is None or uncut is None:
@@ -234,7 +234,7 @@ def _board_contributions(ctx: TeamContext, p: int, weights: np.ndarray | None = 
             )
         if unplayed:
             note = Joined(note, msg(" (counted as board points: {rounds})", rounds=_listed(unplayed)))
-        rows.append(ctx.contribution(None, "board", None, total * factor / scale, note=note))
+        rows.append(ctx.contribution(None, "board", None, total * factor / scale, note=made(note)))
     return rows
 
 

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""The Python API beside its peers, in one interleaved run: the same TRF files, the same six rules
+(BH/C1 BH SB ARO PS WIN), fide-2026, each call from the text to the ranked answer.
+
+    .venv/bin/python -m bench.peers                         # 40 x 9 and 500 x 11, 15 rounds
+    .venv/bin/python -m bench.peers --repeats 30 --sizes 40x9 500x11 2000x11
+    .venv/bin/python -m bench.peers --peer-path /tmp/peer/lib/python3.11/site-packages
+    .venv/bin/python -m bench.peers --profile 500x11        # cProfile of the call with breakdowns
+    .venv/bin/python -m bench.peers --http                  # also 8 clients over HTTP, 40 players
+
+What is timed, per round and size, one call after the other in this process (so each sees the
+same background load), the best of a few calls per round; the medians of the rounds are printed:
+
+- `tiebreak.standings(trf, rules, regulations="fide-2026", explain=...)`, explain off and on
+  (on is the default: every row's breakdown);
+- tiebreak-core (PyPI; it has no breakdown and no TRF reader): the 001 lines read into its
+  `PlayerTiebreakData` by a minimal fixed-column reader below, then
+  `tiebreak_core.fide2026.rank_standings`. It is no dependency of the project: install it into a
+  throwaway venv and give `--peer-path` its site-packages (or install it into .venv for the run).
+  Absent, its rows say so.
+
+The FIDE reference implementation is not available offline here; the issue's figures for it
+(docs/benchmarks.md) came from another run.
+
+`--http`: a real `tiebreak serve` on loopback (one process, one compute worker, as deployed),
+8 clients in a closed loop on one 40 x 9 JSON body with breakdowns (and 1 client for the
+single-client rate), through tools.load's raw keep-alive client; requests/s, p50 and p99.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import os
+import signal
+import statistics
+import sys
+import time
+from types import ModuleType
+from typing import Any
+
+RULES = ["BH/C1", "BH", "SB", "ARO", "PS", "WIN"]
+PEER_IDS = ["buchholz_cut1", "buchholz", "sonneborn_berger", "aro", "progressive", "wins"]
+
+
+def peer() -> ModuleType | None:
+    """tiebreak-core's fide-2026 module, when it can be imported."""
+    try:
+        return importlib.import_module("tiebreak_core.fide2026")
+    except ImportError:
+        return None
+
+
+def peer_reader(core: Any) -> Any:
+    """A minimal reader of the 001 lines into tiebreak-core's model (what its users write)."""
+    played = {"1": 1.0, "0": 0.0, "=": 0.5, "W": 1.0, "D": 0.5, "L": 0.0}
+    kinds = {code: (score, core.PLAYED) for code, score in played.items()}
+    kinds |= {"+": (1.0, core.FORFEIT_WIN), "-": (0.0, core.FORFEIT_LOSS), "U": (1.0, core.PAIRING_BYE)}
+    kinds |= {"H": (0.5, core.REQUESTED_BYE), "F": (1.0, core.PAIRING_BYE), "Z": (0.0, core.REQUESTED_BYE)}
+    with_opponent = (core.PLAYED, core.FORFEIT_WIN, core.FORFEIT_LOSS)
+
+    def read(text: str) -> tuple[dict[int, Any], int]:
+        players: dict[int, Any] = {}
+        rounds = 0
+        for line in text.splitlines():
+            if not line.startswith("001"):
+                continue
+            pid = int(line[4:8])
+            rating = int(line[48:52]) if line[48:52].strip() else 0
+            games = []
+            for r, at in enumerate(range(91, len(line), 10)):
+                opponent, colour, code = line[at : at + 4].strip(), line[at + 5 : at + 6], line[at + 7 : at + 8]
+                score, kind = kinds.get(code, (0.0, core.ABSENT))
+                opp = int(opponent) if opponent and opponent != "0000" and kind in with_opponent else -1
+                games.append(core.GameRecord(opp, 0, score, "white" if colour == "w" else "black", r + 1, kind))
+                rounds = max(rounds, r + 1)
+            players[pid] = core.PlayerTiebreakData(pid, rating, sum(g.score for g in games), games)
+        for p in players.values():
+            for g in p.games:
+                if g.opponent_id > 0:
+                    g.opponent_rating = players[g.opponent_id].rating
+        return players, rounds
+
+    return read
+
+
+def best_of(call: Any, calls: int) -> float:
+    """The fastest of `calls` calls, seconds; each answer is freed inside the timing (its cost is
+    the caller's too)."""
+    times = []
+    for _ in range(calls):
+        began = time.perf_counter()
+        answer = call()
+        del answer
+        times.append(time.perf_counter() - began)
+    return min(times)
+
+
+def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]:
+    import tiebreak
+    from testkit.synthetic import swiss_tournament
+    from tiebreak.formats.trf_writer import write_trf
+
+    fide = peer()
+    read = peer_reader(importlib.import_module("tiebreak_core")) if fide is not None else None
+    texts = {}
+    for size in sizes:
+        players, rounds = map(int, size.split("x"))
+        texts[size] = write_trf(swiss_tournament(players, rounds, seed=1), tiebreaks=RULES).text
+
+    def ours(text: str, explain: bool) -> Any:
+        return lambda: tiebreak.standings(text, RULES, regulations="fide-2026", explain=explain)
+
+    def theirs(text: str) -> Any:
+        def call() -> Any:
+            assert read is not None and fide is not None
+            players, rounds = read(text)
+            return fide.rank_standings(players, PEER_IDS, rounds)
+
+        return call
+
+    shapes = {}
+    for size, text in texts.items():
+        calls = {"service, explain off": ours(text, False), "service, explain on": ours(text, True)}
+        if fide is not None:
+            calls["tiebreak-core"] = theirs(text)
+        for call in calls.values():  # warm: imports, caches
+            call()
+        shapes[size] = calls
+    results: dict[str, dict[str, list[float]]] = {size: {name: [] for name in calls} for size, calls in shapes.items()}
+    for done in range(repeats):
+        for size, calls in shapes.items():
+            per_call = 5 if size == "40x9" else 2
+            for name, call in calls.items():
+                results[size][name].append(best_of(call, per_call))
+        print(f"round {done + 1}/{repeats}, load {os.getloadavg()[0]:.2f}", file=sys.stderr, flush=True)
+    return results
+
+
+def report(results: dict[str, dict[str, list[float]]]) -> None:
+    print(f"{'':28}" + "".join(f"{size:>22}" for size in results))
+    names = list(next(iter(results.values())))
+    for name in names:
+        cells = []
+        for rows in results.values():
+            values = rows[name]
+            cells.append(f"{statistics.median(values) * 1e3:8.2f} ms ({min(values) * 1e3:.2f})")
+        print(f"{name:28}" + "".join(f"{c:>22}" for c in cells))
+    if "tiebreak-core" not in names:
+        print("tiebreak-core: not importable (install it into a throwaway venv, give --peer-path)")
+        return
+    for name in ("service, explain off", "service, explain on"):
+        ratios = [statistics.median(rows[name]) / statistics.median(rows["tiebreak-core"]) for rows in results.values()]
+        print(f"{name + ' / tiebreak-core':28}" + "".join(f"{r:>20.2f} ×" for r in ratios))
+
+
+def profile(size: str) -> None:
+    import cProfile
+    import pstats
+
+    import tiebreak
+    from testkit.synthetic import swiss_tournament
+    from tiebreak.formats.trf_writer import write_trf
+
+    players, rounds = map(int, size.split("x"))
+    text = write_trf(swiss_tournament(players, rounds, seed=1), tiebreaks=RULES).text
+    for _ in range(3):
+        tiebreak.standings(text, RULES, regulations="fide-2026")
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(10):
+        answer = tiebreak.standings(text, RULES, regulations="fide-2026")
+        del answer
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+
+
+def http(seconds: float) -> None:
+    import msgspec
+
+    from testkit.synthetic import swiss_wire
+    from tools.load import RawClient, percentile, start_server
+
+    body = msgspec.json.encode({"tournament": swiss_wire(40, 9, seed=1), "tiebreaks": RULES, "explain": True})
+    process, _, port = start_server(1, {})
+
+    async def closed_loop(clients: int, seconds: float) -> tuple[float, float, float]:
+        client = RawClient(port, body)
+        latencies: list[float] = []
+        stop = time.monotonic() + seconds
+
+        async def one() -> None:
+            while time.monotonic() < stop:
+                began = time.perf_counter()
+                status = await client.post()
+                latencies.append(time.perf_counter() - began)
+                assert status == 200, status
+
+        began = time.perf_counter()
+        await asyncio.gather(*(one() for _ in range(clients)))
+        elapsed = time.perf_counter() - began
+        client.close()
+        return len(latencies) / elapsed, percentile(latencies, 0.5) or 0.0, percentile(latencies, 0.99) or 0.0
+
+    try:
+        asyncio.run(closed_loop(8, 1.5))  # warm: the worker's imports, the connections
+        for clients in (1, 8):
+            rate, p50, p99 = asyncio.run(closed_loop(clients, seconds))
+            print(
+                f"HTTP 40 x 9 with breakdowns, {clients} client(s): {rate:.0f} req/s, p50 {p50 * 1e3:.2f} ms, "
+                f"p99 {p99 * 1e3:.2f} ms (load {os.getloadavg()[0]:.2f})"
+            )
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(30)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", nargs="*", default=["40x9", "500x11"], help="players x rounds")
+    parser.add_argument("--repeats", type=int, default=15, help="interleaved rounds")
+    parser.add_argument("--peer-path", help="a site-packages holding tiebreak-core (a throwaway venv's)")
+    parser.add_argument("--profile", metavar="SIZE", help="cProfile of the call with breakdowns at this size")
+    parser.add_argument("--http", action="store_true", help="also 8 clients over HTTP on 40 x 9 with breakdowns")
+    parser.add_argument("--http-seconds", type=float, default=6.0)
+    args = parser.parse_args(argv)
+    if args.peer_path:
+        sys.path.append(args.peer_path)
+    if args.profile:
+        profile(args.profile)
+        return 0
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    report(measure(args.sizes, args.repeats))
+    if args.http:
+        http(args.http_seconds)
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
