@@ -6,13 +6,12 @@ acceleration lines taken out, and the points with the results added up by hand."
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from tests.formats.trf_lines import player, trf
+from testkit.conformance import REALWORLD
 
-REALWORLD = Path("/work/shared/conformance/realworld-trf")
 BAKU = REALWORLD / "cppdubov-baku-test.trf"
 
 # Six players, two rounds of three played; 250 gives players 1-3 one virtual point in rounds 1-3

@@ -14,8 +14,8 @@ import pytest
 from tests.formats.trf_lines import SMALL, player, trf
 from tiebreak.formats.trf import TrfError, parse_trf
 from tiebreak.formats.trf_writer import write_trf
+from testkit.conformance import REALWORLD
 
-REALWORLD = Path("/work/shared/conformance/realworld-trf")
 needs_corpus = pytest.mark.skipif(not REALWORLD.is_dir(), reason=f"{REALWORLD} is absent (the real exports)")
 
 
