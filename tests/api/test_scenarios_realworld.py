@@ -1,18 +1,17 @@
 """POST /v1/scenarios on real events: the last round's results dropped, its pairings kept (taken from
 the file itself), against the oracle (one POST /v1/standings per outcome). The files are read
-from /work/shared/conformance/realworld-trf (skipped when absent, never copied)."""
+from ../shared/conformance/realworld-trf beside the clone (skipped when absent, never copied)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import msgspec
 import pytest
 
 from tests.api.scenario_oracle import check_agrees, oracle_ranks
 from tiebreak.usecases.scenarios import file_request
+from testkit.conformance import REALWORLD
 
-REALWORLD = Path("/work/shared/conformance/realworld-trf")
 # Real events whose last round has few enough games for the oracle (3^games standings requests).
 EVENTS = [
     ("gelendzhik-2016-sds-classic.trf", ["BH/C1", "BH", "SB"], 3),
