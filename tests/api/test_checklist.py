@@ -384,3 +384,42 @@ def test_scenarios_read_the_ratings_policy_through_the_shared_preparation(client
     refused = client.post("/v1/scenarios", json={**request, "ratings": {"per_round": True}})
     assert refused.status_code == 422
     assert refused.json()["errors"][0]["path"] == "ratings.per_round"
+
+
+def _before_the_last_round(**request) -> dict:
+    # The four-player round robin after two rounds, every game drawn (1 point each); 1-4 and 2-3 to play.
+    players = _crosstable([p for p in ROUND_ROBIN if p[0] < 3], {pid: {} for pid in (1, 2, 3, 4)})
+    pairings = [{"round": 3, "white": 1, "black": 4}, {"round": 3, "white": 2, "black": 3}]
+    return {"tournament": {"rounds": 3, "players": players}, "pairings": pairings, "places": 1, **request}
+
+
+def test_checklist_q207_scenarios_rank_the_outcomes_by_rule_man(client):
+    # MAN 4, 3, 2, 1 for players 1-4. 4 is first only by beating 1 (2 points) while 2-3 is drawn
+    # (1½ each): had 2 or 3 won, the winner's 2 points and higher MAN would be ahead. 1 is last
+    # when 4 beats it and 2-3 is drawn (1 point against 2, 1½, 1½), first whenever it wins or
+    # draws while 2-3 is drawn; a draw beside a decisive 2-3 leaves the winner of 2-3 ahead.
+    values = {"1": 4, "2": 3, "3": 2, "4": 1}
+    answer = client.post("/v1/scenarios", json=_before_the_last_round(tiebreaks=["MAN"], manual_values=values))
+    assert answer.status_code == 200, answer.text
+    rows = {p["id"]: p for p in answer.json()["players"]}
+    assert (rows[1]["best_rank"], rows[1]["worst_rank"]) == (1, 4)
+    assert (rows[4]["best_rank"], rows[4]["worst_rank"]) == (1, 4)
+    needs = rows[4]["places"][0]["needs"]
+    assert needs == [
+        [
+            {"round": 3, "white": 1, "black": 4, "results": ["black"]},
+            {"round": 3, "white": 2, "black": 3, "results": ["draw"]},
+        ]
+    ]
+    missing = client.post("/v1/scenarios", json=_before_the_last_round(tiebreaks=["MAN"], manual_values={"1": 1}))
+    assert missing.status_code == 422
+    assert missing.json()["errors"][0]["path"] == "manual_values"
+
+
+def test_checklist_q205_scenarios_refuse_a_playoff_before_the_last_round(client):
+    # C.07 3: a play-off is played by the players tied after the last round (decision 0240).
+    answer = client.post("/v1/scenarios", json=_before_the_last_round(playoffs=[{"order": [2, 1]}]))
+    assert answer.status_code == 422
+    error = answer.json()["errors"][0]
+    assert error["path"] == "playoffs"
+    assert "tied after the last round" in error["message"]

@@ -16,6 +16,13 @@ ItemId = Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53),
 doc = s.doc
 
 
+# Said in the reader's language by usecases/problems.py, which matches this text.
+WRITING_ONLY = (
+    "`tiebreaks`, `regulations`, `unrated_rating`, `seed`, `ratings` and `tiebreak_changes` are for writing "
+    "a `tournament` as TRF; they do not apply when reading `trf`"
+)
+
+
 class TrfConvertRequest(s.Strict, frozen=True):
     """Exactly one of `trf` (read it: the JSON tournament comes back) and `tournament`
     (write it: TRF text comes back, ranked by `tiebreaks` when given); `team_tournament`
@@ -64,10 +71,7 @@ class TrfConvertRequest(s.Strict, frozen=True):
             or self.ratings is not None
             or self.tiebreak_changes
         ):
-            raise ValueError(
-                "`tiebreaks`, `regulations`, `unrated_rating` and `seed` rank a `tournament` written as TRF; "
-                "they do not apply when reading `trf`"
-            )
+            raise ValueError(WRITING_ONLY)
 
 
 class TrfConvertResponse(s.Out, frozen=True):
