@@ -451,7 +451,12 @@ def _prize_numbers(value, names: set[str]):
 
 
 @pytest.mark.parametrize(
-    "field", [{"ratings": {"source": "national"}}, {"tiebreak_changes": [{"from_round": 2, "previous": ["BH"]}]}]
+    "field",
+    [
+        {"ratings": {"source": "national"}},
+        {"tiebreak_changes": [{"from_round": 2, "previous": ["BH"]}]},
+        {"swiss_manager_numbers": True},
+    ],
 )
 @pytest.mark.parametrize("lang", [None, "ru", "pl", "zh", "ja"])
 def test_reading_a_trf_names_every_field_only_writing_takes(lang, field):
@@ -460,7 +465,8 @@ def test_reading_a_trf_names_every_field_only_writing_takes(lang, field):
     answer = _ask("/v1/trf", {"trf": "012 Event\n", **field}, lang)
     assert answer.status_code == 400, answer.text
     message = answer.json()["errors"][0]["message"]
-    assert "`ratings`" in message and "`tiebreak_changes`" in message and "`trf`" in message
+    for name in ("ratings", "tiebreak_changes", "swiss_manager_numbers", "trf"):
+        assert f"`{name}`" in message, message
     if lang is None:
         assert message.endswith("they do not apply when reading `trf`")
     else:

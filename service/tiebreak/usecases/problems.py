@@ -61,8 +61,8 @@ _MSGSPEC_MESSAGES: tuple[tuple[re.Pattern[str], Callable[..., str]], ...] = (
     (  # POST /v1/trf reading `trf` with fields that only writing takes (wire/io.py)
         re.compile(re.escape(WRITING_ONLY) + "$"),
         lambda: msg(
-            "`tiebreaks`, `regulations`, `unrated_rating`, `seed`, `ratings` and `tiebreak_changes` are for writing "
-            "a `tournament` as TRF; they do not apply when reading `trf`"
+            "`tiebreaks`, `regulations`, `unrated_rating`, `seed`, `ratings`, `tiebreak_changes` and "
+            "`swiss_manager_numbers` are for writing a `tournament` as TRF; they do not apply when reading `trf`"
         ),
     ),
 )
