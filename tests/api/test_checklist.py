@@ -423,3 +423,37 @@ def test_checklist_q205_scenarios_refuse_a_playoff_before_the_last_round(client)
     error = answer.json()["errors"][0]
     assert error["path"] == "playoffs"
     assert "tied after the last round" in error["message"]
+
+
+# Player 2's national rating below its FIDE rating, so that the lower of the two is not the FIDE one.
+LOWER_NATIONAL = {**SOURCES, 2: {"rating": 1800, "national_rating": 1750}, 3: {"national_rating": 1700}}
+
+
+def test_checklist_q145_lbfn_the_lower_of_the_fide_and_national_ratings(client):
+    # TRF-26 172 LBFN. Player 1's opponents: 2 min(1800, 1750) = 1750 national; 3 has only a
+    # national 1700; 4 has only a FIDE 2000: 5450 / 3 = 1816.67, rounded up to 1817.
+    body = _standings(client, LOWER_NATIONAL, tiebreaks=["ARO"], ratings={"source": "lowest"})
+    games = _row(body, 1)["breakdown"]["ARO"]["contributions"]
+    assert [(c["opponent"], c["value"], c["rating_source"]) for c in games] == [
+        (2, 1750, "national"),
+        (3, 1700, "national"),
+        (4, 2000, "fide"),
+    ]
+    assert _row(body, 1)["values"] == [1817]
+    # Equal ratings count the FIDE one. Player 4's opponents: 3 (1700 national), 2 (1800 both), 1
+    # (2100 FIDE): 5600 / 3 = 1866.67, rounded up to 1867.
+    equal = {**LOWER_NATIONAL, 2: {"rating": 1800, "national_rating": 1800}}
+    body = _standings(client, equal, tiebreaks=["ARO"], ratings={"source": "lowest"})
+    games = _row(body, 4)["breakdown"]["ARO"]["contributions"]
+    assert [(c["opponent"], c["rating_source"]) for c in games] == [(3, "national"), (2, "fide"), (1, "fide")]
+    assert _row(body, 4)["values"] == [1867]
+
+
+def test_checklist_q145_lbfn_on_the_command_line(tmp_path):
+    from tests.command import tiebreak
+
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps({"rounds": 3, "players": _crosstable(ROUND_ROBIN, LOWER_NATIONAL)}))
+    ran = tiebreak("standings", path, "-t", "ARO", "--ratings-source", "lowest", "--format", "json")
+    assert ran.returncode == 0, ran.stderr
+    assert _row(json.loads(ran.stdout), 1)["values"] == [1817]  # as worked above
