@@ -346,7 +346,7 @@ class _Reader:
             )
         return awards
 
-    def _award_points(self, line: _Line, span) -> Fraction:
+    def _award_points(self, line: _Line, span: Span) -> Fraction:
         text = span.of(line.text).strip()
         if not text:
             return Fraction(0)
