@@ -51,6 +51,7 @@ from .trf import (
     MAX_POINTS,
     FIRST_ROUND_OPPONENT,
     ROUND_WIDTH,
+    Span,
     TrfDocument,
     TrfError,
     TrfWarning,
