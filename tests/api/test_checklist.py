@@ -384,3 +384,76 @@ def test_scenarios_read_the_ratings_policy_through_the_shared_preparation(client
     refused = client.post("/v1/scenarios", json={**request, "ratings": {"per_round": True}})
     assert refused.status_code == 422
     assert refused.json()["errors"][0]["path"] == "ratings.per_round"
+
+
+def _before_the_last_round(**request) -> dict:
+    # The four-player round robin after two rounds, every game drawn (1 point each); 1-4 and 2-3 to play.
+    players = _crosstable([p for p in ROUND_ROBIN if p[0] < 3], {pid: {} for pid in (1, 2, 3, 4)})
+    pairings = [{"round": 3, "white": 1, "black": 4}, {"round": 3, "white": 2, "black": 3}]
+    return {"tournament": {"rounds": 3, "players": players}, "pairings": pairings, "places": 1, **request}
+
+
+def test_checklist_q207_scenarios_rank_the_outcomes_by_rule_man(client):
+    # MAN 4, 3, 2, 1 for players 1-4. 4 is first only by beating 1 (2 points) while 2-3 is drawn
+    # (1½ each): had 2 or 3 won, the winner's 2 points and higher MAN would be ahead. 1 is last
+    # when 4 beats it and 2-3 is drawn (1 point against 2, 1½, 1½), first whenever it wins or
+    # draws while 2-3 is drawn; a draw beside a decisive 2-3 leaves the winner of 2-3 ahead.
+    values = {"1": 4, "2": 3, "3": 2, "4": 1}
+    answer = client.post("/v1/scenarios", json=_before_the_last_round(tiebreaks=["MAN"], manual_values=values))
+    assert answer.status_code == 200, answer.text
+    rows = {p["id"]: p for p in answer.json()["players"]}
+    assert (rows[1]["best_rank"], rows[1]["worst_rank"]) == (1, 4)
+    assert (rows[4]["best_rank"], rows[4]["worst_rank"]) == (1, 4)
+    needs = rows[4]["places"][0]["needs"]
+    assert needs == [
+        [
+            {"round": 3, "white": 1, "black": 4, "results": ["black"]},
+            {"round": 3, "white": 2, "black": 3, "results": ["draw"]},
+        ]
+    ]
+    missing = client.post("/v1/scenarios", json=_before_the_last_round(tiebreaks=["MAN"], manual_values={"1": 1}))
+    assert missing.status_code == 422
+    assert missing.json()["errors"][0]["path"] == "manual_values"
+
+
+def test_checklist_q205_scenarios_refuse_a_playoff_before_the_last_round(client):
+    # C.07 3: a play-off is played by the players tied after the last round (decision 0240).
+    answer = client.post("/v1/scenarios", json=_before_the_last_round(playoffs=[{"order": [2, 1]}]))
+    assert answer.status_code == 422
+    error = answer.json()["errors"][0]
+    assert error["path"] == "playoffs"
+    assert "tied after the last round" in error["message"]
+
+
+# Player 2's national rating below its FIDE rating, so that the lower of the two is not the FIDE one.
+LOWER_NATIONAL = {**SOURCES, 2: {"rating": 1800, "national_rating": 1750}, 3: {"national_rating": 1700}}
+
+
+def test_checklist_q145_lbfn_the_lower_of_the_fide_and_national_ratings(client):
+    # TRF-26 172 LBFN. Player 1's opponents: 2 min(1800, 1750) = 1750 national; 3 has only a
+    # national 1700; 4 has only a FIDE 2000: 5450 / 3 = 1816.67, rounded up to 1817.
+    body = _standings(client, LOWER_NATIONAL, tiebreaks=["ARO"], ratings={"source": "lowest"})
+    games = _row(body, 1)["breakdown"]["ARO"]["contributions"]
+    assert [(c["opponent"], c["value"], c["rating_source"]) for c in games] == [
+        (2, 1750, "national"),
+        (3, 1700, "national"),
+        (4, 2000, "fide"),
+    ]
+    assert _row(body, 1)["values"] == [1817]
+    # Equal ratings count the FIDE one. Player 4's opponents: 3 (1700 national), 2 (1800 both), 1
+    # (2100 FIDE): 5600 / 3 = 1866.67, rounded up to 1867.
+    equal = {**LOWER_NATIONAL, 2: {"rating": 1800, "national_rating": 1800}}
+    body = _standings(client, equal, tiebreaks=["ARO"], ratings={"source": "lowest"})
+    games = _row(body, 4)["breakdown"]["ARO"]["contributions"]
+    assert [(c["opponent"], c["rating_source"]) for c in games] == [(3, "national"), (2, "fide"), (1, "fide")]
+    assert _row(body, 4)["values"] == [1867]
+
+
+def test_checklist_q145_lbfn_on_the_command_line(tmp_path):
+    from tests.command import tiebreak
+
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps({"rounds": 3, "players": _crosstable(ROUND_ROBIN, LOWER_NATIONAL)}))
+    ran = tiebreak("standings", path, "-t", "ARO", "--ratings-source", "lowest", "--format", "json")
+    assert ran.returncode == 0, ran.stderr
+    assert _row(json.loads(ran.stdout), 1)["values"] == [1817]  # as worked above

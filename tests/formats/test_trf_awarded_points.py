@@ -110,7 +110,8 @@ def test_the_json_answer_carries_the_points_and_the_api_writes_them_back(client)
     assert "299           2.0    1    4" in again["trf"].splitlines()
 
 
-def test_a_team_files_299_names_teams_and_is_reported_not_given_to_players():
+def test_a_team_files_299_names_teams_not_players():
+    from tiebreak.engine.teams.model import TeamAward
     from tiebreak.formats.trf_teams import parse_team_trf
 
     team = (Path(__file__).resolve().parents[1] / "fixtures" / "conformance_fide_team" / "tswiss-0001.trf").read_text()
@@ -118,5 +119,7 @@ def test_a_team_files_299_names_teams_and_is_reported_not_given_to_players():
     at = next(i for i, line in enumerate(lines) if line.startswith("142"))
     with_299 = "\n".join([*lines[: at + 1], "299           2.0    1    1", *lines[at + 1 :]]) + "\n"
     document = parse_team_trf(with_299)
-    assert document.event == parse_team_trf(team).event  # player 1's games untouched
-    assert any("record 299" in w.message and "not applied in team files" in w.message for w in document.warnings)
+    plain = parse_team_trf(team).event
+    assert document.event.matches == plain.matches  # player 1's games untouched
+    # game points 2 to team 1 (not player 1) in round 1 (tests/formats/test_trf_team_awards.py applies them)
+    assert document.event.awards == (TeamAward(1, 1, Fraction(0), Fraction(2)),)

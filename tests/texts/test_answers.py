@@ -448,3 +448,26 @@ def _prize_numbers(value, names: set[str]):
     if isinstance(value, list):
         return [_prize_numbers(v, names) for v in value]
     return value
+
+
+@pytest.mark.parametrize(
+    "field",
+    [
+        {"ratings": {"source": "national"}},
+        {"tiebreak_changes": [{"from_round": 2, "previous": ["BH"]}]},
+        {"swiss_manager_numbers": True},
+    ],
+)
+@pytest.mark.parametrize("lang", [None, "ru", "pl", "zh", "ja"])
+def test_reading_a_trf_names_every_field_only_writing_takes(lang, field):
+    """POST /v1/trf reading `trf` names all the writing-only fields, `ratings` and
+    `tiebreak_changes` too, in the reader's language."""
+    answer = _ask("/v1/trf", {"trf": "012 Event\n", **field}, lang)
+    assert answer.status_code == 400, answer.text
+    message = answer.json()["errors"][0]["message"]
+    for name in ("ratings", "tiebreak_changes", "swiss_manager_numbers", "trf"):
+        assert f"`{name}`" in message, message
+    if lang is None:
+        assert message.endswith("they do not apply when reading `trf`")
+    else:
+        assert SCRIPTS[lang].search(message) and not ENGLISH.search(message.replace("`", " ")), message

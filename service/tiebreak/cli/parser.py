@@ -110,7 +110,7 @@ def _rating_options(p: argparse.ArgumentParser) -> None:
     """The request's `ratings` policy (SPEC 3.12)."""
     p.add_argument(
         "--ratings-source",
-        choices=["fide", "national", "fide-else-national", "national-else-fide", "highest"],
+        choices=["fide", "national", "fide-else-national", "national-else-fide", "highest", "lowest"],
         help=msg("the rating the rating-based rules read (default: fide)"),
     )
     p.add_argument(

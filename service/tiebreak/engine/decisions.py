@@ -9,16 +9,23 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-RatingSource = Literal["fide", "national", "fide-else-national", "national-else-fide", "highest"]
-RATING_SOURCES: tuple[RatingSource, ...] = ("fide", "national", "fide-else-national", "national-else-fide", "highest")
+RatingSource = Literal["fide", "national", "fide-else-national", "national-else-fide", "highest", "lowest"]
+RATING_SOURCES: tuple[RatingSource, ...] = (
+    "fide",
+    "national",
+    "fide-else-national",
+    "national-else-fide",
+    "highest",
+    "lowest",
+)
 
 
 @dataclass(frozen=True, slots=True)
 class RatingPolicy:
     """Which rating every rating-based rule reads.
 
-    `source`: the checklist's FIDE / national / FIDE-else-national / national-else-FIDE / highest
-    (TRF-26 record 172 names them FIDE, NRO, FIDON, NIDOF, HBFN). `per_round`: each game counts
+    `source`: the checklist's FIDE / national / FIDE-else-national / national-else-FIDE / highest /
+    lowest (TRF-26 record 172 names them FIDE, NRO, FIDON, NIDOF, HBFN, LBFN). `per_round`: each game counts
     the opponent's rating in force in its round. `unrated`: "drop" (C.07 10: the rating rules are
     left out), "estimated" (each unrated player's `estimated_rating`) or a rating given to every
     unrated player (0 allowed)."""

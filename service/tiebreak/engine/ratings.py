@@ -115,6 +115,12 @@ def _chosen(
             np.where(has_national, national, fide),
             np.where(has_national, NATIONAL, np.where(has_fide, FIDE, NONE)),
         )
+    if policy.source == "lowest":  # TRF-26 172 LBFN: the lower of the two, either alone, FIDE on equal values
+        national_lower = has_national & (~has_fide | (national < fide))
+        return (
+            np.where(national_lower, national, fide),
+            np.where(national_lower, NATIONAL, np.where(has_fide, FIDE, NONE)),
+        )
     # highest (TRF-26 172 HBFN, with the estimate too): the first of the highest, FIDE first
     stacked = np.stack([fide, national, estimated])
     best = stacked.argmax(axis=0)

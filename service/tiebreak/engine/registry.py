@@ -500,3 +500,17 @@ def check_rule_set(specs: list[RuleSpec], regulations: Regulations, root: str = 
                     )
                 ]
             )
+
+
+@functools.cache
+def _swiss_manager_forms() -> dict[str, tuple[int, str]]:
+    forms: dict[str, tuple[int, str]] = {}
+    for spec, number, parameters in swiss_manager.written_forms():
+        forms.setdefault(parse_spec(spec, None).canonical, (number, parameters))
+    return forms
+
+
+def swiss_manager_number(spec: RuleSpec) -> tuple[int, str] | None:
+    """The Swiss-Manager number and parameters that read as this individual-event rule (SPEC 3.13:
+    a list given both ways), or None where Swiss-Manager has none."""
+    return _swiss_manager_forms().get(spec.canonical)

@@ -20,6 +20,7 @@ inside the tie groups (direct encounter) reads whoever is tied, so a list with o
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 from dataclasses import dataclass
 
 import numpy as np
@@ -144,12 +145,13 @@ def ranks_by_parts(
     reported: list[int],
     ranks: np.ndarray,
     between: Callable[[], None] = lambda: None,
+    manual: Mapping[int, Any] | None = None,
 ) -> int:
     """Write into `ranks` (outcomes, reported) each reported player's shared rank in every outcome,
     as the standings rank it; return in how many outcomes a reported player is equal on points
     with another (those the rules decide)."""
     all_games, games = games, [games[g] for g in parts.kept]
-    values = _values(table, games, parts.chosen, specs, regulations, ratings, dropped, between)
+    values = _values(table, games, parts.chosen, specs, regulations, ratings, dropped, between, manual)
     keys = _sort_keys(table, games, parts, values)
     low, high = np.array([k.value.min() for k in keys]), np.array([k.value.max() for k in keys])
     least, most = np.array([k.points.min() for k in keys]), np.array([k.points.max() for k in keys])
@@ -285,6 +287,7 @@ def _values(
     ratings: np.ndarray,
     dropped: Mapping[RuleSpec, str | None],
     between: Callable[[], None],
+    manual: Mapping[int, Any] | None = None,
 ) -> np.ndarray:
     """(outcomes chosen, players, rules): every player's sort keys in each chosen outcome."""
     n = table.size
@@ -292,7 +295,7 @@ def _values(
     step = blocks_per_pass(table)
     for first in range(0, len(chosen), step):
         part = chosen[first : first + step]
-        _, _, keys, _ = rank_stacked(table, games, part, specs, regulations, ratings, dropped)
+        _, _, keys, _ = rank_stacked(table, games, part, specs, regulations, ratings, dropped, manual)
         for r, key in enumerate(keys[1:]):  # keys[0] is points
             out[first : first + step, :, r] = key.reshape(len(part), n)
         between()

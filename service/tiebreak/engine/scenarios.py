@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Collection, Iterator, Mapping
+from typing import Any
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -125,10 +126,12 @@ def rank_stacked(
     regulations: Regulations,
     ratings: np.ndarray,
     dropped: Mapping[RuleSpec, str | None],
+    manual: Mapping[int, Any] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], list[RuleOutcome]]:
-    """`ranking.rank` over the outcomes `codes`, each a block of one stacked table."""
+    """`ranking.rank` over the outcomes `codes`, each a block of one stacked table; `manual`: MAN's
+    values by start number (the blocks keep the event's numbers, so they hold in every block)."""
     big = stacked(table, games, codes, loss_points(table))
-    ctx = Context(big, regulations, np.tile(ratings, len(codes)))
+    ctx = Context(big, regulations, np.tile(ratings, len(codes)), manual_values=manual)
     block = np.repeat(np.arange(len(codes), dtype=np.int64), table.size)
     return rank(ctx, specs, dropped, within=block)
 
@@ -141,10 +144,11 @@ def ranks_of_blocks(
     regulations: Regulations,
     ratings: np.ndarray,
     dropped: Mapping[RuleSpec, str | None],
+    manual: Mapping[int, Any] | None = None,
 ) -> np.ndarray:
     """(outcomes, players): each player's shared rank in each outcome, as the standings rank it."""
     n = table.size
-    order, starts, _, _ = rank_stacked(table, games, codes, specs, regulations, ratings, dropped)
+    order, starts, _, _ = rank_stacked(table, games, codes, specs, regulations, ratings, dropped, manual)
     position = np.arange(len(order))
     group_start = np.maximum.accumulate(np.where(starts, position, 0))
     ranks = np.empty(len(order), dtype=np.int32)
@@ -216,8 +220,10 @@ class Ranker:
         low: np.ndarray,
         high: np.ndarray,
         between: Callable[[], None] = lambda: None,
+        manual: Mapping[int, Any] | None = None,
     ) -> None:
         self.table, self.games, self.specs, self.regulations = table, games, specs, regulations
+        self.manual = manual
         self.ratings, self.dropped, self.reported = ratings, dropped, reported
         self.low, self.high, self.between = low, high, between
         self.codes = outcome_codes(len(games))
@@ -229,7 +235,14 @@ class Ranker:
         for start in range(0, len(wanted), self.step):
             chosen = wanted[start : start + self.step]
             exact = ranks_of_blocks(
-                self.table, self.games, self.codes[chosen], self.specs, self.regulations, self.ratings, self.dropped
+                self.table,
+                self.games,
+                self.codes[chosen],
+                self.specs,
+                self.regulations,
+                self.ratings,
+                self.dropped,
+                self.manual,
             )[:, self.reported]
             self.low[chosen] = exact
             self.high[chosen] = exact

@@ -692,3 +692,48 @@ _CANONICAL_NUMBERS: tuple[tuple[int, str], ...] = (
     (90, ""),
     (91, "MP,-"),
 )
+
+
+# ---- the other way: a C.07 rule as Swiss-Manager writes it (SPEC 3.13) -------------------------
+
+_COUNTS = tuple(str(n) for n in range(10))
+_FLAGS = ("-", "P")
+# The parameters tried per number, defaults first (so the first reading of a rule is its plainest
+# form); every other parameter at the value that reads as C.07 (no minimum rating, 2/1/0 match
+# calc, no edition named).
+_WRITTEN: dict[int, tuple[tuple[str, ...], ...]] = {
+    1: (),
+    68: (("0", "1", "2", "3"),),
+    77: (("-",),),
+    78: (),
+    79: (),
+    80: (("0",), _COUNTS, _COUNTS, ("0",)),
+    81: (_FLAGS,),
+    82: (("0", "1", "2", "3"), ("0",), _COUNTS, _FLAGS, ("0",)),
+    84: (("0",), _COUNTS, _COUNTS, _FLAGS, ("-", "F"), ("0",), ("-",)),
+    85: (("0",), _COUNTS, _COUNTS, _FLAGS),
+    86: (("0",), ("0",)),
+    87: (("0",), tuple(str(n) for n in range(101))),
+    88: (("0", "1", "2", "3"), ("0",)),
+    89: (),
+    90: (),
+}
+
+
+def written_forms() -> list[tuple[str, int, str]]:
+    """(C.07 spec as the reader gives it, number, parameters) of every individual-event rule
+    Swiss-Manager numbers exactly, plainest parameters first."""
+    import itertools
+
+    found = []
+    for number, grid in _WRITTEN.items():
+        if not set(TABLE[number][2]) & INDIVIDUAL:
+            continue
+        for values in itertools.product(*grid):
+            parameters = ",".join(values)
+            try:
+                reading = READERS[number](number, parameters, False)
+            except _Refused:
+                continue
+            found.append((reading.spec, number, parameters))
+    return found

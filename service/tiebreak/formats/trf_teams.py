@@ -35,13 +35,29 @@ from ..engine.teams.model import (
     MatchForfeit,
     Score,
     Team,
+    TeamAward,
     TeamBye,
     TeamMember,
     TeamScoring,
     TeamTournament,
 )
 from ..texts.message import msg
-from .trf import MAX_POINTS, FIRST_ROUND_OPPONENT, ROUND_WIDTH, TrfDocument, TrfError, TrfWarning, decode_trf, parse_trf
+from .trf import (
+    _AWARD_KIND,
+    _AWARD_MATCH,
+    _AWARD_POINTS,
+    _AWARD_ROUND,
+    _AWARD_TARGETS,
+    MAX_POINTS,
+    FIRST_ROUND_OPPONENT,
+    ROUND_WIDTH,
+    Span,
+    TrfDocument,
+    TrfError,
+    TrfWarning,
+    decode_trf,
+    parse_trf,
+)
 
 # Records of a team event read here (the rest of the file is read by trf.parse_trf).
 TEAM_RECORDS = frozenset({"013", "310", "300", "320", "330", "240", "352", "362", "192", "202", "212", "801", "802"})
@@ -266,17 +282,81 @@ class _Reader:
             name=tournament.name,
             start_date=tournament.start_date,
         )
+        awards = self._awards({team.id for team in teams}, rounds)
+        if awards:
+            event = replace(event, awards=tuple(awards))
         self._cross_check(event, totals)
-        for line in self.lines.get("299", []):
-            self.warn(
-                line.number,
-                1,
-                msg(
-                    "record 299 (points awarded to teams) is not applied in team files yet; the team standings "
-                    "use the match results"
-                ),
-            )
         return TeamTrfDocument(event, self.warnings, self._tiebreaks())
+
+    def _awards(self, teams: set[int], rounds: int) -> list[TeamAward]:
+        """TRF-26 299 in a team file: match points (columns 8-11) and game points (14-17) the arbiter
+        awards in a round (20-22; blank or 000: every round) to the teams named from column 24, four
+        columns every five (none or 0000: every team). Column 5 (a result assigned) is reported."""
+        awards = []
+        for line in self.lines.get("299", []):
+            text = line.text
+            if _AWARD_KIND.of(text).strip():
+                self.warn(
+                    line.number,
+                    _AWARD_KIND.first,
+                    msg("record 299 with a result assigned (column 5) is not applied; match and game points are"),
+                )
+                continue
+            points = [self._award_points(line, span) for span in (_AWARD_MATCH, _AWARD_POINTS)]
+            round_text = _AWARD_ROUND.of(text).strip()
+            rnd = (
+                _number_at(line, _AWARD_ROUND.first, _AWARD_ROUND.last, msg("round"), low=1)
+                if round_text.strip("0")
+                else None
+            )
+            if rnd is not None and rnd > rounds:
+                raise TrfError(
+                    line.number,
+                    _AWARD_ROUND.first,
+                    msg("record 299: round {round} is past the event's {rounds} rounds", round=rnd, rounds=rounds),
+                )
+            named = []
+            for column in range(_AWARD_TARGETS, len(text.rstrip()) + 1, 5):
+                target = text[column - 1 : column + 3].strip()
+                if not target:
+                    break
+                if target.strip("0"):
+                    team = _number_at(line, column, column + 3, msg("team pairing number"), low=1)
+                    if team not in teams:
+                        raise TrfError(
+                            line.number, column, msg("record 299: no team has pairing number {team}", team=team)
+                        )
+                    named.append(team)
+            for team in named or sorted(teams):
+                for r in [rnd] if rnd is not None else range(1, rounds + 1):
+                    awards.append(TeamAward(r, team, points[0], points[1]))
+            self.warnings.append(
+                TrfWarning(
+                    line.number,
+                    _AWARD_POINTS.first,
+                    msg(
+                        "record 299: {mp} match points and {gp} game points awarded by the arbiter to {teams} in "
+                        "{rounds}; counted in the scores (TRF-26)",
+                        mp=float(points[0]),
+                        gp=float(points[1]),
+                        teams=", ".join(map(str, named)) if named else msg("every team"),
+                        rounds=msg("round {round}", round=rnd) if rnd is not None else msg("every round"),
+                    ),
+                    "trf-points-awarded",
+                )
+            )
+        return awards
+
+    def _award_points(self, line: _Line, span: Span) -> Fraction:
+        text = span.of(line.text).strip()
+        if not text:
+            return Fraction(0)
+        try:
+            return Fraction(Decimal(text))
+        except (InvalidOperation, ValueError):
+            raise TrfError(
+                line.number, span.first, msg("record 299: points {text} are not a number", text=repr(text))
+            ) from None
 
     def _teams(self) -> tuple[list[Team], _Totals]:
         records_310 = self.lines.get("310")

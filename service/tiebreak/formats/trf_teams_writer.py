@@ -57,6 +57,11 @@ def write_team_trf(
     lines += _team_lines(event, standings, warnings)
     lines += blocks.lineups
     lines += _byes_and_forfeits(event)
+    # TRF-26 299: each award as read (match points 8-11, game points 14-17, round 20-22, team from 24)
+    lines += [
+        f"299    {_points(a.match_points, 4)}  {_points(a.game_points, 4)}  {a.round:>3} {a.team:>4}"
+        for a in event.awards
+    ]
     return TrfOutput("\n".join(lines) + "\n", warnings)
 
 

@@ -147,10 +147,13 @@ def write_trf(
     tiebreaks: list[str] | tuple[str, ...] = (),
     header: TrfHeader | None = None,
     tiebreak_changes: list[tuple[int, list[str]]] | tuple[tuple[int, list[str]], ...] = (),
+    swiss_manager: list[tuple[str, tuple[int, str] | None]] | None = None,
 ) -> TrfOutput:
     """TRF text for `tournament`; `points` and `ranks` (by start number) fill columns 81-89.
     `tiebreak_changes`: (round, previous list) of each change of the list after the start, each
-    written as a `###` comment line after 202 (TRF-26 has no record for it; SPEC 3.12)."""
+    written as a `###` comment line after 202 (TRF-26 has no record for it; SPEC 3.12).
+    `swiss_manager`: each rule of 202 with its Swiss-Manager number and parameters (None: none),
+    written as one `###` comment line after 202 (SPEC 3.13: the list both ways)."""
     warnings: list[str] = []
     header = header or TrfHeader()
     for i, player in enumerate(tournament.players):
@@ -208,6 +211,9 @@ def write_trf(
         lines.append(_scoring_record(tournament.scoring, warnings))
     if tiebreaks:
         lines.append(f"202 {', '.join(tiebreaks)}")
+    if swiss_manager:
+        pairs = [f"{rule} = {f'{n[0]} {n[1]}'.strip() if n else 'none'}" for rule, n in swiss_manager]
+        lines.append(f"### Swiss-Manager tie-breaks: {'; '.join(pairs)}")
     for from_round, previous in tiebreak_changes:
         lines.append(f"### tiebreaks changed from round {from_round}; previous: {', '.join(previous)}")
     # Records are tagged, so their place does not matter to a reader: kept in the order given.

@@ -150,7 +150,9 @@ def _computed_standings(
     if problems:
         raise pz.PrizeInputError(problems)
     entrants = []
-    for i, row in enumerate(ranked.standings):
+    # An expelled player is ranked nowhere (SPEC 3.12, checklist Q197): no place, so no prize.
+    standings = [(i, row) for i, row in enumerate(ranked.standings) if row.status != "expelled"]
+    for i, row in standings:
         extra = info.get(row.id)
         rating = extra.rating if extra is not None and extra.rating is not None else ratings.get(row.id)
         entrants.append(
@@ -168,7 +170,7 @@ def _computed_standings(
     computed = w.ComputedStandingsOut(
         regulations=ranked.regulations,
         tiebreaks=[t.spec for t in ranked.tiebreaks],
-        order=[row.id for row in ranked.standings],
+        order=[row.id for _, row in standings],
     )
     return entrants, computed
 

@@ -21,6 +21,7 @@ from .. import prizes as pz
 from ..engine.errors import InconsistentCrosstable, InvalidRequest, format_path
 from ..formats.trf import TrfError, located_warning
 from ..texts.message import Joined, msg, msg_n
+from ..wire.io import WRITING_ONLY
 from ..wire.limits import LIMITS, LimitExceeded, Unavailable, name_schema_limit
 from ..wire.schemas import Problem, ProblemItem, WarningOut
 
@@ -56,6 +57,13 @@ _MSGSPEC_MESSAGES: tuple[tuple[re.Pattern[str], Callable[..., str]], ...] = (
     (
         re.compile(r"^Expected `(?P<expected>[^`]*)` of length (?P<bound>[<>]=?) (?P<limit>\d+)$"),
         lambda **a: msg("Expected `{expected}` of length {bound} {limit}", **a),
+    ),
+    (  # POST /v1/trf reading `trf` with fields that only writing takes (wire/io.py)
+        re.compile(re.escape(WRITING_ONLY) + "$"),
+        lambda: msg(
+            "`tiebreaks`, `regulations`, `unrated_rating`, `seed`, `ratings`, `tiebreak_changes` and "
+            "`swiss_manager_numbers` are for writing a `tournament` as TRF; they do not apply when reading `trf`"
+        ),
     ),
 )
 

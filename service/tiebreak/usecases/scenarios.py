@@ -210,6 +210,12 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
             raise InvalidRequest(
                 [Issue(("ratings", "per_round"), msg("ratings.per_round does not apply to scenarios: leave it out"))]
             )
+        if source.decisions.playoffs:  # C.07 3: a play-off is played by those tied at the end (decision 0240)
+            text = msg(
+                "playoffs do not apply to scenarios: a play-off is played by the players tied after"
+                " the last round, and who is tied depends on the open games; leave it out"
+            )
+            raise InvalidRequest([Issue(("playoffs",), text)])
         try:
             standings = compute_standings(
                 tournament,
@@ -292,6 +298,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     table = plan.table
     policy = plan.standings.decisions.ratings  # with `unrated_rating` folded in
     ratings, dropped, _ = rating_inputs(table, plan.specs, plan.regulations, None, policy, plan.tournament)
+    manual = plan.standings.decisions.manual_values  # MAN's values hold in every outcome
     between = (lambda: deadline.check(msg("while ranking the outcomes"))) if deadline is not None else (lambda: None)
     with cyclic_gc_paused():
         if plan.parts is not None:
@@ -306,6 +313,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
                 plan.reported,
                 plan.low,  # low and high are one array here: the ranks are exact
                 between,
+                manual,
             )
         else:
             ranked = int((plan.low < plan.high).any(axis=1).sum())  # before the ranker makes them equal
@@ -320,6 +328,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
                 plan.low,
                 plan.high,
                 between,
+                manual,
             )
             ranker.rank(plan.wanted)
             ranker.extremes()

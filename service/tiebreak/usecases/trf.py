@@ -11,6 +11,7 @@ import msgspec
 from ..formats.trf import located_warning
 from ..engine import compute_standings
 from ..engine.errors import InvalidRequest, Issue
+from ..engine.registry import parse_spec, swiss_manager_number
 from ..formats.trf_writer import standings_columns, write_trf
 from ..wire import schemas as s
 from .convert import decisions_from_wire, header_from_wire, rules_from_wire, tournament_from_wire, tournament_to_wire
@@ -47,7 +48,12 @@ def _read_individual(text: str, limits: Limits | None = None) -> TrfConvertRespo
         )
     changes = [s.TiebreakChangeOut(from_round=r, previous=rules) for r, rules in document.tiebreak_changes]
     return TrfConvertResponse(
-        tournament=wire, tiebreaks=document.tiebreaks, trf=None, warnings=warnings, tiebreak_changes=changes or None
+        tournament=wire,
+        tiebreaks=document.tiebreaks,
+        trf=None,
+        warnings=warnings,
+        tiebreak_changes=changes or None,
+        swiss_manager=_file_numbers(document.tiebreaks),
     )
 
 
@@ -66,7 +72,16 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
     points, ranks = standings_columns(standings)
     rule_names = [spec.canonical for spec in specs]
     changes = [(c.from_round, list(c.previous)) for c in decisions.tiebreak_changes]
-    output = write_trf(tournament, points, ranks, rule_names, header_from_wire(body.tournament), changes)
+    numbers = [swiss_manager_number(spec) for spec in specs]
+    output = write_trf(
+        tournament,
+        points,
+        ranks,
+        rule_names,
+        header_from_wire(body.tournament),
+        changes,
+        list(zip(rule_names, numbers, strict=True)) if body.swiss_manager_numbers else None,
+    )
     warnings = [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in standings.warnings]
     warnings += [s.WarningOut(code="trf-not-carried", message=m, rule=None) for m in output.warnings]
     if output.rating_report_gaps:
@@ -83,4 +98,20 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
         trf=output.text,
         warnings=capped_warnings(warnings, limits),
         seed=standings.lots_seed,
+        swiss_manager=_numbers_out(numbers),
     )
+
+
+def _numbers_out(numbers: list[tuple[int, str] | None]) -> list[s.SwissManagerNumber | None] | None:
+    return [s.SwissManagerNumber(*n) if n else None for n in numbers] or None
+
+
+def _file_numbers(rules: list[str]) -> list[s.SwissManagerNumber | None] | None:
+    """A file's 202 codes as Swiss-Manager numbers; a code no rule set reads has none."""
+    numbers = []
+    for rule in rules:
+        try:
+            numbers.append(swiss_manager_number(parse_spec(rule, None)))
+        except InvalidRequest:
+            numbers.append(None)
+    return _numbers_out(numbers)

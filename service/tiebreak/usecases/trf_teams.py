@@ -3,6 +3,8 @@ and a `team_tournament` written as TRF-26 (player lines and team records)."""
 
 from __future__ import annotations
 
+from ..texts.message import msg
+
 import msgspec
 
 from ..formats.trf import located_warning
@@ -43,6 +45,17 @@ def read_team_to_wire(text: str, individual: TrfConvertResponse) -> TrfConvertRe
             if (message := located_warning(w)) not in seen
         ),
     ]
+    if document.event.awards:  # the JSON team event has no field for them yet
+        warnings.append(
+            s.WarningOut(
+                code="trf-not-carried",
+                message=msg(
+                    "record 299: the points awarded to teams are applied when the file is ranked, but the JSON "
+                    "team event does not carry them"
+                ),
+                rule="TRF-26",
+            )
+        )
     return TrfConvertResponse(
         tournament=individual.tournament,
         team_tournament=wire,

@@ -16,6 +16,13 @@ ItemId = Annotated[str, Meta(max_length=200)] | Annotated[int, Meta(ge=-(2**53),
 doc = s.doc
 
 
+# Said in the reader's language by usecases/problems.py, which matches this text.
+WRITING_ONLY = (
+    "`tiebreaks`, `regulations`, `unrated_rating`, `seed`, `ratings`, `tiebreak_changes` and "
+    "`swiss_manager_numbers` are for writing a `tournament` as TRF; they do not apply when reading `trf`"
+)
+
+
 class TrfConvertRequest(s.Strict, frozen=True):
     """Exactly one of `trf` (read it: the JSON tournament comes back) and `tournament`
     (write it: TRF text comes back, ranked by `tiebreaks` when given); `team_tournament`
@@ -29,7 +36,17 @@ class TrfConvertRequest(s.Strict, frozen=True):
                 "tournament": "Write a tournament as TRF",
                 "team_tournament": "Write a team event as TRF",
             },
-            excludes={"trf": ("tiebreaks", "regulations", "unrated_rating", "seed", "ratings", "tiebreak_changes")},
+            excludes={
+                "trf": (
+                    "tiebreaks",
+                    "regulations",
+                    "unrated_rating",
+                    "seed",
+                    "ratings",
+                    "tiebreak_changes",
+                    "swiss_manager_numbers",
+                )
+            },
         ),
     )
 
@@ -52,6 +69,13 @@ class TrfConvertRequest(s.Strict, frozen=True):
         Meta(max_length=s.LIMITS.max_rounds),
         doc("Writing: changes of the rule list after the start, each written as a `###` comment line (SPEC 3.12)"),
     ] = []
+    swiss_manager_numbers: Annotated[
+        bool,
+        doc(
+            "Writing: also give the rule list as Swiss-Manager numbers with their parameters, in a `###` comment "
+            "line after 202 (SPEC 3.13)"
+        ),
+    ] = False
 
     def __post_init__(self) -> None:
         if (self.tournament is not None) + (self.trf is not None) + (self.team_tournament is not None) != 1:
@@ -63,11 +87,9 @@ class TrfConvertRequest(s.Strict, frozen=True):
             or self.regulations != "auto"
             or self.ratings is not None
             or self.tiebreak_changes
+            or self.swiss_manager_numbers
         ):
-            raise ValueError(
-                "`tiebreaks`, `regulations`, `unrated_rating` and `seed` rank a `tournament` written as TRF; "
-                "they do not apply when reading `trf`"
-            )
+            raise ValueError(WRITING_ONLY)
 
 
 class TrfConvertResponse(s.Out, frozen=True):
@@ -91,6 +113,13 @@ class TrfConvertResponse(s.Out, frozen=True):
     ] = None
     team_tournament: Annotated[
         schemas_teams.TeamTournament | None, Meta(description="Reading a TRF with team records: the team event")
+    ] = None
+    swiss_manager: Annotated[
+        list[s.SwissManagerNumber | None] | None,
+        doc(
+            "The rules of `tiebreaks` as Swiss-Manager numbers with their parameters, in order (SPEC 3.13); null "
+            "where Swiss-Manager has none; null for a team event"
+        ),
     ] = None
     seed: Annotated[int | None, doc("Writing: " + s.SEED_OUT_DOC)] = None
 

@@ -85,6 +85,12 @@ class ScenariosRequest(s.Strict, kw_only=True, frozen=True):
     ratings: Annotated[
         s.RatingsPolicy | None, doc(s.RATINGS_DOC + "; `per_round` does not apply to the outcomes (a 422)")
     ] = None
+    playoffs: Annotated[
+        list[s.Playoff],
+        Meta(max_length=s.LIMITS.max_players),
+        doc("Not for scenarios (a 422): a play-off is played by the players tied after the last round"),
+    ] = []
+    manual_values: Annotated[dict[s.ManualKey, s.ManualValue] | None, doc(s.MANUAL_DOC)] = None
     pairings: Annotated[
         list[Pairing],
         Meta(min_length=1, max_length=MAX_PAIRINGS),

@@ -282,7 +282,7 @@ PlayerSelection = Annotated[
 ]
 
 
-RatingSourceName = Literal["fide", "national", "fide-else-national", "national-else-fide", "highest"]
+RatingSourceName = Literal["fide", "national", "fide-else-national", "national-else-fide", "highest", "lowest"]
 
 
 class RatingsPolicy(Strict, frozen=True):
@@ -293,7 +293,8 @@ class RatingsPolicy(Strict, frozen=True):
         RatingSourceName,
         doc(
             "`fide`, `national`, `fide-else-national`, `national-else-fide` (TRF-26 172: FIDE, NRO, FIDON, NIDOF), "
-            "`highest` of the FIDE, national and estimated ratings (HBFN)"
+            "`highest` of the FIDE, national and estimated ratings (HBFN), `lowest` of the FIDE and national "
+            "ratings (LBFN; either alone when the other is missing)"
         ),
     ] = "fide"
     per_round: Annotated[

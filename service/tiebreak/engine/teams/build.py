@@ -99,6 +99,7 @@ def _scale(event: TeamTournament) -> int:
         s.pab_game_points(event.team_size),
     ]
     values += [v for m in event.matches for b in m.boards if b.points for v in b.points]
+    values += [v for a in event.awards for v in (a.match_points, a.game_points)]
     scale = 1
     for v in values:
         scale = math.lcm(scale, Fraction(v).denominator)
@@ -338,6 +339,10 @@ def build_team_tables(event: TeamTournament, after_round: int | None = None) -> 
             mismatched.append(issue)
     for bye in event.byes:
         layout.bye(bye)
+    for award in event.awards:  # TRF-26 299: added to the round's match and game points
+        r, t = award.round - 1, layout.index[award.team]
+        layout.mp[t, r] += layout.units(award.match_points)
+        layout.gp[t, r] += layout.units(award.game_points)
     if mismatched:
         raise InconsistentTeamEvent(mismatched[:MAX_ISSUES])
     return layout.tables(after_round or event.rounds)

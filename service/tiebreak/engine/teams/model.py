@@ -120,6 +120,17 @@ class TeamBye:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamAward:
+    """Points the arbiter awards a team in a round (TRF-26 record 299): added to the round's match
+    and game points as they are, the match's result unchanged."""
+
+    round: int
+    team: int
+    match_points: Fraction = Fraction(0)
+    game_points: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
 class TeamTournament:
     teams: tuple[Team, ...]
     rounds: int
@@ -132,3 +143,4 @@ class TeamTournament:
     primary: Score | None = None  # None: from the rule list (a leading PTS:GP), else match points
     name: str = ""
     start_date: date | None = None
+    awards: tuple[TeamAward, ...] = ()  # TRF-26 299: points awarded by the arbiter

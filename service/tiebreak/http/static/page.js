@@ -103,7 +103,7 @@
   // server renders the page in; the API calls then ask for the same language.
   const STORED = "tiebreak-page-language";
   const KEPT = "tiebreak-page-input";
-  const KEPT_FIELDS = ["trf-input", "rules-input", "preset-select", "regulations-select", "after-round-input"];
+  const KEPT_FIELDS = ["trf-input", "rules-input", "preset-select", "regulations-select", "after-round-input", "ratings-source", "ratings-unrated", "ratings-unrated-rating"];
 
   function restoreInput() {
     let kept = null;
@@ -229,7 +229,40 @@
     if (regulations !== "auto" || !body.regulations) body.regulations = regulations;
     const afterRound = $("after-round-input").value.trim();
     if (afterRound) body.after_round = Number(afterRound);
+    return withRatingsPolicy(body);
+  }
+
+  // ---- the ratings policy (SPEC 3.12): the form's fields, and the rating each game counted ----
+
+  const RATING_SOURCES = ["fide", "national", "fide-else-national", "national-else-fide", "highest", "lowest"];
+
+  function ratingsFields() {
+    const source = $("ratings-source");
+    source.append(el("option", { value: "", text: TEXTS.ratingsAsGiven }));
+    for (const name of RATING_SOURCES) source.append(el("option", { value: name, text: TEXTS[`src_${name}`] }));
+    const unrated = $("ratings-unrated");
+    for (const name of ["", "drop", "estimated", "rating"]) unrated.append(el("option", { value: name, text: TEXTS[`unr_${name || "given"}`] }));
+  }
+
+  // The form's policy over the body's own `ratings`, field by field (as the command line's options).
+  function withRatingsPolicy(body) {
+    const policy = { ...(body.ratings || {}) };
+    const source = $("ratings-source").value;
+    if (source) policy.source = source;
+    if ($("ratings-per-round").checked) policy.per_round = true;
+    const unrated = $("ratings-unrated").value;
+    if (unrated === "rating") {
+      const rating = $("ratings-unrated-rating").value.trim();
+      if (!/^\d+$/.test(rating)) throw localProblem(TEXTS.ratingsNeedsRating);
+      policy.unrated = Number(rating);
+      delete body.unrated_rating;
+    } else if (unrated) policy.unrated = unrated;
+    if (Object.keys(policy).length) body.ratings = policy;
     return body;
+  }
+
+  function ratingCounted(c) {
+    return t("ratingCounted", { rating: c.value, source: TEXTS[`rs_${c.rating_source}`] || c.rating_source });
   }
 
   async function post(path, body) {
@@ -506,6 +539,7 @@
       const value = c.cut ? el("del", { text: show(c.value) }) : show(c.value);
       const how = el("ul", { class: "how" });
       if (c.note) how.append(el("li", { text: c.note }));
+      if (c.rating_source) how.append(el("li", { class: "rating-source", text: ratingCounted(c) }));
       if (c.capped_at !== undefined && c.capped_at !== null) how.append(el("li", { class: "cap", text: TEXTS.cap(c.capped_at, c.article) }));
       else if (c.counted_score !== undefined && c.counted_score !== null) how.append(el("li", { class: "adjusted", text: TEXTS.counted(c.opponent_score, c.counted_score, c.article) }));
       if (c.result !== undefined && c.result !== null) how.append(el("li", { text: TEXTS.scored(c.result) }));
@@ -959,6 +993,7 @@
   function start() {
     if (rememberedLanguage()) return;
     fillTexts();
+    ratingsFields();
     languagePicker();
     loadPresets().finally(restoreInput);  // a kept preset needs its option
     $("input-form").addEventListener("submit", compute);
