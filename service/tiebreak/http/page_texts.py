@@ -152,6 +152,10 @@ TEXTS: dict[str, str | Msg] = {
     "colWorst": text_id("Worst rank"),
     "colClinched": text_id("Sure of"),
     "colNeeds": text_id("What it takes"),
+    "scFolded": msg_n(
+        "{n} player cannot finish in the top {places}", "{n} players cannot finish in the top {places}", 1, places=0
+    ),
+    "scFolded1": msg_n("{n} player cannot finish 1st", "{n} players cannot finish 1st", 1),
     "scTooMany": text_id("Fix some results above (a result instead of “open”) or list fewer players, then ask again."),
 }
 

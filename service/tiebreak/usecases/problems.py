@@ -264,7 +264,7 @@ def _trf(exc: TrfError) -> Problem:
 
 def _limit(exc: LimitExceeded) -> Problem:
     if isinstance(exc, TooManyOpenGames):  # read by an arbiter: no limit's name (decision 0230)
-        detail = msg("too many games are open to go through every outcome")
+        detail = exc.summary
     else:
         detail = msg("the request exceeds a limit: {limit}", limit=exc.limit)
     return problem(

@@ -722,6 +722,7 @@
     state.scenarios = null;
     $("scenarios-form").hidden = true;
     $("scenarios-table").hidden = true;
+    $("scenarios-folded").hidden = true;
     $("scenarios-error").hidden = true;
     $("scenarios-round").textContent = "";
     $("scenarios-summary").textContent = "";
@@ -730,6 +731,7 @@
   async function takeLastRound() {
     $("scenarios-error").hidden = true;
     $("scenarios-table").hidden = true;
+    $("scenarios-folded").hidden = true;
     $("scenarios-summary").textContent = "";
     if (!state.response || !state.body) {
       showProblem(localProblem(TEXTS.compareNeedsStandings), null, "scenarios-error");
@@ -838,35 +840,67 @@
       document.documentElement.dataset.state = "scenarios";
     } catch (error) {
       $("scenarios-table").hidden = true;
+      $("scenarios-folded").hidden = true;
       $("scenarios-summary").textContent = "";
-      showProblem(error, body, "scenarios-error");
-      if (error.status === 413) $("scenarios-error").append(el("p", { class: "suggestion", text: t("scTooMany") }));
+      if (error.status === 413 && error.problem) {
+        // Too many open games: the server's own words (how many are open, how many fit), then
+        // what to do on this page; its API advice names request fields (decision 0230).
+        const problem = error.problem;
+        $("scenarios-error").replaceChildren(
+          el("p", { class: "problem-title" }, el("strong", { text: TEXTS.problem(problem.status, problem.title) })),
+          el("p", { class: "advice", "data-testid": "scenarios-advice", text: problem.detail || "" }),
+          el("p", { class: "suggestion", text: t("scTooMany") }));
+        $("scenarios-error").hidden = false;
+      } else {
+        showProblem(error, body, "scenarios-error");
+      }
       document.documentElement.dataset.state = "error";
     } finally {
       $("scenarios-button").disabled = false;
     }
   }
 
-  function renderScenarios(answer, places, names) {
-    $("scenarios-summary").textContent = ts("header", { outcomes: answer.outcomes, games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
-    const table = $("scenarios-table");
+  // Contenders first, by best rank (then worst rank, then start number); the players who cannot
+  // reach the places asked for are folded away below, with their count.
+  function scenarioRow(player, places, names) {
+    const needs = el("ul", { class: "needs" });
+    for (const line of playerSentences(player, places, names)) needs.append(el("li", { text: line }));
+    return el("tr", { "data-id": player.id, "data-testid": "scenarios-row" },
+      el("td", { class: "num", "data-column": "id", text: show(player.id) }),
+      el("th", { scope: "row", class: "name", text: player.name }),
+      el("td", { class: "num", "data-column": "best", text: show(player.best_rank) }),
+      el("td", { class: "num", "data-column": "worst", text: show(player.worst_rank) }),
+      el("td", { class: "num", "data-column": "clinched", text: player.clinched === null ? "–" : show(player.clinched) }),
+      el("td", { "data-column": "needs" }, needs));
+  }
+
+  function scenarioHead() {
     const head = el("tr");
     for (const label of [t("col_id"), t("col_name"), t("colBest"), t("colWorst"), t("colClinched"), t("colNeeds")]) head.append(el("th", { scope: "col", text: label }));
-    table.tHead.replaceChildren(head);
+    return head;
+  }
+
+  function renderScenarios(answer, places, names) {
+    $("scenarios-summary").textContent = ts("header", { outcomes: answer.outcomes, games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
+    const order = (a, b) => a.best_rank - b.best_rank || a.worst_rank - b.worst_rank || a.id - b.id;
+    const contenders = answer.players.filter((p) => p.places.length).sort(order);
+    const others = answer.players.filter((p) => !p.places.length).sort(order);
+    const table = $("scenarios-table");
+    table.tHead.replaceChildren(scenarioHead());
     const body = el("tbody");
-    for (const player of answer.players) {
-      const needs = el("ul", { class: "needs" });
-      for (const line of playerSentences(player, places, names)) needs.append(el("li", { text: line }));
-      body.append(el("tr", { "data-id": player.id, "data-testid": "scenarios-row" },
-        el("td", { class: "num", "data-column": "id", text: show(player.id) }),
-        el("th", { scope: "row", class: "name", text: player.name }),
-        el("td", { class: "num", "data-column": "best", text: show(player.best_rank) }),
-        el("td", { class: "num", "data-column": "worst", text: show(player.worst_rank) }),
-        el("td", { class: "num", "data-column": "clinched", text: player.clinched === null ? "–" : show(player.clinched) }),
-        el("td", { "data-column": "needs" }, needs)));
-    }
+    for (const player of contenders) body.append(scenarioRow(player, places, names));
     table.tBodies[0].replaceWith(body);
-    table.hidden = false;
+    table.hidden = !contenders.length;
+    const folded = $("scenarios-folded");
+    folded.replaceChildren();
+    folded.hidden = !others.length;
+    folded.open = false;
+    if (others.length) {
+      const label = places === 1 ? tn("scFolded1", others.length) : tn("scFolded", others.length, { places });
+      const rest = el("table", { "data-testid": "scenarios-folded-table" }, el("thead", {}, scenarioHead()), el("tbody"));
+      for (const player of others) rest.tBodies[0].append(scenarioRow(player, places, names));
+      folded.append(el("summary", { "data-testid": "scenarios-folded-summary", text: label }), rest);
+    }
   }
 
   // ---- CSV and print ----
