@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tiebreak.http.scenarios import EXAMPLE
+from tiebreak.usecases.scenarios import file_request
 from testkit.conformance import REALWORLD
 from tests.command import ROOT, tiebreak
 
@@ -171,3 +172,41 @@ def test_places_and_assume_on_a_real_event():
     assert answer["outcomes"] == 27
     assert [(g["white"], g["black"]) for g in answer["open_games"]] == [(10, 11), (12, 5), (13, 9)]
     assert all(p["place"] <= 3 for player in answer["players"] for p in player["places"])
+
+
+def test_a_team_event_in_sentences(tmp_path):
+    """The small team event of tests/api/test_team_scenarios.py, worked by hand there: the rows are
+    teams, each board read from white's side (a team is no player of the game)."""
+    from tests.api.test_team_scenarios import OPEN, SMALL
+
+    (tmp_path / "teams.trf").write_text(SMALL)
+    (tmp_path / "p.json").write_text(json.dumps(OPEN))
+    done = tiebreak("scenarios", tmp_path / "teams.trf", "--pairings", tmp_path / "p.json", "--preset", "team-swiss")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("9 outcomes of 2 open games examined; ")
+    assert "  Beta cannot finish 1st." in lines and "  Delta cannot finish 1st." in lines
+    alpha = next(line for line in lines if line.startswith("  Alpha finishes 1st if "))
+    terms = set(alpha.removeprefix("  Alpha finishes 1st if ").removesuffix(".").split(", or "))
+    assert terms == {"Ann beats Eve", "Bea beats Fay", "Eve does not beat Ann and Fay does not beat Bea"}
+
+
+def test_the_crete_cup_with_its_last_round_reopened(tmp_path):
+    """A real team file: `--pairings last` reopens its 40 boards (too many: the advice), and with
+    the file's results of all but five assumed (--assume FILE) the teams answer."""
+    crete = REALWORLD / "crete-team-cup-2024.trf"
+    if not crete.exists():
+        pytest.skip(f"{crete} is not on this machine")
+    args = ["scenarios", crete, "--pairings", "last", "--preset", "team-swiss", "--places", "3"]
+    refused = tiebreak(*args)
+    assert refused.returncode == 1 and "40 games are open" in refused.stderr and "--assume" in refused.stderr
+    _, _, played = file_request(None, crete.read_text(encoding="utf-8"), None, None)
+    assume = [{"round": a.round, "white": a.white, "black": a.black, "result": a.result} for a in played[5:]]
+    (tmp_path / "assume.json").write_text(json.dumps(assume))
+    done = tiebreak(*args, "--assume", tmp_path / "assume.json", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (
+        answer["entrants"] == "teams" and len(answer["open_games"]) == 6
+    )  # five, and 41-74 (a double forfeit: no result)
+    assert sorted(p["id"] for p in answer["players"]) == list(range(1, 16))

@@ -270,6 +270,9 @@ def _scenarios(sub) -> None:
         ),
     )
     _rules(p, msg("rules in order (default: the file's own)"))
+    p.add_argument(
+        "--preset", metavar="NAME", help=msg("a named rule list of GET /v1/presets (team-swiss …), instead of -t")
+    )
     p.add_argument("--regulations", choices=REGULATIONS, help=msg("rule set (default: auto, by the start date)"))
     p.add_argument("--unrated-rating", type=int, metavar="R", help=msg("rating that unrated players count as"))
     p.add_argument("--format", default="text", choices=["text", "json"], help=msg("text (default: sentences) or json"))

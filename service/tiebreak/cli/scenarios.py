@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 
 from ..formats.trf import decode_trf
+from ..formats.trf_teams import is_team_trf
 from ..texts.catalogue import current
 from ..texts.message import msg
 from ..usecases.requests import answer
@@ -95,7 +96,13 @@ def run(args: argparse.Namespace) -> int:
     fields = {"places": args.places, "players": args.players, "unrated_rating": args.unrated_rating}
     if args.regulations is not None:
         fields["regulations"] = args.regulations
+    if args.preset is not None:
+        fields["preset"] = args.preset
     request, names, _ = file_request(tournament, text, pairings, args.tiebreaks, **fields)
+    if text is not None and is_team_trf(text):
+        # a team event: the file itself, so that the server reads its teams and matches (decision 0231);
+        # the pairings are the boards' games read above
+        request = msgspec.structs.replace(request, tournament=None, trf=text, tiebreaks=args.tiebreaks)
     if args.assume:
         request = msgspec.structs.replace(request, assume=parse_assume(args.assume, request.pairings))
     try:
