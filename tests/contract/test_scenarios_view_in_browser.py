@@ -105,3 +105,43 @@ def test_a_real_event_answers_sorted_by_best_rank_with_the_others_folded(server,
     assert browser.evaluate(shown) is False
     browser.evaluate("document.querySelector('[data-testid=scenarios-folded-summary]').click()")
     assert browser.evaluate(shown) is True
+
+
+CRETE = REALWORLD / "crete-team-cup-2024.trf"  # 15 teams of six boards; its last round has 40 boards
+TEAM_RULES = "PTS MPvGP BH:MP/C1 EMGSB"  # preset team-swiss
+
+
+@pytest.mark.skipif(not CRETE.is_file(), reason=f"{CRETE} is not here (../shared/conformance)")
+def test_a_team_file_answers_with_its_teams(server, browser):
+    """The Crete cup: the last round's 40 boards open (a 413 in the arbiter's words), then all but
+    five given the file's results on the page: the teams answer, as the API answers the same question."""
+    text = CRETE.read_text(encoding="utf-8")
+    open_page(browser, server, "?lang=en")
+    assert compute(browser, text, TEAM_RULES) == "done"
+    take_last_round(browser)
+    games = games_on_the_page(browser)
+    assert len(games) == 40 and all(g["value"] == "" for g in games)
+    assert ask_scenarios(browser, 3) == "error"
+    advice = browser.evaluate("document.querySelector('[data-testid=scenarios-advice]').textContent")
+    assert advice.startswith("40 games are open")
+
+    _, _, played = file_request(None, text, None, None)
+    results = {(a.white, a.black): a.result for a in played}
+    fixed = [i for i, g in enumerate(games) if (g["white"], g["black"]) in results][5:]
+    for i in fixed:
+        set_value(browser, f"scenarios-game-{i}", results[(games[i]["white"], games[i]["black"])])
+    assert ask_scenarios(browser, 3) == "scenarios"
+
+    pairings = [{"round": 7, "white": g["white"], "black": g["black"]} for g in games]
+    assume = [{**pairings[i], "result": results[(games[i]["white"], games[i]["black"])]} for i in fixed]
+    body = {"trf": text, "tiebreaks": TEAM_RULES.split(), "pairings": pairings, "assume": assume, "places": 3}
+    status, answer = api(server, "/v1/scenarios", body)
+    assert status == 200, answer
+    assert answer["entrants"] == "teams" and len(answer["players"]) == 15 and len(answer["open_games"]) == 6
+    rows = browser.evaluate(
+        """Array.from(document.querySelectorAll('[data-testid=scenarios-row]'), tr => ({
+             id: Number(tr.dataset.id), name: tr.querySelector('.name').textContent,
+             best: tr.querySelector('[data-column=best]').textContent}))"""
+    )
+    order = sorted(answer["players"], key=lambda p: (not p["places"], p["best_rank"], p["worst_rank"], p["id"]))
+    assert [(r["id"], r["name"], r["best"]) for r in rows] == [(p["id"], p["name"], str(p["best_rank"])) for p in order]

@@ -686,13 +686,15 @@
 
   const BYES = new Set(["pairing_bye", "full_bye", "half_bye", "zero_bye"]);
 
-  // The crosstable as JSON: the body's own, or the TRF read by the service (POST /v1/trf).
+  // The crosstable as JSON: the body's own, or the TRF read by the service (POST /v1/trf), and
+  // whether the TRF is a team event's (its boards are then the games; the server reads the teams
+  // from the TRF itself, docs/scenarios.md "Team events").
   async function tournamentOf(body) {
-    if (body.tournament) return body.tournament;
+    if (body.tournament) return { tournament: body.tournament, team: false };
     if (body.team_tournament) throw localProblem(t("scNoRound"));
     const read = await post("v1/trf", { trf: body.trf });
-    if (!read.tournament) throw localProblem(t("scNoRound"));  // a team file: scenarios are for players
-    return read.tournament;
+    if (!read.tournament) throw localProblem(t("scNoRound"));
+    return { tournament: read.tournament, team: !!read.team_tournament };
   }
 
   // The last round with a game, its results set aside and its pairings kept: what the command
@@ -738,8 +740,11 @@
       return;
     }
     let opened;
+    let team = false;
     try {
-      opened = openedRound(await tournamentOf(state.body));
+      const read = await tournamentOf(state.body);
+      team = read.team;
+      opened = openedRound(read.tournament);
     } catch (error) {
       showProblem(error, state.body, "scenarios-error");
       return;
@@ -750,6 +755,7 @@
       return;
     }
     state.scenarios = opened;
+    state.scenarios.team = team;
     const names = new Map(opened.tournament.players.map((p) => [p.id, p.name || String(p.id)]));
     state.scenarios.names = names;
     $("scenarios-round").textContent = t("scRound", { round: opened.round });
@@ -783,8 +789,9 @@
   const OTHER = { white: "white_wins", black: "black_wins", draw: "drawn", "draw,white": "white_not_loss", "black,draw": "black_not_loss", "black,white": "not_drawn" };
   const SIDE = { white: { white: "win", draw: "draw", black: "loss" }, black: { white: "loss", draw: "draw", black: "win" } };
 
-  function conditionText(c, player, names) {
-    if (player === c.white || player === c.black) {
+  // `own`: the rows are players (a team is no player of a board: its games read from white's side)
+  function conditionText(c, player, names, own = true) {
+    if (own && (player === c.white || player === c.black)) {
       const side = player === c.white ? "white" : "black";
       return ts(OWN[c.results.map((r) => SIDE[side][r]).sort().join(",")], { me: names.get(player) });
     }
@@ -795,18 +802,18 @@
     return place === 1 ? ts("place_1") : ts("place_n", { place });
   }
 
-  function needsText(player, needs, names) {
+  function needsText(player, needs, names, own = true) {
     const place = placeText(needs.place);
     if (needs.needs.length === 1 && needs.needs[0].length === 0) return ts("always", { name: player.name, place });
-    const own = (c) => (c.white === player.id || c.black === player.id ? 0 : 1);
-    const terms = needs.needs.map((term) => [...term].sort((a, b) => own(a) - own(b)).map((c) => conditionText(c, player.id, names)).join(ts("and")));
+    const first = (c) => (own && (c.white === player.id || c.black === player.id) ? 0 : 1);
+    const terms = needs.needs.map((term) => [...term].sort((a, b) => first(a) - first(b)).map((c) => conditionText(c, player.id, names, own)).join(ts("and")));
     return ts("if", { name: player.name, place, needs: terms.join(ts("or")) });
   }
 
-  function playerSentences(player, places, names) {
+  function playerSentences(player, places, names, own = true) {
     const lines = [];
     for (const needs of player.places) {
-      lines.push(needsText(player, needs, names));
+      lines.push(needsText(player, needs, names, own));
       if (needs.needs.length === 1 && needs.needs[0].length === 0) break;
     }
     if (!player.places.length) lines.push(ts(places === 1 ? "never_1" : "never", { name: player.name, places }));
@@ -820,7 +827,9 @@
     if (!opened) return;
     const base = state.body;
     const places = Number($("scenarios-places").value) || 1;
-    const body = { tournament: opened.tournament, pairings: opened.pairings, places, regulations: state.response.regulations };
+    // a team event: the file itself, whose boards the pairings name (the server reads its teams)
+    const crosstable = opened.team ? { trf: base.trf } : { tournament: opened.tournament };
+    const body = { ...crosstable, pairings: opened.pairings, places, regulations: state.response.regulations };
     if (base.preset) body.preset = base.preset;
     else body.tiebreaks = state.response.tiebreaks.map((x) => x.spec);
     if (base.unrated_rating !== undefined) body.unrated_rating = base.unrated_rating;
@@ -862,9 +871,9 @@
 
   // Contenders first, by best rank (then worst rank, then start number); the players who cannot
   // reach the places asked for are folded away below, with their count.
-  function scenarioRow(player, places, names) {
+  function scenarioRow(player, places, names, own) {
     const needs = el("ul", { class: "needs" });
-    for (const line of playerSentences(player, places, names)) needs.append(el("li", { text: line }));
+    for (const line of playerSentences(player, places, names, own)) needs.append(el("li", { text: line }));
     return el("tr", { "data-id": player.id, "data-testid": "scenarios-row" },
       el("td", { class: "num", "data-column": "id", text: show(player.id) }),
       el("th", { scope: "row", class: "name", text: player.name }),
@@ -888,7 +897,8 @@
     const table = $("scenarios-table");
     table.tHead.replaceChildren(scenarioHead());
     const body = el("tbody");
-    for (const player of contenders) body.append(scenarioRow(player, places, names));
+    const own = answer.entrants !== "teams";
+    for (const player of contenders) body.append(scenarioRow(player, places, names, own));
     table.tBodies[0].replaceWith(body);
     table.hidden = !contenders.length;
     const folded = $("scenarios-folded");
@@ -898,7 +908,7 @@
     if (others.length) {
       const label = places === 1 ? tn("scFolded1", others.length) : tn("scFolded", others.length, { places });
       const rest = el("table", { "data-testid": "scenarios-folded-table" }, el("thead", {}, scenarioHead()), el("tbody"));
-      for (const player of others) rest.tBodies[0].append(scenarioRow(player, places, names));
+      for (const player of others) rest.tBodies[0].append(scenarioRow(player, places, names, own));
       folded.append(el("summary", { "data-testid": "scenarios-folded-summary", text: label }), rest);
     }
   }
