@@ -210,3 +210,9 @@ def test_the_crete_cup_with_its_last_round_reopened(tmp_path):
         answer["entrants"] == "teams" and len(answer["open_games"]) == 6
     )  # five, and 41-74 (a double forfeit: no result)
     assert sorted(p["id"] for p in answer["players"]) == list(range(1, 16))
+
+
+def test_preset_or_rules_not_both(tmp_path):
+    tournament, pairings = _example_files(tmp_path)
+    done = tiebreak("scenarios", tournament, "--pairings", pairings, "-t", "DE", "--preset", "fide-swiss-traditional")
+    assert done.returncode == 1 and "give -t or --preset, not both" in done.stderr

@@ -97,8 +97,12 @@ def run(args: argparse.Namespace) -> int:
     if args.regulations is not None:
         fields["regulations"] = args.regulations
     if args.preset is not None:
+        if args.tiebreaks is not None:
+            raise ValueError(current(msg("give -t or --preset, not both")))
         fields["preset"] = args.preset
     request, names, _ = file_request(tournament, text, pairings, args.tiebreaks, **fields)
+    if args.preset is not None:  # the preset instead of the file's own list (record 202)
+        request = msgspec.structs.replace(request, tiebreaks=None)
     if text is not None and is_team_trf(text):
         # a team event: the file itself, so that the server reads its teams and matches (decision 0231);
         # the pairings are the boards' games read above
