@@ -15,6 +15,9 @@ lose... as the terms below say. Beta and Delta never finish first.
 from __future__ import annotations
 
 
+import copy
+import itertools
+
 import pytest
 
 from testkit.conformance import REALWORLD
@@ -147,3 +150,42 @@ def test_the_crete_cup_answers_within_the_bound_and_says_when_it_does_not(client
     refused = client.post("/v1/scenarios", json=body)
     assert refused.status_code == 413
     assert refused.json()["detail"].startswith("40 games are open")
+
+
+BOARD_RESULT = {"white": "1-0", "draw": "1/2-1/2", "black": "0-1"}
+
+
+@pytest.mark.parametrize("places", [1, 2, 3])
+def test_every_outcome_agrees_with_the_standings_of_that_outcome(client, places):
+    """All four round-2 boards open (81 outcomes): each outcome written into the event as JSON and
+    ranked by POST /v1/standings; a team's `needs` holds in that outcome exactly when the standings
+    put it at `places` or better, and its best and worst ranks are the standings' extremes."""
+    pairings = [*OPEN, {"round": 2, "white": 3, "black": 7}, {"round": 2, "white": 8, "black": 4}]
+    body = {"trf": SMALL, "preset": "team-swiss", "pairings": pairings, "places": places}
+    answer = client.post("/v1/scenarios", json=body).json()
+    assert answer["outcomes"] == 81
+    event = client.post("/v1/trf", json={"trf": SMALL}).json()["team_tournament"]
+    games = [(g["round"], g["white"], g["black"]) for g in answer["open_games"]]
+    seen: dict[int, list[int]] = {}
+    for outcome in itertools.product(("white", "draw", "black"), repeat=len(games)):
+        result = dict(zip(games, outcome, strict=True))
+        matches = copy.deepcopy(event["matches"])
+        for match in matches:
+            for board in match["boards"]:
+                key = (match["round"], board["white"], board["black"])
+                if key in result:
+                    board["result"] = BOARD_RESULT[result[key]]
+        standings = client.post(
+            "/v1/standings", json={"team_tournament": {**event, "matches": matches}, "preset": "team-swiss"}
+        ).json()
+        ranks = {row["id"]: row["rank"] for row in standings["standings"]}
+        for team in answer["players"]:
+            seen.setdefault(team["id"], []).append(ranks[team["id"]])
+            for place in range(1, places + 1):
+                needs = next((p["needs"] for p in team["places"] if p["place"] == place), [])
+                holds = any(
+                    all(result[(c["round"], c["white"], c["black"])] in c["results"] for c in term) for term in needs
+                )
+                assert holds == (ranks[team["id"]] <= place), (team["id"], place, outcome)
+    for team in answer["players"]:
+        assert (team["best_rank"], team["worst_rank"]) == (min(seen[team["id"]]), max(seen[team["id"]]))
