@@ -114,7 +114,9 @@ def test_too_many_open_games_is_a_413_naming_them():
     with TestClient(create_app(replace(LIMITS, max_cost_s=5.0))) as c:
         problem = _problem(c, body, 413)
     message = problem["errors"][0]["message"]
-    assert "30 games are open" in message and "`assume`" in message and "fewer `players`" in message
+    assert "30 games are open" in message and "`assume`" in message and "fewer players (`players`)" in message
+    assert "max_cost_s" not in str(problem) and "TIEBREAK_" not in str(problem)  # read by an arbiter
+    assert problem["detail"] == message.split("; fix")[0]  # the games and how many fit, without the fields
     admitted = int(message.split("at most ")[1].split(" ")[0])
     assert 0 < admitted < 30
     # one game more than it says fit is refused too: the count is not a guess past the limit

@@ -8,6 +8,8 @@ import json
 import pytest
 
 from tiebreak.http.scenarios import EXAMPLE
+from tiebreak.usecases.scenarios import file_request
+from testkit.conformance import REALWORLD
 from tests.command import ROOT, tiebreak
 
 REAL = ROOT.parent / "shared" / "conformance" / "realworld-trf" / "gelendzhik-2016-sds-classic.trf"
@@ -81,3 +83,136 @@ def test_the_real_event_in_the_docs_is_what_the_command_prints():
     whole = [line for line in shown if "(shortened here)" not in line]
     assert len(whole) == len(shown) - 1
     assert [line for line in whole if line not in printed] == []
+
+
+def _example_files(tmp_path):
+    (tmp_path / "t.json").write_text(json.dumps(EXAMPLE["tournament"]))
+    (tmp_path / "p.json").write_text(json.dumps(EXAMPLE["pairings"]))
+    return tmp_path / "t.json", tmp_path / "p.json"
+
+
+def test_assume_fixes_a_result_by_start_numbers(tmp_path):
+    """The worked example with Hugo (2) beating Ana (3) fixed. By hand, from the sentences above:
+    Kira needed her win and Hugo's, so now her win alone; Hugo needed his win, so now nothing; Ana
+    needed Kira to beat Bo or not to lose, and she lost: Kira beating Bo alone."""
+    tournament, pairings = _example_files(tmp_path)
+    done = tiebreak("scenarios", tournament, "--pairings", pairings, "-t", "DE", "--assume", "2-3=1-0")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("3 outcomes of 1 open games examined; ")
+    sentences = [line.strip() for line in lines[1:] if line.startswith("  ")]
+    assert sentences == [
+        "Kira finishes 1st if Kira wins.",
+        "Hugo finishes 1st whatever the results.",
+        "Ana finishes 1st if Kira beats Bo.",
+        "Bo cannot finish 1st.",
+    ]
+
+
+def test_assume_is_the_api_assume(tmp_path):
+    """`R:W-B=RESULT`, `W-B=RESULT` and a JSON file of the API's list give the endpoint's own answer."""
+    from litestar.testing import TestClient
+
+    from tiebreak.http.app import app
+
+    tournament, pairings = _example_files(tmp_path)
+    listed = [
+        {"round": 3, "white": 1, "black": 4, "result": "draw"},
+        {"round": 3, "white": 2, "black": 3, "result": "black"},
+    ]
+    (tmp_path / "a.json").write_text(json.dumps(listed))
+    with TestClient(app) as client:
+        expected = client.post("/v1/scenarios", json={**EXAMPLE, "assume": listed}).json()
+    for assume in (["3:1-4=1/2", "2-3=0-1"], ["1-4=½-½", "2-3=0-1"], [tmp_path / "a.json"]):
+        done = tiebreak(
+            "scenarios", tournament, "--pairings", pairings, "-t", "DE", "--format", "json", "--assume", *assume
+        )
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["players"] == expected["players"]
+        assert json.loads(done.stdout)["outcomes"] == 1
+
+
+@pytest.mark.parametrize(
+    ("assume", "said"),
+    [
+        ("4-1=1-0", "no open game has white 4 and black 1"),
+        ("1-4=2-0", "the result is 1-0, 1/2 or 0-1"),
+        ("1-4", "write WHITE-BLACK=RESULT"),
+    ],
+)
+def test_a_wrong_assume_is_said_plainly(tmp_path, assume, said):
+    tournament, pairings = _example_files(tmp_path)
+    done = tiebreak("scenarios", tournament, "--pairings", pairings, "-t", "DE", "--assume", assume)
+    assert done.returncode == 1 and done.stdout == ""
+    assert said in done.stderr and "Traceback" not in done.stderr
+
+
+def test_too_many_open_games_names_the_options_the_command_has():
+    """San Viator's last round reopened: 56 open games. The advice names --assume and --players (the
+    command's options), not the API's fields nor the service's limit names."""
+    san_viator = REALWORLD / "san-viator-madrid-2018.trf"
+    if not san_viator.exists():
+        pytest.skip(f"{san_viator} is not on this machine")
+    done = tiebreak("scenarios", san_viator, "--pairings", "last", "--places", "10")
+    assert done.returncode == 1 and done.stdout == ""
+    assert "56 games are open" in done.stderr
+    assert "--assume 12-34=1-0" in done.stderr and "--players" in done.stderr
+    assert "`assume`" not in done.stderr and "max_cost_s" not in done.stderr and "TIEBREAK_" not in done.stderr
+
+
+def test_places_and_assume_on_a_real_event():
+    """Gelendzhik's last round with three of its six games fixed: 27 outcomes, and --places 3 gives each
+    reported player's places up to 3 only."""
+    if not REAL.exists():
+        pytest.skip(f"{REAL} is not on this machine")
+    args = ["scenarios", REAL, "--pairings", "last", "-t", "BH/C1", "BH", "SB", "--places", "3"]
+    done = tiebreak(*args, "--assume", "2-7=1-0", "4-1=1/2", "6-3=0-1", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["outcomes"] == 27
+    assert [(g["white"], g["black"]) for g in answer["open_games"]] == [(10, 11), (12, 5), (13, 9)]
+    assert all(p["place"] <= 3 for player in answer["players"] for p in player["places"])
+
+
+def test_a_team_event_in_sentences(tmp_path):
+    """The small team event of tests/api/test_team_scenarios.py, worked by hand there: the rows are
+    teams, each board read from white's side (a team is no player of the game)."""
+    from tests.api.test_team_scenarios import OPEN, SMALL
+
+    (tmp_path / "teams.trf").write_text(SMALL)
+    (tmp_path / "p.json").write_text(json.dumps(OPEN))
+    done = tiebreak("scenarios", tmp_path / "teams.trf", "--pairings", tmp_path / "p.json", "--preset", "team-swiss")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("9 outcomes of 2 open games examined; ")
+    assert "  Beta cannot finish 1st." in lines and "  Delta cannot finish 1st." in lines
+    alpha = next(line for line in lines if line.startswith("  Alpha finishes 1st if "))
+    terms = set(alpha.removeprefix("  Alpha finishes 1st if ").removesuffix(".").split(", or "))
+    assert terms == {"Ann beats Eve", "Bea beats Fay", "Eve does not beat Ann and Fay does not beat Bea"}
+
+
+def test_the_crete_cup_with_its_last_round_reopened(tmp_path):
+    """A real team file: `--pairings last` reopens its 40 boards (too many: the advice), and with
+    the file's results of all but five assumed (--assume FILE) the teams answer."""
+    crete = REALWORLD / "crete-team-cup-2024.trf"
+    if not crete.exists():
+        pytest.skip(f"{crete} is not on this machine")
+    args = ["scenarios", crete, "--pairings", "last", "--preset", "team-swiss", "--places", "3"]
+    refused = tiebreak(*args)
+    assert refused.returncode == 1 and "40 games are open" in refused.stderr and "--assume" in refused.stderr
+    _, _, played = file_request(None, crete.read_text(encoding="utf-8"), None, None)
+    assume = [{"round": a.round, "white": a.white, "black": a.black, "result": a.result} for a in played[5:]]
+    (tmp_path / "assume.json").write_text(json.dumps(assume))
+    done = tiebreak(*args, "--assume", tmp_path / "assume.json", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (
+        answer["entrants"] == "teams" and len(answer["open_games"]) == 6
+    )  # five, and 41-74 (a double forfeit: no result)
+    assert sorted(p["id"] for p in answer["players"]) == list(range(1, 16))
+
+
+def test_preset_or_rules_not_both(tmp_path):
+    tournament, pairings = _example_files(tmp_path)
+    done = tiebreak("scenarios", tournament, "--pairings", pairings, "-t", "DE", "--preset", "fide-swiss-traditional")
+    assert done.returncode == 1 and "give -t or --preset, not both" in done.stderr

@@ -285,10 +285,16 @@ def test_before_the_last_round_shows_the_apis_answer_in_the_command_lines_senten
              best: tr.querySelector('[data-column=best]').textContent,
              worst: tr.querySelector('[data-column=worst]').textContent,
              clinched: tr.querySelector('[data-column=clinched]').textContent,
+             folded: !!tr.closest('[data-testid=scenarios-folded]'),
              needs: Array.from(tr.querySelectorAll('[data-column=needs] li'), li => li.textContent)}))"""
     )
-    assert [r["id"] for r in rows] == [p["id"] for p in answer["players"]]
-    for row, player, lines in zip(rows, answer["players"], sentences, strict=True):
+    # contenders first, by best rank (then worst rank, start number); the others folded away
+    by_id = {p["id"]: (p, lines) for p, lines in zip(answer["players"], sentences, strict=True)}
+    order = sorted(answer["players"], key=lambda p: (not p["places"], p["best_rank"], p["worst_rank"], p["id"]))
+    assert [r["id"] for r in rows] == [p["id"] for p in order]
+    assert [r["folded"] for r in rows] == [not p["places"] for p in order]
+    for row in rows:
+        player, lines = by_id[row["id"]]
         assert row["best"] == str(player["best_rank"]) and row["worst"] == str(player["worst_rank"])
         assert row["clinched"] == ("–" if player["clinched"] is None else str(player["clinched"]))
         assert row["needs"] == lines

@@ -364,6 +364,25 @@ def test_a_413_and_its_limit_in_the_language(lang):
 
 
 @pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
+def test_too_many_open_games_in_the_language_without_the_limits_name(lang):
+    """The scenarios 413 is read by an arbiter (decision 0230): in their language, naming no limit."""
+    from dataclasses import replace
+
+    from tiebreak.http.app import create_app
+    from tiebreak.http.scenarios import EXAMPLE
+    from tiebreak.wire.limits import LIMITS
+
+    with TestClient(create_app(replace(LIMITS, max_cost_s=0.000001))) as client:
+        response = client.post("/v1/scenarios", json=EXAMPLE, headers={"Accept-Language": lang})
+    assert response.status_code == 413
+    problem = response.json()
+    message = problem["errors"][0]["message"]
+    assert "max_cost_s" not in json.dumps(problem) and "TIEBREAK_" not in json.dumps(problem)
+    assert "2" in problem["detail"] and "`assume`" in message
+    _in_the_language([problem["title"], problem["detail"], message], lang)
+
+
+@pytest.mark.parametrize("lang", ["ru", "pl", "zh", "ja"])
 def test_check_and_trf_warnings_in_the_language(lang):
     inconsistent = trf(
         "142 2",

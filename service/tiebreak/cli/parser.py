@@ -260,7 +260,19 @@ def _scenarios(sub) -> None:
     )
     p.add_argument("--places", type=int, default=1, metavar="N", help=msg("the places that matter (default 1)"))
     p.add_argument("--players", type=int, nargs="*", metavar="ID", help=msg("report only these start numbers"))
+    p.add_argument(
+        "--assume",
+        nargs="+",
+        action="extend",
+        metavar="WHITE-BLACK=RESULT",
+        help=msg(
+            "fix the results of open games: 12-34=1-0, 12-34=1/2 or 12-34=0-1 by start numbers (7:12-34=1-0 names the round), or a JSON file as the API's `assume`"
+        ),
+    )
     _rules(p, msg("rules in order (default: the file's own)"))
+    p.add_argument(
+        "--preset", metavar="NAME", help=msg("a named rule list of GET /v1/presets (team-swiss …), instead of -t")
+    )
     p.add_argument("--regulations", choices=REGULATIONS, help=msg("rule set (default: auto, by the start date)"))
     p.add_argument("--unrated-rating", type=int, metavar="R", help=msg("rating that unrated players count as"))
     p.add_argument("--format", default="text", choices=["text", "json"], help=msg("text (default: sentences) or json"))

@@ -175,6 +175,10 @@ TEXTS: dict[str, str | Msg] = {
     "rs_national": text_id("national rating"),
     "rs_estimated": text_id("estimated rating"),
     "rs_unrated": text_id("the rating given to unrated players"),
+    "scFolded": msg_n(
+        "{n} player cannot finish in the top {places}", "{n} players cannot finish in the top {places}", 1, places=0
+    ),
+    "scFolded1": msg_n("{n} player cannot finish 1st", "{n} players cannot finish 1st", 1),
     "scTooMany": text_id("Fix some results above (a result instead of “open”) or list fewer players, then ask again."),
 }
 

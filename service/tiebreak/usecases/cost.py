@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..texts.message import Joined, msg
-from ..wire.limits import LimitExceeded, Limits
+from ..wire.limits import LimitExceeded, Limits, TooManyOpenGames
 
 # ---- calibrated constants (tools/calibrate_cost.py, see the module docstring; the runs are in
 # docs/calibration/, their figures in docs/benchmarks.md, "The cost model's calibration") ----
@@ -335,13 +335,7 @@ def prize_counts(points: list, categories: int, prizes: int, groups: int, one_ca
 def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
     """The estimate, or a 413 naming the limit it is over (the work asked for is too large)."""
     if counts.open_games > MOST_OPEN_GAMES:  # 3^40 outcomes is past any limit (and past a float)
-        text = msg(
-            "{games} games are open: 3^{games} outcomes; at most {fit} open games fit for this event; fix "
-            "some results with `assume` or ask for fewer `players`",
-            games=counts.open_games,
-            fit=largest_open_games(counts, limits),
-        )
-        raise LimitExceeded("max_cost_s", path or "pairings", text, 413, limits)
+        raise _too_many_open_games(counts, limits, "max_cost_s", path or "pairings")
     cost = estimate(counts)
     if counts.open_games:
         _check_outcomes(counts, cost, limits, path or "pairings")
@@ -377,14 +371,15 @@ def _check_outcomes(counts: Counts, cost: Estimate, limits: Limits, path: str) -
     said as open games, with how many fit."""
     if cost.seconds > limits.max_cost_s or cost.memory_mib > limits.max_memory_mib:
         limit = "max_cost_s" if cost.seconds > limits.max_cost_s else "max_memory_mib"
-        text = msg(
-            "{games} games are open: 3^{games} = {outcomes} outcomes, estimated {seconds} s and {mib} MiB; "
-            "at most {fit} open games fit for this event; fix some results with `assume` or ask for fewer "
-            "`players`",
-            games=counts.open_games,
-            outcomes=counts.outcomes,
-            seconds=round(cost.seconds, 1),
-            mib=round(cost.memory_mib),
-            fit=largest_open_games(counts, limits),
-        )
-        raise LimitExceeded(limit, path, text, 413, limits)
+        raise _too_many_open_games(counts, limits, limit, path)
+
+
+def _too_many_open_games(counts: Counts, limits: Limits, limit: str, path: str) -> TooManyOpenGames:
+    # in the arbiter's words: the games, how many fit, what to narrow (decision 0230)
+    summary = msg(
+        "{games} games are open: too many outcomes to go through; at most {fit} open games fit for this event",
+        games=counts.open_games,
+        fit=largest_open_games(counts, limits),
+    )
+    advice = msg("fix the results of some games (`assume`) or report fewer players (`players`)")
+    return TooManyOpenGames(limit, path, summary, advice, limits)

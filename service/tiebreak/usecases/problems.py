@@ -22,7 +22,7 @@ from ..engine.errors import InconsistentCrosstable, InvalidRequest, format_path
 from ..formats.trf import TrfError, located_warning
 from ..texts.message import Joined, msg, msg_n
 from ..wire.io import WRITING_ONLY
-from ..wire.limits import LIMITS, LimitExceeded, Unavailable, name_schema_limit
+from ..wire.limits import LIMITS, LimitExceeded, TooManyOpenGames, Unavailable, name_schema_limit
 from ..wire.schemas import Problem, ProblemItem, WarningOut
 
 log = logging.getLogger("tiebreak.problems")
@@ -271,9 +271,13 @@ def _trf(exc: TrfError) -> Problem:
 
 
 def _limit(exc: LimitExceeded) -> Problem:
+    if isinstance(exc, TooManyOpenGames):  # read by an arbiter: no limit's name (decision 0230)
+        detail = exc.summary
+    else:
+        detail = msg("the request exceeds a limit: {limit}", limit=exc.limit)
     return problem(
         exc.status,
-        msg("the request exceeds a limit: {limit}", limit=exc.limit),
+        detail,
         [ProblemItem(path=exc.path, message=exc.message)],
     )
 

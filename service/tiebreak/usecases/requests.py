@@ -193,7 +193,12 @@ def _check_scenarios(body: ScenariosRequest, limits: Limits) -> None:
 
 def _scenarios(body: ScenariosRequest, limits: Limits | None, body_bytes: int) -> Plan:
     from .scenarios import compute_scenarios, plan_scenarios
+    from .team_scenarios import compute_team_scenarios, is_team_scenarios, plan_team_scenarios
 
+    if is_team_scenarios(body):  # board results as the unknowns, the team rules (decision 0231)
+        team = plan_team_scenarios(body, limits, body_bytes)
+        if team is not None:
+            return Plan(team.counts, lambda _: compute_team_scenarios(team), lambda: team.engine_seconds)
     plan = plan_scenarios(body, limits, body_bytes)
     return Plan(plan.counts, lambda _: compute_scenarios(plan), lambda: plan.engine_seconds)
 

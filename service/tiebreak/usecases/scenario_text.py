@@ -70,9 +70,10 @@ _SIDE = {
 }
 
 
-def condition_text(condition: w.Condition, player: int, names: dict[int, str]) -> str:
-    """One condition, read from `player`'s side when it is their game."""
-    if player in (condition.white, condition.black):
+def condition_text(condition: w.Condition, player: int, names: dict[int, str], own: bool = True) -> str:
+    """One condition, read from `player`'s side when it is their game (`own`: the rows are players,
+    not teams, whose ids are no start numbers)."""
+    if own and player in (condition.white, condition.black):
         side = "white" if player == condition.white else "black"
         key = _OWN[tuple(sorted(_SIDE[side][r] for r in condition.results))]
         return _t(key, me=names[player])
@@ -88,24 +89,25 @@ def place_text(place: int) -> str:
     return _t("place_1") if place == 1 else _t("place_n", place=place)
 
 
-def needs_text(player: w.PlayerScenarios, needs: w.PlaceNeeds, names: dict[int, str]) -> str:
+def needs_text(player: w.PlayerScenarios, needs: w.PlaceNeeds, names: dict[int, str], own: bool = True) -> str:
     place = place_text(needs.place)
     if needs.needs == [[]]:
         return _t("always", name=player.name, place=place)
     terms = [
-        _t("and").join(condition_text(c, player.id, names) for c in _own_first(term, player.id)) for term in needs.needs
+        _t("and").join(condition_text(c, player.id, names, own) for c in (_own_first(term, player.id) if own else term))
+        for term in needs.needs
     ]
     return _t("if", name=player.name, place=place, needs=_t("or").join(terms))
 
 
-def player_text(player: w.PlayerScenarios, places: int, names: dict[int, str]) -> list[str]:
+def player_text(player: w.PlayerScenarios, places: int, names: dict[int, str], own: bool = True) -> list[str]:
     """A player's ranks, then a sentence per place they can reach (the first certain one ends the list)."""
     head = _t("ranks", name=player.name, best=player.best_rank, worst=player.worst_rank)
     if player.clinched is not None:
         head += _t("clinched_1") if player.clinched == 1 else _t("clinched", place=player.clinched)
     lines = [head]
     for needs in player.places:
-        lines.append("  " + needs_text(player, needs, names))
+        lines.append("  " + needs_text(player, needs, names, own))
         if needs.needs == [[]]:
             break
     if not player.places:
@@ -116,8 +118,8 @@ def player_text(player: w.PlayerScenarios, places: int, names: dict[int, str]) -
 
 def scenarios_text(answer: w.ScenariosResponse, places: int, names: dict[int, str]) -> str:
     """The whole answer: a line on the outcomes, then each reported player. `names`: start number -> name
-    (every player a condition can name)."""
+    (every player a condition can name). A team event's rows are teams: a board is read from white's side."""
     lines = [_t("header", outcomes=answer.outcomes, games=len(answer.open_games), ranked=answer.ranked_by_tiebreaks)]
     for player in answer.players:
-        lines += player_text(player, places, names)
+        lines += player_text(player, places, names, own=answer.entrants == "players")
     return "\n".join(lines)

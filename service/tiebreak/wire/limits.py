@@ -114,6 +114,18 @@ class LimitExceeded(Exception):
         super().__init__(self.message)
 
 
+class TooManyOpenGames(LimitExceeded):
+    """Scenarios past the limits, said in the arbiter's words: how many games are open and how many
+    fit (`summary`), then what to narrow (`advice`, the API's fields; the command line names its
+    options instead). No limit's name: the reader is an arbiter, not an operator."""
+
+    def __init__(self, limit: str, path: str, summary: str, advice: str, limits: Limits = LIMITS):
+        super().__init__(limit, path, summary, 413, limits)
+        self.summary = summary
+        self.message = Joined(summary, "; ", advice)
+        self.args = (self.message,)
+
+
 def check_standings(body: Any, limits: Limits, root: str = "") -> None:
     """Check a decoded standings request against `limits` (the schema may allow more)."""
     prefix = f"{root}." if root else ""

@@ -170,3 +170,10 @@ class ScenariosResponse(s.Out, frozen=True):
     open_games: Annotated[list[OpenGameOut], doc("The games whose results are open (not in `assume`)")]
     players: Annotated[list[PlayerScenarios], doc("The players reported, in start-number order")]
     warnings: Annotated[list[s.WarningOut], doc("What reading the input and ranking it noted")]
+    entrants: Annotated[
+        Literal["players", "teams"],
+        doc(
+            "`teams`: a team event; the rows of `players` are teams (team ids), the open games are boards "
+            "(players' start numbers) and match points follow from them"
+        ),
+    ] = "players"

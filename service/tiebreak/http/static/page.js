@@ -720,13 +720,15 @@
 
   const BYES = new Set(["pairing_bye", "full_bye", "half_bye", "zero_bye"]);
 
-  // The crosstable as JSON: the body's own, or the TRF read by the service (POST /v1/trf).
+  // The crosstable as JSON: the body's own, or the TRF read by the service (POST /v1/trf), and
+  // whether the TRF is a team event's (its boards are then the games; the server reads the teams
+  // from the TRF itself, docs/scenarios.md "Team events").
   async function tournamentOf(body) {
-    if (body.tournament) return body.tournament;
+    if (body.tournament) return { tournament: body.tournament, team: false };
     if (body.team_tournament) throw localProblem(t("scNoRound"));
     const read = await post("v1/trf", { trf: body.trf });
-    if (!read.tournament) throw localProblem(t("scNoRound"));  // a team file: scenarios are for players
-    return read.tournament;
+    if (!read.tournament) throw localProblem(t("scNoRound"));
+    return { tournament: read.tournament, team: !!read.team_tournament };
   }
 
   // The last round with a game, its results set aside and its pairings kept: what the command
@@ -756,6 +758,7 @@
     state.scenarios = null;
     $("scenarios-form").hidden = true;
     $("scenarios-table").hidden = true;
+    $("scenarios-folded").hidden = true;
     $("scenarios-error").hidden = true;
     $("scenarios-round").textContent = "";
     $("scenarios-summary").textContent = "";
@@ -764,14 +767,18 @@
   async function takeLastRound() {
     $("scenarios-error").hidden = true;
     $("scenarios-table").hidden = true;
+    $("scenarios-folded").hidden = true;
     $("scenarios-summary").textContent = "";
     if (!state.response || !state.body) {
       showProblem(localProblem(TEXTS.compareNeedsStandings), null, "scenarios-error");
       return;
     }
     let opened;
+    let team = false;
     try {
-      opened = openedRound(await tournamentOf(state.body));
+      const read = await tournamentOf(state.body);
+      team = read.team;
+      opened = openedRound(read.tournament);
     } catch (error) {
       showProblem(error, state.body, "scenarios-error");
       return;
@@ -782,6 +789,7 @@
       return;
     }
     state.scenarios = opened;
+    state.scenarios.team = team;
     const names = new Map(opened.tournament.players.map((p) => [p.id, p.name || String(p.id)]));
     state.scenarios.names = names;
     $("scenarios-round").textContent = t("scRound", { round: opened.round });
@@ -815,8 +823,9 @@
   const OTHER = { white: "white_wins", black: "black_wins", draw: "drawn", "draw,white": "white_not_loss", "black,draw": "black_not_loss", "black,white": "not_drawn" };
   const SIDE = { white: { white: "win", draw: "draw", black: "loss" }, black: { white: "loss", draw: "draw", black: "win" } };
 
-  function conditionText(c, player, names) {
-    if (player === c.white || player === c.black) {
+  // `own`: the rows are players (a team is no player of a board: its games read from white's side)
+  function conditionText(c, player, names, own = true) {
+    if (own && (player === c.white || player === c.black)) {
       const side = player === c.white ? "white" : "black";
       return ts(OWN[c.results.map((r) => SIDE[side][r]).sort().join(",")], { me: names.get(player) });
     }
@@ -827,18 +836,18 @@
     return place === 1 ? ts("place_1") : ts("place_n", { place });
   }
 
-  function needsText(player, needs, names) {
+  function needsText(player, needs, names, own = true) {
     const place = placeText(needs.place);
     if (needs.needs.length === 1 && needs.needs[0].length === 0) return ts("always", { name: player.name, place });
-    const own = (c) => (c.white === player.id || c.black === player.id ? 0 : 1);
-    const terms = needs.needs.map((term) => [...term].sort((a, b) => own(a) - own(b)).map((c) => conditionText(c, player.id, names)).join(ts("and")));
+    const first = (c) => (own && (c.white === player.id || c.black === player.id) ? 0 : 1);
+    const terms = needs.needs.map((term) => [...term].sort((a, b) => first(a) - first(b)).map((c) => conditionText(c, player.id, names, own)).join(ts("and")));
     return ts("if", { name: player.name, place, needs: terms.join(ts("or")) });
   }
 
-  function playerSentences(player, places, names) {
+  function playerSentences(player, places, names, own = true) {
     const lines = [];
     for (const needs of player.places) {
-      lines.push(needsText(player, needs, names));
+      lines.push(needsText(player, needs, names, own));
       if (needs.needs.length === 1 && needs.needs[0].length === 0) break;
     }
     if (!player.places.length) lines.push(ts(places === 1 ? "never_1" : "never", { name: player.name, places }));
@@ -852,7 +861,9 @@
     if (!opened) return;
     const base = state.body;
     const places = Number($("scenarios-places").value) || 1;
-    const body = { tournament: opened.tournament, pairings: opened.pairings, places, regulations: state.response.regulations };
+    // a team event: the file itself, whose boards the pairings name (the server reads its teams)
+    const crosstable = opened.team ? { trf: base.trf } : { tournament: opened.tournament };
+    const body = { ...crosstable, pairings: opened.pairings, places, regulations: state.response.regulations };
     if (base.preset) body.preset = base.preset;
     else body.tiebreaks = state.response.tiebreaks.map((x) => x.spec);
     if (base.unrated_rating !== undefined) body.unrated_rating = base.unrated_rating;
@@ -872,35 +883,68 @@
       document.documentElement.dataset.state = "scenarios";
     } catch (error) {
       $("scenarios-table").hidden = true;
+      $("scenarios-folded").hidden = true;
       $("scenarios-summary").textContent = "";
-      showProblem(error, body, "scenarios-error");
-      if (error.status === 413) $("scenarios-error").append(el("p", { class: "suggestion", text: t("scTooMany") }));
+      if (error.status === 413 && error.problem) {
+        // Too many open games: the server's own words (how many are open, how many fit), then
+        // what to do on this page; its API advice names request fields (decision 0230).
+        const problem = error.problem;
+        $("scenarios-error").replaceChildren(
+          el("p", { class: "problem-title" }, el("strong", { text: TEXTS.problem(problem.status, problem.title) })),
+          el("p", { class: "advice", "data-testid": "scenarios-advice", text: problem.detail || "" }),
+          el("p", { class: "suggestion", text: t("scTooMany") }));
+        $("scenarios-error").hidden = false;
+      } else {
+        showProblem(error, body, "scenarios-error");
+      }
       document.documentElement.dataset.state = "error";
     } finally {
       $("scenarios-button").disabled = false;
     }
   }
 
-  function renderScenarios(answer, places, names) {
-    $("scenarios-summary").textContent = ts("header", { outcomes: answer.outcomes, games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
-    const table = $("scenarios-table");
+  // Contenders first, by best rank (then worst rank, then start number); the players who cannot
+  // reach the places asked for are folded away below, with their count.
+  function scenarioRow(player, places, names, own) {
+    const needs = el("ul", { class: "needs" });
+    for (const line of playerSentences(player, places, names, own)) needs.append(el("li", { text: line }));
+    return el("tr", { "data-id": player.id, "data-testid": "scenarios-row" },
+      el("td", { class: "num", "data-column": "id", text: show(player.id) }),
+      el("th", { scope: "row", class: "name", text: player.name }),
+      el("td", { class: "num", "data-column": "best", text: show(player.best_rank) }),
+      el("td", { class: "num", "data-column": "worst", text: show(player.worst_rank) }),
+      el("td", { class: "num", "data-column": "clinched", text: player.clinched === null ? "–" : show(player.clinched) }),
+      el("td", { "data-column": "needs" }, needs));
+  }
+
+  function scenarioHead() {
     const head = el("tr");
     for (const label of [t("col_id"), t("col_name"), t("colBest"), t("colWorst"), t("colClinched"), t("colNeeds")]) head.append(el("th", { scope: "col", text: label }));
-    table.tHead.replaceChildren(head);
+    return head;
+  }
+
+  function renderScenarios(answer, places, names) {
+    $("scenarios-summary").textContent = ts("header", { outcomes: answer.outcomes, games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
+    const order = (a, b) => a.best_rank - b.best_rank || a.worst_rank - b.worst_rank || a.id - b.id;
+    const contenders = answer.players.filter((p) => p.places.length).sort(order);
+    const others = answer.players.filter((p) => !p.places.length).sort(order);
+    const table = $("scenarios-table");
+    table.tHead.replaceChildren(scenarioHead());
     const body = el("tbody");
-    for (const player of answer.players) {
-      const needs = el("ul", { class: "needs" });
-      for (const line of playerSentences(player, places, names)) needs.append(el("li", { text: line }));
-      body.append(el("tr", { "data-id": player.id, "data-testid": "scenarios-row" },
-        el("td", { class: "num", "data-column": "id", text: show(player.id) }),
-        el("th", { scope: "row", class: "name", text: player.name }),
-        el("td", { class: "num", "data-column": "best", text: show(player.best_rank) }),
-        el("td", { class: "num", "data-column": "worst", text: show(player.worst_rank) }),
-        el("td", { class: "num", "data-column": "clinched", text: player.clinched === null ? "–" : show(player.clinched) }),
-        el("td", { "data-column": "needs" }, needs)));
-    }
+    const own = answer.entrants !== "teams";
+    for (const player of contenders) body.append(scenarioRow(player, places, names, own));
     table.tBodies[0].replaceWith(body);
-    table.hidden = false;
+    table.hidden = !contenders.length;
+    const folded = $("scenarios-folded");
+    folded.replaceChildren();
+    folded.hidden = !others.length;
+    folded.open = false;
+    if (others.length) {
+      const label = places === 1 ? tn("scFolded1", others.length) : tn("scFolded", others.length, { places });
+      const rest = el("table", { "data-testid": "scenarios-folded-table" }, el("thead", {}, scenarioHead()), el("tbody"));
+      for (const player of others) rest.tBodies[0].append(scenarioRow(player, places, names, own));
+      folded.append(el("summary", { "data-testid": "scenarios-folded-summary", text: label }), rest);
+    }
   }
 
   // ---- CSV and print ----
