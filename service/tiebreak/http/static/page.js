@@ -20,6 +20,9 @@
   };
   const ts = (key, args = {}) => fill(PAGE.scenario[key], args);
 
+  // The result of a round as the count rules (WIN, KS, GE...) give it: the engine's ResultKind values.
+  const RESULT_KINDS = ["win", "draw", "loss", "forfeit_win", "forfeit_loss", "pairing_bye", "full_bye", "half_bye", "zero_bye", "absent"];
+
   const TEXTS = {
     ...Object.fromEntries(Object.entries(PAGE).filter(([, value]) => typeof value === "string")),
     // FIDE's editions are named as FIDE names them, in every language
@@ -27,7 +30,7 @@
     columns: Object.fromEntries(["rank", "id", "name", "federation", "title", "points", "decided_by"].map((c) => [c, t(`col_${c}`)])),
     sortBy: (column) => t("sortBy", { column }),
     sharedRank: (first, last) => t("sharedRank", { first, last }),
-    caption: (players, regulations) => tn("caption", players, { regulations }),
+    caption: (players, regulations, teams) => tn(teams ? "captionTeams" : "caption", players, { regulations }),
     summary: (r) => [
       tn("summaryRanked", r.total_players),
       t("summaryRuleSet", { regulations: r.regulations }),
@@ -48,7 +51,7 @@
     dropped: (reason) => t("dropped", { reason }),
     totalBeforeCut: (total) => t("totalBeforeCut", { total }),
     contributionColumns: ["colRound", "colWhat", "colOpponent", "colValue", "colHow"].map((k) => t(k)),
-    kinds: Object.fromEntries(["game", "forfeit", "dummy", "unplayed", "running_score", "encounter", "rating", "opponent_value"].map((k) => [k, t(`kind_${k}`)])),
+    kinds: Object.fromEntries(["game", "forfeit", "dummy", "unplayed", "running_score", "encounter", "rating", "opponent_value", ...RESULT_KINDS].map((k) => [k, t(`kind_${k}`)])),
     cut: (reason) => t("cut", { reason: reason || t("cutDefault") }),
     cap: (cap, article) => (article ? t("capArticle", { cap, article }) : t("cap", { cap })),
     counted: (face, counted, article) => (article ? t("countedArticle", { face, counted, article }) : t("counted", { face, counted })),
@@ -62,7 +65,7 @@
     movedUp: (n) => t("movedUp", { n }),
     movedDown: (n) => t("movedDown", { n }),
     notMoved: "—",
-    compareSummary: (moves) => (moves ? tn("compareSummary", moves) : t("compareNone")),
+    compareSummary: (moves, teams) => (moves ? tn(teams ? "compareSummaryTeams" : "compareSummary", moves) : t("compareNone")),
     csvName: "standings.csv",
   };
 
@@ -115,6 +118,8 @@
     }
     if (!kept) return;
     for (const id of KEPT_FIELDS) if (typeof kept[id] === "string") $(id).value = kept[id];
+    // standings shown before the switch are computed again, in the new language (issue 37, 3)
+    if (kept.computed) $("input-form").requestSubmit();
   }
 
   function languagePicker() {
@@ -126,7 +131,9 @@
       try {
         localStorage.setItem(STORED, select.value);
         // the form's input survives the reload into the other language (this tab only)
-        sessionStorage.setItem(KEPT, JSON.stringify(Object.fromEntries(KEPT_FIELDS.map((id) => [id, $(id).value]))));
+        const kept = Object.fromEntries(KEPT_FIELDS.map((id) => [id, $(id).value]));
+        kept.computed = state.response !== null;
+        sessionStorage.setItem(KEPT, JSON.stringify(kept));
       } catch (error) {
         // storage refused (private mode, a text too large): the query parameter still carries the choice
       }
@@ -257,8 +264,10 @@
   // ---- errors, where they belong ----
 
   function clearErrors() {
-    $("error-box").hidden = true;
-    $("error-box").replaceChildren();
+    for (const id of ["error-box", "compare-error"]) {
+      $(id).hidden = true;
+      $(id).replaceChildren();
+    }
     for (const id of ["rules-error", "compare-rules-error"]) {
       $(id).hidden = true;
       $(id).textContent = "";
@@ -331,12 +340,16 @@
 
   // ---- the standings table ----
 
+  // A team event's rows carry match and game points (the API's team standings).
+  const isTeams = (response) => response.standings.some((r) => r.match_points !== null && r.match_points !== undefined);
+
   function columnsOf(response) {
     const rows = response.standings;
+    const teams = isTeams(response);
     const columns = [
       { key: "rank", label: TEXTS.columns.rank, value: (r) => r.rank, numeric: true },
       { key: "id", label: TEXTS.columns.id, value: (r) => r.id, numeric: true },
-      { key: "name", label: TEXTS.columns.name, value: (r) => r.name },
+      { key: "name", label: teams ? t("col_team") : TEXTS.columns.name, value: (r) => r.name },
     ];
     for (const field of ["federation", "title"]) {
       if (rows.some((r) => r[field])) columns.push({ key: field, label: TEXTS.columns[field], value: (r) => r[field] || "" });
@@ -376,7 +389,7 @@
     const counts = new Map();
     for (const row of response.standings) counts.set(row.rank, (counts.get(row.rank) || 0) + 1);
     const table = $("standings-table");
-    $("standings-caption").textContent = TEXTS.caption(response.total_players, response.regulations);
+    $("standings-caption").textContent = TEXTS.caption(response.total_players, response.regulations, isTeams(response));
     const head = el("tr");
     for (const column of columns) {
       const sorted = state.sort && state.sort.key === column.key ? (state.sort.dir > 0 ? "ascending" : "descending") : "none";
@@ -635,8 +648,8 @@
     const rules = splitRules($("compare-rules-input").value);
     const preset = $("compare-preset-select").value;
     // Neither rules nor a preset: the same rules as above, under the rule set chosen (two editions side by side).
+    // Both: the preset, as /v1/standings and the form above take it (a compare list takes one of the two).
     const second = { name: TEXTS.listB, ...(preset ? { preset } : rules.length ? { tiebreaks: rules } : listOf(first, [])) };
-    if (preset && rules.length) second.tiebreaks = rules;
     const regulations = $("compare-regulations-select").value;
     second.regulations = regulations || state.response.regulations;
     const body = without(base, ["tiebreaks", "preset", "explain", "top", "offset", "player", "participants"]);
@@ -648,7 +661,9 @@
       renderCompare(answer);
       document.documentElement.dataset.state = "compared";
     } catch (error) {
-      showProblem(error, body);
+      // beside the compare form, where the arbiter is looking, not at the top of the page
+      $("compare-table").hidden = true;
+      showProblem(error, body, "compare-error");
       document.documentElement.dataset.state = "error";
     }
   }
@@ -659,7 +674,9 @@
     const table = $("compare-table");
     const describe = (list) => `${list.standings.tiebreaks.map((t) => t.spec).join(", ") || "PTS"} (${list.standings.regulations})`;
     const head = el("tr");
-    for (const label of TEXTS.compareColumns(describe(a), describe(b))) head.append(el("th", { scope: "col", text: label }));
+    const labels = TEXTS.compareColumns(describe(a), describe(b));
+    if (isTeams(b.standings)) labels[0] = t("col_team");
+    for (const label of labels) head.append(el("th", { scope: "col", text: label }));
     table.tHead.replaceChildren(head);
     const body = el("tbody");
     for (const row of b.standings.standings) {
@@ -679,7 +696,7 @@
     }
     table.tBodies[0].replaceWith(body);
     table.hidden = false;
-    $("status").textContent = TEXTS.compareSummary(answer.summary.moves.length);
+    $("status").textContent = TEXTS.compareSummary(answer.summary.moves.length, isTeams(b.standings));
   }
 
   // ---- before the last round: POST /v1/scenarios ----
@@ -938,6 +955,7 @@
       if (!response.standings.some((r) => r.id === state.selected)) state.selected = null;
       $("results").hidden = false;
       $("summary").textContent = TEXTS.summary(response);
+      $("audit-print").textContent = isTeams(response) ? t("printAuditTeam") : TEXTS.printAudit;
       $("warnings").replaceChildren(...response.warnings.map((w) => el("li", { "data-code": w.code, text: w.rule ? `${w.message} (${w.rule})` : w.message })));
       renderTable();
       $("compare-table").hidden = true;
