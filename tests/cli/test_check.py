@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from testkit.conformance import REALWORLD
 from tiebreak.usecases.check import check_trf
 from tests.command import ROOT, tiebreak
 
@@ -96,3 +99,22 @@ def test_batch_of_a_folder_includes_vegas_trfx_files(tmp_path):
     (tmp_path / "b.trfx").write_text(ALEKHINE, encoding="utf-8")
     done = tiebreak("batch", str(tmp_path), "--no-explain")
     assert [Path(json.loads(line)["id"]).name for line in done.stdout.splitlines()] == ["a.trf", "b.trfx"]
+
+
+CRETE = REALWORLD / "crete-team-cup-2024.trf"
+
+
+@pytest.mark.skipif(not CRETE.is_file(), reason=f"{CRETE} is not here (../shared/conformance)")
+def test_a_team_file_whose_players_points_disagree_is_inconsistent():
+    """Issue 37, 11: the Crete team cup's 310 records carry no columns, so nothing was compared and the
+    file was "consistent" while its own warnings named 12 players' points columns that disagree."""
+    done = tiebreak("check", str(CRETE))
+    (line,) = [json.loads(line) for line in done.stdout.splitlines()]
+    report = line["result"]
+    mismatches = [w for w in report["warnings"] if w["code"] == "trf-points-mismatch"]
+    assert len(mismatches) == 12
+    assert report["status"] == "inconsistent" and "points" in report["compared"]
+    assert sorted(d["player"] for d in report["disagreements"] if d["field"] == "points") == sorted(
+        int(w["message"].split("player ")[1].split(":")[0]) for w in mismatches
+    )
+    assert done.returncode == 1 and "inconsistent: " in done.stderr

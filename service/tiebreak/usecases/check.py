@@ -6,8 +6,8 @@ computed under `auto-historic` (fide-2009 before 1 April 2024, fide-2024 until 2
 fide-2026 after). A file rank agrees when it falls inside the places the computed standings leave
 the player's tie group (a file ranks tied players 5, 6, 7 where the service shares rank 5).
 A team event (records 310 or 013) is checked as one: each 310 record's match points (55-60),
-game points (62-67) and rank (69-71) against the team standings; `participants: players` checks
-its players instead. The client may replace the file's rule list (`tiebreaks`) and edition
+game points (62-67) and rank (69-71) against the team standings, and each player's points column
+(81-84) against the player's results; `participants: players` checks its players instead. The client may replace the file's rule list (`tiebreaks`) and edition
 (`regulations`). No TRF format we know carries per-player tie-break values, so those are not
 compared; the report says what was.
 """
@@ -80,6 +80,14 @@ def check_trf(
     notes: list[s.WarningOut] = []
     if response.standings and response.standings[0].match_points is not None:
         compared, disagreements = _check_teams(text, response, notes)
+        # The players' records (001) of a team event carry a points column too: a file whose 310
+        # records are blank is not "consistent" while its players' points disagree (issue 37, 11).
+        by_player = run_standings(
+            s.StandingsRequest(trf=text, regulations=regulations, explain=False, participants="players")
+        )
+        player_compared, player_disagreements = _check_players(text, by_player, [], fields=("points",))
+        compared += player_compared
+        disagreements += player_disagreements
     else:
         compared, disagreements = _check_players(text, response, notes)
     return CheckReport(
@@ -94,7 +102,7 @@ def check_trf(
 
 
 def _check_players(
-    text: str, response: s.StandingsResponse, notes: list[s.WarningOut]
+    text: str, response: s.StandingsResponse, notes: list[s.WarningOut], fields: tuple[str, ...] = ("points", "rank")
 ) -> tuple[list[str], list[Disagreement]]:
     document = parse_trf(text, columns=True)  # the players and the columns 81-89 as written; no result objects
     rows = {row.id: row for row in response.standings}
@@ -110,9 +118,9 @@ def _check_players(
             if _unreadable(written_text):
                 notes.append(_not_compared(f"record 001 of player {player.id}", column, written_text))
     # A column of zeros or blanks is a program that did not fill it in: nothing to compare.
-    if any(p for p in points if p is not None):
+    if "points" in fields and any(p for p in points if p is not None):
         compared.append("points")
-    if any(r for r in ranks if r is not None):
+    if "rank" in fields and any(r for r in ranks if r is not None):
         compared.append("rank")
     for player, written_points, written_rank in zip(document.tournament.players, points, ranks, strict=False):
         row = rows.get(player.id)
