@@ -192,3 +192,43 @@ def test_a_team_event_is_labelled_as_teams(server, browser, code):
     }
     browser.evaluate("document.getElementById('standings-table').scrollIntoView()")
     shot(browser, f"37-05-team-cup-{code}")
+
+
+def in_view(browser: Browser, selector: str) -> dict:
+    return browser.evaluate(
+        f"(() => {{ const r = document.querySelector({selector!r}).getBoundingClientRect();"
+        " return {top: r.top, bottom: r.bottom, height: window.innerHeight}; })()"
+    )
+
+
+@needs_exports
+@pytest.mark.parametrize("size", [(1280, 1000), (390, 844)], ids=["desktop", "phone"])
+def test_the_audit_opens_at_its_heading_and_closes_back_to_the_row(server, browser, size):
+    """Point 2: a click on a row of 137 scrolled to the middle of a 1,640 px panel, the player's name
+    and rank off-screen; closing it now brings the row back."""
+    width, height = size
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        session=True,
+        width=width,
+        height=height,
+        deviceScaleFactor=1,
+        mobile=width < 500,
+    )
+    try:
+        ranked(browser, server, SAN_VIATOR, "BH/C1 BH SB")
+        row = "[data-testid=standings-row][data-id='40']"
+        browser.evaluate(f"document.querySelector({row!r}).scrollIntoView({{block: 'center'}})")
+        browser.evaluate(f"document.querySelector({row!r}).click()")
+        browser.wait_for("!document.querySelector('[data-testid=audit-panel]').hidden")
+        heading, summary = in_view(browser, "#audit-heading"), in_view(browser, "#audit-summary")
+        shot(browser, f"37-02-audit-at-its-heading-{'phone' if width < 500 else 'desktop'}")
+        browser.evaluate("document.getElementById('audit-close').click()")
+        closed = in_view(browser, row)
+        focused = browser.evaluate("document.activeElement.dataset.id")
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride", session=True)
+    assert -1 <= heading["top"] < heading["height"] / 4, heading  # sub-pixel layout: -0.4
+    assert summary["bottom"] <= summary["height"], summary
+    assert focused == "40"
+    assert 0 <= closed["top"] and closed["bottom"] <= closed["height"], closed

@@ -499,7 +499,12 @@
     }
     const panel = $("audit-panel");
     panel.hidden = false;
-    if (focus) panel.focus();
+    if (focus) {
+      // The panel can be taller than the screen: focusing it would centre it, the player's name
+      // and rank off-screen (issue 37, 2). It opens at its heading instead.
+      panel.focus({ preventScroll: true });
+      $("audit-heading").scrollIntoView({ block: "start" });
+    }
     drawProgression();
   }
 
@@ -541,7 +546,11 @@
   function closeAudit() {
     $("audit-panel").hidden = true;
     const row = document.querySelector(`#standings-table tr[data-id="${state.selected}"]`);
-    if (row) row.focus();
+    if (row) {
+      // back to the row the audit was opened from, in the middle of the screen
+      row.focus({ preventScroll: true });
+      row.scrollIntoView({ block: "center" });
+    }
   }
 
   // ---- rank progression: the chart (uPlot) and the table beside it ----
