@@ -6,6 +6,8 @@ test-artifacts/page/37-*.png (gitignored). Skipped, saying why, where no Chromiu
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -232,3 +234,32 @@ def test_the_audit_opens_at_its_heading_and_closes_back_to_the_row(server, brows
     assert summary["bottom"] <= summary["height"], summary
     assert focused == "40"
     assert 0 <= closed["top"] and closed["bottom"] <= closed["height"], closed
+
+
+def catalogue(server: str, code: str) -> dict[str, dict]:
+    request = urllib.request.Request(f"{server}/v1/tiebreaks", headers={"Accept-Language": code})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return {entry["code"]: entry for entry in json.loads(response.read())}
+
+
+@needs_exports
+@pytest.mark.parametrize("code", ["en", "ja"])
+def test_each_rule_column_says_what_its_value_is_and_which_way_is_better(server, browser, code):
+    """Point 9: DE showed 0 for everyone on San Viator (BH/C1 had separated the pairs that met) with
+    nothing saying what the value is, or that lower is better."""
+    ranked(browser, server, SAN_VIATOR, "BH/C1 DE", lang=code)
+    rules = catalogue(server, code)
+    words = translations(code)
+    notes = browser.evaluate(
+        "Object.fromEntries(Array.from(document.querySelectorAll('[data-testid=rule-notes] li'),"
+        " li => [li.dataset.rule, li.textContent]))"
+    )
+    titles = browser.evaluate(
+        "Array.from(document.querySelectorAll('#standings-table thead th'), th => th.title).filter(Boolean)"
+    )
+    assert list(notes) == ["BH/C1", "DE"]
+    assert rules["DE"]["description"] in notes["DE"] and notes["DE"].endswith(words.gettext("Lower is better."))
+    assert rules["BH"]["description"] in notes["BH/C1"] and notes["BH/C1"].endswith(words.gettext("Higher is better."))
+    assert titles == [notes["BH/C1"], notes["DE"]]
+    browser.evaluate("document.querySelector('[data-testid=rule-notes]').scrollIntoView({block: 'end'})")
+    shot(browser, f"37-09-rule-notes-{code}")

@@ -75,7 +75,7 @@
   const SHOWN_IN_CHART = 10;
 
   const $ = (id) => document.getElementById(id);
-  const state = { response: null, body: null, sort: null, selected: null, progression: null, chart: null, scenarios: null };
+  const state = { catalogue: new Map(), response: null, body: null, sort: null, selected: null, progression: null, chart: null, scenarios: null };
 
   function el(tag, props = {}, ...children) {
     const node = document.createElement(tag);
@@ -156,6 +156,28 @@
     url.searchParams.set("lang", stored);
     window.location.replace(url.toString());
     return true;
+  }
+
+  // What each rule measures, in the page's language (GET /v1/tiebreaks): the columns' notes.
+  async function loadCatalogue() {
+    try {
+      const response = await fetch("v1/tiebreaks", { headers: { Accept: "application/json", "Accept-Language": LANG } });
+      if (response.ok) state.catalogue = new Map((await response.json()).map((entry) => [entry.code, entry]));
+    } catch (error) {
+      // the columns keep their names and articles
+    }
+  }
+
+  // "DE — Direct encounter (C.07 6): ... Lower is better." (issue 37, 9)
+  function ruleNote(rule) {
+    const entry = state.catalogue.get(rule.code);
+    const note = t("ruleNote", { spec: rule.spec, name: rule.name, article: rule.article });
+    const description = entry ? ` ${entry.description}` : "";
+    return `${note}${description} ${rule.lower_is_better ? t("lowerIsBetter") : t("higherIsBetter")}`;
+  }
+
+  function renderRuleNotes(response) {
+    $("rule-notes").replaceChildren(...response.tiebreaks.map((rule) => el("li", { "data-rule": rule.spec, text: ruleNote(rule) })));
   }
 
   async function loadPresets() {
@@ -356,7 +378,7 @@
     }
     columns.push({ key: "points", label: TEXTS.columns.points, value: (r) => r.points, numeric: true });
     response.tiebreaks.forEach((t, i) => {
-      columns.push({ key: `rule-${i}`, label: t.spec, title: `${t.name} (${t.article})`, value: (r) => r.values[i], numeric: true, lowerIsBetter: t.lower_is_better });
+      columns.push({ key: `rule-${i}`, label: t.spec, title: ruleNote(t), value: (r) => r.values[i], numeric: true, lowerIsBetter: t.lower_is_better });
     });
     columns.push({ key: "decided_by", label: TEXTS.columns.decided_by, value: (r) => r.decided_by || "" });
     return columns;
@@ -958,6 +980,7 @@
     $("compute-button").disabled = true;
     try {
       const response = await post("v1/standings", body);
+      await state.catalogueLoaded;  // the columns' notes
       state.response = response;
       state.body = body;
       state.sort = null;
@@ -967,6 +990,7 @@
       $("audit-print").textContent = isTeams(response) ? t("printAuditTeam") : TEXTS.printAudit;
       $("warnings").replaceChildren(...response.warnings.map((w) => el("li", { "data-code": w.code, text: w.rule ? `${w.message} (${w.rule})` : w.message })));
       renderTable();
+      renderRuleNotes(response);
       $("compare-table").hidden = true;
       resetScenarios();
       if (state.selected !== null) openAudit(state.selected, false);
@@ -987,6 +1011,7 @@
     if (rememberedLanguage()) return;
     fillTexts();
     languagePicker();
+    state.catalogueLoaded = loadCatalogue();
     loadPresets().finally(restoreInput);  // a kept preset needs its option
     $("input-form").addEventListener("submit", compute);
     $("compare-form").addEventListener("submit", compare);
