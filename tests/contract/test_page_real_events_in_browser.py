@@ -263,3 +263,26 @@ def test_each_rule_column_says_what_its_value_is_and_which_way_is_better(server,
     assert titles == [notes["BH/C1"], notes["DE"]]
     browser.evaluate("document.querySelector('[data-testid=rule-notes]').scrollIntoView({block: 'end'})")
     shot(browser, f"37-09-rule-notes-{code}")
+
+
+RR = REALWORLD / "fide-tec-held-round-robin.trf"
+
+
+@needs_exports
+@pytest.mark.parametrize(("path", "preset"), [(SAN_VIATOR, "fide-swiss-traditional"), (RR, "round-robin")])
+def test_a_file_without_rules_offers_its_systems_preset_in_one_click(server, browser, path, preset):
+    """Point 6: no record 202 and an empty rules box ranked by points only (ranks 2-3, 4-8, 9-17
+    shared) with a warning and nothing else; the page now offers the preset of the event's system."""
+    ranked(browser, server, path, "")
+    offer = browser.evaluate(
+        "(() => { const b = document.querySelector('[data-testid=preset-offer-button]');"
+        " return b && {preset: b.dataset.preset, visible: b.getClientRects().length > 0}; })()"
+    )
+    assert offer == {"preset": preset, "visible": True}
+    shot(browser, f"37-06-offer-{preset}")
+    browser.evaluate("document.documentElement.dataset.state = 'idle'")
+    browser.evaluate("document.querySelector('[data-testid=preset-offer-button]').click()")
+    browser.wait_for("document.documentElement.dataset.state === 'done'", timeout=120)
+    answer = api(server, "/v1/standings", {"trf": trf(path), "preset": preset, "regulations": "fide-2024"})
+    assert [(r["id"], r["rank"]) for r in table_rows(browser)] == [(r["id"], r["rank"]) for r in answer["standings"]]
+    assert browser.evaluate("document.querySelector('[data-testid=preset-offer]').hidden")

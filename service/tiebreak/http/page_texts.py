@@ -83,6 +83,10 @@ TEXTS: dict[str, str | Msg] = {
     "rounds": msg_n("{n} round", "{n} rounds", 1),
     "summaryRules": text_id("rules: {rules}"),
     "pointsOnly": text_id("points only"),
+    "noRulesOffer": text_id(
+        "Neither the file nor the form gives tie-break rules: players equal on points share a rank."
+    ),
+    "usePreset": text_id("Rank with the preset {preset}"),
     "computing": text_id("Computing…"),
     "done": msg_n("{n} row ranked.", "{n} rows ranked.", 1),
     "noInput": text_id("Paste a TRF or JSON text, or pick a file, first."),

@@ -176,6 +176,32 @@
     return `${note}${description} ${rule.lower_is_better ? t("lowerIsBetter") : t("higherIsBetter")}`;
   }
 
+  // A file without rules (no record 202) and an empty rules box rank by points only: one click
+  // ranks it by the preset of its system (issue 37, 6). Team events have no preset yet.
+  function offerPreset(response) {
+    const box = $("preset-offer");
+    box.replaceChildren();
+    box.hidden = true;
+    if (!response.warnings.some((w) => w.code === "no-tiebreaks") || isTeams(response)) return;
+    const name = response.system === "round_robin" ? "round-robin" : "fide-swiss-traditional";
+    const option = Array.from($("preset-select").options).find((o) => o.value === name);
+    if (!option) return;
+    box.append(
+      el("span", { text: t("noRulesOffer") }),
+      el("button", {
+        type: "button",
+        "data-testid": "preset-offer-button",
+        "data-preset": name,
+        text: t("usePreset", { preset: option.textContent }),
+        onclick: () => {
+          $("preset-select").value = name;
+          $("input-form").requestSubmit();
+        },
+      }),
+    );
+    box.hidden = false;
+  }
+
   function renderRuleNotes(response) {
     $("rule-notes").replaceChildren(...response.tiebreaks.map((rule) => el("li", { "data-rule": rule.spec, text: ruleNote(rule) })));
   }
@@ -991,6 +1017,7 @@
       $("warnings").replaceChildren(...response.warnings.map((w) => el("li", { "data-code": w.code, text: w.rule ? `${w.message} (${w.rule})` : w.message })));
       renderTable();
       renderRuleNotes(response);
+      offerPreset(response);
       $("compare-table").hidden = true;
       resetScenarios();
       if (state.selected !== null) openAudit(state.selected, false);
