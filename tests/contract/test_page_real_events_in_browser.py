@@ -286,3 +286,76 @@ def test_a_file_without_rules_offers_its_systems_preset_in_one_click(server, bro
     answer = api(server, "/v1/standings", {"trf": trf(path), "preset": preset, "regulations": "fide-2024"})
     assert [(r["id"], r["rank"]) for r in table_rows(browser)] == [(r["id"], r["rank"]) for r in answer["standings"]]
     assert browser.evaluate("document.querySelector('[data-testid=preset-offer]').hidden")
+
+
+KARL_MALA = REALWORLD / "karl-mala-2005-sharly.trf"
+
+
+def on_phone(browser: Browser) -> None:
+    browser.call(
+        "Emulation.setDeviceMetricsOverride", session=True, width=390, height=844, deviceScaleFactor=1, mobile=True
+    )
+
+
+@needs_exports
+@pytest.mark.parametrize("code", ["en", "ja"])
+def test_on_a_phone_the_names_and_the_header_stay_in_view(server, browser, code):
+    """Point 7: Karl-Mala's 284 rows on a 390 px phone scrolled sideways and down with the names
+    and the header gone; the compare rank columns were off-screen."""
+    on_phone(browser)
+    try:
+        ranked(browser, server, KARL_MALA, "BH/C1 BH SB", lang=code)
+        browser.evaluate(
+            "(() => { const box = document.getElementById('standings-table').parentElement;"
+            " box.scrollIntoView(); box.scrollLeft = box.scrollWidth; box.scrollTop = 3000; })()"
+        )
+        placed = browser.evaluate(
+            """(() => {
+                 const box = document.getElementById('standings-table').parentElement.getBoundingClientRect();
+                 const head = document.querySelector('#standings-table thead th').getBoundingClientRect();
+                 const rows = Array.from(document.querySelectorAll('[data-testid=standings-row]'));
+                 const row = rows.find(r => { const b = r.getBoundingClientRect(); return b.top > head.bottom && b.bottom < box.bottom; });
+                 const name = row.querySelector('[data-column=name]').getBoundingClientRect();
+                 const last = row.lastElementChild.getBoundingClientRect();
+                 return {boxTop: box.top, boxLeft: box.left, boxBottom: box.bottom, headTop: head.top,
+                         nameLeft: name.left, lastRight: last.right, boxRight: box.right, scrolled: row.dataset.id !== rows[0].dataset.id};
+               })()"""
+        )
+        browser.drain(0.3)  # a frame for the compositor before the screenshot
+        shot(browser, f"37-07-phone-sticky-names-and-header-{code}")
+        set_value(browser, "compare-rules-input", "SB BH")
+        browser.evaluate("document.querySelector('[data-testid=compare-button]').click()")
+        browser.wait_for("document.documentElement.dataset.state === 'compared'", timeout=120)
+        browser.evaluate("document.getElementById('compare-table').scrollIntoView()")
+        ranks = browser.evaluate(
+            "Array.from(document.querySelectorAll('#compare-table thead th'), th => th.getBoundingClientRect().right)"
+        )
+        shot(browser, f"37-07-phone-compare-{code}")
+        width = browser.evaluate("window.innerWidth")
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride", session=True)
+    assert placed["scrolled"] and placed["lastRight"] <= placed["boxRight"] + 1  # scrolled down and to the end
+    assert abs(placed["headTop"] - placed["boxTop"]) <= 1, placed
+    assert abs(placed["nameLeft"] - placed["boxLeft"]) <= 1, placed
+    assert width == 390 and max(ranks[:3]) <= width, ranks
+
+
+@needs_exports
+def test_on_a_phone_many_warnings_do_not_push_the_table_away(server, browser):
+    """Point 7: about 600 px of warnings came before the table (the Crete cup has 26 notes)."""
+    on_phone(browser)
+    try:
+        ranked(browser, server, CRETE, "")
+        browser.evaluate("document.getElementById('results').scrollIntoView()")
+        gap = browser.evaluate(
+            "document.getElementById('standings-table').getBoundingClientRect().top"
+            " - document.getElementById('results').getBoundingClientRect().top"
+        )
+        shot(browser, "37-07-phone-warnings-folded")
+        count = browser.evaluate("document.querySelectorAll('#warnings li').length")
+        browser.evaluate("document.querySelector('#warnings-box summary').click()")
+        unfolded = browser.evaluate("document.getElementById('warnings-box').open")
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride", session=True)
+    assert count > 20 and unfolded
+    assert gap < 844 / 2, gap

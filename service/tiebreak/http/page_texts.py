@@ -83,6 +83,7 @@ TEXTS: dict[str, str | Msg] = {
     "rounds": msg_n("{n} round", "{n} rounds", 1),
     "summaryRules": text_id("rules: {rules}"),
     "pointsOnly": text_id("points only"),
+    "warningsSummary": msg_n("{n} note on the file and the ranking", "{n} notes on the file and the ranking", 1),
     "noRulesOffer": text_id(
         "Neither the file nor the form gives tie-break rules: players equal on points share a rank."
     ),

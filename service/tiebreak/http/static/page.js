@@ -73,6 +73,7 @@
   // Colour-blind-safe (Okabe-Ito), then darker tones; each passes 3:1 against white.
   const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#8a6d00", "#56487a", "#a6321e", "#1d5d4a", "#7a3b63", "#4d4d4d"];
   const SHOWN_IN_CHART = 10;
+  const FOLDED_WARNINGS = 3;
 
   const $ = (id) => document.getElementById(id);
   const state = { catalogue: new Map(), response: null, body: null, sort: null, selected: null, progression: null, chart: null, scenarios: null };
@@ -1015,6 +1016,10 @@
       $("summary").textContent = TEXTS.summary(response);
       $("audit-print").textContent = isTeams(response) ? t("printAuditTeam") : TEXTS.printAudit;
       $("warnings").replaceChildren(...response.warnings.map((w) => el("li", { "data-code": w.code, text: w.rule ? `${w.message} (${w.rule})` : w.message })));
+      // many notes (the Crete cup has 26) fold away, or they push the table off a phone's screen (issue 37, 7)
+      $("warnings-box").hidden = !response.warnings.length;
+      $("warnings-box").open = response.warnings.length <= FOLDED_WARNINGS;
+      $("warnings-summary").textContent = tn("warningsSummary", response.warnings.length);
       renderTable();
       renderRuleNotes(response);
       offerPreset(response);
