@@ -359,3 +359,29 @@ def test_on_a_phone_many_warnings_do_not_push_the_table_away(server, browser):
         browser.call("Emulation.clearDeviceMetricsOverride", session=True)
     assert count > 20 and unfolded
     assert gap < 844 / 2, gap
+
+
+@needs_exports
+def test_the_chart_scales_to_the_players_drawn_and_their_number_is_chosen(server, browser):
+    """Point 8: San Viator's chart ran 1-137 and the top ten overlapped in one band; the team
+    chart's labels 1 and 2 collided."""
+    ranked(browser, server, SAN_VIATOR, "BH/C1 BH")
+    progression = api(
+        server,
+        "/v1/standings/progression",
+        {"trf": trf(SAN_VIATOR), "tiebreaks": ["BH/C1", "BH"], "regulations": "fide-2024"},
+    )
+    chart = "document.querySelector('[data-testid=progression-chart]').dataset"
+    for top in (10, 5):
+        set_value(browser, "chart-top-input", str(top))
+        drawn = browser.evaluate(f"({{series: {chart}.series, worst: {chart}.worst}})")
+        worst = max(rank for player in progression["players"][:top] for rank in player["ranks"] if rank is not None)
+        assert drawn == {"series": str(top), "worst": str(worst)}
+        assert worst < 137
+    browser.evaluate("document.getElementById('progression').scrollIntoView()")
+    shot(browser, "37-08-chart-top-5")
+    ranked(browser, server, CRETE, "")
+    ticks = [int(t) for t in browser.evaluate(f"{chart}.ticks").split(",")]
+    assert ticks[0] == 1 and ticks[1] >= 3, ticks  # a gap of two ranks at least after 1
+    browser.evaluate("document.getElementById('progression').scrollIntoView()")
+    shot(browser, "37-08-team-chart")

@@ -47,6 +47,7 @@ TEXTS: dict[str, str | Msg] = {
         "Each line is a player's rank after every round (rank 1 at the top): the leaders after the last round and the selected player, drawn thicker."
     ),
     "progressionAsTable": text_id("The same as a table (every player)"),
+    "chartTopLabel": text_id("Lines for the top (after the last round)"),
     "compareHeading": text_id("Compare with another rule list or rule set"),
     "compareHelp": text_id(
         "The same event ranked under the rules above and under these, side by side; rows whose rank differs are marked."

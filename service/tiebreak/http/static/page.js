@@ -605,17 +605,19 @@
   // ---- rank progression: the chart (uPlot) and the table beside it ----
 
   function shownPlayers(progression) {
-    const shown = progression.players.slice(0, SHOWN_IN_CHART);
+    const top = Number($("chart-top-input").value) || SHOWN_IN_CHART;
+    const shown = progression.players.slice(0, Math.max(1, top));
     const selected = progression.players.find((p) => p.id === state.selected);
     if (selected && !shown.includes(selected)) shown.push(selected);
     return shown;
   }
 
-  // 1, then every step to the last rank: about eight labels whatever the field's size
+  // 1, then every step to the last rank: about eight labels whatever the field's size; none
+  // right after 1, where two labels would collide (15 teams: 1, 4, 6..., not 1, 2, 4; issue 37, 8)
   function rankTicks(worst) {
     const step = Math.max(1, Math.ceil(worst / 8));
     const ticks = [1];
-    for (let rank = step; rank <= worst; rank += step) if (rank > 1) ticks.push(rank);
+    for (let rank = step; rank <= worst; rank += step) if (rank > 1 && (step === 1 || rank - 1 > step / 2 + 0.5)) ticks.push(rank);
     return ticks;
   }
 
@@ -630,7 +632,8 @@
     if (!progression || typeof uPlot === "undefined") return;
     const shown = shownPlayers(progression);
     const last = progression.rounds.length - 1;
-    const worst = Math.max(1, ...progression.players.flatMap((p) => p.ranks));
+    // the ranks of the players drawn, not of the field: 137 players' scale squeezed the top ten into one band
+    const worst = Math.max(1, ...shown.flatMap((p) => p.ranks.filter((r) => r !== null && r !== undefined)));
     const series = [{ label: TEXTS.round }];
     shown.forEach((player, i) => {
       const selected = player.id === state.selected;
@@ -656,6 +659,8 @@
     };
     state.chart = new uPlot(options, [progression.rounds, ...shown.map((p) => p.ranks)], box);
     box.dataset.series = String(shown.length);
+    box.dataset.worst = String(worst);
+    box.dataset.ticks = rankTicks(worst).join(",");
     box.setAttribute("aria-label", `${TEXTS.progressionHeading}: ${shown.map((p) => p.name).join(", ")}`);
   }
 
@@ -1047,6 +1052,7 @@
     loadPresets().finally(restoreInput);  // a kept preset needs its option
     $("input-form").addEventListener("submit", compute);
     $("compare-form").addEventListener("submit", compare);
+    $("chart-top-input").addEventListener("change", drawProgression);
     $("scenarios-take").addEventListener("click", takeLastRound);
     $("scenarios-form").addEventListener("submit", askScenarios);
     $("file-input").addEventListener("change", readFile);
