@@ -376,7 +376,8 @@
         items.append(el("li", { "data-path": item.path, class: "rule-error", text: message }));
         const target = rule.list === 1 && body.lists ? "compare-rules" : "rules";
         $(`${target}-error`).hidden = false;
-        $(`${target}-error`).textContent = message;
+        // every bad rule of the list, not only the last one named
+        $(`${target}-error`).textContent = [$(`${target}-error`).textContent, message].filter(Boolean).join(" ");
         $(`${target}-input`).setAttribute("aria-invalid", "true");
       } else {
         items.append(el("li", { "data-path": item.path, text: item.path ? `${item.path}: ${item.message}` : item.message }));
