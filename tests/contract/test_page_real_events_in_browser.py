@@ -385,3 +385,35 @@ def test_the_chart_scales_to_the_players_drawn_and_their_number_is_chosen(server
     assert ticks[0] == 1 and ticks[1] >= 3, ticks  # a gap of two ranks at least after 1
     browser.evaluate("document.getElementById('progression').scrollIntoView()")
     shot(browser, "37-08-team-chart")
+
+
+@needs_exports
+@pytest.mark.parametrize("code", ["en", "ja"])
+def test_the_file_input_and_the_rule_set_select_are_not_cut(server, browser, code):
+    """Point 13: "No …osen" and "auto (by the start d" on a desktop screen."""
+    ranked(browser, server, SAN_VIATOR, "BH", lang=code)
+    cut = browser.evaluate(
+        """Array.from(document.querySelectorAll('#file-input, #regulations-select, #compare-regulations-select'), e => {
+             const whole = e.cloneNode(true);
+             whole.style.width = 'max-content';
+             whole.style.position = 'absolute';
+             document.body.append(whole);
+             const need = whole.getBoundingClientRect().width;
+             whole.remove();
+             return [e.id, need, e.getBoundingClientRect().width];
+           }).filter(([, need, has]) => has + 0.5 < need)"""
+    )
+    assert cut == []
+    browser.evaluate("window.scrollTo(0, 0)")
+    shot(browser, f"37-13-form-not-cut-{code}")
+
+
+@needs_exports
+def test_every_bad_rule_is_named_beside_the_rules_box(server, browser):
+    """Point 13: only the first of two bad rules was named."""
+    open_page(browser, server, "?lang=en")
+    pick_file(browser, SAN_VIATOR)
+    set_value(browser, "rules-input", "XX BH YY")
+    assert compute(browser) == "error"
+    said = browser.evaluate("document.getElementById('rules-error').textContent")
+    assert "“XX”" in said and "“YY”" in said, said
