@@ -14,7 +14,7 @@ import pytest
 
 from testkit.conformance import REALWORLD
 from tests.contract.browser import Browser, find_chromium
-from tests.contract.page import open_page, set_value
+from tests.contract.page import axe_violations, open_page, require_axe, set_value
 from tests.contract.test_page_in_browser import api, compute, pick_file, table_rows
 from tiebreak.texts.catalogue import translations
 
@@ -417,3 +417,48 @@ def test_every_bad_rule_is_named_beside_the_rules_box(server, browser):
     assert compute(browser) == "error"
     said = browser.evaluate("document.getElementById('rules-error').textContent")
     assert "“XX”" in said and "“YY”" in said, said
+
+
+@needs_exports
+@pytest.mark.parametrize("size", [(1280, 1000), (390, 844)], ids=["desktop", "phone"])
+@pytest.mark.parametrize("code", ["en", "ja"])
+@pytest.mark.parametrize(
+    ("path", "rules"),
+    [(SAN_VIATOR, "BH/C1 BH SB"), (KARL_MALA, "BH/C1 BH"), (CRETE, "")],
+    ids=lambda v: getattr(v, "stem", v),
+)
+def test_the_three_real_events_are_the_apis_answer_on_every_screen(server, browser, path, rules, code, size):
+    """Done when: San Viator, Karl-Mala and the Crete cup, on a desktop and a phone, in English and
+    Japanese: the table is the API's answer and the page is never wider than the screen."""
+    width, height = size
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        session=True,
+        width=width,
+        height=height,
+        deviceScaleFactor=1,
+        mobile=width < 500,
+    )
+    try:
+        ranked(browser, server, path, rules, lang=code)
+        shown = [(r["id"], r["rank"]) for r in table_rows(browser)]
+        page_width = browser.evaluate("document.documentElement.scrollWidth")
+        browser.evaluate("document.getElementById('results').scrollIntoView()")
+        browser.drain(0.2)  # a frame for the compositor before the screenshot
+        shot(browser, f"37-real-{path.stem}-{code}-{'phone' if width < 500 else 'desktop'}")
+    finally:
+        browser.call("Emulation.clearDeviceMetricsOverride", session=True)
+    body = {"trf": trf(path), "regulations": "fide-2024", **({"tiebreaks": rules.split()} if rules else {})}
+    answer = api(server, "/v1/standings", body)
+    assert shown == [(r["id"], r["rank"]) for r in answer["standings"]]
+    assert page_width <= width
+
+
+@needs_exports
+@pytest.mark.parametrize("code", ["en", "ru", "pl", "zh", "ja"])
+def test_the_new_views_are_axe_clean(server, browser, code):
+    """The preset offer, the folded notes, the rule notes and the chart's choice: WCAG 2 A/AA in every language."""
+    require_axe()
+    ranked(browser, server, SAN_VIATOR, "", lang=code)
+    assert browser.evaluate("!document.querySelector('[data-testid=preset-offer]').hidden")
+    assert axe_violations(browser) == []
