@@ -53,10 +53,24 @@ def _group_places(standings: Sequence[s.Standing]) -> dict[int, int]:
     return {row.rank: place for place, row in enumerate(standings, start=1) if row.rank is not None}
 
 
-def _rank_disagrees(row: s.Standing, written: Decimal, group_end: dict[int, int]) -> str | None:
+def _places_among(standings: Sequence[s.Standing], ranked: set[int]) -> dict[int, tuple[int, int]]:
+    """Each tie group's first and last place counting only the players the file ranks: a file that
+    leaves some players unranked (rank 0: withdrawn) numbers the others 1, 2, 3... without them."""
+    places: dict[int, tuple[int, int]] = {}
+    rows = [row for row in standings if row.id in ranked and row.rank is not None]
+    for place, row in enumerate(rows, start=1):
+        assert row.rank is not None
+        first, _ = places.get(row.rank, (place, place))
+        places[row.rank] = (first, place)
+    return places
+
+
+def _rank_disagrees(
+    row: s.Standing, written: Decimal, group_end: dict[int, int], among: dict[int, tuple[int, int]] | None = None
+) -> str | None:
     if row.rank is None:  # an expelled player: no place to compare
         return None
-    first, last = row.rank, group_end[row.rank]
+    first, last = among[row.rank] if among is not None else (row.rank, group_end[row.rank])
     if first <= written <= last:
         return None
     return f"{first}" if first == last else f"{first}-{last}"
@@ -122,6 +136,11 @@ def _check_players(
         compared.append("points")
     if "rank" in fields and any(r for r in ranks if r is not None):
         compared.append("rank")
+    # Issue 37, 11: Karl-Mala ranks 276 of its 284 players; 17 were "inconsistent" for places
+    # counted with the players the file left unranked.
+    unranked = any(not r for r in ranks)
+    ranked = {player.id for player, r in zip(document.tournament.players, ranks, strict=False) if r}
+    among = _places_among(response.standings, ranked) if unranked else None
     for player, written_points, written_rank in zip(document.tournament.players, points, ranks, strict=False):
         row = rows.get(player.id)
         if row is None:  # a player the standings leave out (a team file ranked by player skips none we know)
@@ -134,7 +153,7 @@ def _check_players(
                 )
             )
         if "rank" in compared and written_rank:  # blank or 0: the file did not rank the player
-            places = _rank_disagrees(row, written_rank, group_end)
+            places = _rank_disagrees(row, written_rank, group_end, among)
             if places is not None:
                 disagreements.append(
                     Disagreement(
