@@ -70,7 +70,8 @@ def team_match(a_points: str = "2", a_rank: str = "1") -> str:
 def test_a_team_file_is_checked_by_team_and_agrees():
     report = check_trf(team_match())
     assert report.status == "consistent", report
-    assert report.compared == ["match_points", "game_points", "rank"]
+    # and the players' points columns (001, 81-84) too (issue 37, 11)
+    assert report.compared == ["match_points", "game_points", "rank", "points"]
 
 
 def test_a_team_match_points_column_that_differs_is_reported():
@@ -109,7 +110,7 @@ def test_check_items_take_tiebreaks_regulations_and_participants(client):
     response = client.post("/v1/check", json=body)
     assert response.status_code == 200, response.text
     teams, players = (json.loads(line) for line in response.text.splitlines())
-    assert teams["status"] == 200 and teams["result"]["compared"] == ["match_points", "game_points", "rank"]
+    assert teams["status"] == 200 and teams["result"]["compared"] == ["match_points", "game_points", "rank", "points"]
     assert players["status"] == 200, players
     assert players["result"]["tiebreaks"] == ["BH"] and players["result"]["regulations"] == "fide-2024"
 

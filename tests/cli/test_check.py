@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from testkit.conformance import REALWORLD
 from tiebreak.usecases.check import check_trf
 from tests.command import ROOT, tiebreak
 
@@ -96,3 +99,44 @@ def test_batch_of_a_folder_includes_vegas_trfx_files(tmp_path):
     (tmp_path / "b.trfx").write_text(ALEKHINE, encoding="utf-8")
     done = tiebreak("batch", str(tmp_path), "--no-explain")
     assert [Path(json.loads(line)["id"]).name for line in done.stdout.splitlines()] == ["a.trf", "b.trfx"]
+
+
+CRETE = REALWORLD / "crete-team-cup-2024.trf"
+
+
+@pytest.mark.skipif(not CRETE.is_file(), reason=f"{CRETE} is not here (../shared/conformance)")
+def test_a_team_file_whose_players_points_disagree_is_inconsistent():
+    """Issue 37, 11: the Crete team cup's 310 records carry no columns, so nothing was compared and the
+    file was "consistent" while its own warnings named 12 players' points columns that disagree."""
+    done = tiebreak("check", str(CRETE))
+    (line,) = [json.loads(line) for line in done.stdout.splitlines()]
+    report = line["result"]
+    mismatches = [w for w in report["warnings"] if w["code"] == "trf-points-mismatch"]
+    assert len(mismatches) == 12
+    assert report["status"] == "inconsistent" and "points" in report["compared"]
+    assert sorted(d["player"] for d in report["disagreements"] if d["field"] == "points") == sorted(
+        int(w["message"].split("player ")[1].split(":")[0]) for w in mismatches
+    )
+    assert done.returncode == 1 and "inconsistent: " in done.stderr
+
+
+KARL_MALA = [REALWORLD / "karl-mala-2005-sharly.trf", REALWORLD / "karl-mala-2005-sklangen.trf"]
+
+
+@pytest.mark.skipif(not all(p.is_file() for p in KARL_MALA), reason=f"{REALWORLD} is not here (../shared/conformance)")
+def test_places_are_counted_among_the_players_the_file_ranks(tmp_path):
+    """Issue 37, 11: Karl-Mala leaves 8 of its 284 players unranked (rank 0) and numbers the others
+    without them; counted with them, 17 players' places were called inconsistent."""
+    done = tiebreak("check", *map(str, KARL_MALA))
+    reports = [json.loads(line)["result"] for line in done.stdout.splitlines()]
+    assert [(r["status"], r["compared"], r["disagreements"]) for r in reports] == [
+        ("consistent", ["points", "rank"], [])
+    ] * 2
+    # a place that is wrong among the ranked players is still found
+    text = KARL_MALA[0].read_text(encoding="utf-8", errors="replace")
+    wrong = tmp_path / "wrong.trf"
+    wrong.write_text(with_columns(text, 59, rank="100"), encoding="utf-8")
+    (line,) = [json.loads(line) for line in tiebreak("check", str(wrong)).stdout.splitlines()]
+    (disagreement,) = line["result"]["disagreements"]
+    assert (disagreement["player"], disagreement["field"], disagreement["file"]) == (59, "rank", "100")
+    assert disagreement["computed"] == "209-239"  # the file ranks its 2.5-point players 209 to 239

@@ -86,7 +86,7 @@ access_log = logging.getLogger("tiebreak.access")
 # ---- the middleware ----
 
 # Reachable without an API key: probes, the scraper and the API's own description.
-PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema")
+PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema", "/docs")
 PROBES = frozenset({"/healthz", "/readyz"})
 
 
@@ -152,7 +152,7 @@ def _header(scope, name: bytes) -> str | None:
 
 def _private(path: str) -> bool:
     """What the admin port serves: the metrics and the API description."""
-    return path == "/metrics" or path == "/schema" or path.startswith("/schema/")
+    return path in ("/metrics", "/schema", "/docs") or path.startswith("/schema/")
 
 
 def _declared_length(scope) -> int | None:

@@ -14,6 +14,7 @@ from ..texts.catalogue import LANGUAGES, negotiate, translations
 from .page_texts import page_texts
 
 STATIC = Path(__file__).parent / "static"
+DOCS_LINK = b'    <a href="schema/swagger" data-text="apiDocs"></a>\n'
 PAGE_ASSETS = "/page"
 # Only this server: scripts, styles, fetches, images. uPlot sizes its elements through
 # element.style, which 'self' alone would not block; inline <style> and style="" are not used.
@@ -32,10 +33,13 @@ def page_language(request: Request) -> str:
     return negotiate(request.headers.get("accept-language"))
 
 
-def page_html(code: str) -> bytes:
+def page_html(code: str, docs: bool = True) -> bytes:
     """index.html in the language `code`: `<html lang>`, the title and the page's texts as a JSON
-    data block (not a script: the Content-Security-Policy runs none inline) that page.js reads."""
+    data block (not a script: the Content-Security-Policy runs none inline) that page.js reads.
+    Without `docs` (the API description served on the admin port only) the page has no link to it."""
     html = (STATIC / "index.html").read_bytes()
+    if not docs:
+        html = html.replace(DOCS_LINK, b"", 1)
     title = translations(code).gettext("Tie-break standings").encode()
     block = b'<script type="application/json" id="page-texts">' + page_texts(code) + b"</script>\n</head>"
     html = html.replace(b'<html lang="en">', f'<html lang="{code}">'.encode(), 1)
@@ -46,8 +50,10 @@ def page_html(code: str) -> bytes:
 @get("/", include_in_schema=False, sync_to_thread=False)
 def page(request: Request) -> Response[bytes]:
     code = page_language(request)
+    # TIEBREAK_ADMIN_PORT: /schema answers on the admin port only; a link here would be a 404
+    docs = request.app.state["ops"].admin_port is None
     return Response(
-        page_html(code),
+        page_html(code, docs),
         media_type="text/html; charset=utf-8",
         headers={
             "Content-Security-Policy": CSP,
@@ -58,8 +64,16 @@ def page(request: Request) -> Response[bytes]:
     )
 
 
+@get("/docs", include_in_schema=False, sync_to_thread=False)
+def docs() -> Response[bytes]:
+    """The address people try for API documentation: a redirect to ReDoc at /schema (relative, so a
+    path prefix of a proxy in front is kept). With an admin port, both are there only (ops.py)."""
+    return Response(b"", status_code=308, headers={"Location": "schema"})
+
+
 PAGE_ROUTES: list = [
     page,
+    docs,
     create_static_files_router(
         path=PAGE_ASSETS,
         directories=[STATIC],

@@ -6,8 +6,8 @@ computed under `auto-historic` (fide-2009 before 1 April 2024, fide-2024 until 2
 fide-2026 after). A file rank agrees when it falls inside the places the computed standings leave
 the player's tie group (a file ranks tied players 5, 6, 7 where the service shares rank 5).
 A team event (records 310 or 013) is checked as one: each 310 record's match points (55-60),
-game points (62-67) and rank (69-71) against the team standings; `participants: players` checks
-its players instead. The client may replace the file's rule list (`tiebreaks`) and edition
+game points (62-67) and rank (69-71) against the team standings, and each player's points column
+(81-84) against the player's results; `participants: players` checks its players instead. The client may replace the file's rule list (`tiebreaks`) and edition
 (`regulations`). No TRF format we know carries per-player tie-break values, so those are not
 compared; the report says what was.
 """
@@ -53,10 +53,24 @@ def _group_places(standings: Sequence[s.Standing]) -> dict[int, int]:
     return {row.rank: place for place, row in enumerate(standings, start=1) if row.rank is not None}
 
 
-def _rank_disagrees(row: s.Standing, written: Decimal, group_end: dict[int, int]) -> str | None:
+def _places_among(standings: Sequence[s.Standing], ranked: set[int]) -> dict[int, tuple[int, int]]:
+    """Each tie group's first and last place counting only the players the file ranks: a file that
+    leaves some players unranked (rank 0: withdrawn) numbers the others 1, 2, 3... without them."""
+    places: dict[int, tuple[int, int]] = {}
+    rows = [row for row in standings if row.id in ranked and row.rank is not None]
+    for place, row in enumerate(rows, start=1):
+        assert row.rank is not None
+        first, _ = places.get(row.rank, (place, place))
+        places[row.rank] = (first, place)
+    return places
+
+
+def _rank_disagrees(
+    row: s.Standing, written: Decimal, group_end: dict[int, int], among: dict[int, tuple[int, int]] | None = None
+) -> str | None:
     if row.rank is None:  # an expelled player: no place to compare
         return None
-    first, last = row.rank, group_end[row.rank]
+    first, last = among[row.rank] if among is not None else (row.rank, group_end[row.rank])
     if first <= written <= last:
         return None
     return f"{first}" if first == last else f"{first}-{last}"
@@ -80,6 +94,14 @@ def check_trf(
     notes: list[s.WarningOut] = []
     if response.standings and response.standings[0].match_points is not None:
         compared, disagreements = _check_teams(text, response, notes)
+        # The players' records (001) of a team event carry a points column too: a file whose 310
+        # records are blank is not "consistent" while its players' points disagree (issue 37, 11).
+        by_player = run_standings(
+            s.StandingsRequest(trf=text, regulations=regulations, explain=False, participants="players")
+        )
+        player_compared, player_disagreements = _check_players(text, by_player, [], fields=("points",))
+        compared += player_compared
+        disagreements += player_disagreements
     else:
         compared, disagreements = _check_players(text, response, notes)
     return CheckReport(
@@ -94,7 +116,7 @@ def check_trf(
 
 
 def _check_players(
-    text: str, response: s.StandingsResponse, notes: list[s.WarningOut]
+    text: str, response: s.StandingsResponse, notes: list[s.WarningOut], fields: tuple[str, ...] = ("points", "rank")
 ) -> tuple[list[str], list[Disagreement]]:
     document = parse_trf(text, columns=True)  # the players and the columns 81-89 as written; no result objects
     rows = {row.id: row for row in response.standings}
@@ -110,10 +132,15 @@ def _check_players(
             if _unreadable(written_text):
                 notes.append(_not_compared(f"record 001 of player {player.id}", column, written_text))
     # A column of zeros or blanks is a program that did not fill it in: nothing to compare.
-    if any(p for p in points if p is not None):
+    if "points" in fields and any(p for p in points if p is not None):
         compared.append("points")
-    if any(r for r in ranks if r is not None):
+    if "rank" in fields and any(r for r in ranks if r is not None):
         compared.append("rank")
+    # Issue 37, 11: Karl-Mala ranks 276 of its 284 players; 17 were "inconsistent" for places
+    # counted with the players the file left unranked.
+    unranked = any(not r for r in ranks)
+    ranked = {player.id for player, r in zip(document.tournament.players, ranks, strict=False) if r}
+    among = _places_among(response.standings, ranked) if unranked else None
     for player, written_points, written_rank in zip(document.tournament.players, points, ranks, strict=False):
         row = rows.get(player.id)
         if row is None:  # a player the standings leave out (a team file ranked by player skips none we know)
@@ -126,7 +153,7 @@ def _check_players(
                 )
             )
         if "rank" in compared and written_rank:  # blank or 0: the file did not rank the player
-            places = _rank_disagrees(row, written_rank, group_end)
+            places = _rank_disagrees(row, written_rank, group_end, among)
             if places is not None:
                 disagreements.append(
                     Disagreement(

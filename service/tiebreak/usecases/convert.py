@@ -281,29 +281,36 @@ def _parsed(item: str, regulations: m.Regulations | None, path: Path) -> RuleSpe
 
 def rules_from_wire(items: list[str | s.RuleObject], regulations: m.Regulations | None = None) -> list[RuleSpec]:
     """The rule list, parsed under one rule set (its codes and aliases), or any when None."""
-    codes = None
-    specs = []
+    specs: list[RuleSpec] = []
+    refused: list[InvalidRequest] = []
     for i, item in enumerate(items):
-        path = ("tiebreaks", i)
-        if isinstance(item, str):
-            specs.append(_parsed(item, regulations, path))
-            continue
-        if item.code is None:  # a Swiss-Manager number: read as its string form
-            specs.append(parse_spec(item.rule_text, regulations, path))
-            continue
-        codes = codes or valid_codes(regulations)
-        code = item.code.strip().upper()
-        if code not in codes:
-            named = parse_spec(item.code, regulations, path)  # an alias, or a 400 with the valid codes
-            if item.modifiers is None or named != RuleSpec(named.code):
-                specs.append(named)
-                continue
-            code = named.code  # {"code": "Solkoff", "modifiers": {...}}
-        mods = item.modifiers or s.Modifiers()
-        letters = [f"C{mods.cut}"] * bool(mods.cut) + [f"M{mods.median}"] * bool(mods.median)
-        letters += [f"L{mods.limit}%"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
-        specs.append(build_rule(code, letters, codes[code], path, item.code))
+        try:
+            specs.append(_rule_from_wire(item, regulations, ("tiebreaks", i)))
+        except InvalidRequest as error:  # every bad rule of the list in one answer (issue 37, 13)
+            refused.append(error)
+    if len(refused) == 1:
+        raise refused[0]
+    if refused:
+        raise type(refused[0])([issue for error in refused for issue in error.issues])
     return specs
+
+
+def _rule_from_wire(item: str | s.RuleObject, regulations: m.Regulations | None, path: Path) -> RuleSpec:
+    if isinstance(item, str):
+        return _parsed(item, regulations, path)
+    if item.code is None:  # a Swiss-Manager number: read as its string form
+        return parse_spec(item.rule_text, regulations, path)
+    codes = valid_codes(regulations)
+    code = item.code.strip().upper()
+    if code not in codes:
+        named = parse_spec(item.code, regulations, path)  # an alias, or a 400 with the valid codes
+        if item.modifiers is None or named != RuleSpec(named.code):
+            return named
+        code = named.code  # {"code": "Solkoff", "modifiers": {...}}
+    mods = item.modifiers or s.Modifiers()
+    letters = [f"C{mods.cut}"] * bool(mods.cut) + [f"M{mods.median}"] * bool(mods.median)
+    letters += [f"L{mods.limit}%"] * (mods.limit is not None) + ["P"] * mods.forfeits_played
+    return build_rule(code, letters, codes[code], path, item.code)
 
 
 def _number(units: int | None, scale: int) -> float | None:

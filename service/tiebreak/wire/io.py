@@ -149,7 +149,7 @@ class BatchResult(s.Out, frozen=True):
 class Disagreement(s.Out, frozen=True):
     """One value the file and the service see differently."""
 
-    player: Annotated[int, doc("The start number (of the team, in a team event)")]
+    player: Annotated[int, doc("The start number (of the team, in a team event's team columns)")]
     name: Annotated[str, doc("The player's (or the team's) name")]
     field: Annotated[
         Literal["points", "rank", "match_points", "game_points"],
@@ -174,7 +174,8 @@ class CheckReport(s.Out, frozen=True):
     compared: Annotated[
         list[str],
         doc(
-            "What the file carried and was compared: `points`, `rank` (a team event: `match_points`, `game_points`, `rank`)"
+            "What the file carried and was compared: `points`, `rank` (a team event: `match_points`, "
+            "`game_points`, `rank` of its teams, and `points` of its players)"
         ),
     ]
     disagreements: Annotated[list[Disagreement], doc("Each value that differs")]

@@ -20,6 +20,9 @@
   };
   const ts = (key, args = {}) => fill(PAGE.scenario[key], args);
 
+  // The result of a round as the count rules (WIN, KS, GE...) give it: the engine's ResultKind values.
+  const RESULT_KINDS = ["win", "draw", "loss", "forfeit_win", "forfeit_loss", "pairing_bye", "full_bye", "half_bye", "zero_bye", "absent"];
+
   const TEXTS = {
     ...Object.fromEntries(Object.entries(PAGE).filter(([, value]) => typeof value === "string")),
     // FIDE's editions are named as FIDE names them, in every language
@@ -27,7 +30,7 @@
     columns: Object.fromEntries(["rank", "id", "name", "federation", "title", "points", "decided_by"].map((c) => [c, t(`col_${c}`)])),
     sortBy: (column) => t("sortBy", { column }),
     sharedRank: (first, last) => t("sharedRank", { first, last }),
-    caption: (players, regulations) => tn("caption", players, { regulations }),
+    caption: (players, regulations, teams) => tn(teams ? "captionTeams" : "caption", players, { regulations }),
     summary: (r) => [
       tn("summaryRanked", r.total_players),
       t("summaryRuleSet", { regulations: r.regulations }),
@@ -48,7 +51,7 @@
     dropped: (reason) => t("dropped", { reason }),
     totalBeforeCut: (total) => t("totalBeforeCut", { total }),
     contributionColumns: ["colRound", "colWhat", "colOpponent", "colValue", "colHow"].map((k) => t(k)),
-    kinds: Object.fromEntries(["game", "forfeit", "dummy", "unplayed", "running_score", "encounter", "rating", "opponent_value"].map((k) => [k, t(`kind_${k}`)])),
+    kinds: Object.fromEntries(["game", "forfeit", "dummy", "unplayed", "running_score", "encounter", "rating", "opponent_value", ...RESULT_KINDS].map((k) => [k, t(`kind_${k}`)])),
     cut: (reason) => t("cut", { reason: reason || t("cutDefault") }),
     cap: (cap, article) => (article ? t("capArticle", { cap, article }) : t("cap", { cap })),
     counted: (face, counted, article) => (article ? t("countedArticle", { face, counted, article }) : t("counted", { face, counted })),
@@ -62,7 +65,7 @@
     movedUp: (n) => t("movedUp", { n }),
     movedDown: (n) => t("movedDown", { n }),
     notMoved: "—",
-    compareSummary: (moves) => (moves ? tn("compareSummary", moves) : t("compareNone")),
+    compareSummary: (moves, teams) => (moves ? tn(teams ? "compareSummaryTeams" : "compareSummary", moves) : t("compareNone")),
     csvName: "standings.csv",
   };
 
@@ -70,9 +73,10 @@
   // Colour-blind-safe (Okabe-Ito), then darker tones; each passes 3:1 against white.
   const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#8a6d00", "#56487a", "#a6321e", "#1d5d4a", "#7a3b63", "#4d4d4d"];
   const SHOWN_IN_CHART = 10;
+  const FOLDED_WARNINGS = 3;
 
   const $ = (id) => document.getElementById(id);
-  const state = { response: null, body: null, sort: null, selected: null, progression: null, chart: null, scenarios: null };
+  const state = { catalogue: new Map(), response: null, body: null, sort: null, selected: null, progression: null, chart: null, scenarios: null };
 
   function el(tag, props = {}, ...children) {
     const node = document.createElement(tag);
@@ -115,6 +119,8 @@
     }
     if (!kept) return;
     for (const id of KEPT_FIELDS) if (typeof kept[id] === "string") $(id).value = kept[id];
+    // standings shown before the switch are computed again, in the new language (issue 37, 3)
+    if (kept.computed) $("input-form").requestSubmit();
   }
 
   function languagePicker() {
@@ -126,7 +132,9 @@
       try {
         localStorage.setItem(STORED, select.value);
         // the form's input survives the reload into the other language (this tab only)
-        sessionStorage.setItem(KEPT, JSON.stringify(Object.fromEntries(KEPT_FIELDS.map((id) => [id, $(id).value]))));
+        const kept = Object.fromEntries(KEPT_FIELDS.map((id) => [id, $(id).value]));
+        kept.computed = state.response !== null;
+        sessionStorage.setItem(KEPT, JSON.stringify(kept));
       } catch (error) {
         // storage refused (private mode, a text too large): the query parameter still carries the choice
       }
@@ -149,6 +157,54 @@
     url.searchParams.set("lang", stored);
     window.location.replace(url.toString());
     return true;
+  }
+
+  // What each rule measures, in the page's language (GET /v1/tiebreaks): the columns' notes.
+  async function loadCatalogue() {
+    try {
+      const response = await fetch("v1/tiebreaks", { headers: { Accept: "application/json", "Accept-Language": LANG } });
+      if (response.ok) state.catalogue = new Map((await response.json()).map((entry) => [entry.code, entry]));
+    } catch (error) {
+      // the columns keep their names and articles
+    }
+  }
+
+  // "DE — Direct encounter (C.07 6): ... Lower is better." (issue 37, 9)
+  function ruleNote(rule) {
+    const entry = state.catalogue.get(rule.code);
+    const note = t("ruleNote", { spec: rule.spec, name: rule.name, article: rule.article });
+    const description = entry ? ` ${entry.description}` : "";
+    return `${note}${description} ${rule.lower_is_better ? t("lowerIsBetter") : t("higherIsBetter")}`;
+  }
+
+  // A file without rules (no record 202) and an empty rules box rank by points only: one click
+  // ranks it by the preset of its system (issue 37, 6). Team events have no preset yet.
+  function offerPreset(response) {
+    const box = $("preset-offer");
+    box.replaceChildren();
+    box.hidden = true;
+    if (!response.warnings.some((w) => w.code === "no-tiebreaks") || isTeams(response)) return;
+    const name = response.system === "round_robin" ? "round-robin" : "fide-swiss-traditional";
+    const option = Array.from($("preset-select").options).find((o) => o.value === name);
+    if (!option) return;
+    box.append(
+      el("span", { text: t("noRulesOffer") }),
+      el("button", {
+        type: "button",
+        "data-testid": "preset-offer-button",
+        "data-preset": name,
+        text: t("usePreset", { preset: option.textContent }),
+        onclick: () => {
+          $("preset-select").value = name;
+          $("input-form").requestSubmit();
+        },
+      }),
+    );
+    box.hidden = false;
+  }
+
+  function renderRuleNotes(response) {
+    $("rule-notes").replaceChildren(...response.tiebreaks.map((rule) => el("li", { "data-rule": rule.spec, text: ruleNote(rule) })));
   }
 
   async function loadPresets() {
@@ -290,8 +346,10 @@
   // ---- errors, where they belong ----
 
   function clearErrors() {
-    $("error-box").hidden = true;
-    $("error-box").replaceChildren();
+    for (const id of ["error-box", "compare-error"]) {
+      $(id).hidden = true;
+      $(id).replaceChildren();
+    }
     for (const id of ["rules-error", "compare-rules-error"]) {
       $(id).hidden = true;
       $(id).textContent = "";
@@ -351,7 +409,8 @@
         items.append(el("li", { "data-path": item.path, class: "rule-error", text: message }));
         const target = rule.list === 1 && body.lists ? "compare-rules" : "rules";
         $(`${target}-error`).hidden = false;
-        $(`${target}-error`).textContent = message;
+        // every bad rule of the list, not only the last one named
+        $(`${target}-error`).textContent = [$(`${target}-error`).textContent, message].filter(Boolean).join(" ");
         $(`${target}-input`).setAttribute("aria-invalid", "true");
       } else {
         items.append(el("li", { "data-path": item.path, text: item.path ? `${item.path}: ${item.message}` : item.message }));
@@ -364,19 +423,23 @@
 
   // ---- the standings table ----
 
+  // A team event's rows carry match and game points (the API's team standings).
+  const isTeams = (response) => response.standings.some((r) => r.match_points !== null && r.match_points !== undefined);
+
   function columnsOf(response) {
     const rows = response.standings;
+    const teams = isTeams(response);
     const columns = [
       { key: "rank", label: TEXTS.columns.rank, value: (r) => r.rank, numeric: true },
       { key: "id", label: TEXTS.columns.id, value: (r) => r.id, numeric: true },
-      { key: "name", label: TEXTS.columns.name, value: (r) => r.name },
+      { key: "name", label: teams ? t("col_team") : TEXTS.columns.name, value: (r) => r.name },
     ];
     for (const field of ["federation", "title"]) {
       if (rows.some((r) => r[field])) columns.push({ key: field, label: TEXTS.columns[field], value: (r) => r[field] || "" });
     }
     columns.push({ key: "points", label: TEXTS.columns.points, value: (r) => r.points, numeric: true });
     response.tiebreaks.forEach((t, i) => {
-      columns.push({ key: `rule-${i}`, label: t.spec, title: `${t.name} (${t.article})`, value: (r) => r.values[i], numeric: true, lowerIsBetter: t.lower_is_better });
+      columns.push({ key: `rule-${i}`, label: t.spec, title: ruleNote(t), value: (r) => r.values[i], numeric: true, lowerIsBetter: t.lower_is_better });
     });
     columns.push({ key: "decided_by", label: TEXTS.columns.decided_by, value: (r) => r.decided_by || "" });
     return columns;
@@ -409,7 +472,7 @@
     const counts = new Map();
     for (const row of response.standings) counts.set(row.rank, (counts.get(row.rank) || 0) + 1);
     const table = $("standings-table");
-    $("standings-caption").textContent = TEXTS.caption(response.total_players, response.regulations);
+    $("standings-caption").textContent = TEXTS.caption(response.total_players, response.regulations, isTeams(response));
     const head = el("tr");
     for (const column of columns) {
       const sorted = state.sort && state.sort.key === column.key ? (state.sort.dir > 0 ? "ascending" : "descending") : "none";
@@ -519,7 +582,12 @@
     }
     const panel = $("audit-panel");
     panel.hidden = false;
-    if (focus) panel.focus();
+    if (focus) {
+      // The panel can be taller than the screen: focusing it would centre it, the player's name
+      // and rank off-screen (issue 37, 2). It opens at its heading instead.
+      panel.focus({ preventScroll: true });
+      $("audit-heading").scrollIntoView({ block: "start" });
+    }
     drawProgression();
   }
 
@@ -562,23 +630,29 @@
   function closeAudit() {
     $("audit-panel").hidden = true;
     const row = document.querySelector(`#standings-table tr[data-id="${state.selected}"]`);
-    if (row) row.focus();
+    if (row) {
+      // back to the row the audit was opened from, in the middle of the screen
+      row.focus({ preventScroll: true });
+      row.scrollIntoView({ block: "center" });
+    }
   }
 
   // ---- rank progression: the chart (uPlot) and the table beside it ----
 
   function shownPlayers(progression) {
-    const shown = progression.players.slice(0, SHOWN_IN_CHART);
+    const top = Number($("chart-top-input").value) || SHOWN_IN_CHART;
+    const shown = progression.players.slice(0, Math.max(1, top));
     const selected = progression.players.find((p) => p.id === state.selected);
     if (selected && !shown.includes(selected)) shown.push(selected);
     return shown;
   }
 
-  // 1, then every step to the last rank: about eight labels whatever the field's size
+  // 1, then every step to the last rank: about eight labels whatever the field's size; none
+  // right after 1, where two labels would collide (15 teams: 1, 4, 6..., not 1, 2, 4; issue 37, 8)
   function rankTicks(worst) {
     const step = Math.max(1, Math.ceil(worst / 8));
     const ticks = [1];
-    for (let rank = step; rank <= worst; rank += step) if (rank > 1) ticks.push(rank);
+    for (let rank = step; rank <= worst; rank += step) if (rank > 1 && (step === 1 || rank - 1 > step / 2 + 0.5)) ticks.push(rank);
     return ticks;
   }
 
@@ -593,7 +667,8 @@
     if (!progression || typeof uPlot === "undefined") return;
     const shown = shownPlayers(progression);
     const last = progression.rounds.length - 1;
-    const worst = Math.max(1, ...progression.players.flatMap((p) => p.ranks));
+    // the ranks of the players drawn, not of the field: 137 players' scale squeezed the top ten into one band
+    const worst = Math.max(1, ...shown.flatMap((p) => p.ranks.filter((r) => r !== null && r !== undefined)));
     const series = [{ label: TEXTS.round }];
     shown.forEach((player, i) => {
       const selected = player.id === state.selected;
@@ -619,6 +694,8 @@
     };
     state.chart = new uPlot(options, [progression.rounds, ...shown.map((p) => p.ranks)], box);
     box.dataset.series = String(shown.length);
+    box.dataset.worst = String(worst);
+    box.dataset.ticks = rankTicks(worst).join(",");
     box.setAttribute("aria-label", `${TEXTS.progressionHeading}: ${shown.map((p) => p.name).join(", ")}`);
   }
 
@@ -669,8 +746,8 @@
     const rules = splitRules($("compare-rules-input").value);
     const preset = $("compare-preset-select").value;
     // Neither rules nor a preset: the same rules as above, under the rule set chosen (two editions side by side).
+    // Both: the preset, as /v1/standings and the form above take it (a compare list takes one of the two).
     const second = { name: TEXTS.listB, ...(preset ? { preset } : rules.length ? { tiebreaks: rules } : listOf(first, [])) };
-    if (preset && rules.length) second.tiebreaks = rules;
     const regulations = $("compare-regulations-select").value;
     second.regulations = regulations || state.response.regulations;
     const body = without(base, ["tiebreaks", "preset", "explain", "top", "offset", "player", "participants"]);
@@ -682,7 +759,9 @@
       renderCompare(answer);
       document.documentElement.dataset.state = "compared";
     } catch (error) {
-      showProblem(error, body);
+      // beside the compare form, where the arbiter is looking, not at the top of the page
+      $("compare-table").hidden = true;
+      showProblem(error, body, "compare-error");
       document.documentElement.dataset.state = "error";
     }
   }
@@ -693,7 +772,9 @@
     const table = $("compare-table");
     const describe = (list) => `${list.standings.tiebreaks.map((t) => t.spec).join(", ") || "PTS"} (${list.standings.regulations})`;
     const head = el("tr");
-    for (const label of TEXTS.compareColumns(describe(a), describe(b))) head.append(el("th", { scope: "col", text: label }));
+    const labels = TEXTS.compareColumns(describe(a), describe(b));
+    if (isTeams(b.standings)) labels[0] = t("col_team");
+    for (const label of labels) head.append(el("th", { scope: "col", text: label }));
     table.tHead.replaceChildren(head);
     const body = el("tbody");
     for (const row of b.standings.standings) {
@@ -713,7 +794,7 @@
     }
     table.tBodies[0].replaceWith(body);
     table.hidden = false;
-    $("status").textContent = TEXTS.compareSummary(answer.summary.moves.length);
+    $("status").textContent = TEXTS.compareSummary(answer.summary.moves.length, isTeams(b.standings));
   }
 
   // ---- before the last round: POST /v1/scenarios ----
@@ -1010,14 +1091,22 @@
     $("compute-button").disabled = true;
     try {
       const response = await post("v1/standings", body);
+      await state.catalogueLoaded;  // the columns' notes
       state.response = response;
       state.body = body;
       state.sort = null;
       if (!response.standings.some((r) => r.id === state.selected)) state.selected = null;
       $("results").hidden = false;
       $("summary").textContent = TEXTS.summary(response);
+      $("audit-print").textContent = isTeams(response) ? t("printAuditTeam") : TEXTS.printAudit;
       $("warnings").replaceChildren(...response.warnings.map((w) => el("li", { "data-code": w.code, text: w.rule ? `${w.message} (${w.rule})` : w.message })));
+      // many notes (the Crete cup has 26) fold away, or they push the table off a phone's screen (issue 37, 7)
+      $("warnings-box").hidden = !response.warnings.length;
+      $("warnings-box").open = response.warnings.length <= FOLDED_WARNINGS;
+      $("warnings-summary").textContent = tn("warningsSummary", response.warnings.length);
       renderTable();
+      renderRuleNotes(response);
+      offerPreset(response);
       $("compare-table").hidden = true;
       resetScenarios();
       if (state.selected !== null) openAudit(state.selected, false);
@@ -1039,9 +1128,11 @@
     fillTexts();
     ratingsFields();
     languagePicker();
+    state.catalogueLoaded = loadCatalogue();
     loadPresets().finally(restoreInput);  // a kept preset needs its option
     $("input-form").addEventListener("submit", compute);
     $("compare-form").addEventListener("submit", compare);
+    $("chart-top-input").addEventListener("change", drawProgression);
     $("scenarios-take").addEventListener("click", takeLastRound);
     $("scenarios-form").addEventListener("submit", askScenarios);
     $("file-input").addEventListener("change", readFile);
