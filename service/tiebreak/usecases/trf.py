@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from ..formats.trf import located_warning
+from ..texts.message import made
 from ..engine import compute_standings
 from ..engine.errors import InvalidRequest, Issue
 from ..formats.trf_writer import standings_columns, write_trf
@@ -35,7 +36,7 @@ def _read_individual(text: str, limits: Limits | None = None) -> TrfConvertRespo
         msgspec.convert(msgspec.to_builtins(wire), s.Tournament)
     except msgspec.ValidationError as exc:
         raise InvalidRequest([Issue(("trf",), f"read from the TRF, the tournament is not valid: {exc}")]) from None
-    warnings = [s.WarningOut(code=w.code, message=located_warning(w), rule=None) for w in document.warnings]
+    warnings = [s.WarningOut(code=w.code, message=made(located_warning(w)), rule=None) for w in document.warnings]
     if document.warnings_omitted:
         warnings.append(
             s.WarningOut(
@@ -67,8 +68,8 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
     rule_names = [spec.canonical for spec in specs]
     changes = [(c.from_round, list(c.previous)) for c in decisions.tiebreak_changes]
     output = write_trf(tournament, points, ranks, rule_names, header_from_wire(body.tournament), changes)
-    warnings = [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in standings.warnings]
-    warnings += [s.WarningOut(code="trf-not-carried", message=m, rule=None) for m in output.warnings]
+    warnings = [s.WarningOut(code=w.code, message=made(w.message), rule=w.rule) for w in standings.warnings]
+    warnings += [s.WarningOut(code="trf-not-carried", message=made(m), rule=None) for m in output.warnings]
     if output.rating_report_gaps:
         warnings.append(
             s.WarningOut(
