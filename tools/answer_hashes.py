@@ -107,6 +107,8 @@ def asked(line: Callable[..., None], client: Any, texts: dict[str, str], encoder
             line(f"{k} twelve ru", tiebreak.standings, text, TWELVE, lang="ru")
             line(f"{k} twelve top", tiebreak.standings, text, TWELVE, top=5, offset=2)
             line(f"{k} twelve player", tiebreak.standings, text, TWELVE, player=[1, 3])
+            line(f"{k} fore 2009", tiebreak.standings, text, ["FB", "SB/C1", "BH/C1"], regulations="fide-2009")
+            line(f"{k} fore 2024", tiebreak.standings, text, ["FB", "SB", "BH/M1"], regulations="fide-2024")
             line(f"{k} uscf", tiebreak.standings, text, preset="uscf-default", regulations="uscf")
             line(f"{k} progression", tiebreak.progression, text, ["BH/C1", "SB", "DE"])
             line(f"{k} compare", tiebreak.compare, text, {"a": ["BH/C1", "SB"], "b": ["ARO", "PS"]})
