@@ -111,3 +111,36 @@ def test_the_python_api_answers_in_each_language_what_the_http_api_answers(clien
             answered = client.post(path, content=msgspec.json.encode(sent), headers=headers)
             assert answered.status_code == 200, answered.text
             assert msgspec.json.encode(made) == answered.content, (path, lang)
+
+
+# What reading notes (records it skips), a team event's file, and prize fixtures with shared pools.
+ALEKHINE = (Path(__file__).parent / "fixtures" / "conformance_fide" / "worked-a-alekhine-memorial.trf").read_text()
+NOTED = ALEKHINE.replace("\n001", "\nXXC white1\n999 something else\n001", 1)
+TEAM_TRF = TEAMS[0].trf_text
+PRIZES = sorted((Path(__file__).parent / "fixtures" / "prizes").glob("*.json"))
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGUAGES])
+def test_reading_checking_and_prizes_answer_in_each_language_what_the_http_api_answers(client, lang):
+    """read_trf, check and distribute_prizes render their texts as the answer is made, as standings
+    does: a bare encode of their structs (which refuses a text left unrendered) is the HTTP body."""
+    headers = {"content-type": "application/json", "accept-language": lang}
+    for text in (NOTED, TEAM_TRF):
+        made = tiebreak.read_trf(text, lang=lang)
+        assert made.warnings, "a file whose reading notes something"
+        answered = client.post("/v1/trf", content=msgspec.json.encode({"trf": text}), headers=headers)
+        assert answered.status_code == 200, answered.text
+        assert msgspec.json.encode(made) == answered.content
+        report = tiebreak.check(text, lang=lang)
+        line = client.post("/v1/check", content=msgspec.json.encode([{"trf": text}]), headers=headers)
+        assert line.status_code == 200, line.text
+        assert msgspec.json.encode(report) == msgspec.json.encode(json.loads(line.text)["result"])
+    notes = 0
+    for path in PRIZES:
+        request = json.loads(path.read_text())["request"]
+        paid = tiebreak.distribute_prizes(request, lang=lang)
+        notes += sum(pool.note is not None for pool in paid.pools)
+        answered = client.post("/v1/prizes", content=msgspec.json.encode(request), headers=headers)
+        assert answered.status_code == 200, answered.text
+        assert msgspec.json.encode(paid) == answered.content, path.name
+    assert notes, "prizes whose pools carry a note"

@@ -3,9 +3,8 @@
 A tournament is given as the API's JSON shape (a dict with `players`, or a team event's with
 `teams`), as a wire struct (`tiebreak.wire.schemas.Tournament`, `tiebreak.wire.teams.TeamTournament`)
 or as TRF text. Answers are the structs the API returns, made once (`msgspec.structs.asdict`,
-`msgspec.json.encode` turn them into plain data or JSON): the texts of the standings, progression
-and compare answers are rendered in `lang` as they enter the answer (`texts.catalogue.rendering`),
-the other answers' through one JSON round trip (`_plain`; they are small). Errors are the ones the API maps to
+`msgspec.json.encode` turn them into plain data or JSON): their texts are rendered in `lang` as
+they enter the answer (`texts.catalogue.rendering`), with no JSON round trip. Errors are the ones the API maps to
 its problems: `msgspec.ValidationError` (400: not the documented shape), the engine's
 `TiebreakError` family and `TrfError` (422), `LimitExceeded`; `problem_of(exc)` gives the
 problem the API would answer. Each goes through its use case as the API does
@@ -18,12 +17,11 @@ Each function's docstring has an example, run by tests/test_python_api.py (docte
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 
-from .texts.catalogue import enc_hook, rendering
-from .texts.message import language
+from .texts.catalogue import rendering
 from .usecases.problems import problem_of
 from .usecases.requests import answer
 from .wire import schemas as s
@@ -240,16 +238,6 @@ def compare(
         return answer("compare", body, limits)
 
 
-_encoder = msgspec.json.Encoder(enc_hook=enc_hook)
-Answer = TypeVar("Answer")
-
-
-def _plain(answer: Answer) -> Answer:
-    """The answer with its texts as plain strings in the language being made, so that
-    `msgspec.json.encode` and `asdict` treat it as any struct."""
-    return msgspec.json.decode(_encoder.encode(answer), type=type(answer))
-
-
 def read_trf(text: str, limits: Limits = LIMITS, lang: str = "en") -> TrfConvertResponse:
     """`POST /v1/trf` with `trf`: the JSON tournament (and team event) of TRF text, with the reader's
     located warnings; `.tournament` can be given back to `standings`.
@@ -262,8 +250,8 @@ def read_trf(text: str, limits: Limits = LIMITS, lang: str = "en") -> TrfConvert
     >>> [(player.id, player.name) for player in event.players]
     [(1, 'Ann'), (2, 'Bob')]
     """
-    with language(lang):
-        return _plain(answer("trf", TrfConvertRequest(trf=text), limits))
+    with rendering(lang):
+        return answer("trf", TrfConvertRequest(trf=text), limits)
 
 
 def write_trf(
@@ -305,8 +293,8 @@ def distribute_prizes(
     [(1, '100.00'), (2, '50.00'), (3, '50.00')]
     """
     body = request if isinstance(request, PrizeRequest) else msgspec.convert(dict(request), PrizeRequest)
-    with language(lang):
-        return _plain(answer("prizes", body, limits))
+    with rendering(lang):
+        return answer("prizes", body, limits)
 
 
 def check(
@@ -338,5 +326,5 @@ def check(
             "participants": participants,
         },
     )
-    with language(lang):
-        return _plain(answer("check", item))  # unchecked, as it takes no limits
+    with rendering(lang):
+        return answer("check", item)  # unchecked, as it takes no limits

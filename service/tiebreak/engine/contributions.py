@@ -80,12 +80,16 @@ def contribution_rows(
     columns: Mapping[str, object],
     reasons: np.ndarray | None = None,
     reason_texts: Mapping[int, str] | None = None,
+    details: Mapping[str, np.ndarray] | None = None,
+    details_at: np.ndarray | None = None,
 ) -> list[list[Any]]:
     """Per row of `selected` (a boolean matrix, rows × rounds), the contributions of the
     selected rounds in round order, made in one pass: `columns` gives each field either as a
     matrix of that shape (read at the selected cells; an object matrix for strings and None)
     or as one value for all. `round` is the column index + 1 unless given. With `reasons`
-    (cut codes per cell) the cut ones are marked, with `reason_texts[code]`.
+    (cut codes per cell) the cut ones are marked, with `reason_texts[code]`. `details` are
+    object matrices set only at the cells of `details_at` (the few a dummy opponent or a
+    16.3 note marks), after the contributions are made, rather than passed for every cell.
 
     One call of the type per contribution, positionally, through `map`: no Python frame per
     contribution (the callers pass a msgspec struct or the default dataclass)."""
@@ -110,10 +114,25 @@ def contribution_rows(
         else:
             args.append(repeat(made(column)))
     flat = list(map(make, *args))
+    at = None
+    if details and details_at is not None:
+        cells = np.flatnonzero((selected & details_at).ravel())
+        if cells.size:
+            at = np.cumsum(selected.ravel()) - 1  # each cell's place in `flat`
+            made_at = [flat[k] for k in at[cells].tolist()]
+            render = RENDER.get()
+            for name, column in details.items():
+                values = column.ravel()[cells].tolist()
+                if name == "note" and render is not None:
+                    values = [render(n) if isinstance(n, Msg) else n for n in values]
+                for c, v in zip(made_at, values, strict=True):
+                    if v is not None:
+                        setattr(c, name, v)
     if reasons is not None and reason_texts is not None:
         cut = selected & (reasons != 0)
         if cut.any():
-            at = np.cumsum(selected.ravel()) - 1  # each cell's place in `flat`
+            if at is None:
+                at = np.cumsum(selected.ravel()) - 1  # each cell's place in `flat`
             for k, code in zip(at[cut.ravel()].tolist(), reasons[cut].tolist(), strict=True):
                 mark_cut(flat[k], reason_texts[code], REASON_CODES[code])
     out = []

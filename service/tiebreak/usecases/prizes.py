@@ -22,7 +22,7 @@ from ..wire import schemas as s
 from ..wire import prizes as w
 from ..wire.limits import Deadline, LimitExceeded, Limits, check_standings
 from .standings import run_standings
-from ..texts.message import msg_n
+from ..texts.message import made, msg_n
 
 _UNRATED = {"include": True, "exclude": False, None: None}
 MAX_POINT_DECIMALS = 2
@@ -247,7 +247,7 @@ def _response(result: pz.Distribution, computed: w.ComputedStandingsOut | None) 
                     share=str(sh.amount),
                     shared_with=list(sh.shared_with),
                     items=list(sh.items),
-                    why=sh.why,
+                    why=made(sh.why),
                 )
                 for sh in a.shares
             ],
@@ -263,7 +263,7 @@ def _response(result: pz.Distribution, computed: w.ComputedStandingsOut | None) 
             prizes=list(p.prizes),
             sum=str(p.total),
             method=cast(w.PoolMethod, p.method),
-            note=p.note,
+            note=made(p.note),
         )
         for p in result.pools
     ]
@@ -275,11 +275,11 @@ def _response(result: pz.Distribution, computed: w.ComputedStandingsOut | None) 
             category=u.prize.category,
             amount=str(quantized(u.prize.amount, unit)),
             items=list(u.prize.items),
-            reason=u.reason,
+            reason=made(u.reason),
         )
         for u in result.unawarded
     ]
-    warnings = [s.WarningOut(code=n.code, message=n.message, rule=None) for n in result.warnings]
+    warnings = [s.WarningOut(code=n.code, message=made(n.message), rule=None) for n in result.warnings]
     return w.PrizesResponse(
         currency=result.rules.currency,
         unit=str(unit),

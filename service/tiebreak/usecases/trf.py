@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 
 from ..formats.trf import located_warning
+from ..texts.message import made
 from ..engine import compute_standings
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.registry import parse_spec, swiss_manager_number
@@ -36,7 +37,7 @@ def _read_individual(text: str, limits: Limits | None = None) -> TrfConvertRespo
         msgspec.convert(msgspec.to_builtins(wire), s.Tournament)
     except msgspec.ValidationError as exc:
         raise InvalidRequest([Issue(("trf",), f"read from the TRF, the tournament is not valid: {exc}")]) from None
-    warnings = [s.WarningOut(code=w.code, message=located_warning(w), rule=None) for w in document.warnings]
+    warnings = [s.WarningOut(code=w.code, message=made(located_warning(w)), rule=None) for w in document.warnings]
     if document.warnings_omitted:
         warnings.append(
             s.WarningOut(
@@ -82,8 +83,8 @@ def write_from_wire(body: TrfConvertRequest, limits: Limits | None = None) -> Tr
         changes,
         list(zip(rule_names, numbers, strict=True)) if body.swiss_manager_numbers else None,
     )
-    warnings = [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in standings.warnings]
-    warnings += [s.WarningOut(code="trf-not-carried", message=m, rule=None) for m in output.warnings]
+    warnings = [s.WarningOut(code=w.code, message=made(w.message), rule=w.rule) for w in standings.warnings]
+    warnings += [s.WarningOut(code="trf-not-carried", message=made(m), rule=None) for m in output.warnings]
     if output.rating_report_gaps:
         warnings.append(
             s.WarningOut(

@@ -8,6 +8,7 @@ from ..texts.message import msg
 import msgspec
 
 from ..formats.trf import located_warning
+from ..texts.message import made
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.teams.standings import compute_team_standings
 from ..formats.trf_teams import NotATeamEvent, is_team_trf, parse_team_trf
@@ -29,7 +30,8 @@ def read_team_to_wire(text: str, individual: TrfConvertResponse) -> TrfConvertRe
     except NotATeamEvent as exc:
         note = individual_after_all(exc)
         return msgspec.structs.replace(
-            individual, warnings=[s.WarningOut(code=note.code, message=note.message, rule=None), *individual.warnings]
+            individual,
+            warnings=[s.WarningOut(code=note.code, message=made(note.message), rule=None), *individual.warnings],
         )
     wire = team_tournament_to_wire(document.event)
     try:  # what the TRF held must also be a valid JSON team event (ids, names, rounds within limits)
@@ -42,7 +44,7 @@ def read_team_to_wire(text: str, individual: TrfConvertResponse) -> TrfConvertRe
         *(
             s.WarningOut(code=w.code, message=message, rule=None)
             for w in document.warnings
-            if (message := located_warning(w)) not in seen
+            if (message := made(located_warning(w))) not in seen
         ),
     ]
     if document.event.awards:  # the JSON team event has no field for them yet
@@ -73,6 +75,6 @@ def write_team_from_wire(body: TrfConvertRequest) -> TrfConvertResponse:
     standings = compute_team_standings(event, specs, regulations, explain=False)
     rule_names = [spec.canonical for spec in specs]
     output = write_team_trf(event, standings, rule_names)
-    warnings = [s.WarningOut(code=w.code, message=w.message, rule=w.rule) for w in standings.warnings]
-    warnings += [s.WarningOut(code="trf-not-carried", message=m, rule=None) for m in output.warnings]
+    warnings = [s.WarningOut(code=w.code, message=made(w.message), rule=w.rule) for w in standings.warnings]
+    warnings += [s.WarningOut(code="trf-not-carried", message=made(m), rule=None) for m in output.warnings]
     return TrfConvertResponse(tournament=None, tiebreaks=rule_names, trf=output.text, warnings=warnings)

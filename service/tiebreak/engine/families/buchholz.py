@@ -122,9 +122,10 @@ def opponent_contributions(
     if weight_by_result:
         fields["opponent_score"] = table.score[opp_index] / scale
         fields["result"] = table.pts[players] / scale
-    if dummy.any() or off_face.any() or fore.any():
-        _add_details(ctx, columns, players, fields, dummy, off_face, fore, weight_by_result)
-    return contribution_rows(ctx.contribution, counted, fields)
+    if not (dummy.any() or off_face.any() or fore.any()):
+        return contribution_rows(ctx.contribution, counted, fields)
+    details = _add_details(ctx, columns, players, fields, dummy, off_face, fore, weight_by_result)
+    return contribution_rows(ctx.contribution, counted, fields, details=details, details_at=dummy | off_face | fore)
 
 
 def _add_details(
@@ -136,10 +137,11 @@ def _add_details(
     off_face: np.ndarray,
     fore: np.ndarray,
     weight_by_result: bool,
-) -> None:
-    """Fill the detail columns of the cells that carry them (object matrices, None elsewhere).
-    Buchholz and Sonneborn-Berger explain the same rows with the same details: they are made
-    once for both (the matrices are only read), and only the opponent's score shown differs."""
+) -> dict[str, np.ndarray]:
+    """The detail columns of the cells that carry them (object matrices, None elsewhere), and the
+    kind and opponent's score shown put into `fields`. Buchholz and Sonneborn-Berger explain the
+    same rows with the same details: they are made once for both (the matrices are only read),
+    and only the opponent's score shown differs."""
     shared: dict[str, Any] = ctx.cached("opponent-details", dict)
     if shared.get("columns") is not columns or shared.get("rows") != players:
         shared.update(
@@ -147,6 +149,7 @@ def _add_details(
             rows=list(players),
             made=_details(ctx, columns, players, fields["opponent"], dummy, off_face, fore),
         )
+    detail: dict[str, np.ndarray]
     detail, (dummy_rows, dummy_rounds, dummy_kinds), (off_rows, off_rounds, off_opponents, articles) = shared["made"]
     table = ctx.table
     kind = fields["kind"] = fields["kind"].copy()
@@ -164,7 +167,7 @@ def _add_details(
             for q_, a in zip(off_opponents, articles, strict=True)
         ]
     fields["opponent_score"] = shown
-    fields.update(detail)
+    return detail
 
 
 def _details(
