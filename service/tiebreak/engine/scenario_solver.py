@@ -42,10 +42,10 @@ ENUMERATE_UP_TO = 3**8
 @dataclass(slots=True)
 class Extreme:
     """One question's answer: the rank, an outcome giving it (a result code per kept game), and
-    whether the solver proved it (False: the time bound ran out; `rank` is then only what the
-    outcome found gives, or None when it found none)."""
+    whether the solver proved it (False: the time bound ran out; `rank` is then what the outcome
+    found gives, or with none found the bound the keys' ranges give)."""
 
-    rank: int | None
+    rank: int
     example: np.ndarray | None
     proved: bool
 
@@ -136,8 +136,8 @@ def _extreme(
     solver.parameters.num_workers = 1  # deterministic, and the machine's other core stays free
     solver.parameters.max_time_in_seconds = seconds
     status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Extreme(None, None, False)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # nothing found in time: the bound by pruning
+        return Extreme(ahead if minimise else ahead + len(rivals), None, False)
     example = np.ones(games, dtype=np.int8)  # games no key reads: any result, drawn here
     for g, bools in result.items():
         example[g] = next(r for r in range(3) if solver.value(bools[r]))

@@ -453,9 +453,9 @@ def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w
         best_example = example(best.example)
         places = []
         for place in range(1, plan.body.places + 1):
-            if best.rank is None or best.rank > place:
+            if best.example is None or best.rank > place:
                 continue  # no outcome found reaching it (proved impossible when `best` is proved)
-            certain = (worst.rank is not None and worst.rank <= place) if worst.proved else None
+            certain = worst.rank <= place if worst.proved else None
             places.append(
                 w.PlaceNeeds(
                     place=place,
@@ -466,13 +466,13 @@ def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w
                     needs_omitted=NEEDS_OMITTED,
                 )
             )
-        clinched = worst.rank if worst.proved and worst.rank is not None and worst.rank <= plan.body.places else None
+        clinched = worst.rank if worst.proved and worst.rank <= plan.body.places else None
         players.append(
             w.PlayerScenarios(
                 id=table.ids[p],
                 name=table.names[p],
-                best_rank=best.rank if best.rank is not None else 1,
-                worst_rank=worst.rank if worst.rank is not None else table.size,
+                best_rank=best.rank,  # when undecided: the rank of its example, or a bound (`undecided` says)
+                worst_rank=worst.rank,
                 clinched=clinched,
                 places=places,
                 best_example=best_example,
