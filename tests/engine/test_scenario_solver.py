@@ -8,6 +8,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ortools.sat.python import cp_model
 
 import tiebreak.engine.scenario_solver as solver
 import tiebreak.usecases.scenarios as use
@@ -80,3 +81,37 @@ def test_a_rule_reading_too_many_open_games_is_a_422_naming_it(monkeypatch):
     issue = caught.value.issues[0]
     assert issue.path == ("tiebreaks", 0)
     assert "BH" in issue.message and "WIN" not in issue.message
+
+
+REAL_SOLVER = cp_model.CpSolver
+
+
+class _OutOfTime:
+    """A CP-SAT solver whose time bound runs out before it finds anything."""
+
+    def __init__(self) -> None:
+        self.parameters = REAL_SOLVER().parameters
+
+    def solve(self, model):
+        return cp_model.UNKNOWN
+
+
+def test_a_question_the_time_bound_does_not_settle_is_undecided_never_claimed(monkeypatch):
+    """Each unsettled question is named in the player's `undecided` and counted; its rank is only
+    the bound the keys' ranges give (no better than the true best, no worse than the true worst),
+    and no place is claimed possible or certain from it."""
+    body = _request(7)
+    enumerated = {p.id: p for p in use.compute_scenarios(use.plan_scenarios(body)).players}
+    monkeypatch.setattr(solver.cp_model, "CpSolver", _OutOfTime)
+    solved = _by_solver(body, monkeypatch, model_only=True)
+    assert solved.stats is not None and solved.undecided == solved.stats.undecided > 0
+    assert solved.stats.by_solver == 0
+    for player in solved.players:
+        truth = enumerated[player.id]
+        if not player.undecided:  # settled by the ranges alone
+            assert (player.best_rank, player.worst_rank) == (truth.best_rank, truth.worst_rank)
+            continue
+        assert player.undecided == ["best_rank", "worst_rank"]
+        assert player.best_rank <= truth.best_rank and player.worst_rank >= truth.worst_rank
+        assert player.places == [] and player.clinched is None
+        assert player.best_example is None and player.worst_example is None
