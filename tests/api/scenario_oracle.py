@@ -87,36 +87,43 @@ def oracle_ranks(client, body: dict) -> tuple[list[dict], list[tuple[str, ...]],
     games = open_games(body)
     fixed = {(a["round"], a["white"], a["black"]): a["result"] for a in body.get("assume", [])}
     outcomes = list(itertools.product(RESULTS, repeat=len(games)))
-    after = max(p["round"] for p in body["pairings"])
     ranks, points = [], []
     for outcome in outcomes:
         chosen = dict(fixed)
         chosen.update({(g["round"], g["white"], g["black"]): r for g, r in zip(games, outcome, strict=True)})
-        players = {p["id"]: {**p, "results": list(p["results"])} for p in body["tournament"]["players"]}
-        for p in body["pairings"]:
-            if "player" in p:
-                players[p["player"]]["results"].append({"round": p["round"], "result": p["bye"]})
-                continue
-            result = chosen[(p["round"], p["white"], p["black"])]
-            players[p["white"]]["results"].append(
-                {"round": p["round"], "opponent": p["black"], "color": "w", "result": WHITE_SIDE[result]}
-            )
-            players[p["black"]]["results"].append(
-                {"round": p["round"], "opponent": p["white"], "color": "b", "result": BLACK_SIDE[result]}
-            )
-        request = {
-            "tournament": {**body["tournament"], "players": list(players.values())},
-            "tiebreaks": body.get("tiebreaks", []),
-            "regulations": body["regulations"],
-            "explain": False,
-            "after_round": after,
-        }
-        response = client.post("/v1/standings", json=request)
-        assert response.status_code == 200, response.text
-        rows = response.json()["standings"]
-        ranks.append({row["id"]: row["rank"] for row in rows})
-        points.append({row["id"]: row["points"] for row in rows})
+        rank, point = outcome_standings(client, body, chosen)
+        ranks.append(rank)
+        points.append(point)
     return games, outcomes, ranks, points
+
+
+def outcome_standings(client, body: dict, chosen: dict) -> tuple[dict, dict]:
+    """Each player's rank and points from POST /v1/standings when the games of `pairings` have
+    the results `chosen` ((round, white, black) -> result) and the byes theirs."""
+    after = max(p["round"] for p in body["pairings"])
+    players = {p["id"]: {**p, "results": list(p["results"])} for p in body["tournament"]["players"]}
+    for p in body["pairings"]:
+        if "player" in p:
+            players[p["player"]]["results"].append({"round": p["round"], "result": p["bye"]})
+            continue
+        result = chosen[(p["round"], p["white"], p["black"])]
+        players[p["white"]]["results"].append(
+            {"round": p["round"], "opponent": p["black"], "color": "w", "result": WHITE_SIDE[result]}
+        )
+        players[p["black"]]["results"].append(
+            {"round": p["round"], "opponent": p["white"], "color": "b", "result": BLACK_SIDE[result]}
+        )
+    request = {
+        "tournament": {**body["tournament"], "players": list(players.values())},
+        "tiebreaks": body.get("tiebreaks", []),
+        "regulations": body.get("regulations", "auto"),
+        "explain": False,
+        "after_round": after,
+    }
+    response = client.post("/v1/standings", json=request)
+    assert response.status_code == 200, response.text
+    rows = response.json()["standings"]
+    return {row["id"]: row["rank"] for row in rows}, {row["id"]: row["points"] for row in rows}
 
 
 def satisfied(needs: list[list[dict]], games: list[dict], outcome: tuple[str, ...]) -> bool:

@@ -117,7 +117,17 @@ class Parts:
     shown: dict[int, np.ndarray]
 
 
-def parts_of(table: Table, games: list[OpenGame], reported: list[int], reach: int) -> Parts:
+class TooWide(Exception):
+    """A player's values depend on more open games than allowed (the solver's `MOST_READ`)."""
+
+    def __init__(self, games: int) -> None:
+        super().__init__(games)
+        self.games = games
+
+
+def parts_of(
+    table: Table, games: list[OpenGame], reported: list[int], reach: int, most_read: int | None = None
+) -> Parts:
     low, high = _score_ranges(table, games)
     # only a player who can be equal on points with a reported one needs their values; any other
     # is ahead of that reported player in every outcome, or behind in every one
@@ -130,6 +140,9 @@ def parts_of(table: Table, games: list[OpenGame], reported: list[int], reach: in
     kept = [g for g, game in enumerate(games) if game.white in counted or game.black in counted or g in needed]
     position = {g: k for k, g in enumerate(kept)}
     read = {j: [position[g] for g in own] for j, own in read.items()}
+    widest = max((len(own) for own in read.values()), default=0)
+    if most_read is not None and widest > most_read:  # before the covering outcomes grow as 3**widest
+        raise TooWide(widest)
     chosen, shown = covering_outcomes(read, len(kept))
     return Parts(kept, valued, read, chosen, shown)
 
@@ -155,10 +168,14 @@ def ranks_by_parts(
     keys = _sort_keys(table, games, parts, values)
     low, high = np.array([k.value.min() for k in keys]), np.array([k.value.max() for k in keys])
     least, most = np.array([k.points.min() for k in keys]), np.array([k.points.max() for k in keys])
-    compared = [_compared(j, low, high, least, most) for j in reported]
-    level_always = any(c.level_always for c in compared)
-    level_pairs = sorted({(min(j, k), max(j, k)) for j, c in zip(reported, compared, strict=True) for k in c.level_if})
-    needed = sorted({*reported, *(k for c in compared for k in c.ahead_if), *(k for pair in level_pairs for k in pair)})
+    comparisons = [compared(j, low, high, least, most) for j in reported]
+    level_always = any(c.level_always for c in comparisons)
+    level_pairs = sorted(
+        {(min(j, k), max(j, k)) for j, c in zip(reported, comparisons, strict=True) for k in c.level_if}
+    )
+    needed = sorted(
+        {*reported, *(k for c in comparisons for k in c.ahead_if), *(k for pair in level_pairs for k in pair)}
+    )
     codes = results_by_game(len(games))
     outcomes = 3 ** len(games)
     exact = ranks if len(games) == len(all_games) else np.empty((outcomes, len(reported)), ranks.dtype, order="F")
@@ -167,7 +184,7 @@ def ranks_by_parts(
     for first in range(0, outcomes, step):
         part = codes[:, first : first + step]
         key, points = _columns(keys, needed, part, with_points=not level_always)
-        for column, (j, c) in enumerate(zip(reported, compared, strict=True)):
+        for column, (j, c) in enumerate(zip(reported, comparisons, strict=True)):
             rank = np.full(part.shape[1], 1 + c.ahead, dtype=ranks.dtype)
             for k in c.ahead_if:  # a shared rank: one more than the players with a greater key
                 rank += key[k] > key[j]
@@ -188,8 +205,25 @@ def ranks_by_parts(
     return decided * int(3 ** (len(all_games) - len(games)))
 
 
+def player_keys(
+    table: Table,
+    games: list[OpenGame],
+    parts: Parts,
+    specs: list[RuleSpec],
+    regulations: Regulations,
+    ratings: np.ndarray,
+    dropped: Mapping[RuleSpec, str | None],
+    between: Callable[[], None] = lambda: None,
+) -> list[Key]:
+    """Every player's `Key` over the kept games (indices into `parts.kept`), the values computed
+    by the engine in the covering outcomes: what the solver (engine/scenario_solver.py) reads."""
+    kept = [games[g] for g in parts.kept]
+    values = _values(table, kept, parts.chosen, specs, regulations, ratings, dropped, between)
+    return _sort_keys(table, kept, parts, values)
+
+
 @dataclass(frozen=True, slots=True)
-class _Key:
+class Key:
     """A player's sort key (larger ranks first: points, then the values) and points, one of each
     per combination of the results of `games` (indices into the kept games), the first most
     significant."""
@@ -199,8 +233,8 @@ class _Key:
     points: np.ndarray
 
 
-def _sort_keys(table: Table, games: list[OpenGame], parts: Parts, values: np.ndarray) -> list[_Key]:
-    """Every player's `_Key`. A valued player's key reads the games they read (their own among
+def _sort_keys(table: Table, games: list[OpenGame], parts: Parts, values: np.ndarray) -> list[Key]:
+    """Every player's `Key`. A valued player's key reads the games they read (their own among
     them); any other player's only their own games: points alone set them apart from every
     reported player."""
     # one number per distinct list of values, larger is better (sort keys: smaller is better)
@@ -218,14 +252,14 @@ def _sort_keys(table: Table, games: list[OpenGame], parts: Parts, values: np.nda
         own = [g for g, game in enumerate(games) if p in (game.white, game.black)]
         read = parts.read[p] if p in parts.read else own
         points = final_scores(table, [games[g] for g in read], outcome_codes(len(read)))[:, p]
-        keys.append(_Key(read, points * span + value_of.get(p, 0), points))
+        keys.append(Key(read, points * span + value_of.get(p, 0), points))
     if max(int(k.value.max()) for k in keys) < 2**31 and min(int(k.value.min()) for k in keys) >= 0:
-        keys = [_Key(k.games, k.value.astype(np.int32), k.points) for k in keys]  # compares faster
+        keys = [Key(k.games, k.value.astype(np.int32), k.points) for k in keys]  # compares faster
     return keys
 
 
 @dataclass(frozen=True, slots=True)
-class _Comparison:
+class Comparison:
     """For a reported player: how many players are ahead of them in every outcome, who is ahead in
     some outcomes only, whether another player is on as many points in every outcome, and who is
     in some only."""
@@ -236,13 +270,13 @@ class _Comparison:
     level_if: list[int]
 
 
-def _compared(j: int, low: np.ndarray, high: np.ndarray, least: np.ndarray, most: np.ndarray) -> _Comparison:
-    """`_Comparison` of player `j` from each player's least and greatest sort key and points."""
+def compared(j: int, low: np.ndarray, high: np.ndarray, least: np.ndarray, most: np.ndarray) -> Comparison:
+    """`Comparison` of player `j` from each player's least and greatest sort key and points."""
     always = low > high[j]
     others = np.arange(len(low)) != j
     fixed = (least == most) & (least == least[j]) & (most[j] == least[j])
     level_if = others & (least <= most[j]) & (least[j] <= most) & ~fixed
-    return _Comparison(
+    return Comparison(
         ahead=int(always.sum()),
         ahead_if=np.flatnonzero(others & ~always & (high > low[j])).tolist(),
         level_always=bool((fixed & others).any()),
@@ -251,7 +285,7 @@ def _compared(j: int, low: np.ndarray, high: np.ndarray, least: np.ndarray, most
 
 
 def _columns(
-    keys: list[_Key], players: list[int], codes: np.ndarray, with_points: bool
+    keys: list[Key], players: list[int], codes: np.ndarray, with_points: bool
 ) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
     """For the outcomes whose results are `codes` (games, outcomes), each player's sort key and,
     if asked, points."""

@@ -91,8 +91,10 @@ def place_text(place: int) -> str:
 
 def needs_text(player: w.PlayerScenarios, needs: w.PlaceNeeds, names: dict[int, str], own: bool = True) -> str:
     place = place_text(needs.place)
-    if needs.needs == [[]]:
+    if needs.needs == [[]] or needs.certain:
         return _t("always", name=player.name, place=place)
+    if needs.needs is None:  # the solver's answer (SPEC 3.11.1): no list of needs to say
+        return ""
     terms = [
         _t("and").join(condition_text(c, player.id, names, own) for c in (_own_first(term, player.id) if own else term))
         for term in needs.needs
@@ -107,8 +109,10 @@ def player_text(player: w.PlayerScenarios, places: int, names: dict[int, str], o
         head += _t("clinched_1") if player.clinched == 1 else _t("clinched", place=player.clinched)
     lines = [head]
     for needs in player.places:
-        lines.append("  " + needs_text(player, needs, names, own))
-        if needs.needs == [[]]:
+        text = needs_text(player, needs, names, own)
+        if text:
+            lines.append("  " + text)
+        if needs.needs == [[]] or needs.certain:
             break
     if not player.places:
         never = "never_1" if places == 1 else "never"

@@ -24,6 +24,7 @@ from ..engine.rules import RuleSpec
 from ..engine.scenarios import (
     OpenGame,
     Term,
+    RESULTS,
     Ranker,
     bounds_by_points,
     minimal_cover,
@@ -32,7 +33,8 @@ from ..engine.scenarios import (
     reached,
     results_named,
 )
-from ..engine.scenario_parts import Parts, parts_of, ranks_by_parts, reach_of
+from ..engine.scenario_parts import READS, Parts, TooWide, parts_of, player_keys, ranks_by_parts, reach_of
+from ..engine.scenario_solver import MOST_READ, solve_ranks
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg
 from ..engine.table import Table
@@ -41,8 +43,12 @@ from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from .convert import tiebreak_to_wire, tournament_to_wire
 from .cost import Counts, check_cost
+from ..wire.limits import LimitExceeded
 from .standings import capped, located, prepare_input, read_trf_checked
 
+# Without limits (the command line's own computation), enumeration answers up to this many open
+# games; past it, or past the cost model's bound, the solver does (SPEC 3.11.1).
+ENUMERATE_AT_MOST = 12
 KIND_OF = {"white": (ResultKind.WIN, ResultKind.LOSS), "draw": (ResultKind.DRAW,) * 2}
 KIND_OF["black"] = (ResultKind.LOSS, ResultKind.WIN)
 
@@ -72,6 +78,7 @@ class ScenariosPlan:
     high: np.ndarray
     wanted: np.ndarray
     parts: Parts | None  # the rules' values by parts (engine/scenario_parts.py), or None: whole outcomes
+    solver: bool = False  # the ranks by the CP-SAT model (engine/scenario_solver.py), from `parts`
     warnings: list[Warning] = field(default_factory=list)
     limits: Limits | None = None
     engine_seconds: float = 0.0
@@ -243,13 +250,19 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
             reported=len(reported),
             places=body.places,
         )
-        if limits is not None:  # the points of every outcome are worked out here: priced first
+        reach = reach_of(specs)
+        solver = reach is not None and not _enumeration_fits(counts, limits)
+        if reach is None and limits is not None:  # the points of every outcome are worked out here: priced first
             check_cost(counts, limits)
         policy = standings.decisions.ratings
         _, dropped, _ = rating_inputs(table, specs, standings.regulations, None, policy, tournament)
-        reach = reach_of(specs)
         parts = None
-        if reach is not None and not all(spec in dropped for spec in specs):
+        if solver:
+            assert reach is not None
+            parts = _solver_parts(table, games, reported, specs, reach)
+            low = high = np.zeros((0, len(reported)), dtype=np.int32)
+            wanted, most = np.zeros(0, dtype=np.int64), len(parts.chosen)  # priced: the engine's covering outcomes
+        elif reach is not None and not all(spec in dropped for spec in specs):
             parts = parts_of(table, games, reported, reach)
             most = len(parts.chosen)  # priced: the outcomes the engine ranks for the values
             rank_type = np.int16 if table.size < 2**15 - 1 else np.int32  # a column per player: read one by one
@@ -266,9 +279,9 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         rounds=counts.rounds,
         rule_passes=counts.rule_passes,
         body_bytes=body_bytes,
-        open_games=len(games),
+        open_games=0 if solver else len(games),  # the solver does not make the 3**games outcomes
         ranked_outcomes=most,
-        assembled_outcomes=3 ** len(parts.kept) if parts is not None else 0,
+        assembled_outcomes=3 ** len(parts.kept) if parts is not None and not solver else 0,
         reported=counts.reported,
         places=counts.places,
     )
@@ -286,10 +299,45 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         high,
         wanted,
         parts,
+        solver,
         warnings,
         limits,
         tournament=tournament,
     )
+
+
+def _enumeration_fits(counts: Counts, limits: Limits | None) -> bool:
+    """Whether every outcome can be enumerated (the cost model's bound, as before the solver); a
+    rule list the solver cannot take is enumerated or refused (413) as before."""
+    if limits is None:
+        return counts.open_games <= ENUMERATE_AT_MOST
+    try:
+        check_cost(counts, limits)  # the points of every outcome: priced first
+    except LimitExceeded as exc:
+        if exc.path == "pairings":  # too many outcomes; any other limit is the request's own
+            return False
+        raise
+    return True
+
+
+def _solver_parts(table: Table, games: list[OpenGame], reported: list[int], specs: list[RuleSpec], reach: int) -> Parts:
+    """The players' values by parts, for the solver; a 422 naming the rules that read the
+    opponents' rows when a player's values depend on more open games than the model takes."""
+    try:
+        return parts_of(table, games, reported, reach, MOST_READ)
+    except TooWide as exc:
+        far = [(i, spec) for i, spec in enumerate(specs) if (READS.get(spec.code) or 0) > 0]
+        named = ", ".join(dict.fromkeys(spec.code for _, spec in far))
+        raise InvalidRequest(
+            [
+                Issue(
+                    ("tiebreaks", far[0][0] if far else 0),
+                    f"{named}: with {len(games)} games open, a player's value depends on {exc.games} of them; "
+                    f"the solver takes rules that depend on at most {MOST_READ} (docs/scenarios.md, "
+                    '"The solver"); fix some results with `assume` or leave these rules out',
+                )
+            ]
+        ) from None
 
 
 def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> w.ScenariosResponse:
@@ -300,6 +348,8 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     ratings, dropped, _ = rating_inputs(table, plan.specs, plan.regulations, None, policy, plan.tournament)
     manual = plan.standings.decisions.manual_values  # MAN's values hold in every outcome
     between = (lambda: deadline.check(msg("while ranking the outcomes"))) if deadline is not None else (lambda: None)
+    if plan.solver:
+        return _solved(plan, ratings, dropped, between, started)
     with cyclic_gc_paused():
         if plan.parts is not None:
             ranked = ranks_by_parts(
@@ -368,6 +418,96 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
         open_games=open_games,
         players=players,
         warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in plan.warnings],
+    )
+
+
+NEEDS_OMITTED = (
+    "not listed past the games enumeration takes: `needs` names every combination of results, which grows "
+    "as 3^games; `example` is one outcome that reaches the place"
+)
+
+
+def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w.ScenariosResponse:
+    """The best and worst rank of each reported player by the solver (engine/scenario_solver.py);
+    a place p is possible when the best rank is at most p (its example is the best rank's), and
+    certain when the worst rank is (proved only when the worst was)."""
+    table, parts = plan.table, plan.parts
+    assert parts is not None
+    with cyclic_gc_paused():
+        keys = player_keys(table, plan.games, parts, plan.specs, plan.regulations, ratings, dropped, between)
+    answers, stats = solve_ranks(keys, len(parts.kept), plan.reported, between=between)
+    open_games = [
+        w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
+    ]
+    position = {g: k for k, g in enumerate(parts.kept)}
+
+    def example(codes: np.ndarray | None) -> list[w.GameResultOut] | None:
+        if codes is None:
+            return None
+        # a game set aside (docs/scenarios.md section 7) changes no reported rank: drawn
+        return [
+            w.GameResultOut(
+                round=o.round,
+                white=o.white,
+                black=o.black,
+                result=RESULTS[int(codes[position[g]]) if g in position else 1],  # type: ignore[arg-type]
+            )
+            for g, o in enumerate(open_games)
+        ]
+
+    players = []
+    for p, answer in zip(plan.reported, answers, strict=True):
+        best, worst = answer.best, answer.worst
+        undecided: list = [name for name, e in (("best_rank", best), ("worst_rank", worst)) if not e.proved]
+        best_example = example(best.example)
+        places = []
+        for place in range(1, plan.body.places + 1):
+            if best.example is None or best.rank > place:
+                continue  # no outcome found reaching it (proved impossible when `best` is proved)
+            certain = worst.rank <= place if worst.proved else None
+            places.append(
+                w.PlaceNeeds(
+                    place=place,
+                    needs=None,
+                    possible=True,
+                    certain=certain,
+                    example=best_example,
+                    needs_omitted=NEEDS_OMITTED,
+                )
+            )
+        clinched = worst.rank if worst.proved and worst.rank <= plan.body.places else None
+        players.append(
+            w.PlayerScenarios(
+                id=table.ids[p],
+                name=table.names[p],
+                best_rank=best.rank,  # when undecided: the rank of its example, or a bound (`undecided` says)
+                worst_rank=worst.rank,
+                clinched=clinched,
+                places=places,
+                best_example=best_example,
+                worst_example=example(worst.example),
+                undecided=undecided,
+            )
+        )
+    plan.engine_seconds = time.perf_counter() - started
+    return w.ScenariosResponse(
+        regulations=plan.regulations.value,
+        tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
+        after_round=table.played_rounds,
+        outcomes=3 ** len(plan.games),
+        ranked_by_tiebreaks=0,
+        open_games=open_games,
+        players=players,
+        warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in plan.warnings],
+        method="solver",
+        undecided=stats.undecided,
+        stats=w.SolverStats(
+            questions=stats.asked,
+            by_pruning=stats.by_pruning,
+            by_solver=stats.by_solver,
+            undecided=stats.undecided,
+            seconds=round(stats.seconds, 3),
+        ),
     )
 
 

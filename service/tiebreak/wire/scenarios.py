@@ -130,17 +130,36 @@ class Condition(s.Out, frozen=True):
     results: Annotated[list[GameResult], doc("The results of this game that satisfy the condition")]
 
 
+class GameResultOut(s.Out, frozen=True):
+    """One open game of an example outcome, with its result."""
+
+    round: Annotated[int, doc("The game's round")]
+    white: Annotated[int, doc("White's start number")]
+    black: Annotated[int, doc("Black's start number")]
+    result: Annotated[GameResult, doc("`white` wins, `draw`, or `black` wins")]
+
+
+Example = Annotated[
+    list[GameResultOut] | None,
+    doc("An outcome (every open game with its result) that shows the claim; post it to /v1/standings to check it"),
+]
+
+
 class PlaceNeeds(s.Out, frozen=True):
     """What it takes to reach one place."""
 
     place: Annotated[int, doc("The place: reached when the player's rank (shared or not) is at most this")]
     needs: Annotated[
-        list[list[Condition]],
+        list[list[Condition]] | None,
         doc(
             "Any one of these (outer list) suffices, each meaning all of its conditions (inner list); "
-            "`[[]]`: reached in every outcome"
+            "`[[]]`: reached in every outcome; null when `needs_omitted` says why"
         ),
     ]
+    possible: Annotated[bool, doc("Some outcome puts the player at this place or better")] = True
+    certain: Annotated[bool | None, doc("Every outcome does; null when the time bound did not settle it")] = None
+    example: Example = None
+    needs_omitted: Annotated[str | None, doc("Why `needs` is not given (too many open games to list it)")] = None
 
 
 class PlayerScenarios(s.Out, frozen=True):
@@ -152,6 +171,22 @@ class PlayerScenarios(s.Out, frozen=True):
     worst_rank: Annotated[int, doc("The worst rank over every outcome")]
     clinched: Annotated[int | None, doc("The best place up to `places` reached in every outcome; null if none")]
     places: Annotated[list[PlaceNeeds], doc("Each place up to `places` reached in at least one outcome")]
+    best_example: Example = None
+    worst_example: Example = None
+    undecided: Annotated[
+        list[Literal["best_rank", "worst_rank"]],
+        doc("The ranks the time bound did not settle: each is then the rank of its example, not proved best/worst"),
+    ] = []
+
+
+class SolverStats(s.Out, frozen=True):
+    """The solver's work (SPEC 3.11.1): one question per reported player and extreme rank."""
+
+    questions: Annotated[int, doc("Questions asked: a best and a worst rank per reported player")]
+    by_pruning: Annotated[int, doc("Settled by the players' ranges of points and values alone")]
+    by_solver: Annotated[int, doc("Settled by the solver, proved")]
+    undecided: Annotated[int, doc("Not settled within the time bound of a question")]
+    seconds: Annotated[float, doc("The solver's time, all questions")]
 
 
 class ScenariosResponse(s.Out, frozen=True):
@@ -177,3 +212,9 @@ class ScenariosResponse(s.Out, frozen=True):
             "(players' start numbers) and match points follow from them"
         ),
     ] = "players"
+    method: Annotated[
+        Literal["enumeration", "solver"],
+        doc("`enumeration`: every outcome ranked; `solver`: a constraint model over the open results (SPEC 3.11.1)"),
+    ] = "enumeration"
+    undecided: Annotated[int, doc("Questions the time bound did not settle (solver)")] = 0
+    stats: Annotated[SolverStats | None, doc("The solver's work; null for enumeration")] = None

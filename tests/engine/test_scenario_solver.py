@@ -1,0 +1,117 @@
+"""engine/scenario_solver.py: the CP-SAT model's best and worst ranks agree with enumeration (every
+outcome ranked, engine/scenarios.py and engine/scenario_parts.py) on small synthetic events, player
+by player, over every rule family the solver takes; and its places follow from those ranks."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ortools.sat.python import cp_model
+
+import tiebreak.engine.scenario_solver as solver
+import tiebreak.usecases.scenarios as use
+from tiebreak.engine.errors import InvalidRequest
+from tests.engine.test_scenario_parts import _request
+from tests.profiles import examples
+
+
+MODEL_LISTS = [[], ["PS", "WIN", "WON", "BPG", "BWG", "GE"], ["WIN", "TPN"], ["BH/C1", "BH"], ["SB"]]
+
+
+def _by_solver(body, monkeypatch, most_read: int = 99, model_only: bool = False):
+    """The answer as the solver gives it, whatever the number of open games; `model_only`: every
+    question by the CP-SAT model, none by counting, and no time bound (the test is not timed)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(use, "_enumeration_fits", lambda counts, limits: False)
+        patch.setattr(use, "MOST_READ", most_read)
+        if model_only:
+            patch.setattr(solver, "ENUMERATE_UP_TO", 0)
+            patch.setattr(solver, "SECONDS_PER_QUESTION", 3600.0)
+        plan = use.plan_scenarios(body)
+        assert plan.solver
+        return use.compute_scenarios(plan)
+
+
+@settings(max_examples=examples(120), deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_the_solver_agrees_with_enumeration(seed):
+    """Every rule family of the parts' test; the small questions are counted, the others modelled."""
+    _agree(_request(seed), model_only=False)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(MODEL_LISTS))
+def test_the_model_agrees_with_enumeration(seed, rules):
+    """Every question through the CP-SAT model (none counted), on the rule lists it is quick on."""
+    body = msgspec.structs.replace(_request(seed), tiebreaks=list(rules), regulations="fide-2024")
+    _agree(body, model_only=True)
+
+
+def _agree(body, model_only: bool) -> None:
+    enumerated = use.compute_scenarios(use.plan_scenarios(body))
+    assert enumerated.method == "enumeration"
+    with pytest.MonkeyPatch.context() as patch:
+        solved = _by_solver(body, patch, model_only=model_only)
+    assert solved.method == "solver" and solved.undecided == 0
+    assert solved.stats is not None and solved.stats.undecided == 0
+    assert solved.stats.questions == solved.stats.by_pruning + solved.stats.by_solver == 2 * len(solved.players)
+    for mine, theirs in zip(solved.players, enumerated.players, strict=True):
+        assert (mine.id, mine.best_rank, mine.worst_rank, mine.clinched) == (
+            theirs.id,
+            theirs.best_rank,
+            theirs.worst_rank,
+            theirs.clinched,
+        )
+        assert [p.place for p in mine.places] == [p.place for p in theirs.places]
+        # certain exactly where enumeration's needs are "whatever the results"
+        assert [p.certain for p in mine.places] == [p.needs == [[]] for p in theirs.places]
+        assert all(p.needs is None and p.example is not None and p.possible for p in mine.places)
+        assert mine.undecided == []
+        assert len(mine.best_example or []) == len(mine.worst_example or []) == len(solved.open_games)
+
+
+def test_a_rule_reading_too_many_open_games_is_a_422_naming_it(monkeypatch):
+    """Buchholz reads the opponents' games: with the model's bound below what a player reads, the
+    request is refused naming the rule, never answered by a guess."""
+    body = msgspec.structs.replace(_request(11), tiebreaks=["BH/C1", "WIN"])
+    with pytest.raises(InvalidRequest) as caught:
+        _by_solver(body, monkeypatch, most_read=0)
+    issue = caught.value.issues[0]
+    assert issue.path == ("tiebreaks", 0)
+    assert "BH" in issue.message and "WIN" not in issue.message
+
+
+REAL_SOLVER = cp_model.CpSolver
+
+
+class _OutOfTime:
+    """A CP-SAT solver whose time bound runs out before it finds anything."""
+
+    def __init__(self) -> None:
+        self.parameters = REAL_SOLVER().parameters
+
+    def solve(self, model):
+        return cp_model.UNKNOWN
+
+
+def test_a_question_the_time_bound_does_not_settle_is_undecided_never_claimed(monkeypatch):
+    """Each unsettled question is named in the player's `undecided` and counted; its rank is only
+    the bound the keys' ranges give (no better than the true best, no worse than the true worst),
+    and no place is claimed possible or certain from it."""
+    body = _request(7)
+    enumerated = {p.id: p for p in use.compute_scenarios(use.plan_scenarios(body)).players}
+    monkeypatch.setattr(solver.cp_model, "CpSolver", _OutOfTime)
+    solved = _by_solver(body, monkeypatch, model_only=True)
+    assert solved.stats is not None and solved.undecided == solved.stats.undecided > 0
+    assert solved.stats.by_solver == 0
+    for player in solved.players:
+        truth = enumerated[player.id]
+        if not player.undecided:  # settled by the ranges alone
+            assert (player.best_rank, player.worst_rank) == (truth.best_rank, truth.worst_rank)
+            continue
+        assert player.undecided == ["best_rank", "worst_rank"]
+        assert player.best_rank <= truth.best_rank and player.worst_rank >= truth.worst_rank
+        assert player.places == [] and player.clinched is None
+        assert player.best_example is None and player.worst_example is None
