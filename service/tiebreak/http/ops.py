@@ -27,6 +27,7 @@ from ..compute.logs import REQUEST_FAULTS, REQUEST_ID, Faults, faults_ended, req
 from ..texts.catalogue import json_encoder, negotiate
 from ..texts.message import LANGUAGE, language, msg
 from .handling import COMPRESSION_OPT_KEY
+from .security import normalised
 
 
 def _env_list(name: str) -> tuple[str, ...]:
@@ -75,7 +76,8 @@ class OpsConfig:
             allow_origins=list(self.cors_origins),
             allow_methods=["GET", "POST", "OPTIONS"],
             allow_headers=["content-type", "x-api-key", "authorization", "x-request-id"],
-            expose_headers=["x-request-id", "content-language"],
+            # what a script may read: the id, the language, when to retry, the version, the cache tag
+            expose_headers=["x-request-id", "content-language", "retry-after", "tiebreak-version", "etag"],
             max_age=600,
         )
 
@@ -151,8 +153,19 @@ def _header(scope, name: bytes) -> str | None:
 
 
 def _private(path: str) -> bool:
-    """What the admin port serves: the metrics and the API description."""
+    """What the admin port serves: the metrics and the API description (`path` normalised: the
+    router collapses slashes, so `//metrics` and `/metrics/` are /metrics to it too)."""
     return path == "/metrics" or path == "/schema" or path.startswith("/schema/")
+
+
+def _preflight(scope) -> bool:
+    """A CORS preflight: OPTIONS with an Origin and the method it asks for (any other OPTIONS
+    needs the key like every request)."""
+    return (
+        scope.get("method") == "OPTIONS"
+        and _header(scope, b"origin") is not None
+        and _header(scope, b"access-control-request-method") is not None
+    )
 
 
 def _declared_length(scope) -> int | None:
@@ -173,11 +186,11 @@ class OpsMiddleware:
         self.admission = admission
 
     def _authorised(self, scope) -> bool:
-        path = scope.get("path", "")
-        if path in PUBLIC_PATHS or path.startswith("/schema"):
+        path = normalised(scope.get("path", ""))
+        if path in PUBLIC_PATHS or _private(path):
             return True
-        if scope.get("method") == "OPTIONS" and self.config.cors_origins:
-            return True  # CORS preflight requests carry no credentials
+        if self.config.cors_origins and _preflight(scope):
+            return True  # CORS preflight requests carry no credentials (and answer no data)
         key = _header(scope, b"x-api-key")
         if key is None:
             auth = _header(scope, b"authorization") or ""
@@ -193,7 +206,7 @@ class OpsMiddleware:
         admin = self.config.admin_port
         if admin is None:
             return False
-        path = scope.get("path", "")
+        path = normalised(scope.get("path", ""))
         on_admin = (scope.get("server") or (None, None))[1] == admin
         return (_private(path) != on_admin) and path not in PROBES
 
@@ -208,7 +221,7 @@ class OpsMiddleware:
         # SPEC 3.10: one language per request, for every text of the answer and its headers
         lang = negotiate(_header(scope, b"accept-language"))
         lang_token = LANGUAGE.set(lang)
-        exchange = _Exchange(send, request_id.encode(), lang)
+        exchange = _Exchange(send, request_id.encode(), lang, vary_origin=bool(self.config.cors_origins))
         started = time.perf_counter()
         metrics.IN_FLIGHT.inc()
         try:
@@ -241,7 +254,7 @@ class OpsMiddleware:
 
     async def _admitted(self, scope, receive, exchange: _Exchange, lang: str) -> None:
         """The app, for a request admitted (its place and body bytes held until it is answered); else 503."""
-        path = scope.get("path", "")
+        path = normalised(scope.get("path", ""))
         if self.admission is None or path in PROBES or path == "/metrics":
             await self.app(scope, receive, exchange.send)
             return
@@ -265,7 +278,7 @@ class OpsMiddleware:
         origin = _header(scope, b"origin")
         if origin and ("*" in self.config.cors_origins or origin in self.config.cors_origins):
             # so that a browser script can read why it was refused
-            headers += [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
+            headers += [(b"access-control-allow-origin", origin.encode("latin-1"))]
         await exchange.send({"type": "http.response.start", "status": status, "headers": headers})
         await exchange.send({"type": "http.response.body", "body": body})
 
@@ -296,11 +309,14 @@ class _Exchange:
     """One request's response on its way out: the request id and language headers added, its status
     (0: the client left before a response) and size kept for the log."""
 
-    __slots__ = ("_send", "bytes", "language_headers", "raw_id", "status")
+    __slots__ = ("_send", "bytes", "language_headers", "raw_id", "status", "vary_origin")
 
-    def __init__(self, send, raw_id: bytes, lang: str):
+    def __init__(self, send, raw_id: bytes, lang: str, vary_origin: bool = False):
         self._send, self.raw_id = send, raw_id
         self.language_headers = [(b"content-language", lang.encode()), (b"vary", b"Accept-Language")]
+        # With CORS on, every answer depends on Origin (allowed or not): a cache must not give one
+        # origin's answer to another.
+        self.vary_origin = vary_origin
         self.status = self.bytes = 0
 
     async def send(self, message) -> None:
@@ -309,7 +325,14 @@ class _Exchange:
             headers = message.get("headers", [])
             # the page says its own language (its `?lang=` picker may differ from Accept-Language)
             own = any(name.lower() == b"content-language" for name, _ in headers)
-            message["headers"] = [*headers, (b"x-request-id", self.raw_id), *([] if own else self.language_headers)]
+            varies_by_origin = any(n.lower() == b"vary" and b"origin" in v.lower() for n, v in headers)
+            origin = [(b"vary", b"Origin")] if self.vary_origin and not varies_by_origin else []
+            message["headers"] = [
+                *headers,
+                (b"x-request-id", self.raw_id),
+                *([] if own else self.language_headers),
+                *origin,
+            ]
         elif message["type"] == "http.response.body":
             self.bytes += len(message.get("body", b""))
         await self._send(message)
