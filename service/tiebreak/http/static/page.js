@@ -872,7 +872,11 @@
   // ---- CSV and print ----
 
   function csvField(value) {
-    const text = value === null || value === undefined ? "" : String(value);
+    let text = value === null || value === undefined ? "" : String(value);
+    // A text a spreadsheet would read as a formula (=, +, -, @, tab, CR first) gets a leading
+    // apostrophe, shown as text: a player's name must not run in the arbiter's spreadsheet.
+    // Numbers stay numbers (a negative value is not a formula).
+    if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = "'" + text;
     return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   }
 
