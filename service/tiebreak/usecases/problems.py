@@ -57,6 +57,14 @@ _MSGSPEC_MESSAGES: tuple[tuple[re.Pattern[str], Callable[..., str]], ...] = (
         re.compile(r"^Expected `(?P<expected>[^`]*)` of length (?P<bound>[<>]=?) (?P<limit>\d+)$"),
         lambda **a: msg("Expected `{expected}` of length {bound} {limit}", **a),
     ),
+    (
+        re.compile(r"^Input starts with a UTF-8 byte order mark \(BOM\)$"),
+        lambda **a: msg("the body starts with a UTF-8 byte order mark (BOM, bytes EF BB BF): send UTF-8 without it"),
+    ),
+    (
+        re.compile(r"^Object repeats the key `(?P<key>[^`]*)`$"),
+        lambda **a: msg("an object repeats the key `{key}` (RFC 8259 4): each key once, please", **a),
+    ),
 )
 
 
