@@ -156,3 +156,45 @@ def test_an_options_that_is_no_preflight_needs_the_key(cors):
         "/v1/standings", headers={"Origin": "https://app.example", "Access-Control-Request-Method": "POST"}
     )
     assert preflight.status_code in (200, 204)
+
+
+# ---- allowed hosts (DNS rebinding) and the page with API keys (points 12, 13) ----
+
+
+@pytest.fixture(scope="module")
+def hall():
+    with TestClient(create_app(ops=OpsConfig(allowed_hosts=("hall.local", "192.168.1.20", "[::1]")))) as c:
+        yield c
+
+
+@pytest.mark.parametrize("host", ["hall.local", "hall.local:8000", "HALL.local", "192.168.1.20:8000", "[::1]:8000"])
+def test_an_allowed_host_is_answered(hall, host):
+    assert hall.get("/v1/version", headers={"Host": host}).status_code == 200
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "hall.local.evil.example", ""])
+def test_another_host_is_a_400_naming_the_header(hall, host):
+    response = hall.get("/v1/version", headers={"Host": host})
+    assert response.status_code == 400
+    assert response.headers["content-type"] == "application/problem+json"
+    assert response.json()["errors"][0]["path"] == "header:Host"
+    assert hall.get("/", headers={"Host": host}).status_code == 400
+
+
+def test_the_probes_answer_whatever_the_host(hall):
+    # the kubelet probes the pod's address
+    assert hall.get("/healthz", headers={"Host": "10.1.2.3:8000"}).status_code == 200
+    assert hall.get("/readyz", headers={"Host": "10.1.2.3:8000"}).status_code == 200
+
+
+def test_any_host_by_default(client):
+    assert client.get("/v1/version", headers={"Host": "anything.example"}).status_code == 200
+
+
+def test_with_api_keys_the_page_loads_and_the_api_asks_for_the_key():
+    with TestClient(create_app(ops=OpsConfig(api_keys=("k",)))) as c:
+        assert c.get("/").status_code == 200
+        assert c.get("/page/page.js").status_code == 200
+        assert c.get("/v1/tiebreaks").status_code == 401
+        assert c.get("/v1/tiebreaks", headers={"X-API-Key": "k"}).status_code == 200
+        assert c.get("/pagex").status_code == 401  # only the page's own paths

@@ -43,6 +43,12 @@ def _env_port(name: str) -> int | None:
 class OpsConfig:
     # Comma-separated origins allowed to call the API from a browser ("*" for any); empty: CORS off.
     cors_origins: tuple[str, ...] = field(default_factory=lambda: _env_list("TIEBREAK_CORS_ORIGINS"))
+    # Comma-separated host names the server answers for (the Host header, port aside; "*": any);
+    # empty: any (the default). Against DNS rebinding: a page from elsewhere that renames its
+    # host to this server's address still sends its own name. The probes are exempt (kubelet).
+    allowed_hosts: tuple[str, ...] = field(
+        default_factory=lambda: tuple(h.lower() for h in _env_list("TIEBREAK_ALLOWED_HOSTS"))
+    )
     # Comma-separated accepted API keys; empty: authentication off (the default).
     api_keys: tuple[str, ...] = field(default_factory=lambda: _env_list("TIEBREAK_API_KEYS"))
     # Responses at least this large are gzip-compressed for clients that accept it; 0: never.
@@ -87,8 +93,9 @@ access_log = logging.getLogger("tiebreak.access")
 
 # ---- the middleware ----
 
-# Reachable without an API key: probes, the scraper and the API's own description.
-PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema")
+# Reachable without an API key: probes, the scraper, the API's own description and the page
+# itself (its HTML, script and styles hold no data; what it asks the API needs the key).
+PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema", "/")
 PROBES = frozenset({"/healthz", "/readyz"})
 
 
@@ -103,6 +110,15 @@ def _refusals() -> dict[str, Problem]:
             errors=[ProblemItem(path="header:X-API-Key", message=msg("missing or not accepted"))],
         ),
         "404": Problem(type="about:blank", title=msg("Not Found"), status=404, detail=msg("Not Found"), errors=[]),
+        "host": Problem(
+            type="about:blank",
+            title=msg("Bad Request"),
+            status=400,
+            detail=msg("this server does not answer for the host the request names"),
+            errors=[
+                ProblemItem(path="header:Host", message=msg("not one of the allowed hosts (TIEBREAK_ALLOWED_HOSTS)"))
+            ],
+        ),
         "415": Problem(
             type="about:blank",
             title=msg("Unsupported Media Type"),
@@ -187,7 +203,7 @@ class OpsMiddleware:
 
     def _authorised(self, scope) -> bool:
         path = normalised(scope.get("path", ""))
-        if path in PUBLIC_PATHS or _private(path):
+        if path in PUBLIC_PATHS or _private(path) or path.startswith("/page/"):
             return True
         if self.config.cors_origins and _preflight(scope):
             return True  # CORS preflight requests carry no credentials (and answer no data)
@@ -200,6 +216,15 @@ class OpsMiddleware:
             return False
         given = key.encode()
         return any(hmac.compare_digest(given, k) for k in self.keys)
+
+    def _host_allowed(self, scope) -> bool:
+        allowed = self.config.allowed_hosts
+        if not allowed or "*" in allowed or normalised(scope.get("path", "")) in PROBES:
+            return True
+        host = (_header(scope, b"host") or "").strip().lower()
+        # the port aside: `name:8000`, `[::1]:8000`
+        name = host.split("]", 1)[0] + "]" if host.startswith("[") else host.split(":", 1)[0]
+        return name in allowed
 
     def _hidden(self, scope) -> bool:
         """With an admin port: private paths only there, and only they (and the probes) there."""
@@ -235,9 +260,11 @@ class OpsMiddleware:
             LANGUAGE.reset(lang_token)
 
     async def _answer(self, scope, receive, exchange: _Exchange, lang: str) -> None:
-        """The checks in their order (API key, admin port, content encoding, admission), then the app."""
+        """The checks in their order (host, API key, admin port, content encoding, admission), then the app."""
         encoding = (_header(scope, b"content-encoding") or "").strip().lower()
-        if self.keys and not self._authorised(scope):
+        if not self._host_allowed(scope):
+            await self._refuse(scope, exchange, 400, _refusal("host", lang))
+        elif self.keys and not self._authorised(scope):
             await self._refuse(
                 scope,
                 exchange,
