@@ -1,10 +1,13 @@
-"""The page's Download CSV in a real headless Chromium (issue 39, point 5): a player's name that a
-spreadsheet would read as a formula is written as text (a leading apostrophe), so opening the
-arbiter's file runs nothing; numbers, negative ones too, stay numbers."""
+"""Hostile player names on the page, in a real headless Chromium (issue 39): in the Download CSV a
+name a spreadsheet would read as a formula is written as text (a leading apostrophe), so opening
+the arbiter's file runs nothing, and numbers, negative ones too, stay numbers (point 5); the
+longest name the schema allows, unbroken, does not widen the page past its window (point 8)."""
 
 from __future__ import annotations
 
+import copy
 import csv
+import json
 import time
 
 import pytest
@@ -12,6 +15,7 @@ import pytest
 from tests.contract.browser import Browser, find_chromium
 from tests.contract.page import open_page, set_value
 from tests.contract.test_page_in_browser import compute
+from tiebreak.http.examples import TOURNAMENT
 
 pytestmark = [
     pytest.mark.server,
@@ -55,3 +59,21 @@ def test_a_name_that_looks_like_a_formula_is_text_in_the_csv(server, browser, tm
     for row in rows:
         assert not any(value[:1] in ("=", "@", "+") for value in row.values()), row
         float(row["points"])  # still a number
+
+
+def test_the_longest_unbroken_name_stays_inside_the_window(server, browser):
+    tournament = copy.deepcopy(TOURNAMENT)
+    for player in tournament["players"]:
+        player["name"] = f"{player['id']}" + "W" * 199  # the schema's maxLength, every player (and opponent)
+    open_page(browser, server)
+    set_value(browser, "trf-input", json.dumps(tournament))
+    set_value(browser, "rules-input", "BH")
+    assert compute(browser) == "done"
+    browser.evaluate("document.querySelector('[data-testid=standings-row]').click()")
+    browser.wait_for("!document.getElementById('audit-panel').hidden", what="the audit panel")
+    widths = browser.evaluate(
+        """(() => { const panel = document.getElementById('audit-panel');
+             return {page: document.documentElement.scrollWidth, window: window.innerWidth,
+                     panel: panel.scrollWidth, panelBox: panel.clientWidth}; })()"""
+    )
+    assert widths["page"] <= widths["window"] and widths["panel"] <= widths["panelBox"], widths
