@@ -1,7 +1,8 @@
 """Hostile player names on the page, in a real headless Chromium (issue 39): in the Download CSV a
 name a spreadsheet would read as a formula is written as text (a leading apostrophe), so opening
 the arbiter's file runs nothing, and numbers, negative ones too, stay numbers (point 5); the
-longest name the schema allows, unbroken, does not widen the page past its window (point 8)."""
+longest name the schema allows, unbroken, does not widen the page past its window, and an unclosed
+U+202E in a name reverses nothing after it in a scenarios sentence (point 8)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from tests.contract.browser import Browser, find_chromium
 from tests.contract.page import open_page, set_value
 from tests.contract.test_page_in_browser import compute
+from tests.contract.test_page_languages_in_browser import EVENT, ask_scenarios, take_last_round
 from tiebreak.http.examples import TOURNAMENT
 
 pytestmark = [
@@ -77,3 +79,20 @@ def test_the_longest_unbroken_name_stays_inside_the_window(server, browser):
                      panel: panel.scrollWidth, panelBox: panel.clientWidth}; })()"""
     )
     assert widths["page"] <= widths["window"] and widths["panel"] <= widths["panelBox"], widths
+
+
+def test_an_unclosed_right_to_left_override_stays_inside_its_name(server, browser):
+    trf = EVENT.read_text(encoding="utf-8").replace("Fischer ", "\u202eFischer", 1)  # same width
+    open_page(browser, server)
+    set_value(browser, "trf-input", trf)
+    set_value(browser, "rules-input", "BH")
+    assert compute(browser) == "done"
+    take_last_round(browser)
+    assert ask_scenarios(browser, 3) == "scenarios"
+    sentences = browser.evaluate(
+        "Array.from(document.querySelectorAll('[data-column=needs] li'), li => li.textContent)"
+    )
+    naming = [s for s in sentences if "\u202e" in s]
+    assert naming, sentences
+    for sentence in naming:
+        assert "\u2068\u202eFischer\u2069" in sentence, sentence

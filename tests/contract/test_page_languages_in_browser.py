@@ -285,7 +285,8 @@ def test_before_the_last_round_shows_the_apis_answer_in_the_command_lines_senten
              best: tr.querySelector('[data-column=best]').textContent,
              worst: tr.querySelector('[data-column=worst]').textContent,
              clinched: tr.querySelector('[data-column=clinched]').textContent,
-             needs: Array.from(tr.querySelectorAll('[data-column=needs] li'), li => li.textContent)}))"""
+             needs: Array.from(tr.querySelectorAll('[data-column=needs] li'),
+                               li => li.textContent.replace(/[\u2068\u2069]/g, ''))}))"""  # names isolated
     )
     assert [r["id"] for r in rows] == [p["id"] for p in answer["players"]]
     for row, player, lines in zip(rows, answer["players"], sentences, strict=True):

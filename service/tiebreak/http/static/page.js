@@ -18,7 +18,12 @@
     const forms = PAGE[key];
     return fill(forms[PLURAL.select(n)] || forms.other, { ...args, n });
   };
-  const ts = (key, args = {}) => fill(PAGE.scenario[key], args);
+  // Names in a sentence are isolated (U+2068 ... U+2069, Unicode's FSI and PDI): an unclosed
+  // U+202E in a name cannot reverse the rest of the sentence.
+  const NAME_ARGS = new Set(["name", "me", "white", "black"]);
+  const isolated = (args) =>
+    Object.fromEntries(Object.entries(args).map(([k, v]) => [k, NAME_ARGS.has(k) && typeof v === "string" ? `\u2068${v}\u2069` : v]));
+  const ts = (key, args = {}) => fill(PAGE.scenario[key], isolated(args));
 
   const TEXTS = {
     ...Object.fromEntries(Object.entries(PAGE).filter(([, value]) => typeof value === "string")),
