@@ -859,6 +859,60 @@ def case_largest(quick: bool):
     return "largest", "the largest request each shape admits under the default ceilings, one at a time", body, {}
 
 
+# Issue 39: URLs that once answered 500 (a NUL, a file used as a directory, a name longer than the
+# file system allows) or named the install path; tests/ops/test_security.py sends them in-process.
+HOSTILE_URLS = [
+    "/page/%00",
+    "/page/page.js/x",
+    "/page/" + "a" * 300,
+    "/schema/static/redoc/%00",
+    "/schema/static/swagger-ui/%00",
+    "/schema/static/redoc/" + "a" * 300,
+    "/page/vendor",
+    "/page/vendor/",
+    "/page/../app.py",
+    "/page/%2e%2e/app.py",
+    "/page/vendor/uplot/LICENSE/%00",
+    "/v1/%00",
+    "/%00",
+]
+# The admin port's paths spelt otherwise (the router collapses slashes): 404 on the public port.
+ADMIN_SPELLINGS = [
+    "/metrics",
+    "/metrics/",
+    "//metrics",
+    "/metrics%2f",
+    "//schema/openapi.json",
+    "/schema/",
+    "/schema//",
+]
+
+
+def case_urls(quick: bool):
+    admin = free_port()
+
+    def body(server: Server, outcome: Outcome) -> None:
+        for url in HOSTILE_URLS:
+            status, answer, _, seconds = get(server.port, url)
+            record(outcome, status, seconds, answer, url=url[:60])
+            outcome.check(
+                f"GET {url[:40]}: 404 naming no path of the server", status == 404 and b"/service/" not in answer
+            )
+        for url in ADMIN_SPELLINGS:
+            status, answer, _, seconds = get(server.port, url)
+            record(outcome, status, seconds, answer, url=url)
+            outcome.check(f"GET {url} on the public port (admin port set): 404", status == 404)
+        status, _, _, _ = get(admin, "/metrics")
+        outcome.check("/metrics on the admin port: 200", status == 200)
+
+    return (
+        "urls",
+        f"{len(HOSTILE_URLS)} hostile URLs; the admin paths spelt {len(ADMIN_SPELLINGS)} ways",
+        body,
+        {"TIEBREAK_ADMIN_PORT": str(admin)},
+    )
+
+
 CASES = {
     "trf-202-rules": case_trf_rules,
     "waves": case_waves,
@@ -870,6 +924,7 @@ CASES = {
     "headers": case_headers,
     "overload": case_overload,
     "largest": case_largest,
+    "urls": case_urls,
 }
 
 

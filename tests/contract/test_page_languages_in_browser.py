@@ -286,7 +286,7 @@ def test_before_the_last_round_shows_the_apis_answer_in_the_command_lines_senten
              worst: tr.querySelector('[data-column=worst]').textContent,
              clinched: tr.querySelector('[data-column=clinched]').textContent,
              folded: !!tr.closest('[data-testid=scenarios-folded]'),
-             needs: Array.from(tr.querySelectorAll('[data-column=needs] li'), li => li.textContent)}))"""
+             needs: Array.from(tr.querySelectorAll('[data-column=needs] li'), li => li.textContent.replace(/[\u2068\u2069]/g, ''))}))"""  # names isolated
     )
     # contenders first, by best rank (then worst rank, start number); the others folded away
     by_id = {p["id"]: (p, lines) for p, lines in zip(answer["players"], sentences, strict=True)}

@@ -176,3 +176,33 @@ def test_metrics_and_docs_only_on_the_admin_port(server):
         assert httpx.get(f"{base}/healthz").status_code == 200
         assert httpx.get(f"{base}/readyz").status_code == 200
     assert httpx.get(f"{public}/v1/tiebreaks").status_code == 200
+
+
+def holders_of_listening_socket(port: int) -> set[int]:
+    """The processes holding the socket listening on 127.0.0.1:`port` (from /proc)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1].endswith(f":{port:04X}") and fields[3] == "0A":  # 0A: LISTEN
+            inodes.add(fields[9])
+    assert inodes, f"nothing listens on {port}"
+    holders = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            links = [os.readlink(fd) for fd in (entry / "fd").iterdir()]
+        except OSError:  # gone, or not ours to read
+            continue
+        if any(link.startswith("socket:[") and link[8:-1] in inodes for link in links):
+            holders.add(int(entry.name))
+    return holders
+
+
+def test_only_the_server_holds_its_listening_sockets(server):
+    # Issue 39 point 3: a compute worker that inherited them kept the ports open past SIGTERM,
+    # so new connections hung for the drain instead of being refused at once.
+    port, admin = server
+    assert httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=10).status_code == 200  # workers started
+    main, other = holders_of_listening_socket(port), holders_of_listening_socket(admin)
+    assert len(main) == 1 and main == other, (main, other)

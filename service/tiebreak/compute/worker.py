@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import socket
+import stat
 import struct
 import sys
 
@@ -108,10 +110,34 @@ def answer(job: Job, channel, encoder: msgspec.msgpack.Encoder) -> bool:
         return result.memory_exhausted
 
 
+def close_inherited_network_sockets() -> None:
+    """Close the TCP sockets this process inherited from the server. uvloop starts subprocesses
+    without close_fds: with the sockets uvicorn is handed (TIEBREAK_ADMIN_PORT) this process held
+    the ports open past SIGTERM, and new connections waited in the backlog for the whole drain
+    instead of being refused (a worker started later would hold clients' connections too). The
+    worker talks to the gate only through its pipes: every other descriptor stays as it was."""
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # no /proc: nothing to look at
+        return
+    for fd in fds:
+        try:
+            if fd < 3 or not stat.S_ISSOCK(os.fstat(fd).st_mode):
+                continue
+            sock = socket.socket(fileno=fd)
+        except OSError:  # the listing's own descriptor, already gone
+            continue
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            sock.close()
+        else:
+            sock.detach()  # not ours to close
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tiebreak.compute.worker")
     parser.add_argument("--memory-mib", type=int, default=0, help="data segment cap (0: none)")
     args = parser.parse_args(argv)
+    close_inherited_network_sockets()
     try:
         os.nice(WORKER_NICENESS)
     except OSError:

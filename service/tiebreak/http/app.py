@@ -25,6 +25,7 @@ from .prizes import PRIZE_ROUTES
 from .scenarios import SCENARIO_ROUTES
 from .problems import EXCEPTION_HANDLERS
 from .routes import ROUTES
+from .security import HeadAsGet, SecurityHeaders
 
 # Every struct a handler decodes or encodes: the document's component schemas are msgspec's
 # own for these (and what they contain). BatchResult, CheckLine: one NDJSON line of the batch
@@ -137,7 +138,8 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
         debug=False,
     )
     # Outside routing and exception handling: request ids, access log, metrics and API keys for every response.
-    app.asgi_handler = VersionHeader(OpsMiddleware(app.asgi_handler, ops, admission))
+    # Inside them HEAD is answered as GET without the body; outside, the security headers on everything.
+    app.asgi_handler = VersionHeader(SecurityHeaders(OpsMiddleware(HeadAsGet(app.asgi_handler), ops, admission)))
     return app
 
 

@@ -23,7 +23,6 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 from litestar import Litestar, Request
-from litestar.datastructures import CacheControlHeader
 from litestar.openapi.plugins import (
     JsonRenderPlugin,
     OpenAPIRenderPlugin,
@@ -31,7 +30,9 @@ from litestar.openapi.plugins import (
     SwaggerRenderPlugin,
     YamlRenderPlugin,
 )
-from litestar.static_files import create_static_files_router
+from pathlib import Path
+
+from .assets import static_files
 from openapi_ui_bundles import redoc as redoc_bundle
 from openapi_ui_bundles import swagger_ui as swagger_bundle
 
@@ -261,20 +262,8 @@ def render_plugins() -> list[OpenAPIRenderPlugin]:
 
 def static_routes() -> list:
     """The UI bundles' files, from the installed package; cached a day by browsers."""
-    cache = CacheControlHeader(max_age=86_400, public=True)
+    cache = "max-age=86400, public"
     return [
-        create_static_files_router(
-            path=f"{STATIC_PATH}/swagger-ui",
-            directories=[swagger_bundle.static_path],
-            include_in_schema=False,
-            cache_control=cache,
-            name="swagger-ui-assets",
-        ),
-        create_static_files_router(
-            path=f"{STATIC_PATH}/redoc",
-            directories=[redoc_bundle.static_path],
-            include_in_schema=False,
-            cache_control=cache,
-            name="redoc-assets",
-        ),
+        static_files(f"{STATIC_PATH}/swagger-ui", Path(swagger_bundle.static_path), cache, "swagger-ui-assets"),
+        static_files(f"{STATIC_PATH}/redoc", Path(redoc_bundle.static_path), cache, "redoc-assets"),
     ]

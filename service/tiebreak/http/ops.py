@@ -27,6 +27,7 @@ from ..compute.logs import REQUEST_FAULTS, REQUEST_ID, Faults, faults_ended, req
 from ..texts.catalogue import json_encoder, negotiate
 from ..texts.message import LANGUAGE, language, msg
 from .handling import COMPRESSION_OPT_KEY
+from .security import normalised
 
 
 def _env_list(name: str) -> tuple[str, ...]:
@@ -42,6 +43,12 @@ def _env_port(name: str) -> int | None:
 class OpsConfig:
     # Comma-separated origins allowed to call the API from a browser ("*" for any); empty: CORS off.
     cors_origins: tuple[str, ...] = field(default_factory=lambda: _env_list("TIEBREAK_CORS_ORIGINS"))
+    # Comma-separated host names the server answers for (the Host header, port aside; "*": any);
+    # empty: any (the default). Against DNS rebinding: a page from elsewhere that renames its
+    # host to this server's address still sends its own name. The probes are exempt (kubelet).
+    allowed_hosts: tuple[str, ...] = field(
+        default_factory=lambda: tuple(h.lower() for h in _env_list("TIEBREAK_ALLOWED_HOSTS"))
+    )
     # Comma-separated accepted API keys; empty: authentication off (the default).
     api_keys: tuple[str, ...] = field(default_factory=lambda: _env_list("TIEBREAK_API_KEYS"))
     # Responses at least this large are gzip-compressed for clients that accept it; 0: never.
@@ -75,7 +82,8 @@ class OpsConfig:
             allow_origins=list(self.cors_origins),
             allow_methods=["GET", "POST", "OPTIONS"],
             allow_headers=["content-type", "x-api-key", "authorization", "x-request-id"],
-            expose_headers=["x-request-id", "content-language"],
+            # what a script may read: the id, the language, when to retry, the version, the cache tag
+            expose_headers=["x-request-id", "content-language", "retry-after", "tiebreak-version", "etag"],
             max_age=600,
         )
 
@@ -85,8 +93,9 @@ access_log = logging.getLogger("tiebreak.access")
 
 # ---- the middleware ----
 
-# Reachable without an API key: probes, the scraper and the API's own description.
-PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema", "/docs")
+# Reachable without an API key: probes, the scraper, the API's own description and the page
+# itself (its HTML, script and styles hold no data; what it asks the API needs the key).
+PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema", "/docs", "/")
 PROBES = frozenset({"/healthz", "/readyz"})
 
 
@@ -101,6 +110,15 @@ def _refusals() -> dict[str, Problem]:
             errors=[ProblemItem(path="header:X-API-Key", message=msg("missing or not accepted"))],
         ),
         "404": Problem(type="about:blank", title=msg("Not Found"), status=404, detail=msg("Not Found"), errors=[]),
+        "host": Problem(
+            type="about:blank",
+            title=msg("Bad Request"),
+            status=400,
+            detail=msg("this server does not answer for the host the request names"),
+            errors=[
+                ProblemItem(path="header:Host", message=msg("not one of the allowed hosts (TIEBREAK_ALLOWED_HOSTS)"))
+            ],
+        ),
         "415": Problem(
             type="about:blank",
             title=msg("Unsupported Media Type"),
@@ -151,8 +169,19 @@ def _header(scope, name: bytes) -> str | None:
 
 
 def _private(path: str) -> bool:
-    """What the admin port serves: the metrics and the API description."""
+    """What the admin port serves: the metrics and the API description (`path` normalised: the
+    router collapses slashes, so `//metrics` and `/metrics/` are /metrics to it too)."""
     return path in ("/metrics", "/schema", "/docs") or path.startswith("/schema/")
+
+
+def _preflight(scope) -> bool:
+    """A CORS preflight: OPTIONS with an Origin and the method it asks for (any other OPTIONS
+    needs the key like every request)."""
+    return (
+        scope.get("method") == "OPTIONS"
+        and _header(scope, b"origin") is not None
+        and _header(scope, b"access-control-request-method") is not None
+    )
 
 
 def _declared_length(scope) -> int | None:
@@ -173,11 +202,11 @@ class OpsMiddleware:
         self.admission = admission
 
     def _authorised(self, scope) -> bool:
-        path = scope.get("path", "")
-        if path in PUBLIC_PATHS or path.startswith("/schema"):
+        path = normalised(scope.get("path", ""))
+        if path in PUBLIC_PATHS or _private(path) or path.startswith("/page/"):
             return True
-        if scope.get("method") == "OPTIONS" and self.config.cors_origins:
-            return True  # CORS preflight requests carry no credentials
+        if self.config.cors_origins and _preflight(scope):
+            return True  # CORS preflight requests carry no credentials (and answer no data)
         key = _header(scope, b"x-api-key")
         if key is None:
             auth = _header(scope, b"authorization") or ""
@@ -188,12 +217,21 @@ class OpsMiddleware:
         given = key.encode()
         return any(hmac.compare_digest(given, k) for k in self.keys)
 
+    def _host_allowed(self, scope) -> bool:
+        allowed = self.config.allowed_hosts
+        if not allowed or "*" in allowed or normalised(scope.get("path", "")) in PROBES:
+            return True
+        host = (_header(scope, b"host") or "").strip().lower()
+        # the port aside: `name:8000`, `[::1]:8000`
+        name = host.split("]", 1)[0] + "]" if host.startswith("[") else host.split(":", 1)[0]
+        return name in allowed
+
     def _hidden(self, scope) -> bool:
         """With an admin port: private paths only there, and only they (and the probes) there."""
         admin = self.config.admin_port
         if admin is None:
             return False
-        path = scope.get("path", "")
+        path = normalised(scope.get("path", ""))
         on_admin = (scope.get("server") or (None, None))[1] == admin
         return (_private(path) != on_admin) and path not in PROBES
 
@@ -208,7 +246,7 @@ class OpsMiddleware:
         # SPEC 3.10: one language per request, for every text of the answer and its headers
         lang = negotiate(_header(scope, b"accept-language"))
         lang_token = LANGUAGE.set(lang)
-        exchange = _Exchange(send, request_id.encode(), lang)
+        exchange = _Exchange(send, request_id.encode(), lang, vary_origin=bool(self.config.cors_origins))
         started = time.perf_counter()
         metrics.IN_FLIGHT.inc()
         try:
@@ -222,9 +260,11 @@ class OpsMiddleware:
             LANGUAGE.reset(lang_token)
 
     async def _answer(self, scope, receive, exchange: _Exchange, lang: str) -> None:
-        """The checks in their order (API key, admin port, content encoding, admission), then the app."""
+        """The checks in their order (host, API key, admin port, content encoding, admission), then the app."""
         encoding = (_header(scope, b"content-encoding") or "").strip().lower()
-        if self.keys and not self._authorised(scope):
+        if not self._host_allowed(scope):
+            await self._refuse(scope, exchange, 400, _refusal("host", lang))
+        elif self.keys and not self._authorised(scope):
             await self._refuse(
                 scope,
                 exchange,
@@ -241,7 +281,7 @@ class OpsMiddleware:
 
     async def _admitted(self, scope, receive, exchange: _Exchange, lang: str) -> None:
         """The app, for a request admitted (its place and body bytes held until it is answered); else 503."""
-        path = scope.get("path", "")
+        path = normalised(scope.get("path", ""))
         if self.admission is None or path in PROBES or path == "/metrics":
             await self.app(scope, receive, exchange.send)
             return
@@ -265,7 +305,7 @@ class OpsMiddleware:
         origin = _header(scope, b"origin")
         if origin and ("*" in self.config.cors_origins or origin in self.config.cors_origins):
             # so that a browser script can read why it was refused
-            headers += [(b"access-control-allow-origin", origin.encode("latin-1")), (b"vary", b"Origin")]
+            headers += [(b"access-control-allow-origin", origin.encode("latin-1"))]
         await exchange.send({"type": "http.response.start", "status": status, "headers": headers})
         await exchange.send({"type": "http.response.body", "body": body})
 
@@ -296,11 +336,14 @@ class _Exchange:
     """One request's response on its way out: the request id and language headers added, its status
     (0: the client left before a response) and size kept for the log."""
 
-    __slots__ = ("_send", "bytes", "language_headers", "raw_id", "status")
+    __slots__ = ("_send", "bytes", "language_headers", "raw_id", "status", "vary_origin")
 
-    def __init__(self, send, raw_id: bytes, lang: str):
+    def __init__(self, send, raw_id: bytes, lang: str, vary_origin: bool = False):
         self._send, self.raw_id = send, raw_id
         self.language_headers = [(b"content-language", lang.encode()), (b"vary", b"Accept-Language")]
+        # With CORS on, every answer depends on Origin (allowed or not): a cache must not give one
+        # origin's answer to another.
+        self.vary_origin = vary_origin
         self.status = self.bytes = 0
 
     async def send(self, message) -> None:
@@ -309,7 +352,14 @@ class _Exchange:
             headers = message.get("headers", [])
             # the page says its own language (its `?lang=` picker may differ from Accept-Language)
             own = any(name.lower() == b"content-language" for name, _ in headers)
-            message["headers"] = [*headers, (b"x-request-id", self.raw_id), *([] if own else self.language_headers)]
+            varies_by_origin = any(n.lower() == b"vary" and b"origin" in v.lower() for n, v in headers)
+            origin = [(b"vary", b"Origin")] if self.vary_origin and not varies_by_origin else []
+            message["headers"] = [
+                *headers,
+                (b"x-request-id", self.raw_id),
+                *([] if own else self.language_headers),
+                *origin,
+            ]
         elif message["type"] == "http.response.body":
             self.bytes += len(message.get("body", b""))
         await self._send(message)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from litestar import Request, Response, get
-from litestar.datastructures import CacheControlHeader
-from litestar.static_files import create_static_files_router
+from litestar.enums import MediaType
 
 from ..texts.catalogue import LANGUAGES, negotiate, translations
+from .assets import static_files
 from .page_texts import page_texts
 
 STATIC = Path(__file__).parent / "static"
@@ -54,7 +54,7 @@ def page(request: Request) -> Response[bytes]:
     docs = request.app.state["ops"].admin_port is None
     return Response(
         page_html(code, docs),
-        media_type="text/html; charset=utf-8",
+        media_type=MediaType.HTML,  # litestar adds the charset itself
         headers={
             "Content-Security-Policy": CSP,
             "Cache-Control": "no-cache",
@@ -74,11 +74,5 @@ def docs() -> Response[bytes]:
 PAGE_ROUTES: list = [
     page,
     docs,
-    create_static_files_router(
-        path=PAGE_ASSETS,
-        directories=[STATIC],
-        include_in_schema=False,
-        cache_control=CacheControlHeader(no_cache=True),
-        name="page-assets",
-    ),
+    static_files(PAGE_ASSETS, STATIC, "no-cache", "page-assets"),
 ]

@@ -65,6 +65,14 @@ _MSGSPEC_MESSAGES: tuple[tuple[re.Pattern[str], Callable[..., str]], ...] = (
             "`swiss_manager_numbers` are for writing a `tournament` as TRF; they do not apply when reading `trf`"
         ),
     ),
+    (
+        re.compile(r"^Input starts with a UTF-8 byte order mark \(BOM\)$"),
+        lambda **a: msg("the body starts with a UTF-8 byte order mark (BOM, bytes EF BB BF): send UTF-8 without it"),
+    ),
+    (
+        re.compile(r"^Object repeats the key `(?P<key>[^`]*)`$"),
+        lambda **a: msg("an object repeats the key `{key}` (RFC 8259 4): each key once, please", **a),
+    ),
 )
 
 

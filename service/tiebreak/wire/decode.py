@@ -15,6 +15,7 @@ floats read as integers; anything else keeps msgspec's own error (and its path).
 from __future__ import annotations
 
 import functools
+import json
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -246,6 +247,29 @@ def check_json_depth(data: bytes, limits: Limits, path: str = "body") -> None:
         )
 
 
+BOM = b"\xef\xbb\xbf"
+BOM_MESSAGE = "Input starts with a UTF-8 byte order mark (BOM)"
+DUPLICATE_KEY = "Object repeats the key `{key}`"
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> None:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise msgspec.DecodeError(DUPLICATE_KEY.format(key=key))
+        seen.add(key)
+
+
+def _nothing(_: str) -> None:
+    return None
+
+
+def check_unique_keys(data: bytes) -> None:
+    """RFC 8259 4: names within an object SHOULD be unique; msgspec keeps the last of two silently,
+    which would hide an edit gone wrong. A second read, of the keys only (values are not built)."""
+    json.loads(data, object_pairs_hook=_unique, parse_int=_nothing, parse_float=_nothing, parse_constant=_nothing)
+
+
 def decode(data: bytes, decoder: WireDecoder, limits: Limits) -> Any:
     """Strictly decode a body: nesting bounded, a large body's lists counted before they are built.
 
@@ -258,8 +282,12 @@ def decode(data: bytes, decoder: WireDecoder, limits: Limits) -> Any:
     if deep:
         check_json_depth(data, limits)
     try:
+        if data.startswith(BOM):
+            raise msgspec.DecodeError(BOM_MESSAGE)  # msgspec would say "invalid character (byte 0)"
         prescan(data, limits)
-        return decoder.decode(data)
+        decoded = decoder.decode(data)
+        check_unique_keys(data)
+        return decoded
     except Exception as exc:
         if not deep:
             check_json_depth(data, limits)

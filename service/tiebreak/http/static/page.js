@@ -18,7 +18,12 @@
     const forms = PAGE[key];
     return fill(forms[PLURAL.select(n)] || forms.other, { ...args, n });
   };
-  const ts = (key, args = {}) => fill(PAGE.scenario[key], args);
+  // Names in a sentence are isolated (U+2068 ... U+2069, Unicode's FSI and PDI): an unclosed
+  // U+202E in a name cannot reverse the rest of the sentence.
+  const NAME_ARGS = new Set(["name", "me", "white", "black"]);
+  const isolated = (args) =>
+    Object.fromEntries(Object.entries(args).map(([k, v]) => [k, NAME_ARGS.has(k) && typeof v === "string" ? `\u2068${v}\u2069` : v]));
+  const ts = (key, args = {}) => fill(PAGE.scenario[key], isolated(args));
 
   // The result of a round as the count rules (WIN, KS, GE...) give it: the engine's ResultKind values.
   const RESULT_KINDS = ["win", "draw", "loss", "forfeit_win", "forfeit_loss", "pairing_bye", "full_bye", "half_bye", "zero_bye", "absent"];
@@ -1031,7 +1036,11 @@
   // ---- CSV and print ----
 
   function csvField(value) {
-    const text = value === null || value === undefined ? "" : String(value);
+    let text = value === null || value === undefined ? "" : String(value);
+    // A text a spreadsheet would read as a formula (=, +, -, @, tab, CR first) gets a leading
+    // apostrophe, shown as text: a player's name must not run in the arbiter's spreadsheet.
+    // Numbers stay numbers (a negative value is not a formula).
+    if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = "'" + text;
     return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   }
 

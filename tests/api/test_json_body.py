@@ -1,0 +1,56 @@
+"""A JSON body with a repeated key or a byte order mark (issue 39, point 10): a 400 that says so,
+never the last value winning silently or "invalid character (byte 0)"."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tiebreak.http.examples import TOURNAMENT
+
+BODY = json.dumps({"tournament": TOURNAMENT, "tiebreaks": ["BH"]}).encode()
+JSON = {"content-type": "application/json"}
+NDJSON = {"content-type": "application/x-ndjson"}
+
+
+def test_the_body_itself_is_read(client):
+    assert client.post("/v1/standings", content=BODY, headers=JSON).status_code == 200
+
+
+def test_a_bom_is_named(client):
+    response = client.post("/v1/standings", content=b"\xef\xbb\xbf" + BODY, headers=JSON)
+    assert response.status_code == 400
+    [error] = response.json()["errors"]
+    assert "byte order mark" in error["message"] and "EF BB BF" in error["message"]
+
+
+@pytest.mark.parametrize(
+    ("body", "key"),
+    [
+        (BODY.replace(b'"tiebreaks": ["BH"]', b'"tiebreaks": ["BH"], "tiebreaks": ["SB"]'), "tiebreaks"),
+        (BODY.replace(b'"id": 1,', b'"id": 1, "id": 2,', 1), "id"),
+    ],
+)
+def test_a_repeated_key_is_named_not_overwritten(client, body, key):
+    assert body != BODY
+    response = client.post("/v1/standings", content=body, headers=JSON)
+    assert response.status_code == 400, response.text
+    [error] = response.json()["errors"]
+    assert f"`{key}`" in error["message"] and "repeats" in error["message"]
+
+
+def test_the_messages_are_in_the_asked_language(client):
+    headers = {**JSON, "Accept-Language": "ru"}
+    response = client.post("/v1/standings", content=b"\xef\xbb\xbf" + BODY, headers=headers)
+    assert "EF BB BF" in response.json()["errors"][0]["message"]
+    assert response.headers["content-language"] == "ru" and "байт" in response.json()["errors"][0]["message"]
+
+
+def test_a_repeated_key_in_a_batch_item_is_that_items_400(client):
+    line = BODY.replace(b'"tiebreaks": ["BH"]', b'"tiebreaks": ["BH"], "tiebreaks": ["SB"]')
+    for content, kind in ((b"[" + line + b"," + BODY + b"]", JSON), (line + b"\n" + BODY + b"\n", NDJSON)):
+        response = client.post("/v1/standings/batch", content=content, headers=kind)
+        results = [json.loads(x) for x in response.text.splitlines()]
+        assert [r["status"] for r in results] == [400, 200], kind
+        assert "`tiebreaks`" in results[0]["error"]["errors"][0]["message"]
