@@ -186,6 +186,32 @@ def test_checklist_q198_the_expelled_players_games_stand_as_a_withdrawal(client)
     assert rows[2]["decided_by"] == "BH"
 
 
+def test_checklist_q198_a_round_robin_leaver_under_half_the_games_still_counts(client):
+    # Decision 0243: the rule of C.06 (2011) V.4.1, a round-robin player who leaves before half the
+    # games has the points scored by or against them left out of the final standings, is not
+    # applied; the games stand as sent. Four players, 4 expelled after round 1 having played 1 of 3:
+    # round 1 1-2 draw, 3 beats 4; round 2 3-1 draw, 2 a full-point bye ("+", 4 gone); round 3
+    # 2-3 draw, 1 a full-point bye. Points: 1, 2, 3 each 2 (3 keeps the win over 4). WON (C.07 7.3,
+    # over the board): 3 has 1, 1 and 2 none, so 3 is first; under V.4.1 all three would be level.
+    players = _crosstable(
+        [(1, 1, 2, "draw"), (1, 3, 4, "win"), (2, 3, 1, "draw"), (3, 2, 3, "draw")], {pid: {} for pid in range(1, 5)}
+    )
+    players[1]["results"].append({"round": 2, "result": "full_bye"})
+    players[0]["results"].append({"round": 3, "result": "full_bye"})
+    players[3]["expelled_after_round"] = 1
+    players[3]["results"] += [{"round": 2, "result": "absent"}, {"round": 3, "result": "absent"}]
+    tournament = {"rounds": 3, "system": "round_robin", "players": players}
+    answer = client.post("/v1/standings", json={"tournament": tournament, "tiebreaks": ["WON"]})
+    assert answer.status_code == 200, answer.text
+    rows = answer.json()["standings"]
+    assert [(r["id"], r["rank"], r["values"]) for r in rows] == [
+        (3, 1, [1]),
+        (1, 2, [0]),
+        (2, 2, [0]),
+        (4, None, [0]),
+    ]
+
+
 def test_checklist_q197_an_expelled_player_with_a_later_game_is_a_422(client):
     players = _crosstable(SWISS, {pid: {} for pid in range(1, 7)})
     players[4]["results"].append({"round": 3, "result": "pairing_bye"})
