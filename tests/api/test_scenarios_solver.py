@@ -69,7 +69,8 @@ def test_san_viator_last_round_reopened_top_ten():
         None, path.read_text(encoding="utf-8", errors="replace"), None, ["PS", "WIN"], places=10
     )
     body = _without_nulls(msgspec.to_builtins(request))
-    with TestClient(create_app()) as c:
+    # a busy machine must not turn the answer into the deadline's 503: the bound is not what is tested
+    with TestClient(create_app(replace(LIMITS, compute_deadline_s=600.0))) as c:
         probe = c.post("/v1/scenarios", json=body).json()
         leaders = sorted(probe["players"], key=lambda p: p["best_rank"])[:12]
         body["players"] = sorted(p["id"] for p in leaders)
