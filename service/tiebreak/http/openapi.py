@@ -179,11 +179,12 @@ NDJSON = "application/x-ndjson"
 def _ndjson_for_generators(operation: dict[str, Any]) -> None:
     """An NDJSON stream as code generators can take it (decision 0135): its line's schema as
     `itemSchema` (OpenAPI 3.2's word for a sequential media type), since generators read `schema` as
-    the whole body; an NDJSON request only in the body's description, beside the JSON array
-    (openapi-python-client cannot choose between an array and another content type)."""
-    content = (operation.get("requestBody") or {}).get("content", {})
-    if "application/json" in content:
-        content.pop(NDJSON, None)
+    the whole body. A request body declares NDJSON beside the JSON array the same way, the whole
+    body as bytes (decision 0213): generators send it as a file."""
+    request = (operation.get("requestBody") or {}).get("content", {}).get(NDJSON)
+    if request is not None and "schema" in request:
+        request["itemSchema"] = request.pop("schema")
+        request["schema"] = {"type": "string", "format": "binary"}
     for response in operation.get("responses", {}).values():
         media = response.get("content", {}).get(NDJSON)
         if media is not None and "schema" in media:
