@@ -49,14 +49,34 @@ def _clean(name: str, output: str) -> str:
     return output
 
 
+NDJSON = "application/x-ndjson"
+
+
+def python_generators_document(out: Path) -> Path:
+    """The document as openapi-python-client is given it: without the NDJSON request bodies beside a
+    JSON array (decision 0213). Given both, it writes `isinstance(body, list[Item])`, which raises
+    on every call; its clients send the JSON array, which the server takes as it takes NDJSON."""
+    document = json.loads(DOCUMENT.read_text())
+    for item in document["paths"].values():
+        for operation in item.values():
+            content = (operation.get("requestBody") or {}).get("content", {})
+            if "application/json" in content:
+                content.pop(NDJSON, None)
+    path = out.parent / "openapi-for-python.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document))
+    return path
+
+
 def generate_python(out: Path) -> str:
     """The Python client package out/tiebreak_client; the generator's output."""
     shutil.rmtree(out, ignore_errors=True)
+    document = python_generators_document(out)
     generator = Path(sys.executable).with_name("openapi-python-client")
     # the generator formats its output with ruff, found on PATH: the venv's own
     env_path = f"{generator.parent}:{os.environ.get('PATH', '')}"
     done = subprocess.run(
-        [str(generator), "generate", "--path", str(DOCUMENT), "--output-path", str(out / "tiebreak_client")]
+        [str(generator), "generate", "--path", str(document), "--output-path", str(out / "tiebreak_client")]
         + ["--config", str(CLIENTS / "openapi-python-client.yaml"), "--meta", "none"],
         cwd=ROOT,
         capture_output=True,

@@ -159,3 +159,30 @@ def test_redoc_renders_every_operation_from_the_server_alone(server, browser):
     colours = {pixel(x, y) for y in range(0, height, 8) for x in range(0, width, 8)}
     assert len(colours) > 20, "the ReDoc page looks blank"
     assert_offline(browser, server)
+
+
+def test_redoc_asks_nothing_of_any_other_host_not_even_a_blocked_request(server, browser):
+    """Issue 37 point 13: ReDoc's sidebar fetched Redocly's logo from their CDN; the policy blocked it,
+    but the request was still made (and failed with an error in the console). Every request the page
+    starts, blocked or not, is to this server."""
+    # The logo's <img> ends in `load` or `error` (not bubbling: caught on the way down); by then
+    # its request, if it has one, was started. Listening from before the page's first script.
+    listen = browser.call(
+        "Page.addScriptToEvaluateOnNewDocument",
+        session=True,
+        source="window.__logo = null; for (const kind of ['load', 'error']) document.addEventListener(kind, e => {"
+        " if (e.target.alt === 'redocly logo') window.__logo = kind; }, true);",
+    )
+    try:
+        browser.events.clear()
+        browser.navigate(f"{server}/schema")
+        browser.wait_for("window.__logo", what="ReDoc's sidebar logo, drawn or failed")
+    finally:
+        browser.call("Page.removeScriptToEvaluateOnNewDocument", session=True, identifier=listen["identifier"])
+    origin = urlsplit(server).netloc
+    started = [e["params"]["request"]["url"] for e in browser.events if e.get("method") == "Network.requestWillBeSent"]
+    assert started, "no request recorded"
+    outside = [
+        url for url in started if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).netloc != origin
+    ]
+    assert outside == []

@@ -196,6 +196,51 @@ def test_a_team_event_is_labelled_as_teams(server, browser, code):
     shot(browser, f"37-05-team-cup-{code}")
 
 
+@needs_exports
+@pytest.mark.parametrize(
+    "rules, preset",
+    [("", ""), ("", "team-swiss"), ("", "team-swiss-emgsb"), ("PTS:GP MPvGP BH:MP/C1", "")],
+    ids=["file's-own", "team-swiss", "team-swiss-emgsb", "game-points-first"],
+)
+def test_a_teams_primary_score_is_one_column_named_match_or_game_points(server, browser, rules, preset):
+    """Point 5: the Crete cup showed "Pts" and "PTS" side by side, the same match points twice.
+    The file names no rules (no record 202), so its own list is the empty box; then team presets."""
+    ranked(browser, server, CRETE, rules)
+    if preset:
+        browser.wait_for(
+            f"!!document.querySelector('[data-testid=preset-select] option[value={json.dumps(preset)}]')",
+            what=f"the preset {preset} offered",
+        )
+        set_value(browser, "preset-select", preset)
+        assert compute(browser) == "done"
+    body: dict = {"trf": trf(CRETE), "regulations": "fide-2024", "explain": False}
+    if rules:
+        body["tiebreaks"] = rules.split()
+    if preset:
+        body["preset"] = preset
+    answer = api(server, "/v1/standings", body)
+    headers = browser.evaluate(
+        "Array.from(document.querySelectorAll('#standings-table thead button[data-column]'),"
+        " b => [b.dataset.column, b.textContent])"
+    )
+    labels = [label for _, label in headers]
+    assert len(labels) == len(set(labels)), labels
+    catalogue = translations("en")
+    named = catalogue.gettext({"MP": "Match points", "GP": "Game points"}[answer["primary_score"]])
+    assert dict(headers)["points"] == named
+    # No rule column repeats the primary score: none is PTS itself (match points are PTS or PTS:MP).
+    primary = {"MP": {"PTS", "PTS:MP"}, "GP": {"PTS:GP"}}[answer["primary_score"]]
+    assert not [label for key, label in headers if key.startswith("rule-") and label.upper() in primary]
+    assert len([key for key, _ in headers if key.startswith("rule-")]) == len(
+        [t for t in answer["tiebreaks"] if t["spec"].upper() not in primary]
+    )
+    browser.evaluate("document.getElementById('standings-table').scrollIntoView()")
+    shot(
+        browser,
+        "37-05-team-cup-scores-" + (preset or rules or "own").replace(" ", "_").replace("/", "-").replace(":", "-"),
+    )
+
+
 def in_view(browser: Browser, selector: str) -> dict:
     return browser.evaluate(
         f"(() => {{ const r = document.querySelector({selector!r}).getBoundingClientRect();"

@@ -12,17 +12,20 @@ know, once per app:
 
 The documentation pages (ReDoc at /schema, Swagger UI at /schema/swagger) load their
 scripts from the `openapi-ui-bundles` package installed with the service, served under
-/schema/static/, so they work in a hall without internet.
+/schema/static/ (ReDoc's without its CDN logo), so they work in a hall without internet and
+make no request elsewhere.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+from pathlib import Path
 from typing import Any
 
 import msgspec
 import msgspec.inspect as mi
-from litestar import Litestar, Request
+from litestar import Litestar, Request, Response, get
 from litestar.openapi.plugins import (
     JsonRenderPlugin,
     OpenAPIRenderPlugin,
@@ -30,7 +33,6 @@ from litestar.openapi.plugins import (
     SwaggerRenderPlugin,
     YamlRenderPlugin,
 )
-from pathlib import Path
 
 from .assets import static_files
 from openapi_ui_bundles import redoc as redoc_bundle
@@ -177,11 +179,12 @@ NDJSON = "application/x-ndjson"
 def _ndjson_for_generators(operation: dict[str, Any]) -> None:
     """An NDJSON stream as code generators can take it (decision 0135): its line's schema as
     `itemSchema` (OpenAPI 3.2's word for a sequential media type), since generators read `schema` as
-    the whole body; an NDJSON request only in the body's description, beside the JSON array
-    (openapi-python-client cannot choose between an array and another content type)."""
-    content = (operation.get("requestBody") or {}).get("content", {})
-    if "application/json" in content:
-        content.pop(NDJSON, None)
+    the whole body. A request body declares NDJSON beside the JSON array the same way, the whole
+    body as bytes (decision 0213): generators send it as a file."""
+    request = (operation.get("requestBody") or {}).get("content", {}).get(NDJSON)
+    if request is not None and "schema" in request:
+        request["itemSchema"] = request.pop("schema")
+        request["schema"] = {"type": "string", "format": "binary"}
     for response in operation.get("responses", {}).values():
         media = response.get("content", {}).get(NDJSON)
         if media is not None and "schema" in media:
@@ -228,8 +231,7 @@ class FinishedSwagger(SwaggerRenderPlugin):
         return super().render(request, finished_document(request.app))
 
 
-# Nothing leaves the server: ReDoc's sidebar would fetch Redocly's logo from their CDN (it hides
-# itself when that fails), so the pages carry a Content-Security-Policy that allows this origin
+# Nothing leaves the server: the pages carry a Content-Security-Policy that allows this origin
 # only (inline scripts: litestar's pages start the UIs inline; blob: workers: ReDoc's search).
 # litestar puts `favicon` first in <head>, before any script, so the policy covers everything.
 DOCS_POLICY = (
@@ -242,12 +244,31 @@ _HEAD = (
 )
 
 
+# ReDoc's sidebar always draws Redocly's logo from their CDN (no option turns it off): a request the
+# policy blocks but that is still made and logged as an error. Our copy of the script has an empty
+# data: image there instead, which fails at once, so ReDoc drops it without asking anything of anyone.
+REDOC_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"
+OFFLINE_REDOC_PATH = f"{STATIC_PATH}/redoc-offline.js"
+
+
+@functools.cache
+def offline_redoc_script() -> bytes:
+    return (Path(redoc_bundle.static_path) / "redoc.standalone.js").read_bytes().replace(REDOC_LOGO, b"data:,")
+
+
+@get(OFFLINE_REDOC_PATH, include_in_schema=False, sync_to_thread=False)
+def offline_redoc() -> Response[bytes]:
+    return Response(
+        offline_redoc_script(),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
+
+
 def render_plugins() -> list[OpenAPIRenderPlugin]:
     swagger = f"{STATIC_PATH}/swagger-ui"
     return [
-        FinishedRedoc(
-            path=["/", "/redoc"], js_url=f"{STATIC_PATH}/redoc/redoc.standalone.js", google_fonts=False, favicon=_HEAD
-        ),
+        FinishedRedoc(path=["/", "/redoc"], js_url=OFFLINE_REDOC_PATH, google_fonts=False, favicon=_HEAD),
         FinishedSwagger(
             path="/swagger",
             js_url=f"{swagger}/swagger-ui-bundle.js",
@@ -264,6 +285,7 @@ def static_routes() -> list:
     """The UI bundles' files, from the installed package; cached a day by browsers."""
     cache = "max-age=86400, public"
     return [
+        offline_redoc,
         static_files(f"{STATIC_PATH}/swagger-ui", Path(swagger_bundle.static_path), cache, "swagger-ui-assets"),
         static_files(f"{STATIC_PATH}/redoc", Path(redoc_bundle.static_path), cache, "redoc-assets"),
     ]

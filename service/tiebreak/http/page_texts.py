@@ -68,6 +68,8 @@ TEXTS: dict[str, str | Msg] = {
     "col_federation": text_id("Fed"),
     "col_title": text_id("Title"),
     "col_points": text_id("Pts"),
+    "col_match_points": text_id("Match points"),
+    "col_game_points": text_id("Game points"),
     "col_decided_by": text_id("Ahead of next by"),
     "sortBy": text_id("Sort by {column}"),
     "ruleNote": text_id("{spec} — {name} ({article}):"),

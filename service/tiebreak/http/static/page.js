@@ -431,6 +431,13 @@
   // A team event's rows carry match and game points (the API's team standings).
   const isTeams = (response) => response.standings.some((r) => r.match_points !== null && r.match_points !== undefined);
 
+  // A rule that is the primary score itself (PTS, a team's PTS:MP or PTS:GP), without modifiers.
+  function isPrimaryScore(spec, primary) {
+    const code = spec.toUpperCase();
+    if (primary === null) return code === "PTS";
+    return code === `PTS:${primary}` || (primary === "MP" && (code === "PTS" || code === "MPTS")) || (primary === "GP" && code === "GPTS");
+  }
+
   function columnsOf(response) {
     const rows = response.standings;
     const teams = isTeams(response);
@@ -442,8 +449,12 @@
     for (const field of ["federation", "title"]) {
       if (rows.some((r) => r[field])) columns.push({ key: field, label: TEXTS.columns[field], value: (r) => r[field] || "" });
     }
-    columns.push({ key: "points", label: TEXTS.columns.points, value: (r) => r.points, numeric: true });
+    // A team's primary score is named as what it is, match or game points (C.07 7.1).
+    const primary = teams ? (response.primary_score === "GP" ? "GP" : "MP") : null;
+    const pointsLabel = teams ? t(primary === "GP" ? "col_game_points" : "col_match_points") : TEXTS.columns.points;
+    columns.push({ key: "points", label: pointsLabel, value: (r) => r.points, numeric: true });
     response.tiebreaks.forEach((t, i) => {
+      if (isPrimaryScore(t.spec, primary)) return;  // the points column shows it already
       columns.push({ key: `rule-${i}`, label: t.spec, title: ruleNote(t), value: (r) => r.values[i], numeric: true, lowerIsBetter: t.lower_is_better });
     });
     columns.push({ key: "decided_by", label: TEXTS.columns.decided_by, value: (r) => r.decided_by || "" });
