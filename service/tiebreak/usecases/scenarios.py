@@ -43,6 +43,7 @@ from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from .convert import tiebreak_to_wire, tournament_to_wire
 from .cost import Counts, check_cost
+from .scenario_text import NEEDS_OMITTED
 from ..wire.limits import LimitExceeded
 from .standings import capped, located, prepare_input, read_trf_checked
 
@@ -471,12 +472,6 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     )
 
 
-NEEDS_OMITTED = (
-    "not listed past the games enumeration takes: `needs` names every combination of results, which grows "
-    "as 3^games; `example` is one outcome that reaches the place"
-)
-
-
 def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w.ScenariosResponse:
     """The best and worst rank of each reported player by the solver (engine/scenario_solver.py);
     a place p is possible when the best rank is at most p (its example is the best rank's), and
@@ -522,7 +517,7 @@ def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w
                     possible=True,
                     certain=certain,
                     example=best_example,
-                    needs_omitted=NEEDS_OMITTED,
+                    needs_omitted=msg(NEEDS_OMITTED),
                 )
             )
         clinched = worst.rank if worst.proved and worst.rank <= plan.body.places else None
