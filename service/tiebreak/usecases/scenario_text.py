@@ -12,6 +12,13 @@ from ..texts.catalogue import current
 from ..texts.message import msg, text_id
 from ..wire import scenarios as w
 
+# why a solver's answer lists no `needs` (PlaceNeeds.needs_omitted)
+NEEDS_OMITTED = text_id(
+    "not listed past the games enumeration takes: `needs` names every combination of results, which grows "
+    "as 3^games; `example` is one outcome that reaches the place"
+)
+
+
 TEXTS = {
     "place_1": text_id("finishes 1st"),
     "place_n": text_id("finishes in the top {place}"),
@@ -32,6 +39,7 @@ TEXTS = {
     "header_solver": text_id(
         "{games} open games ({outcomes} outcomes) answered by the solver; what each place takes is left out: {why}"
     ),
+    "needs_omitted": NEEDS_OMITTED,
     "header": text_id("{outcomes} outcomes of {games} open games examined; {ranked} of them needed the tie-breaks"),
     # a condition on the player's own game, by the results allowed from their side
     "own_win": text_id("{me} wins"),
@@ -48,13 +56,6 @@ TEXTS = {
     "black_not_loss": text_id("{white} does not beat {black}"),
     "not_drawn": text_id("{white} and {black} do not draw"),
 }
-
-
-# why a solver's answer lists no `needs` (PlaceNeeds.needs_omitted)
-NEEDS_OMITTED = text_id(
-    "not listed past the games enumeration takes: `needs` names every combination of results, which grows "
-    "as 3^games; `example` is one outcome that reaches the place"
-)
 
 
 def _t(key: str, **args: object) -> str:
