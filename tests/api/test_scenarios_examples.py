@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from litestar.testing import TestClient
 
+import tiebreak.usecases.scenarios as use
 from tiebreak.http.app import create_app
 from tiebreak.http.scenarios import EXAMPLE
 from testkit.synthetic import swiss_wire
@@ -126,3 +127,30 @@ def test_too_many_open_games_is_a_413_naming_them():
     with TestClient(create_app(replace(LIMITS, max_cost_s=5.0))) as c:
         problem = _problem(c, more, 413)
     assert f"{admitted + 1} games are open" in problem["errors"][0]["message"]
+
+
+def test_the_request_errors_are_in_the_language_asked(client, monkeypatch):
+    """Accept-Language: ru: each message naming a bad pairing, an assumed result or the solver's
+    refusal reads in Russian (the catalogue, not an f-string)."""
+    cases = [
+        ({"pairings": [A, {"round": 3, "white": 2, "black": 1}]}, "дважды поставлен в пару"),
+        ({"pairings": [{"round": 2, "white": 1, "black": 4}]}, "уже есть результат 2-го тура"),
+        ({"pairings": [{"round": 4, "white": 1, "black": 4}]}, "за пределами 3 туров"),
+        ({"pairings": [{"round": 3, "white": 1, "black": 1}]}, "сам с собой"),
+        ({"pairings": [{"round": 3, "white": 1, "black": 9}]}, "нет стартового номера 9"),
+        ({"assume": [{**A, "white": 4, "black": 1, "result": "draw"}]}, "нет партии 4-1"),
+        ({"assume": [{**A, "result": "draw"}, {**A, "result": "white"}]}, "указана дважды"),
+    ]
+    for change, text in cases:
+        response = client.post("/v1/scenarios", json={**EXAMPLE, **change}, headers={"Accept-Language": "ru"})
+        assert response.status_code == 422 and response.headers["content-language"] == "ru", response.text
+        assert text in response.json()["errors"][0]["message"], (text, response.text)
+    # the solver's refusal: Buchholz reads more open games than a model bound of none
+    monkeypatch.setattr(use, "_enumeration_fits", lambda counts, limits: False)
+    monkeypatch.setattr(use, "MOST_READ", 0)
+    body = {**EXAMPLE, "tiebreaks": ["BH", "WIN"]}
+    response = client.post("/v1/scenarios", json=body, headers={"Accept-Language": "ru"})
+    assert response.status_code == 422, response.text
+    error = response.json()["errors"][0]
+    assert error["path"] == "tiebreaks[0]" and "решатель принимает правила" in error["message"]
+    assert "BH" in error["message"] and "`assume`" in error["message"]

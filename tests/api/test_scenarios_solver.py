@@ -12,6 +12,7 @@ from litestar.testing import TestClient
 
 from tests.api.scenario_oracle import outcome_standings
 from tests.api.test_scenarios_realworld import _without_nulls
+from tests.ops.test_ops_api import metric
 from testkit.conformance import REALWORLD
 from testkit.synthetic import swiss_wire
 from tiebreak.http.app import create_app
@@ -77,3 +78,28 @@ def test_san_viator_last_round_reopened_top_ten():
         answer = _checked(c, body)
     assert len(answer["open_games"]) == 56
     assert any(p["clinched"] for p in answer["players"]) or all(p["best_rank"] <= 10 for p in answer["players"])
+
+
+def test_a_solver_answer_moves_the_scenario_counters_of_metrics():
+    """/metrics adds the answer's `stats` (issue 34): questions by how each was settled, and the
+    solver's seconds, whether the answer was computed inline or in a worker process."""
+    tournament = swiss_wire(60, 5, seed=2)
+    tournament["rounds"] = 6
+    pairings = [{"round": 6, "white": i, "black": i + 1} for i in range(1, 61, 2)]
+    body = {"tournament": tournament, "tiebreaks": ["WIN", "PS"], "pairings": pairings, "places": 3}
+    body["players"] = [1, 2, 3, 4]
+    with TestClient(create_app(replace(LIMITS, max_cost_s=5.0))) as c:
+        before = c.get("/metrics").text
+        response = c.post("/v1/scenarios", json=body)
+        assert response.status_code == 200, response.text
+        after = c.get("/metrics").text
+    stats = response.json()["stats"]
+
+    def delta(name: str, **labels: str) -> float:
+        return metric(after, name, **labels) - metric(before, name, **labels)
+
+    for settled, key in (("pruning", "by_pruning"), ("solver", "by_solver"), ("undecided", "undecided")):
+        assert delta("tiebreak_scenario_questions_total", settled=settled) == stats[key], settled
+    assert stats["questions"] == 8  # two per reported player
+    assert delta("tiebreak_scenario_solver_seconds_count") == 1
+    assert delta("tiebreak_scenario_solver_seconds_sum") == pytest.approx(stats["seconds"], abs=0.001)

@@ -10,6 +10,7 @@ import pytest
 from tiebreak.http.scenarios import EXAMPLE
 from tiebreak.usecases.scenarios import file_request
 from testkit.conformance import REALWORLD
+from testkit.synthetic import swiss_wire
 from tests.command import ROOT, tiebreak
 
 REAL = ROOT.parent / "shared" / "conformance" / "realworld-trf" / "gelendzhik-2016-sds-classic.trf"
@@ -217,3 +218,40 @@ def test_preset_or_rules_not_both(tmp_path):
     tournament, pairings = _example_files(tmp_path)
     done = tiebreak("scenarios", tournament, "--pairings", pairings, "-t", "DE", "--preset", "fide-swiss-traditional")
     assert done.returncode == 1 and "give -t or --preset, not both" in done.stderr
+
+
+SCORE = {"white": "1-0", "draw": "1/2", "black": "0-1"}  # as --assume takes them
+
+
+def test_a_solver_answer_in_sentences(tmp_path):
+    """30 boards open (3^30 outcomes): the solver answers, and the text says what it can (a place
+    possible, with an outcome reaching it written as --assume takes it), and why the list of what
+    each place takes is left out. Each example is checked by posting it (tests/api/test_scenarios_solver.py)."""
+    tournament = swiss_wire(60, 5, seed=2)
+    tournament["rounds"] = 6
+    pairings = [{"round": 6, "white": i, "black": i + 1} for i in range(1, 61, 2)]
+    (tmp_path / "t.json").write_text(json.dumps(tournament))
+    (tmp_path / "p.json").write_text(json.dumps(pairings))
+    args = ["scenarios", tmp_path / "t.json", "--pairings", tmp_path / "p.json", "-t", "WIN", "PS", "--places", "3"]
+    args += ["--players", "1", "60"]
+    answer = json.loads(tiebreak(*args, "--format", "json").stdout)
+    assert answer["method"] == "solver"
+    done = tiebreak(*args)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("30 open games (205891132094649 outcomes) answered by the solver; what each place")
+    assert "left out: not listed past the games enumeration takes" in lines[0]
+    for player in answer["players"]:
+        block = lines[lines.index(next(x for x in lines if x.startswith(player["name"] + ": best rank"))) :]
+        for place in player["places"]:
+            said = " ".join(f"{g['white']}-{g['black']}={SCORE[g['result']]}" for g in place["example"])
+            if place["certain"]:
+                assert f"  {player['name']} finishes in the top {place['place']} whatever the results." in block
+                break
+            where = "1st" if place["place"] == 1 else f"in the top {place['place']}"
+            assert f"  {player['name']} can finish {where}, for example: {said}." in block
+        if not player["places"]:
+            assert f"  {player['name']} cannot finish in the top 3." in block
+    assert len(answer["players"]) == 2
+    ru = tiebreak(*args, "--lang", "ru")
+    assert ru.returncode == 0 and "ответ дал решатель" in ru.stdout.splitlines()[0], ru.stderr

@@ -153,3 +153,25 @@ def test_a_team_file_answers_with_its_teams(server, browser):
     )
     order = sorted(answer["players"], key=lambda p: (not p["places"], p["best_rank"], p["worst_rank"], p["id"]))
     assert [(r["id"], r["name"], r["best"]) for r in rows] == [(p["id"], p["name"], str(p["best_rank"])) for p in order]
+
+
+def test_a_solver_answer_is_worded_for_the_arbiter(server, browser):
+    """Rules of the player's own row, all 56 games open: the solver answers (SPEC 3.11.1). The page
+    says so and why the list of what each place takes is left out, and gives each contender's
+    places as the command line does: possible with one outcome reaching it, or certain."""
+    open_page(browser, server, "?lang=en")
+    assert compute(browser, SAN_VIATOR.read_text(encoding="utf-8"), "PS WIN") == "done"
+    take_last_round(browser)
+    assert ask_scenarios(browser, 3) == "scenarios"
+    summary = browser.evaluate("document.getElementById('scenarios-summary').textContent")
+    assert summary.startswith("56 open games (") and "answered by the solver" in summary
+    assert "left out: not listed past the games enumeration takes" in summary
+    lines = browser.evaluate(
+        "Array.from(document.querySelectorAll('[data-testid=scenarios-row]'), r => r.querySelector('[data-column=needs] li').textContent)"
+    )
+    assert any(", for example: " in line for line in lines), lines[:3]
+    for line in lines:  # the folded rows say who cannot
+        worded = (" can finish " in line and ", for example: " in line) or " cannot finish in the top 3." in line
+        assert worded or line.endswith(" whatever the results."), line
+    example = next(line for line in lines if ", for example: " in line).split(", for example: ")[1].rstrip(".")
+    assert len(example.split(" ")) == 56 and all("=" in game for game in example.split(" "))

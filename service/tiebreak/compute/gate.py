@@ -396,6 +396,8 @@ def counted(answer: work.Answer) -> work.Answer:
     """Engine time and a limit's refusal into /metrics, wherever the answer was computed."""
     if answer.engine_seconds:
         metrics.ENGINE_SECONDS.observe(answer.engine_seconds)
+    if answer.solver is not None:
+        metrics.count_solver(answer.solver)
     if answer.limit:
         metrics.LIMIT_REJECTIONS.labels(answer.limit).inc()
     note_faults(answer.fault, answer.faults)

@@ -64,6 +64,24 @@ KILLED = Counter(
     ["reason"],
 )
 WORKER_STARTS = Counter("tiebreak_compute_worker_starts", "Compute worker processes started")
+# The scenario solver's work (SPEC 3.11.1; an answer's `stats`): one question per reported
+# player and extreme rank, settled by the players' ranges alone, by the solver, or not in time.
+SCENARIO_QUESTIONS = Counter(
+    "tiebreak_scenario_questions",
+    "Questions the scenario solver was asked, by how each was settled (pruning, solver, undecided)",
+    ["settled"],
+)
+SCENARIO_SOLVER_SECONDS = Histogram(
+    "tiebreak_scenario_solver_seconds", "The scenario solver's time per request, all questions", buckets=LATENCY_BUCKETS
+)
+
+
+def count_solver(stats: tuple[int, int, int, float]) -> None:
+    """A solver answer's `stats` (by pruning, by the solver, undecided, seconds) into /metrics."""
+    by_pruning, by_solver, undecided, seconds = stats
+    for settled, n in (("pruning", by_pruning), ("solver", by_solver), ("undecided", undecided)):
+        SCENARIO_QUESTIONS.labels(settled).inc(n)
+    SCENARIO_SOLVER_SECONDS.observe(seconds)
 
 
 def count_batch_item(ok: bool) -> None:

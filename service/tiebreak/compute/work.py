@@ -30,6 +30,7 @@ from ..usecases.requests import KINDS
 from ..wire.decode import WireDecoder, decode
 from ..wire.io import BatchResult, CheckLine, ItemId
 from ..wire.limits import LimitExceeded, Limits, Unavailable
+from ..wire.scenarios import ScenariosResponse
 from .compress import gzip_bytes
 
 JSON = "application/json"
@@ -57,6 +58,9 @@ class Answer(msgspec.Struct, array_like=True):
     media_type: str = JSON
     gzipped: bool = False
     engine_seconds: float = 0.0
+    # a scenario solver's `stats` (by pruning, by the solver, undecided, seconds), for /metrics:
+    # the worker process that computed it keeps no counters the gate's /metrics reads
+    solver: tuple[int, int, int, float] | None = None
     limit: str | None = None  # the limit that refused the request, for /metrics
     retry_after_s: int | None = None  # for 503s
     estimate_s: float | None = None  # what the cost model said, for logs and calibration
@@ -163,7 +167,10 @@ def encoded(value, job: Job, engine_seconds: float = 0.0, item: str | int | None
             index=job.index, id=item, status=200, result=cast(Any, msgspec.Raw(data)), error=None
         )
         return Answer(200, json_encoder().encode(line) + b"\n", JSON, engine_seconds=engine_seconds)
-    return gzipped(Answer(200, data, JSON, engine_seconds=engine_seconds), job.gzip_min_bytes, job.gzip_level)
+    stats = value.stats if isinstance(value, ScenariosResponse) else None  # set by the solver only
+    solver = None if stats is None else (stats.by_pruning, stats.by_solver, stats.undecided, stats.seconds)
+    answer = Answer(200, data, JSON, engine_seconds=engine_seconds, solver=solver)
+    return gzipped(answer, job.gzip_min_bytes, job.gzip_level)
 
 
 def gzips(answer: Answer, minimum: int) -> bool:

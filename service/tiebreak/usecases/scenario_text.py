@@ -12,6 +12,13 @@ from ..texts.catalogue import current
 from ..texts.message import msg, text_id
 from ..wire import scenarios as w
 
+# why a solver's answer lists no `needs` (PlaceNeeds.needs_omitted)
+NEEDS_OMITTED = text_id(
+    "not listed past the games enumeration takes: `needs` names every combination of results, which grows "
+    "as 3^games; `example` is one outcome that reaches the place"
+)
+
+
 TEXTS = {
     "place_1": text_id("finishes 1st"),
     "place_n": text_id("finishes in the top {place}"),
@@ -24,6 +31,15 @@ TEXTS = {
     "ranks": text_id("{name}: best rank {best}, worst rank {worst}"),
     "clinched": text_id("; sure of the top {place}"),
     "clinched_1": text_id("; sure of 1st place (alone or shared)"),
+    # a solver's answer (SPEC 3.11.1): a place is possible (with one outcome reaching it) or not;
+    # the example is written as `--assume` takes it, start numbers and 1-0, 1/2, 0-1
+    "possible_1": text_id("{name} can finish 1st, for example: {example}."),
+    "possible_n": text_id("{name} can finish in the top {place}, for example: {example}."),
+    "unsettled": text_id("{name}: whether the top {places} can be reached was not settled in time."),
+    "header_solver": text_id(
+        "{games} open games ({outcomes} outcomes) answered by the solver; what each place takes is left out: {why}"
+    ),
+    "needs_omitted": NEEDS_OMITTED,
     "header": text_id("{outcomes} outcomes of {games} open games examined; {ranked} of them needed the tie-breaks"),
     # a condition on the player's own game, by the results allowed from their side
     "own_win": text_id("{me} wins"),
@@ -93,13 +109,22 @@ def needs_text(player: w.PlayerScenarios, needs: w.PlaceNeeds, names: dict[int, 
     place = place_text(needs.place)
     if needs.needs == [[]] or needs.certain:
         return _t("always", name=player.name, place=place)
-    if needs.needs is None:  # the solver's answer (SPEC 3.11.1): no list of needs to say
-        return ""
+    if needs.needs is None:  # the solver's answer (SPEC 3.11.1): no list of needs, an example
+        key = "possible_1" if needs.place == 1 else "possible_n"
+        return _t(key, name=player.name, place=needs.place, example=example_text(needs.example or []))
     terms = [
         _t("and").join(condition_text(c, player.id, names, own) for c in (_own_first(term, player.id) if own else term))
         for term in needs.needs
     ]
     return _t("if", name=player.name, place=place, needs=_t("or").join(terms))
+
+
+SCORE = {"white": "1-0", "draw": "1/2", "black": "0-1"}
+
+
+def example_text(example: list[w.GameResultOut]) -> str:
+    """An outcome as `--assume` takes it: 12-34=1-0 12-35=1/2 …"""
+    return " ".join(f"{g.white}-{g.black}={SCORE[g.result]}" for g in example)
 
 
 def player_text(player: w.PlayerScenarios, places: int, names: dict[int, str], own: bool = True) -> list[str]:
@@ -114,7 +139,9 @@ def player_text(player: w.PlayerScenarios, places: int, names: dict[int, str], o
             lines.append("  " + text)
         if needs.needs == [[]] or needs.certain:
             break
-    if not player.places:
+    if not player.places and "best_rank" in (player.undecided or []):  # no outcome found, none proved out
+        lines.append("  " + _t("unsettled", name=player.name, places=places))
+    elif not player.places:
         never = "never_1" if places == 1 else "never"
         lines.append("  " + _t(never, name=player.name, places=places))
     return lines
@@ -123,7 +150,14 @@ def player_text(player: w.PlayerScenarios, places: int, names: dict[int, str], o
 def scenarios_text(answer: w.ScenariosResponse, places: int, names: dict[int, str]) -> str:
     """The whole answer: a line on the outcomes, then each reported player. `names`: start number -> name
     (every player a condition can name). A team event's rows are teams: a board is read from white's side."""
-    lines = [_t("header", outcomes=answer.outcomes, games=len(answer.open_games), ranked=answer.ranked_by_tiebreaks)]
+    why = next((p.needs_omitted for player in answer.players for p in player.places if p.needs_omitted), None)
+    if answer.method == "solver":
+        why = why or current(msg(NEEDS_OMITTED))
+        lines = [_t("header_solver", outcomes=answer.outcomes, games=len(answer.open_games), why=why)]
+    else:
+        lines = [
+            _t("header", outcomes=answer.outcomes, games=len(answer.open_games), ranked=answer.ranked_by_tiebreaks)
+        ]
     for player in answer.players:
         lines += player_text(player, places, names, own=answer.entrants == "players")
     return "\n".join(lines)

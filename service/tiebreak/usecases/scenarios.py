@@ -36,13 +36,14 @@ from ..engine.scenarios import (
 from ..engine.scenario_parts import READS, Parts, TooWide, parts_of, player_keys, ranks_by_parts, reach_of
 from ..engine.scenario_solver import MOST_READ, solve_ranks
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
-from ..texts.message import msg
+from ..texts.message import msg, msg_n
 from ..engine.table import Table
 from ..wire import scenarios as w
 from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from .convert import tiebreak_to_wire, tournament_to_wire
 from .cost import Counts, check_cost
+from .scenario_text import NEEDS_OMITTED
 from ..wire.limits import LimitExceeded
 from .standings import capped, located, prepare_input, read_trf_checked
 
@@ -94,7 +95,17 @@ def _pairing_entries(
         key = (a.round, a.white, a.black)
         if key in assumed:
             raise InvalidRequest(
-                [Issue(("assume", i), f"the game {a.white}-{a.black} of round {a.round} is given twice")]
+                [
+                    Issue(
+                        ("assume", i),
+                        msg(
+                            "the game {white}-{black} of round {round} is given twice",
+                            white=a.white,
+                            black=a.black,
+                            round=a.round,
+                        ),
+                    )
+                ]
             )
         assumed[key] = a.result
     filed = _filed_rounds(tournament)
@@ -104,20 +115,44 @@ def _pairing_entries(
     for i, p in enumerate(body.pairings):
         if p.round > tournament.rounds:
             raise InvalidRequest(
-                [Issue(("pairings", i, "round"), f"round {p.round} is past the event's {tournament.rounds} rounds")]
+                [
+                    Issue(
+                        ("pairings", i, "round"),
+                        msg_n(
+                            "round {round} is past the event's {n} round",
+                            "round {round} is past the event's {n} rounds",
+                            tournament.rounds,
+                            round=p.round,
+                        ),
+                    )
+                ]
             )
         if p.player is None and p.white == p.black:
-            raise InvalidRequest([Issue(("pairings", i, "black"), f"player {p.white} cannot play themselves")])
+            raise InvalidRequest(
+                [Issue(("pairings", i, "black"), msg("player {player} cannot play themselves", player=p.white))]
+            )
         people = [("white", p.white), ("black", p.black)] if p.player is None else [("player", p.player)]
         for name, pid in people:
             assert pid is not None  # a pairing has both players of a game, or the player of a bye
             if pid not in index:
-                raise InvalidRequest([Issue(("pairings", i, name), f"no player has start number {pid}")])
+                raise InvalidRequest([Issue(("pairings", i, name), msg("no player has start number {id}", id=pid))])
             if (pid, p.round) in seen:
-                raise InvalidRequest([Issue(("pairings", i, name), f"player {pid} is paired twice in round {p.round}")])
+                raise InvalidRequest(
+                    [
+                        Issue(
+                            ("pairings", i, name),
+                            msg("player {player} is paired twice in round {round}", player=pid, round=p.round),
+                        )
+                    ]
+                )
             if (index[pid], p.round) in filed:
                 raise InvalidRequest(
-                    [Issue(("pairings", i, name), f"player {pid} already has a result for round {p.round}")]
+                    [
+                        Issue(
+                            ("pairings", i, name),
+                            msg("player {player} already has a result for round {round}", player=pid, round=p.round),
+                        )
+                    ]
                 )
             seen.add((pid, p.round))
         if p.player is not None:
@@ -135,7 +170,17 @@ def _pairing_entries(
         (rnd, white, black), _ = next(iter(assumed.items()))
         i = next(i for i, a in enumerate(body.assume or []) if (a.round, a.white, a.black) == (rnd, white, black))
         raise InvalidRequest(
-            [Issue(("assume", i), f"round {rnd} has no game {white}-{black} (white-black) in `pairings`")]
+            [
+                Issue(
+                    ("assume", i),
+                    msg(
+                        "round {round} has no game {white}-{black} (white-black) in `pairings`",
+                        round=rnd,
+                        white=white,
+                        black=black,
+                    ),
+                )
+            ]
         )
     return entries, games
 
@@ -197,7 +242,7 @@ def _reported(body: w.ScenariosRequest, ids: list[int], index: dict[int, int]) -
         return sorted(range(len(ids)), key=ids.__getitem__)
     for i, pid in enumerate(body.players):
         if pid not in index:
-            raise InvalidRequest([Issue(("players", i), f"no player has start number {pid}")])
+            raise InvalidRequest([Issue(("players", i), msg("no player has start number {id}", id=pid))])
     return sorted({index[pid] for pid in body.players}, key=ids.__getitem__)
 
 
@@ -332,9 +377,15 @@ def _solver_parts(table: Table, games: list[OpenGame], reported: list[int], spec
             [
                 Issue(
                     ("tiebreaks", far[0][0] if far else 0),
-                    f"{named}: with {len(games)} games open, a player's value depends on {exc.games} of them; "
-                    f"the solver takes rules that depend on at most {MOST_READ} (docs/scenarios.md, "
-                    '"The solver"); fix some results with `assume` or leave these rules out',
+                    msg(
+                        "{rules}: with {open} games open, a player's value depends on {games} of them; the solver"
+                        ' takes rules that depend on at most {most} (docs/scenarios.md, "The solver"); fix some'
+                        " results with `assume` or leave these rules out",
+                        rules=named,
+                        open=len(games),
+                        games=exc.games,
+                        most=MOST_READ,
+                    ),
                 )
             ]
         ) from None
@@ -421,12 +472,6 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     )
 
 
-NEEDS_OMITTED = (
-    "not listed past the games enumeration takes: `needs` names every combination of results, which grows "
-    "as 3^games; `example` is one outcome that reaches the place"
-)
-
-
 def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w.ScenariosResponse:
     """The best and worst rank of each reported player by the solver (engine/scenario_solver.py);
     a place p is possible when the best rank is at most p (its example is the best rank's), and
@@ -472,7 +517,7 @@ def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w
                     possible=True,
                     certain=certain,
                     example=best_example,
-                    needs_omitted=NEEDS_OMITTED,
+                    needs_omitted=msg(NEEDS_OMITTED),
                 )
             )
         clinched = worst.rank if worst.proved and worst.rank <= plan.body.places else None
@@ -529,7 +574,7 @@ def last_round(t: s.Tournament) -> int:
     """The last round in which some player has a game (played or forfeited)."""
     rounds = [r.round for p in t.players for r in p.results if r.opponent is not None]
     if not rounds:
-        raise InvalidRequest([Issue(("tournament",), "no round has a game to open")])
+        raise InvalidRequest([Issue(("tournament",), msg("no round has a game to open"))])
     return max(rounds)
 
 

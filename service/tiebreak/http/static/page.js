@@ -933,9 +933,18 @@
     return place === 1 ? ts("place_1") : ts("place_n", { place });
   }
 
+  // A solver's answer (SPEC 3.11.1) lists no needs: one outcome reaching the place, as the
+  // command line writes it (start numbers, 1-0, 1/2, 0-1).
+  const SCORE = { white: "1-0", draw: "1/2", black: "0-1" };
+  const exampleText = (example) => (example || []).map((g) => `${g.white}-${g.black}=${SCORE[g.result]}`).join(" ");
+  const settles = (needs) => needs.certain === true || (needs.needs !== null && needs.needs.length === 1 && needs.needs[0].length === 0);
+
   function needsText(player, needs, names, own = true) {
     const place = placeText(needs.place);
-    if (needs.needs.length === 1 && needs.needs[0].length === 0) return ts("always", { name: player.name, place });
+    if (settles(needs)) return ts("always", { name: player.name, place });
+    if (needs.needs === null) {
+      return ts(needs.place === 1 ? "possible_1" : "possible_n", { name: player.name, place: needs.place, example: exampleText(needs.example) });
+    }
     const first = (c) => (own && (c.white === player.id || c.black === player.id) ? 0 : 1);
     const terms = needs.needs.map((term) => [...term].sort((a, b) => first(a) - first(b)).map((c) => conditionText(c, player.id, names, own)).join(ts("and")));
     return ts("if", { name: player.name, place, needs: terms.join(ts("or")) });
@@ -945,9 +954,10 @@
     const lines = [];
     for (const needs of player.places) {
       lines.push(needsText(player, needs, names, own));
-      if (needs.needs.length === 1 && needs.needs[0].length === 0) break;
+      if (settles(needs)) break;
     }
-    if (!player.places.length) lines.push(ts(places === 1 ? "never_1" : "never", { name: player.name, places }));
+    if (!player.places.length && (player.undecided || []).includes("best_rank")) lines.push(ts("unsettled", { name: player.name, places }));
+    else if (!player.places.length) lines.push(ts(places === 1 ? "never_1" : "never", { name: player.name, places }));
     return lines;
   }
 
@@ -1021,7 +1031,10 @@
   }
 
   function renderScenarios(answer, places, names) {
-    $("scenarios-summary").textContent = ts("header", { outcomes: answer.outcomes, games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
+    const omitted = answer.players.flatMap((p) => p.places).find((p) => p.needs_omitted);
+    $("scenarios-summary").textContent = answer.method === "solver"
+      ? ts("header_solver", { outcomes: answer.outcomes, games: answer.open_games.length, why: omitted ? omitted.needs_omitted : ts("needs_omitted") })
+      : ts("header", { outcomes: answer.outcomes, games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
     const order = (a, b) => a.best_rank - b.best_rank || a.worst_rank - b.worst_rank || a.id - b.id;
     const contenders = answer.players.filter((p) => p.places.length).sort(order);
     const others = answer.players.filter((p) => !p.places.length).sort(order);
