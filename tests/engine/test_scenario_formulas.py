@@ -20,7 +20,7 @@ from tests.profiles import examples
 LISTS = [["BH/C1", "BH", "SB"], ["BH"], ["BH/C1"], ["SB"], ["SB", "BH/C1"], ["BH/C1/P", "SB/P"]]
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=examples(40, "SCENARIO_FORMULAS_EXAMPLES"), deadline=None)
 @given(
     seed=st.integers(0, 2**31 - 1),
     rules=st.sampled_from(LISTS),

@@ -10,8 +10,7 @@ Sonneborn-Berger sum), once per combination of those few games, and the model re
 no rule is re-derived. Then
 - BH is the sum of the contributions (C.07 8.1);
 - BH/C1 is that sum less the least contribution (16.5), a minimum over the rounds; a player with
-  voluntary unplayed rounds has one of those cut first (16.5), modelled only when all of them
-  contribute the same in every outcome;
+  voluntary unplayed rounds has the least of those cut (16.5.1), a minimum over them;
 - SB sums the contribution times the player's points in the round (9.1): per round the engine's
   product, a table over the same games, so the product of two unknowns needs no constraint.
 Anything else (another modifier, a round reading more than `MOST_PER_ROUND` games, counted rounds
@@ -55,18 +54,15 @@ class Term:
 @dataclass(frozen=True, slots=True)
 class Part:
     """One rule's value for a player: the sum of `terms`, less the least of `cut_from` when cutting
-    (the least-significant round, C.07 16.5), or less `cut_fixed` (a voluntary unplayed round)."""
+    (C.07 16.5: the voluntary unplayed rounds when there are some, else every round)."""
 
     terms: list[Term]
     cut_from: list[Term] | None = None
-    cut_fixed: Term | None = None
 
     def at(self, codes: np.ndarray) -> np.ndarray:
         total = sum((t.at(codes) for t in self.terms), np.zeros(len(codes), dtype=np.int64))
         if self.cut_from:
             total = total - np.min(np.stack([t.at(codes) for t in self.cut_from]), axis=0)
-        if self.cut_fixed is not None:
-            total = total - self.cut_fixed.at(codes)
         return total
 
     def bounds(self) -> tuple[int, int]:
@@ -75,9 +71,6 @@ class Part:
         if self.cut_from:  # the least contribution lies between the least minimum and least maximum
             low -= min(int(t.value.max()) for t in self.cut_from)
             high -= min(int(t.value.min()) for t in self.cut_from)
-        if self.cut_fixed is not None:
-            low -= int(self.cut_fixed.value.max())
-            high -= int(self.cut_fixed.value.min())
         return low, high
 
 
@@ -179,15 +172,12 @@ def formula_keys(
                 value = c.key[rows, r] * (big.pts[rows, r] if spec.code == "SB" else 1)
                 terms.append(_reduced(read[(p, r)], value[shown[(p, r)]].astype(np.int64)))
             part = Part(terms)
-            if spec.cut:
-                vur_terms = [t for t, r in zip(terms, np.flatnonzero(counted[0]).tolist(), strict=True) if vur[0, r]]
-                if vur_terms:  # 16.5: a voluntary unplayed round is cut first
-                    first = vur_terms[0]
-                    if any(t.games != first.games or (t.value != first.value).any() for t in vur_terms):
-                        return None  # which one is cut would depend on the results
-                    part = Part(terms, cut_fixed=first)
-                elif terms:
-                    part = Part(terms, cut_from=terms)
+            if spec.cut and terms:
+                rounds = np.flatnonzero(counted[0]).tolist()
+                unplayed = [t for t, r in zip(terms, rounds, strict=True) if vur[0, r]]
+                # C.07 16.5.1: the least voluntary unplayed round is cut when there is one (its
+                # value is never below the least of all rounds, so it is the higher of the two)
+                part = Part(terms, cut_from=unplayed or terms)
             made.append(part)
         rule_parts[p] = made
     # one radix per rule: every valued player's values fit in it, so the combined key orders as
@@ -258,8 +248,7 @@ def _part_expr(
         least = model.new_int_var(
             min(int(t.value.min()) for t in part.cut_from), max(int(t.value.max()) for t in part.cut_from), ""
         )
-        model.add_min_equality(least, exprs)  # C.07 16.5: the least-significant contribution is cut
+        cut = exprs if part.cut_from is part.terms else [_term_expr(model, t, result) for t in part.cut_from]
+        model.add_min_equality(least, cut)  # C.07 16.5: the least contribution of those is cut
         total = total - least
-    if part.cut_fixed is not None:
-        total = total - _term_expr(model, part.cut_fixed, result)
     return cast(cp_model.LinearExprT, total)
