@@ -10,6 +10,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+import tiebreak.engine.scenario_formulas as formulas
 import tiebreak.usecases.scenarios as use
 from tiebreak.engine.rules import RuleSpec
 from tiebreak.engine.scenario_formulas import formula_keys, modelled
@@ -52,3 +53,17 @@ def test_only_the_rules_written_as_sums_are_modelled():
     assert modelled([RuleSpec("BH", cut=1), RuleSpec("BH"), RuleSpec("SB"), RuleSpec("SB", forfeits_played=True)])
     for other in (RuleSpec("BH", cut=2), RuleSpec("BH", median=1), RuleSpec("SB", cut=1), RuleSpec("ARO")):
         assert not modelled([RuleSpec("BH"), other])
+
+
+def test_a_case_the_sums_do_not_model_is_refused_naming_the_rules(monkeypatch):
+    """A round reading more open games than the sums take: the 422 of the table model, never a
+    guess."""
+    body = msgspec.structs.replace(_request(3), tiebreaks=["BH/C1", "SB"], regulations="fide-2024")
+    monkeypatch.setattr(use, "_enumeration_fits", lambda counts, limits: False)
+    monkeypatch.setattr(use, "MOST_READ", 0)
+    monkeypatch.setattr(formulas, "MOST_PER_ROUND", 0)
+    plan = use.plan_scenarios(body)
+    with pytest.raises(use.InvalidRequest) as caught:
+        use.compute_scenarios(plan)
+    issue = caught.value.issues[0]
+    assert issue.path == ("tiebreaks", 0) and "BH, SB" in issue.message
