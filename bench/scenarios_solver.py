@@ -37,6 +37,9 @@ def main() -> None:
     for rules in ([], ["PS", "WIN"], ["WIN", "BPG", "TPN"]):
         request, _, _ = file_request(None, text, None, rules, places=10)
         _run(f"San Viator, {rules or 'points only'}, places 10, every player", request)
+    # BH, BH/C1, SB: past the table model's bound, as sums over rounds (engine/scenario_formulas.py)
+    request, _, _ = file_request(None, text, None, ["BH/C1", "BH", "SB"], places=10)
+    _run("San Viator, ['BH/C1', 'BH', 'SB'], places 10, every player", request)
     wire = swiss_wire(300, 8, seed=7)
     tournament = msgspec.convert(wire, s.Tournament)
     request, _, _ = file_request(tournament, None, None, ["PS", "WIN"], places=10)

@@ -103,3 +103,26 @@ def test_a_solver_answer_moves_the_scenario_counters_of_metrics():
     assert stats["questions"] == 8  # two per reported player
     assert delta("tiebreak_scenario_solver_seconds_count") == 1
     assert delta("tiebreak_scenario_solver_seconds_sum") == pytest.approx(stats["seconds"], abs=0.001)
+
+
+def test_san_viator_with_buchholz_and_sonneborn_berger_examples_rank_as_claimed():
+    """The issue's rules past the table model's bound (a Buchholz reads 7 open games there): BH/C1,
+    BH and SB as sums over rounds (engine/scenario_formulas.py), under fide-2024 and the file's
+    default regulations; the leaders' best and worst examples, posted to /v1/standings, rank them
+    as claimed, and nothing is left undecided. The deadline is raised: the test is not timed."""
+    path = REALWORLD / "san-viator-madrid-2018.trf"
+    if not path.exists():
+        pytest.skip(f"{path} is not on this machine")
+    text = path.read_text(encoding="utf-8", errors="replace")
+    request, _, _ = file_request(None, text, None, ["PS", "WIN"], places=10)
+    with TestClient(create_app(replace(LIMITS, compute_deadline_s=600.0))) as c:
+        probe = c.post("/v1/scenarios", json=_without_nulls(msgspec.to_builtins(request))).json()
+        leaders = sorted(p["id"] for p in sorted(probe["players"], key=lambda p: p["best_rank"])[:8])
+        for regulations in ("fide-2024", None):
+            request, _, _ = file_request(None, text, None, ["BH/C1", "BH", "SB"], places=10)
+            body = _without_nulls(msgspec.to_builtins(request))
+            if regulations:
+                body["regulations"] = regulations
+            body["players"] = leaders
+            answer = _checked(c, body)
+            assert len(answer["open_games"]) == 56 and len(answer["players"]) == 8

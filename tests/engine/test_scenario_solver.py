@@ -49,11 +49,11 @@ def test_the_model_agrees_with_enumeration(seed, rules):
     _agree(body, model_only=True)
 
 
-def _agree(body, model_only: bool) -> None:
+def _agree(body, model_only: bool, most_read: int = 99) -> None:
     enumerated = use.compute_scenarios(use.plan_scenarios(body))
     assert enumerated.method == "enumeration"
     with pytest.MonkeyPatch.context() as patch:
-        solved = _by_solver(body, patch, model_only=model_only)
+        solved = _by_solver(body, patch, most_read=most_read, model_only=model_only)
     assert solved.method == "solver" and solved.undecided == 0
     assert solved.stats is not None and solved.stats.undecided == 0
     assert solved.stats.questions == solved.stats.by_pruning + solved.stats.by_solver == 2 * len(solved.players)

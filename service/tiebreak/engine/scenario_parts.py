@@ -115,6 +115,7 @@ class Parts:
     read: dict[int, list[int]]
     chosen: np.ndarray
     shown: dict[int, np.ndarray]
+    covered: bool = True  # False: no covering outcomes (the solver's sums over rounds read the engine)
 
 
 class TooWide(Exception):
@@ -126,7 +127,12 @@ class TooWide(Exception):
 
 
 def parts_of(
-    table: Table, games: list[OpenGame], reported: list[int], reach: int, most_read: int | None = None
+    table: Table,
+    games: list[OpenGame],
+    reported: list[int],
+    reach: int,
+    most_read: int | None = None,
+    cover: bool = True,
 ) -> Parts:
     low, high = _score_ranges(table, games)
     # only a player who can be equal on points with a reported one needs their values; any other
@@ -143,6 +149,8 @@ def parts_of(
     widest = max((len(own) for own in read.values()), default=0)
     if most_read is not None and widest > most_read:  # before the covering outcomes grow as 3**widest
         raise TooWide(widest)
+    if not cover:  # engine/scenario_formulas.py reads the engine per round, not per player
+        return Parts(kept, valued, read, np.zeros((0, len(kept)), dtype=np.int8), {}, covered=False)
     chosen, shown = covering_outcomes(read, len(kept))
     return Parts(kept, valued, read, chosen, shown)
 

@@ -26,8 +26,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from ortools.sat.python import cp_model
 
+from .scenario_formulas import FormulaKey
 from .scenario_parts import Key, TooWide, compared
 from .scenarios import outcome_codes
+
+AnyKey = Key | FormulaKey  # a table over combinations, or sums over rounds (scenario_formulas)
 
 # A player's key is a table of 3**games values: past this many games read per player, the model
 # (and the engine's covering outcomes) would grow as enumeration does.
@@ -67,7 +70,7 @@ class Stats:
 
 
 def solve_ranks(
-    keys: list[Key],
+    keys: list[AnyKey],
     games: int,
     reported: list[int],
     seconds_per_question: float | None = None,
@@ -77,10 +80,7 @@ def solve_ranks(
     started = time.perf_counter()
     seconds = SECONDS_PER_QUESTION if seconds_per_question is None else seconds_per_question
     stats = Stats()
-    low = np.array([int(k.value.min()) for k in keys])
-    high = np.array([int(k.value.max()) for k in keys])
-    least = np.array([int(k.points.min()) for k in keys])
-    most = np.array([int(k.points.max()) for k in keys])
+    low, high, least, most = (np.array(column, dtype=np.int64) for column in zip(*map(_bounds, keys), strict=True))
     answers = []
     for j in reported:
         c = compared(j, low, high, least, most)
@@ -104,8 +104,15 @@ def solve_ranks(
     return answers, stats
 
 
+def _bounds(key: AnyKey) -> tuple[int, int, int, int]:
+    """The key's least and greatest value, and the points'."""
+    if isinstance(key, FormulaKey):
+        return key.low, key.high, key.least, key.most
+    return int(key.value.min()), int(key.value.max()), int(key.points.min()), int(key.points.max())
+
+
 def _extreme(
-    keys: list[Key], games: int, j: int, rivals: list[int], ahead: int, minimise: bool, seconds: float
+    keys: list[AnyKey], games: int, j: int, rivals: list[int], ahead: int, minimise: bool, seconds: float
 ) -> Extreme:
     used = sorted({g for k in (j, *rivals) for g in keys[k].games})
     if 3 ** len(used) <= ENUMERATE_UP_TO:
@@ -116,7 +123,10 @@ def _extreme(
     for bools in result.values():
         model.add_exactly_one(bools)
     # keys renumbered densely in their order (the same comparisons): small domains for the solver
-    dense = {v: i for i, v in enumerate(np.unique(np.concatenate([keys[k].value for k in (j, *rivals)])).tolist())}
+    tables = [key for key in (keys[k] for k in (j, *rivals)) if isinstance(key, Key)]
+    dense = (
+        {v: i for i, v in enumerate(np.unique(np.concatenate([t.value for t in tables])).tolist())} if tables else {}
+    )
     key_j = _key_var(model, keys[j], result, dense)
     counted = []
     for k in rivals:
@@ -148,17 +158,22 @@ def _extreme(
 
 
 def _enumerated(
-    keys: list[Key], games: int, j: int, rivals: list[int], ahead: int, minimise: bool, used: list[int]
+    keys: list[AnyKey], games: int, j: int, rivals: list[int], ahead: int, minimise: bool, used: list[int]
 ) -> Extreme:
     """The question answered by counting, in every combination of the few games it depends on."""
     codes = outcome_codes(len(used))  # (combinations, used games)
     column = {g: i for i, g in enumerate(used)}
 
     def values(k: int) -> np.ndarray:
+        key = keys[k]
+        if isinstance(key, FormulaKey):
+            full = np.ones((len(codes), games), dtype=np.int8)
+            full[:, used] = codes
+            return key.at(full)
         index = np.zeros(len(codes), dtype=np.int64)
         for g in keys[k].games:
             index = index * 3 + codes[:, column[g]]
-        return keys[k].value[index]
+        return key.value[index]
 
     mine = values(j)
     count = np.zeros(len(codes), dtype=np.int64)
@@ -171,9 +186,11 @@ def _enumerated(
 
 
 def _key_var(
-    model: cp_model.CpModel, key: Key, result: dict[int, list[cp_model.IntVar]], dense: dict[int, int]
+    model: cp_model.CpModel, key: AnyKey, result: dict[int, list[cp_model.IntVar]], dense: dict[int, int]
 ) -> cp_model.LinearExprT:
     """The player's key as an expression of the results of the games it reads."""
+    if isinstance(key, FormulaKey):  # sums over rounds (scenario_formulas), not renumbered
+        return key.expression(model, result)
     values = [dense[int(v)] for v in key.value]
     if not key.games:
         return values[0]
@@ -189,7 +206,9 @@ def _key_var(
     return var
 
 
-def _value(key: Key, codes: np.ndarray) -> int:
+def _value(key: AnyKey, codes: np.ndarray) -> int:
+    if isinstance(key, FormulaKey):
+        return int(key.at(codes[None, :])[0])
     index = 0
     for g in key.games:
         index = index * 3 + int(codes[g])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 import numpy as np
@@ -34,6 +35,7 @@ from ..engine.scenarios import (
     results_named,
 )
 from ..engine.scenario_parts import READS, Parts, TooWide, parts_of, player_keys, ranks_by_parts, reach_of
+from ..engine.scenario_formulas import formula_keys, modelled
 from ..engine.scenario_solver import MOST_READ, solve_ranks
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg, msg_n
@@ -366,29 +368,36 @@ def _enumeration_fits(counts: Counts, limits: Limits | None) -> bool:
 
 
 def _solver_parts(table: Table, games: list[OpenGame], reported: list[int], specs: list[RuleSpec], reach: int) -> Parts:
-    """The players' values by parts, for the solver; a 422 naming the rules that read the
-    opponents' rows when a player's values depend on more open games than the model takes."""
+    """The players' values by parts, for the solver; past `MOST_READ` games per player, BH, BH/C1
+    and SB are taken as sums over rounds (engine/scenario_formulas.py), any other list is a 422
+    naming the rules that read the opponents' rows."""
     try:
         return parts_of(table, games, reported, reach, MOST_READ)
     except TooWide as exc:
-        far = [(i, spec) for i, spec in enumerate(specs) if (READS.get(spec.code) or 0) > 0]
-        named = ", ".join(dict.fromkeys(spec.code for _, spec in far))
-        raise InvalidRequest(
-            [
-                Issue(
-                    ("tiebreaks", far[0][0] if far else 0),
-                    msg(
-                        "{rules}: with {open} games open, a player's value depends on {games} of them; the solver"
-                        ' takes rules that depend on at most {most} (docs/scenarios.md, "The solver"); fix some'
-                        " results with `assume` or leave these rules out",
-                        rules=named,
-                        open=len(games),
-                        games=exc.games,
-                        most=MOST_READ,
-                    ),
-                )
-            ]
-        ) from None
+        if modelled(specs):
+            return parts_of(table, games, reported, reach, cover=False)
+        raise _too_wide(games, specs, exc.games) from None
+
+
+def _too_wide(games: list[OpenGame], specs: list[RuleSpec], widest: int) -> InvalidRequest:
+    far = [(i, spec) for i, spec in enumerate(specs) if (READS.get(spec.code) or 0) > 0]
+    named = ", ".join(dict.fromkeys(spec.code for _, spec in far))
+    return InvalidRequest(
+        [
+            Issue(
+                ("tiebreaks", far[0][0] if far else 0),
+                msg(
+                    "{rules}: with {open} games open, a player's value depends on {games} of them; the solver"
+                    ' takes rules that depend on at most {most} (docs/scenarios.md, "The solver"); fix some'
+                    " results with `assume` or leave these rules out",
+                    rules=named,
+                    open=len(games),
+                    games=widest,
+                    most=MOST_READ,
+                ),
+            )
+        ]
+    )
 
 
 def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> w.ScenariosResponse:
@@ -479,7 +488,13 @@ def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w
     table, parts = plan.table, plan.parts
     assert parts is not None
     with cyclic_gc_paused():
-        keys = player_keys(table, plan.games, parts, plan.specs, plan.regulations, ratings, dropped, between)
+        keys: list[Any]
+        if not parts.covered:  # sums over rounds; a case they do not model exactly is refused
+            keys = list(formula_keys(table, plan.games, parts, plan.specs, plan.regulations, dropped) or [])
+            if not keys:
+                raise _too_wide(plan.games, plan.specs, max(map(len, parts.read.values()), default=0))
+        else:
+            keys = [*player_keys(table, plan.games, parts, plan.specs, plan.regulations, ratings, dropped, between)]
     answers, stats = solve_ranks(keys, len(parts.kept), plan.reported, between=between)
     open_games = [
         w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
