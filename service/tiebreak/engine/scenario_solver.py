@@ -36,7 +36,7 @@ AnyKey = Key | FormulaKey  # a table over combinations, or sums over rounds (sce
 # (and the engine's covering outcomes) would grow as enumeration does.
 MOST_READ = 6
 __all__ = ["MOST_READ", "TooWide", "solve_ranks"]
-SECONDS_PER_QUESTION = 5.0  # the per-question time bound: a question not settled in it is `undecided`
+SECONDS_PER_QUESTION = 5.0  # per question, in CP-SAT deterministic time (about seconds): past it `undecided`
 # A question whose rivals' keys read at most this many outcomes of open games (3**8) is answered by
 # counting them all, which beats the model at that size; the model takes the larger ones.
 ENUMERATE_UP_TO = 3**8
@@ -144,7 +144,9 @@ def _extreme(
         model.maximize(total)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # deterministic, and the machine's other core stays free
-    solver.parameters.max_time_in_seconds = seconds
+    # the bound in CP-SAT's deterministic time, not the clock's: a busy machine gives the same answer
+    # (the same `undecided`); the request's deadline still bounds the wall time (killable workers)
+    solver.parameters.max_deterministic_time = seconds
     status = solver.solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # nothing found in time: the bound by pruning
         return Extreme(ahead if minimise else ahead + len(rivals), None, False)
