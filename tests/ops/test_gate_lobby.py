@@ -135,3 +135,36 @@ def test_a_waiting_request_whose_client_disconnects_leaves_the_queue_and_the_lob
 def test_the_pool_lane_has_a_lobby():
     lane = Pool(LIMITS).lane
     assert lane.lobby_size == POOL_LOBBY > 0 and lane.lobby_wait_s > 0
+
+
+def test_the_lobby_is_ordered_by_when_requests_began_and_an_older_one_displaces_the_youngest():
+    # A large body's reading takes long: requests that began after it reach the gate first.
+    async def scenario() -> tuple[list[str], list[str]]:
+        lane = Lane("pool", capacity=1, queue=1, lobby=2, lobby_wait_s=600.0)
+        admitted: list[str] = []
+        shed: list[str] = []
+        began = Deadline(FAR).since
+
+        async def request(name: str, since: float) -> None:
+            try:
+                await lane.acquire(Deadline(FAR, since), shed=True)
+            except Unavailable:
+                shed.append(name)
+            else:
+                admitted.append(name)
+
+        await lane.acquire(Deadline(FAR), shed=True)
+        tasks = []
+        for name, since in (("queued", began + 1), ("small-1", began + 2), ("small-2", began + 3)):
+            tasks.append(asyncio.create_task(request(name, since)))
+            await settle()
+        tasks.append(asyncio.create_task(request("large", began)))  # began before all of them, arrives last
+        await settle()
+        assert shed == ["small-2"]  # the youngest gave its place to the older request
+        for _ in range(3):
+            lane.release()
+            await settle()
+        await asyncio.gather(*tasks)
+        return admitted, shed
+
+    assert asyncio.run(scenario()) == (["queued", "large", "small-1"], ["small-2"])

@@ -31,6 +31,7 @@ gate a Job and turns its Answer into a response.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import collections
 import logging
 import os
@@ -83,7 +84,9 @@ class Lane:
         self.lobby_wait_s = lobby_wait_s
         self.busy = 0
         self.waiters: collections.deque[asyncio.Future] = collections.deque()
-        self.lobby: collections.deque[asyncio.Future] = collections.deque()
+        # (since, arrival number, waiter), oldest first: the request that began first goes first.
+        self.lobby: list[tuple[float, int, asyncio.Future]] = []
+        self.arrivals = 0
 
     def full(self) -> bool:
         """Every slot and the queue taken (what /readyz reports): a newcomer waits in the lobby or is shed."""
@@ -92,6 +95,9 @@ class Lane:
     def has_room(self) -> bool:
         """A slot free now, and nobody waiting for it."""
         return self.busy < self.capacity and not self.waiters and not self.lobby
+
+    def in_lobby(self, waiter: asyncio.Future) -> bool:
+        return any(entry[2] is waiter for entry in self.lobby)
 
     def _publish(self) -> None:
         metrics.COMPUTE_BUSY.labels(self.name).set(self.busy)
@@ -107,13 +113,13 @@ class Lane:
         )
 
     def _promote(self) -> None:
-        """The lobby's head into the queue's free places, oldest first."""
+        """The lobby's oldest into the queue's free places."""
         while self.lobby and len(self.waiters) < self.queue:
-            self.waiters.append(self.lobby.popleft())
+            self.waiters.append(self.lobby.pop(0)[2])
 
     async def acquire(self, deadline: Deadline, shed: bool) -> None:
         """Take a slot; with `shed`, wait in the lobby past a full queue, and fail (503) when the
-        lobby is full too or after `lobby_wait_s` in it."""
+        lobby is full of older requests or after `lobby_wait_s` in it."""
         if self.has_room():
             self.busy += 1
             self._publish()
@@ -121,17 +127,21 @@ class Lane:
         waiter = asyncio.get_running_loop().create_future()
         if shed and (len(self.waiters) >= self.queue or self.lobby):
             if len(self.lobby) >= self.lobby_size:
-                raise self._shed()
-            self.lobby.append(waiter)  # behind everyone who came before, ahead of everyone after
+                if not self.lobby or self.lobby[-1][0] <= deadline.since:
+                    raise self._shed()
+                # older than the youngest in the lobby: it takes its place, the youngest is shed
+                self.lobby.pop()[2].set_exception(self._shed())
+            self.arrivals += 1
+            bisect.insort(self.lobby, (deadline.since, self.arrivals, waiter), key=lambda entry: entry[:2])
         else:
             self.waiters.append(waiter)
         self._publish()
         try:
-            if waiter in self.lobby:
+            if self.in_lobby(waiter):
                 try:
                     await asyncio.wait_for(asyncio.shield(waiter), min(self.lobby_wait_s, deadline.remaining()))
                 except TimeoutError:
-                    if waiter in self.lobby:  # still no place in the queue: today's 503
+                    if self.in_lobby(waiter):  # still no place in the queue: today's 503
                         if deadline.remaining() <= 0:
                             raise
                         self._leave(waiter)
@@ -139,9 +149,9 @@ class Lane:
             if not waiter.done():  # in the queue: wait for a slot until the deadline
                 await asyncio.wait_for(asyncio.shield(waiter), max(0.0, deadline.remaining()))
         except BaseException as exc:
-            if waiter.done() and not waiter.cancelled():
+            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
                 self.release()  # the slot was handed over just as we gave up: pass it on
-            else:
+            elif not waiter.done():
                 self._leave(waiter)
             if isinstance(exc, asyncio.TimeoutError):
                 raise deadline_exceeded(deadline.limits, "while waiting for a compute slot") from None
@@ -150,24 +160,23 @@ class Lane:
     def _leave(self, waiter: asyncio.Future) -> None:
         """A waiter gone (timed out, or its client disconnected): out of the queue or lobby."""
         waiter.cancel()
-        for line in (self.waiters, self.lobby):
-            try:
-                line.remove(waiter)
-            except ValueError:
-                pass
+        try:
+            self.waiters.remove(waiter)
+        except ValueError:
+            pass
+        self.lobby = [entry for entry in self.lobby if entry[2] is not waiter]
         self._promote()
         self._publish()
 
     def release(self) -> None:
         self._promote()
-        for line in (self.waiters, self.lobby):  # the lobby only when there is no queue (compute_queue=0)
-            while line:
-                waiter = line.popleft()
-                if not waiter.done():
-                    waiter.set_result(None)  # the slot goes to the next waiter; busy stays
-                    self._promote()
-                    self._publish()
-                    return
+        while self.waiters or self.lobby:  # the lobby directly only when there is no queue (compute_queue=0)
+            waiter = self.waiters.popleft() if self.waiters else self.lobby.pop(0)[2]
+            if not waiter.done():
+                waiter.set_result(None)  # the slot goes to the next waiter; busy stays
+                self._promote()
+                self._publish()
+                return
         self.busy -= 1
         self._publish()
 
