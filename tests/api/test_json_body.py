@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 
 from tiebreak.http.examples import TOURNAMENT
+from tiebreak.wire.decode import check_unique_keys
 
 BODY = json.dumps({"tournament": TOURNAMENT, "tiebreaks": ["BH"]}).encode()
 JSON = {"content-type": "application/json"}
@@ -54,3 +56,17 @@ def test_a_repeated_key_in_a_batch_item_is_that_items_400(client):
         results = [json.loads(x) for x in response.text.splitlines()]
         assert [r["status"] for r in results] == [400, 200], kind
         assert "`tiebreaks`" in results[0]["error"]["errors"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('{"a": 1, "b": 2, "c": 3, "d": 4, "a": 5}', "a"),  # the first key, seen again last
+        ('{"x": [{"p": 1, "q": 2}, {"p": 1, "q": 2, "q": 3}]}', "q"),  # the last of many small objects
+        ('{"a": 1, "b": {"c": 1, "c": 2}, "b": 3}', "c"),  # the inner object is read first
+    ],
+)
+def test_check_unique_keys_names_the_repeated_key_wherever_it_is(text, key):
+    with pytest.raises(msgspec.DecodeError, match=f"`{key}`"):
+        check_unique_keys(text.encode())
+    check_unique_keys(json.dumps(json.loads(text)).encode())  # the same without repeats passes

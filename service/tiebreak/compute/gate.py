@@ -11,8 +11,10 @@ body and how to answer it). The gate
    (compute/worker.py), with at most `compute_queue` requests waiting, and is read there;
 2. **prices** it once, where its input is read, by the cost model (usecases/cost.py): a
    request over `max_cost_s` or `max_memory_mib` is refused at once (413);
-3. **sheds**: when the pool and its queue are full the request is answered 503
-   with `Retry-After` at once, and `/readyz` says not ready;
+3. **sheds**: when the pool and its queue are full `/readyz` says not ready and the
+   request waits in a short FIFO lobby (a few places, a couple of seconds): a place freed
+   in the queue goes to the lobby's head first; when the lobby is full, or its wait is
+   over, the request is answered 503 with `Retry-After`;
 4. **kills**: past the deadline (`compute_deadline_s`, from the end of reading the
    body) or when the client disconnects, the worker process computing the
    request gets SIGKILL. Its slot stays taken until the process is really gone;
@@ -29,6 +31,7 @@ gate a Job and turns its Answer into a response.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import collections
 import logging
 import os
@@ -53,70 +56,125 @@ INLINE_BODY_BYTES = 256 * 1024
 # Headroom of a worker's data segment over the cost model's memory ceiling.
 WORKER_MEMORY_HEADROOM = 1.25
 SHED_RETRY_AFTER_S = 1
+# Past a full pool queue, this many requests wait in FIFO order, each at most POOL_LOBBY_WAIT_S,
+# for a place in the queue (decision 0201): a large request that waited its turn gets in.
+POOL_LOBBY = 8
+POOL_LOBBY_WAIT_S = 2.0
 
 _job_encoder = msgspec.msgpack.Encoder()
 _answer_decoder = msgspec.msgpack.Decoder(work.Answer)
 
 
 class Lane:
-    """`capacity` slots and at most `queue` waiters, first come first served."""
+    """`capacity` slots and at most `queue` waiters, first come first served; past the queue, a
+    bounded `lobby` where a request waits at most `lobby_wait_s` for a place in the queue.
 
-    def __init__(self, name: str, capacity: int, queue: int):
+    The lobby is what lets a large request that waited its turn in: without it, a request that
+    finds the queue full is shed, and under saturation the queue's free place goes to whoever
+    arrives first after it frees, which is nearly always a frequent small request (issue 39,
+    point 14; decision 0201). The lobby is FIFO and always moves up into the queue before a
+    newcomer may enter it.
+    """
+
+    def __init__(self, name: str, capacity: int, queue: int, lobby: int = 0, lobby_wait_s: float = 0.0):
         self.name = name
         self.capacity = max(1, capacity)
         self.queue = max(0, queue)
+        self.lobby_size = max(0, lobby)
+        self.lobby_wait_s = lobby_wait_s
         self.busy = 0
         self.waiters: collections.deque[asyncio.Future] = collections.deque()
+        # (since, arrival number, waiter), oldest first: the request that began first goes first.
+        self.lobby: list[tuple[float, int, asyncio.Future]] = []
+        self.arrivals = 0
 
     def full(self) -> bool:
+        """Every slot and the queue taken (what /readyz reports): a newcomer waits in the lobby or is shed."""
         return self.busy >= self.capacity and len(self.waiters) >= self.queue
 
     def has_room(self) -> bool:
         """A slot free now, and nobody waiting for it."""
-        return self.busy < self.capacity and not self.waiters
+        return self.busy < self.capacity and not self.waiters and not self.lobby
+
+    def in_lobby(self, waiter: asyncio.Future) -> bool:
+        return any(entry[2] is waiter for entry in self.lobby)
 
     def _publish(self) -> None:
         metrics.COMPUTE_BUSY.labels(self.name).set(self.busy)
-        metrics.COMPUTE_WAITING.labels(self.name).set(len(self.waiters))
+        metrics.COMPUTE_WAITING.labels(self.name).set(len(self.waiters) + len(self.lobby))
+
+    def _shed(self) -> Unavailable:
+        metrics.SHED.labels(self.name).inc()
+        return Unavailable(
+            "saturated",
+            f"the service is at capacity ({self.name}: {self.busy} computing, "
+            f"{len(self.waiters) + len(self.lobby)} waiting); retry shortly",
+            SHED_RETRY_AFTER_S,
+        )
+
+    def _promote(self) -> None:
+        """The lobby's oldest into the queue's free places."""
+        while self.lobby and len(self.waiters) < self.queue:
+            self.waiters.append(self.lobby.pop(0)[2])
 
     async def acquire(self, deadline: Deadline, shed: bool) -> None:
-        """Take a slot; with `shed`, fail at once (503) when every slot and the queue are taken."""
-        if self.busy < self.capacity and not self.waiters:
+        """Take a slot; with `shed`, wait in the lobby past a full queue, and fail (503) when the
+        lobby is full of older requests or after `lobby_wait_s` in it."""
+        if self.has_room():
             self.busy += 1
             self._publish()
             return
-        if shed and len(self.waiters) >= self.queue:
-            metrics.SHED.labels(self.name).inc()
-            raise Unavailable(
-                "saturated",
-                f"the service is at capacity ({self.name}: {self.busy} computing, "
-                f"{len(self.waiters)} waiting); retry shortly",
-                SHED_RETRY_AFTER_S,
-            )
         waiter = asyncio.get_running_loop().create_future()
-        self.waiters.append(waiter)
+        if shed and (len(self.waiters) >= self.queue or self.lobby):
+            if len(self.lobby) >= self.lobby_size:
+                if not self.lobby or self.lobby[-1][0] <= deadline.since:
+                    raise self._shed()
+                # older than the youngest in the lobby: it takes its place, the youngest is shed
+                self.lobby.pop()[2].set_exception(self._shed())
+            self.arrivals += 1
+            bisect.insort(self.lobby, (deadline.since, self.arrivals, waiter), key=lambda entry: entry[:2])
+        else:
+            self.waiters.append(waiter)
         self._publish()
         try:
-            await asyncio.wait_for(asyncio.shield(waiter), max(0.0, deadline.remaining()))
-        except BaseException as exc:
-            if waiter.done() and not waiter.cancelled():
-                self.release()  # the slot was handed over just as we gave up: pass it on
-            else:
-                waiter.cancel()
+            if self.in_lobby(waiter):
                 try:
-                    self.waiters.remove(waiter)
-                except ValueError:
-                    pass
-                self._publish()
+                    await asyncio.wait_for(asyncio.shield(waiter), min(self.lobby_wait_s, deadline.remaining()))
+                except TimeoutError:
+                    if self.in_lobby(waiter):  # still no place in the queue: today's 503
+                        if deadline.remaining() <= 0:
+                            raise
+                        self._leave(waiter)
+                        raise self._shed() from None
+            if not waiter.done():  # in the queue: wait for a slot until the deadline
+                await asyncio.wait_for(asyncio.shield(waiter), max(0.0, deadline.remaining()))
+        except BaseException as exc:
+            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                self.release()  # the slot was handed over just as we gave up: pass it on
+            elif not waiter.done():
+                self._leave(waiter)
             if isinstance(exc, asyncio.TimeoutError):
                 raise deadline_exceeded(deadline.limits, "while waiting for a compute slot") from None
             raise
 
+    def _leave(self, waiter: asyncio.Future) -> None:
+        """A waiter gone (timed out, or its client disconnected): out of the queue or lobby."""
+        waiter.cancel()
+        try:
+            self.waiters.remove(waiter)
+        except ValueError:
+            pass
+        self.lobby = [entry for entry in self.lobby if entry[2] is not waiter]
+        self._promote()
+        self._publish()
+
     def release(self) -> None:
-        while self.waiters:
-            waiter = self.waiters.popleft()
+        self._promote()
+        while self.waiters or self.lobby:  # the lobby directly only when there is no queue (compute_queue=0)
+            waiter = self.waiters.popleft() if self.waiters else self.lobby.pop(0)[2]
             if not waiter.done():
                 waiter.set_result(None)  # the slot goes to the next waiter; busy stays
+                self._promote()
                 self._publish()
                 return
         self.busy -= 1
@@ -201,7 +259,7 @@ class Pool:
 
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.lane = Lane("pool", limits.compute_workers, limits.compute_queue)
+        self.lane = Lane("pool", limits.compute_workers, limits.compute_queue, POOL_LOBBY, POOL_LOBBY_WAIT_S)
         self.idle: list[WorkerProcess] = []
         self.running: set[WorkerProcess] = set()  # computing a job now
         self.starting: list[asyncio.Task] = []  # replacements being started

@@ -7,6 +7,7 @@ each test client runs the app on a loop of its own)."""
 from __future__ import annotations
 
 import asyncio
+import time
 import gc
 from typing import Literal, overload
 
@@ -140,10 +141,11 @@ async def answer_request(request: Request, kind: str) -> Response:
     """A JSON endpoint's whole handling: read the body, compute through the gate, answer. When the
     client leaves first, the computation is cancelled (its worker killed)."""
     check_media_type(request)
+    since = time.monotonic()  # a large body's reading counts as waiting its turn (the gate's lobby)
     body = await read_body(request)
     if body is None:
         return Response(b"", status_code=CLIENT_CLOSED)
-    deadline = Deadline(request.app.state.limits)
+    deadline = Deadline(request.app.state.limits, since)
     gate = gate_of(request.app)
     computation = asyncio.ensure_future(gate.run(job_for(request, kind, body), deadline))
     watcher = asyncio.ensure_future(until_disconnect(request))

@@ -181,9 +181,12 @@ class Unavailable(Exception):
 class Deadline:
     """The moment past which a request's computation is killed (from the end of reading its body)."""
 
-    def __init__(self, limits: Limits = LIMITS):
+    def __init__(self, limits: Limits = LIMITS, since: float | None = None):
         self.limits = limits
-        self.at = time.monotonic() + limits.compute_deadline_s
+        now = time.monotonic()
+        self.at = now + limits.compute_deadline_s
+        # When the request began to be read: how long it has waited, for the gate's lobby order.
+        self.since = now if since is None else since
 
     def remaining(self) -> float:
         return self.at - time.monotonic()
