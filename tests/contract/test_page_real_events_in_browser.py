@@ -314,7 +314,9 @@ RR = REALWORLD / "fide-tec-held-round-robin.trf"
 
 
 @needs_exports
-@pytest.mark.parametrize(("path", "preset"), [(SAN_VIATOR, "fide-swiss-traditional"), (RR, "round-robin")])
+@pytest.mark.parametrize(
+    ("path", "preset"), [(SAN_VIATOR, "fide-swiss-traditional"), (RR, "round-robin"), (CRETE, "team-swiss")]
+)
 def test_a_file_without_rules_offers_its_systems_preset_in_one_click(server, browser, path, preset):
     """Point 6: no record 202 and an empty rules box ranked by points only (ranks 2-3, 4-8, 9-17
     shared) with a warning and nothing else; the page now offers the preset of the event's system."""

@@ -183,13 +183,16 @@
   }
 
   // A file without rules (no record 202) and an empty rules box rank by points only: one click
-  // ranks it by the preset of its system (issue 37, 6). Team events have no preset yet.
+  // ranks it by the preset of its system, individual or team (issue 37, 6).
   function offerPreset(response) {
     const box = $("preset-offer");
     box.replaceChildren();
     box.hidden = true;
-    if (!response.warnings.some((w) => w.code === "no-tiebreaks") || isTeams(response)) return;
-    const name = response.system === "round_robin" ? "round-robin" : "fide-swiss-traditional";
+    if (!response.warnings.some((w) => w.code === "no-tiebreaks")) return;
+    const roundRobin = response.system === "round_robin";
+    const name = isTeams(response)
+      ? (roundRobin ? "team-round-robin" : "team-swiss")
+      : (roundRobin ? "round-robin" : "fide-swiss-traditional");
     const option = Array.from($("preset-select").options).find((o) => o.value === name);
     if (!option) return;
     box.append(
