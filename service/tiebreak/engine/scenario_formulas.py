@@ -19,7 +19,7 @@ that change with the results) is not modelled: `formula_keys` returns None and t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 from dataclasses import dataclass
 
@@ -225,15 +225,22 @@ def _reduced(games: list[int], value: np.ndarray) -> Term:
 def _term_expr(
     model: cp_model.CpModel, term: Term, result: Mapping[int, list[cp_model.IntVar]]
 ) -> cp_model.LinearExprT:
-    values = [int(v) for v in term.value]
-    if not term.games:
+    return lookup_expression(model, term.games, [int(v) for v in term.value], result)
+
+
+def lookup_expression(
+    model: cp_model.CpModel, games: Sequence[int], values: list[int], result: Mapping[int, list[cp_model.IntVar]]
+) -> cp_model.LinearExprT:
+    """A value given for every combination of a few games' results (`outcome_codes` order, the first
+    game most significant) as an expression of their result booleans: exact, one entry per outcome."""
+    if not games:
         return values[0]
-    if len(term.games) == 1:  # linear: one boolean per result
-        g = term.games[0]
+    if len(games) == 1:  # linear: one boolean per result
+        g = games[0]
         return sum(values[r] * result[g][r] for r in range(3))
     index = model.new_int_var(0, len(values) - 1, "")
-    weights = [3 ** (len(term.games) - 1 - i) for i in range(len(term.games))]
-    model.add(index == sum(w * (result[g][1] + 2 * result[g][2]) for w, g in zip(weights, term.games, strict=True)))
+    weights = [3 ** (len(games) - 1 - i) for i in range(len(games))]
+    model.add(index == sum(w * (result[g][1] + 2 * result[g][2]) for w, g in zip(weights, games, strict=True)))
     var = model.new_int_var(min(values), max(values), "")
     model.add_element(index, values, var)
     return var

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .scenario_formulas import FormulaKey
+from .scenario_formulas import FormulaKey, lookup_expression
 from .scenario_parts import Key, TooWide, compared
 from .scenarios import outcome_codes
 
@@ -193,19 +193,7 @@ def _key_var(
     """The player's key as an expression of the results of the games it reads."""
     if isinstance(key, FormulaKey):  # sums over rounds (scenario_formulas), not renumbered
         return key.expression(model, result)
-    values = [dense[int(v)] for v in key.value]
-    if not key.games:
-        return values[0]
-    if len(key.games) == 1:  # linear: one boolean per result
-        g = key.games[0]
-        return sum(values[r] * result[g][r] for r in range(3))
-    # the index of the combination, the first game most significant (`outcome_codes` order)
-    index = model.new_int_var(0, len(values) - 1, "")
-    weights = [3 ** (len(key.games) - 1 - i) for i in range(len(key.games))]
-    model.add(index == sum(w * (result[g][1] + 2 * result[g][2]) for w, g in zip(weights, key.games, strict=True)))
-    var = model.new_int_var(min(values), max(values), "")
-    model.add_element(index, values, var)
-    return var
+    return lookup_expression(model, key.games, [dense[int(v)] for v in key.value], result)
 
 
 def _value(key: AnyKey, codes: np.ndarray) -> int:
