@@ -97,7 +97,16 @@ def test_two_workers_json_logs_and_metrics_over_both(tmp_path):
                 # a new connection each time, so both workers get some
                 r = httpx.post(f"{base}/v1/standings", json=body, headers={"x-request-id": f"multi-{i}"})
                 assert r.status_code == 200 and r.headers["x-request-id"] == f"multi-{i}"
-            text = client.get("/metrics").text
+            # a request is counted once its answer is sent (ops.py `_record`): the client can read the
+            # answer first, so /metrics is asked again until the last count is written (or 30 s pass)
+            for _ in range(300):
+                text = client.get("/metrics").text
+                if metric(text, "tiebreak_engine_seconds_count") == n and (
+                    metric(text, "tiebreak_http_requests_total", route="/v1/standings", method="POST", status="200")
+                    == n
+                ):
+                    break
+                time.sleep(0.1)
         assert metric(text, "tiebreak_http_requests_total", route="/v1/standings", method="POST", status="200") == n
         assert metric(text, "tiebreak_engine_seconds_count") == n
     finally:
