@@ -49,6 +49,18 @@ def test_the_model_agrees_with_enumeration(seed, rules):
     _agree(body, model_only=True)
 
 
+@settings(max_examples=examples(20), deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_manual_values_hold_in_the_solver_as_in_enumeration(seed):
+    """MAN (checklist Q207): the arbiter's values reach the solver's keys as they reach every
+    enumerated outcome (they were left out, a 422 asking values for the stacked outcomes' rows)."""
+    body = _request(seed)
+    ids = [p.id for p in body.tournament.players]
+    manual = {str(pid): (pid * 7) % 5 for pid in ids}
+    body = msgspec.structs.replace(body, tiebreaks=["MAN", "PS"], manual_values=manual, regulations="fide-2024")
+    _agree(body, model_only=True)
+
+
 def _agree(body, model_only: bool, most_read: int = 99) -> None:
     enumerated = use.compute_scenarios(use.plan_scenarios(body))
     assert enumerated.method == "enumeration"

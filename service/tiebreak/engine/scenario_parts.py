@@ -222,11 +222,12 @@ def player_keys(
     ratings: np.ndarray,
     dropped: Mapping[RuleSpec, str | None],
     between: Callable[[], None] = lambda: None,
+    manual: Mapping[int, Any] | None = None,
 ) -> list[Key]:
     """Every player's `Key` over the kept games (indices into `parts.kept`), the values computed
     by the engine in the covering outcomes: what the solver (engine/scenario_solver.py) reads."""
     kept = [games[g] for g in parts.kept]
-    values = _values(table, kept, parts.chosen, specs, regulations, ratings, dropped, between)
+    values = _values(table, kept, parts.chosen, specs, regulations, ratings, dropped, between, manual)
     return _sort_keys(table, kept, parts, values)
 
 

@@ -409,7 +409,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     manual = plan.standings.decisions.manual_values  # MAN's values hold in every outcome
     between = (lambda: deadline.check(msg("while ranking the outcomes"))) if deadline is not None else (lambda: None)
     if plan.solver:
-        return _solved(plan, ratings, dropped, between, started)
+        return _solved(plan, ratings, dropped, manual, between, started)
     with cyclic_gc_paused():
         if plan.parts is not None:
             ranked = ranks_by_parts(
@@ -481,7 +481,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     )
 
 
-def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w.ScenariosResponse:
+def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: float) -> w.ScenariosResponse:
     """The best and worst rank of each reported player by the solver (engine/scenario_solver.py);
     a place p is possible when the best rank is at most p (its example is the best rank's), and
     certain when the worst rank is (proved only when the worst was)."""
@@ -494,7 +494,9 @@ def _solved(plan: ScenariosPlan, ratings, dropped, between, started: float) -> w
             if not keys:
                 raise _too_wide(plan.games, plan.specs, max(map(len, parts.read.values()), default=0))
         else:
-            keys = [*player_keys(table, plan.games, parts, plan.specs, plan.regulations, ratings, dropped, between)]
+            keys = [
+                *player_keys(table, plan.games, parts, plan.specs, plan.regulations, ratings, dropped, between, manual)
+            ]
     answers, stats = solve_ranks(keys, len(parts.kept), plan.reported, between=between)
     open_games = [
         w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
