@@ -375,11 +375,15 @@ def _check_outcomes(counts: Counts, cost: Estimate, limits: Limits, path: str) -
 
 
 def _too_many_open_games(counts: Counts, limits: Limits, limit: str, path: str) -> TooManyOpenGames:
+    return too_many_open_games(counts.open_games, largest_open_games(counts, limits), limits, limit, path)
+
+
+def too_many_open_games(games: int, fit: int, limits: Limits, limit: str, path: str) -> TooManyOpenGames:
     # in the arbiter's words: the games, how many fit, what to narrow (decision 0230)
     summary = msg(
         "{games} games are open: too many outcomes to go through; at most {fit} open games fit for this event",
-        games=counts.open_games,
-        fit=largest_open_games(counts, limits),
+        games=games,
+        fit=fit,
     )
     advice = msg("fix the results of some games (`assume`) or report fewer players (`players`)")
     return TooManyOpenGames(limit, path, summary, advice, limits)

@@ -92,24 +92,7 @@ def _pairing_entries(
     body: w.ScenariosRequest, index: dict[int, int], tournament: Tournament
 ) -> tuple[list[Entry], list[tuple[int, int, int]]]:
     """The byes and assumed results as entries, and the open games as (round, white id, black id)."""
-    assumed: dict[tuple[int, int, int], str] = {}
-    for i, a in enumerate(body.assume or []):
-        key = (a.round, a.white, a.black)
-        if key in assumed:
-            raise InvalidRequest(
-                [
-                    Issue(
-                        ("assume", i),
-                        msg(
-                            "the game {white}-{black} of round {round} is given twice",
-                            white=a.white,
-                            black=a.black,
-                            round=a.round,
-                        ),
-                    )
-                ]
-            )
-        assumed[key] = a.result
+    assumed = assumed_results(body)
     filed = _filed_rounds(tournament)
     seen: set[tuple[int, int]] = set()
     entries: list[Entry] = []
@@ -163,28 +146,58 @@ def _pairing_entries(
             continue
         assert p.white is not None and p.black is not None
         fixed = assumed.pop((p.round, p.white, p.black), None)
-        white_kind, black_kind = KIND_OF[fixed or "draw"]  # an open game: drawn until an outcome fills it
+        white_kind, black_kind = KIND_OF[
+            fixed[1] if fixed is not None else "draw"
+        ]  # an open game: drawn until an outcome fills it
         entries.append(Entry(index[p.white], p.round, white_kind, p.black, 1))
         entries.append(Entry(index[p.black], p.round, black_kind, p.white, 2))
         if fixed is None:
             games.append((p.round, p.white, p.black))
-    if assumed:
-        (rnd, white, black), _ = next(iter(assumed.items()))
-        i = next(i for i, a in enumerate(body.assume or []) if (a.round, a.white, a.black) == (rnd, white, black))
-        raise InvalidRequest(
-            [
-                Issue(
-                    ("assume", i),
-                    msg(
-                        "round {round} has no game {white}-{black} (white-black) in `pairings`",
-                        round=rnd,
-                        white=white,
-                        black=black,
-                    ),
-                )
-            ]
-        )
+    refuse_unpaired(assumed)
     return entries, games
+
+
+def assumed_results(body: w.ScenariosRequest) -> dict[tuple[int, int, int], tuple[int, str]]:
+    """`assume` by (round, white, black): each game's index in the list and its result; a game
+    given twice is a 422 at the second."""
+    assumed: dict[tuple[int, int, int], tuple[int, str]] = {}
+    for i, a in enumerate(body.assume or []):
+        key = (a.round, a.white, a.black)
+        if key in assumed:
+            text = msg(
+                "the game {white}-{black} of round {round} is given twice", white=a.white, black=a.black, round=a.round
+            )
+            raise InvalidRequest([Issue(("assume", i), text)])
+        assumed[key] = (i, a.result)
+    return assumed
+
+
+def refuse_unpaired(assumed: dict[tuple[int, int, int], tuple[int, str]]) -> None:
+    """What is left of `assumed` once the pairings took theirs: games `pairings` does not have."""
+    if assumed:
+        (rnd, white, black), (i, _) = next(iter(assumed.items()))
+        text = msg(
+            "round {round} has no game {white}-{black} (white-black) in `pairings`", round=rnd, white=white, black=black
+        )
+        raise InvalidRequest([Issue(("assume", i), text)])
+
+
+def places_reached(
+    low: np.ndarray, column: int, places: int, open_games: list[w.OpenGameOut]
+) -> tuple[list[w.PlaceNeeds], int | None]:
+    """Each place a reported entrant (`column` of the ranks `low`, an outcome a row) reaches in some
+    outcome, with what it takes, and the best place it is sure of (None: none)."""
+    needs_of, clinched = [], None
+    for place in range(1, places + 1):
+        winning = reached(low, column, place, len(open_games))
+        if not winning.any():
+            continue
+        if clinched is None and winning.all():
+            clinched = place
+        needs_of.append(
+            w.PlaceNeeds(place=place, needs=[_conditions(term, open_games) for term in minimal_cover(winning)])
+        )
+    return needs_of, clinched
 
 
 def _filed_rounds(tournament: Tournament) -> set[tuple[int, int]]:
@@ -447,15 +460,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     ]
     players = []
     for column, p in enumerate(plan.reported):
-        places, clinched = [], None
-        for place in range(1, plan.body.places + 1):
-            winning = reached(plan.low, column, place, len(plan.games))
-            if not winning.any():
-                continue
-            if clinched is None and winning.all():
-                clinched = place
-            needs = [_conditions(term, open_games) for term in minimal_cover(winning)]
-            places.append(w.PlaceNeeds(place=place, needs=needs))
+        places, clinched = places_reached(plan.low, column, plan.body.places, open_games)
         players.append(
             w.PlayerScenarios(
                 id=table.ids[p],

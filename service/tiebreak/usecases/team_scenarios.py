@@ -19,7 +19,7 @@ import numpy as np
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.model import Regulations
 from ..engine.rules import RuleSpec
-from ..engine.scenarios import minimal_cover, outcome_codes, reached, results_named
+from ..engine.scenarios import outcome_codes
 from ..engine.standings import Warning
 from ..engine.teams.model import Board, BoardResult, TeamTournament
 from ..engine.teams.standings import TeamStandings, compute_team_standings
@@ -27,9 +27,10 @@ from ..formats.trf_teams import NotATeamEvent, is_team_trf
 from ..texts.message import msg
 from ..wire import scenarios as w
 from ..wire import schemas as s
-from ..wire.limits import Deadline, Limits, TooManyOpenGames
+from ..wire.limits import Deadline, Limits
 from .convert_teams import team_tiebreak_to_wire
-from .cost import Counts
+from .cost import Counts, too_many_open_games
+from .scenarios import assumed_results, places_reached, refuse_unpaired
 from .teams import check_team_event, prepare_team
 
 # the result code of an open game (engine/scenarios.py RESULTS: white, draw, black) as a board's result
@@ -81,14 +82,7 @@ def plan_team_scenarios(
         for b, board in enumerate(match.boards):
             if board.white is not None and board.black is not None:
                 seat_of[(match.round, board.white, board.black)] = (m, b)
-    assumed: dict[tuple[int, int, int], tuple[int, str]] = {}
-    for i, a in enumerate(body.assume or []):
-        key = (a.round, a.white, a.black)
-        if key in assumed:
-            raise InvalidRequest(
-                [Issue(("assume", i), f"the game {a.white}-{a.black} of round {a.round} is given twice")]
-            )
-        assumed[key] = (i, a.result)
+    assumed = assumed_results(body)
     matches = list(event.matches)
     games: list[tuple[int, int, int]] = []
     seats: list[tuple[int, int]] = []
@@ -125,11 +119,7 @@ def plan_team_scenarios(
         if fixed is None:
             games.append(key)
             seats.append((m, b))
-    if assumed:
-        (rnd, white, black), (i, _) = next(iter(assumed.items()))
-        raise InvalidRequest(
-            [Issue(("assume", i), f"round {rnd} has no game {white}-{black} (white-black) in `pairings`")]
-        )
+    refuse_unpaired(assumed)
     event = replace(event, matches=tuple(matches))
     ids = [t.id for t in event.teams]
     if body.players is None:
@@ -167,13 +157,7 @@ def _check_outcomes(games: int, per_ranking: float, limits: Limits) -> None:
     fit = 0
     while 3 ** (fit + 1) * per_ranking <= limits.max_cost_s:
         fit += 1
-    summary = msg(
-        "{games} games are open: too many outcomes to go through; at most {fit} open games fit for this event",
-        games=games,
-        fit=fit,
-    )
-    advice = msg("fix the results of some games (`assume`) or report fewer players (`players`)")
-    raise TooManyOpenGames("max_cost_s", "pairings", summary, advice, limits)
+    raise too_many_open_games(games, fit, limits, "max_cost_s", "pairings")
 
 
 def _ranked(plan: TeamScenariosPlan, codes: np.ndarray) -> TeamStandings:
@@ -213,26 +197,7 @@ def compute_team_scenarios(plan: TeamScenariosPlan, deadline: Deadline | None = 
     open_games = [w.OpenGameOut(round=r, white=wt, black=bk) for r, wt, bk in plan.games]
     teams = []
     for c, tid in enumerate(plan.reported):
-        places, clinched = [], None
-        for place in range(1, plan.body.places + 1):
-            winning = reached(low, c, place, n)
-            if not winning.any():
-                continue
-            if clinched is None and winning.all():
-                clinched = place
-            needs = [
-                [
-                    w.Condition(
-                        round=open_games[g].round,
-                        white=open_games[g].white,
-                        black=open_games[g].black,
-                        results=results_named(values),  # type: ignore[arg-type]
-                    )
-                    for g, values in sorted(term.items())
-                ]
-                for term in minimal_cover(winning)
-            ]
-            places.append(w.PlaceNeeds(place=place, needs=needs))
+        places, clinched = places_reached(low, c, plan.body.places, open_games)
         teams.append(
             w.PlayerScenarios(
                 id=tid,
