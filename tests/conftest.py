@@ -11,11 +11,26 @@ os.environ["LC_ALL"] = "C.UTF-8"
 
 import pytest  # noqa: E402 (after the locale: nothing imported may read it first)
 from litestar.testing import TestClient  # noqa: E402
+from litestar.testing.transport import TestClientTransport  # noqa: E402
 
 from tiebreak.http.app import app  # noqa: E402
 from tests import profiles  # noqa: E402
 
 profiles.load()  # before any test module builds its settings (tests/profiles.py)
+
+_parse_request = TestClientTransport.parse_request
+
+
+def _from_loopback(self, request):
+    """litestar's TestClient names its client "testclient", an address no server gives; an in-process
+    request comes from this machine, as a developer's on localhost does: 127.0.0.1 (private.py serves
+    /metrics and /schema to loopback clients). Tests of other clients use a real server."""
+    scope = _parse_request(self, request)
+    scope["client"] = ("127.0.0.1", 50000)
+    return scope
+
+
+TestClientTransport.parse_request = _from_loopback  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session")

@@ -27,6 +27,7 @@ from ..compute.logs import REQUEST_FAULTS, REQUEST_ID, Faults, faults_ended, req
 from ..texts.catalogue import json_encoder, negotiate
 from ..texts.message import LANGUAGE, language, msg
 from .handling import COMPRESSION_OPT_KEY
+from .private import private, shown
 from .security import normalised
 
 
@@ -37,6 +38,10 @@ def _env_list(name: str) -> tuple[str, ...]:
 def _env_port(name: str) -> int | None:
     value = os.environ.get(name, "").strip()
     return int(value) if value else None
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "0").strip().lower() not in ("0", "false", "")
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,10 @@ class OpsConfig:
     # A second port for /metrics and the API description (/schema...): when set, the main
     # port answers 404 for them and this port answers only them and the probes.
     admin_port: int | None = field(default_factory=lambda: _env_port("TIEBREAK_ADMIN_PORT"))
+    # /metrics, /schema on the main port to any client; else to loopback clients only, and not
+    # at all with an admin port (private.py).
+    public_metrics: bool = field(default_factory=lambda: _env_flag("TIEBREAK_PUBLIC_METRICS"))
+    public_schema: bool = field(default_factory=lambda: _env_flag("TIEBREAK_PUBLIC_SCHEMA"))
     # Start the compute workers with the app (`tiebreak serve` does) rather than on first use.
     prestart_workers: bool = field(
         default_factory=lambda: os.environ.get("TIEBREAK_PRESTART_WORKERS", "0") not in ("0", "false", "")
@@ -168,12 +177,6 @@ def _header(scope, name: bytes) -> str | None:
     return None
 
 
-def _private(path: str) -> bool:
-    """What the admin port serves: the metrics and the API description (`path` normalised: the
-    router collapses slashes, so `//metrics` and `/metrics/` are /metrics to it too)."""
-    return path in ("/metrics", "/schema", "/docs") or path.startswith("/schema/")
-
-
 def _preflight(scope) -> bool:
     """A CORS preflight: OPTIONS with an Origin and the method it asks for (any other OPTIONS
     needs the key like every request)."""
@@ -203,7 +206,7 @@ class OpsMiddleware:
 
     def _authorised(self, scope) -> bool:
         path = normalised(scope.get("path", ""))
-        if path in PUBLIC_PATHS or _private(path) or path.startswith("/page/"):
+        if path in PUBLIC_PATHS or private(path) or path.startswith("/page/"):
             return True
         if self.config.cors_origins and _preflight(scope):
             return True  # CORS preflight requests carry no credentials (and answer no data)
@@ -227,13 +230,16 @@ class OpsMiddleware:
         return name in allowed
 
     def _hidden(self, scope) -> bool:
-        """With an admin port: private paths only there, and only they (and the probes) there."""
-        admin = self.config.admin_port
-        if admin is None:
-            return False
+        """The admin port serves only the private paths (and the probes); the main port serves
+        a private path only where private.shown says."""
         path = normalised(scope.get("path", ""))
-        on_admin = (scope.get("server") or (None, None))[1] == admin
-        return (_private(path) != on_admin) and path not in PROBES
+        if path in PROBES:
+            return False
+        admin = self.config.admin_port
+        if admin is not None and (scope.get("server") or (None, None))[1] == admin:
+            return not private(path)
+        c = self.config
+        return private(path) and not shown(path, scope, admin, c.public_metrics, c.public_schema)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":

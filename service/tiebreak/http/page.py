@@ -12,6 +12,7 @@ from litestar.enums import MediaType
 from ..texts.catalogue import LANGUAGES, negotiate, translations
 from .assets import static_files
 from .page_texts import page_texts
+from .private import shown
 
 STATIC = Path(__file__).parent / "static"
 DOCS_LINK = b'    <a href="schema/swagger" data-text="apiDocs"></a>\n'
@@ -50,8 +51,9 @@ def page_html(code: str, docs: bool = True) -> bytes:
 @get("/", include_in_schema=False, sync_to_thread=False)
 def page(request: Request) -> Response[bytes]:
     code = page_language(request)
-    # TIEBREAK_ADMIN_PORT: /schema answers on the admin port only; a link here would be a 404
-    docs = request.app.state["ops"].admin_port is None
+    # a link only to docs this client may read (private.py): else it would be a 404
+    ops = request.app.state["ops"]
+    docs = shown("/schema", request.scope, ops.admin_port, ops.public_metrics, ops.public_schema)
     return Response(
         page_html(code, docs),
         media_type=MediaType.HTML,  # litestar adds the charset itself
