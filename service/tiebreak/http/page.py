@@ -16,6 +16,7 @@ from .private import shown
 
 STATIC = Path(__file__).parent / "static"
 DOCS_LINK = b'    <a href="schema/swagger" data-text="apiDocs"></a>\n'
+KEY_FIELD = b'<div id="api-key-field" class="field" data-testid="api-key-field" hidden>'
 PAGE_ASSETS = "/page"
 # Only this server: scripts, styles, fetches, images. uPlot sizes its elements through
 # element.style, which 'self' alone would not block; inline <style> and style="" are not used.
@@ -34,13 +35,16 @@ def page_language(request: Request) -> str:
     return negotiate(request.headers.get("accept-language"))
 
 
-def page_html(code: str, docs: bool = True) -> bytes:
+def page_html(code: str, docs: bool = True, keys: bool = False) -> bytes:
     """index.html in the language `code`: `<html lang>`, the title and the page's texts as a JSON
     data block (not a script: the Content-Security-Policy runs none inline) that page.js reads.
-    Without `docs` (the API description served on the admin port only) the page has no link to it."""
+    Without `docs` (the API description not served to this client) the page has no link to it;
+    with `keys` (TIEBREAK_API_KEYS set) it shows its API key field."""
     html = (STATIC / "index.html").read_bytes()
     if not docs:
         html = html.replace(DOCS_LINK, b"", 1)
+    if keys:
+        html = html.replace(KEY_FIELD, KEY_FIELD.replace(b" hidden>", b">"), 1)
     title = translations(code).gettext("Tie-break standings").encode()
     block = b'<script type="application/json" id="page-texts">' + page_texts(code) + b"</script>\n</head>"
     html = html.replace(b'<html lang="en">', f'<html lang="{code}">'.encode(), 1)
@@ -55,7 +59,7 @@ def page(request: Request) -> Response[bytes]:
     ops = request.app.state["ops"]
     docs = shown("/schema", request.scope, ops.admin_port, ops.public_metrics, ops.public_schema)
     return Response(
-        page_html(code, docs),
+        page_html(code, docs, keys=bool(ops.api_keys)),
         media_type=MediaType.HTML,  # litestar adds the charset itself
         headers={
             "Content-Security-Policy": CSP,

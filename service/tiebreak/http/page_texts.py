@@ -21,6 +21,13 @@ from ..usecases.scenario_text import TEXTS as SCENARIO_TEXTS
 TEXTS: dict[str, str | Msg] = {
     "title": text_id("Tie-break standings"),
     "apiDocs": text_id("API documentation"),
+    "apiKeyLabel": text_id("API key"),
+    "apiKeyHelp": text_id(
+        "This server asks for a key: the one its operator gave you. It is kept in this tab only and sent with every request."
+    ),
+    "apiKeyRefused": text_id(
+        "The server refused the request: the API key is missing or not accepted. Type the key in the API key field and try again."
+    ),
     "languageLabel": text_id("Language"),
     "trfLabel": text_id("Tournament: TRF text or a JSON body"),
     "trfHelp": text_id(

@@ -81,7 +81,49 @@
   const FOLDED_WARNINGS = 3;
 
   const $ = (id) => document.getElementById(id);
-  const state = { catalogue: new Map(), response: null, body: null, sort: null, selected: null, progression: null, chart: null, scenarios: null };
+  const state = { catalogue: new Map(), response: null, body: null, sort: null, selected: null, progression: null, chart: null, scenarios: null, presetsLoaded: false };
+
+  // ---- the API key (TIEBREAK_API_KEYS): kept for this tab only, sent with every API request ----
+
+  const API_KEY = "tiebreak.apiKey";
+
+  function apiKey() {
+    try {
+      return sessionStorage.getItem(API_KEY) || "";
+    } catch (error) {
+      return $("api-key-input").value.trim();
+    }
+  }
+
+  function apiHeaders(headers) {
+    const key = apiKey();
+    return key ? { ...headers, "X-API-Key": key } : headers;
+  }
+
+  // A 401: the field shown (the server asks for a key even if the page did not expect it) and focused.
+  function askForKey() {
+    $("api-key-field").hidden = false;
+    $("api-key-input").setAttribute("aria-invalid", "true");
+    $("api-key-input").focus();
+  }
+
+  function keyField() {
+    const input = $("api-key-input");
+    input.value = apiKey();
+    input.addEventListener("change", () => {
+      const key = input.value.trim();
+      try {
+        if (key) sessionStorage.setItem(API_KEY, key);
+        else sessionStorage.removeItem(API_KEY);
+      } catch (error) {
+        // storage refused (a private window's settings): apiKey() reads the field itself
+      }
+      input.removeAttribute("aria-invalid");
+      // what the page asked without the key
+      if (!state.catalogue.size) state.catalogueLoaded = loadCatalogue();
+      if (!state.presetsLoaded) loadPresets();
+    });
+  }
 
   function el(tag, props = {}, ...children) {
     const node = document.createElement(tag);
@@ -167,7 +209,7 @@
   // What each rule measures, in the page's language (GET /v1/tiebreaks): the columns' notes.
   async function loadCatalogue() {
     try {
-      const response = await fetch("v1/tiebreaks", { headers: { Accept: "application/json", "Accept-Language": LANG } });
+      const response = await fetch("v1/tiebreaks", { headers: apiHeaders({ Accept: "application/json", "Accept-Language": LANG }) });
       if (response.ok) state.catalogue = new Map((await response.json()).map((entry) => [entry.code, entry]));
     } catch (error) {
       // the columns keep their names and articles
@@ -217,8 +259,11 @@
 
   async function loadPresets() {
     try {
-      const response = await fetch("v1/presets", { headers: { Accept: "application/json", "Accept-Language": LANG } });
+      const response = await fetch("v1/presets", { headers: apiHeaders({ Accept: "application/json", "Accept-Language": LANG }) });
+      if (response.status === 401) $("api-key-field").hidden = false;
       if (!response.ok) return;
+      if (state.presetsLoaded) return;  // two loads at once (a key typed early): the first one's options
+      state.presetsLoaded = true;
       for (const preset of await response.json()) {
         for (const id of ["preset-select", "compare-preset-select"]) {
           $(id).append(el("option", { value: preset.name, text: `${preset.name} (${preset.tiebreaks.join(", ")})` }));
@@ -334,13 +379,18 @@
     try {
       response = await fetch(path, {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json", "Accept-Language": LANG },
+        headers: apiHeaders({ "Content-Type": "application/json", Accept: "application/json", "Accept-Language": LANG }),
         body: JSON.stringify(body),
       });
     } catch (error) {
       throw new Problem(0, null);
     }
     const data = await response.json().catch(() => null);
+    if (response.status === 401) {
+      askForKey();
+      // the server's detail speaks to programs (headers); the person is told where to type the key
+      throw new Problem(401, { title: (data && data.title) || "", status: 401, detail: TEXTS.apiKeyRefused, errors: [] });
+    }
     if (!response.ok) throw new Problem(response.status, data);
     return data;
   }
@@ -1164,6 +1214,7 @@
     fillTexts();
     ratingsFields();
     languagePicker();
+    keyField();
     state.catalogueLoaded = loadCatalogue();
     loadPresets().finally(restoreInput);  // a kept preset needs its option
     $("input-form").addEventListener("submit", compute);
