@@ -7,6 +7,8 @@ import json
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tiebreak.http.examples import TOURNAMENT
 from tiebreak.wire.decode import check_unique_keys
@@ -70,3 +72,64 @@ def test_check_unique_keys_names_the_repeated_key_wherever_it_is(text, key):
     with pytest.raises(msgspec.DecodeError, match=f"`{key}`"):
         check_unique_keys(text.encode())
     check_unique_keys(json.dumps(json.loads(text)).encode())  # the same without repeats passes
+
+
+# ---- the colon count (wire/decode.py `_no_key_dropped`): exact, or the full read ----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": "x:y", "a": 1}',  # colons in a dropped value
+        '{"a:b": 1, "a:b": 2}',  # in a repeated key
+        '{"a": 1, "a": 2, "b": "\\u003a"}',  # an escaped colon would make up for the dropped key
+        '{"a": 1, "a": 2, "b": "\\u003A"}',
+        '[{"k": "\\" : \\"", "k": 0}]',  # a quote and a colon inside a string
+    ],
+)
+def test_a_repeat_is_found_whatever_colons_the_strings_hold(text):
+    with pytest.raises(msgspec.DecodeError, match="repeats"):
+        check_unique_keys(text.encode())
+
+
+KEYS = st.sampled_from(["a", "b", "a:b", ":", '"', "\\", "é"])
+STRINGS = st.text(alphabet=':"\\ aé\u2028', max_size=6)
+
+
+def _objects(children):
+    return st.lists(st.tuples(KEYS, children), max_size=4).map(lambda pairs: ("object", pairs))
+
+
+VALUES = st.recursive(
+    st.one_of(st.integers(-5, 5), st.booleans(), st.none(), STRINGS),
+    lambda children: st.one_of(st.lists(children, max_size=3), _objects(children)),
+    max_leaves=12,
+)
+
+
+def _text(value, escape_colons: bool) -> str:
+    """JSON text of a generated value, an object's pairs written as generated (repeats kept)."""
+    if isinstance(value, tuple):
+        inner = ", ".join(f"{_text(k, escape_colons)}: {_text(v, escape_colons)}" for k, v in value[1])
+        return "{" + inner + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_text(v, escape_colons) for v in value) + "]"
+    text = json.dumps(value, ensure_ascii=False)
+    return text.replace(":", "\\u003a") if escape_colons and isinstance(value, str) else text
+
+
+def _repeats(value) -> bool:
+    if isinstance(value, tuple):
+        keys = [k for k, _ in value[1]]
+        return len(keys) != len(set(keys)) or any(_repeats(v) for _, v in value[1])
+    return isinstance(value, list) and any(_repeats(v) for v in value)
+
+
+@given(value=_objects(VALUES), escape_colons=st.booleans())
+def test_check_unique_keys_refuses_exactly_the_texts_with_a_repeat(value, escape_colons):
+    data = _text(value, escape_colons).encode()
+    if _repeats(value):
+        with pytest.raises(msgspec.DecodeError, match="repeats"):
+            check_unique_keys(data)
+    else:
+        check_unique_keys(data)

@@ -264,9 +264,33 @@ def _nothing(_: str) -> None:
     return None
 
 
+_GENERIC = msgspec.json.Decoder()
+_ENCODER = msgspec.json.Encoder()
+_COLON_ESCAPES = (b"\\u003a", b"\\u003A")
+
+
+def _no_key_dropped(data: bytes) -> bool:
+    """Whether msgspec's generic decode of a valid JSON `data` kept every key, counted in colons.
+    Outside strings a colon only ends a key; inside, with no `\\u003a` escape, a string's colons are
+    the text's. The decode keeps the last of repeated keys, and its re-encoding writes one colon per
+    key and each kept string's colons as they are: as many colons as `data` exactly when none was
+    dropped (a dropped key takes its colon and its strings' colons with it)."""
+    return _ENCODER.encode(_GENERIC.decode(data)).count(b":") == data.count(b":")
+
+
 def check_unique_keys(data: bytes) -> None:
     """RFC 8259 4: names within an object SHOULD be unique; msgspec keeps the last of two silently,
-    which would hide an edit gone wrong. A second read, of the keys only (values are not built)."""
+    which would hide an edit gone wrong. Up to PRESCAN_BYTES, and without a colon escaped, the colons
+    are counted (`_no_key_dropped`: about a third of the time); else, or to name the repeated key, a
+    second read of the keys only with the standard library (its values not built: the generic
+    decode of a 12.7 MB body would hold 90 MiB more in the compute worker)."""
+    if len(data) <= PRESCAN_BYTES and not any(e in data for e in _COLON_ESCAPES) and _no_key_dropped(data):
+        return
+    read_keys(data)
+
+
+def read_keys(data: bytes) -> None:
+    """The keys of every object read with the standard library; a repeated one is a DecodeError naming it."""
     json.loads(data, object_pairs_hook=_unique, parse_int=_nothing, parse_float=_nothing, parse_constant=_nothing)
 
 
