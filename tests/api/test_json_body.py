@@ -92,6 +92,13 @@ def test_a_repeat_is_found_whatever_colons_the_strings_hold(text):
         check_unique_keys(text.encode())
 
 
+@pytest.mark.parametrize("text", ['{"a": 1e999}', '{"a": [-1e999, {"b": 1}]}'])
+def test_a_body_the_generic_decode_refuses_is_read_with_the_standard_library(text):
+    check_unique_keys(text.encode())  # msgspec: "Number out of range"; no repeat, so no error
+    with pytest.raises(msgspec.DecodeError, match="`a`"):
+        check_unique_keys(text.replace("{", '{"a": 0, ', 1).encode())
+
+
 KEYS = st.sampled_from(["a", "b", "a:b", ":", '"', "\\", "é"])
 STRINGS = st.text(alphabet=':"\\ aé\u2028', max_size=6)
 
