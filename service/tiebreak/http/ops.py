@@ -379,7 +379,9 @@ class _Exchange:
     operation_id="metrics",
     summary="Prometheus metrics (text exposition format 0.0.4)",
     description="Requests, latency, in-flight requests, engine time, limit rejections and batch items, "
-    "for a Prometheus scraper (no API key); docs/operations.md lists them.",
+    "for a Prometheus scraper (no API key). Private: served to loopback clients only, or on the "
+    "admin port when TIEBREAK_ADMIN_PORT is set, unless TIEBREAK_PUBLIC_METRICS=1; "
+    "docs/operations.md lists them.",
     media_type=metrics.MEDIA_TYPE,
     include_in_schema=True,
     sync_to_thread=False,
