@@ -106,6 +106,18 @@ def test_a_wrong_key_is_refused_and_the_right_one_computes_and_is_kept_for_the_t
     assert axe_violations(browser) == []
 
 
+def test_a_key_typed_and_not_yet_left_is_sent(keyed_server, browser):
+    # Enter in the form before the field fires `change`: the field itself is what is sent
+    ready(browser, f"{keyed_server}/?lang=en", forget_key=True)
+    set_value(browser, "trf-input", EVENT)
+    browser.evaluate(
+        f"(() => {{ const e = document.getElementById('api-key-input'); e.value = {json.dumps(KEY)};"
+        " e.dispatchEvent(new Event('input', {bubbles: true})); })()"
+    )
+    assert compute(browser) == "done"
+    assert browser.evaluate("sessionStorage.getItem('tiebreak.apiKey')") == KEY
+
+
 def test_without_keys_the_field_stays_hidden(server, browser):
     open_page(browser, server)
     assert browser.evaluate("document.querySelector('[data-testid=api-key-field]').hidden") is True

@@ -87,12 +87,9 @@
 
   const API_KEY = "tiebreak.apiKey";
 
+  // The field is what is sent (typed and not yet left, too); the tab's storage keeps it over a reload.
   function apiKey() {
-    try {
-      return sessionStorage.getItem(API_KEY) || "";
-    } catch (error) {
-      return $("api-key-input").value.trim();
-    }
+    return $("api-key-input").value.trim();
   }
 
   function apiHeaders(headers) {
@@ -109,15 +106,22 @@
 
   function keyField() {
     const input = $("api-key-input");
-    input.value = apiKey();
-    input.addEventListener("change", () => {
-      const key = input.value.trim();
+    const remember = () => {
       try {
-        if (key) sessionStorage.setItem(API_KEY, key);
+        if (apiKey()) sessionStorage.setItem(API_KEY, apiKey());
         else sessionStorage.removeItem(API_KEY);
       } catch (error) {
-        // storage refused (a private window's settings): apiKey() reads the field itself
+        // storage refused (a private window's settings): the key lasts as long as the page
       }
+    };
+    try {
+      input.value = sessionStorage.getItem(API_KEY) || "";
+    } catch (error) {
+      input.value = "";
+    }
+    input.addEventListener("input", remember);
+    input.addEventListener("change", () => {
+      remember();
       input.removeAttribute("aria-invalid");
       // what the page asked without the key
       if (!state.catalogue.size) state.catalogueLoaded = loadCatalogue();
