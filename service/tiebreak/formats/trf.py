@@ -832,10 +832,12 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     plain = fields.plain[index]
     if plain:  # start number, rating and FIDE ID read with every line's at once
         number = fields.number[index]
-    else:
-        number = _whole_number(
-            line[START_NUMBER.first - 1 : START_NUMBER.last], lineno, START_NUMBER.first, msg("start number"), low=1
-        )
+    else:  # the plain case inline (a number, a rating or none)
+        text = line[START_NUMBER.first - 1 : START_NUMBER.last].strip()
+        if text.isascii() and text.isdigit() and int(text) >= 1:
+            number = int(text)
+        else:
+            number = _whole_number(text, lineno, START_NUMBER.first, msg("start number"), low=1)  # raises
     if number in reading.player_lines:
         raise TrfError(
             lineno,
@@ -850,7 +852,12 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
         rating = fields.rating[index]
     else:
         rating_text = line[RATING.first - 1 : RATING.last].strip()
-        rating = _whole_number(rating_text, lineno, RATING.first, msg("rating")) or None if rating_text else None
+        if not rating_text:
+            rating = None
+        elif rating_text.isascii() and rating_text.isdigit():
+            rating = int(rating_text) or None
+        else:
+            rating = _whole_number(rating_text, lineno, RATING.first, msg("rating"))  # raises
         first = FIRST_ROUND_OPPONENT.first
         if line[first - 1 - 2 : first - 1].strip():  # columns 90-91 belong to no field
             raise TrfError(lineno, first - 2, msg("columns 90-91 must be blank (round 1 starts in column 92)"))
@@ -1068,6 +1075,7 @@ _SEX_CODE[ord(" ")] = 0
 for _letter, _sex in _SEXES.items():
     _SEX_CODE[ord(_letter)] = _SEX_CODE[ord(_letter.upper())] = 1 if _sex == "m" else 2
 _SEX_OF: list[Literal["m", "f"] | None] = [None, "m", "f"]
+_FIELDS_AT_ONCE = 128  # from about 120 001 lines on the scan is faster than a line at a time
 
 
 @dataclass(slots=True)
@@ -1094,7 +1102,11 @@ def _number_field(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _scan_player_fields(lines: list[str]) -> _PlayerFields:
     """The numbers of the 001 lines' fixed columns, as arrays: one pass in numpy instead of a
-    strip and a check per field and line. Only what reads the same either way is read here."""
+    strip and a check per field and line. Only what reads the same either way is read here.
+    Fewer lines than _FIELDS_AT_ONCE are all read field by field: numpy's fixed cost per call
+    is more than what it saves there (docs/benchmarks.md)."""
+    if len(lines) < _FIELDS_AT_ONCE:
+        return _PlayerFields([False] * len(lines), [], [], [], [])
     text = "".join([line[:_HEAD].ljust(_HEAD) for line in lines])
     cells = np.frombuffer(text.encode("ascii", "replace"), np.uint8).reshape(len(lines), _HEAD)
     number_plain, number = _number_field(cells[:, START_NUMBER.first - 1 : START_NUMBER.last])
