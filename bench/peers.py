@@ -5,6 +5,7 @@
     .venv/bin/python -m bench.peers                         # 40 x 9 and 500 x 11, 15 rounds
     .venv/bin/python -m bench.peers --repeats 30 --sizes 40x9 500x11 2000x11
     .venv/bin/python -m bench.peers --peer-path /tmp/peer/lib/python3.11/site-packages
+    TIEBREAK_PEER_PATH=/tmp/peer/lib/python3.11/site-packages .venv/bin/python -m bench.peers   # the same
     .venv/bin/python -m bench.peers --profile 500x11        # cProfile of the call with breakdowns
     .venv/bin/python -m bench.peers --http                  # also 8 clients over HTTP, 40 players
 
@@ -16,11 +17,14 @@ same background load), the best of a few calls per round; the medians of the rou
 - tiebreak-core (PyPI; it has no breakdown and no TRF reader): the 001 lines read into its
   `PlayerTiebreakData` by a minimal fixed-column reader below, then
   `tiebreak_core.fide2026.rank_standings`. It is no dependency of the project: install it into a
-  throwaway venv and give `--peer-path` its site-packages (or install it into .venv for the run).
-  Absent, its rows say so.
+  throwaway venv (`python3 -m venv /tmp/peer && /tmp/peer/bin/pip install tiebreak-core==1.2.0`)
+  and give its site-packages as `--peer-path` or in TIEBREAK_PEER_PATH; never into the project's
+  locks. Absent, its rows say so.
 
-The FIDE reference implementation is not available offline here; the issue's figures for it
-(docs/benchmarks.md) came from another run.
+The FIDE reference implementation (TieBreakServer) has no copy in the repository or testkit and
+cannot be fetched here: the report says so, and issue 40's figures for it came from another run.
+After the table, the medians against issue 40's targets (with the breakdown ≤ 0.8× tiebreak-core;
+500 × 11 ≤ 15 ms with it, ≤ 2.5 ms without), met or not.
 
 `--http`: a real `tiebreak serve` on loopback (one process, one compute worker, as deployed),
 8 clients in a closed loop on one 40 x 9 JSON body with breakdowns (and 1 client for the
@@ -146,13 +150,30 @@ def report(results: dict[str, dict[str, list[float]]]) -> None:
         for rows in results.values():
             values = rows[name]
             cells.append(f"{statistics.median(values) * 1e3:8.2f} ms ({min(values) * 1e3:.2f})")
-        print(f"{name:28}" + "".join(f"{c:>22}" for c in cells))
+        print(f"{name:40}" + "".join(f"{c:>22}" for c in cells))
     if "tiebreak-core" not in names:
         print("tiebreak-core: not importable (install it into a throwaway venv, give --peer-path)")
         return
     for name in ("service, explain off", "service, explain on"):
         ratios = [statistics.median(rows[name]) / statistics.median(rows["tiebreak-core"]) for rows in results.values()]
-        print(f"{name + ' / tiebreak-core':28}" + "".join(f"{r:>20.2f} ×" for r in ratios))
+        print(f"{name + " / tiebreak-core":40}" + "".join(f"{r:>20.2f} ×" for r in ratios))
+
+
+def targets(results: dict[str, dict[str, list[float]]]) -> None:
+    """Issue 40's targets, on the medians of this run."""
+    print("FIDE reference: not run (no copy in the repository or testkit)")
+    checks: list[tuple[str, float, float]] = []  # what, measured, bound
+    for size, rows in results.items():
+        on = statistics.median(rows["service, explain on"])
+        if "tiebreak-core" in rows:
+            checks.append(
+                (f"{size} with the breakdown / tiebreak-core", on / statistics.median(rows["tiebreak-core"]), 0.8)
+            )
+        if size == "500x11":
+            checks.append(("500x11 with the breakdown, ms", on * 1e3, 15.0))
+            checks.append(("500x11 without, ms", statistics.median(rows["service, explain off"]) * 1e3, 2.5))
+    for what, measured, bound in checks:
+        print(f"target {what}: {measured:.2f} (≤ {bound:g}): {'met' if measured <= bound else 'not met'}")
 
 
 def profile(size: str) -> None:
@@ -220,18 +241,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", nargs="*", default=["40x9", "500x11"], help="players x rounds")
     parser.add_argument("--repeats", type=int, default=15, help="interleaved rounds")
-    parser.add_argument("--peer-path", help="a site-packages holding tiebreak-core (a throwaway venv's)")
+    parser.add_argument(
+        "--peer-path", help="a site-packages holding tiebreak-core (a throwaway venv's); default TIEBREAK_PEER_PATH"
+    )
     parser.add_argument("--profile", metavar="SIZE", help="cProfile of the call with breakdowns at this size")
     parser.add_argument("--http", action="store_true", help="also 8 clients over HTTP on 40 x 9 with breakdowns")
     parser.add_argument("--http-seconds", type=float, default=6.0)
     args = parser.parse_args(argv)
-    if args.peer_path:
-        sys.path.append(args.peer_path)
+    peer_path = args.peer_path or os.environ.get("TIEBREAK_PEER_PATH")
+    if peer_path:
+        sys.path.append(peer_path)
     if args.profile:
         profile(args.profile)
         return 0
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    report(measure(args.sizes, args.repeats))
+    results = measure(args.sizes, args.repeats)
+    report(results)
+    targets(results)
     if args.http:
         http(args.http_seconds)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
