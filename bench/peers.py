@@ -143,7 +143,7 @@ def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]
 
 
 def report(results: dict[str, dict[str, list[float]]]) -> None:
-    print(f"{'':28}" + "".join(f"{size:>22}" for size in results))
+    print(f"{'':40}" + "".join(f"{size:>22}" for size in results))
     names = list(next(iter(results.values())))
     for name in names:
         cells = []
@@ -156,7 +156,7 @@ def report(results: dict[str, dict[str, list[float]]]) -> None:
         return
     for name in ("service, explain off", "service, explain on"):
         ratios = [statistics.median(rows[name]) / statistics.median(rows["tiebreak-core"]) for rows in results.values()]
-        print(f"{name + " / tiebreak-core":40}" + "".join(f"{r:>20.2f} ×" for r in ratios))
+        print(f"{name + ' / tiebreak-core':40}" + "".join(f"{r:>20.2f} ×" for r in ratios))
 
 
 def targets(results: dict[str, dict[str, list[float]]]) -> None:
