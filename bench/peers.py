@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import importlib.util
 import os
 import signal
 import statistics
@@ -89,19 +90,40 @@ def peer_reader(core: Any) -> Any:
     return read
 
 
-def best_of(call: Any, calls: int) -> float:
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def best_of(call: Any, calls: int, clock: Any = time.perf_counter) -> float:
     """The fastest of `calls` calls, seconds; each answer is freed inside the timing (its cost is
     the caller's too)."""
     times = []
     for _ in range(calls):
-        began = time.perf_counter()
+        began = clock()
         answer = call()
         del answer
-        times.append(time.perf_counter() - began)
+        times.append(clock() - began)
     return min(times)
 
 
-def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]:
+def baseline_package(root: str) -> ModuleType:
+    """Another tree's `tiebreak` package (its service/tiebreak), imported beside this one as
+    `tiebreak_baseline`: the package imports itself only relatively, so both live in one process."""
+    folder = os.path.join(root, "service", "tiebreak")
+    spec = importlib.util.spec_from_file_location(
+        "tiebreak_baseline", os.path.join(folder, "__init__.py"), submodule_search_locations=[folder]
+    )
+    assert spec is not None and spec.loader is not None, folder
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = package
+    spec.loader.exec_module(package)
+    return package
+
+
+def measure(
+    sizes: list[str], repeats: int, baseline: ModuleType | None = None, clock: Any = time.perf_counter
+) -> dict[str, dict[str, list[float]]]:
+    import msgspec
+
     import tiebreak
     from testkit.synthetic import swiss_tournament
     from tiebreak.formats.trf_writer import write_trf
@@ -113,8 +135,8 @@ def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]
         players, rounds = map(int, size.split("x"))
         texts[size] = write_trf(swiss_tournament(players, rounds, seed=1), tiebreaks=RULES).text
 
-    def ours(text: str, explain: bool) -> Any:
-        return lambda: tiebreak.standings(text, RULES, regulations="fide-2026", explain=explain)
+    def ours(text: str, explain: bool, package: Any = tiebreak) -> Any:
+        return lambda: package.standings(text, RULES, regulations="fide-2026", explain=explain)
 
     def theirs(text: str) -> Any:
         def call() -> Any:
@@ -127,6 +149,13 @@ def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]
     shapes = {}
     for size, text in texts.items():
         calls = {"service, explain off": ours(text, False), "service, explain on": ours(text, True)}
+        if baseline is not None:
+            for explain in (False, True):
+                ours_, theirs_ = ours(text, explain)(), ours(text, explain, baseline)()
+                if msgspec.json.encode(ours_) != msgspec.json.encode(theirs_):
+                    raise SystemExit(f"{size}, explain={explain}: the baseline's answer differs from this tree's")
+            calls["baseline, explain off"] = ours(text, False, baseline)
+            calls["baseline, explain on"] = ours(text, True, baseline)
         if fide is not None:
             calls["tiebreak-core"] = theirs(text)
         for call in calls.values():  # warm: imports, caches
@@ -137,7 +166,7 @@ def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]
         for size, calls in shapes.items():
             per_call = 5 if size == "40x9" else 2
             for name, call in calls.items():
-                results[size][name].append(best_of(call, per_call))
+                results[size][name].append(best_of(call, per_call, clock))
         print(f"round {done + 1}/{repeats}, load {os.getloadavg()[0]:.2f}", file=sys.stderr, flush=True)
     return results
 
@@ -151,6 +180,13 @@ def report(results: dict[str, dict[str, list[float]]]) -> None:
             values = rows[name]
             cells.append(f"{statistics.median(values) * 1e3:8.2f} ms ({min(values) * 1e3:.2f})")
         print(f"{name:40}" + "".join(f"{c:>22}" for c in cells))
+    for name in ("explain off", "explain on"):
+        if f"baseline, {name}" in names:
+            ratios = [
+                statistics.median(rows[f"service, {name}"]) / statistics.median(rows[f"baseline, {name}"])
+                for rows in results.values()
+            ]
+            print(f"{'service / baseline, ' + name:40}" + "".join(f"{r:>20.2f} ×" for r in ratios))
     if "tiebreak-core" not in names:
         print("tiebreak-core: not importable (install it into a throwaway venv, give --peer-path)")
         return
@@ -244,6 +280,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--peer-path", help="a site-packages holding tiebreak-core (a throwaway venv's); default TIEBREAK_PEER_PATH"
     )
+    parser.add_argument(
+        "--baseline", metavar="TREE", help="another tree (e.g. main's worktree) timed beside this one, same answers"
+    )
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="wall time, or the process's CPU time (a busy machine)"
+    )
     parser.add_argument("--profile", metavar="SIZE", help="cProfile of the call with breakdowns at this size")
     parser.add_argument("--http", action="store_true", help="also 8 clients over HTTP on 40 x 9 with breakdowns")
     parser.add_argument("--http-seconds", type=float, default=6.0)
@@ -255,7 +297,9 @@ def main(argv: list[str] | None = None) -> int:
         profile(args.profile)
         return 0
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    results = measure(args.sizes, args.repeats)
+    baseline = baseline_package(args.baseline) if args.baseline else None
+    print(f"clock: {args.clock}" + (f"; baseline: {args.baseline}" if baseline is not None else ""))
+    results = measure(args.sizes, args.repeats, baseline, CLOCKS[args.clock])
     report(results)
     targets(results)
     if args.http:

@@ -54,3 +54,28 @@ def test_without_the_peer_only_the_budgets_are_checked(capsys):
         "target 500x11 with the breakdown, ms: 12.00 (≤ 15): met",
         "target 500x11 without, ms: 2.00 (≤ 2.5): met",
     ]
+
+
+def test_a_baseline_tree_is_imported_beside_this_one_and_answers_the_same():
+    """--baseline: a tree's package under its own name in this process (here this very tree)."""
+    import sys
+    from pathlib import Path
+
+    import msgspec
+
+    import tiebreak
+    from bench.peers import baseline_package
+    from testkit.synthetic import swiss_tournament
+    from tiebreak.formats.trf_writer import write_trf
+
+    root = Path(__file__).resolve().parents[1]
+    try:
+        baseline = baseline_package(str(root))
+        assert baseline is not tiebreak and baseline.__name__ == "tiebreak_baseline"
+        text = write_trf(swiss_tournament(12, 5, seed=3), tiebreaks=["BH", "SB"]).text
+        ours, theirs = tiebreak.standings(text, ["BH", "SB"]), baseline.standings(text, ["BH", "SB"])
+        assert type(theirs).__module__.startswith("tiebreak_baseline.")
+        assert msgspec.json.encode(ours) == msgspec.json.encode(theirs)
+    finally:
+        for name in [n for n in sys.modules if n == "tiebreak_baseline" or n.startswith("tiebreak_baseline.")]:
+            del sys.modules[name]
