@@ -5,6 +5,7 @@
     .venv/bin/python -m bench.peers                         # 40 x 9 and 500 x 11, 15 rounds
     .venv/bin/python -m bench.peers --repeats 30 --sizes 40x9 500x11 2000x11
     .venv/bin/python -m bench.peers --peer-path /tmp/peer/lib/python3.11/site-packages
+    TIEBREAK_PEER_PATH=/tmp/peer/lib/python3.11/site-packages .venv/bin/python -m bench.peers   # the same
     .venv/bin/python -m bench.peers --profile 500x11        # cProfile of the call with breakdowns
     .venv/bin/python -m bench.peers --http                  # also 8 clients over HTTP, 40 players
 
@@ -16,11 +17,14 @@ same background load), the best of a few calls per round; the medians of the rou
 - tiebreak-core (PyPI; it has no breakdown and no TRF reader): the 001 lines read into its
   `PlayerTiebreakData` by a minimal fixed-column reader below, then
   `tiebreak_core.fide2026.rank_standings`. It is no dependency of the project: install it into a
-  throwaway venv and give `--peer-path` its site-packages (or install it into .venv for the run).
-  Absent, its rows say so.
+  throwaway venv (`python3 -m venv /tmp/peer && /tmp/peer/bin/pip install tiebreak-core==1.2.0`)
+  and give its site-packages as `--peer-path` or in TIEBREAK_PEER_PATH; never into the project's
+  locks. Absent, its rows say so.
 
-The FIDE reference implementation is not available offline here; the issue's figures for it
-(docs/benchmarks.md) came from another run.
+The FIDE reference implementation (TieBreakServer) has no copy in the repository or testkit and
+cannot be fetched here: the report says so, and issue 40's figures for it came from another run.
+After the table, the medians against issue 40's targets (with the breakdown ≤ 0.8× tiebreak-core;
+500 × 11 ≤ 15 ms with it, ≤ 2.5 ms without), met or not.
 
 `--http`: a real `tiebreak serve` on loopback (one process, one compute worker, as deployed),
 8 clients in a closed loop on one 40 x 9 JSON body with breakdowns (and 1 client for the
@@ -32,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import importlib.util
 import os
 import signal
 import statistics
@@ -85,19 +90,40 @@ def peer_reader(core: Any) -> Any:
     return read
 
 
-def best_of(call: Any, calls: int) -> float:
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def best_of(call: Any, calls: int, clock: Any = time.perf_counter) -> float:
     """The fastest of `calls` calls, seconds; each answer is freed inside the timing (its cost is
     the caller's too)."""
     times = []
     for _ in range(calls):
-        began = time.perf_counter()
+        began = clock()
         answer = call()
         del answer
-        times.append(time.perf_counter() - began)
+        times.append(clock() - began)
     return min(times)
 
 
-def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]:
+def baseline_package(root: str) -> ModuleType:
+    """Another tree's `tiebreak` package (its service/tiebreak), imported beside this one as
+    `tiebreak_baseline`: the package imports itself only relatively, so both live in one process."""
+    folder = os.path.join(root, "service", "tiebreak")
+    spec = importlib.util.spec_from_file_location(
+        "tiebreak_baseline", os.path.join(folder, "__init__.py"), submodule_search_locations=[folder]
+    )
+    assert spec is not None and spec.loader is not None, folder
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = package
+    spec.loader.exec_module(package)
+    return package
+
+
+def measure(
+    sizes: list[str], repeats: int, baseline: ModuleType | None = None, clock: Any = time.perf_counter
+) -> dict[str, dict[str, list[float]]]:
+    import msgspec
+
     import tiebreak
     from testkit.synthetic import swiss_tournament
     from tiebreak.formats.trf_writer import write_trf
@@ -109,8 +135,8 @@ def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]
         players, rounds = map(int, size.split("x"))
         texts[size] = write_trf(swiss_tournament(players, rounds, seed=1), tiebreaks=RULES).text
 
-    def ours(text: str, explain: bool) -> Any:
-        return lambda: tiebreak.standings(text, RULES, regulations="fide-2026", explain=explain)
+    def ours(text: str, explain: bool, package: Any = tiebreak) -> Any:
+        return lambda: package.standings(text, RULES, regulations="fide-2026", explain=explain)
 
     def theirs(text: str) -> Any:
         def call() -> Any:
@@ -123,6 +149,13 @@ def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]
     shapes = {}
     for size, text in texts.items():
         calls = {"service, explain off": ours(text, False), "service, explain on": ours(text, True)}
+        if baseline is not None:
+            for explain in (False, True):
+                ours_, theirs_ = ours(text, explain)(), ours(text, explain, baseline)()
+                if msgspec.json.encode(ours_) != msgspec.json.encode(theirs_):
+                    raise SystemExit(f"{size}, explain={explain}: the baseline's answer differs from this tree's")
+            calls["baseline, explain off"] = ours(text, False, baseline)
+            calls["baseline, explain on"] = ours(text, True, baseline)
         if fide is not None:
             calls["tiebreak-core"] = theirs(text)
         for call in calls.values():  # warm: imports, caches
@@ -133,26 +166,50 @@ def measure(sizes: list[str], repeats: int) -> dict[str, dict[str, list[float]]]
         for size, calls in shapes.items():
             per_call = 5 if size == "40x9" else 2
             for name, call in calls.items():
-                results[size][name].append(best_of(call, per_call))
+                results[size][name].append(best_of(call, per_call, clock))
         print(f"round {done + 1}/{repeats}, load {os.getloadavg()[0]:.2f}", file=sys.stderr, flush=True)
     return results
 
 
 def report(results: dict[str, dict[str, list[float]]]) -> None:
-    print(f"{'':28}" + "".join(f"{size:>22}" for size in results))
+    print(f"{'':40}" + "".join(f"{size:>22}" for size in results))
     names = list(next(iter(results.values())))
     for name in names:
         cells = []
         for rows in results.values():
             values = rows[name]
             cells.append(f"{statistics.median(values) * 1e3:8.2f} ms ({min(values) * 1e3:.2f})")
-        print(f"{name:28}" + "".join(f"{c:>22}" for c in cells))
+        print(f"{name:40}" + "".join(f"{c:>22}" for c in cells))
+    for name in ("explain off", "explain on"):
+        if f"baseline, {name}" in names:
+            ratios = [
+                statistics.median(rows[f"service, {name}"]) / statistics.median(rows[f"baseline, {name}"])
+                for rows in results.values()
+            ]
+            print(f"{'service / baseline, ' + name:40}" + "".join(f"{r:>20.2f} ×" for r in ratios))
     if "tiebreak-core" not in names:
         print("tiebreak-core: not importable (install it into a throwaway venv, give --peer-path)")
         return
     for name in ("service, explain off", "service, explain on"):
         ratios = [statistics.median(rows[name]) / statistics.median(rows["tiebreak-core"]) for rows in results.values()]
-        print(f"{name + ' / tiebreak-core':28}" + "".join(f"{r:>20.2f} ×" for r in ratios))
+        print(f"{name + ' / tiebreak-core':40}" + "".join(f"{r:>20.2f} ×" for r in ratios))
+
+
+def targets(results: dict[str, dict[str, list[float]]]) -> None:
+    """Issue 40's targets, on the medians of this run."""
+    print("FIDE reference: not run (no copy in the repository or testkit)")
+    checks: list[tuple[str, float, float]] = []  # what, measured, bound
+    for size, rows in results.items():
+        on = statistics.median(rows["service, explain on"])
+        if "tiebreak-core" in rows:
+            checks.append(
+                (f"{size} with the breakdown / tiebreak-core", on / statistics.median(rows["tiebreak-core"]), 0.8)
+            )
+        if size == "500x11":
+            checks.append(("500x11 with the breakdown, ms", on * 1e3, 15.0))
+            checks.append(("500x11 without, ms", statistics.median(rows["service, explain off"]) * 1e3, 2.5))
+    for what, measured, bound in checks:
+        print(f"target {what}: {measured:.2f} (≤ {bound:g}): {'met' if measured <= bound else 'not met'}")
 
 
 def profile(size: str) -> None:
@@ -220,18 +277,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", nargs="*", default=["40x9", "500x11"], help="players x rounds")
     parser.add_argument("--repeats", type=int, default=15, help="interleaved rounds")
-    parser.add_argument("--peer-path", help="a site-packages holding tiebreak-core (a throwaway venv's)")
+    parser.add_argument(
+        "--peer-path", help="a site-packages holding tiebreak-core (a throwaway venv's); default TIEBREAK_PEER_PATH"
+    )
+    parser.add_argument(
+        "--baseline", metavar="TREE", help="another tree (e.g. main's worktree) timed beside this one, same answers"
+    )
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="wall time, or the process's CPU time (a busy machine)"
+    )
     parser.add_argument("--profile", metavar="SIZE", help="cProfile of the call with breakdowns at this size")
     parser.add_argument("--http", action="store_true", help="also 8 clients over HTTP on 40 x 9 with breakdowns")
     parser.add_argument("--http-seconds", type=float, default=6.0)
     args = parser.parse_args(argv)
-    if args.peer_path:
-        sys.path.append(args.peer_path)
+    peer_path = args.peer_path or os.environ.get("TIEBREAK_PEER_PATH")
+    if peer_path:
+        sys.path.append(peer_path)
     if args.profile:
         profile(args.profile)
         return 0
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    report(measure(args.sizes, args.repeats))
+    baseline = baseline_package(args.baseline) if args.baseline else None
+    print(f"clock: {args.clock}" + (f"; baseline: {args.baseline}" if baseline is not None else ""))
+    results = measure(args.sizes, args.repeats, baseline, CLOCKS[args.clock])
+    report(results)
+    targets(results)
     if args.http:
         http(args.http_seconds)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

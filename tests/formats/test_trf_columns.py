@@ -1,8 +1,9 @@
 """The TRF reader's two ways to the same document.
 
-Round blocks are read for all 001 lines at once (numpy); a line with a block that is not
-plainly valid is read block by block instead, which raises the located error. And the
-results go either into the engine's columns (`columns=True`, what the standings use) or
+Round blocks, and the numbers of the fixed fields before them (start number, rating, FIDE ID,
+sex), are read for all 001 lines at once (numpy); a line with a block or a field that is not
+plainly valid is read block by block and field by field instead, which raises the located
+error or notes the warning. And the results go either into the engine's columns (`columns=True`, what the standings use) or
 into RoundResult objects (the writer, the JSON conversion). Each pair must agree on
 everything: results, warnings, errors, where each result came from, and the standings.
 """
@@ -41,16 +42,31 @@ FILES = sorted(FIXTURES.rglob("*.trf"))
 RULES = [parse_spec(code, Regulations.FIDE_2026) for code in ("BH/C1", "BH", "SB", "PS", "DE", "ARO")]
 
 
+@pytest.fixture(autouse=True)
+def fields_at_once():
+    """The fixed fields read at once however few the lines (the reader does from 128 on), so that
+    the small files here compare both ways."""
+    with mock.patch.object(trf, "_FIELDS_AT_ONCE", 0):
+        yield
+
+
 @contextmanager
 def block_by_block():
-    """Every 001 line read block by block, as if no line were plainly valid."""
-    scan = trf._scan_round_blocks
+    """Every 001 line read block by block and field by field, as if no line were plainly valid."""
+    scan, scan_fields = trf._scan_round_blocks, trf._scan_player_fields
 
     def nothing_clean(lines):
         blocks = scan(lines)
         return replace(blocks, clean=[False] * len(blocks.clean))
 
-    with mock.patch.object(trf, "_scan_round_blocks", nothing_clean):
+    def nothing_plain(lines):
+        fields = scan_fields(lines)
+        return replace(fields, plain=[False] * len(fields.plain))
+
+    with (
+        mock.patch.object(trf, "_scan_round_blocks", nothing_clean),
+        mock.patch.object(trf, "_scan_player_fields", nothing_plain),
+    ):
         yield
 
 
@@ -182,6 +198,48 @@ def test_unusual_blocks_and_byes_read_the_same_every_way(lines, byes):
         player(i + 1, f"P{i + 1}").ljust(91) + "".join(f"{b:<10}" for b in blocks) for i, blocks in enumerate(lines)
     ]
     text = "\n".join(["012 Unusual", *(f"240 {kind} {rnd:>3} {pid:>4}" for kind, rnd, pid in byes), *rows]) + "\n"
+    with block_by_block():
+        one_by_one = outcome(text)
+    assert_same_documents(outcome(text), one_by_one)
+    assert_columns_match_objects(text)
+
+
+# The fixed fields before round 1, as files write them and as they should not: start numbers and
+# ratings right- or left-aligned, zero-padded, zero, signed, with other scripts' digits; FIDE IDs
+# with dashes; sex in either case or unknown; birth dates full, year-only or not dates; text in
+# columns 90-91 (each spelling exactly as wide as its field).
+def _mostly(plain: list[str], odd: list[str]) -> st.SearchStrategy[str]:
+    """A field's spelling: a plain one most of the time, so that whole lines are plain too."""
+    return st.sampled_from(plain * 6 + odd)
+
+
+START_NUMBERS = _mostly(["   1", "   2", "  12", "9999"], ["12  ", "0003", "   0", "  -4", " ٣  ", "    ", " 1 2"])
+RATINGS = _mostly(["    ", "2010", " 987", "   0"], ["0000", "987 ", "-100", "１２３ ", "12a4"])
+FIDE_IDS = _mostly(["           ", "    4100018", "00000000000"], ["4100018    ", "-----------", "  41000-18 "])
+SEXES = _mostly(list(" mMwWfF"), list("x?é"))
+BIRTHS = st.sampled_from(
+    ["          ", "1987/05/04", "1959      ", "2014/00/00", "0000/00/00", "not a date", "1987.05.04"]
+)
+GAPS = _mostly(["  "], [" x", "1 "])
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    st.lists(
+        st.tuples(START_NUMBERS, st.text("Ab é", max_size=33), RATINGS, FIDE_IDS, SEXES, BIRTHS, GAPS, st.booleans()),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_unusual_player_fields_read_the_same_every_way(lines):
+    """Player lines with fixed fields plainly written or not: read at once or field by field, the
+    same players, warnings and errors (the located one of the first line that has one)."""
+    rows = []
+    for number, name, rating, fide_id, sex, birth, gap, games in lines:
+        head = f"001 {number} {sex}GM  {name:<33} {rating} FID {fide_id} {birth}  1.0 {'':4}{gap}"
+        assert len(head) == 91
+        rows.append(head + ("   1 w 1  " if games else ""))
+    text = "\n".join(["012 Fields", *rows]) + "\n"
     with block_by_block():
         one_by_one = outcome(text)
     assert_same_documents(outcome(text), one_by_one)

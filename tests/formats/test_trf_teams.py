@@ -54,6 +54,16 @@ def test_a_team_trf_is_recognised_by_its_team_records():
     assert is_team_trf("092 Team Swiss System\n" + individual + "013 Team A                               1    2\n")
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_team_records_are_found_whatever_ends_the_lines(newline):
+    """310 after LF, CR LF or a lone CR (TRF-26 remark 1): a team event; none of them, not one."""
+    team = text_of("tswiss-0001").replace("\r\n", "\n").replace("\n", newline)
+    assert team.splitlines()[0][:3] != "310"  # found after a line end, not at the start
+    assert is_team_trf(team)
+    individual = (CASES["tswiss-0001"].folder.parent / "conformance_fide" / "worked-d-bh.trf").read_text()
+    assert not is_team_trf(individual.replace("\n", newline))
+
+
 def test_the_old_013_records_give_the_same_event():
     def to_013(line: str) -> str:
         if not line.startswith("310"):

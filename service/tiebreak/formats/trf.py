@@ -359,6 +359,7 @@ class _Reading:
     # block, a line far longer than the others) is read block by block into `results_read_one_by_one`.
     blocks: _RoundBlocks | None = None
     results_read_one_by_one: dict[int, list[tuple[int, int, int, int, bool]]] = field(default_factory=dict)
+    fields: _PlayerFields | None = None  # the fixed fields of every 001 line, read at once
     points_columns: list[tuple[int, str]] = field(default_factory=list)  # per player: line, text of 81-84
     awarded: list[_Awarded] = field(default_factory=list)  # 299: points awarded by the arbiter
     rank_columns: list[str] = field(default_factory=list)  # per player: text of 86-89
@@ -387,7 +388,9 @@ def parse_trf(text: str, max_warnings: int | None = None, *, columns: bool = Fal
         for lineno, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1)
         if (line := raw.rstrip()) and not line.startswith("###")
     ]
-    reading.blocks = _scan_round_blocks([line for _, line in lines if line.startswith("001")])
+    player_lines = [line for _, line in lines if line.startswith("001")]
+    reading.blocks = _scan_round_blocks(player_lines)
+    reading.fields = _scan_player_fields(player_lines)
     changes = [(int(m[1]), _split_rules(m[2])) for m in _CHANGE_COMMENT.finditer(text)] if "###" in text else []
     try:
         for lineno, line in lines:
@@ -799,20 +802,22 @@ def _read_identity(
         fide_id = int(fide_text) or None
     elif fide_text and set(fide_text) != {"-"}:  # dashes: "no FIDE ID" in some programs
         _not_carried(reading, msg("FIDE ID (columns 58-68) that is not a number"), fide_text, lineno)
+    return fide_id, federation, title, sex, _birth_date(reading, line, lineno)
+
+
+def _birth_date(reading: _Reading, line: str, lineno: int) -> str | None:
+    """An 001 line's birth date as "YYYY-MM-DD" or "YYYY", None when there is none."""
     birth = line[BIRTH_DATE.first - 1 : BIRTH_DATE.last].strip()
-    birth_date = None
     if not birth:
-        pass
-    elif year_only := _YEAR_ONLY.fullmatch(birth):
-        if int(year_only[1]):
-            birth_date = year_only[1]
-    elif birth.strip("0/.- "):
+        return None
+    if year_only := _YEAR_ONLY.fullmatch(birth):
+        return year_only[1] if int(year_only[1]) else None
+    if birth.strip("0/.- "):
         found, _ = parse_date(birth)
-        if found is None:
-            _not_carried(reading, msg("birth date (columns 70-79) that is not a date"), birth, lineno)
-        else:
-            birth_date = f"{found:%Y-%m-%d}"
-    return fide_id, federation, title, sex, birth_date
+        if found is not None:
+            return f"{found:%Y-%m-%d}"
+        _not_carried(reading, msg("birth date (columns 70-79) that is not a date"), birth, lineno)
+    return None
 
 
 def _not_carried(reading: _Reading, what: str, value: str, lineno: int) -> None:
@@ -821,12 +826,18 @@ def _not_carried(reading: _Reading, what: str, value: str, lineno: int) -> None:
 
 
 def _read_player(reading: _Reading, line: str, lineno: int) -> None:
-    # The plain case inline (a number, a rating or none): this runs once per player.
-    text = line[START_NUMBER.first - 1 : START_NUMBER.last].strip()
-    if text.isascii() and text.isdigit() and int(text) >= 1:
-        number = int(text)
-    else:
-        number = _whole_number(text, lineno, START_NUMBER.first, msg("start number"), low=1)  # raises
+    index = len(reading.players)
+    fields = reading.fields
+    assert fields is not None and reading.blocks is not None  # parse_trf reads them before the first line
+    plain = fields.plain[index]
+    if plain:  # start number, rating and FIDE ID read with every line's at once
+        number = fields.number[index]
+    else:  # the plain case inline (a number, a rating or none)
+        text = line[START_NUMBER.first - 1 : START_NUMBER.last].strip()
+        if text.isascii() and text.isdigit() and int(text) >= 1:
+            number = int(text)
+        else:
+            number = _whole_number(text, lineno, START_NUMBER.first, msg("start number"), low=1)  # raises
     if number in reading.player_lines:
         raise TrfError(
             lineno,
@@ -837,26 +848,34 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
                 line=reading.player_lines[number],
             ),
         )
-    rating_text = line[RATING.first - 1 : RATING.last].strip()
-    if not rating_text:
-        rating = None
-    elif rating_text.isascii() and rating_text.isdigit():
-        rating = int(rating_text) or None
+    if plain:
+        rating = fields.rating[index]
     else:
-        rating = _whole_number(rating_text, lineno, RATING.first, msg("rating"))  # raises
-    first = FIRST_ROUND_OPPONENT.first
-    if line[first - 1 - 2 : first - 1].strip():  # columns 90-91 belong to no field
-        raise TrfError(lineno, first - 2, msg("columns 90-91 must be blank (round 1 starts in column 92)"))
-    index = len(reading.players)
-    assert reading.blocks is not None  # parse_trf reads them before the first line
+        rating_text = line[RATING.first - 1 : RATING.last].strip()
+        if not rating_text:
+            rating = None
+        elif rating_text.isascii() and rating_text.isdigit():
+            rating = int(rating_text) or None
+        else:
+            rating = _whole_number(rating_text, lineno, RATING.first, msg("rating"))  # raises
+        first = FIRST_ROUND_OPPONENT.first
+        if line[first - 1 - 2 : first - 1].strip():  # columns 90-91 belong to no field
+            raise TrfError(lineno, first - 2, msg("columns 90-91 must be blank (round 1 starts in column 92)"))
     if not reading.blocks.clean[index]:  # the blocks read at once left this line to be read block by block
         reading.results_read_one_by_one[index] = _read_rounds_one_by_one(reading, line, lineno)
     reading.player_lines[number] = lineno
     reading.points_columns.append((lineno, line[POINTS.first - 1 : POINTS.last]))
     reading.rank_columns.append(line[RANK.first - 1 : RANK.last])
-    reading.players.append(
-        Player(number, line[NAME.first - 1 : NAME.last].strip(), rating, (), *_read_identity(reading, line, lineno))
-    )
+    name = line[NAME.first - 1 : NAME.last].strip()
+    if plain:
+        federation = line[FEDERATION.first - 1 : FEDERATION.last].strip() or None
+        title = line[TITLE.first - 1 : TITLE.last].strip() or None
+        birth = _birth_date(reading, line, lineno)
+        reading.players.append(
+            Player(number, name, rating, (), fields.fide_id[index], federation, title, fields.sex[index], birth)
+        )
+    else:
+        reading.players.append(Player(number, name, rating, (), *_read_identity(reading, line, lineno)))
 
 
 def _read_rounds_one_by_one(reading: _Reading, line: str, lineno: int) -> list[tuple[int, int, int, int, bool]]:
@@ -1045,6 +1064,63 @@ def _scan_round_blocks(lines: list[str]) -> _RoundBlocks:
         (code == _STAR) | (paired & (code == _BLANK)),
         ~paired & _OLD_BYE[code],
         code,
+    )
+
+
+# ---- the fixed fields before the round blocks of every 001 line at once
+
+_HEAD = FIRST_ROUND_OPPONENT.first - 1  # columns 1-91
+_SEX_CODE = np.full(256, -1, np.int8)  # column 10: 0 blank, 1 male, 2 female; -1 read field by field
+_SEX_CODE[ord(" ")] = 0
+for _letter, _sex in _SEXES.items():
+    _SEX_CODE[ord(_letter)] = _SEX_CODE[ord(_letter.upper())] = 1 if _sex == "m" else 2
+_SEX_OF: list[Literal["m", "f"] | None] = [None, "m", "f"]
+_FIELDS_AT_ONCE = 128  # from about 120 001 lines on the scan is faster than a line at a time
+
+
+@dataclass(slots=True)
+class _PlayerFields:
+    """The start number, rating, FIDE ID and sex of every 001 line (line i) as read at once.
+    `plain[i]` False: a field of line i is not plainly written, and the line is read field by
+    field (`_read_player`, `_read_identity`), which raises the located error or notes the warning."""
+
+    plain: list[bool]
+    number: list[int]
+    rating: list[int | None]
+    fide_id: list[int | None]
+    sex: list[Literal["m", "f"] | None]
+
+
+def _number_field(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A fixed field of every line (a byte matrix, a line per row): whether it is plainly written
+    (blank, or ASCII digits flush right), and its value (0 when blank)."""
+    digit = (cells >= ord("0")) & (cells <= ord("9"))
+    plain = (digit | (cells == _BLANK)).all(1) & (digit[:, :-1] <= digit[:, 1:]).all(1)
+    places = 10 ** np.arange(cells.shape[1] - 1, -1, -1, dtype=np.int64)
+    return plain, np.where(digit, cells - ord("0"), 0).astype(np.int64) @ places
+
+
+def _scan_player_fields(lines: list[str]) -> _PlayerFields:
+    """The numbers of the 001 lines' fixed columns, as arrays: one pass in numpy instead of a
+    strip and a check per field and line. Only what reads the same either way is read here.
+    Fewer lines than _FIELDS_AT_ONCE are all read field by field: numpy's fixed cost per call
+    is more than what it saves there (docs/benchmarks.md)."""
+    if len(lines) < _FIELDS_AT_ONCE:
+        return _PlayerFields([False] * len(lines), [], [], [], [])
+    text = "".join([line[:_HEAD].ljust(_HEAD) for line in lines])
+    cells = np.frombuffer(text.encode("ascii", "replace"), np.uint8).reshape(len(lines), _HEAD)
+    number_plain, number = _number_field(cells[:, START_NUMBER.first - 1 : START_NUMBER.last])
+    rating_plain, rating = _number_field(cells[:, RATING.first - 1 : RATING.last])
+    fide_plain, fide_id = _number_field(cells[:, FIDE_ID.first - 1 : FIDE_ID.last])
+    sex = _SEX_CODE[cells[:, SEX.first - 1]]
+    gap = cells[:, _HEAD - 2 :]  # columns 90-91 belong to no field
+    plain = number_plain & (number >= 1) & rating_plain & fide_plain & (sex >= 0) & (gap == _BLANK).all(1)
+    return _PlayerFields(
+        plain.tolist(),
+        number.tolist(),
+        [r or None for r in rating.tolist()],  # 0: unrated
+        [f or None for f in fide_id.tolist()],  # 0: none
+        [_SEX_OF[code] for code in sex.tolist()],
     )
 
 

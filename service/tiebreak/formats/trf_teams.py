@@ -106,10 +106,11 @@ _Totals = dict[int, tuple[_Line, Fraction | None, Fraction | None]]  # team -> 3
 
 
 def _may_have_team_records(text: str) -> bool:
-    """Some line starts with 310 or 013 (else the file is no team event: found without splitting it)."""
-    return text.startswith(("310", "013", "\ufeff310", "\ufeff013")) or any(
-        f"{end}{record}" in text for end in "\n\r" for record in ("310", "013")
-    )
+    """Some line starts with 310 or 013 (else the file is no team event: found without splitting it).
+    A line after CR is looked for only in a text with a CR: each search reads the whole text."""
+    if text.startswith(("310", "013", "\ufeff310", "\ufeff013")) or "\n310" in text or "\n013" in text:
+        return True
+    return "\r" in text and ("\r310" in text or "\r013" in text)
 
 
 def is_team_trf(text: str) -> bool:

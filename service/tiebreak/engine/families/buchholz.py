@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from ...texts.message import Joined, msg, msg_n
+from ...texts.message import Joined, made, msg, msg_n
 from ..context import Context
-from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, copier, explanation, mark_cut
+from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, copier, explanation
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_total, reason_text
 from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
@@ -85,6 +85,7 @@ def opponent_score_sum(ctx: Context, spec: RuleSpec, weight_by_result: bool) -> 
 
 
 GAME_KINDS = np.array(["game", "forfeit"], dtype=object)  # a round with an opponent: played or not
+KIND_VALUES = np.array([kind.value for kind in KINDS], dtype=object)  # an unplayed round's kind, by code
 FORE_NOTE = msg("the last round counted as a draw (8.3)")
 
 
@@ -166,8 +167,11 @@ def _add_details(
             table.scores[q_] / table.scale if a or weight_by_result else None
             for q_, a in zip(off_opponents, articles, strict=True)
         ]
-    fields["opponent_score"] = shown
-    return detail
+    if weight_by_result:  # a factor of every game's value: a field of every contribution
+        fields["opponent_score"] = shown
+        return detail
+    # Buchholz shows it only at off-face cells (a detail cell): set there, not passed for every cell
+    return {**detail, "opponent_score": shown}
 
 
 def _details(
@@ -197,7 +201,7 @@ def _details(
         own = table.score[p].tolist()
         scheduled = opponent[rows, rounds].tolist()
         kinds = ["virtual" if h == VIRTUAL else "dummy" for h in how]
-        detail["unplayed"][rows, rounds] = [KINDS[k].value for k in table.kind[p, rounds].tolist()]
+        detail["unplayed"][rows, rounds] = KIND_VALUES[table.kind[p, rounds]]
         detail["note"][rows, rounds] = [
             virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
             for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled, strict=True)
@@ -244,7 +248,7 @@ def with_cuts(
     position = np.cumsum(counted, axis=1) - 1  # where each round's contribution sits in its row
     marked = list(rows)
     cut_rows, cut_rounds = np.nonzero(reasons)
-    texts = {code: reason_text(code, label) for code in REASON_CODES}
+    texts = {code: made(reason_text(code, label)) for code in REASON_CODES}  # rendered once, not per cut
     copy_of = None
     for i, j, code in zip(
         cut_rows.tolist(), position[cut_rows, cut_rounds].tolist(), reasons[cut_rows, cut_rounds].tolist(), strict=True
@@ -254,7 +258,7 @@ def with_cuts(
         if copy_of is None:
             copy_of = copier(type(marked[i][j]))
         c = marked[i][j] = copy_of(marked[i][j])
-        mark_cut(c, texts[code], REASON_CODES[code])
+        c.cut, c.cut_reason, c.cut_code = True, texts[code], REASON_CODES[code]  # mark_cut, inlined
     return marked
 
 
