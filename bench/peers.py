@@ -176,16 +176,18 @@ def profile(size: str) -> None:
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
 
 
-def http(seconds: float) -> None:
+def http(seconds: float, workers: list[int], rounds: int) -> None:
+    """One server per uvicorn worker count, all started first; then `rounds` rounds, each taking
+    every server in turn (1 client, then 8), so that each sees the same background load."""
     import msgspec
 
     from testkit.synthetic import swiss_wire
     from tools.load import RawClient, percentile, start_server
 
     body = msgspec.json.encode({"tournament": swiss_wire(40, 9, seed=1), "tiebreaks": RULES, "explain": True})
-    process, _, port = start_server(1, {})
+    servers = {count: start_server(count, {}) for count in workers}
 
-    async def closed_loop(clients: int, seconds: float) -> tuple[float, float, float]:
+    async def closed_loop(port: int, clients: int, seconds: float) -> tuple[float, float, float]:
         client = RawClient(port, body)
         latencies: list[float] = []
         stop = time.monotonic() + seconds
@@ -203,17 +205,32 @@ def http(seconds: float) -> None:
         client.close()
         return len(latencies) / elapsed, percentile(latencies, 0.5) or 0.0, percentile(latencies, 0.99) or 0.0
 
+    rates: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
     try:
-        asyncio.run(closed_loop(8, 1.5))  # warm: the worker's imports, the connections
-        for clients in (1, 8):
-            rate, p50, p99 = asyncio.run(closed_loop(clients, seconds))
+        for _, _, port in servers.values():
+            asyncio.run(closed_loop(port, 8, 1.5))  # warm: every process's imports, the connections
+        for round_ in range(rounds):
+            for count, (_, _, port) in servers.items():
+                for clients in (1, 8):
+                    rate, p50, p99 = asyncio.run(closed_loop(port, clients, seconds))
+                    rates.setdefault((count, clients), []).append((rate, p50, p99))
+                    print(
+                        f"round {round_ + 1}, {count} uvicorn worker(s), HTTP 40 x 9 with breakdowns, "
+                        f"{clients} client(s): {rate:.0f} req/s, p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms "
+                        f"(load {os.getloadavg()[0]:.2f})"
+                    )
+        for (count, clients), runs in rates.items():
             print(
-                f"HTTP 40 x 9 with breakdowns, {clients} client(s): {rate:.0f} req/s, p50 {p50 * 1e3:.2f} ms, "
-                f"p99 {p99 * 1e3:.2f} ms (load {os.getloadavg()[0]:.2f})"
+                f"median of {len(runs)}: {count} uvicorn worker(s), {clients} client(s): "
+                f"{statistics.median(r[0] for r in runs):.0f} req/s, "
+                f"p50 {statistics.median(r[1] for r in runs) * 1e3:.2f} ms, "
+                f"p99 {statistics.median(r[2] for r in runs) * 1e3:.2f} ms"
             )
     finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(30)
+        for process, _, _ in servers.values():
+            process.send_signal(signal.SIGTERM)
+        for process, _, _ in servers.values():
+            process.wait(30)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -224,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", metavar="SIZE", help="cProfile of the call with breakdowns at this size")
     parser.add_argument("--http", action="store_true", help="also 8 clients over HTTP on 40 x 9 with breakdowns")
     parser.add_argument("--http-seconds", type=float, default=6.0)
+    parser.add_argument("--http-workers", type=int, nargs="*", default=[1], help="uvicorn worker counts, taking turns")
+    parser.add_argument("--http-rounds", type=int, default=1, help="rounds of the HTTP measurement")
+    parser.add_argument("--http-only", action="store_true", help="only the HTTP measurement")
     args = parser.parse_args(argv)
     if args.peer_path:
         sys.path.append(args.peer_path)
@@ -231,9 +251,10 @@ def main(argv: list[str] | None = None) -> int:
         profile(args.profile)
         return 0
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    report(measure(args.sizes, args.repeats))
-    if args.http:
-        http(args.http_seconds)
+    if not args.http_only:
+        report(measure(args.sizes, args.repeats))
+    if args.http or args.http_only:
+        http(args.http_seconds, args.http_workers, args.http_rounds)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
