@@ -22,9 +22,12 @@ same background load), the best of a few calls per round; the medians of the rou
 The FIDE reference implementation is not available offline here; the issue's figures for it
 (docs/benchmarks.md) came from another run.
 
-`--http`: a real `tiebreak serve` on loopback (one process, one compute worker, as deployed),
+`--http`: a real `tiebreak serve` on loopback (one compute worker per server process, as deployed),
 8 clients in a closed loop on one 40 x 9 JSON body with breakdowns (and 1 client for the
-single-client rate), through tools.load's raw keep-alive client; requests/s, p50 and p99.
+single-client rate), through tools.load's raw keep-alive client; requests/s, p50 and p99, the
+server's CPU per request and its resident memory (every process of it). `--http-workers 1 2`:
+one server per uvicorn worker count, taking turns round by round (`--http-rounds`); `--http-only`
+skips the Python API. The ratio printed is to one client's rate on the smallest count.
 """
 
 from __future__ import annotations
@@ -205,26 +208,52 @@ def http(seconds: float, workers: list[int], rounds: int) -> None:
         client.close()
         return len(latencies) / elapsed, percentile(latencies, 0.5) or 0.0, percentile(latencies, 0.99) or 0.0
 
-    rates: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
+    def cpu_and_rss(pid: int) -> tuple[float, float]:
+        """CPU seconds and resident MiB of a server's processes alive now (supervisor, workers, compute workers)."""
+        cpu = rss = 0.0
+        pending = [pid]
+        while pending:
+            each = pending.pop()
+            try:
+                fields = open(f"/proc/{each}/stat").read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{each}/task/{each}/children") as listing:
+                    pending += [int(child) for child in listing.read().split()]
+            except OSError:  # gone meanwhile
+                continue
+            cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            rss += int(fields[21]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+        return cpu, rss
+
+    rates: dict[tuple[int, int], list[tuple[float, ...]]] = {}
     try:
         for _, _, port in servers.values():
             asyncio.run(closed_loop(port, 8, 1.5))  # warm: every process's imports, the connections
         for round_ in range(rounds):
             for count, (_, _, port) in servers.items():
                 for clients in (1, 8):
+                    cpu = cpu_and_rss(servers[count][0].pid)[0]
+                    began = time.perf_counter()
                     rate, p50, p99 = asyncio.run(closed_loop(port, clients, seconds))
-                    rates.setdefault((count, clients), []).append((rate, p50, p99))
+                    requests = rate * (time.perf_counter() - began)
+                    used, rss = cpu_and_rss(servers[count][0].pid)
+                    per_request = (used - cpu) / max(requests, 1)
+                    rates.setdefault((count, clients), []).append((rate, p50, p99, per_request, rss))
                     print(
                         f"round {round_ + 1}, {count} uvicorn worker(s), HTTP 40 x 9 with breakdowns, "
-                        f"{clients} client(s): {rate:.0f} req/s, p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms "
-                        f"(load {os.getloadavg()[0]:.2f})"
+                        f"{clients} client(s): {rate:.0f} req/s, p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms, "
+                        f"server CPU {per_request * 1e3:.2f} ms/request, RSS {rss:.0f} MiB (load {os.getloadavg()[0]:.2f})"
                     )
+        first = min(workers)
         for (count, clients), runs in rates.items():
+            rate = statistics.median(r[0] for r in runs)
+            base = statistics.median(r[0] for r in rates[first, 1])
             print(
-                f"median of {len(runs)}: {count} uvicorn worker(s), {clients} client(s): "
-                f"{statistics.median(r[0] for r in runs):.0f} req/s, "
+                f"median of {len(runs)}: {count} uvicorn worker(s), {clients} client(s): {rate:.0f} req/s "
+                f"({rate / base:.2f}x one client on {first}), "
                 f"p50 {statistics.median(r[1] for r in runs) * 1e3:.2f} ms, "
-                f"p99 {statistics.median(r[2] for r in runs) * 1e3:.2f} ms"
+                f"p99 {statistics.median(r[2] for r in runs) * 1e3:.2f} ms, "
+                f"server CPU {statistics.median(r[3] for r in runs) * 1e3:.2f} ms/request, "
+                f"RSS {statistics.median(r[4] for r in runs):.0f} MiB"
             )
     finally:
         for process, _, _ in servers.values():
