@@ -141,7 +141,7 @@ def test_starts_the_entry_point_the_readme_documents_with_port_and_workers_from_
     # WORKERS is read when the server starts, by `serve` alone (decision 0285)
     from tiebreak.cli.serve import workers_of
 
-    assert workers_of(None, {"WORKERS": env["WORKERS"]}, cores=8) == int(env["WORKERS"])
+    assert workers_of(None, {"WORKERS": env["WORKERS"]}) == int(env["WORKERS"])
 
 
 def test_healthcheck_probes_healthz():

@@ -1,5 +1,5 @@
-"""`tiebreak serve`'s server processes (decision 0285): two by default on a machine of two cores
-or more, a bad setting refused by name, and with two the guarantees of one: /metrics adds up both
+"""`tiebreak serve`'s server processes (decision 0285): one unless WORKERS or --workers say more,
+a bad setting refused by name, and with two the guarantees of one: /metrics adds up both
 (a directory of the run's own when PROMETHEUS_MULTIPROC_DIR is unset), each process has its own
 killable compute worker, a computation past its deadline is killed and answered 503."""
 
@@ -22,30 +22,21 @@ from tests.ops.test_ops_api import metric
 ALEKHINE = "tests/fixtures/conformance_fide/worked-a-alekhine-memorial.trf"
 
 
-@pytest.mark.parametrize(
-    "cores, expected",
-    [(1, 1), (2, 2), (3, 2), (64, 2)],
-)
-def test_without_a_setting_two_processes_serve_a_machine_of_two_cores_or_more(cores, expected):
-    assert workers_of(None, {}, cores) == expected
-    assert workers_of(None, {"WORKERS": " "}, cores) == expected
-
-
-def test_the_option_then_the_variable_choose_the_count_whatever_the_cores():
-    assert workers_of(3, {"WORKERS": "5"}, 2) == 3
-    assert workers_of(None, {"WORKERS": "5"}, 2) == 5
-    assert workers_of(None, {"WORKERS": "1"}, 8) == 1
+def test_the_option_then_the_variable_choose_the_count_else_one_process():
+    assert workers_of(3, {"WORKERS": "5"}) == 3
+    assert workers_of(None, {"WORKERS": "5"}) == 5
+    assert workers_of(None, {}) == workers_of(None, {"WORKERS": " "}) == 1
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "2.5", "two", "1e3"])
 def test_a_variable_that_is_no_count_of_processes_is_refused_by_name(value):
     with pytest.raises(ValueError, match=f"WORKERS must be a whole number, at least 1, not '{value}'"):
-        workers_of(None, {"WORKERS": value}, 2)
+        workers_of(None, {"WORKERS": value})
 
 
 def test_an_option_below_one_is_refused_by_name():
     with pytest.raises(ValueError, match="--workers must be at least 1"):
-        workers_of(0, {}, 2)
+        workers_of(0, {})
 
 
 def test_serve_with_a_bad_variable_says_so_and_other_commands_ignore_it():

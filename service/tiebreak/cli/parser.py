@@ -292,7 +292,7 @@ def _serve(sub) -> None:
         "--workers",
         type=int,
         default=None,  # read when the server starts (cli/serve.py): a bad $WORKERS fails `serve` alone
-        help=msg("server processes (default: $WORKERS, else 2 on a machine of two cores or more, else 1)"),
+        help=msg("worker processes (default: $WORKERS, else 1)"),
     )
     p.add_argument(
         "--admin-port",

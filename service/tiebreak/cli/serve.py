@@ -10,29 +10,19 @@ from ..texts.catalogue import current
 from ..texts.message import msg
 
 ADMIN_PORT = "TIEBREAK_ADMIN_PORT"
-# Two server processes are what makes a 2-core machine serve small requests on both cores
-# (decision 0285); more would multiply the compute workers and the admission ceilings again.
-MOST_DEFAULT_WORKERS = 2
 
 
-def usable_cores() -> int:
-    """The cores this process may run on (its CPU affinity, e.g. `taskset`), else the machine's."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        return os.cpu_count() or 1
-
-
-def workers_of(given: int | None, environ: dict[str, str] | os._Environ, cores: int) -> int:
-    """The uvicorn worker processes: --workers, else $WORKERS, else 2 with two cores or more, else 1.
-    ValueError naming the setting when it is not a whole number of at least 1."""
+def workers_of(given: int | None, environ: dict[str, str] | os._Environ) -> int:
+    """The uvicorn worker processes: --workers, else $WORKERS, else 1 (one process uses both cores of
+    two through its compute worker: decision 0285). ValueError naming the setting when it is not a
+    whole number of at least 1."""
     if given is not None:
         if given < 1:
             raise ValueError(current(msg("--workers must be at least 1")))
         return given
     text = environ.get("WORKERS", "").strip()
     if not text:
-        return min(MOST_DEFAULT_WORKERS, max(1, cores))
+        return 1
     if not text.isdigit() or int(text) < 1:
         raise ValueError(current(msg("WORKERS must be a whole number, at least 1, not {value}", value=repr(text))))
     return int(text)
@@ -40,7 +30,7 @@ def workers_of(given: int | None, environ: dict[str, str] | os._Environ, cores: 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        workers = workers_of(args.workers, os.environ, usable_cores())
+        workers = workers_of(args.workers, os.environ)
     except ValueError as exc:
         print(f"tiebreak: {exc}", file=sys.stderr)
         return 2
