@@ -26,9 +26,12 @@ cannot be fetched here: the report says so, and issue 40's figures for it came f
 After the table, the medians against issue 40's targets (with the breakdown ≤ 0.8× tiebreak-core;
 500 × 11 ≤ 15 ms with it, ≤ 2.5 ms without), met or not.
 
-`--http`: a real `tiebreak serve` on loopback (one process, one compute worker, as deployed),
+`--http`: a real `tiebreak serve` on loopback (one compute worker per server process, as deployed),
 8 clients in a closed loop on one 40 x 9 JSON body with breakdowns (and 1 client for the
-single-client rate), through tools.load's raw keep-alive client; requests/s, p50 and p99.
+single-client rate), through tools.load's raw keep-alive client; requests/s, p50 and p99, the
+server's CPU per request and its resident memory (every process of it). `--http-workers 1 2`:
+one server per uvicorn worker count, taking turns round by round (`--http-rounds`); `--http-only`
+skips the Python API. The ratio printed is to one client's rate on the smallest count.
 """
 
 from __future__ import annotations
@@ -233,16 +236,18 @@ def profile(size: str) -> None:
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
 
 
-def http(seconds: float) -> None:
+def http(seconds: float, workers: list[int], rounds: int) -> None:
+    """One server per uvicorn worker count, all started first; then `rounds` rounds, each taking
+    every server in turn (1 client, then 8), so that each sees the same background load."""
     import msgspec
 
     from testkit.synthetic import swiss_wire
     from tools.load import RawClient, percentile, start_server
 
     body = msgspec.json.encode({"tournament": swiss_wire(40, 9, seed=1), "tiebreaks": RULES, "explain": True})
-    process, _, port = start_server(1, {})
+    servers = {count: start_server(count, {}) for count in workers}
 
-    async def closed_loop(clients: int, seconds: float) -> tuple[float, float, float]:
+    async def closed_loop(port: int, clients: int, seconds: float) -> tuple[float, float, float]:
         client = RawClient(port, body)
         latencies: list[float] = []
         stop = time.monotonic() + seconds
@@ -260,17 +265,58 @@ def http(seconds: float) -> None:
         client.close()
         return len(latencies) / elapsed, percentile(latencies, 0.5) or 0.0, percentile(latencies, 0.99) or 0.0
 
+    def cpu_and_rss(pid: int) -> tuple[float, float]:
+        """CPU seconds and resident MiB of a server's processes alive now (supervisor, workers, compute workers)."""
+        cpu = rss = 0.0
+        pending = [pid]
+        while pending:
+            each = pending.pop()
+            try:
+                fields = open(f"/proc/{each}/stat").read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{each}/task/{each}/children") as listing:
+                    pending += [int(child) for child in listing.read().split()]
+            except OSError:  # gone meanwhile
+                continue
+            cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            rss += int(fields[21]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+        return cpu, rss
+
+    rates: dict[tuple[int, int], list[tuple[float, ...]]] = {}
     try:
-        asyncio.run(closed_loop(8, 1.5))  # warm: the worker's imports, the connections
-        for clients in (1, 8):
-            rate, p50, p99 = asyncio.run(closed_loop(clients, seconds))
+        for _, _, port in servers.values():
+            asyncio.run(closed_loop(port, 8, 1.5))  # warm: every process's imports, the connections
+        for round_ in range(rounds):
+            for count, (_, _, port) in servers.items():
+                for clients in (1, 8):
+                    cpu = cpu_and_rss(servers[count][0].pid)[0]
+                    began = time.perf_counter()
+                    rate, p50, p99 = asyncio.run(closed_loop(port, clients, seconds))
+                    requests = rate * (time.perf_counter() - began)
+                    used, rss = cpu_and_rss(servers[count][0].pid)
+                    per_request = (used - cpu) / max(requests, 1)
+                    rates.setdefault((count, clients), []).append((rate, p50, p99, per_request, rss))
+                    print(
+                        f"round {round_ + 1}, {count} uvicorn worker(s), HTTP 40 x 9 with breakdowns, "
+                        f"{clients} client(s): {rate:.0f} req/s, p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms, "
+                        f"server CPU {per_request * 1e3:.2f} ms/request, RSS {rss:.0f} MiB (load {os.getloadavg()[0]:.2f})"
+                    )
+        first = min(workers)
+        for (count, clients), runs in rates.items():
+            rate = statistics.median(r[0] for r in runs)
+            base = statistics.median(r[0] for r in rates[first, 1])
             print(
-                f"HTTP 40 x 9 with breakdowns, {clients} client(s): {rate:.0f} req/s, p50 {p50 * 1e3:.2f} ms, "
-                f"p99 {p99 * 1e3:.2f} ms (load {os.getloadavg()[0]:.2f})"
+                f"median of {len(runs)}: {count} uvicorn worker(s), {clients} client(s): {rate:.0f} req/s "
+                f"({rate / base:.2f}x one client on {first}), "
+                f"p50 {statistics.median(r[1] for r in runs) * 1e3:.2f} ms, "
+                f"p99 {statistics.median(r[2] for r in runs) * 1e3:.2f} ms, "
+                f"server CPU {statistics.median(r[3] for r in runs) * 1e3:.2f} ms/request, "
+                f"RSS {statistics.median(r[4] for r in runs):.0f} MiB"
             )
     finally:
-        process.send_signal(signal.SIGTERM)
-        process.wait(30)
+        for process, _, _ in servers.values():
+            process.send_signal(signal.SIGTERM)
+        for process, _, _ in servers.values():
+            process.wait(30)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", metavar="SIZE", help="cProfile of the call with breakdowns at this size")
     parser.add_argument("--http", action="store_true", help="also 8 clients over HTTP on 40 x 9 with breakdowns")
     parser.add_argument("--http-seconds", type=float, default=6.0)
+    parser.add_argument("--http-workers", type=int, nargs="*", default=[1], help="uvicorn worker counts, taking turns")
+    parser.add_argument("--http-rounds", type=int, default=1, help="rounds of the HTTP measurement")
+    parser.add_argument("--http-only", action="store_true", help="only the HTTP measurement")
     args = parser.parse_args(argv)
     peer_path = args.peer_path or os.environ.get("TIEBREAK_PEER_PATH")
     if peer_path:
@@ -297,13 +346,14 @@ def main(argv: list[str] | None = None) -> int:
         profile(args.profile)
         return 0
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    baseline = baseline_package(args.baseline) if args.baseline else None
-    print(f"clock: {args.clock}" + (f"; baseline: {args.baseline}" if baseline is not None else ""))
-    results = measure(args.sizes, args.repeats, baseline, CLOCKS[args.clock])
-    report(results)
-    targets(results)
-    if args.http:
-        http(args.http_seconds)
+    if not args.http_only:
+        baseline = baseline_package(args.baseline) if args.baseline else None
+        print(f"clock: {args.clock}" + (f"; baseline: {args.baseline}" if baseline is not None else ""))
+        results = measure(args.sizes, args.repeats, baseline, CLOCKS[args.clock])
+        report(results)
+        targets(results)
+    if args.http or args.http_only:
+        http(args.http_seconds, args.http_workers, args.http_rounds)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

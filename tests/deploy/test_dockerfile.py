@@ -136,8 +136,12 @@ def test_starts_the_entry_point_the_readme_documents_with_port_and_workers_from_
     from tiebreak.cli import main  # noqa: F401  (the entry point imports)
 
     cli = (ROOT / "service" / "tiebreak" / "cli" / "parser.py").read_text()
-    for name in ("HOST", "PORT", "WORKERS"):
+    for name in ("HOST", "PORT"):
         assert f'os.environ.get("{name}"' in cli
+    # WORKERS is read when the server starts, by `serve` alone (decision 0285)
+    from tiebreak.cli.serve import workers_of
+
+    assert workers_of(None, {"WORKERS": env["WORKERS"]}) == int(env["WORKERS"])
 
 
 def test_healthcheck_probes_healthz():

@@ -738,3 +738,35 @@ def test_a_small_request_goes_to_an_idle_worker_while_the_loop_computes_another(
     assert (inline2 - inline1, pool2 - pool1) == (0, 1)
     assert in_a_worker.status == on_the_loop.status == 200
     assert in_a_worker.body == on_the_loop.body
+
+
+def test_a_small_request_goes_to_an_idle_worker_while_other_requests_are_in_flight():
+    """The loop reads and answers every request of its process: while others are in flight (the
+    middleware's admission counts them), a small request goes to an idle worker; alone, it is
+    computed on the loop as before (decision 0285). The same answer either way."""
+
+    def computed(lane: str) -> float:
+        return metrics.COMPUTED.labels(lane)._value.get()
+
+    async def scenario() -> tuple[work.Answer, work.Answer, list[float]]:
+        admission = Admission(LIMITS)
+        gate = Gate(LIMITS, asyncio.get_running_loop(), admission)
+        await gate.start()
+        job = work.Job("standings", msgspec.json.encode(SMALL_BODY), LIMITS)
+        try:
+            counts = [computed("inline"), computed("pool")]
+            admission.enter(100)  # this request alone
+            on_the_loop = await gate.run(job, Deadline(LIMITS))
+            counts += [computed("inline"), computed("pool")]
+            admission.enter(100)  # another request in flight, being read or waiting for the loop
+            in_a_worker = await gate.run(job, Deadline(LIMITS))
+            counts += [computed("inline"), computed("pool")]
+        finally:
+            await gate.close()
+        return on_the_loop, in_a_worker, counts
+
+    on_the_loop, in_a_worker, (inline0, pool0, inline1, pool1, inline2, pool2) = asyncio.run(scenario())
+    assert (inline1 - inline0, pool1 - pool0) == (1, 0)
+    assert (inline2 - inline1, pool2 - pool1) == (0, 1)
+    assert in_a_worker.status == on_the_loop.status == 200
+    assert in_a_worker.body == on_the_loop.body

@@ -26,8 +26,9 @@ def start(workers: int, extra_env: dict | None = None):
 
 
 @pytest.mark.server
-def test_sigterm_lets_the_request_in_flight_finish_then_exits():
-    process, base = start(1)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigterm_lets_the_request_in_flight_finish_then_exits(workers):
+    process, base = start(workers)
     body = msgspec.json.encode({"tournament": swiss_wire(3000, 11, seed=4), "tiebreaks": ["BH/C1", "BH", "SB", "PS"]})
     outcome = {}
     half_sent, go_on = threading.Event(), threading.Event()

@@ -291,7 +291,7 @@ def _serve(sub) -> None:
     p.add_argument(
         "--workers",
         type=int,
-        default=int(os.environ.get("WORKERS", "1")),
+        default=None,  # read when the server starts (cli/serve.py): a bad $WORKERS fails `serve` alone
         help=msg("worker processes (default: $WORKERS, else 1)"),
     )
     p.add_argument(

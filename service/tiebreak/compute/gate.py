@@ -379,9 +379,10 @@ class Pool:
 class Gate:
     """The inline lane and the pool of one event loop."""
 
-    def __init__(self, limits: Limits, loop: asyncio.AbstractEventLoop | None):
+    def __init__(self, limits: Limits, loop: asyncio.AbstractEventLoop | None, admission: Admission | None = None):
         self.limits = limits
         self.loop = loop
+        self.admission = admission  # the requests in flight in this process (the middleware's)
         self.inline = Lane("inline", 1, limits.inline_queue)
         self.pool = Pool(limits)
         self.inline_body_bytes = min(
@@ -399,10 +400,11 @@ class Gate:
         `spill`: a cheap job goes to an idle worker (started, its slot free, nobody waiting)
         rather than onto the loop: a batch with items in flight keeps the loop and a worker
         busy at once (http/batch.py), and never takes a slot someone waits for. Any cheap job
-        spills so while the loop is computing another: small requests use every core.
+        spills so while the loop is computing another, or while other requests are in flight,
+        which the loop must read and answer: small requests use every core (decision 0285).
         """
         small = len(job.body) <= self.inline_body_bytes and job.kind != "items"  # a group is for a worker
-        spill = spill or not self.inline.has_room()
+        spill = spill or not self.inline.has_room() or (self.admission is not None and self.admission.in_flight > 1)
         if small and not (spill and self.pool.has_idle_worker()) and (wait or not self.inline.full()):
             answer = await self._on_the_loop(job, deadline)
             if answer is not None:

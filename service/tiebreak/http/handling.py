@@ -58,7 +58,7 @@ def gate_of(app, create: bool = True) -> Gate | None:
         if other is not None and other.is_closed():
             stale.pool.abandon()
             del gates[other]
-    gate = gates[loop] = Gate(app.state.limits, loop)
+    gate = gates[loop] = Gate(app.state.limits, loop, app.state.get("admission"))
     return gate
 
 

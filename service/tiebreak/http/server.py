@@ -29,7 +29,9 @@ from __future__ import annotations
 import asyncio
 import os
 import pathlib
+import shutil
 import socket
+import tempfile
 
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
@@ -223,17 +225,31 @@ def run(host: str, port: int, workers: int = 1) -> None:
     On SIGTERM uvicorn stops accepting connections, lets the requests in flight finish
     (at most TIEBREAK_GRACEFUL_TIMEOUT_S seconds, default 25: under Kubernetes' default
     30 s grace period) and exits. With TIEBREAK_ADMIN_PORT it listens on that port too
-    (metrics and the API description; see OpsMiddleware).
+    (metrics and the API description; see OpsMiddleware). With several workers and no
+    PROMETHEUS_MULTIPROC_DIR, a directory of its own for the run (removed at the end).
     """
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
     multiproc = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if multiproc:  # the metric files of an earlier run would be added to this one's
         directory = pathlib.Path(multiproc)
         directory.mkdir(parents=True, exist_ok=True)
         for stale in directory.glob("*.db"):
             stale.unlink()
+    elif workers > 1:  # /metrics adds up every worker's only through shared files: ours for this run
+        own = tempfile.mkdtemp(prefix="tiebreak-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = own
+        try:
+            _run(host, port, workers)
+        finally:
+            del os.environ["PROMETHEUS_MULTIPROC_DIR"]
+            shutil.rmtree(own, ignore_errors=True)
+        return
+    _run(host, port, workers)
+
+
+def _run(host: str, port: int, workers: int) -> None:
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
     _raise_open_file_limit()
     os.environ.setdefault("TIEBREAK_PRESTART_WORKERS", "1")  # compute workers ready before the first request
     limits = ConnectionLimits()
