@@ -495,7 +495,12 @@ def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: flo
     with cyclic_gc_paused():
         keys: list[Any]
         if not parts.covered:  # sums over rounds; a case they do not model exactly is refused
-            keys = list(formula_keys(table, plan.games, parts, plan.specs, plan.regulations, dropped) or [])
+            keys = list(
+                formula_keys(
+                    table, plan.games, parts, plan.specs, plan.regulations, dropped, ratings=ratings, manual=manual
+                )
+                or []
+            )
             if not keys:
                 raise _too_wide(plan.games, plan.specs, max(map(len, parts.read.values()), default=0))
         else:
