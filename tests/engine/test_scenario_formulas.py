@@ -22,7 +22,8 @@ LISTS = [["BH/C1", "BH", "SB"], ["BH"], ["BH/C1"], ["SB"], ["SB", "BH/C1"], ["BH
 # decision 0270: cuts and medians, Fore Buchholz, the means over the opponents, the own-row rules
 FAMILIES = {
     "cuts": [["BH/C2", "BH/M1"], ["BH/C1", "BH/C2", "SB"], ["BH/M2", "BH/C3/P"]],
-    "sb-cuts": [["SB/C1", "SB/M1"], ["SB/C2/P"]],
+    "sb-cuts": [["SB/C1"], ["SB/C1", "BH/M1"], ["SB/M1"], ["SB/C2/P"]],
+    "unplayed": [["BH/M1"], ["BH/M2", "BH/C1"], ["FB/M1"]],
     "fore": [["FB", "BH"], ["FB/C1", "FB/M1"]],
     "aob": [["AOB"], ["PTS", "WIN", "BH", "AOB"]],
     "ratings": [["ARO", "TPR", "PTP"], ["ARO/C1", "ARO/M1"]],

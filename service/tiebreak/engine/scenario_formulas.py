@@ -75,34 +75,42 @@ class Term:
 
 @dataclass(frozen=True, slots=True)
 class Cut:
-    """What a Cut-n / Median-n takes away (C.07 16.5): the `low` least and `high` greatest of `pool`.
-    With `keys` (Sonneborn-Berger) the pool orders by the opponent's score, then the value: each
-    entry is key × span + value − least, and the values come back as the pool's sum less span
-    times the keys' (the least n entries have the least n keys)."""
+    """What a Cut-n / Median-n takes away (C.07 16.5): the least sum over `low_sets` of `pool`
+    (every n of the rounds: the n least) and the greatest over `high_sets` of the same pool (a
+    median's n greatest); `count` entries in all. With `keys` (Sonneborn-Berger) the pool orders
+    by the opponent's score, then the value: each entry is key × span + value − least, and the
+    values come back as the pool's sum less span times the keys' (the least n entries have the
+    least n keys). With `unplayed` (SB Cut-1, 16.5.1): the least unplayed round's value is cut
+    instead when it is not below the least significant entry's value: the greater of the two."""
 
     pool: list[Term]
-    low: int
-    high: int
+    low_sets: list[tuple[int, ...]]
+    high_sets: list[tuple[int, ...]]
+    count: int
     keys: list[Term] | None = None
     span: int = 1
     least: int = 0
-
-    @property
-    def count(self) -> int:
-        return min(len(self.pool), self.low + self.high)
+    unplayed: list[Term] | None = None
 
     def at(self, codes: np.ndarray) -> np.ndarray:
-        removed = _extremes(self.pool, codes, self.low, self.high)
-        if self.keys is not None:
-            removed = removed - self.span * _extremes(self.keys, codes, self.low, self.high) + self.count * self.least
+        values = np.stack([t.at(codes) for t in self.pool], axis=1)
+        keys = None if self.keys is None else np.stack([t.at(codes) for t in self.keys], axis=1)
+        removed = np.zeros(len(codes), dtype=np.int64)
+        for sets, pick in ((self.low_sets, np.min), (self.high_sets, np.max)):
+            if sets == [()]:  # nothing cut at this end
+                continue
+            removed = removed + pick(np.stack([values[:, list(c)].sum(axis=1) for c in sets], axis=1), axis=1)
+            if keys is not None:
+                chosen = pick(np.stack([keys[:, list(c)].sum(axis=1) for c in sets], axis=1), axis=1)
+                removed = removed - self.span * chosen + len(sets[0]) * self.least
+        if self.unplayed:
+            removed = np.maximum(removed, np.min(np.stack([t.at(codes) for t in self.unplayed], axis=1), axis=1))
         return removed
 
 
-def _extremes(terms: list[Term], codes: np.ndarray, low: int, high: int) -> np.ndarray:
-    values = np.sort(np.stack([t.at(codes) for t in terms], axis=1), axis=1)
-    if values.shape[1] <= low + high:  # every entry goes (C.07 16.5 cuts while some are left)
-        return cast(np.ndarray, values.sum(axis=1))
-    return cast(np.ndarray, values[:, :low].sum(axis=1) + values[:, values.shape[1] - high :].sum(axis=1))
+def _subsets(indices: Sequence[int], n: int) -> list[tuple[int, ...]]:
+    """Every n of the indices ([()] for none; [] when there are fewer than n)."""
+    return list(itertools.combinations(indices, n))
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,31 +317,44 @@ def _sums(
         if not (low or high) or not terms:
             made[p] = Part(terms)
             continue
-        unplayed = [i for i, r in enumerate(rounds) if vur[0, r]]
-        if unplayed and product:
-            return None  # 16.5.1 weighs an unplayed round's product against the least: not modelled
-        if unplayed:
-            # C.07 16.5.1: the voluntary unplayed rounds are cut first (for Buchholz their value is
-            # never below the least); a median's upper cut then reads a mixed rest: not modelled
-            if low < len(unplayed) and high:
-                return None
-            if low < len(unplayed):
-                made[p] = Part(terms, Cut([terms[i] for i in unplayed], low, 0))
-                continue
-            rest = [t for i, t in enumerate(terms) if i not in unplayed]
-            made[p] = Part(rest, Cut(rest, low - len(unplayed), high) if rest else None)
+        if len(terms) <= low + high:  # every entry goes (16.5 cuts while some are left)
+            made[p] = Part([])
             continue
-        if math.comb(len(terms), low) > MOST_SUBSETS or math.comb(len(terms), high) > MOST_SUBSETS:
+        unplayed = [i for i, r in enumerate(rounds) if vur[0, r]]
+        played = [i for i in range(len(terms)) if i not in unplayed]
+        if max(math.comb(len(terms), low), math.comb(len(terms), high)) > MOST_SUBSETS:
             return None
         if not product:
-            made[p] = Part(terms, Cut(terms, low, high))
+            # C.07 16.5.1: the voluntary unplayed rounds are cut first (a Buchholz contribution
+            # of one is never below the least); a median's upper cut then takes the greatest of
+            # the rest: the unplayed rounds left are the greatest of theirs, at most v − low of them
+            first = min(low, len(unplayed))
+            tops = [
+                u + q
+                for k in range(min(high, len(unplayed) - first) + 1)
+                for u in _subsets(unplayed, k)
+                for q in _subsets(played, high - k)
+            ]
+            if len(tops) > MOST_SUBSETS:
+                return None
+            lows = [u + q for u in _subsets(unplayed, first) for q in _subsets(played, low - first)]
+            if first == len(unplayed):  # every unplayed round cut: the rest cut as without them
+                lows = [tuple(unplayed) + q for q in _subsets(played, low - first)]
+                tops = _subsets(played, high)
+            made[p] = Part(terms, Cut(terms, lows, tops, low + high))
             continue
         # Sonneborn-Berger's cut orders by the opponent's score, then the product (16.5)
+        if unplayed and (high or low > 1):
+            return None  # 16.5.1 weighs an unplayed round's product against the least, cut by cut
         keys = [cell(c.key, p, r) for r in rounds]
         least = min(int(t.value.min()) for t in terms)
         span = max(int(t.value.max()) for t in terms) - least + 1
         pool = [_merged(k, t, span, least) for k, t in zip(keys, terms, strict=True)]
-        made[p] = Part(terms, Cut(pool, low, high, keys, span, least))
+        everyone = list(range(len(terms)))
+        cut = Cut(pool, _subsets(everyone, low), _subsets(everyone, high), low + high, keys, span, least)
+        if unplayed:  # Cut-1: the greater of the least unplayed round's value and the least's
+            cut = Cut(pool, cut.low_sets, [()], 1, keys, span, least, [terms[i] for i in unplayed])
+        made[p] = Part(terms, cut)
     return made
 
 
@@ -483,11 +504,7 @@ def _part_expr(
     total: Any = sum(_term_expr(model, t, result) for t in part.terms)
     cut = part.cut
     if cut is not None:
-        removed: Any = _extremes_expr(model, cut.pool, cut.low, cut.high, result)
-        if cut.keys is not None:
-            keys = _extremes_expr(model, cut.keys, cut.low, cut.high, result)
-            removed = removed - cut.span * keys + cut.count * cut.least
-        total = total - removed
+        total = total - _cut_expr(model, cut, result)
     if not part.divisor:
         return cast(cp_model.LinearExprT, total)
     # the mean, halves up: floor((2 × times × total + d) / 2d), the numerator shifted by whole
@@ -503,23 +520,39 @@ def _part_expr(
     return cast(cp_model.LinearExprT, mean - shift)
 
 
-def _extremes_expr(
-    model: cp_model.CpModel, terms: list[Term], low: int, high: int, result: Mapping[int, list[cp_model.IntVar]]
-) -> cp_model.LinearExprT:
-    """The sum of the `low` least and the `high` greatest of the terms (C.07 16.5): a minimum (a
-    maximum) over the sums of every `low` (`high`) of them, exact whatever the ties."""
-    exprs = [_term_expr(model, t, result) for t in terms]
-    if len(exprs) <= low + high:  # every entry goes
-        return cast(cp_model.LinearExprT, sum(exprs))
-    mins = sorted(int(t.value.min()) for t in terms)
-    maxs = sorted(int(t.value.max()) for t in terms)
-    out: Any = 0
-    if low:
-        least = model.new_int_var(sum(mins[:low]), sum(maxs[:low]), "")
-        model.add_min_equality(least, [sum(c) for c in itertools.combinations(exprs, low)])
-        out = out + least
-    if high:
-        most = model.new_int_var(sum(mins[-high:]), sum(maxs[-high:]), "")
-        model.add_max_equality(most, [sum(c) for c in itertools.combinations(exprs, high)])
-        out = out + most
-    return cast(cp_model.LinearExprT, out)
+def _cut_expr(model: cp_model.CpModel, cut: Cut, result: Mapping[int, list[cp_model.IntVar]]) -> Any:
+    """What the cut takes away (C.07 16.5): the least sum over the low sets, the greatest over the
+    high ones (AddMin/MaxEquality over every n of the rounds), exact whatever the ties."""
+    pool = [_term_expr(model, t, result) for t in cut.pool]
+    keys = None if cut.keys is None else [_term_expr(model, t, result) for t in cut.keys]
+    removed: Any = 0
+    for sets, lowest in ((cut.low_sets, True), (cut.high_sets, False)):
+        if sets == [()]:
+            continue
+        removed = removed + _extreme_sum(model, cut.pool, pool, sets, lowest)
+        if keys is not None and cut.keys is not None:
+            removed = removed - cut.span * _extreme_sum(model, cut.keys, keys, sets, lowest) + len(sets[0]) * cut.least
+    if cut.unplayed:  # SB Cut-1 (16.5.1): the greater of the least unplayed value and the least's
+        exprs = [_term_expr(model, t, result) for t in cut.unplayed]
+        least_unplayed = _extreme_sum(model, cut.unplayed, exprs, _subsets(range(len(exprs)), 1), True)
+        greater = model.new_int_var(cut.least, cut.least + cut.span - 1, "")  # some round's value
+        model.add_max_equality(greater, [removed, least_unplayed])
+        removed = greater
+    return removed
+
+
+def _extreme_sum(
+    model: cp_model.CpModel, terms: list[Term], exprs: list[Any], sets: list[tuple[int, ...]], lowest: bool
+) -> Any:
+    """The least (greatest) of the sums of the terms over each set."""
+    if len(sets) == 1:
+        return sum(exprs[i] for i in sets[0])
+    low = min(sum(int(terms[i].value.min()) for i in c) for c in sets)
+    high = max(sum(int(terms[i].value.max()) for i in c) for c in sets)
+    var = model.new_int_var(low, high, "")
+    sums = [sum(exprs[i] for i in c) for c in sets]
+    if lowest:
+        model.add_min_equality(var, sums)
+    else:
+        model.add_max_equality(var, sums)
+    return var
