@@ -108,4 +108,4 @@ def test_a_case_the_sums_do_not_model_is_refused_naming_the_rules(monkeypatch):
     with pytest.raises(use.InvalidRequest) as caught:
         use.compute_scenarios(plan)
     issue = caught.value.issues[0]
-    assert issue.path == ("tiebreaks", 0) and "BH, SB" in issue.message
+    assert issue.path == ("tiebreaks", 0) and issue.message.startswith("BH/C1, SB: not written as constraints")

@@ -85,14 +85,15 @@ def _agree(body, model_only: bool, most_read: int = 99) -> None:
 
 
 def test_a_rule_reading_too_many_open_games_is_a_422_naming_it(monkeypatch):
-    """Buchholz reads the opponents' games: with the model's bound below what a player reads, the
-    request is refused naming the rule, never answered by a guess."""
-    body = msgspec.structs.replace(_request(11), tiebreaks=["BH/C1", "WIN"])
+    """Koya reads the opponents' scores against a limit, which the sums over rounds do not write:
+    with the model's bound below what a player reads, the request is refused naming that rule
+    alone (WIN and Buchholz are modelled), never answered by a guess."""
+    body = msgspec.structs.replace(_request(11), tiebreaks=["BH/C1", "KS", "WIN"], regulations="fide-2024")
     with pytest.raises(InvalidRequest) as caught:
         _by_solver(body, monkeypatch, most_read=0)
     issue = caught.value.issues[0]
-    assert issue.path == ("tiebreaks", 0)
-    assert "BH" in issue.message and "WIN" not in issue.message
+    assert issue.path == ("tiebreaks", 1)
+    assert issue.message.startswith("KS: not written as constraints") and "WIN" not in issue.message
 
 
 REAL_SOLVER = cp_model.CpSolver

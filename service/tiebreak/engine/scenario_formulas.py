@@ -209,10 +209,14 @@ def formula_keys(
     dropped: Mapping[RuleSpec, str | None],
     ratings: np.ndarray | None = None,
     manual: Mapping[int, Any] | None = None,
+    refused: list[int] | None = None,
 ) -> list[FormulaKey] | None:
     """Every player's `FormulaKey` over the kept games (indices into `parts.kept`), or None when
-    some valued player's values are not sums this module models exactly."""
+    some valued player's values are not sums this module models exactly; then `refused` (when
+    given) receives the positions of the rules that were not."""
+    refused = [] if refused is None else refused
     if not modelled(specs):
+        refused += unmodelled(specs)
         return None
     kept = [games[g] for g in parts.kept]
     own: dict[int, list[int]] = {}
@@ -234,10 +238,12 @@ def formula_keys(
     for p in parts.valued:
         read[(p, OWN)] = own.get(p, [])
         if any(spec.code in SUMS for spec in computed) and not all(near(p, r) for r in range(table.played_rounds)):
+            refused += [i for i, spec in enumerate(specs) if spec.code in SUMS]
             return None
         for q in {int(o) for o in table.opp[p] if o != NO_OPPONENT and o != p} if means else ():
             read[(q, OWN)] = own.get(q, [])
             if "AOB" in means and not all(near(q, r) for r in range(table.played_rounds)):
+                refused += [i for i, spec in enumerate(specs) if spec.code == "AOB"]
                 return None
     # the (player, round) pairs stand where covering_outcomes takes players: any hashable works
     chosen, covered = covering_outcomes(cast(Mapping[int, list[int]], read), len(kept))
@@ -268,7 +274,7 @@ def formula_keys(
         point_terms.append(Term(games_p, points.astype(np.int64)))
     rule_parts: dict[int, list[Part]] = {p: [] for p in parts.valued}
     remapped: list[bool] = []  # per rule: a single table per player, renumbered densely in order
-    for spec in specs:
+    for i, spec in enumerate(specs):
         one = {p: _constant(0) for p in parts.valued} if spec in dropped else None  # the same for all
         if one is None and spec.code in SUMS:
             one = _sums(ctx, big, spec, parts.valued, rows_of, cell)
@@ -278,6 +284,7 @@ def formula_keys(
             value = -sort_keys(TIEBREAKS[spec.code].compute(ctx, spec))  # larger ranks first; none worst
             one = {p: Part([cell(value, p, OWN)]) for p in parts.valued}
         if one is None:
+            refused.append(i)
             return None
         remapped.append(spec.code not in SUMS and spec.code not in MEANS)
         for p, part in one.items():
