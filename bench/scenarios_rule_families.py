@@ -22,6 +22,7 @@ LISTS = (
     ["BH/C1", "BH/C2", "SB"],
     ["SB/C1", "AOB"],
     ["ARO", "TPR", "APRO", "PTP"],
+    ["KS", "BH/C1"],
 )
 
 

@@ -22,7 +22,9 @@ no rule is re-derived. Then
 - AOB (8.4), APRO and APPO (10.5, 10.6) are means over the opponents met over the board (a fixed
   set): the sum of the opponents' Buchholz terms (or their own-row performances), then the engine's
   rounding, halves up, as an integer division.
-Anything else (direct encounter, Koya, another modifier, a round reading more than
+- Koya (9.2) sums per round the points scored against an opponent who reached the limit: the
+  engine's cells (`koya_counted`), each reading the player's and the opponent's rows.
+Anything else (direct encounter, another modifier, a round reading more than
 `MOST_PER_ROUND` games, counted rounds that change with the results) is not modelled: `formula_keys`
 returns None and the caller refuses, naming the rules (`unmodelled`).
 """
@@ -39,6 +41,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from .context import Context
+from .families.koya import koya_counted
 from .model import Regulations
 from .ranking import sort_keys
 from .registry import TIEBREAKS
@@ -50,6 +53,7 @@ from .table import IS_PLAYED, NO_OPPONENT, Table
 MOST_PER_ROUND = 3  # open games one round's contribution may read (the player's and the opponent's)
 MOST_SUBSETS = 400  # the cut's sums over every n of the rounds: C(rounds, n) expressions at most
 SUMS = ("BH", "FB", "SB")  # opponents' scores summed per round (8.1, 8.3, 9.1)
+PER_ROUND = (*SUMS, "KS")  # a contribution per round reading the player's and the opponent's rows
 MEANS = ("AOB", "APRO", "APPO")  # means over the opponents met (8.4, 10.5, 10.6)
 # Rules whose value reads the player's own row only (scenario_parts.READS 0), and the rating rules
 # that read the opponents' ratings, fixed, and the player's own results (C.07 10.1-10.3).
@@ -197,7 +201,7 @@ def _modelled(spec: RuleSpec) -> bool:
         return spec == plain  # a cut too wide for the model's sums is refused per player (MOST_SUBSETS)
     if spec.code in MEANS:
         return spec == RuleSpec(code=spec.code)
-    return spec.code in OWN_ROW
+    return spec.code in OWN_ROW or spec.code == "KS"  # Koya: its limit and /R are the engine's
 
 
 def formula_keys(
@@ -237,8 +241,8 @@ def formula_keys(
 
     for p in parts.valued:
         read[(p, OWN)] = own.get(p, [])
-        if any(spec.code in SUMS for spec in computed) and not all(near(p, r) for r in range(table.played_rounds)):
-            refused += [i for i, spec in enumerate(specs) if spec.code in SUMS]
+        if any(spec.code in PER_ROUND for spec in computed) and not all(near(p, r) for r in range(table.played_rounds)):
+            refused += [i for i, spec in enumerate(specs) if spec.code in PER_ROUND]
             return None
         for q in {int(o) for o in table.opp[p] if o != NO_OPPONENT and o != p} if means else ():
             read[(q, OWN)] = own.get(q, [])
@@ -280,13 +284,18 @@ def formula_keys(
             one = _sums(ctx, big, spec, parts.valued, rows_of, cell)
         elif one is None and spec.code in MEANS:
             one = _means(ctx, big, spec, parts.valued, rows_of, cell)
+        elif one is None and spec.code == "KS":
+            # C.07 9.2: per round the points scored when the opponent reached the limit, the
+            # engine's own cells (its final score: the opponent's row; the points: the player's)
+            koya_points = np.where(koya_counted(big, spec), big.pts, 0)
+            one = {p: Part([cell(koya_points, p, r) for r in range(big.played_rounds)]) for p in parts.valued}
         elif one is None:
             value = -sort_keys(TIEBREAKS[spec.code].compute(ctx, spec))  # larger ranks first; none worst
             one = {p: Part([cell(value, p, OWN)]) for p in parts.valued}
         if one is None:
             refused.append(i)
             return None
-        remapped.append(spec.code not in SUMS and spec.code not in MEANS)
+        remapped.append(spec in dropped or spec.code in OWN_ROW)
         for p, part in one.items():
             rule_parts[p].append(part)
     for i, dense in enumerate(remapped):
