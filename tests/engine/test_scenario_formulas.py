@@ -29,6 +29,7 @@ FAMILIES = {
     "ratings": [["ARO", "TPR", "PTP"], ["ARO/C1", "ARO/M1"]],
     "performances": [["APRO", "APPO"]],
     "koya": [["KS"], ["KS/L40", "BH"], ["SB", "KS/L+1"]],
+    "uscf": [["SOLK", "MED"], ["MM", "SBUS"], ["OCUM", "CUM", "MM"]],  # regulations uscf
     "own-row": [["PS", "WIN", "WON", "BPG", "BWG", "GE"], ["BH/C1", "PS", "STD", "TPN"]],
 }
 
@@ -66,6 +67,7 @@ def test_each_rule_family_agrees_with_enumeration(family, seed, pick, regulation
     family leaves unmodelled (a median with several unplayed rounds, say) may be refused (a 422),
     never answered otherwise."""
     lists = FAMILIES[family]
+    regulations = "uscf" if family == "uscf" else regulations
     body = msgspec.structs.replace(_request(seed), tiebreaks=list(lists[pick % len(lists)]), regulations=regulations)
     taken = []
     with pytest.MonkeyPatch.context() as patch:
@@ -93,10 +95,11 @@ def test_only_the_rules_written_as_sums_are_modelled():
     for more in (RuleSpec("ARO"), RuleSpec("TPR"), RuleSpec("AOB"), RuleSpec("APRO"), RuleSpec("WIN"), RuleSpec("PS")):
         assert modelled([RuleSpec("BH"), more])
     assert modelled([RuleSpec("KS"), RuleSpec("KS", limit=40)])
-    # direct encounter reads whoever is tied; the US Chess medians and Solkoff are not written yet
-    for other in (RuleSpec("DE"), RuleSpec("MM"), RuleSpec("SOLK"), RuleSpec("SBUS")):
+    assert modelled([RuleSpec("SOLK"), RuleSpec("MED"), RuleSpec("MM"), RuleSpec("SBUS"), RuleSpec("OCUM")])
+    # direct encounter reads whoever is tied; US Chess's AROUS and OPERF are not written yet
+    for other in (RuleSpec("DE"), RuleSpec("AROUS"), RuleSpec("OPERF")):
         assert not modelled([RuleSpec("BH"), other])
-    assert unmodelled([RuleSpec("BH"), RuleSpec("DE"), RuleSpec("WIN"), RuleSpec("SOLK")]) == [1, 3]
+    assert unmodelled([RuleSpec("BH"), RuleSpec("DE"), RuleSpec("WIN"), RuleSpec("OPERF")]) == [1, 3]
 
 
 def test_a_case_the_sums_do_not_model_is_refused_naming_the_rules(monkeypatch):

@@ -85,15 +85,16 @@ def _agree(body, model_only: bool, most_read: int = 99) -> None:
 
 
 def test_a_rule_reading_too_many_open_games_is_a_422_naming_it(monkeypatch):
-    """US Chess's Solkoff reads the opponents' rows and is not written as sums over rounds (decision
-    0270): with the model's bound below what a player reads, the request is refused naming that
-    rule alone (CUM and BLK, own-row rules, are modelled), never answered by a guess."""
-    body = msgspec.structs.replace(_request(11), tiebreaks=["CUM", "SOLK", "BLK"], regulations="uscf")
+    """US Chess's opposition performance reads the opponents' opponents and is not written as sums
+    over rounds (decision 0270): with the model's bound below what a player reads, the request is
+    refused naming that rule alone (CUM and BLK, own-row rules, are modelled), never answered by a
+    guess."""
+    body = msgspec.structs.replace(_request(11), tiebreaks=["CUM", "OPERF", "BLK"], regulations="uscf")
     with pytest.raises(InvalidRequest) as caught:
         _by_solver(body, monkeypatch, most_read=0)
     issue = caught.value.issues[0]
     assert issue.path == ("tiebreaks", 1)
-    assert issue.message.startswith("SOLK: not written as constraints") and "CUM" not in issue.message
+    assert issue.message.startswith("OPERF: not written as constraints") and "CUM" not in issue.message
 
 
 REAL_SOLVER = cp_model.CpSolver

@@ -42,6 +42,7 @@ from ortools.sat.python import cp_model
 
 from .context import Context
 from .families.koya import koya_counted
+from .families.uscf import median_drops, opposition_cells
 from .model import Regulations
 from .ranking import sort_keys
 from .registry import TIEBREAKS
@@ -53,7 +54,8 @@ from .table import IS_PLAYED, NO_OPPONENT, Table
 MOST_PER_ROUND = 3  # open games one round's contribution may read (the player's and the opponent's)
 MOST_SUBSETS = 400  # the cut's sums over every n of the rounds: C(rounds, n) expressions at most
 SUMS = ("BH", "FB", "SB")  # opponents' scores summed per round (8.1, 8.3, 9.1)
-PER_ROUND = (*SUMS, "KS")  # a contribution per round reading the player's and the opponent's rows
+USCF = ("SOLK", "MED", "MM", "SBUS", "OCUM")  # US Chess 34E1, 34E2, 34E8, 34E9: the same per-round sums
+PER_ROUND = (*SUMS, "KS", *USCF)  # a contribution per round reading the player's and the opponent's rows
 MEANS = ("AOB", "APRO", "APPO")  # means over the opponents met (8.4, 10.5, 10.6)
 # Rules whose value reads the player's own row only (scenario_parts.READS 0), and the rating rules
 # that read the opponents' ratings, fixed, and the player's own results (C.07 10.1-10.3).
@@ -95,18 +97,30 @@ class Cut:
     span: int = 1
     least: int = 0
     unplayed: list[Term] | None = None
+    # US Chess Modified Median (34E1): whether each end is cut, 0 or 1 per outcome of the player's
+    # own games (a plus score keeps the greatest, a minus score the least); None: always
+    low_if: Term | None = None
+    high_if: Term | None = None
+
+    @property
+    def fewest(self) -> int:
+        """The fewest entries cut in any outcome."""
+        low = len(self.low_sets[0]) if self.low_if is None or self.low_if.value.min() else 0
+        high = len(self.high_sets[0]) if self.high_if is None or self.high_if.value.min() else 0
+        return min(self.count, low + high) if (self.low_if or self.high_if) else self.count
 
     def at(self, codes: np.ndarray) -> np.ndarray:
         values = np.stack([t.at(codes) for t in self.pool], axis=1)
         keys = None if self.keys is None else np.stack([t.at(codes) for t in self.keys], axis=1)
         removed = np.zeros(len(codes), dtype=np.int64)
-        for sets, pick in ((self.low_sets, np.min), (self.high_sets, np.max)):
+        for sets, pick, when in ((self.low_sets, np.min, self.low_if), (self.high_sets, np.max, self.high_if)):
             if sets == [()]:  # nothing cut at this end
                 continue
-            removed = removed + pick(np.stack([values[:, list(c)].sum(axis=1) for c in sets], axis=1), axis=1)
+            end = pick(np.stack([values[:, list(c)].sum(axis=1) for c in sets], axis=1), axis=1)
             if keys is not None:
                 chosen = pick(np.stack([keys[:, list(c)].sum(axis=1) for c in sets], axis=1), axis=1)
-                removed = removed - self.span * chosen + len(sets[0]) * self.least
+                end = end - self.span * chosen + len(sets[0]) * self.least
+            removed = removed + (end if when is None else end * when.at(codes))
         if self.unplayed:
             removed = np.maximum(removed, np.min(np.stack([t.at(codes) for t in self.unplayed], axis=1), axis=1))
         return removed
@@ -141,10 +155,12 @@ class Part:
     def sum_bounds(self) -> tuple[int, int]:
         """Bounds of the total before the mean: the kept entries are `kept` of the terms, each
         between its least and greatest value."""
-        kept = len(self.terms) - (self.cut.count if self.cut is not None else 0)
+        most = len(self.terms) - (self.cut.fewest if self.cut is not None else 0)
+        fewest = len(self.terms) - (self.cut.count if self.cut is not None else 0)
         lows = sorted(int(t.value.min()) for t in self.terms)
         highs = sorted((int(t.value.max()) for t in self.terms), reverse=True)
-        return sum(lows[:kept]), sum(highs[:kept])
+        kept = range(fewest, most + 1)  # how many entries are kept, over the outcomes
+        return min(sum(lows[:k]) for k in kept), max(sum(highs[:k]) for k in kept)
 
     def bounds(self) -> tuple[int, int]:
         low, high = self.sum_bounds()
@@ -199,7 +215,7 @@ def _modelled(spec: RuleSpec) -> bool:
     if spec.code in SUMS:  # Cut and Median, and the forfeits-played modifier (the engine's columns)
         plain = RuleSpec(code=spec.code, cut=spec.cut, median=spec.median, forfeits_played=spec.forfeits_played)
         return spec == plain  # a cut too wide for the model's sums is refused per player (MOST_SUBSETS)
-    if spec.code in MEANS:
+    if spec.code in MEANS or spec.code in USCF:
         return spec == RuleSpec(code=spec.code)
     return spec.code in OWN_ROW or spec.code == "KS"  # Koya: its limit and /R are the engine's
 
@@ -284,6 +300,8 @@ def formula_keys(
             one = _sums(ctx, big, spec, parts.valued, rows_of, cell)
         elif one is None and spec.code in MEANS:
             one = _means(ctx, big, spec, parts.valued, rows_of, cell)
+        elif one is None and spec.code in USCF:
+            one = _uscf(ctx, big, spec, parts.valued, rows_of, cell)
         elif one is None and spec.code == "KS":
             # C.07 9.2: per round the points scored when the opponent reached the limit, the
             # engine's own cells (its final score: the opponent's row; the points: the player's)
@@ -370,6 +388,48 @@ def _sums(
         cut = Cut(pool, _subsets(everyone, low), _subsets(everyone, high), low + high, keys, span, least)
         if unplayed:  # Cut-1: the greater of the least unplayed round's value and the least's
             cut = Cut(pool, cut.low_sets, [()], 1, keys, span, least, [terms[i] for i in unplayed])
+        made[p] = Part(terms, cut)
+    return made
+
+
+def _uscf(
+    ctx: Context, big: Table, spec: RuleSpec, valued: list[int], rows_of: dict[int, np.ndarray], cell: Cell
+) -> dict[int, Part] | None:
+    """US Chess Solkoff (34E2), Median and Modified Median (34E1), SB (34E8): per counted round the
+    engine's opponent's adjusted score (times the points for SB); the Medians drop the least and
+    greatest by value, as many as the engine says for the player, which must be the same in every
+    outcome (a Modified Median whose plus/minus/even score turns on the open games is refused).
+    OCUM (34E9): per round the opponent's cumulative score, the engine's CUM column."""
+    key, counted = opposition_cells(ctx)
+    if spec.code == "OCUM":
+        cumulative = TIEBREAKS["CUM"].compute(ctx, RuleSpec("CUM")).column
+        played = IS_PLAYED[big.kind] & (big.opp != NO_OPPONENT)
+        key, counted = np.where(played, cumulative[np.where(played, big.opp, 0)], 0), np.ones_like(played)
+    value = key * big.pts if spec.code == "SBUS" else key
+    drops = median_drops(big, spec.code == "MM") if spec.code in ("MED", "MM") else None
+    made = {}
+    for p in valued:
+        rows = rows_of[p]
+        if (counted[rows] != counted[rows][0]).any():
+            return None
+        rounds = np.flatnonzero(counted[rows][0]).tolist()
+        terms = [cell(value, p, r) for r in rounds]
+        if drops is None:
+            made[p] = Part(terms)
+            continue
+        # how many each end drops: a table over the player's own games (the Modified Median's
+        # plus, minus or even score), 0 or n
+        low, high = cell(drops[0], p, OWN), cell(drops[1], p, OWN)
+        lo, hi = int(low.value.max()), int(high.value.max())
+        if len(terms) <= int(low.value.min()) + int(high.value.min()):  # every entry goes in every outcome
+            made[p] = Part([])
+            continue
+        if len(terms) <= lo + hi:
+            return None  # all or some, by the outcome: not modelled
+        everyone = range(len(terms))
+        low_if = None if low.value.min() == lo else Term(low.games, (low.value > 0).astype(np.int64))
+        high_if = None if high.value.min() == hi else Term(high.games, (high.value > 0).astype(np.int64))
+        cut = Cut(terms, _subsets(everyone, lo), _subsets(everyone, hi), lo + hi, low_if=low_if, high_if=high_if)
         made[p] = Part(terms, cut)
     return made
 
@@ -542,12 +602,22 @@ def _cut_expr(model: cp_model.CpModel, cut: Cut, result: Mapping[int, list[cp_mo
     pool = [_term_expr(model, t, result) for t in cut.pool]
     keys = None if cut.keys is None else [_term_expr(model, t, result) for t in cut.keys]
     removed: Any = 0
-    for sets, lowest in ((cut.low_sets, True), (cut.high_sets, False)):
+    for sets, lowest, when in ((cut.low_sets, True, cut.low_if), (cut.high_sets, False, cut.high_if)):
         if sets == [()]:
             continue
-        removed = removed + _extreme_sum(model, cut.pool, pool, sets, lowest)
+        end: Any = _extreme_sum(model, cut.pool, pool, sets, lowest)
         if keys is not None and cut.keys is not None:
-            removed = removed - cut.span * _extreme_sum(model, cut.keys, keys, sets, lowest) + len(sets[0]) * cut.least
+            end = end - cut.span * _extreme_sum(model, cut.keys, keys, sets, lowest) + len(sets[0]) * cut.least
+        if when is not None:  # 34E1: this end is cut only in the outcomes the player's score says
+            cut_here = model.new_bool_var("")
+            model.add(cut_here == _term_expr(model, when, result))
+            low = min(0, min(sum(int(cut.pool[i].value.min()) for i in c) for c in sets))
+            high = max(0, max(sum(int(cut.pool[i].value.max()) for i in c) for c in sets))
+            taken = model.new_int_var(low, high, "")
+            model.add(taken == end).only_enforce_if(cut_here)
+            model.add(taken == 0).only_enforce_if(~cut_here)
+            end = taken
+        removed = removed + end
     if cut.unplayed:  # SB Cut-1 (16.5.1): the greater of the least unplayed value and the least's
         exprs = [_term_expr(model, t, result) for t in cut.unplayed]
         least_unplayed = _extreme_sum(model, cut.unplayed, exprs, _subsets(range(len(exprs)), 1), True)
