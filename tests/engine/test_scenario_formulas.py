@@ -29,7 +29,7 @@ FAMILIES = {
     "ratings": [["ARO", "TPR", "PTP"], ["ARO/C1", "ARO/M1"]],
     "performances": [["APRO", "APPO"]],
     "koya": [["KS"], ["KS/L40", "BH"], ["SB", "KS/L+1"]],
-    "uscf": [["SOLK", "MED"], ["MM", "SBUS"], ["OCUM", "CUM", "MM"]],  # regulations uscf
+    "uscf": [["SOLK", "MED"], ["MM", "SBUS"], ["OCUM", "CUM", "MM"], ["AROUS", "OPERF"]],  # regulations uscf
     "own-row": [["PS", "WIN", "WON", "BPG", "BWG", "GE"], ["BH/C1", "PS", "STD", "TPN"]],
 }
 
@@ -96,10 +96,12 @@ def test_only_the_rules_written_as_sums_are_modelled():
         assert modelled([RuleSpec("BH"), more])
     assert modelled([RuleSpec("KS"), RuleSpec("KS", limit=40)])
     assert modelled([RuleSpec("SOLK"), RuleSpec("MED"), RuleSpec("MM"), RuleSpec("SBUS"), RuleSpec("OCUM")])
-    # direct encounter reads whoever is tied; US Chess's AROUS and OPERF are not written yet
-    for other in (RuleSpec("DE"), RuleSpec("AROUS"), RuleSpec("OPERF")):
+    assert modelled([RuleSpec("AROUS"), RuleSpec("OPERF")])
+    # direct encounter and result between tied players read whoever is tied; a modifier the sums
+    # do not take
+    for other in (RuleSpec("DE"), RuleSpec("RBT"), RuleSpec("AOB", cut=1)):
         assert not modelled([RuleSpec("BH"), other])
-    assert unmodelled([RuleSpec("BH"), RuleSpec("DE"), RuleSpec("WIN"), RuleSpec("OPERF")]) == [1, 3]
+    assert unmodelled([RuleSpec("BH"), RuleSpec("DE"), RuleSpec("WIN"), RuleSpec("RBT")]) == [1, 3]
 
 
 def test_a_case_the_sums_do_not_model_is_refused_naming_the_rules(monkeypatch):

@@ -42,7 +42,7 @@ from ortools.sat.python import cp_model
 
 from .context import Context
 from .families.koya import koya_counted
-from .families.uscf import median_drops, opposition_cells
+from .families.uscf import median_drops, opposition_cells, performances
 from .model import Regulations
 from .ranking import sort_keys
 from .registry import TIEBREAKS
@@ -56,10 +56,10 @@ MOST_SUBSETS = 400  # the cut's sums over every n of the rounds: C(rounds, n) ex
 SUMS = ("BH", "FB", "SB")  # opponents' scores summed per round (8.1, 8.3, 9.1)
 USCF = ("SOLK", "MED", "MM", "SBUS", "OCUM")  # US Chess 34E1, 34E2, 34E8, 34E9: the same per-round sums
 PER_ROUND = (*SUMS, "KS", *USCF)  # a contribution per round reading the player's and the opponent's rows
-MEANS = ("AOB", "APRO", "APPO")  # means over the opponents met (8.4, 10.5, 10.6)
+MEANS = ("AOB", "APRO", "APPO", "OPERF")  # means over the opponents met (8.4, 10.5, 10.6; US Chess 34E11)
 # Rules whose value reads the player's own row only (scenario_parts.READS 0), and the rating rules
 # that read the opponents' ratings, fixed, and the player's own results (C.07 10.1-10.3).
-OWN_ROW = frozenset({*(code for code, reach in READS.items() if reach == 0), "ARO", "TPR", "PTP"})
+OWN_ROW = frozenset({*(code for code, reach in READS.items() if reach == 0), "ARO", "TPR", "PTP", "AROUS"})
 Cell = Callable[[np.ndarray, int, int], "Term"]  # the engine's matrix at (player, round), tabled
 OWN = -1  # the "round" under which a player's own open games are read, in the covering's keys
 
@@ -453,6 +453,8 @@ def _means(
     played = IS_PLAYED[big.kind] & (big.opp != NO_OPPONENT)
     if spec.code == "AOB":
         c = ctx.opponent_columns(False)  # the plain Buchholz the engine's AOB reads
+    elif spec.code == "OPERF":  # 34E11: every opponent met over the board, each with a performance
+        performance = performances(ctx)
     else:
         code = "TPR" if spec.code == "APRO" else "PTP"
         performance = TIEBREAKS[code].compute(ctx, RuleSpec(code)).column
@@ -480,7 +482,8 @@ def _means(
             masks = [fixed(q) for q in met]
             if any(m is None for m in masks):
                 return None
-            met = [q for q, m in zip(met, masks, strict=True) if m is not None and m.any()]  # 10.5: with a value
+            if spec.code != "OPERF":  # 10.5, 10.6: the opponents with a value
+                met = [q for q, m in zip(met, masks, strict=True) if m is not None and m.any()]
             terms = [cell(performance, q, OWN) for q in met]
             divisor, times = len(met), 1
         if met:

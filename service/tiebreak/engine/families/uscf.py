@@ -405,6 +405,12 @@ def _performances(ctx: Context) -> np.ndarray:
     return ctx.cached("uscf-performance", compute)
 
 
+def performances(ctx: Context) -> np.ndarray:
+    """Each player's performance over the board (34E11's per-opponent value; the scenario solver
+    reads it)."""
+    return _performances(ctx)
+
+
 def opposition_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E11: the mean of the opponents' performance ratings, each over the board."""
     games = _games(ctx)
