@@ -23,7 +23,10 @@ LISTS = (
     ["SB/C1", "AOB"],
     ["ARO", "TPR", "APRO", "PTP"],
     ["KS", "BH/C1"],
+    ["MM", "SOLK", "SBUS"],  # US Chess: under uscf
+    ["OCUM", "AROUS", "OPERF"],
 )
+USCF = {"MM", "OCUM"}
 
 
 def main() -> None:
@@ -34,6 +37,8 @@ def main() -> None:
     for rules in LISTS:
         request, _, _ = file_request(None, text, None, rules, places=10)
         request = msgspec.structs.replace(request, unrated_rating=1000)
+        if rules[0] in USCF:
+            request = msgspec.structs.replace(request, regulations="uscf")
         if "--every" not in sys.argv:
             request = msgspec.structs.replace(request, players=leaders)
         started = time.perf_counter()
