@@ -19,14 +19,18 @@ no rule is re-derived. Then
 - a rule reading only the player's own row (points, wins, colours, progressive score, and the
   rating rules ARO, TPR, PTP, whose opponents' ratings are fixed) is the engine's value tabled
   over the player's own open games;
-- AOB (8.4), APRO and APPO (10.5, 10.6) are means over the opponents met over the board (a fixed
-  set): the sum of the opponents' Buchholz terms (or their own-row performances), then the engine's
-  rounding, halves up, as an integer division.
+- AOB (8.4), APRO and APPO (10.5, 10.6), US Chess OPERF (34E11) are means over the opponents met
+  over the board (a fixed set): the sum of the opponents' Buchholz terms (or their own-row
+  performances), then the engine's rounding, halves up, as an integer division;
 - Koya (9.2) sums per round the points scored against an opponent who reached the limit: the
-  engine's cells (`koya_counted`), each reading the player's and the opponent's rows.
-Anything else (direct encounter, another modifier, a round reading more than
-`MOST_PER_ROUND` games, counted rounds that change with the results) is not modelled: `formula_keys`
-returns None and the caller refuses, naming the rules (`unmodelled`).
+  engine's cells (`koya_counted`), each reading the player's and the opponent's rows;
+- US Chess Solkoff, Median, Modified Median, SB, OCUM (34E1, 34E2, 34E8, 34E9) the engine's cells
+  likewise (`opposition_cells`); the Modified Median's ends are cut per outcome as the engine's
+  `median_drops` says for the player's own score.
+Anything else (direct encounter, another modifier, a round reading more than `MOST_PER_ROUND`
+games, counted rounds that change with the results, an SB cut of two or more or an SB median with
+unplayed rounds, a cut past `MOST_SUBSETS`) is not modelled: `formula_keys` returns None, lists
+the rules in `refused`, and the caller refuses naming them.
 """
 
 from __future__ import annotations
