@@ -79,6 +79,21 @@ def test_each_rule_family_agrees_with_enumeration(family, seed, pick, regulation
     event(f"modelled: {all(keys is not None for keys in taken)}")
 
 
+@settings(max_examples=examples(10, "SCENARIO_FORMULAS_EXAMPLES"), deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_manual_values_reach_the_sums(seed):
+    """MAN beside Buchholz past the bound: the arbiter's values reach the engine's context the sums
+    read (as rank_stacked gives them), so the ranks are enumeration's."""
+    body = _request(seed)
+    manual = {str(p.id): (p.id * 7) % 5 for p in body.tournament.players}
+    body = msgspec.structs.replace(body, tiebreaks=["BH/C1", "MAN"], manual_values=manual, regulations="fide-2024")
+    taken = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(use, "formula_keys", lambda *a, **k: taken.append(formula_keys(*a, **k)) or taken[-1])
+        _agree(body, model_only=False, most_read=0)
+    assert taken and all(keys is not None for keys in taken)
+
+
 def test_the_sums_are_used_past_the_bound(monkeypatch):
     """The plan takes the sums (no covering outcomes) when the table model would refuse."""
     body = msgspec.structs.replace(_request(3), tiebreaks=["BH/C1", "BH", "SB"], regulations="fide-2024")
