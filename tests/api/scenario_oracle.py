@@ -120,6 +120,8 @@ def outcome_standings(client, body: dict, chosen: dict) -> tuple[dict, dict]:
         "explain": False,
         "after_round": after,
     }
+    if body.get("unrated_rating") is not None:  # the rating rules as the scenarios computed them
+        request["unrated_rating"] = body["unrated_rating"]
     response = client.post("/v1/standings", json=request)
     assert response.status_code == 200, response.text
     rows = response.json()["standings"]

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from litestar.testing import TestClient
 
+import tiebreak.engine.scenario_formulas as formulas
 import tiebreak.usecases.scenarios as use
 from tiebreak.http.app import create_app
 from tiebreak.http.scenarios import EXAMPLE
@@ -145,12 +146,14 @@ def test_the_request_errors_are_in_the_language_asked(client, monkeypatch):
         response = client.post("/v1/scenarios", json={**EXAMPLE, **change}, headers={"Accept-Language": "ru"})
         assert response.status_code == 422 and response.headers["content-language"] == "ru", response.text
         assert text in response.json()["errors"][0]["message"], (text, response.text)
-    # the solver's refusal: Buchholz reads more open games than a model bound of none
+    # the solver's refusal: Buchholz's rounds read more open games than the sums over rounds take
+    # (a bound of none, decision 0270)
     monkeypatch.setattr(use, "_enumeration_fits", lambda counts, limits: False)
     monkeypatch.setattr(use, "MOST_READ", 0)
+    monkeypatch.setattr(formulas, "MOST_PER_ROUND", 0)
     body = {**EXAMPLE, "tiebreaks": ["BH", "WIN"]}
     response = client.post("/v1/scenarios", json=body, headers={"Accept-Language": "ru"})
     assert response.status_code == 422, response.text
     error = response.json()["errors"][0]
-    assert error["path"] == "tiebreaks[0]" and "решатель принимает правила" in error["message"]
+    assert error["path"] == "tiebreaks[0]" and "решатель пока не записывает" in error["message"]
     assert "BH" in error["message"] and "`assume`" in error["message"]

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
+import tiebreak.engine.scenario_formulas as formulas
 import tiebreak.engine.scenario_solver as solver
 import tiebreak.usecases.scenarios as use
 from tiebreak.engine.errors import InvalidRequest
@@ -85,14 +86,16 @@ def _agree(body, model_only: bool, most_read: int = 99) -> None:
 
 
 def test_a_rule_reading_too_many_open_games_is_a_422_naming_it(monkeypatch):
-    """Buchholz reads the opponents' games: with the model's bound below what a player reads, the
-    request is refused naming the rule, never answered by a guess."""
-    body = msgspec.structs.replace(_request(11), tiebreaks=["BH/C1", "WIN"])
+    """A cut the sums do not take for this event (here: every cut of two rounds past the model's
+    bound on sets) is refused naming that rule alone (WIN is modelled), never answered by a guess
+    (decision 0270)."""
+    body = msgspec.structs.replace(_request(11), tiebreaks=["WIN", "BH/C2"], regulations="fide-2024")
+    monkeypatch.setattr(formulas, "MOST_SUBSETS", 0)
     with pytest.raises(InvalidRequest) as caught:
         _by_solver(body, monkeypatch, most_read=0)
     issue = caught.value.issues[0]
-    assert issue.path == ("tiebreaks", 0)
-    assert "BH" in issue.message and "WIN" not in issue.message
+    assert issue.path == ("tiebreaks", 1)
+    assert issue.message.startswith("BH/C2: not written as constraints") and "WIN" not in issue.message
 
 
 REAL_SOLVER = cp_model.CpSolver

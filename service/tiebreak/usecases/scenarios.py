@@ -35,7 +35,7 @@ from ..engine.scenarios import (
     results_named,
 )
 from ..engine.scenario_parts import READS, Parts, TooWide, parts_of, player_keys, ranks_by_parts, reach_of
-from ..engine.scenario_formulas import formula_keys, modelled
+from ..engine.scenario_formulas import formula_keys, modelled, unmodelled
 from ..engine.scenario_solver import MOST_READ, solve_ranks
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg, msg_n
@@ -381,18 +381,28 @@ def _enumeration_fits(counts: Counts, limits: Limits | None) -> bool:
 
 
 def _solver_parts(table: Table, games: list[OpenGame], reported: list[int], specs: list[RuleSpec], reach: int) -> Parts:
-    """The players' values by parts, for the solver; past `MOST_READ` games per player, BH, BH/C1
-    and SB are taken as sums over rounds (engine/scenario_formulas.py), any other list is a 422
-    naming the rules that read the opponents' rows."""
+    """The players' values by parts, for the solver; past `MOST_READ` games per player, the rules
+    engine/scenario_formulas.py writes as sums over rounds are taken so, any other list is a 422
+    naming the rules it does not write (decision 0270)."""
     try:
         return parts_of(table, games, reported, reach, MOST_READ)
     except TooWide as exc:
         if modelled(specs):
             return parts_of(table, games, reported, reach, cover=False)
-        raise _too_wide(games, specs, exc.games) from None
+        raise _too_wide(games, specs, exc.games, unmodelled(specs)) from None
 
 
-def _too_wide(games: list[OpenGame], specs: list[RuleSpec], widest: int) -> InvalidRequest:
+def _too_wide(games: list[OpenGame], specs: list[RuleSpec], widest: int, refused: list[int]) -> InvalidRequest:
+    if refused:  # the rules the sums over rounds do not write (engine/scenario_formulas.py)
+        named = ", ".join(dict.fromkeys(specs[i].canonical for i in refused))
+        text = msg(
+            '{rules}: not written as constraints for the solver on this event (docs/scenarios.md, "Rules as'
+            ' sums over rounds"), and {open} open games are too many outcomes to count; fix some results'
+            " with `assume` or leave these rules out",
+            rules=named,
+            open=len(games),
+        )
+        return InvalidRequest([Issue(("tiebreaks", refused[0]), text)])
     far = [(i, spec) for i, spec in enumerate(specs) if (READS.get(spec.code) or 0) > 0]
     named = ", ".join(dict.fromkeys(spec.code for _, spec in far))
     return InvalidRequest(
@@ -495,9 +505,23 @@ def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: flo
     with cyclic_gc_paused():
         keys: list[Any]
         if not parts.covered:  # sums over rounds; a case they do not model exactly is refused
-            keys = list(formula_keys(table, plan.games, parts, plan.specs, plan.regulations, dropped) or [])
+            refused: list[int] = []
+            keys = list(
+                formula_keys(
+                    table,
+                    plan.games,
+                    parts,
+                    plan.specs,
+                    plan.regulations,
+                    dropped,
+                    ratings=ratings,
+                    manual=manual,
+                    refused=refused,
+                )
+                or []
+            )
             if not keys:
-                raise _too_wide(plan.games, plan.specs, max(map(len, parts.read.values()), default=0))
+                raise _too_wide(plan.games, plan.specs, max(map(len, parts.read.values()), default=0), refused)
         else:
             keys = [
                 *player_keys(table, plan.games, parts, plan.specs, plan.regulations, ratings, dropped, between, manual)

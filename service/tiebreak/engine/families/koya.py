@@ -8,14 +8,16 @@ from ..context import Context
 from ..contributions import Explanation, RuleOutcome, contribution_rows, explanation
 from ..model import System
 from ..rules import RuleSpec
-from ..table import NO_OPPONENT
+from ..table import NO_OPPONENT, Table
 from .counts import KIND_NAMES
 
 DEFAULT_LIMIT = 50  # percent of the maximum possible score
 
 
-def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
-    table = ctx.table
+def koya_counted(table: Table, spec: RuleSpec) -> np.ndarray:
+    """Per player and round, whether the round's points count for Koya: a game against an opponent
+    whose final score reached the limit (9.2). The scenario solver sums the same cells per round
+    (engine/scenario_formulas.py)."""
     has_opp = table.opp != NO_OPPONENT
     if table.system is System.ROUND_ROBIN and not spec.all_rounds:
         # The idle round of an odd round robin is no game: the maximum is over the games scheduled
@@ -31,7 +33,14 @@ def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
         limit = DEFAULT_LIMIT if spec.limit is None else spec.limit
         reached = table.score * 100 >= limit * maxima
     opp = np.where(has_opp, table.opp, 0)
-    counted = has_opp & reached[opp]
+    counted: np.ndarray = has_opp & reached[opp]
+    return counted
+
+
+def koya(ctx: Context, spec: RuleSpec) -> RuleOutcome:
+    table = ctx.table
+    opp = np.where(table.opp != NO_OPPONENT, table.opp, 0)
+    counted = koya_counted(table, spec)
 
     def explain(rows: list[int]) -> Explanation:
         fields = {

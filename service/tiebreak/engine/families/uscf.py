@@ -75,6 +75,20 @@ def _opposition(ctx: Context) -> _Opposition:
     return ctx.cached("uscf-opposition", lambda: _Opposition(ctx.table))
 
 
+def opposition_cells(ctx: Context) -> tuple[np.ndarray, np.ndarray]:
+    """Per player and round, the opponent's adjusted score (0 for an own unplayed round) and whether
+    the round counts: the cells Solkoff, the Medians and SB sum (the scenario solver reads them)."""
+    opposition = _opposition(ctx)
+    return opposition.key, opposition.counted
+
+
+def median_drops(table: Table, modified: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Per player, how many of the lowest and highest adjusted scores the Median (or Modified
+    Median) drops (34E1)."""
+    low, high, _ = _drops(table, counted_rounds(table), modified)
+    return low, high
+
+
 def _adjusted_note(ctx: Context, q: int) -> str | None:
     """Why an opponent's adjusted score differs from the face value, if it does."""
     table, opposition = ctx.table, _opposition(ctx)
@@ -389,6 +403,12 @@ def _performances(ctx: Context) -> np.ndarray:
         return performance
 
     return ctx.cached("uscf-performance", compute)
+
+
+def performances(ctx: Context) -> np.ndarray:
+    """Each player's performance over the board (34E11's per-opponent value; the scenario solver
+    reads it)."""
+    return _performances(ctx)
 
 
 def opposition_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
