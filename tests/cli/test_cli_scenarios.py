@@ -255,3 +255,49 @@ def test_a_solver_answer_in_sentences(tmp_path):
     assert len(answer["players"]) == 2
     ru = tiebreak(*args, "--lang", "ru")
     assert ru.returncode == 0 and "ответ дал решатель" in ru.stdout.splitlines()[0], ru.stderr
+
+
+OWN_WORDS = {
+    "certain": "certain",
+    "possible": "possible",
+    "impossible": "out of reach",
+    "undecided": "not settled in time",
+}
+
+
+def test_a_solver_answer_says_what_the_players_own_result_makes_of_each_place(tmp_path):
+    """40 boards open: past 2^53 outcomes, the JSON says null and the text 3^40; under each place
+    a player can reach, what winning, drawing or losing their own game makes of it (by_own_result),
+    said again only when it changes from the place before."""
+    tournament = swiss_wire(80, 5, seed=3)
+    tournament["rounds"] = 6
+    pairings = [{"round": 6, "white": i, "black": i + 1} for i in range(1, 81, 2)]
+    (tmp_path / "t.json").write_text(json.dumps(tournament))
+    (tmp_path / "p.json").write_text(json.dumps(pairings))
+    args = ["scenarios", tmp_path / "t.json", "--pairings", tmp_path / "p.json", "-t", "WIN", "PS", "--places", "5"]
+    args += ["--players", *map(str, range(1, 81, 5))]
+    answer = json.loads(tiebreak(*args, "--format", "json").stdout)
+    assert answer["method"] == "solver" and answer["outcomes"] is None
+    done = tiebreak(*args)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("40 open games (3^40 outcomes) answered by the solver")
+    shown = 0
+    for player in answer["players"]:
+        start = lines.index(next(x for x in lines if x.startswith(player["name"] + ": best rank")))
+        block = lines[start + 1 :]
+        block = block[: next((i for i, x in enumerate(block) if not x.startswith("  ")), len(block))]
+        expected, said = [], None
+        for place in player["places"]:
+            if place["certain"]:
+                break
+            own = place["by_own_result"]
+            if own is not None and own != said:
+                words = {k: OWN_WORDS[v] for k, v in own.items()}
+                expected.append(
+                    f"    if {player['name']} wins: {words['win']}; draws: {words['draw']}; loses: {words['loss']}"
+                )
+                said = own
+        assert [x for x in block if x.startswith("    ")] == expected, player["id"]
+        shown += len(expected)
+    assert shown  # some player's own result was said

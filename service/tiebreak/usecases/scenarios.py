@@ -11,7 +11,7 @@ outcomes in full and turns each player's winning outcomes into a minimal `needs`
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +34,20 @@ from ..engine.scenarios import (
     reached,
     results_named,
 )
-from ..engine.scenario_parts import READS, Parts, TooWide, parts_of, player_keys, ranks_by_parts, reach_of
-from ..engine.scenario_formulas import formula_keys, modelled
-from ..engine.scenario_solver import MOST_READ, solve_ranks
+from ..engine.scenario_parts import (
+    READS,
+    Key,
+    Parts,
+    TooWide,
+    parts_of,
+    player_keys,
+    ranks_by_parts,
+    reach_of,
+)
+from ..engine.scenario_formulas import FormulaKey, Part, formula_keys, modelled
+from ..engine.scenario_formulas import Term as FormulaTerm
+from ..engine.scenario_solver import MOST_READ, PlayerRanks, solve_ranks
+from ..engine.scenario_solver import Stats as SolveStats
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg, msg_n
 from ..engine.table import Table
@@ -422,7 +433,13 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     manual = plan.standings.decisions.manual_values  # MAN's values hold in every outcome
     between = (lambda: deadline.check(msg("while ranking the outcomes"))) if deadline is not None else (lambda: None)
     if plan.solver:
-        return _solved(plan, ratings, dropped, manual, between, started)
+        # by_own_result's questions stop while a quarter of the request's time is left: `undecided`
+        time_left = (
+            (lambda: deadline.remaining() > deadline.limits.compute_deadline_s / 4)
+            if deadline is not None
+            else (lambda: True)
+        )
+        return _solved(plan, ratings, dropped, manual, between, started, time_left)
     with cyclic_gc_paused():
         if plan.parts is not None:
             ranked = ranks_by_parts(
@@ -478,7 +495,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
         regulations=plan.regulations.value,
         tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
         after_round=table.played_rounds,
-        outcomes=3 ** len(plan.games),
+        outcomes=w.outcomes_count(len(plan.games)),
         ranked_by_tiebreaks=ranked,
         open_games=open_games,
         players=players,
@@ -486,7 +503,9 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     )
 
 
-def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: float) -> w.ScenariosResponse:
+def _solved(
+    plan: ScenariosPlan, ratings, dropped, manual, between, started: float, time_left: Callable[[], bool]
+) -> w.ScenariosResponse:
     """The best and worst rank of each reported player by the solver (engine/scenario_solver.py);
     a place p is possible when the best rank is at most p (its example is the best rank's), and
     certain when the worst rank is (proved only when the worst was)."""
@@ -522,15 +541,18 @@ def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: flo
             for g, o in enumerate(open_games)
         ]
 
+    own = _own_games(plan.games, plan.reported)
     players = []
     for p, answer in zip(plan.reported, answers, strict=True):
         best, worst = answer.best, answer.worst
         undecided: list = [name for name, e in (("best_rank", best), ("worst_rank", worst)) if not e.proved]
         best_example = example(best.example)
         places = []
-        for place in range(1, plan.body.places + 1):
-            if best.example is None or best.rank > place:
-                continue  # no outcome found reaching it (proved impossible when `best` is proved)
+        reachable = [
+            place for place in range(1, plan.body.places + 1) if best.example is not None and best.rank <= place
+        ]  # no outcome found reaching the others (proved impossible when `best` is proved)
+        by_result = _by_own_result(keys, parts, plan, p, own.get(p), answer, reachable, stats, between, time_left)
+        for place in reachable:
             certain = worst.rank <= place if worst.proved else None
             places.append(
                 w.PlaceNeeds(
@@ -540,6 +562,7 @@ def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: flo
                     certain=certain,
                     example=best_example,
                     needs_omitted=msg(NEEDS_OMITTED),
+                    by_own_result=by_result.get(place),
                 )
             )
         clinched = worst.rank if worst.proved and worst.rank <= plan.body.places else None
@@ -561,7 +584,7 @@ def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: flo
         regulations=plan.regulations.value,
         tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
         after_round=table.played_rounds,
-        outcomes=3 ** len(plan.games),
+        outcomes=w.outcomes_count(len(plan.games)),
         ranked_by_tiebreaks=0,
         open_games=open_games,
         players=players,
@@ -576,6 +599,129 @@ def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: flo
             seconds=round(stats.seconds, 3),
         ),
     )
+
+
+# ---- by_own_result (SPEC 3.11.1): each place asked again with the player's own game fixed ----
+
+# a result code of the game (white wins, draw, black wins) by the player's side: win, draw, loss
+OWN_CODES = {"white": (0, 1, 2), "black": (2, 1, 0)}
+
+
+def _own_games(games: list[OpenGame], reported: list[int]) -> dict[int, tuple[int, str]]:
+    """Each reported player with exactly one open game: that game's index and the player's colour
+    (with two or more, "their game" names none of them: no `by_own_result`)."""
+    mine: dict[int, list[tuple[int, str]]] = {}
+    wanted = set(reported)
+    for g, game in enumerate(games):
+        for player, side in ((game.white, "white"), (game.black, "black")):
+            if player in wanted:
+                mine.setdefault(player, []).append((g, side))
+    return {p: found[0] for p, found in mine.items() if len(found) == 1}
+
+
+def _by_own_result(
+    keys: list[Any],
+    parts: Parts,
+    plan: ScenariosPlan,
+    player: int,
+    own: tuple[int, str] | None,
+    answer: PlayerRanks,
+    reachable: list[int],
+    stats: SolveStats,
+    between: Callable[[], None],
+    time_left: Callable[[], bool],
+) -> dict[int, w.OwnResults]:
+    """Per place the player can reach, its status with their own game won, drawn or lost: the best
+    and worst rank solved again over the keys with that game's result fixed (the engine's values
+    where it has that result, as `assume` would give them), for this player only. A place certain
+    whatever the results needs no question; a bound the solver did not settle, or a question left
+    unasked because the request's time bound is near (`time_left`), is `undecided`."""
+    if own is None or not reachable:
+        return {}
+    worst = answer.worst
+    open_places = [p for p in reachable if not (worst.proved and worst.rank <= p)]
+    every = w.OwnResults(win="certain", draw="certain", loss="certain")
+    if not open_places:  # certain in every outcome: whatever the player's own result
+        return dict.fromkeys(reachable, every)
+    game, side = own
+    kept = {g: k for k, g in enumerate(parts.kept)}
+    per_result: list[PlayerRanks | None] = []
+    for code in OWN_CODES[side]:
+        if game not in kept:  # set aside (docs/scenarios.md): no reported rank changes with it
+            per_result.append(answer)
+            continue
+        if not time_left():  # the request's time bound is near: said, never guessed
+            stats.asked += 2
+            stats.undecided += 2
+            per_result.append(None)
+            continue
+        fixed = [fixed_key(key, kept[game], code) for key in keys]
+        [ranks], more = solve_ranks(fixed, len(parts.kept), [player], between=between)
+        for name in ("asked", "by_pruning", "by_solver", "undecided"):
+            setattr(stats, name, getattr(stats, name) + getattr(more, name))
+        stats.seconds += more.seconds
+        per_result.append(ranks)
+    answers: dict[int, w.OwnResults] = {}
+    for place in reachable:
+        if place not in open_places:
+            answers[place] = every
+            continue
+        status = [_status(ranks, place) if ranks is not None else "undecided" for ranks in per_result]
+        answers[place] = w.OwnResults(win=status[0], draw=status[1], loss=status[2])
+    return answers
+
+
+def _status(ranks: PlayerRanks, place: int) -> w.OwnStatus:
+    """A place under one fixed result: proved either way from an outcome found or a proved bound."""
+    best, worst = ranks.best, ranks.worst
+    if best.proved and best.rank > place:
+        return "impossible"  # the best rank over these outcomes is past the place
+    if worst.proved and worst.rank <= place:
+        return "certain"
+    reached = best.example is not None and best.rank <= place  # an outcome found that reaches it
+    missed = worst.example is not None and worst.rank > place  # and one that does not
+    return "possible" if reached and missed else "undecided"
+
+
+def fixed_key(key: Any, game: int, code: int) -> Any:
+    """A player's sort key over the outcomes where kept game `game` has result `code`: each table
+    reading that game taken at that result, the game dropped from what the key reads."""
+    if game not in key.games:
+        return key
+    if isinstance(key, FormulaKey):
+        points = _fixed_term(key.points, game, code)
+        parts = []
+        for part in key.parts:
+            terms = [_fixed_term(t, game, code) for t in part.terms]
+            cut = part.cut_from
+            if cut is not None:  # the same list when every round is cut from (C.07 16.5)
+                cut = terms if cut is part.terms else [_fixed_term(t, game, code) for t in cut]
+            parts.append(Part(terms, cut))
+        least, most = int(points.value.min()), int(points.value.max())
+        low, high = least - key.offsets[0], most - key.offsets[0]
+        for part, offset, radix in zip(parts, key.offsets[1:], key.radix, strict=True):
+            a, b = part.bounds()
+            low, high = low * radix + (a - offset), high * radix + (b - offset)
+        games = [g for g in key.games if g != game]
+        return FormulaKey(games, points, parts, key.offsets, key.radix, low, high, least, most)
+    axis = key.games.index(game)
+    return Key(
+        [g for g in key.games if g != game],
+        _taken(key.value, axis, code, len(key.games)),
+        _taken(key.points, axis, code, len(key.games)),
+    )
+
+
+def _fixed_term(term: FormulaTerm, game: int, code: int) -> FormulaTerm:
+    if game not in term.games:
+        return term
+    value = _taken(term.value, term.games.index(game), code, len(term.games))
+    return FormulaTerm([g for g in term.games if g != game], value)
+
+
+def _taken(table: np.ndarray, axis: int, code: int, games: int) -> np.ndarray:
+    """A table over the combinations of `games` games (the first most significant) at one result of one."""
+    return np.ascontiguousarray(table.reshape((3,) * games).take(code, axis=axis).reshape(-1))
 
 
 def _conditions(term: Term, games: list[w.OpenGameOut]) -> list[w.Condition]:
