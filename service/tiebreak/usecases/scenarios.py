@@ -28,6 +28,7 @@ from ..engine.scenarios import (
     RESULTS,
     Ranker,
     bounds_by_points,
+    loss_points,
     minimal_cover,
     open_outcomes,
     open_places,
@@ -328,11 +329,13 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         policy = standings.decisions.ratings
         _, dropped, _ = rating_inputs(table, specs, standings.regulations, None, policy, tournament)
         parts = None
+        questions = model = 0
         if solver:
             assert reach is not None
             parts = _solver_parts(table, games, reported, specs, reach)
             low = high = np.zeros((0, len(reported)), dtype=np.int32)
             wanted, most = np.zeros(0, dtype=np.int64), len(parts.chosen)  # priced: the engine's covering outcomes
+            questions, model = solver_size(table, games, reported, parts, body.places)
         elif reach is not None and not all(spec in dropped for spec in specs):
             parts = parts_of(table, games, reported, reach)
             most = len(parts.chosen)  # priced: the outcomes the engine ranks for the values
@@ -355,7 +358,11 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         assembled_outcomes=3 ** len(parts.kept) if parts is not None and not solver else 0,
         reported=counts.reported,
         places=counts.places,
+        solver_questions=questions,
+        solver_model=model,
     )
+    if solver and limits is not None:  # priced before the solver runs: a 413 naming what to narrow
+        check_cost(counts, limits, "players")
     warnings = [*source.warnings, *capped(standings.warnings, limits)]
     return ScenariosPlan(
         body,
@@ -375,6 +382,26 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         limits,
         tournament=tournament,
     )
+
+
+def solver_size(table: Table, games: list[OpenGame], reported: list[int], parts: Parts, places: int) -> tuple[int, int]:
+    """What the solver's time grows with, known before it runs (usecases/cost.py prices it): the
+    questions, at most (a best and a worst rank per reported player, and both again per own result
+    for a player who can reach `places` on points: by_own_result), and the model's size, the
+    values of the keys it reads (a table per valued player over the games they read, or sums over
+    rounds)."""
+    low, high = table.score.copy(), table.score.copy()
+    loss = loss_points(table)
+    for game in games:  # each player's least and greatest points over every outcome
+        for player in (game.white, game.black):
+            low[player] += min(table.win, table.draw, loss) - int(table.pts[player, game.round])
+            high[player] += max(table.win, table.draw, loss) - int(table.pts[player, game.round])
+    contenders = sum(int((low > high[j]).sum()) < places for j in reported)
+    # sums over rounds: a term a round over at most three games, priced as 6 values a round
+    # (measured: a term costs the solver about what 6 table values do, docs/benchmarks.md)
+    per_round = table.played_rounds * 6
+    model = sum(3 ** len(read) if parts.covered else min(3 ** len(read), per_round) for read in parts.read.values())
+    return 2 * len(reported) + 6 * contenders, max(1, model)
 
 
 def _enumeration_fits(counts: Counts, limits: Limits | None) -> bool:
