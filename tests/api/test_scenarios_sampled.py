@@ -94,9 +94,23 @@ def _samples(answer: dict, seed: int) -> np.ndarray:
     return np.concatenate(rows)
 
 
+def _satisfied(needs: list[list[dict]], answer: dict, codes: np.ndarray) -> np.ndarray:
+    """Per sampled outcome, whether it meets some term of `needs` (all of that term's conditions)."""
+    where = {(g["round"], g["white"], g["black"]): i for i, g in enumerate(answer["open_games"])}
+    met = np.zeros(len(codes), dtype=bool)
+    for term in needs:
+        all_of = np.ones(len(codes), dtype=bool)
+        for c in term:
+            allowed = [RESULTS.index(r) for r in c["results"]]
+            all_of &= np.isin(codes[:, where[(c["round"], c["white"], c["black"])]], allowed)
+        met |= all_of
+    return met
+
+
 def _check_no_sample_contradicts(answer: dict, ranks: np.ndarray, column: dict[int, int], codes, places: int):
     games = [(g["white"], g["black"]) for g in answer["open_games"]]
     checked_own = 0
+    checked_needs = [0]
     for player in answer["players"]:
         rank = ranks[:, column[player["id"]]]
         assert (rank >= player["best_rank"]).all(), player["id"]
@@ -113,6 +127,11 @@ def _check_no_sample_contradicts(answer: dict, ranks: np.ndarray, column: dict[i
             assert claim["certain"] is not None  # nothing undecided here
             if claim["certain"]:
                 assert (rank <= place).all(), (player["id"], place)
+            if claim["needs"] is not None:  # listed where small (decision 0266): exactly the outcomes reaching it
+                assert (_satisfied(claim["needs"], answer, codes) == (rank <= place)).all(), (player["id"], place)
+                checked_needs[0] += 1
+            else:
+                assert claim["needs_omitted"]
             own = claim["by_own_result"]
             assert (own is not None) == (len(mine) == 1), player["id"]
             if own is None:
@@ -127,7 +146,7 @@ def _check_no_sample_contradicts(answer: dict, ranks: np.ndarray, column: dict[i
                 else:
                     assert own[name] == "possible", (player["id"], place, name)
                 checked_own += len(with_it)
-    return checked_own
+    return checked_own, checked_needs[0]
 
 
 CASES = [
@@ -158,7 +177,7 @@ def test_no_sampled_outcome_contradicts_the_solver(path, tiebreaks, leaders, see
             posted, _ = outcome_standings(client, body, chosen)
             assert all(posted[pid] == ranks[row, col] for pid, col in column.items())
     assert len(codes) >= 2000
-    checked_own = _check_no_sample_contradicts(answer, ranks, column, codes, body["places"])
+    checked_own, checked_needs = _check_no_sample_contradicts(answer, ranks, column, codes, body["places"])
     assert checked_own > 0  # some by_own_result claim was put to the test
 
 

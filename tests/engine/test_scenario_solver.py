@@ -82,7 +82,11 @@ def _agree(body, model_only: bool, most_read: int = 99) -> None:
         assert [p.place for p in mine.places] == [p.place for p in theirs.places]
         # certain exactly where enumeration's needs are "whatever the results"
         assert [p.certain for p in mine.places] == [p.needs == [[]] for p in theirs.places]
-        assert all(p.needs is None and p.example is not None and p.possible for p in mine.places)
+        assert all(p.example is not None and p.possible for p in mine.places)
+        for place, needs in zip(mine.places, theirs.places, strict=True):
+            # listed where it stays small (decision 0266): then enumeration's own minimal needs
+            assert (place.needs is None) == (place.needs_omitted is not None), (mine.id, place.place)
+            assert place.needs is None or place.needs == needs.needs, (mine.id, place.place)
         assert mine.undecided == []
         assert len(mine.best_example or []) == len(mine.worst_example or []) == len(solved.open_games)
     own_results_agree(solved, enumerated)

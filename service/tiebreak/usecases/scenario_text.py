@@ -45,6 +45,7 @@ TEXTS = {
     "header_solver": text_id(
         "{games} open games ({outcomes} outcomes) answered by the solver; what each place takes is left out: {why}"
     ),
+    "header_solver_needs": text_id("{games} open games ({outcomes} outcomes) answered by the solver"),
     "needs_omitted": NEEDS_OMITTED,
     "header": text_id("{outcomes} outcomes of {games} open games examined; {ranked} of them needed the tie-breaks"),
     # a condition on the player's own game, by the results allowed from their side
@@ -179,7 +180,10 @@ def scenarios_text(answer: w.ScenariosResponse, places: int, names: dict[int, st
     """The whole answer: a line on the outcomes, then each reported player. `names`: start number -> name
     (every player a condition can name). A team event's rows are teams: a board is read from white's side."""
     why = next((p.needs_omitted for player in answer.players for p in player.places if p.needs_omitted), None)
-    if answer.method == "solver":
+    listed = any(p.needs is not None for player in answer.players for p in player.places)
+    if answer.method == "solver" and listed and why is None:  # every place's needs listed (decision 0266)
+        lines = [_t("header_solver_needs", outcomes=outcomes_text(answer), games=len(answer.open_games))]
+    elif answer.method == "solver":
         why = why or current(msg(NEEDS_OMITTED))
         lines = [_t("header_solver", outcomes=outcomes_text(answer), games=len(answer.open_games), why=why)]
     else:

@@ -31,6 +31,7 @@ from ..engine.scenarios import (
     loss_points,
     minimal_cover,
     open_outcomes,
+    outcome_codes,
     open_places,
     reached,
     results_named,
@@ -40,6 +41,7 @@ from ..engine.scenario_parts import (
     Key,
     Parts,
     TooWide,
+    compared,
     parts_of,
     player_keys,
     ranks_by_parts,
@@ -569,6 +571,7 @@ def _solved(
         ]
 
     own = _own_games(plan.games, plan.reported)
+    bounds = _key_bounds(keys)
     players = []
     for p, answer in zip(plan.reported, answers, strict=True):
         best, worst = answer.best, answer.worst
@@ -579,16 +582,18 @@ def _solved(
             place for place in range(1, plan.body.places + 1) if best.example is not None and best.rank <= place
         ]  # no outcome found reaching the others (proved impossible when `best` is proved)
         by_result = _by_own_result(keys, parts, plan, p, own.get(p), answer, reachable, stats, between, time_left)
+        listed = _solver_needs(keys, bounds, parts, p, reachable, open_games)
         for place in reachable:
             certain = worst.rank <= place if worst.proved else None
+            needs, omitted = listed.get(place, (None, msg(NEEDS_OMITTED)))
             places.append(
                 w.PlaceNeeds(
                     place=place,
-                    needs=None,
+                    needs=needs,
                     possible=True,
                     certain=certain,
                     example=best_example,
-                    needs_omitted=msg(NEEDS_OMITTED),
+                    needs_omitted=omitted,
                     by_own_result=by_result.get(place),
                 )
             )
@@ -626,6 +631,80 @@ def _solved(
             seconds=round(stats.seconds, 3),
         ),
     )
+
+
+# ---- needs from the solver's keys, where they stay small (SPEC 3.11.1; decision 0266) ----
+
+NEEDS_GAMES = 8  # `needs` is listed when a place depends on at most this many open games (3^8 combinations)
+NEEDS_TERMS = 12  # and its minimal list of alternatives has at most this many terms
+
+
+def _key_bounds(keys: list[Any]) -> tuple[np.ndarray, ...]:
+    """Each key's least and greatest value, and its points'."""
+    rows = [
+        (k.low, k.high, k.least, k.most)
+        if isinstance(k, FormulaKey)
+        else (int(k.value.min()), int(k.value.max()), int(k.points.min()), int(k.points.max()))
+        for k in keys
+    ]
+    return tuple(np.array(column, dtype=np.int64) for column in zip(*rows, strict=True))
+
+
+def _solver_needs(
+    keys: list[Any],
+    bounds: tuple[np.ndarray, ...],
+    parts: Parts,
+    player: int,
+    reachable: list[int],
+    open_games: list[w.OpenGameOut],
+) -> dict[int, tuple[list[list[w.Condition]] | None, Any]]:
+    """Per reachable place, `needs` and None, or None and why not. The games the player's rank
+    depends on are those the player's key and their rivals' read (rivals whose key can cross
+    theirs; the others are ahead or behind in every outcome); when at most `NEEDS_GAMES`, every
+    combination is ranked from the keys (the engine's values: exact) and `minimal_cover` gives the
+    minimal needs, as enumeration does. Games outside never change the rank, so never a condition."""
+    c = compared(player, *bounds)
+    used = sorted({g for k in (player, *c.ahead_if) for g in keys[k].games})
+    if len(used) > NEEDS_GAMES:
+        why = msg(
+            "not listed: reaching this place depends on {games} open games, past the {most} whose combinations"
+            " are listed; `example` is one outcome that reaches it",
+            games=len(used),
+            most=NEEDS_GAMES,
+        )
+        return dict.fromkeys(reachable, (None, why))
+    codes = outcome_codes(len(used))
+    full = np.ones((len(codes), len(parts.kept)), dtype=np.int8)
+    full[:, used] = codes
+
+    def values(k: int) -> np.ndarray:
+        key = keys[k]
+        if isinstance(key, FormulaKey):
+            return key.at(full)
+        index = np.zeros(len(codes), dtype=np.int64)
+        for g in key.games:
+            index = index * 3 + full[:, g]
+        return key.value[index]
+
+    mine = values(player)
+    rank = np.full(len(codes), 1 + c.ahead, dtype=np.int64)
+    for k in c.ahead_if:
+        rank += values(k) > mine  # a shared rank: one more than the players with a greater key (C.07 4.1)
+    listed: dict[int, tuple[list[list[w.Condition]] | None, Any]] = {}
+    for place in reachable:
+        terms = minimal_cover((rank <= place).reshape((3,) * len(used)))
+        if len(terms) > NEEDS_TERMS:
+            why = msg(
+                "not listed: it takes {terms} alternatives, past the {most} listed; `example` is one outcome"
+                " that reaches it",
+                terms=len(terms),
+                most=NEEDS_TERMS,
+            )
+            listed[place] = (None, why)
+            continue
+        mapped = [{parts.kept[used[a]]: values for a, values in term.items()} for term in terms]
+        listed[place] = ([_conditions(term, open_games) for term in mapped], None)
+    return listed
 
 
 # ---- by_own_result (SPEC 3.11.1): each place asked again with the player's own game fixed ----

@@ -183,7 +183,13 @@ class PlaceNeeds(s.Out, frozen=True):
     possible: Annotated[bool, doc("Some outcome puts the player at this place or better")] = True
     certain: Annotated[bool | None, doc("Every outcome does; null when the time bound did not settle it")] = None
     example: Example = None
-    needs_omitted: Annotated[str | None, doc("Why `needs` is not given (too many open games to list it)")] = None
+    needs_omitted: Annotated[
+        str | None,
+        doc(
+            "Why `needs` is not given (solver: the place depends on more than 8 open games, or takes more "
+            "than 12 alternatives)"
+        ),
+    ] = None
     by_own_result: Annotated[
         OwnResults | None,
         doc(

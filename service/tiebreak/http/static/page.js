@@ -1045,7 +1045,10 @@
 
   function renderScenarios(answer, places, names) {
     const omitted = answer.players.flatMap((p) => p.places).find((p) => p.needs_omitted);
-    $("scenarios-summary").textContent = answer.method === "solver"
+    const listed = answer.players.some((p) => p.places.some((x) => x.needs !== null));
+    $("scenarios-summary").textContent = answer.method === "solver" && listed && !omitted
+      ? ts("header_solver_needs", { outcomes: outcomesText(answer), games: answer.open_games.length })
+      : answer.method === "solver"
       ? ts("header_solver", { outcomes: outcomesText(answer), games: answer.open_games.length, why: omitted ? omitted.needs_omitted : ts("needs_omitted") })
       : ts("header", { outcomes: outcomesText(answer), games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
     const order = (a, b) => a.best_rank - b.best_rank || a.worst_rank - b.worst_rank || a.id - b.id;
