@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 import math
+import time
 
 import msgspec
 from litestar.testing import TestClient
@@ -14,8 +15,8 @@ from litestar.testing import TestClient
 from testkit.synthetic import swiss_wire
 from tiebreak.http.app import create_app
 from tiebreak.usecases.cost import estimate
-from tiebreak.usecases.scenarios import plan_scenarios
-from tiebreak.wire.limits import LIMITS
+from tiebreak.usecases.scenarios import compute_scenarios, plan_scenarios
+from tiebreak.wire.limits import LIMITS, Deadline
 from tiebreak.wire.scenarios import ScenariosRequest
 
 
@@ -57,3 +58,28 @@ def test_a_solver_request_past_the_bound_is_a_413_that_says_what_to_narrow():
         answered = client.post("/v1/scenarios", json=narrow)
         assert answered.status_code == 200, answered.text
         assert answered.json()["method"] == "solver"
+
+
+def test_by_own_result_is_undecided_not_guessed_when_the_request_time_runs_short():
+    """With less than a quarter of the request's time bound left (the deadline set so here, far from
+    running out), no by_own_result question is asked: each is `undecided` and counted, and the
+    best and worst ranks are answered as before."""
+    body = msgspec.convert(_body([1, 2, 3, 4], 3), ScenariosRequest)
+    full = compute_scenarios(plan_scenarios(body))
+    limits = replace(LIMITS, compute_deadline_s=4000.0)
+    deadline = Deadline(limits)
+    deadline.at = time.monotonic() + 600.0  # 600 s left of 4000: past three quarters spent
+    short = compute_scenarios(plan_scenarios(body), deadline)
+    assert full.undecided == 0 and short.stats is not None and short.undecided == short.stats.undecided > 0
+    owned = 0
+    for mine, whole in zip(short.players, full.players, strict=True):
+        assert (mine.best_rank, mine.worst_rank, mine.undecided) == (whole.best_rank, whole.worst_rank, [])
+        for place, before in zip(mine.places, whole.places, strict=True):
+            if before.by_own_result is None:
+                assert place.by_own_result is None
+                continue
+            statuses = set(msgspec.to_builtins(place.by_own_result).values())
+            # a place certain whatever the results needs no question; any other is not settled
+            assert statuses == {"certain"} if before.certain else statuses == {"undecided"}
+            owned += 1
+    assert owned
