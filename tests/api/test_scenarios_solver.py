@@ -26,7 +26,8 @@ def _checked(client, body: dict) -> dict:
     answer = response.json()
     assert answer["method"] == "solver" and answer["undecided"] == 0
     stats = answer["stats"]
-    assert stats["questions"] == stats["by_pruning"] + stats["by_solver"] == 2 * len(answer["players"])
+    # a best and a worst rank per reported player, and those again per own result (by_own_result)
+    assert stats["questions"] == stats["by_pruning"] + stats["by_solver"] >= 2 * len(answer["players"])
     open_keys = [(g["round"], g["white"], g["black"]) for g in answer["open_games"]]
     fixed = {(a["round"], a["white"], a["black"]): a["result"] for a in body.get("assume", [])}
     for player in answer["players"]:
@@ -39,7 +40,7 @@ def _checked(client, body: dict) -> dict:
             ranks, _ = outcome_standings(client, body, {**fixed, **chosen})
             assert ranks[player["id"]] == rank, (player["id"], rank)
         for place in player["places"]:
-            assert place["possible"] and place["needs"] is None and place["needs_omitted"]
+            assert place["possible"] and (place["needs"] is None) == (place["needs_omitted"] is not None)
             assert place["example"] == player["best_example"] and player["best_rank"] <= place["place"]
             assert place["certain"] == (player["worst_rank"] <= place["place"])
         reachable = [p for p in range(1, body.get("places", 1) + 1) if p >= player["best_rank"]]
@@ -100,7 +101,7 @@ def test_a_solver_answer_moves_the_scenario_counters_of_metrics():
 
     for settled, key in (("pruning", "by_pruning"), ("solver", "by_solver"), ("undecided", "undecided")):
         assert delta("tiebreak_scenario_questions_total", settled=settled) == stats[key], settled
-    assert stats["questions"] == 8  # two per reported player
+    assert stats["questions"] >= 8  # two per reported player, more for by_own_result
     assert delta("tiebreak_scenario_solver_seconds_count") == 1
     assert delta("tiebreak_scenario_solver_seconds_sum") == pytest.approx(stats["seconds"], abs=0.001)
 

@@ -190,3 +190,12 @@ def test_every_outcome_agrees_with_the_standings_of_that_outcome(client, places)
                 assert holds == (ranks[team["id"]] <= place), (team["id"], place, outcome)
     for team in answer["players"]:
         assert (team["best_rank"], team["worst_rank"]) == (min(seen[team["id"]]), max(seen[team["id"]]))
+
+
+def test_a_board_given_twice_is_named_in_the_language_asked(client):
+    """The same board twice in `pairings`: a 422 at the second, from the catalogue (Accept-Language)."""
+    body = {"trf": SMALL, "preset": "team-swiss", "pairings": [*OPEN, OPEN[0]]}
+    response = client.post("/v1/scenarios", json=body, headers={"Accept-Language": "ru"})
+    assert response.status_code == 422 and response.headers["content-language"] == "ru", response.text
+    error = response.json()["errors"][0]
+    assert error["path"] == "pairings[2]" and "1-5" in error["message"] and "дважды" in error["message"]

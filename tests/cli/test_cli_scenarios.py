@@ -239,8 +239,9 @@ def test_a_solver_answer_in_sentences(tmp_path):
     done = tiebreak(*args)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("30 open games (205891132094649 outcomes) answered by the solver; what each place")
-    assert "left out: not listed past the games enumeration takes" in lines[0]
+    assert lines[0].startswith("30 open games (205891132094649 outcomes) answered by the solver")
+    if any(p["needs"] is None for player in answer["players"] for p in player["places"]):
+        assert "; what each place takes is left out: not listed" in lines[0]
     for player in answer["players"]:
         block = lines[lines.index(next(x for x in lines if x.startswith(player["name"] + ": best rank"))) :]
         for place in player["places"]:
@@ -249,9 +250,59 @@ def test_a_solver_answer_in_sentences(tmp_path):
                 assert f"  {player['name']} finishes in the top {place['place']} whatever the results." in block
                 break
             where = "1st" if place["place"] == 1 else f"in the top {place['place']}"
+            if place["needs"] is not None:  # listed where it stays small (decision 0266): as enumeration says it
+                finishes = "finishes 1st" if place["place"] == 1 else f"finishes in the top {place['place']}"
+                assert any(x.startswith(f"  {player['name']} {finishes} if ") for x in block)
+                continue
             assert f"  {player['name']} can finish {where}, for example: {said}." in block
         if not player["places"]:
             assert f"  {player['name']} cannot finish in the top 3." in block
     assert len(answer["players"]) == 2
     ru = tiebreak(*args, "--lang", "ru")
     assert ru.returncode == 0 and "ответ дал решатель" in ru.stdout.splitlines()[0], ru.stderr
+
+
+OWN_WORDS = {
+    "certain": "certain",
+    "possible": "possible",
+    "impossible": "out of reach",
+    "undecided": "not settled in time",
+}
+
+
+def test_a_solver_answer_says_what_the_players_own_result_makes_of_each_place(tmp_path):
+    """40 boards open: past 2^53 outcomes, the JSON says null and the text 3^40; under each place
+    a player can reach, what winning, drawing or losing their own game makes of it (by_own_result),
+    said again only when it changes from the place before."""
+    tournament = swiss_wire(80, 5, seed=3)
+    tournament["rounds"] = 6
+    pairings = [{"round": 6, "white": i, "black": i + 1} for i in range(1, 81, 2)]
+    (tmp_path / "t.json").write_text(json.dumps(tournament))
+    (tmp_path / "p.json").write_text(json.dumps(pairings))
+    args = ["scenarios", tmp_path / "t.json", "--pairings", tmp_path / "p.json", "-t", "WIN", "PS", "--places", "5"]
+    args += ["--players", *map(str, range(1, 81, 5))]
+    answer = json.loads(tiebreak(*args, "--format", "json").stdout)
+    assert answer["method"] == "solver" and answer["outcomes"] is None
+    done = tiebreak(*args)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("40 open games (3^40 outcomes) answered by the solver")
+    shown = 0
+    for player in answer["players"]:
+        start = lines.index(next(x for x in lines if x.startswith(player["name"] + ": best rank")))
+        block = lines[start + 1 :]
+        block = block[: next((i for i, x in enumerate(block) if not x.startswith("  ")), len(block))]
+        expected, said = [], None
+        for place in player["places"]:
+            if place["certain"]:
+                break
+            own = place["by_own_result"]
+            if own is not None and own != said:
+                words = {k: OWN_WORDS[v] for k, v in own.items()}
+                expected.append(
+                    f"    if {player['name']} wins: {words['win']}; draws: {words['draw']}; loses: {words['loss']}"
+                )
+                said = own
+        assert [x for x in block if x.startswith("    ")] == expected, player["id"]
+        shown += len(expected)
+    assert shown  # some player's own result was said

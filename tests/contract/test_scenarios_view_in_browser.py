@@ -10,6 +10,7 @@ Skipped, saying why, where no Chromium is installed (see test_page_in_browser.py
 from __future__ import annotations
 
 import json
+import re
 
 import msgspec
 import pytest
@@ -164,14 +165,23 @@ def test_a_solver_answer_is_worded_for_the_arbiter(server, browser):
     take_last_round(browser)
     assert ask_scenarios(browser, 3) == "scenarios"
     summary = browser.evaluate("document.getElementById('scenarios-summary').textContent")
-    assert summary.startswith("56 open games (") and "answered by the solver" in summary
-    assert "left out: not listed past the games enumeration takes" in summary
+    # 3^56 is past what JSON carries exactly: `outcomes` is null and the page writes the power
+    assert summary.startswith("56 open games (3^56 outcomes) answered by the solver"), summary
+    assert "left out: not listed" in summary  # some places depend on too many games (decision 0266)
     lines = browser.evaluate(
         "Array.from(document.querySelectorAll('[data-testid=scenarios-row]'), r => r.querySelector('[data-column=needs] li').textContent)"
     )
     assert any(", for example: " in line for line in lines), lines[:3]
     for line in lines:  # the folded rows say who cannot
         worded = (" can finish " in line and ", for example: " in line) or " cannot finish in the top 3." in line
+        worded = worded or " finishes 1st if " in line or (" finishes in the top " in line and " if " in line)
         assert worded or line.endswith(" whatever the results."), line
     example = next(line for line in lines if ", for example: " in line).split(", for example: ")[1].rstrip(".")
     assert len(example.split(" ")) == 56 and all("=" in game for game in example.split(" "))
+    # under a place, what the player's own result makes of it (by_own_result), as the command line says it
+    said = browser.evaluate(
+        "Array.from(document.querySelectorAll('[data-testid=scenarios-row] [data-column=needs] li'), li => li.textContent)"
+    )
+    word = "(certain|possible|out of reach|not settled in time)"
+    own = [line for line in said if re.fullmatch(rf"if .+ wins: {word}; draws: {word}; loses: {word}", line)]
+    assert own, said[:6]

@@ -5,6 +5,7 @@ by player, over every rule family the solver takes; and its places follow from t
 from __future__ import annotations
 
 import msgspec
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,7 @@ import tiebreak.engine.scenario_formulas as formulas
 import tiebreak.engine.scenario_solver as solver
 import tiebreak.usecases.scenarios as use
 from tiebreak.engine.errors import InvalidRequest
+from tiebreak.engine.scenarios import outcome_codes
 from tests.engine.test_scenario_parts import _request
 from tests.profiles import examples
 
@@ -69,7 +71,8 @@ def _agree(body, model_only: bool, most_read: int = 99) -> None:
         solved = _by_solver(body, patch, most_read=most_read, model_only=model_only)
     assert solved.method == "solver" and solved.undecided == 0
     assert solved.stats is not None and solved.stats.undecided == 0
-    assert solved.stats.questions == solved.stats.by_pruning + solved.stats.by_solver == 2 * len(solved.players)
+    # a best and a worst rank per player, and again per own result (by_own_result, decision 0265)
+    assert solved.stats.questions == solved.stats.by_pruning + solved.stats.by_solver >= 2 * len(solved.players)
     for mine, theirs in zip(solved.players, enumerated.players, strict=True):
         assert (mine.id, mine.best_rank, mine.worst_rank, mine.clinched) == (
             theirs.id,
@@ -80,9 +83,41 @@ def _agree(body, model_only: bool, most_read: int = 99) -> None:
         assert [p.place for p in mine.places] == [p.place for p in theirs.places]
         # certain exactly where enumeration's needs are "whatever the results"
         assert [p.certain for p in mine.places] == [p.needs == [[]] for p in theirs.places]
-        assert all(p.needs is None and p.example is not None and p.possible for p in mine.places)
+        assert all(p.example is not None and p.possible for p in mine.places)
+        for place, needs in zip(mine.places, theirs.places, strict=True):
+            # listed where it stays small (decision 0266): then enumeration's own minimal needs
+            assert (place.needs is None) == (place.needs_omitted is not None), (mine.id, place.place)
+            assert place.needs is None or place.needs == needs.needs, (mine.id, place.place)
         assert mine.undecided == []
         assert len(mine.best_example or []) == len(mine.worst_example or []) == len(solved.open_games)
+    own_results_agree(solved, enumerated)
+
+
+def own_results_agree(solved, enumerated) -> None:
+    """by_own_result (decision 0265) is what enumeration's `needs` give once the player's own game
+    has each result: certain when every such outcome satisfies them, impossible when none does."""
+    games = [(g.round, g.white, g.black) for g in enumerated.open_games]
+    codes = outcome_codes(len(games))
+    column = {g: i for i, g in enumerate(games)}
+    for mine, theirs in zip(solved.players, enumerated.players, strict=True):
+        own = [(i, "white" if w == mine.id else "black") for i, (_, w, b) in enumerate(games) if mine.id in (w, b)]
+        for place, needs in zip(mine.places, theirs.places, strict=True):
+            assert (place.by_own_result is not None) == (len(own) == 1), mine.id
+            if place.by_own_result is None:
+                continue
+            reached = np.zeros(len(codes), dtype=bool)
+            for term in needs.needs:
+                met = np.ones(len(codes), dtype=bool)
+                for c in term:
+                    allowed = [("white", "draw", "black").index(r) for r in c.results]
+                    met &= np.isin(codes[:, column[(c.round, c.white, c.black)]], allowed)
+                reached |= met
+            g, side = own[0]
+            for name, result in (("win", 0), ("draw", 1), ("loss", 2)):
+                code = result if side == "white" else 2 - result
+                sub = reached[codes[:, g] == code]
+                expected = "certain" if sub.all() else "impossible" if not sub.any() else "possible"
+                assert getattr(place.by_own_result, name) == expected, (mine.id, place.place, name)
 
 
 def test_a_rule_reading_too_many_open_games_is_a_422_naming_it(monkeypatch):

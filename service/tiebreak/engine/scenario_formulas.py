@@ -39,7 +39,7 @@ import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from ortools.sat.python import cp_model
@@ -82,6 +82,22 @@ class Term:
             index = index * 3 + codes[:, g]
         return self.value[index]
 
+    def fixed(self, game: int, code: int) -> Term:
+        """The contribution over the outcomes where kept game `game` has result `code`."""
+        if game not in self.games:
+            return self
+        value = taken_at(self.value, self.games.index(game), code, len(self.games))
+        return Term([g for g in self.games if g != game], value)
+
+
+def taken_at(table: np.ndarray, axis: int, code: int, games: int) -> np.ndarray:
+    """A table over the combinations of `games` games (the first most significant) at one result of one."""
+    return np.ascontiguousarray(table.reshape((3,) * games).take(code, axis=axis).reshape(-1))
+
+
+def _fixed_terms(terms: list[Term] | None, game: int, code: int) -> list[Term] | None:
+    return None if terms is None else [t.fixed(game, code) for t in terms]
+
 
 @dataclass(frozen=True, slots=True)
 class Cut:
@@ -112,6 +128,18 @@ class Cut:
         low = len(self.low_sets[0]) if self.low_if is None or self.low_if.value.min() else 0
         high = len(self.high_sets[0]) if self.high_if is None or self.high_if.value.min() else 0
         return min(self.count, low + high) if (self.low_if or self.high_if) else self.count
+
+    def fixed(self, game: int, code: int) -> Cut:
+        """The same cut over the outcomes where kept game `game` has result `code` (the keys'
+        `span` and `least` still bound them: fewer outcomes)."""
+        return replace(
+            self,
+            pool=[t.fixed(game, code) for t in self.pool],
+            keys=_fixed_terms(self.keys, game, code),
+            unplayed=_fixed_terms(self.unplayed, game, code),
+            low_if=None if self.low_if is None else self.low_if.fixed(game, code),
+            high_if=None if self.high_if is None else self.high_if.fixed(game, code),
+        )
 
     def at(self, codes: np.ndarray) -> np.ndarray:
         values = np.stack([t.at(codes) for t in self.pool], axis=1)
@@ -144,6 +172,10 @@ class Part:
     cut: Cut | None = None
     times: int = 1
     divisor: int = 0
+
+    def fixed(self, game: int, code: int) -> Part:
+        terms = [t.fixed(game, code) for t in self.terms]
+        return replace(self, terms=terms, cut=None if self.cut is None else self.cut.fixed(game, code))
 
     def at(self, codes: np.ndarray) -> np.ndarray:
         total = sum((t.at(codes) for t in self.terms), np.zeros(len(codes), dtype=np.int64))
@@ -186,6 +218,20 @@ class FormulaKey:
     high: int
     least: int
     most: int
+
+    def fixed(self, game: int, code: int) -> FormulaKey:
+        """The key over the outcomes where kept game `game` has result `code`, its bounds narrowed."""
+        if game not in self.games:
+            return self
+        points = self.points.fixed(game, code)
+        parts = [part.fixed(game, code) for part in self.parts]
+        least, most = int(points.value.min()), int(points.value.max())
+        low, high = least - self.offsets[0], most - self.offsets[0]
+        for part, offset, radix in zip(parts, self.offsets[1:], self.radix, strict=True):
+            a, b = part.bounds()
+            low, high = low * radix + (a - offset), high * radix + (b - offset)
+        games = [g for g in self.games if g != game]
+        return FormulaKey(games, points, parts, self.offsets, self.radix, low, high, least, most)
 
     def at(self, codes: np.ndarray) -> np.ndarray:
         key = self.points.at(codes) - self.offsets[0]

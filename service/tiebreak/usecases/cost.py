@@ -61,6 +61,10 @@ SECONDS_PER_RANKED_CELL = 3.0e-08  # one outcome ranked in full × one player ×
 SECONDS_PER_RANKED_RULE_CELL = 1.0e-07  # the same × one rule
 SECONDS_PER_ASSEMBLED_PLAYER = 2.5e-08  # one outcome ranked by parts × one player
 SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
+# The solver (engine/scenario_solver.py) is priced by what it measures before it runs: its questions
+# × the values of the keys its model reads (usecases/scenarios.solver_size), the largest ratio of
+# the real shapes of docs/benchmarks.md ("Scenarios by the solver"), one core; decision 0268.
+SOLVER_SECONDS_PER_UNIT = 4.0e-05  # one question × one value of the model
 BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
 BYTES_PER_SCENARIO_VALUE = 8  # by parts: one rule's sort key of one player in one outcome the engine ranks
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
@@ -109,6 +113,8 @@ class Counts:
     assembled_outcomes: int = 0  # scenarios: outcomes ranked from each player's values (by parts)
     reported: int = 0  # scenarios: players reported
     places: int = 0  # scenarios: places asked about
+    solver_questions: int = 0  # scenarios by the solver: the questions at most (usecases/scenarios.solver_size)
+    solver_model: int = 0  # scenarios by the solver: the values of the keys its model reads
 
     @property
     def cells(self) -> int:
@@ -239,6 +245,7 @@ def _scenario_seconds(counts: Counts) -> float:
         + per_ranking * counts.ranked_outcomes
         + SECONDS_PER_ASSEMBLED_PLAYER * counts.assembled_outcomes * counts.players
         + SECONDS_PER_OUTCOME_QUESTION * outcomes * counts.reported * counts.places
+        + SOLVER_SECONDS_PER_UNIT * counts.solver_questions * counts.solver_model
     )
 
 
@@ -295,10 +302,24 @@ def describe(counts: Counts) -> str:
                 outcomes=counts.outcomes,
             )
         )
+    if counts.solver_questions:
+        parts.append(
+            msg(
+                ", up to {questions} questions to the solver (each reported player's best and worst rank,"
+                " and again per result of their own game) on a model of {values} values",
+                questions=counts.solver_questions,
+                values=counts.solver_model,
+            )
+        )
     return Joined(*parts)
 
 
 def _advice(counts: Counts, standings_advice: str) -> str:
+    if counts.solver_questions:  # what narrows the solver's work, in the request's own fields
+        return msg(
+            "report fewer players (`players`), fix the results of some games (`assume`) or ask about fewer"
+            " places (`places`)"
+        )
     if counts.prize_checks:
         return msg("ask for fewer categories or prizes, or `one_cash_prize: true`")
     return standings_advice

@@ -36,9 +36,16 @@ TEXTS = {
     "possible_1": text_id("{name} can finish 1st, for example: {example}."),
     "possible_n": text_id("{name} can finish in the top {place}, for example: {example}."),
     "unsettled": text_id("{name}: whether the top {places} can be reached was not settled in time."),
+    # by_own_result (SPEC 3.11.1): the place again with the player's own game won, drawn or lost
+    "by_own": text_id("if {name} wins: {win}; draws: {draw}; loses: {loss}"),
+    "own_certain": text_id("certain"),
+    "own_possible": text_id("possible"),
+    "own_impossible": text_id("out of reach"),
+    "own_undecided": text_id("not settled in time"),
     "header_solver": text_id(
         "{games} open games ({outcomes} outcomes) answered by the solver; what each place takes is left out: {why}"
     ),
+    "header_solver_needs": text_id("{games} open games ({outcomes} outcomes) answered by the solver"),
     "needs_omitted": NEEDS_OMITTED,
     "header": text_id("{outcomes} outcomes of {games} open games examined; {ranked} of them needed the tie-breaks"),
     # a condition on the player's own game, by the results allowed from their side
@@ -127,18 +134,40 @@ def example_text(example: list[w.GameResultOut]) -> str:
     return " ".join(f"{g.white}-{g.black}={SCORE[g.result]}" for g in example)
 
 
+def by_own_text(player: w.PlayerScenarios, own: w.OwnResults) -> str:
+    """The place with the player's own game won, drawn or lost: certain, possible, out of reach."""
+    return _t(
+        "by_own",
+        name=player.name,
+        win=_t(f"own_{own.win}"),
+        draw=_t(f"own_{own.draw}"),
+        loss=_t(f"own_{own.loss}"),
+    )
+
+
+def outcomes_text(answer: w.ScenariosResponse) -> str:
+    """The count of outcomes, or 3^games where it is too large for JSON (`outcomes` null)."""
+    return str(answer.outcomes) if answer.outcomes is not None else f"3^{len(answer.open_games)}"
+
+
 def player_text(player: w.PlayerScenarios, places: int, names: dict[int, str], own: bool = True) -> list[str]:
-    """A player's ranks, then a sentence per place they can reach (the first certain one ends the list)."""
+    """A player's ranks, then a sentence per place they can reach (the first certain one ends the
+    list), each followed by what the player's own result makes of it when that changed from the
+    place before (by_own_result)."""
     head = _t("ranks", name=player.name, best=player.best_rank, worst=player.worst_rank)
     if player.clinched is not None:
         head += _t("clinched_1") if player.clinched == 1 else _t("clinched", place=player.clinched)
     lines = [head]
+    said = None
     for needs in player.places:
         text = needs_text(player, needs, names, own)
         if text:
             lines.append("  " + text)
         if needs.needs == [[]] or needs.certain:
             break
+        if needs.by_own_result is not None and needs.by_own_result != said:
+            lines.append("    " + by_own_text(player, needs.by_own_result))
+            said = needs.by_own_result
     if not player.places and "best_rank" in (player.undecided or []):  # no outcome found, none proved out
         lines.append("  " + _t("unsettled", name=player.name, places=places))
     elif not player.places:
@@ -151,12 +180,20 @@ def scenarios_text(answer: w.ScenariosResponse, places: int, names: dict[int, st
     """The whole answer: a line on the outcomes, then each reported player. `names`: start number -> name
     (every player a condition can name). A team event's rows are teams: a board is read from white's side."""
     why = next((p.needs_omitted for player in answer.players for p in player.places if p.needs_omitted), None)
-    if answer.method == "solver":
+    listed = any(p.needs is not None for player in answer.players for p in player.places)
+    if answer.method == "solver" and listed and why is None:  # every place's needs listed (decision 0266)
+        lines = [_t("header_solver_needs", outcomes=outcomes_text(answer), games=len(answer.open_games))]
+    elif answer.method == "solver":
         why = why or current(msg(NEEDS_OMITTED))
-        lines = [_t("header_solver", outcomes=answer.outcomes, games=len(answer.open_games), why=why)]
+        lines = [_t("header_solver", outcomes=outcomes_text(answer), games=len(answer.open_games), why=why)]
     else:
         lines = [
-            _t("header", outcomes=answer.outcomes, games=len(answer.open_games), ranked=answer.ranked_by_tiebreaks)
+            _t(
+                "header",
+                outcomes=outcomes_text(answer),
+                games=len(answer.open_games),
+                ranked=answer.ranked_by_tiebreaks,
+            )
         ]
     for player in answer.players:
         lines += player_text(player, places, names, own=answer.entrants == "players")

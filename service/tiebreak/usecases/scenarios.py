@@ -11,7 +11,7 @@ outcomes in full and turns each player's winning outcomes into a minimal `needs`
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,15 +28,28 @@ from ..engine.scenarios import (
     RESULTS,
     Ranker,
     bounds_by_points,
+    loss_points,
     minimal_cover,
     open_outcomes,
+    outcome_codes,
     open_places,
     reached,
     results_named,
 )
-from ..engine.scenario_parts import READS, Parts, TooWide, parts_of, player_keys, ranks_by_parts, reach_of
-from ..engine.scenario_formulas import formula_keys, modelled, unmodelled
-from ..engine.scenario_solver import MOST_READ, solve_ranks
+from ..engine.scenario_parts import (
+    READS,
+    Key,
+    Parts,
+    TooWide,
+    compared,
+    parts_of,
+    player_keys,
+    ranks_by_parts,
+    reach_of,
+)
+from ..engine.scenario_formulas import FormulaKey, formula_keys, modelled, taken_at, unmodelled
+from ..engine.scenario_solver import MOST_READ, PlayerRanks, solve_ranks
+from ..engine.scenario_solver import Stats as SolveStats
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg, msg_n
 from ..engine.table import Table
@@ -317,11 +330,13 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         policy = standings.decisions.ratings
         _, dropped, _ = rating_inputs(table, specs, standings.regulations, None, policy, tournament)
         parts = None
+        questions = model = 0
         if solver:
             assert reach is not None
             parts = _solver_parts(table, games, reported, specs, reach)
             low = high = np.zeros((0, len(reported)), dtype=np.int32)
             wanted, most = np.zeros(0, dtype=np.int64), len(parts.chosen)  # priced: the engine's covering outcomes
+            questions, model = solver_size(table, games, reported, parts, body.places)
         elif reach is not None and not all(spec in dropped for spec in specs):
             parts = parts_of(table, games, reported, reach)
             most = len(parts.chosen)  # priced: the outcomes the engine ranks for the values
@@ -344,7 +359,11 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         assembled_outcomes=3 ** len(parts.kept) if parts is not None and not solver else 0,
         reported=counts.reported,
         places=counts.places,
+        solver_questions=questions,
+        solver_model=model,
     )
+    if solver and limits is not None:  # priced before the solver runs: a 413 naming what to narrow
+        check_cost(counts, limits, "players")
     warnings = [*source.warnings, *capped(standings.warnings, limits)]
     return ScenariosPlan(
         body,
@@ -364,6 +383,26 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         limits,
         tournament=tournament,
     )
+
+
+def solver_size(table: Table, games: list[OpenGame], reported: list[int], parts: Parts, places: int) -> tuple[int, int]:
+    """What the solver's time grows with, known before it runs (usecases/cost.py prices it): the
+    questions, at most (a best and a worst rank per reported player, and both again per own result
+    for a player who can reach `places` on points: by_own_result), and the model's size, the
+    values of the keys it reads (a table per valued player over the games they read, or sums over
+    rounds)."""
+    low, high = table.score.copy(), table.score.copy()
+    loss = loss_points(table)
+    for game in games:  # each player's least and greatest points over every outcome
+        for player in (game.white, game.black):
+            low[player] += min(table.win, table.draw, loss) - int(table.pts[player, game.round])
+            high[player] += max(table.win, table.draw, loss) - int(table.pts[player, game.round])
+    contenders = sum(int((low > high[j]).sum()) < places for j in reported)
+    # sums over rounds: a term a round over at most three games, priced as 6 values a round
+    # (measured: a term costs the solver about what 6 table values do, docs/benchmarks.md)
+    per_round = table.played_rounds * 6
+    model = sum(3 ** len(read) if parts.covered else min(3 ** len(read), per_round) for read in parts.read.values())
+    return 2 * len(reported) + 6 * contenders, max(1, model)
 
 
 def _enumeration_fits(counts: Counts, limits: Limits | None) -> bool:
@@ -432,7 +471,13 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     manual = plan.standings.decisions.manual_values  # MAN's values hold in every outcome
     between = (lambda: deadline.check(msg("while ranking the outcomes"))) if deadline is not None else (lambda: None)
     if plan.solver:
-        return _solved(plan, ratings, dropped, manual, between, started)
+        # by_own_result's questions stop while a quarter of the request's time is left: `undecided`
+        time_left = (
+            (lambda: deadline.remaining() > deadline.limits.compute_deadline_s / 4)
+            if deadline is not None
+            else (lambda: True)
+        )
+        return _solved(plan, ratings, dropped, manual, between, started, time_left)
     with cyclic_gc_paused():
         if plan.parts is not None:
             ranked = ranks_by_parts(
@@ -488,7 +533,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
         regulations=plan.regulations.value,
         tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
         after_round=table.played_rounds,
-        outcomes=3 ** len(plan.games),
+        outcomes=w.outcomes_count(len(plan.games)),
         ranked_by_tiebreaks=ranked,
         open_games=open_games,
         players=players,
@@ -496,7 +541,9 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
     )
 
 
-def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: float) -> w.ScenariosResponse:
+def _solved(
+    plan: ScenariosPlan, ratings, dropped, manual, between, started: float, time_left: Callable[[], bool]
+) -> w.ScenariosResponse:
     """The best and worst rank of each reported player by the solver (engine/scenario_solver.py);
     a place p is possible when the best rank is at most p (its example is the best rank's), and
     certain when the worst rank is (proved only when the worst was)."""
@@ -546,24 +593,31 @@ def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: flo
             for g, o in enumerate(open_games)
         ]
 
+    own = _own_games(plan.games, plan.reported)
+    bounds = _key_bounds(keys)
     players = []
     for p, answer in zip(plan.reported, answers, strict=True):
         best, worst = answer.best, answer.worst
         undecided: list = [name for name, e in (("best_rank", best), ("worst_rank", worst)) if not e.proved]
         best_example = example(best.example)
         places = []
-        for place in range(1, plan.body.places + 1):
-            if best.example is None or best.rank > place:
-                continue  # no outcome found reaching it (proved impossible when `best` is proved)
+        reachable = [
+            place for place in range(1, plan.body.places + 1) if best.example is not None and best.rank <= place
+        ]  # no outcome found reaching the others (proved impossible when `best` is proved)
+        by_result = _by_own_result(keys, parts, plan, p, own.get(p), answer, reachable, stats, between, time_left)
+        listed = _solver_needs(keys, bounds, parts, p, reachable, open_games)
+        for place in reachable:
             certain = worst.rank <= place if worst.proved else None
+            needs, omitted = listed.get(place, (None, msg(NEEDS_OMITTED)))
             places.append(
                 w.PlaceNeeds(
                     place=place,
-                    needs=None,
+                    needs=needs,
                     possible=True,
                     certain=certain,
                     example=best_example,
-                    needs_omitted=msg(NEEDS_OMITTED),
+                    needs_omitted=omitted,
+                    by_own_result=by_result.get(place),
                 )
             )
         clinched = worst.rank if worst.proved and worst.rank <= plan.body.places else None
@@ -585,7 +639,7 @@ def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: flo
         regulations=plan.regulations.value,
         tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
         after_round=table.played_rounds,
-        outcomes=3 ** len(plan.games),
+        outcomes=w.outcomes_count(len(plan.games)),
         ranked_by_tiebreaks=0,
         open_games=open_games,
         players=players,
@@ -599,6 +653,177 @@ def _solved(plan: ScenariosPlan, ratings, dropped, manual, between, started: flo
             undecided=stats.undecided,
             seconds=round(stats.seconds, 3),
         ),
+    )
+
+
+# ---- needs from the solver's keys, where they stay small (SPEC 3.11.1; decision 0266) ----
+
+NEEDS_GAMES = 8  # `needs` is listed when a place depends on at most this many open games (3^8 combinations)
+NEEDS_TERMS = 12  # and its minimal list of alternatives has at most this many terms
+
+
+def _key_bounds(keys: list[Any]) -> tuple[np.ndarray, ...]:
+    """Each key's least and greatest value, and its points'."""
+    rows = [
+        (k.low, k.high, k.least, k.most)
+        if isinstance(k, FormulaKey)
+        else (int(k.value.min()), int(k.value.max()), int(k.points.min()), int(k.points.max()))
+        for k in keys
+    ]
+    return tuple(np.array(column, dtype=np.int64) for column in zip(*rows, strict=True))
+
+
+def _solver_needs(
+    keys: list[Any],
+    bounds: tuple[np.ndarray, ...],
+    parts: Parts,
+    player: int,
+    reachable: list[int],
+    open_games: list[w.OpenGameOut],
+) -> dict[int, tuple[list[list[w.Condition]] | None, Any]]:
+    """Per reachable place, `needs` and None, or None and why not. The games the player's rank
+    depends on are those the player's key and their rivals' read (rivals whose key can cross
+    theirs; the others are ahead or behind in every outcome); when at most `NEEDS_GAMES`, every
+    combination is ranked from the keys (the engine's values: exact) and `minimal_cover` gives the
+    minimal needs, as enumeration does. Games outside never change the rank, so never a condition."""
+    c = compared(player, *bounds)
+    used = sorted({g for k in (player, *c.ahead_if) for g in keys[k].games})
+    if len(used) > NEEDS_GAMES:
+        why = msg(
+            "not listed: reaching this place depends on {games} open games, past the {most} whose combinations"
+            " are listed; `example` is one outcome that reaches it",
+            games=len(used),
+            most=NEEDS_GAMES,
+        )
+        return dict.fromkeys(reachable, (None, why))
+    codes = outcome_codes(len(used))
+    full = np.ones((len(codes), len(parts.kept)), dtype=np.int8)
+    full[:, used] = codes
+
+    def values(k: int) -> np.ndarray:
+        key = keys[k]
+        if isinstance(key, FormulaKey):
+            return key.at(full)
+        index = np.zeros(len(codes), dtype=np.int64)
+        for g in key.games:
+            index = index * 3 + full[:, g]
+        return key.value[index]
+
+    mine = values(player)
+    rank = np.full(len(codes), 1 + c.ahead, dtype=np.int64)
+    for k in c.ahead_if:
+        rank += values(k) > mine  # a shared rank: one more than the players with a greater key (C.07 4.1)
+    listed: dict[int, tuple[list[list[w.Condition]] | None, Any]] = {}
+    for place in reachable:
+        terms = minimal_cover((rank <= place).reshape((3,) * len(used)))
+        if len(terms) > NEEDS_TERMS:
+            why = msg(
+                "not listed: it takes {terms} alternatives, past the {most} listed; `example` is one outcome"
+                " that reaches it",
+                terms=len(terms),
+                most=NEEDS_TERMS,
+            )
+            listed[place] = (None, why)
+            continue
+        mapped = [{parts.kept[used[a]]: values for a, values in term.items()} for term in terms]
+        listed[place] = ([_conditions(term, open_games) for term in mapped], None)
+    return listed
+
+
+# ---- by_own_result (SPEC 3.11.1): each place asked again with the player's own game fixed ----
+
+# a result code of the game (white wins, draw, black wins) by the player's side: win, draw, loss
+OWN_CODES = {"white": (0, 1, 2), "black": (2, 1, 0)}
+
+
+def _own_games(games: list[OpenGame], reported: list[int]) -> dict[int, tuple[int, str]]:
+    """Each reported player with exactly one open game: that game's index and the player's colour
+    (with two or more, "their game" names none of them: no `by_own_result`)."""
+    mine: dict[int, list[tuple[int, str]]] = {}
+    wanted = set(reported)
+    for g, game in enumerate(games):
+        for player, side in ((game.white, "white"), (game.black, "black")):
+            if player in wanted:
+                mine.setdefault(player, []).append((g, side))
+    return {p: found[0] for p, found in mine.items() if len(found) == 1}
+
+
+def _by_own_result(
+    keys: list[Any],
+    parts: Parts,
+    plan: ScenariosPlan,
+    player: int,
+    own: tuple[int, str] | None,
+    answer: PlayerRanks,
+    reachable: list[int],
+    stats: SolveStats,
+    between: Callable[[], None],
+    time_left: Callable[[], bool],
+) -> dict[int, w.OwnResults]:
+    """Per place the player can reach, its status with their own game won, drawn or lost: the best
+    and worst rank solved again over the keys with that game's result fixed (the engine's values
+    where it has that result, as `assume` would give them), for this player only. A place certain
+    whatever the results needs no question; a bound the solver did not settle, or a question left
+    unasked because the request's time bound is near (`time_left`), is `undecided`."""
+    if own is None or not reachable:
+        return {}
+    worst = answer.worst
+    open_places = [p for p in reachable if not (worst.proved and worst.rank <= p)]
+    every = w.OwnResults(win="certain", draw="certain", loss="certain")
+    if not open_places:  # certain in every outcome: whatever the player's own result
+        return dict.fromkeys(reachable, every)
+    game, side = own
+    kept = {g: k for k, g in enumerate(parts.kept)}
+    per_result: list[PlayerRanks | None] = []
+    for code in OWN_CODES[side]:
+        if game not in kept:  # set aside (docs/scenarios.md): no reported rank changes with it
+            per_result.append(answer)
+            continue
+        if not time_left():  # the request's time bound is near: said, never guessed
+            stats.asked += 2
+            stats.undecided += 2
+            per_result.append(None)
+            continue
+        fixed = [fixed_key(key, kept[game], code) for key in keys]
+        [ranks], more = solve_ranks(fixed, len(parts.kept), [player], between=between)
+        for name in ("asked", "by_pruning", "by_solver", "undecided"):
+            setattr(stats, name, getattr(stats, name) + getattr(more, name))
+        stats.seconds += more.seconds
+        per_result.append(ranks)
+    answers: dict[int, w.OwnResults] = {}
+    for place in reachable:
+        if place not in open_places:
+            answers[place] = every
+            continue
+        status = [_status(ranks, place) if ranks is not None else "undecided" for ranks in per_result]
+        answers[place] = w.OwnResults(win=status[0], draw=status[1], loss=status[2])
+    return answers
+
+
+def _status(ranks: PlayerRanks, place: int) -> w.OwnStatus:
+    """A place under one fixed result: proved either way from an outcome found or a proved bound."""
+    best, worst = ranks.best, ranks.worst
+    if best.proved and best.rank > place:
+        return "impossible"  # the best rank over these outcomes is past the place
+    if worst.proved and worst.rank <= place:
+        return "certain"
+    reached = best.example is not None and best.rank <= place  # an outcome found that reaches it
+    missed = worst.example is not None and worst.rank > place  # and one that does not
+    return "possible" if reached and missed else "undecided"
+
+
+def fixed_key(key: Any, game: int, code: int) -> Any:
+    """A player's sort key over the outcomes where kept game `game` has result `code`: each table
+    reading that game taken at that result, the game dropped from what the key reads."""
+    if game not in key.games:
+        return key
+    if isinstance(key, FormulaKey):
+        return key.fixed(game, code)
+    axis = key.games.index(game)
+    return Key(
+        [g for g in key.games if g != game],
+        taken_at(key.value, axis, code, len(key.games)),
+        taken_at(key.points, axis, code, len(key.games)),
     )
 
 

@@ -106,7 +106,8 @@ def plan_team_scenarios(
                 ]
             )
         if key in seen:
-            raise InvalidRequest([Issue(("pairings", i), f"the game {p.white}-{p.black} is given twice")])
+            text = msg("the game {white}-{black} is given twice", white=p.white, black=p.black)
+            raise InvalidRequest([Issue(("pairings", i), text)])
         seen.add(key)
         m, b = seat_of[key]
         fixed = assumed.pop(key, None)
@@ -214,7 +215,7 @@ def compute_team_scenarios(plan: TeamScenariosPlan, deadline: Deadline | None = 
         regulations=first.regulations.value,
         tiebreaks=[team_tiebreak_to_wire(o) for o in first.outcomes],
         after_round=plan.after_round,
-        outcomes=3**n,
+        outcomes=w.outcomes_count(n),
         ranked_by_tiebreaks=by_tiebreaks,
         open_games=open_games,
         players=teams,

@@ -17,6 +17,15 @@ GameResult = Literal["white", "draw", "black"]
 ByeKind = Literal["pairing_bye", "full_bye", "half_bye", "zero_bye", "absent"]
 MAX_PAIRINGS = 2000
 MAX_PLACES = 100
+# The largest integer a JSON client reads exactly (IEEE doubles: JavaScript's Number.MAX_SAFE_INTEGER,
+# I-JSON, RFC 7493); `outcomes` past it is null (decision 0267).
+SAFE_INTEGER = 2**53 - 1
+
+
+def outcomes_count(games: int) -> int | None:
+    """3^games, or None when no JSON client would read it exactly."""
+    count = 3**games
+    return count if count <= SAFE_INTEGER else None
 
 
 @dataclass(frozen=True)
@@ -145,6 +154,21 @@ Example = Annotated[
 ]
 
 
+OwnStatus = Literal["certain", "possible", "impossible", "undecided"]
+OWN_STATUS_DOC = (
+    "`certain`: every outcome with this result reaches the place; `possible`: some do, some do not; "
+    "`impossible`: none does; `undecided`: the solver's time bound did not settle it"
+)
+
+
+class OwnResults(s.Out, frozen=True):
+    """The place asked again with the player's own open game fixed, from the player's side (SPEC 3.11.1)."""
+
+    win: Annotated[OwnStatus, doc("The player wins their game: " + OWN_STATUS_DOC)]
+    draw: Annotated[OwnStatus, doc("The player draws their game: " + OWN_STATUS_DOC)]
+    loss: Annotated[OwnStatus, doc("The player loses their game: " + OWN_STATUS_DOC)]
+
+
 class PlaceNeeds(s.Out, frozen=True):
     """What it takes to reach one place."""
 
@@ -159,7 +183,20 @@ class PlaceNeeds(s.Out, frozen=True):
     possible: Annotated[bool, doc("Some outcome puts the player at this place or better")] = True
     certain: Annotated[bool | None, doc("Every outcome does; null when the time bound did not settle it")] = None
     example: Example = None
-    needs_omitted: Annotated[str | None, doc("Why `needs` is not given (too many open games to list it)")] = None
+    needs_omitted: Annotated[
+        str | None,
+        doc(
+            "Why `needs` is not given (solver: the place depends on more than 8 open games, or takes more "
+            "than 12 alternatives)"
+        ),
+    ] = None
+    by_own_result: Annotated[
+        OwnResults | None,
+        doc(
+            "The solver's answer for a player with exactly one open game: this place with that game "
+            "won, drawn or lost; null otherwise (enumeration's `needs` says it, game by game)"
+        ),
+    ] = None
 
 
 class PlayerScenarios(s.Out, frozen=True):
@@ -195,7 +232,13 @@ class ScenariosResponse(s.Out, frozen=True):
     regulations: Annotated[s.AppliedRegulations, doc("The rule set applied")]
     tiebreaks: Annotated[list[s.TiebreakOut], doc("The rules applied, in order")]
     after_round: Annotated[int, doc("The round the outcomes are ranked after (the last round of `pairings`)")]
-    outcomes: Annotated[int, doc("The outcomes examined: 3 to the power of the open games")]
+    outcomes: Annotated[
+        int | None,
+        doc(
+            "The outcomes examined: 3 to the power of the open games; null past 2^53 - 1 (the largest "
+            "integer every JSON client reads exactly): the count is then 3 to the power of the length of `open_games`"
+        ),
+    ]
     ranked_by_tiebreaks: Annotated[
         int,
         doc(

@@ -1007,11 +1007,18 @@
     return ts("if", { name: player.name, place, needs: terms.join(ts("or")) });
   }
 
+  // by_own_result (SPEC 3.11.1): the place with the player's own game won, drawn or lost
+  const byOwnText = (player, o) => ts("by_own", { name: player.name, win: ts(`own_${o.win}`), draw: ts(`own_${o.draw}`), loss: ts(`own_${o.loss}`) });
+
   function playerSentences(player, places, names, own = true) {
     const lines = [];
+    let said = "";
     for (const needs of player.places) {
       lines.push(needsText(player, needs, names, own));
       if (settles(needs)) break;
+      const mine = needs.by_own_result ? byOwnText(player, needs.by_own_result) : "";
+      if (mine && mine !== said) lines.push(mine); // said again only when it changed from the place before
+      said = mine || said;
     }
     if (!player.places.length && (player.undecided || []).includes("best_rank")) lines.push(ts("unsettled", { name: player.name, places }));
     else if (!player.places.length) lines.push(ts(places === 1 ? "never_1" : "never", { name: player.name, places }));
@@ -1087,11 +1094,17 @@
     return head;
   }
 
+  // `outcomes` is null past 2^53 (decision 0267): 3^games then
+  const outcomesText = (answer) => (answer.outcomes === null ? `3^${answer.open_games.length}` : String(answer.outcomes));
+
   function renderScenarios(answer, places, names) {
     const omitted = answer.players.flatMap((p) => p.places).find((p) => p.needs_omitted);
-    $("scenarios-summary").textContent = answer.method === "solver"
-      ? ts("header_solver", { outcomes: answer.outcomes, games: answer.open_games.length, why: omitted ? omitted.needs_omitted : ts("needs_omitted") })
-      : ts("header", { outcomes: answer.outcomes, games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
+    const listed = answer.players.some((p) => p.places.some((x) => x.needs !== null));
+    $("scenarios-summary").textContent = answer.method === "solver" && listed && !omitted
+      ? ts("header_solver_needs", { outcomes: outcomesText(answer), games: answer.open_games.length })
+      : answer.method === "solver"
+      ? ts("header_solver", { outcomes: outcomesText(answer), games: answer.open_games.length, why: omitted ? omitted.needs_omitted : ts("needs_omitted") })
+      : ts("header", { outcomes: outcomesText(answer), games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
     const order = (a, b) => a.best_rank - b.best_rank || a.worst_rank - b.worst_rank || a.id - b.id;
     const contenders = answer.players.filter((p) => p.places.length).sort(order);
     const others = answer.players.filter((p) => !p.places.length).sort(order);

@@ -1,0 +1,62 @@
+"""What the cost model prices a solver request by (decision 0268; docs/benchmarks.md, "Pricing the
+solver"): per shape, the questions at most and the model's values measured before solving
+(usecases/scenarios.solver_size), the questions asked and the time, and their ratio, the seconds
+per unit `SOLVER_SECONDS_PER_UNIT` must stay above. In process, without limits.
+
+    .venv/bin/python -m bench.solver_cost
+"""
+
+from __future__ import annotations
+
+import time
+
+import msgspec
+
+from testkit.conformance import REALWORLD
+from testkit.synthetic import swiss_wire
+from tiebreak.usecases.scenarios import compute_scenarios, file_request, plan_scenarios
+from tiebreak.wire import scenarios as w
+
+
+def _run(label: str, request: w.ScenariosRequest) -> None:
+    started = time.perf_counter()
+    plan = plan_scenarios(request)
+    answer = compute_scenarios(plan)
+    seconds = time.perf_counter() - started
+    c, stats = plan.counts, answer.stats
+    assert stats is not None, "not answered by the solver"
+    units = c.solver_questions * c.solver_model
+    print(
+        f"{label}: questions at most {c.solver_questions}, asked {stats.questions}, model {c.solver_model} "
+        f"values, total {seconds:.2f} s, {seconds / units:.2e} s per unit"
+    )
+
+
+def _leaders(request: w.ScenariosRequest, count: int) -> w.ScenariosRequest:
+    """The `count` best by best rank on points and PS, WIN (quick to answer)."""
+    probe = compute_scenarios(plan_scenarios(msgspec.structs.replace(request, tiebreaks=["PS", "WIN"])))
+    lead = sorted(probe.players, key=lambda p: p.best_rank)[:count]
+    return msgspec.structs.replace(request, players=sorted(p.id for p in lead))
+
+
+def main() -> None:
+    san_viator = (REALWORLD / "san-viator-madrid-2018.trf").read_text(encoding="utf-8", errors="replace")
+    karl_mala = (REALWORLD / "karl-mala-2005-sharly.trf").read_text(encoding="utf-8", errors="replace")
+    for rules in ([], ["PS", "WIN"], ["WIN", "BPG", "TPN"]):
+        request, _, _ = file_request(None, san_viator, None, rules, places=10)
+        _run(f"San Viator, {rules}, every player", request)
+    request, _, _ = file_request(None, san_viator, None, ["BH/C1", "BH", "SB"], places=10)
+    _run("San Viator, ['BH/C1', 'BH', 'SB'], 8 leaders", _leaders(request, 8))
+    for rules in (["PS", "WIN"], ["WIN", "BPG", "TPN"]):
+        request, _, _ = file_request(None, karl_mala, None, rules, places=10)
+        _run(f"Karl-Mala, {rules}, 20 leaders", _leaders(request, 20))
+    tournament = swiss_wire(60, 5, seed=2)
+    tournament["rounds"] = 6
+    pairings = [{"round": 6, "white": i, "black": i + 1} for i in range(1, 61, 2)]
+    body = {"tournament": tournament, "tiebreaks": ["WIN", "PS", "BPG"], "pairings": pairings, "places": 3}
+    body["players"] = list(range(1, 61, 4))
+    _run("60 players, 30 boards open, 15 reported", msgspec.convert(body, w.ScenariosRequest))
+
+
+if __name__ == "__main__":
+    main()
