@@ -38,6 +38,9 @@ AnyKey = Key | FormulaKey  # a table over combinations, or sums over rounds (sce
 MOST_READ = 6
 __all__ = ["MOST_READ", "TooWide", "solve_ranks"]
 SECONDS_PER_QUESTION = 5.0  # per question, in CP-SAT deterministic time (about seconds): past it `undecided`
+# The first, quick pass of each question (no LP relaxation), in deterministic time; the rest of
+# SECONDS_PER_QUESTION goes to the pass with the full LP when the quick one leaves it open.
+QUICK_SECONDS = 0.25
 # A question whose rivals' keys read at most this many outcomes of open games (3**8) is answered by
 # counting them all, which beats the model at that size; the model takes the larger ones.
 ENUMERATE_UP_TO = 3**8
@@ -234,17 +237,22 @@ class _Question:
             model.minimize(total)
         else:
             model.maximize(total)
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1  # deterministic, and the machine's other core stays free
         # the bound in CP-SAT's deterministic time, not the clock's: a busy machine gives the same answer
-        # (the same `undecided`); the request's deadline still bounds the wall time (killable workers)
-        solver.parameters.max_deterministic_time = seconds
-        # measured on San Viator's questions (decision 0260): the search is short, and these passes
-        # (the LP relaxation, probing, symmetries) cost more than they save
-        solver.parameters.linearization_level = 0
-        solver.parameters.cp_model_probing_level = 0
-        solver.parameters.symmetry_level = 0
+        # (the same `undecided`); the request's deadline still bounds the wall time (killable workers).
+        # First without the LP relaxation, probing and symmetries: most questions are settled by a
+        # short search, for which those passes cost more than they save; a question it leaves open
+        # (the worst rank of a leader among ninety rivals, say) is asked again with the full LP,
+        # which proves those bounds, starting from the outcome found (decision 0260)
+        solver = _solver(min(QUICK_SECONDS, seconds), quick=True)
         status = solver.solve(model)
+        if status != cp_model.OPTIMAL and seconds > QUICK_SECONDS:
+            if status == cp_model.FEASIBLE:
+                model.clear_hints()
+                for bools in result.values():
+                    for b in bools:
+                        model.add_hint(b, bool(solver.value(b)))
+            solver = _solver(seconds - QUICK_SECONDS, quick=False)
+            status = solver.solve(model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Extreme(0, None, False)
         example = np.ones(self.games, dtype=np.int8)  # games no key reads: any result, drawn here
@@ -346,6 +354,16 @@ def _as_var(model: cp_model.CpModel, expr: Any) -> Any:
     bounds = model.new_int_var(-(2**40), 2**40, "")  # loose: presolve narrows it from the equality
     model.add(bounds == expr)
     return bounds
+
+
+def _solver(seconds: float, quick: bool) -> cp_model.CpSolver:
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1  # deterministic, and the machine's other core stays free
+    solver.parameters.max_deterministic_time = seconds
+    solver.parameters.linearization_level = 0 if quick else 2
+    solver.parameters.cp_model_probing_level = 0
+    solver.parameters.symmetry_level = 0
+    return solver
 
 
 def _enforced(literal: Any, level_with: Any) -> list[Any]:
