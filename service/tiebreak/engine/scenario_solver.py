@@ -247,7 +247,7 @@ class _Question:
         status = solver.solve(model)
         if status != cp_model.OPTIMAL and seconds > QUICK_SECONDS:
             if status == cp_model.FEASIBLE:
-                model.clear_hints()
+                model.clear_hints()  # type: ignore[no-untyped-call]
                 for bools in result.values():
                     for b in bools:
                         model.add_hint(b, bool(solver.value(b)))
