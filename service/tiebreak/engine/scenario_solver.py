@@ -14,7 +14,9 @@ The ranking: a shared rank is one more than the players whose key is greater (C.
 standings' rank). For player j a boolean per rival k says "k is counted ahead". The best rank
 minimises their count with k forced ahead whenever key_k > key_j; the worst rank maximises it with
 k counted only when key_k > key_j. Rivals ahead or behind in every outcome (their least key above
-j's greatest, or their greatest at most j's least) are counted as constants before solving.
+j's greatest, or their greatest at most j's least) are counted as constants before solving. j's
+own results are fixed first (most points for the best rank, least for the worst), which settles
+more rivals, and the others are compared on points, then on the values alone (decision 0260).
 """
 
 from __future__ import annotations
