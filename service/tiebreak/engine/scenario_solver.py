@@ -216,9 +216,8 @@ class _Question:
                 model.add(b >= above)
                 if level_with is not False:
                     values_k = _values_expr(model, keys[k], level, dense, result, terms)
-                    for mine, theirs in zip(
-                        values_j, values_k, strict=True
-                    ):  # the first rule's: a redundant, tighter one
+                    # the values at most j's; the first rule's alone too (implied, a tighter bound)
+                    for mine, theirs in zip(values_j, values_k, strict=True):
                         model.add(theirs <= mine).only_enforce_if(_enforced(~b, level_with))
             else:  # counted only when above j (C.07 4.1: level players share the rank)
                 if level_with is False:
@@ -228,9 +227,8 @@ class _Question:
                     model.add(b <= above + level_expr)
                     values_k = _values_expr(model, keys[k], level, dense, result, terms)
                     model.add(values_k[0] >= values_j[0] + 1).only_enforce_if(_enforced(b, level_with))
-                    for mine, theirs in zip(
-                        values_j[1:], values_k[1:], strict=True
-                    ):  # the first rule's: redundant, tighter
+                    # the first rule's alone at least j's (implied, a tighter bound)
+                    for mine, theirs in zip(values_j[1:], values_k[1:], strict=True):
                         model.add(theirs >= mine).only_enforce_if(_enforced(b, level_with))
             counted.append(b)
         self._hint(model, result)
