@@ -15,6 +15,7 @@ import tiebreak.engine.scenario_formulas as formulas
 import tiebreak.engine.scenario_solver as solver
 import tiebreak.usecases.scenarios as use
 from tiebreak.engine.errors import InvalidRequest
+from tiebreak.engine.scenario_parts import compared
 from tiebreak.engine.scenarios import outcome_codes
 from tests.engine.test_scenario_parts import _request
 from tests.profiles import examples
@@ -62,6 +63,44 @@ def test_manual_values_hold_in_the_solver_as_in_enumeration(seed):
     manual = {str(pid): (pid * 7) % 5 for pid in ids}
     body = msgspec.structs.replace(body, tiebreaks=["MAN", "PS"], manual_values=manual, regulations="fide-2024")
     _agree(body, model_only=True)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(MODEL_LISTS))
+def test_own_results_fixed_and_rivals_settled_as_every_outcome_says(seed, rules):
+    """Decision 0260's pruning, against every outcome of the keys the solver is given: the best
+    rank is reached with the player's most points and the worst with the least; where the player
+    has those points, each rival counted as certain is ahead in every outcome, and each rival left
+    out of the model is ahead in none."""
+    body = msgspec.structs.replace(_request(seed), tiebreaks=list(rules), regulations="fide-2024")
+    given_keys: dict = {}
+    real = use.solve_ranks
+
+    def capture(keys, games, reported, **options):
+        given_keys.update(keys=keys, games=games, reported=reported)
+        return real(keys, games, reported, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(use, "solve_ranks", capture)
+        _by_solver(body, patch, model_only=True)
+    keys, games = given_keys["keys"], given_keys["games"]
+    codes = outcome_codes(games)
+    values = np.stack([solver._values_at(k, codes) for k in keys])  # (players, outcomes)
+    points = np.stack([solver._points_at(k, codes) for k in keys])
+    # the keys' own bounds (looser than every outcome's for sums over rounds), as the solver has them
+    low, high, least, most = np.array([solver._bounds(k) for k in keys]).T
+    for j in given_keys["reported"]:
+        ranks = 1 + (values > values[j]).sum(axis=0)
+        c = compared(j, low, high, least, most)
+        for minimise in (True, False):
+            q = solver._Question(keys, games, j, c.ahead_if, 1 + c.ahead, minimise, low, high, solver._Shared())
+            at = points[j] == q.level
+            whole, fixed = (ranks.min(), ranks[at].min()) if minimise else (ranks.max(), ranks[at].max())
+            assert fixed == whole
+            above = values[:, at] > values[j, at]
+            assert all(above[k].all() for k in q.certain)
+            assert not any(above[k].any() for k in set(c.ahead_if) - set(q.certain) - set(q.crossing))
+            assert q.answer(3600.0)[0].rank == whole
 
 
 def _agree(body, model_only: bool, most_read: int = 99) -> None:
@@ -161,7 +200,15 @@ def test_a_question_the_time_bound_does_not_settle_is_undecided_never_claimed(mo
         if not player.undecided:  # settled by the ranges alone
             assert (player.best_rank, player.worst_rank) == (truth.best_rank, truth.worst_rank)
             continue
-        assert player.undecided == ["best_rank", "worst_rank"]
-        assert player.best_rank <= truth.best_rank and player.worst_rank >= truth.worst_rank
-        assert player.places == [] and player.clinched is None
-        assert player.best_example is None and player.worst_example is None
+        # a question is settled without the solver only when the ranges alone decide it (decision 0260)
+        if "best_rank" in player.undecided:
+            assert player.best_rank <= truth.best_rank
+            assert player.places == [] and player.best_example is None
+        else:
+            assert player.best_rank == truth.best_rank
+        if "worst_rank" in player.undecided:
+            assert player.worst_rank >= truth.worst_rank
+            assert all(p.certain is None for p in player.places) and player.clinched is None
+            assert player.worst_example is None
+        else:
+            assert player.worst_rank == truth.worst_rank

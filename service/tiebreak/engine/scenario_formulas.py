@@ -246,6 +246,15 @@ class FormulaKey:
             key = key * radix + (_part_expr(model, part, result) - offset)
         return cast(cp_model.LinearExprT, key)
 
+    # for the solver's comparison of players level on points (engine/scenario_solver.py, decision 0260)
+
+    def values_bounds(self) -> tuple[int, int]:
+        """The least and greatest of the key past the points (each rule's value in its radix)."""
+        span = 1
+        for r in self.radix:
+            span *= r
+        return self.low - (self.least - self.offsets[0]) * span, self.high - (self.most - self.offsets[0]) * span
+
 
 def unmodelled(specs: list[RuleSpec]) -> list[int]:
     """The positions of the rules of the list this module does not write as sums (empty: every

@@ -14,7 +14,9 @@ The ranking: a shared rank is one more than the players whose key is greater (C.
 standings' rank). For player j a boolean per rival k says "k is counted ahead". The best rank
 minimises their count with k forced ahead whenever key_k > key_j; the worst rank maximises it with
 k counted only when key_k > key_j. Rivals ahead or behind in every outcome (their least key above
-j's greatest, or their greatest at most j's least) are counted as constants before solving.
+j's greatest, or their greatest at most j's least) are counted as constants before solving. j's
+own results are fixed first (most points for the best rank, least for the worst), which settles
+more rivals, and the others are compared on points, then on the values alone (decision 0260).
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .scenario_formulas import FormulaKey, lookup_expression
+from .scenario_formulas import FormulaKey, Part, Term, lookup_expression
 from .scenario_parts import Key, TooWide, compared
 from .scenarios import outcome_codes
 
@@ -37,6 +40,9 @@ AnyKey = Key | FormulaKey  # a table over combinations, or sums over rounds (sce
 MOST_READ = 6
 __all__ = ["MOST_READ", "TooWide", "solve_ranks"]
 SECONDS_PER_QUESTION = 5.0  # per question, in CP-SAT deterministic time (about seconds): past it `undecided`
+# The first, quick pass of each question (no LP relaxation), in deterministic time; the rest of
+# SECONDS_PER_QUESTION goes to the pass with the full LP when the quick one leaves it open.
+QUICK_SECONDS = 0.25
 # A question whose rivals' keys read at most this many outcomes of open games (3**8) is answered by
 # counting them all, which beats the model at that size; the model takes the larger ones.
 ENUMERATE_UP_TO = 3**8
@@ -82,23 +88,27 @@ def solve_ranks(
     stats = Stats()
     low, high, least, most = (np.array(column, dtype=np.int64) for column in zip(*map(_bounds, keys), strict=True))
     answers = []
+    shared = _Shared()
     for j in reported:
         c = compared(j, low, high, least, most)
-        ahead = 1 + c.ahead
         stats.asked += 2
         if not c.ahead_if:  # nobody's place relative to j depends on the results
             stats.by_pruning += 2
             drawn = np.ones(games, dtype=np.int8)
-            answers.append(PlayerRanks(Extreme(ahead, drawn, True), Extreme(ahead, drawn, True)))
+            answers.append(PlayerRanks(Extreme(1 + c.ahead, drawn, True), Extreme(1 + c.ahead, drawn, True)))
             continue
-        best = _extreme(keys, games, j, c.ahead_if, ahead, minimise=True, seconds=seconds)
-        worst = _extreme(keys, games, j, c.ahead_if, ahead, minimise=False, seconds=seconds)
-        for e in (best, worst):
-            if e.proved:
+        extremes = []
+        for minimise in (True, False):
+            question = _Question(keys, games, j, c.ahead_if, 1 + c.ahead, minimise, low, high, shared)
+            extreme, pruned = question.answer(seconds)
+            extremes.append(extreme)
+            if pruned:
+                stats.by_pruning += 1
+            elif extreme.proved:
                 stats.by_solver += 1
             else:
                 stats.undecided += 1
-        answers.append(PlayerRanks(best, worst))
+        answers.append(PlayerRanks(*extremes))
         between()
     stats.seconds = time.perf_counter() - started
     return answers, stats
@@ -111,95 +121,362 @@ def _bounds(key: AnyKey) -> tuple[int, int, int, int]:
     return int(key.value.min()), int(key.value.max()), int(key.points.min()), int(key.points.max())
 
 
-def _extreme(
-    keys: list[AnyKey], games: int, j: int, rivals: list[int], ahead: int, minimise: bool, seconds: float
-) -> Extreme:
-    used = sorted({g for k in (j, *rivals) for g in keys[k].games})
-    if 3 ** len(used) <= ENUMERATE_UP_TO:
-        return _enumerated(keys, games, j, rivals, ahead, minimise, used)
-    model = cp_model.CpModel()
-    # one boolean per result of each game (white, draw, black), exactly one true
-    result = {g: [model.new_bool_var(f"g{g}r{r}") for r in range(3)] for g in used}
-    for bools in result.values():
-        model.add_exactly_one(bools)
-    # keys renumbered densely in their order (the same comparisons): small domains for the solver
-    tables = [key for key in (keys[k] for k in (j, *rivals)) if isinstance(key, Key)]
-    dense = (
-        {v: i for i, v in enumerate(np.unique(np.concatenate([t.value for t in tables])).tolist())} if tables else {}
-    )
-    key_j = _key_var(model, keys[j], result, dense)
-    counted = []
-    for k in rivals:
-        key_k = _key_var(model, keys[k], result, dense)
-        b = model.new_bool_var(f"ahead{k}")
-        if minimise:  # k not counted only when not above j: k above j forces it counted
-            model.add(key_k <= key_j).only_enforce_if(~b)
-        else:  # k counted only when above j (C.07 4.1: level players share the rank)
-            model.add(key_k >= key_j + 1).only_enforce_if(b)
-        counted.append(b)
-    total = sum(counted)
-    if minimise:
-        model.minimize(total)
-    else:
-        model.maximize(total)
+class _Question:
+    """Player j's best (`minimise`) or worst rank. j's own results are fixed first: the best rank is
+    reached with j's most points and the worst with j's least (decision 0260: more points for j
+    only moves players out of j's points group, and the values that j's games change are only
+    compared inside that group, where those players stood ahead already). With j's points known,
+    a rival whose key is above j's every key at those points is ahead, one at most j's least is
+    not: constants. The others are compared points first (a boolean per result of the rival's
+    own games) and, when level on points, by the values alone (small coefficients: a tight
+    relaxation)."""
+
+    def __init__(
+        self,
+        keys: list[AnyKey],
+        games: int,
+        j: int,
+        rivals: list[int],
+        ahead: int,
+        minimise: bool,
+        low: np.ndarray,
+        high: np.ndarray,
+        shared: _Shared,
+    ) -> None:
+        self.shared = shared
+        self.keys, self.games, self.j, self.rivals, self.ahead, self.minimise = keys, games, j, rivals, ahead, minimise
+        own, points = shared.points_of(keys[j])
+        self.level = int(points.max() if minimise else points.min())
+        self.own = own
+        self.own_codes = _decoded(len(own), int(np.flatnonzero(points == self.level)[0]))
+        least, most = _range_at(keys[j], self.level)
+        self.certain = [k for k in rivals if low[k] > most]
+        self.crossing = [k for k in rivals if low[k] <= most and high[k] > least]
+
+    def answer(self, seconds: float) -> tuple[Extreme, bool]:
+        """The extreme, and whether the ranges alone settled it (no rival left to compare)."""
+        base = self.ahead + len(self.certain)
+        if not self.crossing:
+            example = np.ones(self.games, dtype=np.int8)
+            example[self.own] = self.own_codes
+            return self._checked(Extreme(base, example, True), base), True
+        used = sorted({g for k in (self.j, *self.crossing) for g in self.keys[k].games})
+        if 3 ** len(used) <= ENUMERATE_UP_TO:
+            return self._checked(self._enumerated(used), base), False
+        return self._checked(self._modelled(used, seconds), base), False
+
+    def _checked(self, extreme: Extreme, base: int) -> Extreme:
+        """The rank of the outcome found recounted from every rival's key (not from the objective):
+        what a client checking `example` through /v1/standings sees."""
+        if extreme.example is None:  # nothing found in time: the bound by pruning
+            extreme.rank = base if self.minimise else base + len(self.crossing)
+            return extreme
+        mine = _value(self.keys[self.j], extreme.example)
+        extreme.rank = base + sum(_value(self.keys[k], extreme.example) > mine for k in self.crossing)
+        return extreme
+
+    def _enumerated(self, used: list[int]) -> Extreme:
+        """Counted in every combination of the few games the question depends on (j's at its level)."""
+        keys, j = self.keys, self.j
+        codes = outcome_codes(len(used))  # (combinations, used games)
+        full = np.ones((len(codes), self.games), dtype=np.int8)
+        full[:, used] = codes
+        mine = _values_at(keys[j], full)
+        count = np.zeros(len(codes), dtype=np.int64)
+        for k in self.crossing:
+            count += _values_at(keys[k], full) > mine  # a shared rank: one more than the players with a greater key
+        off_level = _points_at(keys[j], full) != self.level
+        count[off_level] = np.iinfo(np.int64).max if self.minimise else -1
+        best = int(np.argmin(count) if self.minimise else np.argmax(count))
+        return Extreme(0, full[best], True)
+
+    def _modelled(self, used: list[int], seconds: float) -> Extreme:
+        keys, j, level = self.keys, self.j, self.level
+        model = cp_model.CpModel()
+        # one boolean per result of each game (white, draw, black), exactly one true
+        result = {g: [model.new_bool_var(f"g{g}r{r}") for r in range(3)] for g in used}
+        for bools in result.values():
+            model.add_exactly_one(bools)
+        for g, code in zip(self.own, self.own_codes, strict=True):  # j's own results (the class's note)
+            model.add(result[g][int(code)] == 1)
+        terms = _Terms(model, result, self.shared)
+        # the values of the players at j's level renumbered densely in their order: small domains
+        tables = [key for key in (keys[k] for k in (j, *self.crossing)) if isinstance(key, Key)]
+        at_level = [t.value[t.points == level] for t in tables]
+        dense = {v: i for i, v in enumerate(np.unique(np.concatenate(at_level)).tolist())} if tables else {}
+        # j's values as variables: each is compared with every rival's, written out once
+        values_j = [_as_var(model, e) for e in _values_expr(model, keys[j], level, dense, result, terms)]
+        counted = []
+        for k in self.crossing:
+            own, points = self.shared.points_of(keys[k])
+            above = lookup_expression(model, own, (points > level).astype(int).tolist(), result)
+            level_with = _literal(model, own, points == level, result)
+            b = model.new_bool_var(f"ahead{k}")
+            if self.minimise:  # more points: counted; level and not counted: values not above j's
+                model.add(b >= above)
+                if level_with is not False:
+                    values_k = _values_expr(model, keys[k], level, dense, result, terms)
+                    # the values at most j's; the first rule's alone too (implied, a tighter bound)
+                    for mine, theirs in zip(values_j, values_k, strict=True):
+                        model.add(theirs <= mine).only_enforce_if(_enforced(~b, level_with))
+            else:  # counted only when above j (C.07 4.1: level players share the rank)
+                if level_with is False:
+                    model.add(b <= above)
+                else:
+                    level_expr = 1 if level_with is True else level_with
+                    model.add(b <= above + level_expr)
+                    values_k = _values_expr(model, keys[k], level, dense, result, terms)
+                    model.add(values_k[0] >= values_j[0] + 1).only_enforce_if(_enforced(b, level_with))
+                    # the first rule's alone at least j's (implied, a tighter bound)
+                    for mine, theirs in zip(values_j[1:], values_k[1:], strict=True):
+                        model.add(theirs >= mine).only_enforce_if(_enforced(b, level_with))
+            counted.append(b)
+        self._hint(model, result)
+        total = sum(counted)
+        if self.minimise:
+            model.minimize(total)
+        else:
+            model.maximize(total)
+        # the bound in CP-SAT's deterministic time, not the clock's: a busy machine gives the same answer
+        # (the same `undecided`); the request's deadline still bounds the wall time (killable workers).
+        # First without the LP relaxation, probing and symmetries: most questions are settled by a
+        # short search, for which those passes cost more than they save; a question it leaves open
+        # (the worst rank of a leader among ninety rivals, say) is asked again with the full LP,
+        # which proves those bounds, starting from the outcome found (decision 0260)
+        solver = _solver(min(QUICK_SECONDS, seconds), quick=True)
+        status = solver.solve(model)
+        if status != cp_model.OPTIMAL and seconds > QUICK_SECONDS:
+            if status == cp_model.FEASIBLE:
+                model.clear_hints()  # type: ignore[no-untyped-call]
+                for bools in result.values():
+                    for b in bools:
+                        model.add_hint(b, bool(solver.value(b)))
+            solver = _solver(seconds - QUICK_SECONDS, quick=False)
+            status = solver.solve(model)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Extreme(0, None, False)
+        example = np.ones(self.games, dtype=np.int8)  # games no key reads: any result, drawn here
+        for g, bools in result.items():
+            example[g] = next(r for r in range(3) if solver.value(bools[r]))
+        return Extreme(0, example, status == cp_model.OPTIMAL)
+
+    def _hint(self, model: cp_model.CpModel, result: dict[int, list[cp_model.IntVar]]) -> None:
+        """A first outcome to start from: for the best rank every rival scores least, for the worst
+        most (a rival's own games set last wins); the other games drawn."""
+        code = dict.fromkeys(result, 1)
+        for k in self.crossing:
+            own, points = self.shared.points_of(self.keys[k])
+            if own:
+                wanted = int(np.argmin(points) if self.minimise else np.argmax(points))
+                code.update(zip(own, _decoded(len(own), wanted).tolist(), strict=True))
+        code.update(zip(self.own, self.own_codes.tolist(), strict=True))
+        for g, bools in result.items():
+            for r, b in enumerate(bools):
+                model.add_hint(b, r == code[g])
+
+
+class _Shared:
+    """What every question reads of the keys, computed once per call: each player's points table,
+    and a name per distinct round table (so that a model writes each once)."""
+
+    def __init__(self) -> None:
+        self.points: dict[int, tuple[list[int], np.ndarray]] = {}
+        self.names: dict[int, int] = {}
+        self.distinct: dict[tuple[tuple[int, ...], bytes], int] = {}
+
+    def points_of(self, key: AnyKey) -> tuple[list[int], np.ndarray]:
+        if id(key) not in self.points:
+            self.points[id(key)] = _points_table(key)
+        return self.points[id(key)]
+
+    def name(self, term: Term) -> int:
+        if id(term) not in self.names:
+            self.names[id(term)] = self.distinct.setdefault(
+                (tuple(term.games), term.value.tobytes()), len(self.distinct)
+            )
+        return self.names[id(term)]
+
+
+class _Terms:
+    """The rounds' contributions (engine/scenario_formulas.py) as weighted sums of the model's
+    variables, each distinct table written once per model (BH/C1 and BH sum the same rounds)."""
+
+    def __init__(self, model: cp_model.CpModel, result: dict[int, list[cp_model.IntVar]], shared: _Shared) -> None:
+        self.model, self.result, self.shared = model, result, shared
+        self.made: dict[int, tuple[list[Any], list[int], int]] = {}
+        self.sums: dict[tuple[int, ...], Any] = {}
+
+    def term(self, term: Term) -> tuple[list[Any], list[int], int]:
+        """Variables, their coefficients and a constant: the table's value in every outcome."""
+        name = self.shared.name(term)
+        if name not in self.made:
+            values = [int(v) for v in term.value]
+            if not term.games:
+                self.made[name] = ([], [], values[0])
+            elif len(term.games) == 1:  # linear: one boolean per result
+                self.made[name] = (list(self.result[term.games[0]]), values, 0)
+            else:
+                self.made[name] = ([lookup_expression(self.model, term.games, values, self.result)], [1], 0)
+        return self.made[name]
+
+    def expression(self, terms: list[Term]) -> Any:
+        name = tuple(self.shared.name(t) for t in terms)
+        if name not in self.sums:
+            self.sums[name] = self._sum(terms)
+        return self.sums[name]
+
+    def _sum(self, terms: list[Term]) -> Any:
+        variables: list[Any] = []
+        coefficients: list[int] = []
+        constant = 0
+        for t in terms:
+            v, c, k = self.term(t)
+            variables += v
+            coefficients += c
+            constant += k
+        return cp_model.LinearExpr.weighted_sum(variables, coefficients) + constant
+
+    def part(self, part: Part) -> Any:
+        """The rule's value: the sum of its rounds, less the least of `cut_from` (C.07 16.5)."""
+        total = self.expression(part.terms)
+        if part.cut_from:
+            least = self.model.new_int_var(
+                min(int(t.value.min()) for t in part.cut_from), max(int(t.value.max()) for t in part.cut_from), ""
+            )
+            self.model.add_min_equality(least, [self.expression([t]) for t in part.cut_from])
+            total = total - least
+        return total
+
+
+def _as_var(model: cp_model.CpModel, expr: Any) -> Any:
+    if isinstance(expr, int | cp_model.IntVar):
+        return expr
+    bounds = model.new_int_var(-(2**40), 2**40, "")  # loose: presolve narrows it from the equality
+    model.add(bounds == expr)
+    return bounds
+
+
+def _solver(seconds: float, quick: bool) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # deterministic, and the machine's other core stays free
-    # the bound in CP-SAT's deterministic time, not the clock's: a busy machine gives the same answer
-    # (the same `undecided`); the request's deadline still bounds the wall time (killable workers)
     solver.parameters.max_deterministic_time = seconds
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):  # nothing found in time: the bound by pruning
-        return Extreme(ahead if minimise else ahead + len(rivals), None, False)
-    example = np.ones(games, dtype=np.int8)  # games no key reads: any result, drawn here
-    for g, bools in result.items():
-        example[g] = next(r for r in range(3) if solver.value(bools[r]))
-    # the rank of the outcome found, counted from the keys (not from the objective): what a client
-    # checking `example` through /v1/standings sees
-    rank = ahead + sum(_value(keys[k], example) > _value(keys[j], example) for k in rivals)
-    return Extreme(int(rank), example, status == cp_model.OPTIMAL)
+    solver.parameters.linearization_level = 0 if quick else 2
+    solver.parameters.cp_model_probing_level = 0
+    solver.parameters.symmetry_level = 0
+    return solver
 
 
-def _enumerated(
-    keys: list[AnyKey], games: int, j: int, rivals: list[int], ahead: int, minimise: bool, used: list[int]
-) -> Extreme:
-    """The question answered by counting, in every combination of the few games it depends on."""
-    codes = outcome_codes(len(used))  # (combinations, used games)
-    column = {g: i for i, g in enumerate(used)}
-
-    def values(k: int) -> np.ndarray:
-        key = keys[k]
-        if isinstance(key, FormulaKey):
-            full = np.ones((len(codes), games), dtype=np.int8)
-            full[:, used] = codes
-            return key.at(full)
-        index = np.zeros(len(codes), dtype=np.int64)
-        for g in keys[k].games:
-            index = index * 3 + codes[:, column[g]]
-        return key.value[index]
-
-    mine = values(j)
-    count = np.zeros(len(codes), dtype=np.int64)
-    for k in rivals:
-        count += values(k) > mine  # a shared rank: one more than the players with a greater key
-    best = int(np.argmin(count) if minimise else np.argmax(count))
-    example = np.ones(games, dtype=np.int8)
-    example[used] = codes[best]
-    return Extreme(ahead + int(count[best]), example, True)
+def _enforced(literal: Any, level_with: Any) -> list[Any]:
+    return [literal] if level_with is True else [literal, level_with]
 
 
-def _key_var(
-    model: cp_model.CpModel, key: AnyKey, result: dict[int, list[cp_model.IntVar]], dense: dict[int, int]
-) -> cp_model.LinearExprT:
-    """The player's key as an expression of the results of the games it reads."""
-    if isinstance(key, FormulaKey):  # sums over rounds (scenario_formulas), not renumbered
-        return key.expression(model, result)
-    return lookup_expression(model, key.games, [dense[int(v)] for v in key.value], result)
+def _reduced(games: list[int], table: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """The table over `games` (first most significant) without the games it does not vary with."""
+    cube = np.asarray(table).reshape((3,) * len(games))
+    keep = []
+    for axis, g in enumerate(games):
+        if (np.diff(cube, axis=axis) != 0).any():
+            keep.append(g)
+        else:
+            cube = cube.take([0], axis=axis)
+    return keep, cube.reshape(-1)
+
+
+def _points_table(key: AnyKey) -> tuple[list[int], np.ndarray]:
+    """The player's points as a table over the games they vary with (the player's own)."""
+    if isinstance(key, FormulaKey):
+        return _reduced(key.points.games, key.points.value)
+    return _reduced(key.games, key.points)
+
+
+def _decoded(games: int, index: int) -> np.ndarray:
+    """Combination `index` of `games` games (first most significant) as result codes."""
+    return np.array([(index // 3 ** (games - 1 - i)) % 3 for i in range(games)], dtype=np.int8)
+
+
+def _range_at(key: AnyKey, level: int) -> tuple[int, int]:
+    """The least and greatest key the player can have with `level` points."""
+    if isinstance(key, FormulaKey):
+        span = 1
+        for r in key.radix:
+            span *= r
+        least, most = key.values_bounds()
+        return (level - key.offsets[0]) * span + least, (level - key.offsets[0]) * span + most
+    at = key.value[key.points == level]
+    return int(at.min()), int(at.max())
+
+
+def _literal(model: cp_model.CpModel, games: list[int], truth: np.ndarray, result: dict[int, list[Any]]) -> Any:
+    """A table of truths over a few games' results as a literal, or True/False when constant."""
+    truth = np.asarray(truth, dtype=bool)
+    if not truth.any() or truth.all():
+        return bool(truth.all())
+    if len(games) == 1 and truth.sum() == 1:  # the result's own boolean
+        return result[games[0]][int(np.flatnonzero(truth)[0])]
+    b = model.new_bool_var("")
+    model.add(b == lookup_expression(model, games, truth.astype(int).tolist(), result))
+    return b
+
+
+def _values_expr(
+    model: cp_model.CpModel,
+    key: AnyKey,
+    level: int,
+    dense: dict[int, int],
+    result: dict[int, list[cp_model.IntVar]],
+    terms: _Terms,
+) -> list[Any]:
+    """What orders the player among those level on points, as expressions of the results: the
+    rules' values combined (sums over rounds) then the first rule's alone, or the key's rank among
+    the keys at that level (tables); only compared where the player has `level` points."""
+    if isinstance(key, FormulaKey):
+        parts = [terms.part(part) - offset for part, offset in zip(key.parts, key.offsets[1:], strict=True)]
+        combined: Any = 0
+        for part, radix in zip(parts, [*key.radix[1:], 1], strict=True):
+            combined = (combined + part) * radix
+        return [combined, *parts[:1]] if len(parts) > 1 else parts
+    table = np.where(key.points == level, key.value, -1)
+    renumbered = np.array([dense.get(int(v), 0) for v in table.tolist()], dtype=np.int64)
+    games, values = _reduced(key.games, renumbered)
+    return [lookup_expression(model, games, [int(v) for v in values], result)]
+
+
+def _values_at(key: AnyKey, codes: np.ndarray) -> np.ndarray:
+    """Per outcome (rows of result codes over every kept game), the player's key."""
+    if isinstance(key, FormulaKey):
+        return key.at(codes)
+    return np.asarray(key.value[_index(key.games, codes)])
+
+
+def _points_at(key: AnyKey, codes: np.ndarray) -> np.ndarray:
+    if isinstance(key, FormulaKey):
+        return key.points.at(codes)
+    return np.asarray(key.points[_index(key.games, codes)])
+
+
+def _index(games: list[int], codes: np.ndarray) -> np.ndarray:
+    index = np.zeros(len(codes), dtype=np.int64)
+    for g in games:
+        index = index * 3 + codes[:, g]
+    return index
 
 
 def _value(key: AnyKey, codes: np.ndarray) -> int:
-    if isinstance(key, FormulaKey):
-        return int(key.at(codes[None, :])[0])
-    index = 0
-    for g in key.games:
-        index = index * 3 + int(codes[g])
-    return int(key.value[index])
+    """The player's key in one outcome (the same as `_values_at`, one row, without arrays)."""
+    if not isinstance(key, FormulaKey):
+        return int(_values_at(key, codes[None, :])[0])
+    ex = codes.tolist()
+
+    def at(term: Term) -> int:
+        index = 0
+        for g in term.games:
+            index = index * 3 + ex[g]
+        return int(term.value.item(index))
+
+    value = at(key.points) - key.offsets[0]
+    for part, offset, radix in zip(key.parts, key.offsets[1:], key.radix, strict=True):
+        total = sum(at(t) for t in part.terms)
+        if part.cut_from:
+            total -= min(at(t) for t in part.cut_from)
+        value = value * radix + (total - offset)
+    return value
