@@ -243,7 +243,7 @@ class FormulaKey:
         key: Any = _term_expr(model, self.points, result)
         key = key - self.offsets[0]
         for part, offset, radix in zip(self.parts, self.offsets[1:], self.radix, strict=True):
-            key = key * radix + (_part_expr(model, part, result) - offset)
+            key = key * radix + (part_expression(model, part, result) - offset)
         return cast(cp_model.LinearExprT, key)
 
     # for the solver's comparison of players level on points (engine/scenario_solver.py, decision 0260)
@@ -636,7 +636,7 @@ def lookup_expression(
     return var
 
 
-def _part_expr(
+def part_expression(
     model: cp_model.CpModel, part: Part, result: Mapping[int, list[cp_model.IntVar]]
 ) -> cp_model.LinearExprT:
     total: Any = sum(_term_expr(model, t, result) for t in part.terms)

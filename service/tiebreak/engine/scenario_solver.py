@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .scenario_formulas import FormulaKey, Part, Term, lookup_expression
+from .scenario_formulas import FormulaKey, Part, Term, lookup_expression, part_expression
 from .scenario_parts import Key, TooWide, compared
 from .scenarios import outcome_codes
 
@@ -337,15 +337,11 @@ class _Terms:
         return cp_model.LinearExpr.weighted_sum(variables, coefficients) + constant
 
     def part(self, part: Part) -> Any:
-        """The rule's value: the sum of its rounds, less the least of `cut_from` (C.07 16.5)."""
-        total = self.expression(part.terms)
-        if part.cut_from:
-            least = self.model.new_int_var(
-                min(int(t.value.min()) for t in part.cut_from), max(int(t.value.max()) for t in part.cut_from), ""
-            )
-            self.model.add_min_equality(least, [self.expression([t]) for t in part.cut_from])
-            total = total - least
-        return total
+        """The rule's value: the sum of its rounds; a cut (C.07 16.5) or a mean (8.4, 10.5) as
+        scenario_formulas writes it."""
+        if part.cut is None and not part.divisor:
+            return self.expression(part.terms)
+        return part_expression(self.model, part, self.result)
 
 
 def _as_var(model: cp_model.CpModel, expr: Any) -> Any:
@@ -475,8 +471,9 @@ def _value(key: AnyKey, codes: np.ndarray) -> int:
 
     value = at(key.points) - key.offsets[0]
     for part, offset, radix in zip(key.parts, key.offsets[1:], key.radix, strict=True):
-        total = sum(at(t) for t in part.terms)
-        if part.cut_from:
-            total -= min(at(t) for t in part.cut_from)
+        if part.cut is None and not part.divisor:
+            total = sum(at(t) for t in part.terms)
+        else:  # a cut or a mean: the engine's types' own reading
+            total = int(part.at(codes[None, :])[0])
         value = value * radix + (total - offset)
     return value
