@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .scenario_formulas import FormulaKey, Part, Term, lookup_expression, part_expression
+from .scenario_formulas import Cut, FormulaKey, Part, Term, lookup_expression, part_expression
 from .scenario_parts import Key, TooWide, compared
 from .scenarios import outcome_codes
 
@@ -277,12 +277,17 @@ class _Question:
 
 class _Shared:
     """What every question reads of the keys, computed once per call: each player's points table,
-    and a name per distinct round table (so that a model writes each once)."""
+    a name per distinct round table (so that a model writes each once), and each sum of rounds as
+    plain coefficient lists over the results' booleans (so that a model adds it in one call)."""
 
     def __init__(self) -> None:
         self.points: dict[int, tuple[list[int], np.ndarray]] = {}
         self.names: dict[int, int] = {}
         self.distinct: dict[tuple[tuple[int, ...], bytes], int] = {}
+        self.tables: list[Term] = []  # by name
+        self.lists: dict[int, tuple[int, ...]] = {}  # id of a list of terms: their names
+        self.sets: dict[tuple[int, bool], list[tuple[int, ...]]] = {}  # a cut's end: each set's names
+        self.linear: dict[tuple[int, ...], tuple[list[tuple[int, int]], list[int], list[int], int]] = {}
 
     def points_of(self, key: AnyKey) -> tuple[list[int], np.ndarray]:
         if id(key) not in self.points:
@@ -291,57 +296,121 @@ class _Shared:
 
     def name(self, term: Term) -> int:
         if id(term) not in self.names:
-            self.names[id(term)] = self.distinct.setdefault(
-                (tuple(term.games), term.value.tobytes()), len(self.distinct)
-            )
+            name = self.distinct.setdefault((tuple(term.games), term.value.tobytes()), len(self.distinct))
+            if name == len(self.tables):
+                self.tables.append(term)
+            self.names[id(term)] = name
         return self.names[id(term)]
+
+    def names_of(self, terms: list[Term]) -> tuple[int, ...]:
+        """The names of a part's terms (the list lives as long as its key: its id stays its own)."""
+        if id(terms) not in self.lists:
+            self.lists[id(terms)] = tuple(self.name(t) for t in terms)
+        return self.lists[id(terms)]
+
+    def sets_of(self, cut: Cut, lowest: bool) -> list[tuple[int, ...]]:
+        if (id(cut), lowest) not in self.sets:
+            pool = self.names_of(cut.pool)
+            self.sets[id(cut), lowest] = [
+                tuple(pool[i] for i in c) for c in (cut.low_sets if lowest else cut.high_sets)
+            ]
+        return self.sets[id(cut), lowest]
+
+    def linear_of(self, names: tuple[int, ...]) -> tuple[list[tuple[int, int]], list[int], list[int], int]:
+        """The sum of the named tables: (game, result) pairs and their coefficients, the tables
+        over two or more games (a lookup each), and a constant. Each game's least coefficient is
+        moved into the constant (exactly one result is true): fewer, non-negative terms."""
+        if names not in self.linear:
+            per_game: dict[int, list[int]] = {}
+            lookups, constant = [], 0
+            for name in names:
+                term = self.tables[name]
+                if not term.games:
+                    constant += int(term.value[0])
+                elif len(term.games) == 1:
+                    row = per_game.setdefault(term.games[0], [0, 0, 0])
+                    for r, v in enumerate(term.value.tolist()):
+                        row[r] += int(v)
+                else:
+                    lookups.append(name)
+            pairs, coefficients = [], []
+            for g, row in per_game.items():
+                least = min(row)
+                constant += least
+                for r, v in enumerate(row):
+                    if v != least:
+                        pairs.append((g, r))
+                        coefficients.append(v - least)
+            self.linear[names] = (pairs, coefficients, lookups, constant)
+        return self.linear[names]
 
 
 class _Terms:
     """The rounds' contributions (engine/scenario_formulas.py) as weighted sums of the model's
-    variables, each distinct table written once per model (BH/C1 and BH sum the same rounds)."""
+    variables, each distinct table and sum written once per model (BH/C1 and BH sum the same
+    rounds), from the coefficient lists `_Shared` keeps for every question."""
 
     def __init__(self, model: cp_model.CpModel, result: dict[int, list[cp_model.IntVar]], shared: _Shared) -> None:
         self.model, self.result, self.shared = model, result, shared
-        self.made: dict[int, tuple[list[Any], list[int], int]] = {}
+        self.lookups: dict[int, Any] = {}
         self.sums: dict[tuple[int, ...], Any] = {}
+        self.extremes: dict[tuple[Any, ...], Any] = {}
 
-    def term(self, term: Term) -> tuple[list[Any], list[int], int]:
-        """Variables, their coefficients and a constant: the table's value in every outcome."""
-        name = self.shared.name(term)
-        if name not in self.made:
-            values = [int(v) for v in term.value]
-            if not term.games:
-                self.made[name] = ([], [], values[0])
-            elif len(term.games) == 1:  # linear: one boolean per result
-                self.made[name] = (list(self.result[term.games[0]]), values, 0)
-            else:
-                self.made[name] = ([lookup_expression(self.model, term.games, values, self.result)], [1], 0)
-        return self.made[name]
+    def lookup(self, name: int) -> Any:
+        if name not in self.lookups:
+            term = self.shared.tables[name]
+            self.lookups[name] = lookup_expression(self.model, term.games, term.value.tolist(), self.result)
+        return self.lookups[name]
 
-    def expression(self, terms: list[Term]) -> Any:
-        name = tuple(self.shared.name(t) for t in terms)
-        if name not in self.sums:
-            self.sums[name] = self._sum(terms)
-        return self.sums[name]
-
-    def _sum(self, terms: list[Term]) -> Any:
-        variables: list[Any] = []
-        coefficients: list[int] = []
-        constant = 0
-        for t in terms:
-            v, c, k = self.term(t)
-            variables += v
-            coefficients += c
-            constant += k
-        return cp_model.LinearExpr.weighted_sum(variables, coefficients) + constant
+    def expression(self, names: tuple[int, ...]) -> Any:
+        if names not in self.sums:
+            pairs, coefficients, lookups, constant = self.shared.linear_of(names)
+            result = self.result
+            variables = [result[g][r] for g, r in pairs]
+            if lookups:
+                variables += [self.lookup(n) for n in lookups]
+                coefficients = coefficients + [1] * len(lookups)
+            self.sums[names] = cp_model.LinearExpr.weighted_sum(variables, coefficients) + constant
+        return self.sums[names]
 
     def part(self, part: Part) -> Any:
-        """The rule's value: the sum of its rounds; a cut (C.07 16.5) or a mean (8.4, 10.5) as
-        scenario_formulas writes it."""
-        if part.cut is None and not part.divisor:
-            return self.expression(part.terms)
-        return part_expression(self.model, part, self.result)
+        """The rule's value: the sum of its rounds less what a plain Cut-n / Median-n takes away
+        (C.07 16.5: the least, greatest sums over every n of the rounds), from this model's sums;
+        the other cuts and the means (8.4, 10.5) as scenario_formulas writes them."""
+        cut = part.cut
+        if part.divisor or (cut is not None and not _plain(cut)):
+            return part_expression(self.model, part, self.result)
+        total = self.expression(self.shared.names_of(part.terms))
+        if cut is not None:
+            for sets, lowest in ((cut.low_sets, True), (cut.high_sets, False)):
+                if sets != [()]:  # [()]: nothing cut at this end
+                    total = total - self._extreme(cut, lowest)
+        return total
+
+    def _extreme(self, cut: Cut, lowest: bool) -> Any:
+        """The least (greatest) of the pool's sums over each set, one variable per distinct one."""
+        named = self.shared.sets_of(cut, lowest)
+        name = (lowest, *named)
+        if name not in self.extremes:
+            sums = [self.expression(names) for names in named]
+            if len(sums) == 1:
+                self.extremes[name] = sums[0]
+            else:
+                tables = self.shared.tables
+                low = min(sum(int(tables[n].value.min()) for n in names) for names in named)
+                high = max(sum(int(tables[n].value.max()) for n in names) for names in named)
+                var = self.model.new_int_var(low, high, "")
+                if lowest:
+                    self.model.add_min_equality(var, sums)
+                else:
+                    self.model.add_max_equality(var, sums)
+                self.extremes[name] = var
+        return self.extremes[name]
+
+
+def _plain(cut: Cut) -> bool:
+    """A cut by value alone (Buchholz's): no keys, unplayed rounds or ends cut per outcome."""
+    return cut.keys is None and not cut.unplayed and cut.low_if is None and cut.high_if is None
 
 
 def _as_var(model: cp_model.CpModel, expr: Any) -> Any:
@@ -471,9 +540,15 @@ def _value(key: AnyKey, codes: np.ndarray) -> int:
 
     value = at(key.points) - key.offsets[0]
     for part, offset, radix in zip(key.parts, key.offsets[1:], key.radix, strict=True):
-        if part.cut is None and not part.divisor:
-            total = sum(at(t) for t in part.terms)
-        else:  # a cut or a mean: the engine's types' own reading
+        cut = part.cut
+        if part.divisor or (cut is not None and not _plain(cut)):  # the engine's types' own reading
             total = int(part.at(codes[None, :])[0])
+        else:
+            total = sum(at(t) for t in part.terms)
+            if cut is not None:
+                pool = [at(t) for t in cut.pool]
+                for sets, pick in ((cut.low_sets, min), (cut.high_sets, max)):
+                    if sets != [()]:
+                        total -= pick(sum(pool[i] for i in c) for c in sets)
         value = value * radix + (total - offset)
     return value
