@@ -81,8 +81,11 @@ def solve_ranks(
     reported: list[int],
     seconds_per_question: float | None = None,
     between: Callable[[], None] = lambda: None,
+    known: tuple[Extreme | None, Extreme | None] = (None, None),
 ) -> tuple[list[PlayerRanks], Stats]:
-    """Each reported player's best and worst rank over every outcome of `games` open games."""
+    """Each reported player's best and worst rank over every outcome of `games` open games.
+    `known` (one reported player): a best, a worst rank already proved over these same outcomes,
+    used as it is instead of asked again (counted as settled by the solver)."""
     started = time.perf_counter()
     seconds = SECONDS_PER_QUESTION if seconds_per_question is None else seconds_per_question
     stats = Stats()
@@ -98,7 +101,11 @@ def solve_ranks(
             answers.append(PlayerRanks(Extreme(1 + c.ahead, drawn, True), Extreme(1 + c.ahead, drawn, True)))
             continue
         extremes = []
-        for minimise in (True, False):
+        for minimise, given in zip((True, False), known, strict=True):
+            if given is not None:
+                extremes.append(given)
+                stats.by_solver += 1
+                continue
             question = _Question(keys, games, j, c.ahead_if, 1 + c.ahead, minimise, low, high, shared)
             extreme, pruned = question.answer(seconds)
             extremes.append(extreme)
