@@ -215,9 +215,9 @@ class _Question:
         values_j = [_as_var(model, e) for e in _values_expr(model, keys[j], level, dense, result, terms)]
         counted = []
         for k in self.crossing:
-            own, points = self.shared.points_of(keys[k])
-            above = lookup_expression(model, own, (points > level).astype(int).tolist(), result)
-            level_with = _literal(model, own, points == level, result)
+            own, more, level_truth = self.shared.at_level(keys[k], level)
+            above = lookup_expression(model, own, more, result)
+            level_with = _literal(model, own, level_truth, result)
             b = model.new_bool_var(f"ahead{k}")
             if self.minimise:  # more points: counted; level and not counted: values not above j's
                 model.add(b >= above)
@@ -295,11 +295,29 @@ class _Shared:
         self.lists: dict[int, tuple[int, ...]] = {}  # id of a list of terms: their names
         self.sets: dict[tuple[int, bool], list[tuple[int, ...]]] = {}  # a cut's end: each set's names
         self.linear: dict[tuple[int, ...], tuple[list[tuple[int, int]], list[int], list[int], int]] = {}
+        self.levels: dict[tuple[int, int], tuple[list[int], list[int], Any]] = {}
+        self.ranges: dict[tuple[tuple[int, ...], ...], tuple[int, int]] = {}
 
     def points_of(self, key: AnyKey) -> tuple[list[int], np.ndarray]:
         if id(key) not in self.points:
             self.points[id(key)] = _points_table(key)
         return self.points[id(key)]
+
+    def at_level(self, key: AnyKey, level: int) -> tuple[list[int], list[int], Any]:
+        """Over the player's own games: whether they have more points than `level` (0/1 per
+        combination), and having exactly `level` as `_literal` reads it (True, False, a single
+        (game, result), or the 0/1 table)."""
+        if (id(key), level) not in self.levels:
+            own, points = self.points_of(key)
+            truth = points == level
+            if not truth.any() or truth.all():
+                level_with: Any = bool(truth.all())
+            elif len(own) == 1 and truth.sum() == 1:
+                level_with = (own[0], int(np.flatnonzero(truth)[0]))
+            else:
+                level_with = truth.astype(int).tolist()
+            self.levels[id(key), level] = (own, (points > level).astype(int).tolist(), level_with)
+        return self.levels[id(key), level]
 
     def name(self, term: Term) -> int:
         if id(term) not in self.names:
@@ -322,6 +340,15 @@ class _Shared:
                 tuple(pool[i] for i in c) for c in (cut.low_sets if lowest else cut.high_sets)
             ]
         return self.sets[id(cut), lowest]
+
+    def range_of(self, named: list[tuple[int, ...]]) -> tuple[int, int]:
+        """The least and greatest of the sums over each set of named tables."""
+        name = tuple(named)
+        if name not in self.ranges:
+            low = min(sum(int(self.tables[n].value.min()) for n in names) for names in named)
+            high = max(sum(int(self.tables[n].value.max()) for n in names) for names in named)
+            self.ranges[name] = (low, high)
+        return self.ranges[name]
 
     def linear_of(self, names: tuple[int, ...]) -> tuple[list[tuple[int, int]], list[int], list[int], int]:
         """The sum of the named tables: (game, result) pairs and their coefficients, the tables
@@ -403,9 +430,7 @@ class _Terms:
             if len(sums) == 1:
                 self.extremes[name] = sums[0]
             else:
-                tables = self.shared.tables
-                low = min(sum(int(tables[n].value.min()) for n in names) for names in named)
-                high = max(sum(int(tables[n].value.max()) for n in names) for names in named)
+                low, high = self.shared.range_of(named)
                 var = self.model.new_int_var(low, high, "")
                 if lowest:
                     self.model.add_min_equality(var, sums)
@@ -478,15 +503,15 @@ def _range_at(key: AnyKey, level: int) -> tuple[int, int]:
     return int(at.min()), int(at.max())
 
 
-def _literal(model: cp_model.CpModel, games: list[int], truth: np.ndarray, result: dict[int, list[Any]]) -> Any:
-    """A table of truths over a few games' results as a literal, or True/False when constant."""
-    truth = np.asarray(truth, dtype=bool)
-    if not truth.any() or truth.all():
-        return bool(truth.all())
-    if len(games) == 1 and truth.sum() == 1:  # the result's own boolean
-        return result[games[0]][int(np.flatnonzero(truth)[0])]
+def _literal(model: cp_model.CpModel, games: list[int], truth: Any, result: dict[int, list[Any]]) -> Any:
+    """A table of truths over a few games' results (`_Shared.at_level`) as a literal: True/False
+    when constant, a result's own boolean when it is one game's one result."""
+    if isinstance(truth, bool):
+        return truth
+    if isinstance(truth, tuple):  # the result's own boolean
+        return result[truth[0]][truth[1]]
     b = model.new_bool_var("")
-    model.add(b == lookup_expression(model, games, truth.astype(int).tolist(), result))
+    model.add(b == lookup_expression(model, games, truth, result))
     return b
 
 
