@@ -272,14 +272,12 @@ class _Question:
         most (a rival's own games set last wins); the other games drawn."""
         code = dict.fromkeys(result, 1)
         for k in self.crossing:
-            own, points = self.shared.points_of(self.keys[k])
-            if own:
-                wanted = int(np.argmin(points) if self.minimise else np.argmax(points))
-                code.update(zip(own, _decoded(len(own), wanted).tolist(), strict=True))
+            code.update(self.shared.scoring(self.keys[k], self.minimise))
         code.update(zip(self.own, self.own_codes.tolist(), strict=True))
-        for g, bools in result.items():
-            for r, b in enumerate(bools):
-                model.add_hint(b, r == code[g])
+        # written to the proto in two calls (what add_hint does one boolean at a time)
+        hint = model.proto.solution_hint
+        hint.vars.extend([b.index for bools in result.values() for b in bools])
+        hint.values.extend([int(r == code[g]) for g in result for r in range(3)])
 
 
 class _Shared:
@@ -295,6 +293,7 @@ class _Shared:
         self.lists: dict[int, tuple[int, ...]] = {}  # id of a list of terms: their names
         self.sets: dict[tuple[int, bool], list[tuple[int, ...]]] = {}  # a cut's end: each set's names
         self.linear: dict[tuple[int, ...], tuple[list[tuple[int, int]], list[int], list[int], int]] = {}
+        self.hints: dict[tuple[int, bool], list[tuple[int, int]]] = {}
         self.levels: dict[tuple[int, int], tuple[list[int], list[int], Any]] = {}
         self.ranges: dict[tuple[tuple[int, ...], ...], tuple[int, int]] = {}
 
@@ -302,6 +301,14 @@ class _Shared:
         if id(key) not in self.points:
             self.points[id(key)] = _points_table(key)
         return self.points[id(key)]
+
+    def scoring(self, key: AnyKey, least: bool) -> list[tuple[int, int]]:
+        """The player's own games' results giving them their least (greatest) points."""
+        if (id(key), least) not in self.hints:
+            own, points = self.points_of(key)
+            wanted = int(np.argmin(points) if least else np.argmax(points))
+            self.hints[id(key), least] = list(zip(own, _decoded(len(own), wanted).tolist(), strict=True)) if own else []
+        return self.hints[id(key), least]
 
     def at_level(self, key: AnyKey, level: int) -> tuple[list[int], list[int], Any]:
         """Over the player's own games: whether they have more points than `level` (0/1 per
