@@ -47,6 +47,7 @@ def main() -> None:
         _run(f"San Viator, {rules}, every player", request)
     request, _, _ = file_request(None, san_viator, None, ["BH/C1", "BH", "SB"], places=10)
     _run("San Viator, ['BH/C1', 'BH', 'SB'], 8 leaders", _leaders(request, 8))
+    _run("San Viator, ['BH/C1', 'BH', 'SB'], every player", request)
     for rules in (["PS", "WIN"], ["WIN", "BPG", "TPN"]):
         request, _, _ = file_request(None, karl_mala, None, rules, places=10)
         _run(f"Karl-Mala, {rules}, 20 leaders", _leaders(request, 20))

@@ -212,3 +212,31 @@ def test_a_question_the_time_bound_does_not_settle_is_undecided_never_claimed(mo
             assert player.worst_example is None
         else:
             assert player.worst_rank == truth.worst_rank
+
+
+def test_ranks_already_proved_are_used_as_given_not_asked_again(monkeypatch):
+    """by_own_result's question with the player's own game won (lost) is the best (worst) rank
+    already proved (decision 0260 fixes it so): `known` hands it over and no model is built."""
+    body = msgspec.structs.replace(_request(3), tiebreaks=["BH/C1", "BH"], regulations="fide-2024")
+    given_keys: dict = {}
+    real = use.solve_ranks
+
+    def capture(keys, games, reported, **options):
+        given_keys.setdefault("call", (keys, games, reported))
+        return real(keys, games, reported, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(use, "solve_ranks", capture)
+        _by_solver(body, patch, model_only=True)
+    keys, games, reported = given_keys["call"]
+    best, worst = solver.Extreme(-1, None, True), solver.Extreme(-2, None, True)
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a question asked again")
+
+    monkeypatch.setattr(solver, "_Question", refused)
+    low, high, least, most = np.array([solver._bounds(k) for k in keys]).T
+    j = next(j for j in reported if compared(j, low, high, least, most).ahead_if)  # not settled by pruning
+    [ranks], stats = solver.solve_ranks(keys, games, [j], known=(best, worst))
+    assert (ranks.best, ranks.worst) == (best, worst)
+    assert (stats.asked, stats.by_solver) == (2, 2)

@@ -243,7 +243,7 @@ class FormulaKey:
         key: Any = _term_expr(model, self.points, result)
         key = key - self.offsets[0]
         for part, offset, radix in zip(self.parts, self.offsets[1:], self.radix, strict=True):
-            key = key * radix + (part_expression(model, part, lambda t: _term_expr(model, t, result)) - offset)
+            key = key * radix + (part_expression(model, part, result) - offset)
         return cast(cp_model.LinearExprT, key)
 
     # for the solver's comparison of players level on points (engine/scenario_solver.py, decision 0260)
@@ -637,15 +637,12 @@ def lookup_expression(
 
 
 def part_expression(
-    model: cp_model.CpModel, part: Part, term: Callable[[Term], Any], total: Any = None
+    model: cp_model.CpModel, part: Part, result: Mapping[int, list[cp_model.IntVar]]
 ) -> cp_model.LinearExprT:
-    """The rule's value in the model, each round's contribution written by `term` (the solver
-    shares them between questions); `total`, when given, is the terms' sum already written."""
-    if total is None:
-        total = sum(term(t) for t in part.terms)
+    total: Any = sum(_term_expr(model, t, result) for t in part.terms)
     cut = part.cut
     if cut is not None:
-        total = total - _cut_expr(model, cut, term)
+        total = total - _cut_expr(model, cut, result)
     if not part.divisor:
         return cast(cp_model.LinearExprT, total)
     # the mean, halves up: floor((2 × times × total + d) / 2d), the numerator shifted by whole
@@ -661,11 +658,11 @@ def part_expression(
     return cast(cp_model.LinearExprT, mean - shift)
 
 
-def _cut_expr(model: cp_model.CpModel, cut: Cut, term: Callable[[Term], Any]) -> Any:
+def _cut_expr(model: cp_model.CpModel, cut: Cut, result: Mapping[int, list[cp_model.IntVar]]) -> Any:
     """What the cut takes away (C.07 16.5): the least sum over the low sets, the greatest over the
     high ones (AddMin/MaxEquality over every n of the rounds), exact whatever the ties."""
-    pool = [term(t) for t in cut.pool]
-    keys = None if cut.keys is None else [term(t) for t in cut.keys]
+    pool = [_term_expr(model, t, result) for t in cut.pool]
+    keys = None if cut.keys is None else [_term_expr(model, t, result) for t in cut.keys]
     removed: Any = 0
     for sets, lowest, when in ((cut.low_sets, True, cut.low_if), (cut.high_sets, False, cut.high_if)):
         if sets == [()]:
@@ -675,7 +672,7 @@ def _cut_expr(model: cp_model.CpModel, cut: Cut, term: Callable[[Term], Any]) ->
             end = end - cut.span * _extreme_sum(model, cut.keys, keys, sets, lowest) + len(sets[0]) * cut.least
         if when is not None:  # 34E1: this end is cut only in the outcomes the player's score says
             cut_here = model.new_bool_var("")
-            model.add(cut_here == term(when))
+            model.add(cut_here == _term_expr(model, when, result))
             low = min(0, min(sum(int(cut.pool[i].value.min()) for i in c) for c in sets))
             high = max(0, max(sum(int(cut.pool[i].value.max()) for i in c) for c in sets))
             taken = model.new_int_var(low, high, "")
@@ -684,7 +681,7 @@ def _cut_expr(model: cp_model.CpModel, cut: Cut, term: Callable[[Term], Any]) ->
             end = taken
         removed = removed + end
     if cut.unplayed:  # SB Cut-1 (16.5.1): the greater of the least unplayed value and the least's
-        exprs = [term(t) for t in cut.unplayed]
+        exprs = [_term_expr(model, t, result) for t in cut.unplayed]
         least_unplayed = _extreme_sum(model, cut.unplayed, exprs, _subsets(range(len(exprs)), 1), True)
         greater = model.new_int_var(cut.least, cut.least + cut.span - 1, "")  # some round's value
         model.add_max_equality(greater, [removed, least_unplayed])

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .scenario_formulas import FormulaKey, Part, Term, lookup_expression, part_expression
+from .scenario_formulas import Cut, FormulaKey, Part, Term, lookup_expression, part_expression
 from .scenario_parts import Key, TooWide, compared
 from .scenarios import outcome_codes
 
@@ -81,8 +81,11 @@ def solve_ranks(
     reported: list[int],
     seconds_per_question: float | None = None,
     between: Callable[[], None] = lambda: None,
+    known: tuple[Extreme | None, Extreme | None] = (None, None),
 ) -> tuple[list[PlayerRanks], Stats]:
-    """Each reported player's best and worst rank over every outcome of `games` open games."""
+    """Each reported player's best and worst rank over every outcome of `games` open games.
+    `known` (one reported player): a best, a worst rank already proved over these same outcomes,
+    used as it is instead of asked again (counted as settled by the solver)."""
     started = time.perf_counter()
     seconds = SECONDS_PER_QUESTION if seconds_per_question is None else seconds_per_question
     stats = Stats()
@@ -98,7 +101,11 @@ def solve_ranks(
             answers.append(PlayerRanks(Extreme(1 + c.ahead, drawn, True), Extreme(1 + c.ahead, drawn, True)))
             continue
         extremes = []
-        for minimise in (True, False):
+        for minimise, given in zip((True, False), known, strict=True):
+            if given is not None:
+                extremes.append(given)
+                stats.by_solver += 1
+                continue
             question = _Question(keys, games, j, c.ahead_if, 1 + c.ahead, minimise, low, high, shared)
             extreme, pruned = question.answer(seconds)
             extremes.append(extreme)
@@ -208,9 +215,9 @@ class _Question:
         values_j = [_as_var(model, e) for e in _values_expr(model, keys[j], level, dense, result, terms)]
         counted = []
         for k in self.crossing:
-            own, points = self.shared.points_of(keys[k])
-            above = lookup_expression(model, own, (points > level).astype(int).tolist(), result)
-            level_with = _literal(model, own, points == level, result)
+            own, more, level_truth = self.shared.at_level(keys[k], level)
+            above = lookup_expression(model, own, more, result)
+            level_with = _literal(model, own, level_truth, result)
             b = model.new_bool_var(f"ahead{k}")
             if self.minimise:  # more points: counted; level and not counted: values not above j's
                 model.add(b >= above)
@@ -265,81 +272,184 @@ class _Question:
         most (a rival's own games set last wins); the other games drawn."""
         code = dict.fromkeys(result, 1)
         for k in self.crossing:
-            own, points = self.shared.points_of(self.keys[k])
-            if own:
-                wanted = int(np.argmin(points) if self.minimise else np.argmax(points))
-                code.update(zip(own, _decoded(len(own), wanted).tolist(), strict=True))
+            code.update(self.shared.scoring(self.keys[k], self.minimise))
         code.update(zip(self.own, self.own_codes.tolist(), strict=True))
-        for g, bools in result.items():
-            for r, b in enumerate(bools):
-                model.add_hint(b, r == code[g])
+        # written to the proto in two calls (what add_hint does one boolean at a time)
+        hint = model.proto.solution_hint
+        hint.vars.extend([b.index for bools in result.values() for b in bools])
+        hint.values.extend([int(r == code[g]) for g in result for r in range(3)])
 
 
 class _Shared:
     """What every question reads of the keys, computed once per call: each player's points table,
-    and a name per distinct round table (so that a model writes each once)."""
+    a name per distinct round table (so that a model writes each once), and each sum of rounds as
+    plain coefficient lists over the results' booleans (so that a model adds it in one call)."""
 
     def __init__(self) -> None:
         self.points: dict[int, tuple[list[int], np.ndarray]] = {}
         self.names: dict[int, int] = {}
         self.distinct: dict[tuple[tuple[int, ...], bytes], int] = {}
+        self.tables: list[Term] = []  # by name
+        self.lists: dict[int, tuple[int, ...]] = {}  # id of a list of terms: their names
+        self.sets: dict[tuple[int, bool], list[tuple[int, ...]]] = {}  # a cut's end: each set's names
+        self.linear: dict[tuple[int, ...], tuple[list[tuple[int, int]], list[int], list[int], int]] = {}
+        self.hints: dict[tuple[int, bool], list[tuple[int, int]]] = {}
+        self.levels: dict[tuple[int, int], tuple[list[int], list[int], Any]] = {}
+        self.ranges: dict[tuple[tuple[int, ...], ...], tuple[int, int]] = {}
 
     def points_of(self, key: AnyKey) -> tuple[list[int], np.ndarray]:
         if id(key) not in self.points:
             self.points[id(key)] = _points_table(key)
         return self.points[id(key)]
 
+    def scoring(self, key: AnyKey, least: bool) -> list[tuple[int, int]]:
+        """The player's own games' results giving them their least (greatest) points."""
+        if (id(key), least) not in self.hints:
+            own, points = self.points_of(key)
+            wanted = int(np.argmin(points) if least else np.argmax(points))
+            self.hints[id(key), least] = list(zip(own, _decoded(len(own), wanted).tolist(), strict=True)) if own else []
+        return self.hints[id(key), least]
+
+    def at_level(self, key: AnyKey, level: int) -> tuple[list[int], list[int], Any]:
+        """Over the player's own games: whether they have more points than `level` (0/1 per
+        combination), and having exactly `level` as `_literal` reads it (True, False, a single
+        (game, result), or the 0/1 table)."""
+        if (id(key), level) not in self.levels:
+            own, points = self.points_of(key)
+            truth = points == level
+            if not truth.any() or truth.all():
+                level_with: Any = bool(truth.all())
+            elif len(own) == 1 and truth.sum() == 1:
+                level_with = (own[0], int(np.flatnonzero(truth)[0]))
+            else:
+                level_with = truth.astype(int).tolist()
+            self.levels[id(key), level] = (own, (points > level).astype(int).tolist(), level_with)
+        return self.levels[id(key), level]
+
     def name(self, term: Term) -> int:
         if id(term) not in self.names:
-            self.names[id(term)] = self.distinct.setdefault(
-                (tuple(term.games), term.value.tobytes()), len(self.distinct)
-            )
+            name = self.distinct.setdefault((tuple(term.games), term.value.tobytes()), len(self.distinct))
+            if name == len(self.tables):
+                self.tables.append(term)
+            self.names[id(term)] = name
         return self.names[id(term)]
+
+    def names_of(self, terms: list[Term]) -> tuple[int, ...]:
+        """The names of a part's terms (the list lives as long as its key: its id stays its own)."""
+        if id(terms) not in self.lists:
+            self.lists[id(terms)] = tuple(self.name(t) for t in terms)
+        return self.lists[id(terms)]
+
+    def sets_of(self, cut: Cut, lowest: bool) -> list[tuple[int, ...]]:
+        if (id(cut), lowest) not in self.sets:
+            pool = self.names_of(cut.pool)
+            self.sets[id(cut), lowest] = [
+                tuple(pool[i] for i in c) for c in (cut.low_sets if lowest else cut.high_sets)
+            ]
+        return self.sets[id(cut), lowest]
+
+    def range_of(self, named: list[tuple[int, ...]]) -> tuple[int, int]:
+        """The least and greatest of the sums over each set of named tables."""
+        name = tuple(named)
+        if name not in self.ranges:
+            low = min(sum(int(self.tables[n].value.min()) for n in names) for names in named)
+            high = max(sum(int(self.tables[n].value.max()) for n in names) for names in named)
+            self.ranges[name] = (low, high)
+        return self.ranges[name]
+
+    def linear_of(self, names: tuple[int, ...]) -> tuple[list[tuple[int, int]], list[int], list[int], int]:
+        """The sum of the named tables: (game, result) pairs and their coefficients, the tables
+        over two or more games (a lookup each), and a constant. Each game's least coefficient is
+        moved into the constant (exactly one result is true): fewer, non-negative terms."""
+        if names not in self.linear:
+            per_game: dict[int, list[int]] = {}
+            lookups, constant = [], 0
+            for name in names:
+                term = self.tables[name]
+                if not term.games:
+                    constant += int(term.value[0])
+                elif len(term.games) == 1:
+                    row = per_game.setdefault(term.games[0], [0, 0, 0])
+                    for r, v in enumerate(term.value.tolist()):
+                        row[r] += int(v)
+                else:
+                    lookups.append(name)
+            pairs, coefficients = [], []
+            for g, row in per_game.items():
+                least = min(row)
+                constant += least
+                for r, v in enumerate(row):
+                    if v != least:
+                        pairs.append((g, r))
+                        coefficients.append(v - least)
+            self.linear[names] = (pairs, coefficients, lookups, constant)
+        return self.linear[names]
 
 
 class _Terms:
     """The rounds' contributions (engine/scenario_formulas.py) as weighted sums of the model's
-    variables, each distinct table written once per model (BH/C1 and BH sum the same rounds)."""
+    variables, each distinct table and sum written once per model (BH/C1 and BH sum the same
+    rounds), from the coefficient lists `_Shared` keeps for every question."""
 
     def __init__(self, model: cp_model.CpModel, result: dict[int, list[cp_model.IntVar]], shared: _Shared) -> None:
         self.model, self.result, self.shared = model, result, shared
-        self.made: dict[int, tuple[list[Any], list[int], int]] = {}
+        self.lookups: dict[int, Any] = {}
         self.sums: dict[tuple[int, ...], Any] = {}
+        self.extremes: dict[tuple[Any, ...], Any] = {}
 
-    def term(self, term: Term) -> tuple[list[Any], list[int], int]:
-        """Variables, their coefficients and a constant: the table's value in every outcome."""
-        name = self.shared.name(term)
-        if name not in self.made:
-            values = [int(v) for v in term.value]
-            if not term.games:
-                self.made[name] = ([], [], values[0])
-            elif len(term.games) == 1:  # linear: one boolean per result
-                self.made[name] = (list(self.result[term.games[0]]), values, 0)
-            else:
-                self.made[name] = ([lookup_expression(self.model, term.games, values, self.result)], [1], 0)
-        return self.made[name]
+    def lookup(self, name: int) -> Any:
+        if name not in self.lookups:
+            term = self.shared.tables[name]
+            self.lookups[name] = lookup_expression(self.model, term.games, term.value.tolist(), self.result)
+        return self.lookups[name]
 
-    def expression(self, terms: list[Term]) -> Any:
-        name = tuple(self.shared.name(t) for t in terms)
-        if name not in self.sums:
-            self.sums[name] = self._sum(terms)
-        return self.sums[name]
-
-    def _sum(self, terms: list[Term]) -> Any:
-        variables: list[Any] = []
-        coefficients: list[int] = []
-        constant = 0
-        for t in terms:
-            v, c, k = self.term(t)
-            variables += v
-            coefficients += c
-            constant += k
-        return cp_model.LinearExpr.weighted_sum(variables, coefficients) + constant
+    def expression(self, names: tuple[int, ...]) -> Any:
+        if names not in self.sums:
+            pairs, coefficients, lookups, constant = self.shared.linear_of(names)
+            result = self.result
+            variables = [result[g][r] for g, r in pairs]
+            if lookups:
+                variables += [self.lookup(n) for n in lookups]
+                coefficients = coefficients + [1] * len(lookups)
+            self.sums[names] = cp_model.LinearExpr.weighted_sum(variables, coefficients) + constant
+        return self.sums[names]
 
     def part(self, part: Part) -> Any:
-        """The rule's value: the sum of its rounds, less what a Cut or Median takes (C.07 16.5), or
-        their mean (engine/scenario_formulas.py), each round's table written once per model."""
-        return part_expression(self.model, part, lambda t: self.expression([t]), self.expression(part.terms))
+        """The rule's value: the sum of its rounds less what a plain Cut-n / Median-n takes away
+        (C.07 16.5: the least, greatest sums over every n of the rounds), from this model's sums;
+        the other cuts and the means (8.4, 10.5) as scenario_formulas writes them."""
+        cut = part.cut
+        if part.divisor or (cut is not None and not _plain(cut)):
+            return part_expression(self.model, part, self.result)
+        total = self.expression(self.shared.names_of(part.terms))
+        if cut is not None:
+            for sets, lowest in ((cut.low_sets, True), (cut.high_sets, False)):
+                if sets != [()]:  # [()]: nothing cut at this end
+                    total = total - self._extreme(cut, lowest)
+        return total
+
+    def _extreme(self, cut: Cut, lowest: bool) -> Any:
+        """The least (greatest) of the pool's sums over each set, one variable per distinct one."""
+        named = self.shared.sets_of(cut, lowest)
+        name = (lowest, *named)
+        if name not in self.extremes:
+            sums = [self.expression(names) for names in named]
+            if len(sums) == 1:
+                self.extremes[name] = sums[0]
+            else:
+                low, high = self.shared.range_of(named)
+                var = self.model.new_int_var(low, high, "")
+                if lowest:
+                    self.model.add_min_equality(var, sums)
+                else:
+                    self.model.add_max_equality(var, sums)
+                self.extremes[name] = var
+        return self.extremes[name]
+
+
+def _plain(cut: Cut) -> bool:
+    """A cut by value alone (Buchholz's): no keys, unplayed rounds or ends cut per outcome."""
+    return cut.keys is None and not cut.unplayed and cut.low_if is None and cut.high_if is None
 
 
 def _as_var(model: cp_model.CpModel, expr: Any) -> Any:
@@ -400,15 +510,15 @@ def _range_at(key: AnyKey, level: int) -> tuple[int, int]:
     return int(at.min()), int(at.max())
 
 
-def _literal(model: cp_model.CpModel, games: list[int], truth: np.ndarray, result: dict[int, list[Any]]) -> Any:
-    """A table of truths over a few games' results as a literal, or True/False when constant."""
-    truth = np.asarray(truth, dtype=bool)
-    if not truth.any() or truth.all():
-        return bool(truth.all())
-    if len(games) == 1 and truth.sum() == 1:  # the result's own boolean
-        return result[games[0]][int(np.flatnonzero(truth)[0])]
+def _literal(model: cp_model.CpModel, games: list[int], truth: Any, result: dict[int, list[Any]]) -> Any:
+    """A table of truths over a few games' results (`_Shared.at_level`) as a literal: True/False
+    when constant, a result's own boolean when it is one game's one result."""
+    if isinstance(truth, bool):
+        return truth
+    if isinstance(truth, tuple):  # the result's own boolean
+        return result[truth[0]][truth[1]]
     b = model.new_bool_var("")
-    model.add(b == lookup_expression(model, games, truth.astype(int).tolist(), result))
+    model.add(b == lookup_expression(model, games, truth, result))
     return b
 
 
@@ -469,9 +579,15 @@ def _value(key: AnyKey, codes: np.ndarray) -> int:
 
     value = at(key.points) - key.offsets[0]
     for part, offset, radix in zip(key.parts, key.offsets[1:], key.radix, strict=True):
-        if part.cut is None and not part.divisor:
-            total = sum(at(t) for t in part.terms)
-        else:  # a cut, a median or a mean: the part's own arithmetic (engine/scenario_formulas.py)
+        cut = part.cut
+        if part.divisor or (cut is not None and not _plain(cut)):  # the engine's types' own reading
             total = int(part.at(codes[None, :])[0])
+        else:
+            total = sum(at(t) for t in part.terms)
+            if cut is not None:
+                pool = [at(t) for t in cut.pool]
+                for sets, pick in ((cut.low_sets, min), (cut.high_sets, max)):
+                    if sets != [()]:
+                        total -= pick(sum(pool[i] for i in c) for c in sets)
         value = value * radix + (total - offset)
     return value

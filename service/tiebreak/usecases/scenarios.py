@@ -784,8 +784,15 @@ def _by_own_result(
             stats.undecided += 2
             per_result.append(None)
             continue
+        # the best rank over every outcome is reached with the player's own game won, the worst
+        # with it lost (the solver fixes it so, decision 0260): proved, they are the same
+        # questions' answers under that result, not asked again
+        known = (
+            answer.best if code == OWN_CODES[side][0] and answer.best.proved else None,
+            answer.worst if code == OWN_CODES[side][2] and answer.worst.proved else None,
+        )
         fixed = [fixed_key(key, kept[game], code) for key in keys]
-        [ranks], more = solve_ranks(fixed, len(parts.kept), [player], between=between)
+        [ranks], more = solve_ranks(fixed, len(parts.kept), [player], between=between, known=known)
         for name in ("asked", "by_pruning", "by_solver", "undecided"):
             setattr(stats, name, getattr(stats, name) + getattr(more, name))
         stats.seconds += more.seconds
