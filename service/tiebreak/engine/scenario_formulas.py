@@ -343,7 +343,7 @@ def formula_keys(
         (the model reads a shared term once)."""
         if (id(matrix), p, r) not in memo:
             values = matrix[rows_of[p], r] if r != OWN else matrix[rows_of[p]]
-            memo[(id(matrix), p, r)] = (matrix, _reduced(read[(p, r)], values[shown[(p, r)]].astype(np.int64)))
+            memo[(id(matrix), p, r)] = (matrix, reduced(read[(p, r)], values[shown[(p, r)]].astype(np.int64)))
         return memo[(id(matrix), p, r)][1]
 
     point_terms = []
@@ -500,7 +500,7 @@ def _merged(key: Term, value: Term, span: int, least: int) -> Term:
     full = np.zeros((len(codes), max(games, default=0) + 1), dtype=np.int8)
     if games:
         full[:, games] = codes
-    return _reduced(games, key.at(full) * span + value.at(full) - least)
+    return reduced(games, key.at(full) * span + value.at(full) - least)
 
 
 def _means(
@@ -590,7 +590,7 @@ def _tables(part: Part) -> list[Term]:
     return [*part.terms, *(cut.pool if cut else []), *((cut.keys or []) if cut else [])]
 
 
-def _reduced(games: list[int], value: np.ndarray) -> Term:
+def reduced(games: list[int], value: np.ndarray) -> Term:
     """The table without the games it does not vary with (a forfeit's scheduled opponent's, say)."""
     cube = value.reshape((3,) * len(games))
     keep = []

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .scenario_formulas import Cut, FormulaKey, Part, Term, lookup_expression, part_expression
+from .scenario_formulas import Cut, FormulaKey, Part, Term, lookup_expression, part_expression, reduced
 from .scenario_parts import Key, TooWide, compared
 from .scenarios import outcome_codes
 
@@ -476,14 +476,8 @@ def _enforced(literal: Any, level_with: Any) -> list[Any]:
 
 def _reduced(games: list[int], table: np.ndarray) -> tuple[list[int], np.ndarray]:
     """The table over `games` (first most significant) without the games it does not vary with."""
-    cube = np.asarray(table).reshape((3,) * len(games))
-    keep = []
-    for axis, g in enumerate(games):
-        if (np.diff(cube, axis=axis) != 0).any():
-            keep.append(g)
-        else:
-            cube = cube.take([0], axis=axis)
-    return keep, cube.reshape(-1)
+    term = reduced(games, np.asarray(table))
+    return term.games, term.value
 
 
 def _points_table(key: AnyKey) -> tuple[list[int], np.ndarray]:
