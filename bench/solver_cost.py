@@ -1,7 +1,9 @@
 """What the cost model prices a solver request by (decision 0268; docs/benchmarks.md, "Pricing the
 solver"): per shape, the questions at most and the model's values measured before solving
 (usecases/scenarios.solver_size), the questions asked and the time, and their ratio, the seconds
-per unit `SOLVER_SECONDS_PER_UNIT` must stay above. In process, without limits.
+per unit the rate of the model's kind must stay above (`SOLVER_SECONDS_PER_UNIT` for tables,
+`SOLVER_SECONDS_PER_SUM_UNIT` for sums over rounds, decision 0262), and the price it gives. In
+process, without limits.
 
     .venv/bin/python -m bench.solver_cost
 """
@@ -14,6 +16,7 @@ import msgspec
 
 from testkit.conformance import REALWORLD
 from testkit.synthetic import swiss_wire
+from tiebreak.usecases.cost import SOLVER_SECONDS_PER_SUM_UNIT, SOLVER_SECONDS_PER_UNIT, estimate
 from tiebreak.usecases.scenarios import compute_scenarios, file_request, plan_scenarios
 from tiebreak.wire import scenarios as w
 
@@ -26,9 +29,11 @@ def _run(label: str, request: w.ScenariosRequest) -> None:
     c, stats = plan.counts, answer.stats
     assert stats is not None, "not answered by the solver"
     units = c.solver_questions * c.solver_model
+    kind, rate = ("sums", SOLVER_SECONDS_PER_SUM_UNIT) if c.solver_sums else ("table", SOLVER_SECONDS_PER_UNIT)
     print(
         f"{label}: questions at most {c.solver_questions}, asked {stats.questions}, model {c.solver_model} "
-        f"values, total {seconds:.2f} s, {seconds / units:.2e} s per unit"
+        f"{kind} values, total {seconds:.2f} s, {seconds / units:.2e} s per unit (rate {rate:.1e}), "
+        f"priced {estimate(c).seconds:.1f} s"
     )
 
 
@@ -47,6 +52,7 @@ def main() -> None:
         _run(f"San Viator, {rules}, every player", request)
     request, _, _ = file_request(None, san_viator, None, ["BH/C1", "BH", "SB"], places=10)
     _run("San Viator, ['BH/C1', 'BH', 'SB'], 8 leaders", _leaders(request, 8))
+    _run("San Viator, ['BH/C1', 'BH', 'SB'], 40 leaders", _leaders(request, 40))
     _run("San Viator, ['BH/C1', 'BH', 'SB'], every player", request)
     for rules in (["PS", "WIN"], ["WIN", "BPG", "TPN"]):
         request, _, _ = file_request(None, karl_mala, None, rules, places=10)

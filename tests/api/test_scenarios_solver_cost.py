@@ -1,7 +1,8 @@
 """The cost model prices a solver request by what it measures before the solver runs (usecases/cost.py,
 decision 0268): its questions × the values of its model. A request clearly past `max_cost_s` is a
 413 naming what to narrow in the request's own fields (`players`, `assume`, `places`), before any
-question is asked; the narrowed request is answered."""
+question is asked; the narrowed request is answered. Sums over rounds are priced at their own,
+lower rate (decision 0262)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import time
 import msgspec
 from litestar.testing import TestClient
 
+from tests.api.test_scenarios_realworld import _without_nulls
+from testkit.conformance import REALWORLD
 from testkit.synthetic import swiss_wire
 from tiebreak.http.app import create_app
-from tiebreak.usecases.cost import estimate
-from tiebreak.usecases.scenarios import compute_scenarios, plan_scenarios
+from tiebreak.usecases.cost import SOLVER_SECONDS_PER_SUM_UNIT, SOLVER_SECONDS_PER_UNIT, estimate
+from tiebreak.usecases.scenarios import compute_scenarios, file_request, plan_scenarios
 from tiebreak.wire.limits import LIMITS, Deadline
 from tiebreak.wire.scenarios import ScenariosRequest
 
@@ -36,6 +39,7 @@ def _body(players: list[int], places: int) -> dict:
 def _seconds(body: dict) -> float:
     plan = plan_scenarios(msgspec.convert(body, ScenariosRequest))
     assert plan.solver and plan.counts.solver_questions and plan.counts.solver_model
+    assert plan.counts.solver_sums == 0  # WIN, PS: a table per player, priced at the tables' rate
     return estimate(plan.counts).seconds
 
 
@@ -58,6 +62,30 @@ def test_a_solver_request_past_the_bound_is_a_413_that_says_what_to_narrow():
         answered = client.post("/v1/scenarios", json=narrow)
         assert answered.status_code == 200, answered.text
         assert answered.json()["method"] == "solver"
+
+
+def test_a_sums_model_is_priced_at_the_sums_rate_and_answered_under_the_bound():
+    """San Viator, its last round reopened, BH/C1 BH SB (sums over rounds, engine/scenario_formulas.py)
+    for 8 players: every value of the model is a sum, priced at SOLVER_SECONDS_PER_SUM_UNIT; with
+    the bound set between that price and the tables' rate's, the request is answered, not refused.
+    The deadline is raised: the test is not timed."""
+    text = (REALWORLD / "san-viator-madrid-2018.trf").read_text(encoding="utf-8", errors="replace")
+    request, _, _ = file_request(None, text, None, ["BH/C1", "BH", "SB"], places=10)
+    request = msgspec.structs.replace(request, players=list(range(1, 9)))
+    plan = plan_scenarios(request)
+    counts = plan.counts
+    assert plan.solver and counts.solver_questions and counts.solver_sums == counts.solver_model > 0
+    priced = estimate(counts).seconds
+    as_tables = estimate(replace(counts, solver_sums=0)).seconds  # the one rate before decision 0262
+    units = counts.solver_questions * counts.solver_model
+    # the whole difference is the rate: the sums' values at the sums' rate, not the tables'
+    assert math.isclose(as_tables - priced, (SOLVER_SECONDS_PER_UNIT - SOLVER_SECONDS_PER_SUM_UNIT) * units)
+    assert priced < as_tables / 2
+    bound = math.sqrt(priced * as_tables)
+    with TestClient(create_app(replace(LIMITS, max_cost_s=bound, compute_deadline_s=600.0))) as client:
+        answered = client.post("/v1/scenarios", json=_without_nulls(msgspec.to_builtins(request)))
+        assert answered.status_code == 200, answered.text
+        assert answered.json()["method"] == "solver" and len(answered.json()["players"]) == 8
 
 
 def test_by_own_result_is_undecided_not_guessed_when_the_request_time_runs_short():

@@ -62,9 +62,11 @@ SECONDS_PER_RANKED_RULE_CELL = 1.0e-07  # the same × one rule
 SECONDS_PER_ASSEMBLED_PLAYER = 2.5e-08  # one outcome ranked by parts × one player
 SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
 # The solver (engine/scenario_solver.py) is priced by what it measures before it runs: its questions
-# × the values of the keys its model reads (usecases/scenarios.solver_size), the largest ratio of
-# the real shapes of docs/benchmarks.md ("Scenarios by the solver"), one core; decision 0268.
-SOLVER_SECONDS_PER_UNIT = 4.0e-05  # one question × one value of the model
+# × the values of the keys its model reads (usecases/scenarios.solver_size), a rate per kind of
+# model, each the largest ratio its shapes reached in docs/benchmarks.md ("Pricing the solver"),
+# one core on a busy machine, times a margin; decisions 0268, 0262.
+SOLVER_SECONDS_PER_UNIT = 4.0e-05  # one question × one table value: 2.75e-05 at worst × 1.45
+SOLVER_SECONDS_PER_SUM_UNIT = 1.5e-05  # one question × one value of sums over rounds: 4.6e-06 at worst × 3.3
 BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
 BYTES_PER_SCENARIO_VALUE = 8  # by parts: one rule's sort key of one player in one outcome the engine ranks
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
@@ -115,6 +117,7 @@ class Counts:
     places: int = 0  # scenarios: places asked about
     solver_questions: int = 0  # scenarios by the solver: the questions at most (usecases/scenarios.solver_size)
     solver_model: int = 0  # scenarios by the solver: the values of the keys its model reads
+    solver_sums: int = 0  # of those, the values of sums over rounds (the rule families' model)
 
     @property
     def cells(self) -> int:
@@ -245,7 +248,8 @@ def _scenario_seconds(counts: Counts) -> float:
         + per_ranking * counts.ranked_outcomes
         + SECONDS_PER_ASSEMBLED_PLAYER * counts.assembled_outcomes * counts.players
         + SECONDS_PER_OUTCOME_QUESTION * outcomes * counts.reported * counts.places
-        + SOLVER_SECONDS_PER_UNIT * counts.solver_questions * counts.solver_model
+        + SOLVER_SECONDS_PER_UNIT * counts.solver_questions * (counts.solver_model - counts.solver_sums)
+        + SOLVER_SECONDS_PER_SUM_UNIT * counts.solver_questions * counts.solver_sums
     )
 
 

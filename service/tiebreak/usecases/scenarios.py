@@ -330,13 +330,13 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         policy = standings.decisions.ratings
         _, dropped, _ = rating_inputs(table, specs, standings.regulations, None, policy, tournament)
         parts = None
-        questions = model = 0
+        questions = model = sums = 0
         if solver:
             assert reach is not None
             parts = _solver_parts(table, games, reported, specs, reach)
             low = high = np.zeros((0, len(reported)), dtype=np.int32)
             wanted, most = np.zeros(0, dtype=np.int64), len(parts.chosen)  # priced: the engine's covering outcomes
-            questions, model = solver_size(table, games, reported, parts, body.places)
+            questions, model, sums = solver_size(table, games, reported, parts, body.places)
         elif reach is not None and not all(spec in dropped for spec in specs):
             parts = parts_of(table, games, reported, reach)
             most = len(parts.chosen)  # priced: the outcomes the engine ranks for the values
@@ -361,6 +361,7 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         places=counts.places,
         solver_questions=questions,
         solver_model=model,
+        solver_sums=sums,
     )
     if solver and limits is not None:  # priced before the solver runs: a 413 naming what to narrow
         check_cost(counts, limits, "players")
@@ -385,12 +386,14 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
     )
 
 
-def solver_size(table: Table, games: list[OpenGame], reported: list[int], parts: Parts, places: int) -> tuple[int, int]:
+def solver_size(
+    table: Table, games: list[OpenGame], reported: list[int], parts: Parts, places: int
+) -> tuple[int, int, int]:
     """What the solver's time grows with, known before it runs (usecases/cost.py prices it): the
     questions, at most (a best and a worst rank per reported player, and both again per own result
-    for a player who can reach `places` on points: by_own_result), and the model's size, the
-    values of the keys it reads (a table per valued player over the games they read, or sums over
-    rounds)."""
+    for a player who can reach `places` on points: by_own_result), the model's size, the values of
+    the keys it reads (a table per valued player over the games they read, or sums over rounds),
+    and how many of those values are sums (priced at their own, lower rate: decision 0262)."""
     low, high = table.score.copy(), table.score.copy()
     loss = loss_points(table)
     for game in games:  # each player's least and greatest points over every outcome
@@ -401,8 +404,9 @@ def solver_size(table: Table, games: list[OpenGame], reported: list[int], parts:
     # sums over rounds: a term a round over at most three games, priced as 6 values a round
     # (measured: a term costs the solver about what 6 table values do, docs/benchmarks.md)
     per_round = table.played_rounds * 6
-    model = sum(3 ** len(read) if parts.covered else min(3 ** len(read), per_round) for read in parts.read.values())
-    return 2 * len(reported) + 6 * contenders, max(1, model)
+    values = [3 ** len(read) if parts.covered else min(3 ** len(read), per_round) for read in parts.read.values()]
+    model = max(1, sum(values))
+    return 2 * len(reported) + 6 * contenders, model, 0 if parts.covered else model
 
 
 def _enumeration_fits(counts: Counts, limits: Limits | None) -> bool:
