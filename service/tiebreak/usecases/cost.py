@@ -66,7 +66,7 @@ SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × 
 # model, each the largest ratio its shapes reached in docs/benchmarks.md ("Pricing the solver"),
 # one core on a busy machine, times a margin; decisions 0268, 0262.
 SOLVER_SECONDS_PER_UNIT = 4.0e-05  # one question × one table value: 2.75e-05 at worst × 1.45
-SOLVER_SECONDS_PER_SUM_UNIT = 1.5e-05  # one question × one value of sums over rounds: 4.6e-06 at worst × 3.3
+SOLVER_SECONDS_PER_SUM_UNIT = 1.5e-05  # one question × one value of sums over rounds: 7.7e-06 at worst × 1.95
 BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
 BYTES_PER_SCENARIO_VALUE = 8  # by parts: one rule's sort key of one player in one outcome the engine ranks
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
