@@ -11,6 +11,7 @@ import math
 import time
 
 import msgspec
+import pytest
 from litestar.testing import TestClient
 
 from tests.api.test_scenarios_realworld import _without_nulls
@@ -69,7 +70,10 @@ def test_a_sums_model_is_priced_at_the_sums_rate_and_answered_under_the_bound():
     for 8 players: every value of the model is a sum, priced at SOLVER_SECONDS_PER_SUM_UNIT; with
     the bound set between that price and the tables' rate's, the request is answered, not refused.
     The deadline is raised: the test is not timed."""
-    text = (REALWORLD / "san-viator-madrid-2018.trf").read_text(encoding="utf-8", errors="replace")
+    path = REALWORLD / "san-viator-madrid-2018.trf"
+    if not path.exists():  # read in place from ../shared, never copied (as the other real-event tests)
+        pytest.skip(f"{path} is not on this machine")
+    text = path.read_text(encoding="utf-8", errors="replace")
     request, _, _ = file_request(None, text, None, ["BH/C1", "BH", "SB"], places=10)
     request = msgspec.structs.replace(request, players=list(range(1, 9)))
     plan = plan_scenarios(request)
