@@ -14,7 +14,7 @@ import dataclasses
 import difflib
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..texts.message import Joined, msg, msg_n
@@ -37,9 +37,17 @@ class RuleSpec:
     limit_steps: int | None = None  # Koya limit, half points above (below, negative) 50 % (C.07 14.5)
     all_rounds: bool = False  # KS /R: an odd round robin's maximum over every round, idle ones too
     whole_group: bool = False  # DE /W: after a 6.3 placement the rest keep the whole group's games
+    # Spelled once when the spec is made: a call reads it a few dozen times (keys, labels, outcomes).
+    _canonical: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_canonical", self._spelled())
 
     @property
     def canonical(self) -> str:
+        return self._canonical
+
+    def _spelled(self) -> str:
         text = self.code
         if self.score:
             text += f":{self.score}"

@@ -49,9 +49,14 @@ class Span:
 
     first: int
     last: int
+    # The slice made once at import: an 001 line is cut a dozen times, 40 lines a small call.
+    cols: slice = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cols", slice(self.first - 1, self.last))
 
     def of(self, line: str) -> str:
-        return line[self.first - 1 : self.last]
+        return line[self.cols]
 
 
 # ---- player record 001 (TRF-16 and TRF-26 share it) ----
@@ -790,13 +795,13 @@ def _read_identity(
 ) -> tuple[int | None, str | None, str | None, Literal["m", "f"] | None, str | None]:
     """FIDE ID, federation, title, sex and birth date of an 001 line (None where not there),
     in the order of Player's fields."""
-    letter = line[SEX.first - 1 : SEX.last].strip().lower()
+    letter = line[SEX.cols].strip().lower()
     sex = _SEXES.get(letter)
     if sex is None and letter:
         _not_carried(reading, msg("sex (column 10) that is not m, w or f"), letter, lineno)
-    title = line[TITLE.first - 1 : TITLE.last].strip() or None
-    federation = line[FEDERATION.first - 1 : FEDERATION.last].strip() or None
-    fide_text = line[FIDE_ID.first - 1 : FIDE_ID.last].strip()
+    title = line[TITLE.cols].strip() or None
+    federation = line[FEDERATION.cols].strip() or None
+    fide_text = line[FIDE_ID.cols].strip()
     fide_id = None
     if _is_ascii_number(fide_text):
         fide_id = int(fide_text) or None
@@ -807,7 +812,7 @@ def _read_identity(
 
 def _birth_date(reading: _Reading, line: str, lineno: int) -> str | None:
     """An 001 line's birth date as "YYYY-MM-DD" or "YYYY", None when there is none."""
-    birth = line[BIRTH_DATE.first - 1 : BIRTH_DATE.last].strip()
+    birth = line[BIRTH_DATE.cols].strip()
     if not birth:
         return None
     if year_only := _YEAR_ONLY.fullmatch(birth):
@@ -833,7 +838,7 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     if plain:  # start number, rating and FIDE ID read with every line's at once
         number = fields.number[index]
     else:  # the plain case inline (a number, a rating or none)
-        text = line[START_NUMBER.first - 1 : START_NUMBER.last].strip()
+        text = line[START_NUMBER.cols].strip()
         if text.isascii() and text.isdigit() and int(text) >= 1:
             number = int(text)
         else:
@@ -851,7 +856,7 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     if plain:
         rating = fields.rating[index]
     else:
-        rating_text = line[RATING.first - 1 : RATING.last].strip()
+        rating_text = line[RATING.cols].strip()
         if not rating_text:
             rating = None
         elif rating_text.isascii() and rating_text.isdigit():
@@ -864,12 +869,12 @@ def _read_player(reading: _Reading, line: str, lineno: int) -> None:
     if not reading.blocks.clean[index]:  # the blocks read at once left this line to be read block by block
         reading.results_read_one_by_one[index] = _read_rounds_one_by_one(reading, line, lineno)
     reading.player_lines[number] = lineno
-    reading.points_columns.append((lineno, line[POINTS.first - 1 : POINTS.last]))
-    reading.rank_columns.append(line[RANK.first - 1 : RANK.last])
-    name = line[NAME.first - 1 : NAME.last].strip()
+    reading.points_columns.append((lineno, line[POINTS.cols]))
+    reading.rank_columns.append(line[RANK.cols])
+    name = line[NAME.cols].strip()
     if plain:
-        federation = line[FEDERATION.first - 1 : FEDERATION.last].strip() or None
-        title = line[TITLE.first - 1 : TITLE.last].strip() or None
+        federation = line[FEDERATION.cols].strip() or None
+        title = line[TITLE.cols].strip() or None
         birth = _birth_date(reading, line, lineno)
         reading.players.append(
             Player(number, name, rating, (), fields.fide_id[index], federation, title, fields.sex[index], birth)
@@ -1282,8 +1287,9 @@ def _lenient_readings(
                     (lines[first_rows[col]], FIRST_ROUND_RESULT + col * ROUND_WIDTH),
                     count,
                 )
-    for code in OLD_BYE_SPELLINGS:
-        marks = blocks.old_bye & (blocks.code == ord(code)) & clean
+    old_bye = blocks.old_bye & clean
+    for code in OLD_BYE_SPELLINGS if old_bye.any() else ():  # most files have none: no matrix per spelling
+        marks = old_bye & (blocks.code == ord(code))
         if marks.any():
             row, col = divmod(int(marks.argmax()), marks.shape[1])  # the first, by line and then round
             found[("old-bye", code)] = ((lines[row], FIRST_ROUND_RESULT + col * ROUND_WIDTH), int(marks.sum()))

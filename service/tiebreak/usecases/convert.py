@@ -419,10 +419,12 @@ def _opponents(table, members: list[int], names: _OpponentNames) -> list[list[s.
     paired = opp != NO_OPPONENT
     met_ids = np.where(paired, names.id_array[np.where(paired, opp, 0)], none)
     by_id = np.argsort(met_ids, axis=1, kind="stable")
-    met = np.take_along_axis(met_ids, by_id, axis=1)
+    # take_along_axis by hand: its index building costs more than the take on a chunk's matrix
+    each_row = np.arange(len(members))[:, None]
+    met = met_ids[each_row, by_id]
     kept = met != none
     kept[:, 1:] &= met[:, 1:] != met[:, :-1]  # each opponent once
-    flat = list(map(names.__getitem__, np.take_along_axis(opp, by_id, axis=1)[kept].tolist()))
+    flat = list(map(names.__getitem__, opp[each_row, by_id][kept].tolist()))
     out, start = [], 0
     for end in np.cumsum(kept.sum(axis=1)).tolist():
         out.append(flat[start:end])

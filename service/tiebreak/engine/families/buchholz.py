@@ -105,24 +105,25 @@ def opponent_contributions(
     table = ctx.table
     scale = table.scale
     value_scale = scale * scale if weight_by_result else scale
-    opps = table.opp[players]
+    at = np.asarray(players, dtype=np.intp)  # one conversion for the seven takes below (a list is converted each time)
+    opps = table.opp[at]
     has_opp = opps != NO_OPPONENT
     opp_index = np.where(has_opp, opps, 0)
-    counted = columns.counted[players]
-    dummy = columns.dummy[players] & counted
+    counted = columns.counted[at]
+    dummy = columns.dummy[at] & counted
     # an opponent counted other than at face value (C.07 16.3, C.02 13.15) gets a note
     off_face = has_opp & ~dummy & counted & (ctx.adjusted() != table.score)[opp_index]
     fore = np.zeros(counted.shape, dtype=bool)
     if ctx.fore_buchholz and table.played_rounds:
         fore[:, -1] = counted[:, -1] & ~dummy[:, -1]
     fields = {
-        "kind": GAME_KINDS[(table.kind[players] > LOSS).view(np.int8)],
-        "opponent": ctx.opponent_ids()[players],
-        "value": value[players] / value_scale,
+        "kind": GAME_KINDS[(table.kind[at] > LOSS).view(np.int8)],
+        "opponent": ctx.opponent_ids()[at],
+        "value": value[at] / value_scale,
     }
     if weight_by_result:
         fields["opponent_score"] = table.score[opp_index] / scale
-        fields["result"] = table.pts[players] / scale
+        fields["result"] = table.pts[at] / scale
     if not (dummy.any() or off_face.any() or fore.any()):
         return contribution_rows(ctx.contribution, counted, fields)
     details = _add_details(ctx, columns, players, fields, dummy, off_face, fore, weight_by_result)

@@ -230,17 +230,18 @@ def average_rating_of_opponents(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     texts = {code: reason_text(code, label) for code in REASON_CODES}
 
     def explain(rows: list[int]) -> Explanation:
-        fields = {"kind": "game", "opponent": ctx.opponent_ids()[rows], "value": ratings[rows] / 1}
+        at = np.asarray(rows, dtype=np.intp)  # one conversion for the takes below
+        fields = {"kind": "game", "opponent": ctx.opponent_ids()[at], "value": ratings[at] / 1}
         if games.sources is not None:
-            fields["rating_source"] = games.sources[rows]
+            fields["rating_source"] = games.sources[at]
         made = contribution_rows(
-            ctx.contribution, games.played[rows], fields, None if reasons is None else reasons[rows], texts
+            ctx.contribution, games.played[at], fields, None if reasons is None else reasons[at], texts
         )
         return explanation(
             rows,
             made,
-            mean_notes(total[rows], 1, kept[rows], msg("mean rating of the opponents")),
-            None if uncut is None else (uncut[rows] / 1).tolist(),
+            mean_notes(total[at], 1, kept[at], msg("mean rating of the opponents")),
+            None if uncut is None else (uncut[at] / 1).tolist(),
         )
 
     return _mean(spec, total, kept, explain)
