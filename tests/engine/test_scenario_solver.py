@@ -240,3 +240,71 @@ def test_ranks_already_proved_are_used_as_given_not_asked_again(monkeypatch):
     [ranks], stats = solver.solve_ranks(keys, games, [j], known=(best, worst))
     assert (ranks.best, ranks.worst) == (best, worst)
     assert (stats.asked, stats.by_solver) == (2, 2)
+
+
+def _asked(body, monkeypatch, skip: bool):  # monkeypatch: the fixture or pytest.MonkeyPatch
+    """The answer with every question by the model, and how many models were built; `skip`
+    False: no question answered by an outcome at hand (`_found`, decision 0263) is left out."""
+    built = [0]
+    real = solver._Question.answer
+
+    def counted(self, seconds):
+        built[0] += 1
+        return real(self, seconds)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(solver._Question, "answer", counted)
+        if not skip:
+            patch.setattr(use, "_found", lambda *args: (None, None))
+        answer = _by_solver(body, patch, model_only=True)
+    return answer, built[0]
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(MODEL_LISTS))
+def test_questions_an_outcome_at_hand_answers_are_not_asked(seed, rules):
+    """by_own_result's questions left out because the main question's examples, with the own game
+    at that result, already reach every open place (or none): the same answers as asking them, and
+    as enumeration's needs."""
+    body = msgspec.structs.replace(_request(seed), tiebreaks=list(rules), regulations="fide-2024")
+    enumerated = use.compute_scenarios(use.plan_scenarios(body))
+    skipped, fewer = _asked(body, pytest.MonkeyPatch, skip=True)
+    asked, every = _asked(body, pytest.MonkeyPatch, skip=False)
+    assert fewer <= every
+    assert [p.places for p in skipped.players] == [p.places for p in asked.players]
+    own_results_agree(skipped, enumerated)
+
+
+def test_an_outcome_at_hand_spares_a_model(monkeypatch):
+    """On this event some by_own_result question is answered by a main example with the own game
+    changed (the test above would pass with the shortcut never taken)."""
+    body = msgspec.structs.replace(_request(0), tiebreaks=["BH/C1", "BH"], regulations="fide-2024")
+    skipped, fewer = _asked(body, monkeypatch, skip=True)
+    asked, every = _asked(body, monkeypatch, skip=False)
+    assert fewer < every
+    assert [p.places for p in skipped.players] == [p.places for p in asked.players]
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(MODEL_LISTS))
+def test_ranks_at_is_the_rank_in_each_outcome(seed, rules):
+    """`ranks_at` (decision 0263) against every outcome of the keys the solver is given."""
+    body = msgspec.structs.replace(_request(seed), tiebreaks=list(rules), regulations="fide-2024")
+    given_keys: dict = {}
+    real = use.solve_ranks
+
+    def capture(keys, games, reported, **options):
+        given_keys.setdefault("call", (keys, games, reported))
+        return real(keys, games, reported, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(use, "solve_ranks", capture)
+        _by_solver(body, patch)
+    keys, games, reported = given_keys["call"]
+    codes = outcome_codes(games)
+    values = np.stack([solver._values_at(k, codes) for k in keys])
+    low, high, least, most = np.array([solver._bounds(k) for k in keys]).T
+    for j in reported:
+        c = compared(j, low, high, least, most)
+        expected = 1 + (values > values[j]).sum(axis=0)  # C.07 4.1: one more than those with a greater key
+        assert (solver.ranks_at(keys, j, c.ahead_if, c.ahead, codes) == expected).all()

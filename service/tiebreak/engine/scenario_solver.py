@@ -546,6 +546,16 @@ def _values_at(key: AnyKey, codes: np.ndarray) -> np.ndarray:
     return np.asarray(key.value[_index(key.games, codes)])
 
 
+def ranks_at(keys: list[AnyKey], j: int, rivals: list[int], ahead: int, codes: np.ndarray) -> np.ndarray:
+    """Player `j`'s rank in each outcome (rows of result codes over every kept game): `ahead`
+    players always ahead, plus the `rivals` with a greater key there (C.07 4.1: a shared rank)."""
+    mine = _values_at(keys[j], codes)
+    rank = np.full(len(codes), 1 + ahead, dtype=np.int64)
+    for k in rivals:
+        rank += _values_at(keys[k], codes) > mine
+    return rank
+
+
 def _points_at(key: AnyKey, codes: np.ndarray) -> np.ndarray:
     if isinstance(key, FormulaKey):
         return key.points.at(codes)

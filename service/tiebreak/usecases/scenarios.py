@@ -38,6 +38,7 @@ from ..engine.scenarios import (
 )
 from ..engine.scenario_parts import (
     READS,
+    Comparison,
     Key,
     Parts,
     TooWide,
@@ -48,7 +49,7 @@ from ..engine.scenario_parts import (
     reach_of,
 )
 from ..engine.scenario_formulas import FormulaKey, formula_keys, modelled, taken_at, unmodelled
-from ..engine.scenario_solver import MOST_READ, PlayerRanks, solve_ranks
+from ..engine.scenario_solver import MOST_READ, Extreme, PlayerRanks, ranks_at, solve_ranks
 from ..engine.scenario_solver import Stats as SolveStats
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg, msg_n
@@ -608,7 +609,9 @@ def _solved(
         reachable = [
             place for place in range(1, plan.body.places + 1) if best.example is not None and best.rank <= place
         ]  # no outcome found reaching the others (proved impossible when `best` is proved)
-        by_result = _by_own_result(keys, parts, plan, p, own.get(p), answer, reachable, stats, between, time_left)
+        by_result = _by_own_result(
+            keys, bounds, parts, plan, p, own.get(p), answer, reachable, stats, between, time_left
+        )
         listed = _solver_needs(keys, bounds, parts, p, reachable, open_games)
         for place in reachable:
             certain = worst.rank <= place if worst.proved else None
@@ -754,6 +757,7 @@ def _own_games(games: list[OpenGame], reported: list[int]) -> dict[int, tuple[in
 
 def _by_own_result(
     keys: list[Any],
+    bounds: tuple[np.ndarray, ...],
     parts: Parts,
     plan: ScenariosPlan,
     player: int,
@@ -768,7 +772,8 @@ def _by_own_result(
     and worst rank solved again over the keys with that game's result fixed (the engine's values
     where it has that result, as `assume` would give them), for this player only. A place certain
     whatever the results needs no question; a bound the solver did not settle, or a question left
-    unasked because the request's time bound is near (`time_left`), is `undecided`."""
+    unasked because the request's time bound is near (`time_left`), is `undecided`. A question
+    already answered by an outcome at hand is not asked (`_found`)."""
     if own is None or not reachable:
         return {}
     worst = answer.worst
@@ -778,6 +783,8 @@ def _by_own_result(
         return dict.fromkeys(reachable, every)
     game, side = own
     kept = {g: k for k, g in enumerate(parts.kept)}
+    c = compared(player, *bounds)
+    examples = [e.example for e in (answer.best, answer.worst) if e.example is not None]
     per_result: list[PlayerRanks | None] = []
     for code in OWN_CODES[side]:
         if game not in kept:  # set aside (docs/scenarios.md): no reported rank changes with it
@@ -791,9 +798,10 @@ def _by_own_result(
         # the best rank over every outcome is reached with the player's own game won, the worst
         # with it lost (the solver fixes it so, decision 0260): proved, they are the same
         # questions' answers under that result, not asked again
+        found = _found(keys, player, c, examples, kept[game], code, open_places)
         known = (
-            answer.best if code == OWN_CODES[side][0] and answer.best.proved else None,
-            answer.worst if code == OWN_CODES[side][2] and answer.worst.proved else None,
+            answer.best if code == OWN_CODES[side][0] and answer.best.proved else found[0],
+            answer.worst if code == OWN_CODES[side][2] and answer.worst.proved else found[1],
         )
         fixed = [fixed_key(key, kept[game], code) for key in keys]
         [ranks], more = solve_ranks(fixed, len(parts.kept), [player], between=between, known=known)
@@ -809,6 +817,32 @@ def _by_own_result(
         status = [_status(ranks, place) if ranks is not None else "undecided" for ranks in per_result]
         answers[place] = w.OwnResults(win=status[0], draw=status[1], loss=status[2])
     return answers
+
+
+def _found(
+    keys: list[Any],
+    player: int,
+    c: Comparison,
+    examples: list[np.ndarray],
+    game: int,
+    code: int,
+    open_places: list[int],
+) -> tuple[Extreme | None, Extreme | None]:
+    """An outcome with the player's own (kept) game at result `code` reaching every open place,
+    and one reaching none, where the main question's two examples, taken with the own game at
+    that result and ranked again (exact: one outcome each), give them (decision 0263). A place's
+    status then needs no bound: an outcome reaching the first open place means none is
+    `impossible`, one past the last means none is `certain`; that question is not asked."""
+    if not examples:
+        return None, None
+    rows = np.array(examples, dtype=np.int8)
+    rows[:, game] = code
+    ranks = ranks_at(keys, player, c.ahead_if, c.ahead, rows)
+    low, high = int(np.argmin(ranks)), int(np.argmax(ranks))
+    return (
+        Extreme(int(ranks[low]), rows[low], False) if ranks[low] <= open_places[0] else None,
+        Extreme(int(ranks[high]), rows[high], False) if ranks[high] > open_places[-1] else None,
+    )
 
 
 def _status(ranks: PlayerRanks, place: int) -> w.OwnStatus:
