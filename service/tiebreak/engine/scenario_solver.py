@@ -85,7 +85,8 @@ def solve_ranks(
 ) -> tuple[list[PlayerRanks], Stats]:
     """Each reported player's best and worst rank over every outcome of `games` open games.
     `known` (one reported player): a best, a worst rank already proved over these same outcomes,
-    used as it is instead of asked again (counted as settled by the solver)."""
+    used as it is instead of asked again (counted as settled by the solver), or an outcome found
+    without a model that answers the caller's question (not proved: counted as by pruning)."""
     started = time.perf_counter()
     seconds = SECONDS_PER_QUESTION if seconds_per_question is None else seconds_per_question
     stats = Stats()
@@ -104,7 +105,10 @@ def solve_ranks(
         for minimise, given in zip((True, False), known, strict=True):
             if given is not None:
                 extremes.append(given)
-                stats.by_solver += 1
+                if given.proved:
+                    stats.by_solver += 1
+                else:  # an outcome at hand that answers what the caller asks (decision 0263)
+                    stats.by_pruning += 1
                 continue
             question = _Question(keys, games, j, c.ahead_if, 1 + c.ahead, minimise, low, high, shared)
             extreme, pruned = question.answer(seconds)
