@@ -220,7 +220,9 @@ class SolverStats(s.Out, frozen=True):
     """The solver's work (SPEC 3.11.1): one question per reported player and extreme rank."""
 
     questions: Annotated[int, doc("Questions asked: a best and a worst rank per reported player")]
-    by_pruning: Annotated[int, doc("Settled by the players' ranges of points and values alone")]
+    by_pruning: Annotated[
+        int, doc("Settled without the solver: by the players' ranges of points and values, or by an outcome found")
+    ]
     by_solver: Annotated[int, doc("Settled by the solver, proved")]
     undecided: Annotated[int, doc("Not settled within the time bound of a question")]
     seconds: Annotated[float, doc("The solver's time, all questions")]
