@@ -217,9 +217,15 @@ class PlayerScenarios(s.Out, frozen=True):
 
 
 class SolverStats(s.Out, frozen=True):
-    """The solver's work (SPEC 3.11.1): one question per reported player and extreme rank."""
+    """The solver's work (SPEC 3.11.1): a question per reported player and extreme rank, and per own
+    result for `by_own_result`."""
 
-    questions: Annotated[int, doc("Questions asked: a best and a worst rank per reported player")]
+    questions: Annotated[
+        int,
+        doc(
+            "Questions asked: a best and a worst rank per reported player, and again per own result of a player with one open game (by_own_result)"
+        ),
+    ]
     by_pruning: Annotated[
         int, doc("Settled without the solver: by the players' ranges of points and values, or by an outcome found")
     ]
