@@ -515,9 +515,7 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
             )
             ranker.rank(plan.wanted)
             ranker.extremes()
-    open_games = [
-        w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
-    ]
+    open_games = _open_games(plan)
     players = []
     for column, p in enumerate(plan.reported):
         places, clinched = places_reached(plan.low, column, plan.body.places, open_games)
@@ -534,15 +532,32 @@ def compute_scenarios(plan: ScenariosPlan, deadline: Deadline | None = None) -> 
         if deadline is not None and column % 64 == 63:
             deadline.check(msg("while writing the needs"))
     plan.engine_seconds = time.perf_counter() - started
+    return _answer(plan, open_games, players, ranked)
+
+
+def _open_games(plan: ScenariosPlan) -> list[w.OpenGameOut]:
+    table = plan.table
+    return [w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games]
+
+
+def _answer(
+    plan: ScenariosPlan,
+    open_games: list[w.OpenGameOut],
+    players: list[w.PlayerScenarios],
+    ranked_by_tiebreaks: int,
+    **solver: Any,
+) -> w.ScenariosResponse:
+    """The answer's fields every individual event has, by enumeration or (with `solver`'s fields) by the solver."""
     return w.ScenariosResponse(
         regulations=plan.regulations.value,
         tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
-        after_round=table.played_rounds,
+        after_round=plan.table.played_rounds,
         outcomes=w.outcomes_count(len(plan.games)),
-        ranked_by_tiebreaks=ranked,
+        ranked_by_tiebreaks=ranked_by_tiebreaks,
         open_games=open_games,
         players=players,
         warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in plan.warnings],
+        **solver,
     )
 
 
@@ -579,9 +594,7 @@ def _solved(
                 *player_keys(table, plan.games, parts, plan.specs, plan.regulations, ratings, dropped, between, manual)
             ]
     answers, stats = solve_ranks(keys, len(parts.kept), plan.reported, between=between)
-    open_games = [
-        w.OpenGameOut(round=g.round + 1, white=table.ids[g.white], black=table.ids[g.black]) for g in plan.games
-    ]
+    open_games = _open_games(plan)
     position = {g: k for k, g in enumerate(parts.kept)}
 
     def example(codes: np.ndarray | None) -> list[w.GameResultOut] | None:
@@ -642,15 +655,11 @@ def _solved(
             )
         )
     plan.engine_seconds = time.perf_counter() - started
-    return w.ScenariosResponse(
-        regulations=plan.regulations.value,
-        tiebreaks=[tiebreak_to_wire(o) for o in plan.standings.outcomes],
-        after_round=table.played_rounds,
-        outcomes=w.outcomes_count(len(plan.games)),
-        ranked_by_tiebreaks=0,
-        open_games=open_games,
-        players=players,
-        warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in plan.warnings],
+    return _answer(
+        plan,
+        open_games,
+        players,
+        0,
         method="solver",
         undecided=stats.undecided,
         stats=w.SolverStats(
