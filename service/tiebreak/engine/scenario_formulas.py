@@ -239,20 +239,11 @@ class FormulaKey:
             key = key * radix + (part.at(codes) - offset)
         return key
 
-    def expression(self, model: cp_model.CpModel, result: Mapping[int, list[cp_model.IntVar]]) -> cp_model.LinearExprT:
-        key: Any = _term_expr(model, self.points, result)
-        key = key - self.offsets[0]
-        for part, offset, radix in zip(self.parts, self.offsets[1:], self.radix, strict=True):
-            key = key * radix + (part_expression(model, part, result) - offset)
-        return cast(cp_model.LinearExprT, key)
-
     # for the solver's comparison of players level on points (engine/scenario_solver.py, decision 0260)
 
     def values_bounds(self) -> tuple[int, int]:
         """The least and greatest of the key past the points (each rule's value in its radix)."""
-        span = 1
-        for r in self.radix:
-            span *= r
+        span = math.prod(self.radix)
         return self.low - (self.least - self.offsets[0]) * span, self.high - (self.most - self.offsets[0]) * span
 
 
@@ -294,8 +285,9 @@ def formula_keys(
     some valued player's values are not sums this module models exactly; then `refused` (when
     given) receives the positions of the rules that were not."""
     refused = [] if refused is None else refused
-    if not modelled(specs):
-        refused += unmodelled(specs)
+    missing = unmodelled(specs)
+    if missing:
+        refused += missing
         return None
     kept = [games[g] for g in parts.kept]
     own: dict[int, list[int]] = {}
@@ -565,9 +557,7 @@ def _keys(
         high = max((b[1] for b in per_rule), default=0)
         offsets.append(low)
         radix.append(high - low + 1)
-    span = 1
-    for r in radix:
-        span *= r
+    span = math.prod(radix)
     if (max(int(t.value.max()) for t in point_terms) - offsets[0] + 1) * span >= 2**62:
         return None
     keys = []

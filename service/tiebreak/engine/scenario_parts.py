@@ -172,8 +172,7 @@ def ranks_by_parts(
     as the standings rank it; return in how many outcomes a reported player is equal on points
     with another (those the rules decide)."""
     all_games, games = games, [games[g] for g in parts.kept]
-    values = _values(table, games, parts.chosen, specs, regulations, ratings, dropped, between, manual)
-    keys = _sort_keys(table, games, parts, values)
+    keys = player_keys(table, all_games, parts, specs, regulations, ratings, dropped, between, manual)
     low, high = np.array([k.value.min() for k in keys]), np.array([k.value.max() for k in keys])
     least, most = np.array([k.points.min() for k in keys]), np.array([k.points.max() for k in keys])
     comparisons = [compared(j, low, high, least, most) for j in reported]

@@ -7,8 +7,9 @@ player's sort key (points, then the rules' values, as one integer: larger ranks 
 re-derived from the rules' formulas: it comes from the engine itself, computed once per
 combination of the few open games it depends on (`scenario_parts._sort_keys`), and the model reads
 it as a table indexed by those games' results (`AddElement`). So every rule the engine computes
-outside the tie groups is modelled exactly, with no formula written twice; a rule list whose
-values depend on too many open games per player is refused (`TooWide`), never approximated.
+outside the tie groups is modelled exactly, with no formula written twice. Past `MOST_READ` games
+per player, the rules engine/scenario_formulas.py writes as sums over rounds are read so
+(`FormulaKey`, decision 0270); any other list is refused by the use case, never approximated.
 
 The ranking: a shared rank is one more than the players whose key is greater (C.07 4.1, the
 standings' rank). For player j a boolean per rival k says "k is counted ahead". The best rank
@@ -21,9 +22,10 @@ more rivals, and the others are compared on points, then on the values alone (de
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -72,7 +74,6 @@ class Stats:
     by_solver: int = 0  # settled by the solver, proved optimal
     undecided: int = 0  # not settled within the per-question time bound
     seconds: float = 0.0
-    per_question: list[float] = field(default_factory=list)
 
 
 def solve_ranks(
@@ -155,11 +156,11 @@ class _Question:
         shared: _Shared,
     ) -> None:
         self.shared = shared
-        self.keys, self.games, self.j, self.rivals, self.ahead, self.minimise = keys, games, j, rivals, ahead, minimise
+        self.keys, self.games, self.j, self.ahead, self.minimise = keys, games, j, ahead, minimise
         own, points = shared.points_of(keys[j])
         self.level = int(points.max() if minimise else points.min())
         self.own = own
-        self.own_codes = _decoded(len(own), int(np.flatnonzero(points == self.level)[0]))
+        self.own_codes = outcome_codes(len(own))[int(np.flatnonzero(points == self.level)[0])]
         least, most = _range_at(keys[j], self.level)
         self.certain = [k for k in rivals if low[k] > most]
         self.crossing = [k for k in rivals if low[k] <= most and high[k] > least]
@@ -311,7 +312,9 @@ class _Shared:
         if (id(key), least) not in self.hints:
             own, points = self.points_of(key)
             wanted = int(np.argmin(points) if least else np.argmax(points))
-            self.hints[id(key), least] = list(zip(own, _decoded(len(own), wanted).tolist(), strict=True)) if own else []
+            self.hints[id(key), least] = (
+                list(zip(own, outcome_codes(len(own))[wanted].tolist(), strict=True)) if own else []
+            )
         return self.hints[id(key), least]
 
     def at_level(self, key: AnyKey, level: int) -> tuple[list[int], list[int], Any]:
@@ -478,30 +481,16 @@ def _enforced(literal: Any, level_with: Any) -> list[Any]:
     return [literal] if level_with is True else [literal, level_with]
 
 
-def _reduced(games: list[int], table: np.ndarray) -> tuple[list[int], np.ndarray]:
-    """The table over `games` (first most significant) without the games it does not vary with."""
-    term = reduced(games, np.asarray(table))
-    return term.games, term.value
-
-
 def _points_table(key: AnyKey) -> tuple[list[int], np.ndarray]:
     """The player's points as a table over the games they vary with (the player's own)."""
-    if isinstance(key, FormulaKey):
-        return _reduced(key.points.games, key.points.value)
-    return _reduced(key.games, key.points)
-
-
-def _decoded(games: int, index: int) -> np.ndarray:
-    """Combination `index` of `games` games (first most significant) as result codes."""
-    return np.array([(index // 3 ** (games - 1 - i)) % 3 for i in range(games)], dtype=np.int8)
+    term = reduced(*((key.points.games, key.points.value) if isinstance(key, FormulaKey) else (key.games, key.points)))
+    return term.games, term.value
 
 
 def _range_at(key: AnyKey, level: int) -> tuple[int, int]:
     """The least and greatest key the player can have with `level` points."""
     if isinstance(key, FormulaKey):
-        span = 1
-        for r in key.radix:
-            span *= r
+        span = math.prod(key.radix)
         least, most = key.values_bounds()
         return (level - key.offsets[0]) * span + least, (level - key.offsets[0]) * span + most
     at = key.value[key.points == level]
@@ -539,7 +528,8 @@ def _values_expr(
         return [combined, *parts[:1]] if len(parts) > 1 else parts
     table = np.where(key.points == level, key.value, -1)
     renumbered = np.array([dense.get(int(v), 0) for v in table.tolist()], dtype=np.int64)
-    games, values = _reduced(key.games, renumbered)
+    term = reduced(key.games, renumbered)
+    games, values = term.games, term.value
     return [lookup_expression(model, games, [int(v) for v in values], result)]
 
 
