@@ -134,7 +134,7 @@ def parts_of(
     most_read: int | None = None,
     cover: bool = True,
 ) -> Parts:
-    low, high = _score_ranges(table, games)
+    low, high = score_ranges(table, games)
     # only a player who can be equal on points with a reported one needs their values; any other
     # is ahead of that reported player in every outcome, or behind in every one
     valued = [j for j in range(table.size) if any(low[j] <= high[i] and low[i] <= high[j] for i in reported)]
@@ -309,7 +309,7 @@ def _columns(
     return key, points
 
 
-def _score_ranges(table: Table, games: list[OpenGame]) -> tuple[np.ndarray, np.ndarray]:
+def score_ranges(table: Table, games: list[OpenGame]) -> tuple[np.ndarray, np.ndarray]:
     """Each player's least and greatest points over all outcomes."""
     results = (table.win, table.draw, loss_points(table))
     low, high = table.score.copy(), table.score.copy()

@@ -91,7 +91,7 @@ def solve_ranks(
     started = time.perf_counter()
     seconds = SECONDS_PER_QUESTION if seconds_per_question is None else seconds_per_question
     stats = Stats()
-    low, high, least, most = (np.array(column, dtype=np.int64) for column in zip(*map(_bounds, keys), strict=True))
+    low, high, least, most = key_bounds(keys)
     answers = []
     shared = _Shared()
     for j in reported:
@@ -124,6 +124,12 @@ def solve_ranks(
         between()
     stats.seconds = time.perf_counter() - started
     return answers, stats
+
+
+def key_bounds(keys: list[AnyKey]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each key's least and greatest value, and its points' (what `compared` sets rivals apart by)."""
+    low, high, least, most = (np.array(column, dtype=np.int64) for column in zip(*map(_bounds, keys), strict=True))
+    return low, high, least, most
 
 
 def _bounds(key: AnyKey) -> tuple[int, int, int, int]:

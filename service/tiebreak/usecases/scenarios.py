@@ -28,7 +28,6 @@ from ..engine.scenarios import (
     RESULTS,
     Ranker,
     bounds_by_points,
-    loss_points,
     minimal_cover,
     open_outcomes,
     outcome_codes,
@@ -47,9 +46,10 @@ from ..engine.scenario_parts import (
     player_keys,
     ranks_by_parts,
     reach_of,
+    score_ranges,
 )
 from ..engine.scenario_formulas import FormulaKey, formula_keys, modelled, taken_at, unmodelled
-from ..engine.scenario_solver import MOST_READ, Extreme, PlayerRanks, ranks_at, solve_ranks
+from ..engine.scenario_solver import MOST_READ, Extreme, PlayerRanks, key_bounds, ranks_at, solve_ranks
 from ..engine.scenario_solver import Stats as SolveStats
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg, msg_n
@@ -59,11 +59,10 @@ from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from .convert import tiebreak_to_wire, tournament_to_wire
 from .cost import Counts, check_cost
-from .scenario_text import NEEDS_OMITTED
-from ..wire.limits import LimitExceeded
+from ..wire.limits import TooManyOpenGames
 from .standings import capped, located, prepare_input, read_trf_checked
 
-# Without limits (the command line's own computation), enumeration answers up to this many open
+# Without limits (`plan_scenarios` called directly, as the engine tests do), enumeration answers up to this many open
 # games; past it, or past the cost model's bound, the solver does (SPEC 3.11.1).
 ENUMERATE_AT_MOST = 12
 KIND_OF = {"white": (ResultKind.WIN, ResultKind.LOSS), "draw": (ResultKind.DRAW,) * 2}
@@ -395,12 +394,7 @@ def solver_size(
     for a player who can reach `places` on points: by_own_result), the model's size, the values of
     the keys it reads (a table per valued player over the games they read, or sums over rounds),
     and how many of those values are sums (priced at their own, lower rate: decision 0262)."""
-    low, high = table.score.copy(), table.score.copy()
-    loss = loss_points(table)
-    for game in games:  # each player's least and greatest points over every outcome
-        for player in (game.white, game.black):
-            low[player] += min(table.win, table.draw, loss) - int(table.pts[player, game.round])
-            high[player] += max(table.win, table.draw, loss) - int(table.pts[player, game.round])
+    low, high = score_ranges(table, games)  # each player's least and greatest points over every outcome
     contenders = sum(int((low > high[j]).sum()) < places for j in reported)
     # sums over rounds: a term a round over at most three games, priced as 6 values a round
     # (measured: a term costs the solver about what 6 table values do, docs/benchmarks.md)
@@ -417,10 +411,8 @@ def _enumeration_fits(counts: Counts, limits: Limits | None) -> bool:
         return counts.open_games <= ENUMERATE_AT_MOST
     try:
         check_cost(counts, limits)  # the points of every outcome: priced first
-    except LimitExceeded as exc:
-        if exc.path == "pairings":  # too many outcomes; any other limit is the request's own
-            return False
-        raise
+    except TooManyOpenGames:  # too many outcomes; any other limit is the request's own
+        return False
     return True
 
 
@@ -612,7 +604,7 @@ def _solved(
         ]
 
     own = _own_games(plan.games, plan.reported)
-    bounds = _key_bounds(keys)
+    bounds = key_bounds(keys)
     players = []
     for p, answer in zip(plan.reported, answers, strict=True):
         best, worst = answer.best, answer.worst
@@ -622,13 +614,11 @@ def _solved(
         reachable = [
             place for place in range(1, plan.body.places + 1) if best.example is not None and best.rank <= place
         ]  # no outcome found reaching the others (proved impossible when `best` is proved)
-        by_result = _by_own_result(
-            keys, bounds, parts, plan, p, own.get(p), answer, reachable, stats, between, time_left
-        )
+        by_result = _by_own_result(keys, bounds, parts, p, own.get(p), answer, reachable, stats, between, time_left)
         listed = _solver_needs(keys, bounds, parts, p, reachable, open_games)
         for place in reachable:
             certain = worst.rank <= place if worst.proved else None
-            needs, omitted = listed.get(place, (None, msg(NEEDS_OMITTED)))
+            needs, omitted = listed[place]  # every reachable place has its needs or why not
             places.append(
                 w.PlaceNeeds(
                     place=place,
@@ -678,17 +668,6 @@ NEEDS_GAMES = 8  # `needs` is listed when a place depends on at most this many o
 NEEDS_TERMS = 12  # and its minimal list of alternatives has at most this many terms
 
 
-def _key_bounds(keys: list[Any]) -> tuple[np.ndarray, ...]:
-    """Each key's least and greatest value, and its points'."""
-    rows = [
-        (k.low, k.high, k.least, k.most)
-        if isinstance(k, FormulaKey)
-        else (int(k.value.min()), int(k.value.max()), int(k.points.min()), int(k.points.max()))
-        for k in keys
-    ]
-    return tuple(np.array(column, dtype=np.int64) for column in zip(*rows, strict=True))
-
-
 def _solver_needs(
     keys: list[Any],
     bounds: tuple[np.ndarray, ...],
@@ -716,19 +695,7 @@ def _solver_needs(
     full = np.ones((len(codes), len(parts.kept)), dtype=np.int8)
     full[:, used] = codes
 
-    def values(k: int) -> np.ndarray:
-        key = keys[k]
-        if isinstance(key, FormulaKey):
-            return key.at(full)
-        index = np.zeros(len(codes), dtype=np.int64)
-        for g in key.games:
-            index = index * 3 + full[:, g]
-        return key.value[index]
-
-    mine = values(player)
-    rank = np.full(len(codes), 1 + c.ahead, dtype=np.int64)
-    for k in c.ahead_if:
-        rank += values(k) > mine  # a shared rank: one more than the players with a greater key (C.07 4.1)
+    rank = ranks_at(keys, player, c.ahead_if, c.ahead, full)
     listed: dict[int, tuple[list[list[w.Condition]] | None, Any]] = {}
     for place in reachable:
         terms = minimal_cover((rank <= place).reshape((3,) * len(used)))
@@ -768,7 +735,6 @@ def _by_own_result(
     keys: list[Any],
     bounds: tuple[np.ndarray, ...],
     parts: Parts,
-    plan: ScenariosPlan,
     player: int,
     own: tuple[int, str] | None,
     answer: PlayerRanks,
