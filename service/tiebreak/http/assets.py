@@ -41,16 +41,20 @@ def static_files(prefix: str, directory: Path, cache_control: str, name: str, he
     """A GET handler for `prefix/<file>` answering the files under `directory` (at start) only."""
     files = {p.relative_to(directory).as_posix(): p for p in sorted(directory.rglob("*")) if p.is_file()}
     extra = headers or {}
+    # read, hashed and typed once, on first asking: the files are the package's own, fixed at start
+    contents: dict[Path, tuple[bytes, str, str]] = {}
 
     @get(f"{prefix}/{{file_path:path}}", include_in_schema=False, sync_to_thread=False, name=name)
     def asset(request: Request, file_path: FromPath[str]) -> Response[bytes]:
         found = files.get(file_path.lstrip("/"))
         if found is None:
             raise NotFoundException()  # the same 404 as an unknown route, without any path
-        data, etag = _content(found)
+        if found not in contents:
+            contents[found] = (*_content(found), _media_type(found.name))
+        data, etag, media_type = contents[found]
         common = {"ETag": etag, "Cache-Control": cache_control, **extra}
         if _matches(request.headers.get("if-none-match"), etag):
             return Response(b"", status_code=304, headers=common)
-        return Response(data, media_type=_media_type(found.name), headers=common)
+        return Response(data, media_type=media_type, headers=common)
 
     return asset

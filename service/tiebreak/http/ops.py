@@ -102,9 +102,10 @@ access_log = logging.getLogger("tiebreak.access")
 
 # ---- the middleware ----
 
-# Reachable without an API key: probes, the scraper, the API's own description and the page
-# itself (its HTML, script and styles hold no data; what it asks the API needs the key).
-PUBLIC_PATHS = ("/healthz", "/readyz", "/metrics", "/schema", "/docs", "/")
+# Reachable without an API key: probes and the page itself (its HTML, script and styles hold no
+# data; what it asks the API needs the key); the scraper's and the API's description, private.py's
+# paths, are let through beside them.
+PUBLIC_PATHS = ("/healthz", "/readyz", "/")
 PROBES = frozenset({"/healthz", "/readyz"})
 
 

@@ -62,7 +62,6 @@ def page(request: Request) -> Response[bytes]:
         page_html(code, docs, keys=bool(ops.api_keys)),
         media_type=MediaType.HTML,  # litestar adds the charset itself
         headers={
-            "Content-Security-Policy": CSP,
             "Cache-Control": "no-cache",
             "Content-Language": code,
             "Vary": "Accept-Language",

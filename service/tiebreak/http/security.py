@@ -57,7 +57,7 @@ class SecurityHeaders:
                 headers = [
                     (k, v)
                     for k, v in message.get("headers", [])
-                    # one policy, this one (the page's handler sets the same)
+                    # one policy, this one (a handler's own would make two)
                     if k.lower() not in (b"content-security-policy", b"x-content-type-options", b"referrer-policy")
                 ]
                 message["headers"] = [

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...texts.message import Joined, made, msg, msg_n
 from ..context import Context
-from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, copier, explanation
+from ..contributions import Contribution, Explanation, RuleOutcome, contribution_rows, copier, explanation, mark_cut
 from ..modifiers import REASON_CODES, cut_label, cut_reasons, cut_totals, kept_total, reason_text
 from ..rounding import mean_notes, round_half_up_div
 from ..rules import RuleSpec
@@ -259,7 +259,7 @@ def with_cuts(
         if copy_of is None:
             copy_of = copier(type(marked[i][j]))
         c = marked[i][j] = copy_of(marked[i][j])
-        c.cut, c.cut_reason, c.cut_code = True, texts[code], REASON_CODES[code]  # mark_cut, inlined
+        mark_cut(c, texts[code], REASON_CODES[code])
     return marked
 
 

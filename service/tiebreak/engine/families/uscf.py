@@ -392,7 +392,7 @@ def result_between_tied_players(ctx: Context, spec: RuleSpec, groups: list[list[
 RULE_OF_400 = 400  # the linear performance: opposition average + 400 × (wins − losses) / games
 
 
-def _performances(ctx: Context) -> np.ndarray:
+def performances(ctx: Context) -> np.ndarray:
     """Each player's performance over the board: ARO + 400 × (W − L) / N, rounded half up."""
 
     def compute() -> np.ndarray:
@@ -405,16 +405,10 @@ def _performances(ctx: Context) -> np.ndarray:
     return ctx.cached("uscf-performance", compute)
 
 
-def performances(ctx: Context) -> np.ndarray:
-    """Each player's performance over the board (34E11's per-opponent value; the scenario solver
-    reads it)."""
-    return _performances(ctx)
-
-
 def opposition_performance(ctx: Context, spec: RuleSpec) -> RuleOutcome:
     """34E11: the mean of the opponents' performance ratings, each over the board."""
     games = _games(ctx)
-    perf = _performances(ctx)
+    perf = performances(ctx)
     count = games.count
     total = np.where(games.played, perf[games.opponent], 0).sum(axis=1)
 
