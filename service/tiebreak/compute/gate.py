@@ -85,8 +85,7 @@ class Lane:
         self.busy = 0
         self.waiters: collections.deque[asyncio.Future] = collections.deque()
         # (since, arrival number, waiter), oldest first: the request that began first goes first.
-        self.lobby: list[tuple[float, int, asyncio.Future]] = []
-        self.arrivals = 0
+        self.lobby: list[tuple[float, asyncio.Future]] = []
 
     def full(self) -> bool:
         """Every slot and the queue taken (what /readyz reports): a newcomer waits in the lobby or is shed."""
@@ -97,7 +96,7 @@ class Lane:
         return self.busy < self.capacity and not self.waiters and not self.lobby
 
     def in_lobby(self, waiter: asyncio.Future) -> bool:
-        return any(entry[2] is waiter for entry in self.lobby)
+        return any(entry[1] is waiter for entry in self.lobby)
 
     def _publish(self) -> None:
         metrics.COMPUTE_BUSY.labels(self.name).set(self.busy)
@@ -115,7 +114,7 @@ class Lane:
     def _promote(self) -> None:
         """The lobby's oldest into the queue's free places."""
         while self.lobby and len(self.waiters) < self.queue:
-            self.waiters.append(self.lobby.pop(0)[2])
+            self.waiters.append(self.lobby.pop(0)[1])
 
     async def acquire(self, deadline: Deadline, shed: bool) -> None:
         """Take a slot; with `shed`, wait in the lobby past a full queue, and fail (503) when the
@@ -130,9 +129,9 @@ class Lane:
                 if not self.lobby or self.lobby[-1][0] <= deadline.since:
                     raise self._shed()
                 # older than the youngest in the lobby: it takes its place, the youngest is shed
-                self.lobby.pop()[2].set_exception(self._shed())
-            self.arrivals += 1
-            bisect.insort(self.lobby, (deadline.since, self.arrivals, waiter), key=lambda entry: entry[:2])
+                self.lobby.pop()[1].set_exception(self._shed())
+            # by when reading began; insort puts it after its equals, so equals keep their arrival order
+            bisect.insort(self.lobby, (deadline.since, waiter), key=lambda entry: entry[0])
         else:
             self.waiters.append(waiter)
         self._publish()
@@ -164,14 +163,14 @@ class Lane:
             self.waiters.remove(waiter)
         except ValueError:
             pass
-        self.lobby = [entry for entry in self.lobby if entry[2] is not waiter]
+        self.lobby = [entry for entry in self.lobby if entry[1] is not waiter]
         self._promote()
         self._publish()
 
     def release(self) -> None:
         self._promote()
         while self.waiters or self.lobby:  # the lobby directly only when there is no queue (compute_queue=0)
-            waiter = self.waiters.popleft() if self.waiters else self.lobby.pop(0)[2]
+            waiter = self.waiters.popleft() if self.waiters else self.lobby.pop(0)[1]
             if not waiter.done():
                 waiter.set_result(None)  # the slot goes to the next waiter; busy stays
                 self._promote()
