@@ -519,14 +519,24 @@ def _read_abnormal_points(reading: _Reading, line: str, value: str, lineno: int)
         if round_text.strip("0")
         else None
     )
-    players: list[int] = []
+    players = [
+        _whole_number(line[column - 1 : column + 3].strip(), lineno, column, msg("record 299: start number"), 1)
+        for column in award_target_columns(line)
+    ]
+    reading.awarded.append(_Awarded(lineno, points, rnd, tuple(players) or None))
+
+
+def award_target_columns(line: str) -> list[int]:
+    """The columns of record 299's targets (4 characters every 5 from `_AWARD_TARGETS`) up to the
+    first blank one, without the zeros (no target: the whole field)."""
+    columns = []
     for column in range(_AWARD_TARGETS, len(line.rstrip()) + 1, 5):
         target = line[column - 1 : column + 3].strip()
         if not target:
             break
         if target.strip("0"):
-            players.append(_whole_number(target, lineno, column, msg("record 299: start number"), 1))
-    reading.awarded.append(_Awarded(lineno, points, rnd, tuple(players) or None))
+            columns.append(column)
+    return columns
 
 
 def _note_team_record(reading: _Reading, record: str, lineno: int) -> None:

@@ -47,7 +47,7 @@ from .trf import (
     _AWARD_MATCH,
     _AWARD_POINTS,
     _AWARD_ROUND,
-    _AWARD_TARGETS,
+    award_target_columns,
     MAX_POINTS,
     FIRST_ROUND_OPPONENT,
     ROUND_WIDTH,
@@ -317,17 +317,11 @@ class _Reader:
                     msg("record 299: round {round} is past the event's {rounds} rounds", round=rnd, rounds=rounds),
                 )
             named = []
-            for column in range(_AWARD_TARGETS, len(text.rstrip()) + 1, 5):
-                target = text[column - 1 : column + 3].strip()
-                if not target:
-                    break
-                if target.strip("0"):
-                    team = _number_at(line, column, column + 3, msg("team pairing number"), low=1)
-                    if team not in teams:
-                        raise TrfError(
-                            line.number, column, msg("record 299: no team has pairing number {team}", team=team)
-                        )
-                    named.append(team)
+            for column in award_target_columns(text):
+                team = _number_at(line, column, column + 3, msg("team pairing number"), low=1)
+                if team not in teams:
+                    raise TrfError(line.number, column, msg("record 299: no team has pairing number {team}", team=team))
+                named.append(team)
             for team in named or sorted(teams):
                 for r in [rnd] if rnd is not None else range(1, rounds + 1):
                     awards.append(TeamAward(r, team, points[0], points[1]))
