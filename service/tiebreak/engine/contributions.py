@@ -80,7 +80,7 @@ def contribution_rows(
     columns: Mapping[str, object],
     reasons: np.ndarray | None = None,
     reason_texts: Mapping[int, str] | None = None,
-    details: Mapping[str, np.ndarray] | None = None,
+    details: Mapping[str, list[Any]] | None = None,
     details_at: np.ndarray | None = None,
 ) -> list[list[Any]]:
     """Per row of `selected` (a boolean matrix, rows × rounds), the contributions of the
@@ -88,8 +88,9 @@ def contribution_rows(
     matrix of that shape (read at the selected cells; an object matrix for strings and None)
     or as one value for all. `round` is the column index + 1 unless given. With `reasons`
     (cut codes per cell) the cut ones are marked, with `reason_texts[code]`. `details` are
-    object matrices set only at the cells of `details_at` (the few a dummy opponent or a
-    16.3 note marks), after the contributions are made, rather than passed for every cell.
+    the values of the few cells `details_at` marks (a dummy opponent, a 16.3 note), one list
+    per field in the cells' row-major order; at those cells they replace the columns' values
+    (None included), and those contributions are made again with every field.
 
     One call of the type per contribution, positionally, through `map`: no Python frame per
     contribution (the callers pass a msgspec struct or the default dataclass)."""
@@ -97,37 +98,34 @@ def contribution_rows(
     columns = {"round": (rounds + 1).tolist(), **columns}
     last = max(FIELDS.index(name) for name in columns)
     args: list[Iterable[Any]] = []
+    given: dict[str, list[Any] | _Same] = {}  # each column as made: its cells' values, or one value
     for name in FIELDS[: last + 1]:
         if name not in columns:
             args.append(repeat(DEFAULTS.get(name)))
             continue
         column = columns[name]
         if name == "round" and isinstance(column, list):
-            args.append(column)
+            cells_of: list[Any] | _Same = column
         elif isinstance(column, np.ndarray):
             cells = column[selected]
             render = RENDER.get()
             if name == "note" and render is not None:  # the notes are the texts among the fields
                 written = np.flatnonzero(cells != None)  # noqa: E711 (numpy compares each cell)
                 cells[written] = [render(n) if isinstance(n, Msg) else n for n in cells[written].tolist()]
-            args.append(cells.tolist())
+            cells_of = cells.tolist()
         else:
-            args.append(repeat(made(column)))
+            cells_of = _Same(made(column))
+        given[name] = cells_of
+        args.append(repeat(cells_of.value) if isinstance(cells_of, _Same) else cells_of)
     flat = list(map(make, *args))
     at = None
     if details and details_at is not None:
         cells = np.flatnonzero((selected & details_at).ravel())
         if cells.size:
             at = np.cumsum(selected.ravel()) - 1  # each cell's place in `flat`
-            made_at = [flat[k] for k in at[cells].tolist()]
-            render = RENDER.get()
-            for name, column in details.items():
-                values = column.ravel()[cells].tolist()
-                if name == "note" and render is not None:
-                    values = [render(n) if isinstance(n, Msg) else n for n in values]
-                for c, v in zip(made_at, values, strict=True):
-                    if v is not None:
-                        setattr(c, name, v)
+            places = at[cells].tolist()
+            for k, c in zip(places, map(make, *_detail_args(given, details, places)), strict=True):
+                flat[k] = c
     if reasons is not None and reason_texts is not None:
         cut = selected & (reasons != 0)
         if cut.any():
@@ -142,6 +140,34 @@ def contribution_rows(
         out.append(flat[start:end])
         start = end
     return out
+
+
+@dataclass(slots=True, frozen=True)
+class _Same:
+    """A field with one value for every contribution."""
+
+    value: Any
+
+
+def _detail_args(
+    given: Mapping[str, list[Any] | _Same], details: Mapping[str, list[Any]], places: list[int]
+) -> list[Any]:
+    """Every field's values at the detail cells (at `places` in the columns' cells): the details
+    where given (notes rendered), else the column's, else the default."""
+    render = RENDER.get()
+    args: list[Any] = []
+    for name in FIELDS:
+        if name in details:
+            values = details[name]
+            if name == "note" and render is not None:
+                values = [render(n) if isinstance(n, Msg) else n for n in values]
+            args.append(values)
+        elif name in given:
+            column = given[name]
+            args.append(repeat(column.value) if isinstance(column, _Same) else [column[k] for k in places])
+        else:
+            args.append(repeat(DEFAULTS.get(name)))
+    return args
 
 
 @dataclass(slots=True, eq=False)

@@ -126,8 +126,12 @@ def opponent_contributions(
         fields["result"] = table.pts[at] / scale
     if not (dummy.any() or off_face.any() or fore.any()):
         return contribution_rows(ctx.contribution, counted, fields)
-    details = _add_details(ctx, columns, players, fields, dummy, off_face, fore, weight_by_result)
-    return contribution_rows(ctx.contribution, counted, fields, details=details, details_at=dummy | off_face | fore)
+    marked = dummy | off_face | fore
+    details = _add_details(ctx, columns, players, fields, marked, dummy, off_face, fore, weight_by_result)
+    return contribution_rows(ctx.contribution, counted, fields, details=details, details_at=marked)
+
+
+DETAIL_FIELDS = ("unplayed", "note", "counted_score", "own_score", "capped_at", "article", "reason_code")
 
 
 def _add_details(
@@ -135,44 +139,37 @@ def _add_details(
     columns: OpponentColumns,
     players: list[int],
     fields: dict[str, Any],
+    marked: np.ndarray,
     dummy: np.ndarray,
     off_face: np.ndarray,
     fore: np.ndarray,
     weight_by_result: bool,
-) -> dict[str, np.ndarray]:
-    """The detail columns of the cells that carry them (object matrices, None elsewhere), and the
-    kind and opponent's score shown put into `fields`. Buchholz and Sonneborn-Berger explain the
-    same rows with the same details: they are made once for both (the matrices are only read),
-    and only the opponent's score shown differs."""
+) -> dict[str, list[Any]]:
+    """The details of the cells that carry them (`marked`, in row-major order: the lists
+    contribution_rows takes), with the kind and the opponent's score shown there. Buchholz and
+    Sonneborn-Berger explain the same rows with the same details: they are made once for both
+    (the lists are only read), and only the opponent's score shown differs."""
     shared: dict[str, Any] = ctx.cached("opponent-details", dict)
     if shared.get("columns") is not columns or shared.get("rows") != players:
         shared.update(
             columns=columns,
             rows=list(players),
-            made=_details(ctx, columns, players, fields["opponent"], dummy, off_face, fore),
+            made=_details(ctx, columns, players, fields["opponent"], marked, dummy, off_face, fore),
         )
-    detail: dict[str, np.ndarray]
-    detail, (dummy_rows, dummy_rounds, dummy_kinds), (off_rows, off_rounds, off_opponents, articles) = shared["made"]
+    detail: dict[str, list[Any]]
+    detail, (rows, rounds), (dummy_at, dummy_kinds), (off_at, off_opponents, articles) = shared["made"]
     table = ctx.table
-    kind = fields["kind"] = fields["kind"].copy()
-    kind[dummy_rows, dummy_rounds] = dummy_kinds
-    if weight_by_result:
-        shown = fields["opponent_score"].astype(object)
-        shown[dummy] = None  # a dummy's score is its value; the player's own is shown apart
-    else:
-        shown = np.full(dummy.shape, None, dtype=object)
+    kind = fields["kind"][rows, rounds]
+    kind[dummy_at] = dummy_kinds
+    # The opponent's score is shown apart when it is not counted at face value, and always as
+    # a factor of Sonneborn-Berger (its column there); a dummy's score is its value (16.4).
+    shown = np.full(len(rows), None, dtype=object)
     if off_opponents:
-        # the opponent's score is shown apart when it is not counted at face value (and
-        # always as a factor of Sonneborn-Berger)
-        shown[off_rows, off_rounds] = [
+        shown[off_at] = [
             table.scores[q_] / table.scale if a or weight_by_result else None
             for q_, a in zip(off_opponents, articles, strict=True)
         ]
-    if weight_by_result:  # a factor of every game's value: a field of every contribution
-        fields["opponent_score"] = shown
-        return detail
-    # Buchholz shows it only at off-face cells (a detail cell): set there, not passed for every cell
-    return {**detail, "opponent_score": shown}
+    return {**detail, "kind": kind.tolist(), "opponent_score": shown.tolist()}
 
 
 def _details(
@@ -180,20 +177,26 @@ def _details(
     columns: OpponentColumns,
     players: list[int],
     opponent: np.ndarray,
+    marked: np.ndarray,
     dummy: np.ndarray,
     off_face: np.ndarray,
     fore: np.ndarray,
-) -> tuple[dict[str, np.ndarray], tuple[Any, Any, list[str]], tuple[Any, Any, list[int], list[str | None]]]:
-    """The detail matrices of these rows, the dummy cells' kinds, and the off-face cells'
-    opponents and articles (which decide the score shown)."""
+) -> tuple[
+    dict[str, list[Any]],
+    tuple[np.ndarray, np.ndarray],
+    tuple[np.ndarray, list[str]],
+    tuple[np.ndarray, list[int], list[str | None]],
+]:
+    """The details of the marked cells (one list per field, in row-major order), the cells, the
+    dummy cells' places among them and kinds, and the other cells' places, opponents and
+    articles (which decide the score shown)."""
     table = ctx.table
     scale = table.scale
-    shape = dummy.shape
-    detail = {
-        name: np.full(shape, None, dtype=object)
-        for name in ("unplayed", "note", "counted_score", "own_score", "capped_at", "article", "reason_code")
-    }
-    rows, rounds = np.nonzero(dummy)
+    cell_rows, cell_rounds = np.nonzero(marked)
+    is_dummy = dummy[cell_rows, cell_rounds]
+    detail = {name: np.full(len(cell_rows), None, dtype=object) for name in DETAIL_FIELDS}
+    dummy_at = np.flatnonzero(is_dummy)
+    rows, rounds = cell_rows[dummy_at], cell_rounds[dummy_at]
     kinds: list[str] = []
     if len(rows):
         p = np.asarray(players)[rows]
@@ -202,20 +205,20 @@ def _details(
         own = table.score[p].tolist()
         scheduled = opponent[rows, rounds].tolist()
         kinds = ["virtual" if h == VIRTUAL else "dummy" for h in how]
-        detail["unplayed"][rows, rounds] = KIND_VALUES[table.kind[p, rounds]]
-        detail["note"][rows, rounds] = [
+        detail["unplayed"][dummy_at] = KIND_VALUES[table.kind[p, rounds]]
+        detail["note"][dummy_at] = [
             virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
             for pp, r, k, h, o, q in zip(p.tolist(), rounds.tolist(), key, how, own, scheduled, strict=True)
         ]
-        detail["own_score"][rows, rounds] = [None if h == VIRTUAL else o / scale for h, o in zip(how, own, strict=True)]
-        detail["capped_at"][rows, rounds] = [
+        detail["own_score"][dummy_at] = [None if h == VIRTUAL else o / scale for h, o in zip(how, own, strict=True)]
+        detail["capped_at"][dummy_at] = [
             None if h in (VIRTUAL, OWN_SCORE) else k / scale for h, k in zip(how, key, strict=True)
         ]
-        detail["article"][rows, rounds] = [DUMMY_ARTICLES[h] for h in how]
-        detail["reason_code"][rows, rounds] = [DUMMY_REASONS[h] for h in how]
-    dummy_cells = (rows, rounds, kinds)
+        detail["article"][dummy_at] = [DUMMY_ARTICLES[h] for h in how]
+        detail["reason_code"][dummy_at] = [DUMMY_REASONS[h] for h in how]
 
-    rows, rounds = np.nonzero(off_face | fore)
+    off_at = np.flatnonzero(~is_dummy)  # off face (16.3) or Fore Buchholz's last round (8.3)
+    rows, rounds = cell_rows[off_at], cell_rounds[off_at]
     q: list[int] = []
     article: list[str | None] = []
     if len(rows):
@@ -230,15 +233,16 @@ def _details(
             )
         adjusted_note = [notes[q_] for q_ in q]
         last = fore[rows, rounds].tolist()
-        detail["note"][rows, rounds] = [
+        detail["note"][off_at] = [
             Joined(FORE_NOTE, "; ", n) if f and n else FORE_NOTE if f else n
             for n, f in zip(adjusted_note, last, strict=True)
         ]
         article = [None if n is None else policy.article for n in adjusted_note]
-        detail["article"][rows, rounds] = article
+        detail["article"][off_at] = article
         key = columns.key[p, rounds].tolist()
-        detail["counted_score"][rows, rounds] = [k / scale if a else None for k, a in zip(key, article, strict=True)]
-    return detail, dummy_cells, (rows, rounds, q, article)
+        detail["counted_score"][off_at] = [k / scale if a else None for k, a in zip(key, article, strict=True)]
+    lists = {name: values.tolist() for name, values in detail.items()}
+    return lists, (cell_rows, cell_rounds), (dummy_at, kinds), (off_at, q, article)
 
 
 def with_cuts(
