@@ -44,7 +44,9 @@ def reason_text(code: int, label: str) -> str:
 def _first_min(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
     """Per row, the first alive position whose columns are lexicographically smallest."""
     candidates = alive
-    for column in columns:
+    for i, column in enumerate(columns):
+        if i and column is columns[i - 1]:
+            continue  # Buchholz's value is its key: one comparison decides
         masked = np.where(candidates, column, _BIG)
         candidates = candidates & (masked == masked.min(axis=1, keepdims=True))
     first: np.ndarray = candidates.argmax(axis=1)
@@ -54,7 +56,9 @@ def _first_min(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
 def _last_max(alive: np.ndarray, *columns: np.ndarray) -> np.ndarray:
     """Per row, the last alive position whose columns are lexicographically largest."""
     candidates = alive
-    for column in columns:
+    for i, column in enumerate(columns):
+        if i and column is columns[i - 1]:
+            continue  # Buchholz's value is its key: one comparison decides
         masked = np.where(candidates, column, _SMALL)
         candidates = candidates & (masked == masked.max(axis=1, keepdims=True))
     last: np.ndarray = alive.shape[1] - 1 - candidates[:, ::-1].argmax(axis=1)
@@ -95,16 +99,32 @@ def cut_reasons(
         return reasons
     _sorted_cuts(reasons, order, low, high, np.flatnonzero(~with_vur))
     assert vur is not None
-    reasons[with_vur] = _vur_rows_cut(key, value, counted, vur, with_vur, low, high)
+    reasons[with_vur] = _vur_rows_cut(key, value, counted, vur, with_vur, low, high, memo)
     return reasons
 
 
 def _vur_rows_cut(
-    key: np.ndarray, value: np.ndarray, counted: np.ndarray, vur: np.ndarray, with_vur: np.ndarray, low: int, high: int
+    key: np.ndarray,
+    value: np.ndarray,
+    counted: np.ndarray,
+    vur: np.ndarray,
+    with_vur: np.ndarray,
+    low: int,
+    high: int,
+    memo: Memo | None = None,
 ) -> np.ndarray:
-    """The reason codes of the rows with a voluntary unplayed round, cut by cut (16.5)."""
+    """The reason codes of the rows with a voluntary unplayed round, cut by cut (16.5); kept in
+    `memo` under the columns' identities and the cut, for the breakdown's marks after the value."""
+    token = ("vur-rows", id(key), id(value), id(counted), id(vur), low, high)
+    if memo is not None and token in memo:
+        return cast(np.ndarray, memo[token])  # only _vur_rows_cut writes it
     part = np.zeros((int(with_vur.sum()), key.shape[1]), dtype=np.int8)
-    _stepwise_cuts(part, key[with_vur], value[with_vur], counted[with_vur], vur[with_vur], low, high)
+    rows_key = key[with_vur]
+    rows_value = rows_key if value is key else value[with_vur]  # one column stays one (_first_min)
+    _stepwise_cuts(part, rows_key, rows_value, counted[with_vur], vur[with_vur], low, high)
+    if memo is not None:
+        part.flags.writeable = False  # shared by the value and the breakdown: only read
+        memo[token] = part
     return part
 
 
@@ -267,7 +287,7 @@ def cut_totals(
     with_vur = np.asarray(vur.any(axis=1)) if vur is not None else None
     removed = _sorted_removed(value, _row_order(key, value, counted, memo), low, high)
     if vur is not None and with_vur is not None and with_vur.any():
-        part = _vur_rows_cut(key, value, counted, vur, with_vur, low, high)
+        part = _vur_rows_cut(key, value, counted, vur, with_vur, low, high, memo)
         removed[with_vur] = np.where(part != KEPT, value[with_vur], 0).sum(axis=1)
     kept: np.ndarray = uncut - removed
     return kept
