@@ -379,7 +379,7 @@ def _breakdowns(
 def _rendered_notes(notes: list[str | None]) -> list[str | None]:
     """A rule's notes as the answer keeps them (message.made), without a call per note."""
     render = RENDER.get()
-    if render is None:
+    if render is None or notes.count(None) == len(notes):  # most rules have no note: none to look at
         return notes
     return [render(note) if isinstance(note, Msg) else note for note in notes]
 
