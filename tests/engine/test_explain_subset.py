@@ -59,3 +59,21 @@ def test_a_few_rows_of_a_large_event_are_cut_as_in_the_whole_breakdown():
     assert breakdowns(some, chosen) == breakdowns(full, chosen)
     cut = [c for per_rule in breakdowns(some, chosen).values() for rows, _ in per_rule for c in rows or [] if c.cut]
     assert cut and any(c.unplayed for c in cut)  # the cuts were there to compare, unplayed rounds among them
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
+@given(drawn=swiss_tournaments(), data=st.data())
+def test_one_standings_explained_for_one_set_of_rows_after_another(drawn, data):
+    """The rules that explain the same rows share what they make (Buchholz's and
+    Sonneborn-Berger's cells and details, issue 40): rows asked one set after another, as an
+    answer's chunks are, get what each set alone gets."""
+    t = drawn.tournament
+    specs = [parse_rule(r, valid_codes(Regulations.FIDE_2026)) for r in ("BH/C1", "SB", "BH", "FB", "SB/C1")]
+    full = compute_standings(t, specs, Regulations.FIDE_2026, explain=True)
+    lazy = compute_standings(t, specs, Regulations.FIDE_2026, explain=False)
+    players = list(range(len(t.players)))
+    for _ in range(3):
+        rows = data.draw(st.lists(st.sampled_from(players), min_size=1, max_size=4, unique=True))
+        for outcome, built in zip(full.outcomes, lazy.explain(rows), strict=True):
+            assert built.contributions == [outcome.kept[p][0] for p in rows]
+            assert built.notes == [outcome.kept[p][1] for p in rows]

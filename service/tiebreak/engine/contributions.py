@@ -85,8 +85,9 @@ def contribution_rows(
 ) -> list[list[Any]]:
     """Per row of `selected` (a boolean matrix, rows × rounds), the contributions of the
     selected rounds in round order, made in one pass: `columns` gives each field either as a
-    matrix of that shape (read at the selected cells; an object matrix for strings and None)
-    or as one value for all. `round` is the column index + 1 unless given. With `reasons`
+    matrix of that shape (read at the selected cells; an object matrix for strings and None),
+    as the list of its values at the selected cells in row-major order (made once for several
+    rules), or as one value for all. `round` is the column index + 1 unless given. With `reasons`
     (cut codes per cell) the cut ones are marked, with `reason_texts[code]`. `details` are
     the values of the few cells `details_at` marks (a dummy opponent, a 16.3 note), one list
     per field in the cells' row-major order; at those cells they replace the columns' values
@@ -104,7 +105,7 @@ def contribution_rows(
             args.append(repeat(DEFAULTS.get(name)))
             continue
         column = columns[name]
-        if name == "round" and isinstance(column, list):
+        if isinstance(column, list):  # its values at the selected cells, in row-major order
             cells_of: list[Any] | _Same = column
         elif isinstance(column, np.ndarray):
             cells = column[selected]

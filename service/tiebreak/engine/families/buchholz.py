@@ -3,6 +3,7 @@ opponent-score sum they share with Sonneborn-Berger (9.1)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -105,7 +106,44 @@ def opponent_contributions(
     table = ctx.table
     scale = table.scale
     value_scale = scale * scale if weight_by_result else scale
-    at = np.asarray(players, dtype=np.intp)  # one conversion for the seven takes below (a list is converted each time)
+    cells = _opponent_cells(ctx, columns, players)
+    at, counted = cells.at, cells.counted
+    fields: dict[str, Any] = {"kind": cells.kind, "opponent": cells.opponent, "value": value[at] / value_scale}
+    if weight_by_result:
+        fields["opponent_score"] = table.score[cells.opp_index] / scale
+        fields["result"] = table.pts[at] / scale
+    if cells.marked is None:
+        return contribution_rows(ctx.contribution, counted, fields)
+    details = _add_details(ctx, columns, players, cells, weight_by_result)
+    return contribution_rows(ctx.contribution, counted, fields, details=details, details_at=cells.marked)
+
+
+@dataclass(slots=True, eq=False)
+class _Cells:
+    """The rows' counted rounds as Buchholz and Sonneborn-Berger both show them: the masks, and
+    the kind and opponent of each counted round (lists, in row-major order)."""
+
+    rows: list[int]
+    at: np.ndarray  # the rows as an index array (one conversion for every take)
+    opp_index: np.ndarray  # each round's opponent, 0 where there is none
+    counted: np.ndarray
+    dummy: np.ndarray
+    off_face: np.ndarray
+    fore: np.ndarray
+    marked: np.ndarray | None  # the cells with details (None: none)
+    kind: list[str]
+    opponent: list[int | None]
+
+
+def _opponent_cells(ctx: Context, columns: OpponentColumns, players: list[int]) -> _Cells:
+    """The `_Cells` of these rows, made once for the rules that explain the same rows (BH, BH/C1,
+    SB: the breakdowns of one answer)."""
+    shared: dict[str, Any] = ctx.cached("opponent-cells", dict)
+    made: _Cells | None = shared.get("made")
+    if shared.get("columns") is columns and made is not None and made.rows == players:
+        return made
+    table = ctx.table
+    at = np.asarray(players, dtype=np.intp)
     opps = table.opp[at]
     has_opp = opps != NO_OPPONENT
     opp_index = np.where(has_opp, opps, 0)
@@ -116,95 +154,70 @@ def opponent_contributions(
     fore = np.zeros(counted.shape, dtype=bool)
     if ctx.fore_buchholz and table.played_rounds:
         fore[:, -1] = counted[:, -1] & ~dummy[:, -1]
-    fields = {
-        "kind": GAME_KINDS[(table.kind[at] > LOSS).view(np.int8)],
-        "opponent": ctx.opponent_ids()[at],
-        "value": value[at] / value_scale,
-    }
-    if weight_by_result:
-        fields["opponent_score"] = table.score[opp_index] / scale
-        fields["result"] = table.pts[at] / scale
-    if not (dummy.any() or off_face.any() or fore.any()):
-        return contribution_rows(ctx.contribution, counted, fields)
     marked = dummy | off_face | fore
-    details = _add_details(ctx, columns, players, fields, marked, dummy, off_face, fore, weight_by_result)
-    return contribution_rows(ctx.contribution, counted, fields, details=details, details_at=marked)
+    made = _Cells(
+        list(players),
+        at,
+        opp_index,
+        counted,
+        dummy,
+        off_face,
+        fore,
+        marked if marked.any() else None,
+        GAME_KINDS[(table.kind[at] > LOSS).view(np.int8)][counted].tolist(),
+        ctx.opponent_ids()[at][counted].tolist(),
+    )
+    shared.update(columns=columns, made=made)
+    return made
 
 
 DETAIL_FIELDS = ("unplayed", "note", "counted_score", "own_score", "capped_at", "article", "reason_code")
 
 
 def _add_details(
-    ctx: Context,
-    columns: OpponentColumns,
-    players: list[int],
-    fields: dict[str, Any],
-    marked: np.ndarray,
-    dummy: np.ndarray,
-    off_face: np.ndarray,
-    fore: np.ndarray,
-    weight_by_result: bool,
+    ctx: Context, columns: OpponentColumns, players: list[int], cells: _Cells, weight_by_result: bool
 ) -> dict[str, list[Any]]:
-    """The details of the cells that carry them (`marked`, in row-major order: the lists
+    """The details of the cells that carry them (`cells.marked`, in row-major order: the lists
     contribution_rows takes), with the kind and the opponent's score shown there. Buchholz and
     Sonneborn-Berger explain the same rows with the same details: they are made once for both
     (the lists are only read), and only the opponent's score shown differs."""
     shared: dict[str, Any] = ctx.cached("opponent-details", dict)
-    if shared.get("columns") is not columns or shared.get("rows") != players:
-        shared.update(
-            columns=columns,
-            rows=list(players),
-            made=_details(ctx, columns, players, fields["opponent"], marked, dummy, off_face, fore),
-        )
+    if shared.get("cells") is not cells:
+        shared.update(cells=cells, made=_details(ctx, columns, players, cells))
     detail: dict[str, list[Any]]
-    detail, (rows, rounds), (dummy_at, dummy_kinds), (off_at, off_opponents, articles) = shared["made"]
+    detail, kind, (off_at, off_opponents, articles) = shared["made"]
     table = ctx.table
-    kind = fields["kind"][rows, rounds]
-    kind[dummy_at] = dummy_kinds
     # The opponent's score is shown apart when it is not counted at face value, and always as
     # a factor of Sonneborn-Berger (its column there); a dummy's score is its value (16.4).
-    shown = np.full(len(rows), None, dtype=object)
-    if off_opponents:
-        shown[off_at] = [
-            table.scores[q_] / table.scale if a or weight_by_result else None
-            for q_, a in zip(off_opponents, articles, strict=True)
-        ]
-    return {**detail, "kind": kind.tolist(), "opponent_score": shown.tolist()}
+    shown: list[float | None] = [None] * len(kind)
+    for k, q_, a in zip(off_at, off_opponents, articles, strict=True):
+        if a or weight_by_result:
+            shown[k] = table.scores[q_] / table.scale
+    return {**detail, "kind": kind, "opponent_score": shown}
 
 
 def _details(
-    ctx: Context,
-    columns: OpponentColumns,
-    players: list[int],
-    opponent: np.ndarray,
-    marked: np.ndarray,
-    dummy: np.ndarray,
-    off_face: np.ndarray,
-    fore: np.ndarray,
-) -> tuple[
-    dict[str, list[Any]],
-    tuple[np.ndarray, np.ndarray],
-    tuple[np.ndarray, list[str]],
-    tuple[np.ndarray, list[int], list[str | None]],
-]:
-    """The details of the marked cells (one list per field, in row-major order), the cells, the
-    dummy cells' places among them and kinds, and the other cells' places, opponents and
-    articles (which decide the score shown)."""
+    ctx: Context, columns: OpponentColumns, players: list[int], cells: _Cells
+) -> tuple[dict[str, list[Any]], list[str], tuple[list[int], list[int], list[str | None]]]:
+    """The details of the marked cells (one list per field, in row-major order), their kinds, and
+    the places, opponents and articles of those that are no dummy (which decide the score shown)."""
     table = ctx.table
     scale = table.scale
-    cell_rows, cell_rounds = np.nonzero(marked)
-    is_dummy = dummy[cell_rows, cell_rounds]
+    assert cells.marked is not None  # asked only where some cell has details
+    cell_rows, cell_rounds = np.nonzero(cells.marked)
+    every = np.asarray(players)[cell_rows]
+    is_dummy = cells.dummy[cell_rows, cell_rounds]
     detail = {name: np.full(len(cell_rows), None, dtype=object) for name in DETAIL_FIELDS}
+    kind = GAME_KINDS[(table.kind[every, cell_rounds] > LOSS).view(np.int8)]
     dummy_at = np.flatnonzero(is_dummy)
     rows, rounds = cell_rows[dummy_at], cell_rounds[dummy_at]
-    kinds: list[str] = []
     if len(rows):
-        p = np.asarray(players)[rows]
+        p = every[dummy_at]
         key = columns.key[p, rounds].tolist()
         how = columns.how[p, rounds].tolist()
         own = table.score[p].tolist()
-        scheduled = opponent[rows, rounds].tolist()
-        kinds = ["virtual" if h == VIRTUAL else "dummy" for h in how]
+        scheduled = ctx.opponent_ids()[p, rounds].tolist()
+        kind[dummy_at] = ["virtual" if h == VIRTUAL else "dummy" for h in how]
         detail["unplayed"][dummy_at] = KIND_VALUES[table.kind[p, rounds]]
         detail["note"][dummy_at] = [
             virtual_note(table, pp, r, k) if h == VIRTUAL else dummy_note(h, o, k, scale, q)
@@ -225,14 +238,14 @@ def _details(
         policy = policy_of(ctx.regulations)
         notes: dict[int, str | None] = ctx.cached("adjustment-notes", dict)
         adjusted = ctx.adjusted()
-        p = np.asarray(players)[rows]
+        p = every[off_at]
         q = table.opp[p, rounds].tolist()
         for q_ in set(q) - notes.keys():
             notes[q_] = adjustment_note(
                 table, ctx.counted_as_draw(), q_, table.scores[q_], int(adjusted[q_]), policy.article
             )
         adjusted_note = [notes[q_] for q_ in q]
-        last = fore[rows, rounds].tolist()
+        last = cells.fore[rows, rounds].tolist()
         detail["note"][off_at] = [
             Joined(FORE_NOTE, "; ", n) if f and n else FORE_NOTE if f else n
             for n, f in zip(adjusted_note, last, strict=True)
@@ -242,7 +255,7 @@ def _details(
         key = columns.key[p, rounds].tolist()
         detail["counted_score"][off_at] = [k / scale if a else None for k, a in zip(key, article, strict=True)]
     lists = {name: values.tolist() for name, values in detail.items()}
-    return lists, (cell_rows, cell_rounds), (dummy_at, kinds), (off_at, q, article)
+    return lists, kind.tolist(), (off_at.tolist(), q, article)
 
 
 def with_cuts(
