@@ -31,7 +31,8 @@ After the table, the medians against issue 40's targets (with the breakdown ≤ 
 single-client rate), through tools.load's raw keep-alive client; requests/s, p50 and p99, the
 server's CPU per request and its resident memory (every process of it). `--http-workers 1 2`:
 one server per uvicorn worker count, taking turns round by round (`--http-rounds`); `--http-only`
-skips the Python API. The ratio printed is to one client's rate on the smallest count.
+skips the Python API. The ratio printed is to one client's rate on the smallest count. With
+`--baseline TREE`, a server of that tree (its own `.venv`, one process) takes its turn beside them.
 """
 
 from __future__ import annotations
@@ -236,16 +237,21 @@ def profile(size: str) -> None:
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
 
 
-def http(seconds: float, workers: list[int], rounds: int) -> None:
-    """One server per uvicorn worker count, all started first; then `rounds` rounds, each taking
-    every server in turn (1 client, then 8), so that each sees the same background load."""
+def http(seconds: float, workers: list[int], rounds: int, baseline: str | None = None) -> None:
+    """One server per uvicorn worker count (and one of the baseline tree), all started first; then
+    `rounds` rounds, each taking every server in turn (1 client, then 8), so that each sees the same
+    background load."""
+    from pathlib import Path
+
     import msgspec
 
     from testkit.synthetic import swiss_wire
     from tools.load import RawClient, percentile, start_server
 
     body = msgspec.json.encode({"tournament": swiss_wire(40, 9, seed=1), "tiebreaks": RULES, "explain": True})
-    servers = {count: start_server(count, {}) for count in workers}
+    servers = {f"{count} uvicorn worker(s)": start_server(count, {}) for count in workers}
+    if baseline:
+        servers["baseline, 1 uvicorn worker(s)"] = start_server(1, {}, root=Path(baseline).resolve())
 
     async def closed_loop(port: int, clients: int, seconds: float) -> tuple[float, float, float]:
         client = RawClient(port, body)
@@ -281,7 +287,7 @@ def http(seconds: float, workers: list[int], rounds: int) -> None:
             rss += int(fields[21]) * os.sysconf("SC_PAGE_SIZE") / 2**20
         return cpu, rss
 
-    rates: dict[tuple[int, int], list[tuple[float, ...]]] = {}
+    rates: dict[tuple[str, int], list[tuple[float, ...]]] = {}
     try:
         for _, _, port in servers.values():
             asyncio.run(closed_loop(port, 8, 1.5))  # warm: every process's imports, the connections
@@ -296,16 +302,16 @@ def http(seconds: float, workers: list[int], rounds: int) -> None:
                     per_request = (used - cpu) / max(requests, 1)
                     rates.setdefault((count, clients), []).append((rate, p50, p99, per_request, rss))
                     print(
-                        f"round {round_ + 1}, {count} uvicorn worker(s), HTTP 40 x 9 with breakdowns, "
+                        f"round {round_ + 1}, {count}, HTTP 40 x 9 with breakdowns, "
                         f"{clients} client(s): {rate:.0f} req/s, p50 {p50 * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms, "
                         f"server CPU {per_request * 1e3:.2f} ms/request, RSS {rss:.0f} MiB (load {os.getloadavg()[0]:.2f})"
                     )
-        first = min(workers)
+        first = f"{min(workers)} uvicorn worker(s)"
         for (count, clients), runs in rates.items():
             rate = statistics.median(r[0] for r in runs)
             base = statistics.median(r[0] for r in rates[first, 1])
             print(
-                f"median of {len(runs)}: {count} uvicorn worker(s), {clients} client(s): {rate:.0f} req/s "
+                f"median of {len(runs)}: {count}, {clients} client(s): {rate:.0f} req/s "
                 f"({rate / base:.2f}x one client on {first}), "
                 f"p50 {statistics.median(r[1] for r in runs) * 1e3:.2f} ms, "
                 f"p99 {statistics.median(r[2] for r in runs) * 1e3:.2f} ms, "
@@ -353,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
         report(results)
         targets(results)
     if args.http or args.http_only:
-        http(args.http_seconds, args.http_workers, args.http_rounds)
+        http(args.http_seconds, args.http_workers, args.http_rounds, args.baseline)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

@@ -21,11 +21,17 @@ def free_port() -> int:
 
 
 def start_serve(
-    workers: int, env: dict[str, str] | None = None, *, stderr=subprocess.DEVNULL, timeout: float = 60.0
+    workers: int,
+    env: dict[str, str] | None = None,
+    *,
+    stderr=subprocess.DEVNULL,
+    timeout: float = 60.0,
+    root: Path | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """`tiebreak serve` with `workers` compute workers on a free port, and its base URL once /readyz
     answers 200. RuntimeError when it exits or is not ready within `timeout` seconds (killed then;
-    the tail of its stderr in the message when `stderr` is a pipe)."""
+    the tail of its stderr in the message when `stderr` is a pipe). `root`: another tree's
+    `.venv/bin/tiebreak`, run in that tree (a baseline measured beside this one)."""
     import httpx
 
     port = free_port()
@@ -38,7 +44,11 @@ def start_serve(
         **(env or {}),
     }
     process = subprocess.Popen(
-        [str(TIEBREAK), "serve"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=stderr
+        [str(root / ".venv" / "bin" / "tiebreak" if root else TIEBREAK), "serve"],
+        cwd=root or ROOT,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout

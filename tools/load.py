@@ -44,8 +44,8 @@ from testkit.synthetic import swiss_wire
 RULES = ["BH/C1", "BH", "SB", "DE", "PS", "WIN"]
 
 
-def start_server(workers: int, env: dict[str, str]) -> tuple[subprocess.Popen, str, int]:
-    process, base = start_serve(workers, {"TIEBREAK_ACCESS_LOG": "0", **env})
+def start_server(workers: int, env: dict[str, str], root: Path | None = None) -> tuple[subprocess.Popen, str, int]:
+    process, base = start_serve(workers, {"TIEBREAK_ACCESS_LOG": "0", **env}, root=root)
     time.sleep(0.3)
     return process, base, int(base.rsplit(":", 1)[1])
 

@@ -211,6 +211,23 @@ def test_the_command_line_starts_without_the_web_framework():
     assert result.stdout.splitlines()[-1] == "[]"
 
 
+def test_an_english_batch_starts_without_babel(tmp_path):
+    """Issue 40: Babel reads the catalogues of the other languages; a batch in English (every line
+    encoded, none rendered) never loads it, nor the web framework."""
+    code = (
+        "import sys; from tiebreak.cli import main; "
+        "main(['batch', sys.argv[1], '-t', 'BH', '--no-progress', '--out', sys.argv[2], '--lang', 'en']); "
+        "print(sorted(m for m in ('babel', 'litestar', 'prometheus_client') if m in sys.modules))"
+    )
+    out = tmp_path / "out.ndjson"
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(ALEKHINE), str(out)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
+    assert json.loads(out.read_text())["status"] == 200
+
+
 def test_a_long_name_is_cut_with_a_mark_never_silently():
     from tiebreak.cli.render import NAME_WIDTH, shown_name
 

@@ -245,6 +245,8 @@ def test_a_full_pool_and_queue_shed_at_once_and_readyz_says_not_ready(held_worke
         for t in threads:
             t.start()
         assert wait_until(lambda: the_gate(app).saturated(), 60)
+        # the lane's gauges (held by the lane, published at each change): one computing, one queued
+        assert lane_gauges() == (1.0, 1.0)
         ready = client.get("/readyz")
         assert ready.status_code == 503 and ready.json() == {"status": "saturated"}
         shed = client.post("/v1/standings", json=HELD)
@@ -258,9 +260,17 @@ def test_a_full_pool_and_queue_shed_at_once_and_readyz_says_not_ready(held_worke
         for t in threads:
             t.join(600)
         assert statuses == [200, 200]
+        assert lane_gauges() == (0.0, 0.0)
         assert client.get("/readyz").status_code == 200
         metrics = client.get("/metrics").text
         assert f'tiebreak_shed_total{{reason="pool"}} {shed_before + 1}' in metrics
+
+
+def lane_gauges(lane: str = "pool") -> tuple[float | None, float | None]:
+    return (
+        REGISTRY.get_sample_value("tiebreak_compute_busy", {"lane": lane}),
+        REGISTRY.get_sample_value("tiebreak_compute_waiting", {"lane": lane}),
+    )
 
 
 def test_requests_over_the_in_flight_limit_are_shed_by_the_middleware(held_workers):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import logging
@@ -243,6 +244,24 @@ def test_gzip_can_be_turned_off():
     with TestClient(create_app(ops=OpsConfig(gzip_min_bytes=0))) as c:
         response = c.post("/v1/standings", json=BODY, headers={"Accept-Encoding": "gzip"})
         assert "content-encoding" not in response.headers
+
+
+def batch_gzipped(c) -> bytes:
+    items = [{"tournament": swiss_wire(30, 7, seed=seed), "tiebreaks": ["BH"]} for seed in range(3)]
+    with c.stream("POST", "/v1/standings/batch", json=items, headers={"Accept-Encoding": "gzip"}) as response:
+        assert response.headers["content-encoding"] == "gzip"
+        return b"".join(response.iter_raw())
+
+
+def test_the_batch_stream_is_gzipped_at_its_own_level_one_by_default(client):
+    """Decision 0310: the NDJSON stream at level 1 (byte 8 of a gzip header, XFL, is 4 for zlib's
+    fastest level and 0 for levels 2-8), whatever TIEBREAK_GZIP_LEVEL says; the lines the same."""
+    fast = batch_gzipped(client)
+    with TestClient(create_app(ops=OpsConfig(batch_gzip_level=5))) as c:
+        level_5 = batch_gzipped(c)
+    assert fast[:2] == b"\x1f\x8b" and fast[8] == 4 and level_5[8] == 0
+    assert gzip.decompress(fast) == gzip.decompress(level_5)
+    assert len(gzip.decompress(fast).splitlines()) == 3
 
 
 def test_batch_items_are_counted_by_outcome(client):

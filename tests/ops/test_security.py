@@ -126,6 +126,37 @@ def test_errors_and_refusals_carry_the_headers_too():
         assert "frame-ancestors 'none'" in refused.headers["content-security-policy"]
 
 
+def test_one_send_wrapper_normalises_the_path_once_per_request(monkeypatch):
+    """Issue 40: the host, key, admin-port and admission checks and the policy read one normalised
+    path, and the headers come from the middleware's one send wrapper, in the order they always had."""
+    from tiebreak.http import ops, security
+
+    calls = []
+    original = security.normalised
+
+    def counted(path):
+        calls.append(path)
+        return original(path)
+
+    monkeypatch.setattr(ops, "normalised", counted)
+    monkeypatch.setattr(security, "normalised", counted)
+    config = OpsConfig(api_keys=("k",), allowed_hosts=("hall.local",))
+    with TestClient(create_app(ops=config), base_url="http://hall.local") as c:
+        assert isinstance(c.app.asgi_handler, ops.OpsMiddleware)
+        for url, status in [("/v1/version", 200), ("/page//page.js/", 200), ("/nowhere", 404)]:
+            calls.clear()
+            response = c.get(url, headers={"X-API-Key": "k"})
+            assert response.status_code == status, url
+            assert len(calls) == 1, (url, calls)
+            names = [name for name, _ in response.headers.multi_items()]
+            assert names[-4:] == [
+                "x-content-type-options",
+                "referrer-policy",
+                "content-security-policy",
+                "tiebreak-version",
+            ]
+
+
 # ---- point 11: CORS ----
 
 

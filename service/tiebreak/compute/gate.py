@@ -86,6 +86,9 @@ class Lane:
         self.waiters: collections.deque[asyncio.Future] = collections.deque()
         # (since, arrival number, waiter), oldest first: the request that began first goes first.
         self.lobby: list[tuple[float, asyncio.Future]] = []
+        # The lane's gauges, looked up once: _publish runs four times a request.
+        self._busy_gauge = metrics.COMPUTE_BUSY.labels(name)
+        self._waiting_gauge = metrics.COMPUTE_WAITING.labels(name)
 
     def full(self) -> bool:
         """Every slot and the queue taken (what /readyz reports): a newcomer waits in the lobby or is shed."""
@@ -99,8 +102,8 @@ class Lane:
         return any(entry[1] is waiter for entry in self.lobby)
 
     def _publish(self) -> None:
-        metrics.COMPUTE_BUSY.labels(self.name).set(self.busy)
-        metrics.COMPUTE_WAITING.labels(self.name).set(len(self.waiters) + len(self.lobby))
+        self._busy_gauge.set(self.busy)
+        self._waiting_gauge.set(len(self.waiters) + len(self.lobby))
 
     def _shed(self) -> Unavailable:
         metrics.SHED.labels(self.name).inc()
@@ -387,6 +390,8 @@ class Gate:
         self.inline_body_bytes = min(
             INLINE_BODY_BYTES, int(limits.inline_max_cost_ms / 1000 / cost.SECONDS_PER_BODY_BYTE)
         )
+        self._computed_inline = metrics.COMPUTED.labels("inline")
+        self._computed_pool = metrics.COMPUTED.labels("pool")
 
     def saturated(self) -> bool:
         """No room for one more pooled request: what /readyz reports as not ready."""
@@ -410,7 +415,7 @@ class Gate:
                 return answer
             job = msgspec.structs.replace(job, checked=True)  # decoded and checked here: bound over the budget
         answer = await self.pool.run(job, deadline, shed=not wait)
-        metrics.COMPUTED.labels("pool").inc()
+        self._computed_pool.inc()
         return counted(answer)
 
     async def _on_the_loop(self, job: work.Job, deadline: Deadline) -> work.Answer | None:
@@ -435,7 +440,7 @@ class Gate:
                     log.warning("a bound under its plan's price", extra={"kind": job.kind})
                     return None
                 else:
-                    metrics.COMPUTED.labels("inline").inc()
+                    self._computed_inline.inc()
                     answer = task.finish()
         finally:
             self.inline.release()

@@ -20,12 +20,12 @@ from .batch import BATCH_ROUTES
 from .handling import start_gate, stop_gate
 from .openapi import SCHEMA_PATH, render_plugins, static_routes
 from .page import PAGE_ROUTES
-from .ops import OPS_ROUTES, OpsConfig, OpsMiddleware
+from .ops import OPS_ROUTES, VERSION_HEADER, OpsConfig, OpsMiddleware
 from .prizes import PRIZE_ROUTES
 from .scenarios import SCENARIO_ROUTES
 from .problems import EXCEPTION_HANDLERS
 from .routes import ROUTES
-from .security import HeadAsGet, SecurityHeaders
+from .security import HeadAsGet
 
 # Every struct a handler decodes or encodes: the document's component schemas are msgspec's
 # own for these (and what they contain). BatchResult, CheckLine: one NDJSON line of the batch
@@ -53,27 +53,6 @@ DOCUMENTED_MODELS = [
     s.Health,
     s.Problem,
 ]
-VERSION_HEADER = "Tiebreak-Version"
-
-
-class VersionHeader:
-    """Names the service version in every response (errors, 401s and 404s included)."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-        self.header = (VERSION_HEADER.lower().encode(), __version__.encode())
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_version(message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), self.header]
-            await send(message)
-
-        await self.app(scope, receive, send_with_version)
 
 
 def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litestar:
@@ -137,9 +116,10 @@ def create_app(limits: Limits = LIMITS, ops: OpsConfig | None = None) -> Litesta
         ),
         debug=False,
     )
-    # Outside routing and exception handling: request ids, access log, metrics and API keys for every response.
-    # Inside them HEAD is answered as GET without the body; outside, the security headers on everything.
-    app.asgi_handler = VersionHeader(SecurityHeaders(OpsMiddleware(HeadAsGet(app.asgi_handler), ops, admission)))
+    # Outside routing and exception handling, one wrapper: request ids, access log, metrics, API keys,
+    # and the language, security and version headers of every response. Inside it HEAD is answered as
+    # GET without the body.
+    app.asgi_handler = OpsMiddleware(HeadAsGet(app.asgi_handler), ops, admission)
     return app
 
 

@@ -369,7 +369,7 @@ def _stream(lines: AsyncIterator[bytes], request: Request) -> Stream:
     ops = request.app.state.ops
     if ops.gzip_min_bytes > 0 and accepts_gzip(request):
         return Stream(
-            _gzipped(lines, ops.gzip_level),
+            _gzipped(lines, ops.batch_gzip_level),
             media_type=NDJSON,
             headers={"content-encoding": "gzip", "vary": "Accept-Encoding"},
         )

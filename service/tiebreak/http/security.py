@@ -1,9 +1,10 @@
 """The headers a security review expects, in one place for every response, and HEAD for every GET.
 
-`SecurityHeaders` adds to each response (errors, 401s and 404s included): `X-Content-Type-Options:
-nosniff`, `Referrer-Policy: no-referrer` and a Content-Security-Policy with `frame-ancestors`: the
-page's own on `/` and `/page/...`, the docs' on `/schema...`, and "nothing at all" on the API's
-answers (JSON is never a document to run). docs/operations.md, "Security", says why each.
+`security_headers(path)` is what every response carries (errors, 401s and 404s included; ops.py's
+one send wrapper adds them): `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` and a
+Content-Security-Policy with `frame-ancestors`: the page's own on `/` and `/page/...`, the docs' on
+`/schema...`, and "nothing at all" on the API's answers (JSON is never a document to run).
+docs/operations.md, "Security", says why each.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def normalised(path: str) -> str:
 
 
 def policy_for(path: str) -> str:
-    path = normalised(path)
+    """The policy of a path already normalised (`normalised`)."""
     if path == "/" or path.startswith(PAGE_ASSETS + "/"):
         return PAGE_POLICY
     if path == SCHEMA_PATH or path.startswith(SCHEMA_PATH + "/"):
@@ -42,33 +43,25 @@ def policy_for(path: str) -> str:
     return API_POLICY
 
 
-class SecurityHeaders:
-    def __init__(self, app) -> None:
-        self.app = app
+# A handler's own header of these names is dropped: one policy, this one (two would both apply).
+REPLACED = frozenset({b"content-security-policy", b"x-content-type-options", b"referrer-policy"})
 
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        policy = policy_for(scope.get("path", "/")).encode()
 
-        async def send_with_headers(message) -> None:
-            if message["type"] == "http.response.start":
-                headers = [
-                    (k, v)
-                    for k, v in message.get("headers", [])
-                    # one policy, this one (a handler's own would make two)
-                    if k.lower() not in (b"content-security-policy", b"x-content-type-options", b"referrer-policy")
-                ]
-                message["headers"] = [
-                    *headers,
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"content-security-policy", policy),
-                ]
-            await send(message)
+def _headers(policy: str) -> tuple[tuple[bytes, bytes], ...]:
+    return (
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"content-security-policy", policy.encode()),
+    )
 
-        await self.app(scope, receive, send_with_headers)
+
+# Built once: a response takes one of the three as it is.
+_BY_POLICY = {policy: _headers(policy) for policy in (PAGE_POLICY, DOCS_HEADER_POLICY, API_POLICY)}
+
+
+def security_headers(path: str) -> tuple[tuple[bytes, bytes], ...]:
+    """The security headers of a response to `path` (normalised)."""
+    return _BY_POLICY[policy_for(path)]
 
 
 class HeadAsGet:

@@ -20,10 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from babel import Locale
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from .message import ENGLISH, LANGUAGE, RENDER, Figure, Joined, Msg, number
 
@@ -47,6 +43,10 @@ def translations(code: str) -> gettext.NullTranslations:
     """The compiled catalogue of one language (English: none, the texts are English)."""
     if code == ENGLISH:
         return gettext.NullTranslations()
+    # Babel is loaded by the first text in another language: an English run (a batch) never needs it.
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with (LOCALE_DIR / f"{code}.po").open("rb") as po:
         catalog = read_po(po, locale=code)
     mo = io.BytesIO()
@@ -57,12 +57,15 @@ def translations(code: str) -> gettext.NullTranslations:
 
 @functools.cache
 def _decimal_sign(code: str) -> str:
-    return str(get_decimal_symbol(Locale.parse(code)))
+    return _number_signs(code)[1]
 
 
 @functools.cache
 def _number_signs(code: str) -> tuple[str, str]:
     """The language's grouping and decimal signs (Russian and Polish: a no-break space and a comma)."""
+    from babel import Locale
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
     locale = Locale.parse(code)
     return str(get_group_symbol(locale)), str(get_decimal_symbol(locale))
 
