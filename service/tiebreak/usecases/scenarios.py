@@ -414,7 +414,7 @@ def solver_size(
     compares them only with the rivals who can be on that level (the others are ahead or behind
     whatever the results: constants); a question without such a rival is settled by pruning and
     costs nothing. by_own_result is asked of contenders only (players who can reach `places` on
-    points alone) with one open game (`_own_games`)."""
+    points alone) with an open game (their next one: `_own_games`)."""
     low, high = score_ranges(table, games)  # each player's least and greatest points over every outcome
     # sums over rounds: a term a round over at most three games, priced as 6 values a round
     # (measured: a term costs the solver about what 6 table values do, docs/benchmarks.md)
@@ -758,15 +758,15 @@ OWN_CODES = {"white": (0, 1, 2), "black": (2, 1, 0)}
 
 
 def _own_games(games: list[OpenGame], reported: list[int]) -> dict[int, tuple[int, str]]:
-    """Each reported player with exactly one open game: that game's index and the player's colour
-    (with two or more, "their game" names none of them: no `by_own_result`)."""
-    mine: dict[int, list[tuple[int, str]]] = {}
+    """Each reported player with an open game: "their game" (SPEC 3.11.1), the one of their
+    earliest open round, the next they play (decision 0301), as its index and the player's colour."""
+    mine: dict[int, tuple[int, int, str]] = {}
     wanted = set(reported)
     for g, game in enumerate(games):
         for player, side in ((game.white, "white"), (game.black, "black")):
-            if player in wanted:
-                mine.setdefault(player, []).append((g, side))
-    return {p: found[0] for p, found in mine.items() if len(found) == 1}
+            if player in wanted and (player not in mine or game.round < mine[player][0]):
+                mine[player] = (game.round, g, side)
+    return {p: (g, side) for p, (_, g, side) in mine.items()}
 
 
 def _by_own_result(

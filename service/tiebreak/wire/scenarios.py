@@ -200,8 +200,9 @@ class PlaceNeeds(s.Out, frozen=True):
     by_own_result: Annotated[
         OwnResults | None,
         doc(
-            "The solver's answer for a player with exactly one open game: this place with that game "
-            "won, drawn or lost; null otherwise (enumeration's `needs` says it, game by game)"
+            "The solver's answer for a player with an open game: this place with their game won, drawn or "
+            "lost (with several open, the game of their earliest open round: the next they play); null "
+            "otherwise (enumeration's `needs` says it, game by game)"
         ),
     ] = None
 
@@ -230,7 +231,7 @@ class SolverStats(s.Out, frozen=True):
     questions: Annotated[
         int,
         doc(
-            "Questions asked: a best and a worst rank per reported player, and again per own result of a player with one open game (by_own_result)"
+            "Questions asked: a best and a worst rank per reported player, and again per result of a player's own next game (by_own_result)"
         ),
     ]
     by_pruning: Annotated[
