@@ -4,6 +4,7 @@ reopened from the file itself, the same answer as POST /v1/scenarios."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -341,3 +342,22 @@ def test_san_viator_with_the_commands_defaults_and_its_contenders():
     assert all(f"{p['name']}: best rank {p['best_rank']}, worst rank {p['worst_rank']}" in lines for p in kept)
     _, names, _ = file_request(None, san_viator.read_text(encoding="utf-8", errors="replace"), None)
     assert lines[-len(left) :] == [f"{names[pid]} cannot finish 1st." for pid in left]
+
+
+def test_when_even_the_contenders_are_too_many_the_command_says_how_long_and_what_narrows_it():
+    """Karl-Mala (284 players, 138 open), BH/C1 BH SB: every player and then its contenders for 1st are
+    past the solver's bound; the command says how many players, how long against what bound, and its
+    own options, never the API's fields or a limit's name (exit code 1)."""
+    karl_mala = REALWORLD / "karl-mala-2005-sharly.trf"
+    if not karl_mala.exists():
+        pytest.skip(f"{karl_mala} is not on this machine")
+    done = tiebreak("scenarios", karl_mala, "--pairings", "last", "-t", "BH/C1", "BH", "SB")
+    assert done.returncode == 1 and done.stdout == ""
+    said = done.stderr.splitlines()[-1]
+    assert re.fullmatch(
+        r"tiebreak: answering \d+ players with 138 games open would take the solver about \d+ s, more than the"
+        r" 10 s a request may take; fix the results of some games with --assume .+ or ask about fewer places"
+        r" with --places N",
+        said,
+    ), said
+    assert "`" not in said and "max_cost_s" not in said and "contenders_only" not in said
