@@ -28,12 +28,13 @@ def _run(label: str, request: w.ScenariosRequest) -> None:
     seconds = time.perf_counter() - started
     c, stats = plan.counts, answer.stats
     assert stats is not None, "not answered by the solver"
-    units = c.solver_questions * c.solver_model
+    units = c.solver_units
     kind, rate = ("sums", SOLVER_SECONDS_PER_SUM_UNIT) if c.solver_sums else ("table", SOLVER_SECONDS_PER_UNIT)
     print(
-        f"{label}: questions at most {c.solver_questions}, asked {stats.questions}, model {c.solver_model} "
-        f"{kind} values, total {seconds:.2f} s, {seconds / units:.2e} s per unit (rate {rate:.1e}), "
-        f"priced {estimate(c).seconds:.1f} s"
+        f"{label}: questions at most {c.solver_questions}, asked {stats.questions}, {units} {kind} units, "
+        f"total {seconds:.2f} s, {seconds / max(1, units):.2e} s per unit (rate {rate:.1e}), "
+        f"priced {estimate(c).seconds:.1f} s",
+        flush=True,
     )
 
 
@@ -44,19 +45,34 @@ def _leaders(request: w.ScenariosRequest, count: int) -> w.ScenariosRequest:
     return msgspec.structs.replace(request, players=sorted(p.id for p in lead))
 
 
+def _contenders(request: w.ScenariosRequest) -> w.ScenariosRequest:
+    """Only the players who can reach `places` on points alone (decision 0300)."""
+    return msgspec.structs.replace(request, contenders_only=True)
+
+
 def main() -> None:
     san_viator = (REALWORLD / "san-viator-madrid-2018.trf").read_text(encoding="utf-8", errors="replace")
     karl_mala = (REALWORLD / "karl-mala-2005-sharly.trf").read_text(encoding="utf-8", errors="replace")
     for rules in ([], ["PS", "WIN"], ["WIN", "BPG", "TPN"]):
         request, _, _ = file_request(None, san_viator, None, rules, places=10)
-        _run(f"San Viator, {rules}, every player", request)
+        _run(f"San Viator, {rules}, places 10, every player", request)
     request, _, _ = file_request(None, san_viator, None, ["BH/C1", "BH", "SB"], places=10)
-    _run("San Viator, ['BH/C1', 'BH', 'SB'], 8 leaders", _leaders(request, 8))
-    _run("San Viator, ['BH/C1', 'BH', 'SB'], 40 leaders", _leaders(request, 40))
-    _run("San Viator, ['BH/C1', 'BH', 'SB'], every player", request)
+    _run("San Viator, ['BH/C1', 'BH', 'SB'], places 10, 8 leaders", _leaders(request, 8))
+    for places in (1, 3):
+        request, _, _ = file_request(None, san_viator, None, ["BH/C1", "BH", "SB"], places=places)
+        _run(f"San Viator, ['BH/C1', 'BH', 'SB'], places {places}, contenders", _contenders(request))
+    for rules in ([], ["PS", "WIN"]):
+        request, _, _ = file_request(None, karl_mala, None, rules, places=1)
+        _run(f"Karl-Mala, {rules}, places 1, contenders", _contenders(request))
     for rules in (["PS", "WIN"], ["WIN", "BPG", "TPN"]):
         request, _, _ = file_request(None, karl_mala, None, rules, places=10)
-        _run(f"Karl-Mala, {rules}, 20 leaders", _leaders(request, 20))
+        _run(f"Karl-Mala, {rules}, places 10, 20 leaders", _leaders(request, 20))
+    request, _, _ = file_request(None, karl_mala, None, ["BH/C1", "BH", "SB"], places=1)
+    for player in (1, 12, 45):  # a leader, and two of the contenders whose questions take longest
+        _run(
+            f"Karl-Mala, ['BH/C1', 'BH', 'SB'], places 1, player {player}",
+            msgspec.structs.replace(request, players=[player]),
+        )
     tournament = swiss_wire(60, 5, seed=2)
     tournament["rounds"] = 6
     pairings = [{"round": 6, "white": i, "black": i + 1} for i in range(1, 61, 2)]

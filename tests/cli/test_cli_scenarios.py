@@ -4,6 +4,7 @@ reopened from the file itself, the same answer as POST /v1/scenarios."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -306,3 +307,57 @@ def test_a_solver_answer_says_what_the_players_own_result_makes_of_each_place(tm
         assert [x for x in block if x.startswith("    ")] == expected, player["id"]
         shown += len(expected)
     assert shown  # some player's own result was said
+
+
+def test_san_viator_with_the_commands_defaults_and_its_contenders():
+    """San Viator's last round reopened (56 games), the command's defaults (the file's own rules: none,
+    so points; --places 1): the solver answers every player, in the API's sentences. With BH/C1 BH SB
+    every player is past the bound: the command asks for the contenders as the page does (decision
+    0300), says so, and says each other player cannot finish 1st."""
+    san_viator = REALWORLD / "san-viator-madrid-2018.trf"
+    if not san_viator.exists():
+        pytest.skip(f"{san_viator} is not on this machine")
+    answer = json.loads(tiebreak("scenarios", san_viator, "--pairings", "last", "--format", "json").stdout)
+    assert answer["method"] == "solver" and answer["out_of_reach"] == [] and len(answer["players"]) == 137
+    done = tiebreak("scenarios", san_viator, "--pairings", "last")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("56 open games (3^56 outcomes) answered by the solver")
+    for player in answer["players"]:
+        assert f"{player['name']}: best rank {player['best_rank']}, worst rank {player['worst_rank']}" in lines
+        if not player["places"]:
+            assert f"  {player['name']} cannot finish 1st." in lines
+
+    args = ["scenarios", san_viator, "--pairings", "last", "-t", "BH/C1", "BH", "SB"]
+    answer = json.loads(tiebreak(*args, "--format", "json").stdout)
+    kept, left = answer["players"], answer["out_of_reach"]
+    assert left and len(kept) + len(left) == 137
+    done = tiebreak(*args)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[1] == (
+        "Answering every player would take too long: answered for the players who can still reach the places"
+        f" on points ({len(kept)}); the others ({len(left)}) cannot reach them whatever the results."
+    )
+    assert all(f"{p['name']}: best rank {p['best_rank']}, worst rank {p['worst_rank']}" in lines for p in kept)
+    _, names, _ = file_request(None, san_viator.read_text(encoding="utf-8", errors="replace"), None)
+    assert lines[-len(left) :] == [f"{names[pid]} cannot finish 1st." for pid in left]
+
+
+def test_when_even_the_contenders_are_too_many_the_command_says_how_long_and_what_narrows_it():
+    """Karl-Mala (284 players, 138 open), BH/C1 BH SB: every player and then its contenders for 1st are
+    past the solver's bound; the command says how many players, how long against what bound, and its
+    own options, never the API's fields or a limit's name (exit code 1)."""
+    karl_mala = REALWORLD / "karl-mala-2005-sharly.trf"
+    if not karl_mala.exists():
+        pytest.skip(f"{karl_mala} is not on this machine")
+    done = tiebreak("scenarios", karl_mala, "--pairings", "last", "-t", "BH/C1", "BH", "SB")
+    assert done.returncode == 1 and done.stdout == ""
+    said = done.stderr.splitlines()[-1]
+    assert re.fullmatch(
+        r"tiebreak: answering \d+ players with 138 games open would take the solver about \d+ s, more than the"
+        r" 10 s a request may take; fix the results of some games with --assume .+ or ask about fewer places"
+        r" with --places N",
+        said,
+    ), said
+    assert "`" not in said and "max_cost_s" not in said and "contenders_only" not in said

@@ -185,3 +185,88 @@ def test_a_solver_answer_is_worded_for_the_arbiter(server, browser):
     word = "(certain|possible|out of reach|not settled in time)"
     own = [line for line in said if re.fullmatch(rf"if .+ wins: {word}; draws: {word}; loses: {word}", line)]
     assert own, said[:6]
+
+
+def test_every_player_too_long_the_page_asks_for_the_contenders_and_folds_the_others(server, browser):
+    """BH/C1 BH SB with every game of the last round open and places 1 (the page's own default): every
+    player is past the solver's bound, so the page asks for the players who can still win on points
+    (decision 0300) and says so in the arbiter's words; they are listed by best rank, the others folded
+    away as unable to finish 1st. The same as the API's answer to `contenders_only`."""
+    open_page(browser, server, "?lang=en")
+    assert compute(browser, SAN_VIATOR.read_text(encoding="utf-8")) == "done"
+    take_last_round(browser)
+    assert all(g["value"] == "" for g in games_on_the_page(browser))
+    assert ask_scenarios(browser, 1) == "scenarios"
+
+    built, _, _ = file_request(None, SAN_VIATOR.read_text(encoding="utf-8"), None, RULES.split(), places=1)
+    body = {k: v for k, v in json.loads(msgspec.json.encode(built)).items() if v is not None}
+    status, answer = api(server, "/v1/scenarios", {**body, "contenders_only": True})
+    assert status == 200, answer
+    assert answer["out_of_reach"] and len(answer["players"]) + len(answer["out_of_reach"]) == 137
+
+    summary = browser.evaluate("document.getElementById('scenarios-summary').textContent")
+    assert summary.endswith(
+        "Answering every player would take too long: answered for the players who can still reach the places"
+        f" on points ({len(answer['players'])}); the others ({len(answer['out_of_reach'])}) cannot reach them"
+        " whatever the results."
+    ), summary
+    rows = browser.evaluate(
+        """Array.from(document.querySelectorAll('[data-testid=scenarios-row]'), tr => ({
+             id: Number(tr.dataset.id), best: tr.querySelector('[data-column=best]').textContent,
+             said: tr.querySelector('[data-column=needs] li').textContent,
+             folded: !!tr.closest('[data-testid=scenarios-folded]')}))"""
+    )
+    order = sorted(answer["players"], key=lambda p: (not p["places"], p["best_rank"], p["worst_rank"], p["id"]))
+    reaching = [p for p in order if p["places"]]
+    assert 0 < len(reaching)
+    assert [r["id"] for r in rows] == [p["id"] for p in order] + answer["out_of_reach"]
+    assert [r["folded"] for r in rows] == [False] * len(reaching) + [True] * (137 - len(reaching))
+    names = {p["id"]: p["name"] for p in body["tournament"]["players"]}
+    for row in rows[len(order) :]:  # out of reach on points: no ranks asked, said so
+        said = row["said"].replace("\u2068", "").replace("\u2069", "")  # a name isolated for bidi text
+        assert row["best"] == "–" and said == f"{names[row['id']]} cannot finish 1st."
+    folded = browser.evaluate("document.querySelector('[data-testid=scenarios-folded-summary]').textContent")
+    assert folded == f"{137 - len(reaching)} players cannot finish 1st"
+    box = browser.evaluate("document.getElementById('scenarios').textContent")
+    for internal in ("max_cost_s", "contenders_only", "TIEBREAK_"):
+        assert internal not in box
+
+
+KARL_MALA = REALWORLD / "karl-mala-2005-sharly.trf"  # 284 players; its last round has 138 games
+
+
+@pytest.mark.skipif(not KARL_MALA.is_file(), reason=f"{KARL_MALA} is not here (../shared/conformance)")
+def test_karl_mala_answers_with_the_pages_defaults_and_says_when_even_the_contenders_are_too_many(server, browser):
+    """284 players, every game of the last round open. The page's defaults (no rules typed: the file's
+    own, none here, so points; places 1): the contenders answer, the others folded. With BH/C1 BH SB
+    even the contenders are past the bound: the server's words (how many players, how long, against
+    what) and what to do on this page, no limit's name."""
+    text = KARL_MALA.read_text(encoding="utf-8", errors="replace")
+    open_page(browser, server, "?lang=en")
+    assert compute(browser, text, "") == "done"
+    take_last_round(browser)
+    assert len(games_on_the_page(browser)) == 138
+    assert ask_scenarios(browser, 1) == "scenarios"
+    rows = browser.evaluate(
+        """Array.from(document.querySelectorAll('[data-testid=scenarios-row]'), tr => ({
+             id: Number(tr.dataset.id), folded: !!tr.closest('[data-testid=scenarios-folded]')}))"""
+    )
+    assert len(rows) == 284 and len({r["id"] for r in rows}) == 284
+    shown = [r for r in rows if not r["folded"]]
+    assert shown and all(not r["folded"] for r in rows[: len(shown)])
+    summary = browser.evaluate("document.getElementById('scenarios-summary').textContent")
+    assert "Answering every player would take too long" in summary
+
+    assert compute(browser, text, RULES) == "done"
+    take_last_round(browser)
+    assert ask_scenarios(browser, 1) == "error"
+    box = browser.evaluate("document.querySelector('[data-testid=scenarios-error]').textContent")
+    advice = browser.evaluate("document.querySelector('[data-testid=scenarios-advice]').textContent")
+    assert re.fullmatch(
+        r"answering \d+ players with 138 games open would take the solver about \d+ s, more than the 10 s a"
+        r" request may take",
+        advice,
+    ), advice
+    assert "ask about fewer places" in box
+    for internal in ("max_cost_s", "contenders_only", "`players`", "TIEBREAK_"):
+        assert internal not in box

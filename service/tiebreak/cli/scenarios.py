@@ -111,12 +111,20 @@ def run(args: argparse.Namespace) -> int:
         request = msgspec.structs.replace(request, assume=parse_assume(args.assume, request.pairings))
     try:
         # priced as the API prices it: 3^n outcomes of n open games outgrow any machine
-        response = answer("scenarios", request, LIMITS, priced=True)
+        try:
+            response = answer("scenarios", request, LIMITS, priced=True)
+        except TooManyOpenGames as exc:
+            if exc.path != "players" or request.players is not None or request.contenders_only:
+                raise
+            # every player is too long for the solver: those who can still reach the places on
+            # points, as the page does; the others are said to be out of reach (decision 0300)
+            request = msgspec.structs.replace(request, contenders_only=True)
+            response = answer("scenarios", request, LIMITS, priced=True)
     except TooManyOpenGames as exc:
         # the service's advice names its fields; here the options that do the same
         advice = msg(
             "fix the results of some games with --assume WHITE-BLACK=RESULT (e.g. --assume 12-34=1-0), "
-            "or report fewer players with --players ID ..."
+            "report fewer players with --players ID ... or ask about fewer places with --places N"
         )
         print(f"tiebreak: {current(exc.summary)}; {current(advice)}", file=sys.stderr)
         return 1

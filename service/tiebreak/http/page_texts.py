@@ -213,6 +213,9 @@ TEXTS: dict[str, str | Msg] = {
     ),
     "scFolded1": msg_n("{n} player cannot finish 1st", "{n} players cannot finish 1st", 1),
     "scTooMany": text_id("Fix some results above (a result instead of “open”) or list fewer players, then ask again."),
+    "scTooLong": text_id(
+        "Fix some results above (a result instead of “open”), ask about fewer places or list fewer players, then ask again."
+    ),
 }
 
 

@@ -61,12 +61,14 @@ SECONDS_PER_RANKED_CELL = 3.0e-08  # one outcome ranked in full × one player ×
 SECONDS_PER_RANKED_RULE_CELL = 1.0e-07  # the same × one rule
 SECONDS_PER_ASSEMBLED_PLAYER = 2.5e-08  # one outcome ranked by parts × one player
 SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
-# The solver (engine/scenario_solver.py) is priced by what it measures before it runs: its questions
-# × the values of the keys its model reads (usecases/scenarios.solver_size), a rate per kind of
-# model, each the largest ratio its shapes reached in docs/benchmarks.md ("Pricing the solver"),
-# one core on a busy machine, times a margin; decisions 0268, 0262.
-SOLVER_SECONDS_PER_UNIT = 4.0e-05  # one question × one table value: 2.75e-05 at worst × 1.45
-SOLVER_SECONDS_PER_SUM_UNIT = 1.5e-05  # one question × one value of sums over rounds: 7.7e-06 at worst × 1.95
+# The solver (engine/scenario_solver.py) is priced by what it measures before it runs: per question,
+# its rivals (the players who can be level with the asker on points) × the values of the keys it
+# compares (usecases/scenarios.solver_size), a rate per kind of model and a fixed part per request,
+# each the largest ratio its shapes reached in docs/benchmarks.md ("Pricing the solver"), one core
+# on a busy machine, times a margin; decisions 0268, 0262, 0300.
+SOLVER_SECONDS_PER_UNIT = 2.5e-06  # one rival × one table value: 9.5e-07 at worst × 2.6
+SOLVER_SECONDS_PER_SUM_UNIT = 5.0e-06  # one rival × one value of sums over rounds: 2.34e-06 at worst × 2.1
+SOLVER_SECONDS_BASE = 0.3  # the keys and models made once per request (the 60-player shape: 0.33 s in all)
 BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
 BYTES_PER_SCENARIO_VALUE = 8  # by parts: one rule's sort key of one player in one outcome the engine ranks
 # Not fitted: a worker holds the job frame read from its pipe and the body decoded from it.
@@ -116,8 +118,8 @@ class Counts:
     reported: int = 0  # scenarios: players reported
     places: int = 0  # scenarios: places asked about
     solver_questions: int = 0  # scenarios by the solver: the questions at most (usecases/scenarios.solver_size)
-    solver_model: int = 0  # scenarios by the solver: the values of the keys its model reads
-    solver_sums: int = 0  # of those, the values of sums over rounds (the rule families' model)
+    solver_units: int = 0  # Σ over those questions of its rivals × the values of the keys it compares
+    solver_sums: int = 0  # of those units, the ones of sums over rounds (the rule families' model)
 
     @property
     def cells(self) -> int:
@@ -248,8 +250,9 @@ def _scenario_seconds(counts: Counts) -> float:
         + per_ranking * counts.ranked_outcomes
         + SECONDS_PER_ASSEMBLED_PLAYER * counts.assembled_outcomes * counts.players
         + SECONDS_PER_OUTCOME_QUESTION * outcomes * counts.reported * counts.places
-        + SOLVER_SECONDS_PER_UNIT * counts.solver_questions * (counts.solver_model - counts.solver_sums)
-        + SOLVER_SECONDS_PER_SUM_UNIT * counts.solver_questions * counts.solver_sums
+        + SOLVER_SECONDS_PER_UNIT * (counts.solver_units - counts.solver_sums)
+        + SOLVER_SECONDS_PER_SUM_UNIT * counts.solver_sums
+        + SOLVER_SECONDS_BASE * bool(counts.solver_questions)
     )
 
 
@@ -310,9 +313,9 @@ def describe(counts: Counts) -> str:
         parts.append(
             msg(
                 ", up to {questions} questions to the solver (each reported player's best and worst rank,"
-                " and again per result of their own game) on a model of {values} values",
+                " and again per result of their own game), {units} values of rivals compared in all",
                 questions=counts.solver_questions,
-                values=counts.solver_model,
+                units=counts.solver_units,
             )
         )
     return Joined(*parts)
@@ -320,10 +323,7 @@ def describe(counts: Counts) -> str:
 
 def _advice(counts: Counts, standings_advice: str) -> str:
     if counts.solver_questions:  # what narrows the solver's work, in the request's own fields
-        return msg(
-            "report fewer players (`players`), fix the results of some games (`assume`) or ask about fewer"
-            " places (`places`)"
-        )
+        return SOLVER_ADVICE
     if counts.prize_checks:
         return msg("ask for fewer categories or prizes, or `one_cash_prize: true`")
     return standings_advice
@@ -389,6 +389,29 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
         )
         raise LimitExceeded("max_memory_mib", path, text, 413, limits)
     return cost
+
+
+SOLVER_ADVICE = msg(
+    "report fewer players (`players`; `contenders_only: true` keeps those who can still reach the places on"
+    " points), fix the results of some games (`assume`) or ask about fewer places (`places`)"
+)
+
+
+def check_solver_cost(counts: Counts, limits: Limits, games: int) -> Estimate:
+    """The solver's estimate, or a 413 at `players` in the arbiter's words (decisions 0230, 0300):
+    how long answering these players would take against the bound, and what narrows it."""
+    cost = estimate(counts)
+    if cost.seconds > limits.max_cost_s:
+        summary = msg(
+            "answering {players} players with {games} games open would take the solver about {seconds} s,"
+            " more than the {bound} s a request may take",
+            players=counts.reported,
+            games=games,
+            seconds=round(cost.seconds),
+            bound=round(limits.max_cost_s),
+        )
+        raise TooManyOpenGames("max_cost_s", "players", summary, SOLVER_ADVICE, limits)
+    return check_cost(counts, limits, "players")
 
 
 def _check_outcomes(counts: Counts, cost: Estimate, limits: Limits, path: str) -> None:

@@ -48,6 +48,11 @@ TEXTS = {
     "header_solver_needs": text_id("{games} open games ({outcomes} outcomes) answered by the solver"),
     "needs_omitted": NEEDS_OMITTED,
     "header": text_id("{outcomes} outcomes of {games} open games examined; {ranked} of them needed the tie-breaks"),
+    # `contenders_only` after every player was too long to answer (decision 0300)
+    "contenders_only": text_id(
+        "Answering every player would take too long: answered for the players who can still reach the places"
+        " on points ({n}); the others ({out}) cannot reach them whatever the results."
+    ),
     # a condition on the player's own game, by the results allowed from their side
     "own_win": text_id("{me} wins"),
     "own_draw": text_id("{me} draws"),
@@ -195,6 +200,11 @@ def scenarios_text(answer: w.ScenariosResponse, places: int, names: dict[int, st
                 ranked=answer.ranked_by_tiebreaks,
             )
         ]
+    if answer.out_of_reach:
+        lines.append(_t("contenders_only", n=len(answer.players), out=len(answer.out_of_reach)))
     for player in answer.players:
         lines += player_text(player, places, names, own=answer.entrants == "players")
+    never = "never_1" if places == 1 else "never"
+    for pid in answer.out_of_reach:  # behind `places` players on points whatever the results
+        lines.append(_t(never, name=names.get(pid, str(pid)), places=places))
     return "\n".join(lines)

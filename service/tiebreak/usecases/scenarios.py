@@ -28,6 +28,7 @@ from ..engine.scenarios import (
     RESULTS,
     Ranker,
     bounds_by_points,
+    loss_points,
     minimal_cover,
     open_outcomes,
     outcome_codes,
@@ -58,7 +59,7 @@ from ..wire import scenarios as w
 from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from .convert import tiebreak_to_wire, tournament_to_wire
-from .cost import Counts, check_cost
+from .cost import Counts, check_cost, check_solver_cost
 from ..wire.limits import TooManyOpenGames
 from .standings import capped, located, prepare_input, read_trf_checked
 
@@ -99,6 +100,7 @@ class ScenariosPlan:
     limits: Limits | None = None
     engine_seconds: float = 0.0
     tournament: Tournament | None = None  # the event with its open games drawn (its ratings, for `ratings`)
+    out_of_reach: list[int] = field(default_factory=list)  # `contenders_only`: the start numbers left out
 
 
 def _pairing_entries(
@@ -274,6 +276,16 @@ def _reported(body: w.ScenariosRequest, ids: list[int], index: dict[int, int]) -
     return sorted({index[pid] for pid in body.players}, key=ids.__getitem__)
 
 
+def _contenders(table: Table, games: list[OpenGame], reported: list[int], places: int) -> tuple[list[int], list[int]]:
+    """The reported players who can reach `places` on points alone, and the others: behind at least
+    `places` players on points whatever the results (their rank is past every place asked)."""
+    low, high = score_ranges(table, games)
+    behind = [int((low > high[j]).sum()) >= places for j in reported]
+    return [j for j, out in zip(reported, behind, strict=True) if not out], [
+        j for j, out in zip(reported, behind, strict=True) if out
+    ]
+
+
 def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_bytes: int = 0) -> ScenariosPlan:
     """Read and check the request, rank the event once, and bound every outcome's ranks by points."""
     with cyclic_gc_paused():
@@ -314,6 +326,9 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         table = standings.table
         games = [OpenGame(index[white], index[black], rnd - 1) for rnd, white, black in open_ids]
         reported = _reported(body, ids, index)
+        out_of_reach: list[int] = []
+        if body.contenders_only:
+            reported, out_of_reach = _contenders(table, games, reported, body.places)
         counts = Counts(
             players=table.size,
             rounds=table.played_rounds,
@@ -330,13 +345,13 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         policy = standings.decisions.ratings
         _, dropped, _ = rating_inputs(table, specs, standings.regulations, None, policy, tournament)
         parts = None
-        questions = model = sums = 0
+        questions = units = sums = 0
         if solver:
             assert reach is not None
             parts = _solver_parts(table, games, reported, specs, reach)
             low = high = np.zeros((0, len(reported)), dtype=np.int32)
             wanted, most = np.zeros(0, dtype=np.int64), len(parts.chosen)  # priced: the engine's covering outcomes
-            questions, model, sums = solver_size(table, games, reported, parts, body.places)
+            questions, units, sums = solver_size(table, games, reported, parts, body.places)
         elif reach is not None and not all(spec in dropped for spec in specs):
             parts = parts_of(table, games, reported, reach)
             most = len(parts.chosen)  # priced: the outcomes the engine ranks for the values
@@ -360,11 +375,11 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         reported=counts.reported,
         places=counts.places,
         solver_questions=questions,
-        solver_model=model,
+        solver_units=units,
         solver_sums=sums,
     )
     if solver and limits is not None:  # priced before the solver runs: a 413 naming what to narrow
-        check_cost(counts, limits, "players")
+        check_solver_cost(counts, limits, len(games))
     warnings = [*source.warnings, *capped(standings.warnings, limits)]
     return ScenariosPlan(
         body,
@@ -383,6 +398,7 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         warnings,
         limits,
         tournament=tournament,
+        out_of_reach=[table.ids[j] for j in out_of_reach],
     )
 
 
@@ -390,18 +406,39 @@ def solver_size(
     table: Table, games: list[OpenGame], reported: list[int], parts: Parts, places: int
 ) -> tuple[int, int, int]:
     """What the solver's time grows with, known before it runs (usecases/cost.py prices it): the
-    questions, at most (a best and a worst rank per reported player, and both again per own result
-    for a player who can reach `places` on points: by_own_result), the model's size, the values of
-    the keys it reads (a table per valued player over the games they read, or sums over rounds),
-    and how many of those values are sums (priced at their own, lower rate: decision 0262)."""
+    questions at most, the units (each question × the values of the keys it compares) and how many
+    of those units are sums over rounds (priced at their own rate: decision 0262).
+
+    Decision 0300: a question is asked with the player's points fixed at a level (the most for the
+    best rank, the least for the worst, each result of their own game for by_own_result) and
+    compares them only with the rivals who can be on that level (the others are ahead or behind
+    whatever the results: constants); a question without such a rival is settled by pruning and
+    costs nothing. by_own_result is asked of contenders only (players who can reach `places` on
+    points alone) with an open game (their next one: `_own_games`)."""
     low, high = score_ranges(table, games)  # each player's least and greatest points over every outcome
-    contenders = sum(int((low > high[j]).sum()) < places for j in reported)
     # sums over rounds: a term a round over at most three games, priced as 6 values a round
     # (measured: a term costs the solver about what 6 table values do, docs/benchmarks.md)
     per_round = table.played_rounds * 6
-    values = [3 ** len(read) if parts.covered else min(3 ** len(read), per_round) for read in parts.read.values()]
-    model = max(1, sum(values))
-    return 2 * len(reported) + 6 * contenders, model, 0 if parts.covered else model
+    values = np.zeros(table.size, dtype=np.int64)
+    for player, read in parts.read.items():
+        values[player] = 3 ** len(read) if parts.covered else min(3 ** len(read), per_round)
+    results = sorted({int(table.win), int(table.draw), loss_points(table)})
+    own = _own_games(games, reported)
+    questions = units = 0
+    for j in reported:
+        levels = [int(high[j]), int(low[j])]  # the best rank's question, the worst rank's
+        if j in own and int((low > high[j]).sum()) < places:  # by_own_result: each result fixed
+            for r in results:
+                levels += [int(high[j]) - results[-1] + r, int(low[j]) - results[0] + r]
+        for level in levels:
+            rivals = (low <= level) & (high >= level)  # can be level with j on points: compared by values
+            rivals[j] = False
+            if rivals.any():
+                questions += 1
+                # measured: a question's time grows with its rivals × the values it reads, not
+                # with the values alone (a boolean per rival, each compared over the whole model)
+                units += int(rivals.sum()) * (int(values[j]) + int(values[rivals].sum()))
+    return questions, units, 0 if parts.covered else units
 
 
 def _enumeration_fits(counts: Counts, limits: Limits | None) -> bool:
@@ -549,6 +586,7 @@ def _answer(
         open_games=open_games,
         players=players,
         warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in plan.warnings],
+        out_of_reach=plan.out_of_reach,
         **solver,
     )
 
@@ -720,15 +758,15 @@ OWN_CODES = {"white": (0, 1, 2), "black": (2, 1, 0)}
 
 
 def _own_games(games: list[OpenGame], reported: list[int]) -> dict[int, tuple[int, str]]:
-    """Each reported player with exactly one open game: that game's index and the player's colour
-    (with two or more, "their game" names none of them: no `by_own_result`)."""
-    mine: dict[int, list[tuple[int, str]]] = {}
+    """Each reported player with an open game: "their game" (SPEC 3.11.1), the one of their
+    earliest open round, the next they play (decision 0301), as its index and the player's colour."""
+    mine: dict[int, tuple[int, int, str]] = {}
     wanted = set(reported)
     for g, game in enumerate(games):
         for player, side in ((game.white, "white"), (game.black, "black")):
-            if player in wanted:
-                mine.setdefault(player, []).append((g, side))
-    return {p: found[0] for p, found in mine.items() if len(found) == 1}
+            if player in wanted and (player not in mine or game.round < mine[player][0]):
+                mine[player] = (game.round, g, side)
+    return {p: (g, side) for p, (_, g, side) in mine.items()}
 
 
 def _by_own_result(

@@ -112,6 +112,13 @@ class ScenariosRequest(s.Strict, kw_only=True, frozen=True):
         Annotated[list[s.PlayerId], Meta(max_length=s.LIMITS.max_players)] | None,
         doc("Report only these players (start numbers); every player is still ranked in every outcome"),
     ] = None
+    contenders_only: Annotated[
+        bool,
+        doc(
+            "Report only the players (of `players`, or of all) who can reach `places` on points alone in some "
+            "outcome; the others, who cannot whatever the results, are listed in the answer's `out_of_reach`"
+        ),
+    ] = False
     assume: Annotated[
         Annotated[list[Assumed], Meta(max_length=MAX_PAIRINGS)] | None,
         doc("Results the client fixes: these games are not open"),
@@ -193,8 +200,9 @@ class PlaceNeeds(s.Out, frozen=True):
     by_own_result: Annotated[
         OwnResults | None,
         doc(
-            "The solver's answer for a player with exactly one open game: this place with that game "
-            "won, drawn or lost; null otherwise (enumeration's `needs` says it, game by game)"
+            "The solver's answer for a player with an open game: this place with their game won, drawn or "
+            "lost (with several open, the game of their earliest open round: the next they play); null "
+            "otherwise (enumeration's `needs` says it, game by game)"
         ),
     ] = None
 
@@ -223,7 +231,7 @@ class SolverStats(s.Out, frozen=True):
     questions: Annotated[
         int,
         doc(
-            "Questions asked: a best and a worst rank per reported player, and again per own result of a player with one open game (by_own_result)"
+            "Questions asked: a best and a worst rank per reported player, and again per result of a player's own next game (by_own_result)"
         ),
     ]
     by_pruning: Annotated[
@@ -269,3 +277,10 @@ class ScenariosResponse(s.Out, frozen=True):
     ] = "enumeration"
     undecided: Annotated[int, doc("Questions the time bound did not settle (solver)")] = 0
     stats: Annotated[SolverStats | None, doc("The solver's work; null for enumeration")] = None
+    out_of_reach: Annotated[
+        list[int],
+        doc(
+            "With `contenders_only`: the players left out (start numbers), each behind at least `places` "
+            "players on points in every outcome, so reaching none of the places"
+        ),
+    ] = []

@@ -1048,7 +1048,17 @@
     document.documentElement.dataset.state = "busy";
     $("scenarios-button").disabled = true;
     try {
-      const answer = await post("v1/scenarios", body);
+      let answer;
+      try {
+        answer = await post("v1/scenarios", body);
+      } catch (error) {
+        // every player too long for the solver (a 413 at `players`): ask for those who can still
+        // reach the places on points; the others are listed as out of reach (decision 0300)
+        const solver = error.status === 413 && error.problem && (error.problem.errors || []).some((e) => e.path === "players");
+        if (!solver || body.players) throw error;
+        body.contenders_only = true;
+        answer = await post("v1/scenarios", body);
+      }
       state.scenarioAnswer = answer;
       renderScenarios(answer, places, opened.names);
       document.documentElement.dataset.state = "scenarios";
@@ -1063,7 +1073,7 @@
         $("scenarios-error").replaceChildren(
           el("p", { class: "problem-title" }, el("strong", { text: TEXTS.problem(problem.status, problem.title) })),
           el("p", { class: "advice", "data-testid": "scenarios-advice", text: problem.detail || "" }),
-          el("p", { class: "suggestion", text: t("scTooMany") }));
+          el("p", { class: "suggestion", text: t(body.contenders_only ? "scTooLong" : "scTooMany") }));
         $("scenarios-error").hidden = false;
       } else {
         showProblem(error, body, "scenarios-error");
@@ -1082,8 +1092,8 @@
     return el("tr", { "data-id": player.id, "data-testid": "scenarios-row" },
       el("td", { class: "num", "data-column": "id", text: show(player.id) }),
       el("th", { scope: "row", class: "name", text: player.name }),
-      el("td", { class: "num", "data-column": "best", text: show(player.best_rank) }),
-      el("td", { class: "num", "data-column": "worst", text: show(player.worst_rank) }),
+      el("td", { class: "num", "data-column": "best", text: player.best_rank === null ? "–" : show(player.best_rank) }),
+      el("td", { class: "num", "data-column": "worst", text: player.worst_rank === null ? "–" : show(player.worst_rank) }),
       el("td", { class: "num", "data-column": "clinched", text: player.clinched === null ? "–" : show(player.clinched) }),
       el("td", { "data-column": "needs" }, needs));
   }
@@ -1105,9 +1115,15 @@
       : answer.method === "solver"
       ? ts("header_solver", { outcomes: outcomesText(answer), games: answer.open_games.length, why: omitted ? omitted.needs_omitted : ts("needs_omitted") })
       : ts("header", { outcomes: outcomesText(answer), games: answer.open_games.length, ranked: answer.ranked_by_tiebreaks });
+    const outOfReach = answer.out_of_reach || [];
+    if (outOfReach.length) {
+      $("scenarios-summary").textContent += " " + ts("contenders_only", { n: answer.players.length, out: outOfReach.length });
+    }
     const order = (a, b) => a.best_rank - b.best_rank || a.worst_rank - b.worst_rank || a.id - b.id;
     const contenders = answer.players.filter((p) => p.places.length).sort(order);
-    const others = answer.players.filter((p) => !p.places.length).sort(order);
+    // the players left out (`contenders_only`): behind the places on points, no ranks asked
+    const left = outOfReach.map((id) => ({ id, name: names.get(id) || String(id), best_rank: null, worst_rank: null, clinched: null, places: [] }));
+    const others = [...answer.players.filter((p) => !p.places.length).sort(order), ...left];
     const table = $("scenarios-table");
     table.tHead.replaceChildren(scenarioHead());
     const body = el("tbody");
