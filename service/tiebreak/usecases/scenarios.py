@@ -56,9 +56,9 @@ from ..texts.message import msg, msg_n
 from ..engine.table import Table
 from ..wire import scenarios as w
 from ..wire import schemas as s
-from ..wire.limits import Deadline, Limits
+from ..wire.limits import LIMITS, Deadline, Limits
 from .convert import tiebreak_to_wire, tournament_to_wire
-from .cost import Counts, check_cost
+from .cost import Counts, check_cost, too_many_open_games
 from ..wire.limits import TooManyOpenGames
 from .standings import capped, located, prepare_input, read_trf_checked
 
@@ -327,6 +327,9 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         solver = reach is not None and not _enumeration_fits(counts, limits)
         if reach is None and limits is not None:  # the points of every outcome are worked out here: priced first
             check_cost(counts, limits)
+        elif reach is None and len(games) > ENUMERATE_AT_MOST:
+            # without limits, enumeration's own bound: the same 413 as with limits, not numpy's ValueError
+            raise too_many_open_games(len(games), ENUMERATE_AT_MOST, LIMITS, "max_cost_s", "pairings")
         policy = standings.decisions.ratings
         _, dropped, _ = rating_inputs(table, specs, standings.regulations, None, policy, tournament)
         parts = None
