@@ -93,7 +93,7 @@ def test_own_results_fixed_and_rivals_settled_as_every_outcome_says(seed, rules)
         ranks = 1 + (values > values[j]).sum(axis=0)
         c = compared(j, low, high, least, most)
         for minimise in (True, False):
-            q = solver._Question(keys, games, j, c.ahead_if, 1 + c.ahead, minimise, low, high, solver._Shared())
+            q = solver._Question(keys, games, j, c.ahead_if, 1 + c.ahead, minimise, low, high, solver.Shared())
             at = points[j] == q.level
             whole, fixed = (ranks.min(), ranks[at].min()) if minimise else (ranks.max(), ranks[at].max())
             assert fixed == whole

@@ -49,7 +49,7 @@ from ..engine.scenario_parts import (
     score_ranges,
 )
 from ..engine.scenario_formulas import FormulaKey, formula_keys, modelled, taken_at, unmodelled
-from ..engine.scenario_solver import MOST_READ, Extreme, PlayerRanks, key_bounds, ranks_at, solve_ranks
+from ..engine.scenario_solver import MOST_READ, Extreme, PlayerRanks, Shared, key_bounds, ranks_at, solve_ranks
 from ..engine.scenario_solver import Stats as SolveStats
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg, msg_n
@@ -588,7 +588,8 @@ def _solved(
             keys = [
                 *player_keys(table, plan.games, parts, plan.specs, plan.regulations, ratings, dropped, between, manual)
             ]
-    answers, stats = solve_ranks(keys, len(parts.kept), plan.reported, between=between)
+    shared = Shared()  # the keys' sums, read once for the main questions and by_own_result's
+    answers, stats = solve_ranks(keys, len(parts.kept), plan.reported, between=between, shared=shared)
     open_games = _open_games(plan)
     position = {g: k for k, g in enumerate(parts.kept)}
 
@@ -617,7 +618,9 @@ def _solved(
         reachable = [
             place for place in range(1, plan.body.places + 1) if best.example is not None and best.rank <= place
         ]  # no outcome found reaching the others (proved impossible when `best` is proved)
-        by_result = _by_own_result(keys, bounds, parts, p, own.get(p), answer, reachable, stats, between, time_left)
+        by_result = _by_own_result(
+            keys, bounds, parts, p, own.get(p), answer, reachable, stats, between, time_left, shared
+        )
         listed = _solver_needs(keys, bounds, parts, p, reachable, open_games)
         for place in reachable:
             certain = worst.rank <= place if worst.proved else None
@@ -745,6 +748,7 @@ def _by_own_result(
     stats: SolveStats,
     between: Callable[[], None],
     time_left: Callable[[], bool],
+    shared: Shared | None = None,
 ) -> dict[int, w.OwnResults]:
     """Per place the player can reach, its status with their own game won, drawn or lost: the best
     and worst rank solved again over the keys with that game's result fixed (the engine's values
@@ -782,7 +786,7 @@ def _by_own_result(
             answer.worst if code == OWN_CODES[side][2] and answer.worst.proved else found[1],
         )
         fixed = [fixed_key(key, kept[game], code) for key in keys]
-        [ranks], more = solve_ranks(fixed, len(parts.kept), [player], between=between, known=known)
+        [ranks], more = solve_ranks(fixed, len(parts.kept), [player], between=between, known=known, shared=shared)
         for name in ("asked", "by_pruning", "by_solver", "undecided"):
             setattr(stats, name, getattr(stats, name) + getattr(more, name))
         stats.seconds += more.seconds
