@@ -255,7 +255,7 @@ def _asked(body, monkeypatch, skip: bool):  # monkeypatch: the fixture or pytest
     with monkeypatch.context() as patch:
         patch.setattr(solver._Question, "answer", counted)
         if not skip:
-            patch.setattr(use, "_found", lambda *args: (None, None))
+            patch.setattr(use, "_found", lambda *args: dict.fromkeys(args[5], (None, None)))  # per result code
         answer = _by_solver(body, patch, model_only=True)
     return answer, built[0]
 

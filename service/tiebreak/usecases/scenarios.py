@@ -767,6 +767,8 @@ def _by_own_result(
     kept = {g: k for k, g in enumerate(parts.kept)}
     c = compared(player, *bounds)
     examples = [e.example for e in (answer.best, answer.worst) if e.example is not None]
+    # the outcomes at hand under each result, ranked in one pass over the rivals' keys
+    at_hand = _found(keys, player, c, examples, kept[game], OWN_CODES[side], open_places) if game in kept else {}
     per_result: list[PlayerRanks | None] = []
     for code in OWN_CODES[side]:
         if game not in kept:  # set aside (docs/scenarios.md): no reported rank changes with it
@@ -780,7 +782,7 @@ def _by_own_result(
         # the best rank over every outcome is reached with the player's own game won, the worst
         # with it lost (the solver fixes it so, decision 0260): proved, they are the same
         # questions' answers under that result, not asked again
-        found = _found(keys, player, c, examples, kept[game], code, open_places)
+        found = at_hand[code]
         known = (
             answer.best if code == OWN_CODES[side][0] and answer.best.proved else found[0],
             answer.worst if code == OWN_CODES[side][2] and answer.worst.proved else found[1],
@@ -807,24 +809,27 @@ def _found(
     c: Comparison,
     examples: list[np.ndarray],
     game: int,
-    code: int,
+    codes: Sequence[int],
     open_places: list[int],
-) -> tuple[Extreme | None, Extreme | None]:
-    """An outcome with the player's own (kept) game at result `code` reaching every open place,
-    and one reaching none, where the main question's two examples, taken with the own game at
-    that result and ranked again (exact: one outcome each), give them (decision 0263). A place's
-    status then needs no bound: an outcome reaching the first open place means none is
-    `impossible`, one past the last means none is `certain`; that question is not asked."""
+) -> dict[int, tuple[Extreme | None, Extreme | None]]:
+    """Per result code of the player's own (kept) game: an outcome with that result reaching
+    every open place, and one reaching none, where the main question's two examples, taken with
+    the own game at that result and ranked again (exact: one outcome each), give them (decision
+    0263). A place's status then needs no bound: an outcome reaching the first open place means
+    none is `impossible`, one past the last means none is `certain`; that question is not asked."""
     if not examples:
-        return None, None
-    rows = np.array(examples, dtype=np.int8)
-    rows[:, game] = code
-    ranks = ranks_at(keys, player, c.ahead_if, c.ahead, rows)
-    low, high = int(np.argmin(ranks)), int(np.argmax(ranks))
-    return (
-        Extreme(int(ranks[low]), rows[low], False) if ranks[low] <= open_places[0] else None,
-        Extreme(int(ranks[high]), rows[high], False) if ranks[high] > open_places[-1] else None,
-    )
+        return dict.fromkeys(codes, (None, None))
+    rows = np.repeat(np.array(examples, dtype=np.int8)[None], len(codes), axis=0)  # (codes, examples, games)
+    rows[:, :, game] = np.array(codes, dtype=np.int8)[:, None]
+    ranks = ranks_at(keys, player, c.ahead_if, c.ahead, rows.reshape(-1, rows.shape[2])).reshape(len(codes), -1)
+    found: dict[int, tuple[Extreme | None, Extreme | None]] = {}
+    for code, rank, outcomes in zip(codes, ranks, rows, strict=True):
+        low, high = int(np.argmin(rank)), int(np.argmax(rank))
+        found[code] = (
+            Extreme(int(rank[low]), outcomes[low], False) if rank[low] <= open_places[0] else None,
+            Extreme(int(rank[high]), outcomes[high], False) if rank[high] > open_places[-1] else None,
+        )
+    return found
 
 
 def _status(ranks: PlayerRanks, place: int) -> w.OwnStatus:
