@@ -65,10 +65,12 @@ def main() -> None:
     karl = (REALWORLD / "karl-mala-2005-sharly.trf").read_text(encoding="utf-8", errors="replace")
     request, _, _ = file_request(None, karl, None, BH, places=10)
     _run(f"Karl-Mala, {BH}, places 10, 20 leaders", msgspec.structs.replace(request, players=_leaders(request, 20)))
-    wire = swiss_wire(300, 8, seed=7)
+    # no withdrawals and no forfeits: all 300 play the last round, the 150 open games
+    wire = swiss_wire(300, 8, seed=7, withdraw_rate=0.0, forfeit_rate=0.0)
     tournament = msgspec.convert(wire, s.Tournament)
     for rules in (["PS", "WIN"], BH):
         request, _, _ = file_request(tournament, None, None, rules, places=10)
+        assert sum(p.white is not None for p in request.pairings) == 150, "the issue's shape: 150 open games"
         _run(
             f"300 players, last round open, {rules}, places 10, 30 leaders",
             msgspec.structs.replace(request, players=_leaders(request, 30)),

@@ -127,3 +127,22 @@ def test_san_viator_with_buchholz_and_sonneborn_berger_examples_rank_as_claimed(
             body["players"] = leaders
             answer = _checked(c, body)
             assert len(answer["open_games"]) == 56 and len(answer["players"]) == 8
+
+
+def test_karl_mala_worst_rank_the_first_lp_pass_leaves_open_is_proved_by_the_second():
+    """Karl-Mala (284 players, 138 games open), BH/C1 BH SB: Kunin's worst rank (88 rivals can
+    cross him) is left open by the quick pass and by the LP pass at linearization level 2; the
+    pass at level 1, from the first hint, proves it (decision 0290). Deterministic time bounds:
+    the same answer on a busy machine. Every example re-ranks as claimed."""
+    path = REALWORLD / "karl-mala-2005-sharly.trf"
+    if not path.exists():
+        pytest.skip(f"{path} is not on this machine")
+    request, _, _ = file_request(
+        None, path.read_text(encoding="utf-8", errors="replace"), None, ["BH/C1", "BH", "SB"], places=10
+    )
+    body = _without_nulls(msgspec.to_builtins(request))
+    body["players"] = [7]
+    with TestClient(create_app(replace(LIMITS, max_cost_s=3600.0, compute_deadline_s=600.0))) as c:
+        answer = _checked(c, body)
+    [kunin] = answer["players"]
+    assert kunin["undecided"] == [] and len(answer["open_games"]) == 138

@@ -20,7 +20,7 @@ from testkit.synthetic import swiss_wire
 from tiebreak.http.app import create_app
 from tiebreak.usecases.cost import SOLVER_SECONDS_PER_SUM_UNIT, SOLVER_SECONDS_PER_UNIT, estimate
 from tiebreak.usecases.scenarios import compute_scenarios, file_request, plan_scenarios
-from tiebreak.wire.limits import LIMITS, Deadline
+from tiebreak.wire.limits import LIMITS, Deadline, TooManyOpenGames
 from tiebreak.wire.scenarios import ScenariosRequest
 
 
@@ -122,3 +122,20 @@ def test_by_own_result_is_undecided_not_guessed_when_the_request_time_runs_short
             assert statuses == {"certain"} if before.certain else statuses == {"undecided"}
             owned += 1
     assert owned
+
+
+def test_a_list_the_solver_cannot_take_is_refused_past_enumeration_without_limits_too():
+    """DE is ranked inside the tie groups, so the solver does not take it: with 30 games open and no
+    limits (the Python API), the answer is the 413 the limits give (the games, how many fit, what
+    to narrow, at `pairings`), not numpy's ValueError on 3^30 outcomes."""
+    body = _body(list(range(1, 61)), 10)
+    body["tiebreaks"] = ["DE", "BH"]
+    request = msgspec.convert(body, ScenariosRequest)
+    with pytest.raises(TooManyOpenGames) as unlimited:
+        plan_scenarios(request)
+    with pytest.raises(TooManyOpenGames) as limited:
+        plan_scenarios(request, LIMITS)
+    for refused in (unlimited.value, limited.value):
+        assert refused.status == 413 and refused.path == "pairings"
+        assert "30 games are open" in str(refused) and "`assume`" in str(refused)
+    assert "at most 12 open games fit" in str(unlimited.value)

@@ -93,7 +93,7 @@ def test_own_results_fixed_and_rivals_settled_as_every_outcome_says(seed, rules)
         ranks = 1 + (values > values[j]).sum(axis=0)
         c = compared(j, low, high, least, most)
         for minimise in (True, False):
-            q = solver._Question(keys, games, j, c.ahead_if, 1 + c.ahead, minimise, low, high, solver._Shared())
+            q = solver._Question(keys, games, j, c.ahead_if, 1 + c.ahead, minimise, low, high, solver.Shared())
             at = points[j] == q.level
             whole, fixed = (ranks.min(), ranks[at].min()) if minimise else (ranks.max(), ranks[at].max())
             assert fixed == whole
@@ -255,7 +255,7 @@ def _asked(body, monkeypatch, skip: bool):  # monkeypatch: the fixture or pytest
     with monkeypatch.context() as patch:
         patch.setattr(solver._Question, "answer", counted)
         if not skip:
-            patch.setattr(use, "_found", lambda *args: (None, None))
+            patch.setattr(use, "_found", lambda *args: dict.fromkeys(args[5], (None, None)))  # per result code
         answer = _by_solver(body, patch, model_only=True)
     return answer, built[0]
 
@@ -308,3 +308,50 @@ def test_ranks_at_is_the_rank_in_each_outcome(seed, rules):
         c = compared(j, low, high, least, most)
         expected = 1 + (values > values[j]).sum(axis=0)  # C.07 4.1: one more than those with a greater key
         assert (solver.ranks_at(keys, j, c.ahead_if, c.ahead, codes) == expected).all()
+
+
+class _HalfProved:
+    """A real CP-SAT solve reported as no pass alone proving it (decision 0290's pooling): the quick
+    pass and level 2 give the optimal outcome with a bound one off, level 1 proves the bound but
+    reports its outcome one worse. Only the best outcome and the tightest bound together prove it."""
+
+    def __init__(self) -> None:
+        self.real = REAL_SOLVER()
+        self.parameters = self.real.parameters
+
+    def solve(self, model):
+        status = self.real.solve(model)
+        assert status == cp_model.OPTIMAL  # no time bound in this test: every model solved
+        self.minimise = model.proto.objective.scaling_factor >= 0  # CP-SAT negates a maximisation
+        return cp_model.FEASIBLE
+
+    @property
+    def _off(self) -> float:
+        return -1.0 if self.minimise else 1.0  # one on the side of the optimum no outcome reaches
+
+    @property
+    def objective_value(self) -> float:
+        best = self.real.objective_value
+        return best - self._off if self.parameters.linearization_level == 1 else best
+
+    @property
+    def best_objective_bound(self) -> float:
+        best = self.real.objective_value
+        return best if self.parameters.linearization_level == 1 else best + self._off
+
+    def value(self, literal):
+        return self.real.value(literal)
+
+
+def test_the_best_outcome_and_the_tightest_bound_of_different_passes_prove_a_question(monkeypatch):
+    """No pass proves a question alone here (`_HalfProved`); the best outcome of one and the bound
+    of another still do, and the ranks are enumeration's. Without pooling every modelled question
+    would be `undecided`."""
+    body = msgspec.structs.replace(_request(2), tiebreaks=["BH/C1", "BH"], regulations="fide-2024")
+    enumerated = {p.id: p for p in use.compute_scenarios(use.plan_scenarios(body)).players}
+    monkeypatch.setattr(solver.cp_model, "CpSolver", _HalfProved)
+    solved = _by_solver(body, monkeypatch, model_only=True)
+    assert solved.stats is not None and solved.stats.by_solver > 0 and solved.undecided == 0
+    for player in solved.players:
+        truth = enumerated[player.id]
+        assert (player.best_rank, player.worst_rank, player.undecided) == (truth.best_rank, truth.worst_rank, [])

@@ -83,9 +83,8 @@ def covering_outcomes(read: Mapping[int, list[int]], games: int) -> tuple[np.nda
     fill = np.random.default_rng(0)
     for player in sorted(read, key=lambda p: (-len(read[p]), p)):
         own = read[player]
-        combination = _combination(chosen, own)
+        seen, first = np.unique(combination(chosen, own), return_index=True)
         where = np.full(3 ** len(own), -1, dtype=np.int64)
-        seen, first = np.unique(combination, return_index=True)
         where[seen] = first
         missing = np.flatnonzero(where < 0)
         if len(missing):
@@ -97,7 +96,7 @@ def covering_outcomes(read: Mapping[int, list[int]], games: int) -> tuple[np.nda
     return chosen, shown
 
 
-def _combination(codes: np.ndarray, own: list[int]) -> np.ndarray:
+def combination(codes: np.ndarray, own: list[int]) -> np.ndarray:
     """Per outcome, the index of its results in the games `own` (the first most significant)."""
     weights = 3 ** np.arange(len(own) - 1, -1, -1, dtype=np.int64)
     return codes[:, own].astype(np.int64) @ weights if own else np.zeros(len(codes), dtype=np.int64)

@@ -25,14 +25,14 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from ortools.sat.python import cp_model
 
 from .scenario_formulas import Cut, FormulaKey, Part, Term, lookup_expression, part_expression, reduced
-from .scenario_parts import Key, TooWide, compared
+from .scenario_parts import Key, TooWide, combination, compared
 from .scenarios import outcome_codes
 
 AnyKey = Key | FormulaKey  # a table over combinations, or sums over rounds (scenario_formulas)
@@ -40,11 +40,13 @@ AnyKey = Key | FormulaKey  # a table over combinations, or sums over rounds (sce
 # A player's key is a table of 3**games values: past this many games read per player, the model
 # (and the engine's covering outcomes) would grow as enumeration does.
 MOST_READ = 6
-__all__ = ["MOST_READ", "TooWide", "solve_ranks"]
+__all__ = ["MOST_READ", "Shared", "TooWide", "solve_ranks"]
 SECONDS_PER_QUESTION = 5.0  # per question, in CP-SAT deterministic time (about seconds): past it `undecided`
 # The first, quick pass of each question (no LP relaxation), in deterministic time; the rest of
-# SECONDS_PER_QUESTION goes to the pass with the full LP when the quick one leaves it open.
+# SECONDS_PER_QUESTION goes to the passes with the LP when the quick one leaves it open:
+# (linearization level, share of the rest), in turn until one proves it (decision 0290).
 QUICK_SECONDS = 0.25
+FULL_PASSES = ((2, 0.3), (1, 0.7))
 # A question whose rivals' keys read at most this many outcomes of open games (3**8) is answered by
 # counting them all, which beats the model at that size; the model takes the larger ones.
 ENUMERATE_UP_TO = 3**8
@@ -83,17 +85,19 @@ def solve_ranks(
     seconds_per_question: float | None = None,
     between: Callable[[], None] = lambda: None,
     known: tuple[Extreme | None, Extreme | None] = (None, None),
+    shared: Shared | None = None,
 ) -> tuple[list[PlayerRanks], Stats]:
     """Each reported player's best and worst rank over every outcome of `games` open games.
     `known` (one reported player): a best, a worst rank already proved over these same outcomes,
     used as it is instead of asked again (counted as settled by the solver), or an outcome found
-    without a model that answers the caller's question (not proved: counted as by pruning)."""
+    without a model that answers the caller's question (not proved: counted as by pruning).
+    `shared`: what an earlier call over keys of the same request computed (`Shared`)."""
     started = time.perf_counter()
     seconds = SECONDS_PER_QUESTION if seconds_per_question is None else seconds_per_question
     stats = Stats()
     low, high, least, most = key_bounds(keys)
     answers = []
-    shared = _Shared()
+    shared = Shared() if shared is None else shared
     for j in reported:
         c = compared(j, low, high, least, most)
         stats.asked += 2
@@ -159,7 +163,7 @@ class _Question:
         minimise: bool,
         low: np.ndarray,
         high: np.ndarray,
-        shared: _Shared,
+        shared: Shared,
     ) -> None:
         self.shared = shared
         self.keys, self.games, self.j, self.ahead, self.minimise = keys, games, j, ahead, minimise
@@ -210,7 +214,7 @@ class _Question:
 
     def _modelled(self, used: list[int], seconds: float) -> Extreme:
         keys, j, level = self.keys, self.j, self.level
-        model = cp_model.CpModel()
+        model = _Model()
         # one boolean per result of each game (white, draw, black), exactly one true
         result = {g: [model.new_bool_var(f"g{g}r{r}") for r in range(3)] for g in used}
         for bools in result.values():
@@ -259,44 +263,76 @@ class _Question:
         # (the same `undecided`); the request's deadline still bounds the wall time (killable workers).
         # First without the LP relaxation, probing and symmetries: most questions are settled by a
         # short search, for which those passes cost more than they save; a question it leaves open
-        # (the worst rank of a leader among ninety rivals, say) is asked again with the full LP,
-        # which proves those bounds, starting from the outcome found (decision 0260)
-        solver = _solver(min(QUICK_SECONDS, seconds), quick=True)
+        # (the worst rank of a leader among ninety rivals, say) is asked again with the LP (decision
+        # 0260): two passes, linearization levels 2 then 1 (each proves bounds the other misses: a
+        # Karl-Mala leader's worst rank), both from the quick pass's outcome; the best outcome of
+        # any pass and the tightest bound of any are kept, proved when they meet (decision 0290)
+        solver = _solver(min(QUICK_SECONDS, seconds), 0)
         status = solver.solve(model)
-        if status != cp_model.OPTIMAL and seconds > QUICK_SECONDS:
-            if status == cp_model.FEASIBLE:
-                model.clear_hints()  # type: ignore[no-untyped-call]
-                for bools in result.values():
-                    for b in bools:
-                        model.add_hint(b, bool(solver.value(b)))
-            solver = _solver(seconds - QUICK_SECONDS, quick=False)
+        found = self._found(solver, status, result)
+        if status == cp_model.OPTIMAL or seconds <= QUICK_SECONDS:
+            return Extreme(0, found[1], status == cp_model.OPTIMAL)
+        first = [int(solver.value(b)) for bools in result.values() for b in bools] if found[1] is not None else None
+        bound = solver.best_objective_bound if status == cp_model.FEASIBLE else math.inf * (-1 if self.minimise else 1)
+        rest = seconds - QUICK_SECONDS
+        for level, share in FULL_PASSES:
+            # level 2 starts from the quick pass's outcome, level 1 from the first hint (`_hint`):
+            # each measured to prove more that way (decision 0290)
+            self._hint(model, result, first if level == 2 else None)
+            solver = _solver(rest * share, level)
             status = solver.solve(model)
+            if status == cp_model.OPTIMAL:
+                return Extreme(0, self._found(solver, status, result)[1], True)
+            better = self._found(solver, status, result)
+            if better[1] is not None and (found[1] is None or (better[0] < found[0]) == self.minimise):
+                found = better
+            if status == cp_model.FEASIBLE:  # a bound proved by this pass holds for every pass
+                tighter = solver.best_objective_bound
+                bound = max(bound, tighter) if self.minimise else min(bound, tighter)
+            if found[1] is not None and found[0] == bound:
+                return Extreme(0, found[1], True)
+        return Extreme(0, found[1], False)
+
+    def _found(self, solver: cp_model.CpSolver, status: Any, result: dict[int, list[Any]]) -> tuple[float, Any]:
+        """The objective and the outcome (a result code per kept game) of the solution found, if any."""
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Extreme(0, None, False)
+            return 0.0, None
         example = np.ones(self.games, dtype=np.int8)  # games no key reads: any result, drawn here
         for g, bools in result.items():
             example[g] = next(r for r in range(3) if solver.value(bools[r]))
-        return Extreme(0, example, status == cp_model.OPTIMAL)
+        return solver.objective_value, example
 
-    def _hint(self, model: cp_model.CpModel, result: dict[int, list[cp_model.IntVar]]) -> None:
+    def _hint(
+        self, model: cp_model.CpModel, result: dict[int, list[cp_model.IntVar]], values: list[int] | None = None
+    ) -> None:
         """A first outcome to start from: for the best rank every rival scores least, for the worst
-        most (a rival's own games set last wins); the other games drawn."""
+        most (a rival's own games set last wins); the other games drawn. With `values`: that
+        outcome (a 0/1 per result boolean, in `result`'s order) instead."""
+        hint = model.proto.solution_hint
+        hint.vars.clear()
+        hint.values.clear()
+        hint.vars.extend([b.index for bools in result.values() for b in bools])
+        if values is not None:
+            hint.values.extend(values)
+            return
         code = dict.fromkeys(result, 1)
         for k in self.crossing:
             code.update(self.shared.scoring(self.keys[k], self.minimise))
         code.update(zip(self.own, self.own_codes.tolist(), strict=True))
         # written to the proto in two calls (what add_hint does one boolean at a time)
-        hint = model.proto.solution_hint
-        hint.vars.extend([b.index for bools in result.values() for b in bools])
         hint.values.extend([int(r == code[g]) for g in result for r in range(3)])
 
 
-class _Shared:
-    """What every question reads of the keys, computed once per call: each player's points table,
-    a name per distinct round table (so that a model writes each once), and each sum of rounds as
-    plain coefficient lists over the results' booleans (so that a model adds it in one call)."""
+class Shared:
+    """What every question reads of the keys, computed once per request (the main questions and
+    by_own_result's share it: most keys stay the same objects when one game is fixed): each
+    player's points table, a name per distinct round table (so that a model writes each once),
+    and each sum of rounds and each key's values as plain coefficient lists over the results'
+    booleans (so that a model adds each in one call). Cached by the objects' ids, each object
+    held in `kept` so that no id is reused while the cache lives."""
 
     def __init__(self) -> None:
+        self.kept: list[Any] = []
         self.points: dict[int, tuple[list[int], np.ndarray]] = {}
         self.names: dict[int, int] = {}
         self.distinct: dict[tuple[tuple[int, ...], bytes], int] = {}
@@ -307,9 +343,11 @@ class _Shared:
         self.hints: dict[tuple[int, bool], list[tuple[int, int]]] = {}
         self.levels: dict[tuple[int, int], tuple[list[int], list[int], Any]] = {}
         self.ranges: dict[tuple[tuple[int, ...], ...], tuple[int, int]] = {}
+        self.forms: dict[int, list[Form]] = {}
 
     def points_of(self, key: AnyKey) -> tuple[list[int], np.ndarray]:
         if id(key) not in self.points:
+            self.kept.append(key)
             self.points[id(key)] = _points_table(key)
         return self.points[id(key)]
 
@@ -341,6 +379,7 @@ class _Shared:
 
     def name(self, term: Term) -> int:
         if id(term) not in self.names:
+            self.kept.append(term)
             name = self.distinct.setdefault((tuple(term.games), term.value.tobytes()), len(self.distinct))
             if name == len(self.tables):
                 self.tables.append(term)
@@ -350,11 +389,13 @@ class _Shared:
     def names_of(self, terms: list[Term]) -> tuple[int, ...]:
         """The names of a part's terms (the list lives as long as its key: its id stays its own)."""
         if id(terms) not in self.lists:
+            self.kept.append(terms)
             self.lists[id(terms)] = tuple(self.name(t) for t in terms)
         return self.lists[id(terms)]
 
     def sets_of(self, cut: Cut, lowest: bool) -> list[tuple[int, ...]]:
         if (id(cut), lowest) not in self.sets:
+            self.kept.append(cut)
             pool = self.names_of(cut.pool)
             self.sets[id(cut), lowest] = [
                 tuple(pool[i] for i in c) for c in (cut.low_sets if lowest else cut.high_sets)
@@ -369,6 +410,39 @@ class _Shared:
             high = max(sum(int(self.tables[n].value.max()) for n in names) for names in named)
             self.ranges[name] = (low, high)
         return self.ranges[name]
+
+    def forms_of(self, key: FormulaKey) -> list[Form]:
+        """The key's values past the points as weighted sums, built once per call: the rules
+        combined in their radixes, then the first rule alone (when there are two or more)."""
+        if id(key) not in self.forms:
+            self.kept.append(key)
+            parts = [self._part_form(part, offset) for part, offset in zip(key.parts, key.offsets[1:], strict=True)]
+            combined = Form()
+            for part, weight in zip(parts, _weights(key.radix), strict=True):
+                combined.add(part, weight)
+            self.forms[id(key)] = [combined, parts[0]] if len(parts) > 1 else parts
+        return self.forms[id(key)]
+
+    def _part_form(self, part: Part, offset: int) -> Form:
+        """One rule's value less `offset`: the sum of its rounds less what a plain Cut-n / Median-n
+        takes away (C.07 16.5: the least, greatest sums over every n of the rounds); the other cuts
+        and the means (8.4, 10.5) as scenario_formulas writes them, one term."""
+        form = Form(constant=-offset)
+        cut = part.cut
+        if part.divisor or (cut is not None and not _plain(cut)):
+            form.others[id(part)] = (part, 1)
+            return form
+        pairs, coefficients, lookups, constant = self.linear_of(self.names_of(part.terms))
+        form.constant += constant
+        for pair, c in zip(pairs, coefficients, strict=True):
+            form.pairs[pair] = c
+        for name in lookups:
+            form.lookups[name] = form.lookups.get(name, 0) + 1
+        if cut is not None:
+            for sets, lowest in ((cut.low_sets, True), (cut.high_sets, False)):
+                if sets != [()]:  # [()]: nothing cut at this end
+                    form.extremes[id(cut), lowest] = (cut, lowest, -1)
+        return form
 
     def linear_of(self, names: tuple[int, ...]) -> tuple[list[tuple[int, int]], list[int], list[int], int]:
         """The sum of the named tables: (game, result) pairs and their coefficients, the tables
@@ -399,16 +473,49 @@ class _Shared:
         return self.linear[names]
 
 
+@dataclass(slots=True)
+class Form:
+    """A weighted sum over a model's variables, kept as plain lists (what `_Terms.form` adds in
+    one call): result booleans by (game, result), round tables over two or more games by name,
+    cut ends, the parts scenario_formulas writes itself, and a constant."""
+
+    pairs: dict[tuple[int, int], int] = field(default_factory=dict)
+    lookups: dict[int, int] = field(default_factory=dict)
+    extremes: dict[tuple[int, bool], tuple[Cut, bool, int]] = field(default_factory=dict)
+    others: dict[int, tuple[Part, int]] = field(default_factory=dict)
+    constant: int = 0
+
+    def add(self, other: Form, weight: int) -> None:
+        for pair, c in other.pairs.items():
+            self.pairs[pair] = self.pairs.get(pair, 0) + weight * c
+        for name, c in other.lookups.items():
+            self.lookups[name] = self.lookups.get(name, 0) + weight * c
+        for at, (cut, lowest, c) in other.extremes.items():
+            self.extremes[at] = (cut, lowest, self.extremes.get(at, (cut, lowest, 0))[2] + weight * c)
+        for held, (part, c) in other.others.items():
+            self.others[held] = (part, self.others.get(held, (part, 0))[1] + weight * c)
+        self.constant += weight * other.constant
+
+
+def _weights(radix: list[int]) -> list[int]:
+    """Each rule's weight in the combined key: the product of the radixes after it."""
+    weights = [1]
+    for r in reversed(radix[1:]):
+        weights.append(weights[-1] * r)
+    return weights[::-1]
+
+
 class _Terms:
     """The rounds' contributions (engine/scenario_formulas.py) as weighted sums of the model's
     variables, each distinct table and sum written once per model (BH/C1 and BH sum the same
-    rounds), from the coefficient lists `_Shared` keeps for every question."""
+    rounds), from the coefficient lists `Shared` keeps for every question."""
 
-    def __init__(self, model: cp_model.CpModel, result: dict[int, list[cp_model.IntVar]], shared: _Shared) -> None:
+    def __init__(self, model: cp_model.CpModel, result: dict[int, list[cp_model.IntVar]], shared: Shared) -> None:
         self.model, self.result, self.shared = model, result, shared
         self.lookups: dict[int, Any] = {}
         self.sums: dict[tuple[int, ...], Any] = {}
         self.extremes: dict[tuple[Any, ...], Any] = {}
+        self.others: dict[int, Any] = {}
 
     def lookup(self, name: int) -> Any:
         if name not in self.lookups:
@@ -427,19 +534,23 @@ class _Terms:
             self.sums[names] = cp_model.LinearExpr.weighted_sum(variables, coefficients) + constant
         return self.sums[names]
 
-    def part(self, part: Part) -> Any:
-        """The rule's value: the sum of its rounds less what a plain Cut-n / Median-n takes away
-        (C.07 16.5: the least, greatest sums over every n of the rounds), from this model's sums;
-        the other cuts and the means (8.4, 10.5) as scenario_formulas writes them."""
-        cut = part.cut
-        if part.divisor or (cut is not None and not _plain(cut)):
-            return part_expression(self.model, part, self.result)
-        total = self.expression(self.shared.names_of(part.terms))
-        if cut is not None:
-            for sets, lowest in ((cut.low_sets, True), (cut.high_sets, False)):
-                if sets != [()]:  # [()]: nothing cut at this end
-                    total = total - self._extreme(cut, lowest)
-        return total
+    def form(self, form: Form) -> Any:
+        """The form as one weighted sum of this model's variables."""
+        result = self.result
+        variables = [result[g][r] for g, r in form.pairs]
+        coefficients = list(form.pairs.values())
+        for name, c in form.lookups.items():
+            variables.append(self.lookup(name))
+            coefficients.append(c)
+        for cut, lowest, c in form.extremes.values():
+            variables.append(self._extreme(cut, lowest))
+            coefficients.append(c)
+        for part, c in form.others.values():
+            if id(part) not in self.others:
+                self.others[id(part)] = part_expression(self.model, part, result)
+            variables.append(self.others[id(part)])
+            coefficients.append(c)
+        return cp_model.LinearExpr.weighted_sum(variables, coefficients) + form.constant
 
     def _extreme(self, cut: Cut, lowest: bool) -> Any:
         """The least (greatest) of the pool's sums over each set, one variable per distinct one."""
@@ -460,6 +571,14 @@ class _Terms:
         return self.extremes[name]
 
 
+class _Model(cp_model.CpModel):
+    """A CpModel without the camel-case aliases OR-Tools adds to every new model (a third of a
+    millisecond's work each, hundreds of models a request); only the snake-case names are used."""
+
+    def _add_pre_pep8_methods(self) -> None:
+        pass
+
+
 def _plain(cut: Cut) -> bool:
     """A cut by value alone (Buchholz's): no keys, unplayed rounds or ends cut per outcome."""
     return cut.keys is None and not cut.unplayed and cut.low_if is None and cut.high_if is None
@@ -473,13 +592,18 @@ def _as_var(model: cp_model.CpModel, expr: Any) -> Any:
     return bounds
 
 
-def _solver(seconds: float, quick: bool) -> cp_model.CpSolver:
+def _solver(seconds: float, linearization: int) -> cp_model.CpSolver:
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1  # deterministic, and the machine's other core stays free
     solver.parameters.max_deterministic_time = seconds
-    solver.parameters.linearization_level = 0 if quick else 2
+    solver.parameters.linearization_level = linearization
     solver.parameters.cp_model_probing_level = 0
     solver.parameters.symmetry_level = 0
+    if linearization == 0:
+        # the quick pass: one presolve round and no SAT inprocessing (these small models are
+        # mostly settled by the search itself; about a quarter less CPU on San Viator, decision 0290)
+        solver.parameters.max_presolve_iterations = 1
+        solver.parameters.use_sat_inprocessing = False
     return solver
 
 
@@ -504,7 +628,7 @@ def _range_at(key: AnyKey, level: int) -> tuple[int, int]:
 
 
 def _literal(model: cp_model.CpModel, games: list[int], truth: Any, result: dict[int, list[Any]]) -> Any:
-    """A table of truths over a few games' results (`_Shared.at_level`) as a literal: True/False
+    """A table of truths over a few games' results (`Shared.at_level`) as a literal: True/False
     when constant, a result's own boolean when it is one game's one result."""
     if isinstance(truth, bool):
         return truth
@@ -527,11 +651,7 @@ def _values_expr(
     rules' values combined (sums over rounds) then the first rule's alone, or the key's rank among
     the keys at that level (tables); only compared where the player has `level` points."""
     if isinstance(key, FormulaKey):
-        parts = [terms.part(part) - offset for part, offset in zip(key.parts, key.offsets[1:], strict=True)]
-        combined: Any = 0
-        for part, radix in zip(parts, [*key.radix[1:], 1], strict=True):
-            combined = (combined + part) * radix
-        return [combined, *parts[:1]] if len(parts) > 1 else parts
+        return [terms.form(form) for form in terms.shared.forms_of(key)]
     table = np.where(key.points == level, key.value, -1)
     renumbered = np.array([dense.get(int(v), 0) for v in table.tolist()], dtype=np.int64)
     term = reduced(key.games, renumbered)
@@ -543,7 +663,7 @@ def _values_at(key: AnyKey, codes: np.ndarray) -> np.ndarray:
     """Per outcome (rows of result codes over every kept game), the player's key."""
     if isinstance(key, FormulaKey):
         return key.at(codes)
-    return np.asarray(key.value[_index(key.games, codes)])
+    return np.asarray(key.value[combination(codes, key.games)])
 
 
 def ranks_at(keys: list[AnyKey], j: int, rivals: list[int], ahead: int, codes: np.ndarray) -> np.ndarray:
@@ -559,14 +679,7 @@ def ranks_at(keys: list[AnyKey], j: int, rivals: list[int], ahead: int, codes: n
 def _points_at(key: AnyKey, codes: np.ndarray) -> np.ndarray:
     if isinstance(key, FormulaKey):
         return key.points.at(codes)
-    return np.asarray(key.points[_index(key.games, codes)])
-
-
-def _index(games: list[int], codes: np.ndarray) -> np.ndarray:
-    index = np.zeros(len(codes), dtype=np.int64)
-    for g in games:
-        index = index * 3 + codes[:, g]
-    return index
+    return np.asarray(key.points[combination(codes, key.games)])
 
 
 def _value(key: AnyKey, codes: np.ndarray) -> int:

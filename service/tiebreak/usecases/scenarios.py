@@ -50,16 +50,16 @@ from ..engine.scenario_parts import (
     score_ranges,
 )
 from ..engine.scenario_formulas import FormulaKey, formula_keys, modelled, taken_at, unmodelled
-from ..engine.scenario_solver import MOST_READ, Extreme, PlayerRanks, key_bounds, ranks_at, solve_ranks
+from ..engine.scenario_solver import MOST_READ, Extreme, PlayerRanks, Shared, key_bounds, ranks_at, solve_ranks
 from ..engine.scenario_solver import Stats as SolveStats
 from ..engine.standings import Standings, Warning, cyclic_gc_paused, rating_inputs, uses_lots
 from ..texts.message import msg, msg_n
 from ..engine.table import Table
 from ..wire import scenarios as w
 from ..wire import schemas as s
-from ..wire.limits import Deadline, Limits
+from ..wire.limits import LIMITS, Deadline, Limits
 from .convert import tiebreak_to_wire, tournament_to_wire
-from .cost import Counts, check_cost, check_solver_cost
+from .cost import Counts, check_cost, check_solver_cost, too_many_open_games
 from ..wire.limits import TooManyOpenGames
 from .standings import capped, located, prepare_input, read_trf_checked
 
@@ -342,6 +342,9 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         solver = reach is not None and not _enumeration_fits(counts, limits)
         if reach is None and limits is not None:  # the points of every outcome are worked out here: priced first
             check_cost(counts, limits)
+        elif reach is None and len(games) > ENUMERATE_AT_MOST:
+            # without limits, enumeration's own bound: the same 413 as with limits, not numpy's ValueError
+            raise too_many_open_games(len(games), ENUMERATE_AT_MOST, LIMITS, "max_cost_s", "pairings")
         policy = standings.decisions.ratings
         _, dropped, _ = rating_inputs(table, specs, standings.regulations, None, policy, tournament)
         parts = None
@@ -623,7 +626,8 @@ def _solved(
             keys = [
                 *player_keys(table, plan.games, parts, plan.specs, plan.regulations, ratings, dropped, between, manual)
             ]
-    answers, stats = solve_ranks(keys, len(parts.kept), plan.reported, between=between)
+    shared = Shared()  # the keys' sums, read once for the main questions and by_own_result's
+    answers, stats = solve_ranks(keys, len(parts.kept), plan.reported, between=between, shared=shared)
     open_games = _open_games(plan)
     position = {g: k for k, g in enumerate(parts.kept)}
 
@@ -652,7 +656,9 @@ def _solved(
         reachable = [
             place for place in range(1, plan.body.places + 1) if best.example is not None and best.rank <= place
         ]  # no outcome found reaching the others (proved impossible when `best` is proved)
-        by_result = _by_own_result(keys, bounds, parts, p, own.get(p), answer, reachable, stats, between, time_left)
+        by_result = _by_own_result(
+            keys, bounds, parts, p, own.get(p), answer, reachable, stats, between, time_left, shared
+        )
         listed = _solver_needs(keys, bounds, parts, p, reachable, open_games)
         for place in reachable:
             certain = worst.rank <= place if worst.proved else None
@@ -780,6 +786,7 @@ def _by_own_result(
     stats: SolveStats,
     between: Callable[[], None],
     time_left: Callable[[], bool],
+    shared: Shared | None = None,
 ) -> dict[int, w.OwnResults]:
     """Per place the player can reach, its status with their own game won, drawn or lost: the best
     and worst rank solved again over the keys with that game's result fixed (the engine's values
@@ -798,6 +805,8 @@ def _by_own_result(
     kept = {g: k for k, g in enumerate(parts.kept)}
     c = compared(player, *bounds)
     examples = [e.example for e in (answer.best, answer.worst) if e.example is not None]
+    # the outcomes at hand under each result, ranked in one pass over the rivals' keys
+    at_hand = _found(keys, player, c, examples, kept[game], OWN_CODES[side], open_places) if game in kept else {}
     per_result: list[PlayerRanks | None] = []
     for code in OWN_CODES[side]:
         if game not in kept:  # set aside (docs/scenarios.md): no reported rank changes with it
@@ -811,13 +820,13 @@ def _by_own_result(
         # the best rank over every outcome is reached with the player's own game won, the worst
         # with it lost (the solver fixes it so, decision 0260): proved, they are the same
         # questions' answers under that result, not asked again
-        found = _found(keys, player, c, examples, kept[game], code, open_places)
+        found = at_hand[code]
         known = (
             answer.best if code == OWN_CODES[side][0] and answer.best.proved else found[0],
             answer.worst if code == OWN_CODES[side][2] and answer.worst.proved else found[1],
         )
         fixed = [fixed_key(key, kept[game], code) for key in keys]
-        [ranks], more = solve_ranks(fixed, len(parts.kept), [player], between=between, known=known)
+        [ranks], more = solve_ranks(fixed, len(parts.kept), [player], between=between, known=known, shared=shared)
         for name in ("asked", "by_pruning", "by_solver", "undecided"):
             setattr(stats, name, getattr(stats, name) + getattr(more, name))
         stats.seconds += more.seconds
@@ -838,24 +847,27 @@ def _found(
     c: Comparison,
     examples: list[np.ndarray],
     game: int,
-    code: int,
+    codes: Sequence[int],
     open_places: list[int],
-) -> tuple[Extreme | None, Extreme | None]:
-    """An outcome with the player's own (kept) game at result `code` reaching every open place,
-    and one reaching none, where the main question's two examples, taken with the own game at
-    that result and ranked again (exact: one outcome each), give them (decision 0263). A place's
-    status then needs no bound: an outcome reaching the first open place means none is
-    `impossible`, one past the last means none is `certain`; that question is not asked."""
+) -> dict[int, tuple[Extreme | None, Extreme | None]]:
+    """Per result code of the player's own (kept) game: an outcome with that result reaching
+    every open place, and one reaching none, where the main question's two examples, taken with
+    the own game at that result and ranked again (exact: one outcome each), give them (decision
+    0263). A place's status then needs no bound: an outcome reaching the first open place means
+    none is `impossible`, one past the last means none is `certain`; that question is not asked."""
     if not examples:
-        return None, None
-    rows = np.array(examples, dtype=np.int8)
-    rows[:, game] = code
-    ranks = ranks_at(keys, player, c.ahead_if, c.ahead, rows)
-    low, high = int(np.argmin(ranks)), int(np.argmax(ranks))
-    return (
-        Extreme(int(ranks[low]), rows[low], False) if ranks[low] <= open_places[0] else None,
-        Extreme(int(ranks[high]), rows[high], False) if ranks[high] > open_places[-1] else None,
-    )
+        return dict.fromkeys(codes, (None, None))
+    rows = np.repeat(np.array(examples, dtype=np.int8)[None], len(codes), axis=0)  # (codes, examples, games)
+    rows[:, :, game] = np.array(codes, dtype=np.int8)[:, None]
+    ranks = ranks_at(keys, player, c.ahead_if, c.ahead, rows.reshape(-1, rows.shape[2])).reshape(len(codes), -1)
+    found: dict[int, tuple[Extreme | None, Extreme | None]] = {}
+    for code, rank, outcomes in zip(codes, ranks, rows, strict=True):
+        low, high = int(np.argmin(rank)), int(np.argmax(rank))
+        found[code] = (
+            Extreme(int(rank[low]), outcomes[low], False) if rank[low] <= open_places[0] else None,
+            Extreme(int(rank[high]), outcomes[high], False) if rank[high] > open_places[-1] else None,
+        )
+    return found
 
 
 def _status(ranks: PlayerRanks, place: int) -> w.OwnStatus:
