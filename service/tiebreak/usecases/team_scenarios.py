@@ -80,10 +80,11 @@ def ranking_seconds(teams: int, rounds: int, rules: int) -> float:
 
 
 def plan_team_scenarios(
-    body: w.ScenariosRequest, limits: Limits | None = None, body_bytes: int = 0
+    body: w.ScenariosRequest, limits: Limits | None = None, body_bytes: int = 0, method: str = "auto"
 ) -> TeamScenariosPlan | None:
     """Read the team event and the pairings, and price the outcomes; None: the file's team records
-    describe no matches (an individual event after all)."""
+    describe no matches (an individual event after all). `method`: `auto` enumerates where it fits
+    and solves past it; `enumeration` or `solver` (the tests that compare them, the bench) forces one."""
     try:
         event, specs, regulations, warnings = prepare_team(body)
     except NotATeamEvent:
@@ -161,12 +162,12 @@ def plan_team_scenarios(
     )
     per_ranking = ranking_seconds(len(ids), rounds, len(specs))
     fits = len(games) <= ENUMERATE_AT_MOST if limits is None else 3 ** len(games) * per_ranking <= limits.max_cost_s
-    if fits:
+    if method == "enumeration" or (fits and method == "auto"):
+        if limits is not None:
+            _check_outcomes(len(games), per_ranking, limits)
         return plan
     refused = unmodelled(specs)
     if refused:  # past enumeration, only the rules the solver writes (never a guess)
-        if limits is not None:
-            _check_outcomes(len(games), per_ranking, limits)  # the 413 as before: what to narrow
         raise _not_modelled(body, specs, refused, len(games))
     open_boards: dict[int, int] = {}
     for m, _ in seats:
@@ -190,7 +191,8 @@ def _not_modelled(body: w.ScenariosRequest, specs: list[RuleSpec], refused: list
         rules=named,
         open=boards,
     )
-    path = ("tiebreaks", refused[0]) if body.tiebreaks is not None else ("preset",)
+    # the preset when one names the list; else the rule (of `tiebreaks` or the file's own list)
+    path: tuple = ("preset",) if body.preset is not None else ("tiebreaks", *refused[:1])
     return InvalidRequest([Issue(path, text)])
 
 

@@ -1,0 +1,159 @@
+"""The team solver (engine/teams/solver.py, decision 0295) against enumeration on small team events:
+the same best and worst ranks, clinched places, reachable and certain places, and by_own_result as
+enumeration's exact `needs` says it (each outcome of the open boards checked against them); every
+example of the solver satisfies the needs of the place it claims. Events are drawn by hypothesis:
+four to six teams of two boards, byes (every kind) for an odd field, board and match forfeits in the
+rounds played, the last round's boards open (some fixed by `assume`), each preset the solver takes.
+The event is written as TRF by POST /v1/trf (the real app), then planned both ways in process.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.profiles import examples
+from tiebreak.usecases.team_scenarios import compute_team_scenarios, plan_team_scenarios
+from tiebreak.wire import scenarios as w
+
+RESULTS = ("1-0", "1/2-1/2", "0-1")
+PLAYED = {"white": "1-0", "draw": "1/2-1/2", "black": "0-1"}
+HOME_SCORE = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}  # white's half points
+BYES = ("pairing_bye", "full_bye", "half_bye", "zero_bye")
+
+
+@st.composite
+def team_events(draw):
+    """A team event of 2-board teams, its last round's boards to open, and which of them to fix."""
+    n = draw(st.integers(4, 6))
+    rounds = draw(st.integers(2, 3))
+    teams = [
+        {
+            "id": t,
+            "name": f"T{t}",
+            "players": [{"id": 2 * t - 1, "name": f"P{2 * t - 1}"}, {"id": 2 * t, "name": f"P{2 * t}"}],
+        }
+        for t in range(1, n + 1)
+    ]
+    matches, byes = [], []
+    for rnd in range(1, rounds + 1):
+        order = draw(st.permutations(list(range(1, n + 1))))
+        if n % 2:
+            byes.append({"round": rnd, "team": order[-1], "type": draw(st.sampled_from(BYES))})
+        for home, away in zip(order[0::2], order[1::2], strict=False):
+            match: dict = {"round": rnd, "home": home, "away": away}
+            last = rnd == rounds
+            if not last and draw(st.integers(0, 9)) == 0:  # a whole match forfeited
+                match["forfeit"] = draw(st.sampled_from(["+-", "-+"]))
+            else:
+                boards = []
+                for b in (1, 2):
+                    # board 1: home has white, board 2: black (board_colours WB)
+                    h, a = 2 * home - 2 + b, 2 * away - 2 + b
+                    white, black = (h, a) if b == 1 else (a, h)
+                    result = draw(st.sampled_from(RESULTS if last else (*RESULTS, *RESULTS, "+-", "-+")))
+                    boards.append({"board": b, "white": white, "black": black, "result": result})
+                match["boards"] = boards
+            matches.append(match)
+    event = {
+        "name": "drawn",
+        "start_date": "2026-05-01",
+        "system": "swiss",
+        "rounds": rounds,
+        "team_size": 2,
+        "board_colours": "WB",
+        "teams": teams,
+        "matches": matches,
+        "byes": byes,
+    }
+    last = [(m, b) for m in matches if m["round"] == rounds for b in m.get("boards", [])]
+    fixed = draw(st.lists(st.booleans(), min_size=len(last), max_size=len(last)))
+    return event, last, fixed
+
+
+def _outcomes(games: list[tuple[int, int, int]]):
+    for combo in itertools.product(("white", "draw", "black"), repeat=len(games)):
+        yield dict(zip(games, combo, strict=True))
+
+
+def _reaches(needs, outcome) -> bool:
+    return any(all(outcome[(c.round, c.white, c.black)] in c.results for c in term) for term in needs)
+
+
+def _match_result(team: int, match: dict, outcome: dict, rounds: int) -> str:
+    """The team's match result in an outcome (more game points wins, C.07 11)."""
+    home = 0
+    for board in match["boards"]:
+        key = (rounds, board["white"], board["black"])
+        result = PLAYED[outcome[key]] if key in outcome else board["result"]
+        white_is_home = (board["white"] + 1) // 2 == match["home"]
+        home += HOME_SCORE[result] if white_is_home else 2 - HOME_SCORE[result]
+    mine = home if team == match["home"] else 4 - home
+    return "win" if mine > 2 else "draw" if mine == 2 else "loss"
+
+
+@pytest.mark.parametrize("preset", ["team-swiss", "team-swiss-emgsb"])
+@settings(max_examples=examples(40), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(drawn=team_events(), places=st.integers(1, 3))
+def test_the_solver_agrees_with_enumeration_on_every_field(client, preset, drawn, places):
+    event, last, fixed = drawn
+    trf = client.post("/v1/trf", json={"team_tournament": event}).json()["trf"]
+    rounds = event["rounds"]
+    pairings = [{"round": rounds, "white": b["white"], "black": b["black"]} for _, b in last]
+    inverse = {v: k for k, v in PLAYED.items()}
+    assume = [
+        {"round": rounds, "white": b["white"], "black": b["black"], "result": inverse[b["result"]]}
+        for (_, b), keep in zip(last, fixed, strict=True)
+        if keep
+    ]
+    body = msgspec.convert(
+        {"trf": trf, "preset": preset, "pairings": pairings, "assume": assume, "places": places}, w.ScenariosRequest
+    )
+    enumerated = compute_team_scenarios(plan_team_scenarios(body, method="enumeration"))
+    solved = compute_team_scenarios(plan_team_scenarios(body, method="solver"))
+    assert enumerated.method == "enumeration" and solved.method == "solver"
+    assert solved.undecided == 0 and solved.open_games == enumerated.open_games
+    games = [(g.round, g.white, g.black) for g in enumerated.open_games]
+    match_of = {}
+    for m, _ in last:
+        match_of.setdefault(m["home"], m)
+        match_of.setdefault(m["away"], m)
+    for mine, theirs in zip(enumerated.players, solved.players, strict=True):
+        assert (theirs.id, theirs.best_rank, theirs.worst_rank, theirs.clinched) == (
+            mine.id,
+            mine.best_rank,
+            mine.worst_rank,
+            mine.clinched,
+        )
+        assert [p.place for p in theirs.places] == [p.place for p in mine.places]
+        needs = {p.place: p.needs for p in mine.places}
+        worst = {(g.round, g.white, g.black): g.result for g in theirs.worst_example}
+        if theirs.worst_rank - 1 in needs:  # the worst example is no better than the worst rank
+            assert not _reaches(needs[theirs.worst_rank - 1], worst)
+        for exact, claimed in zip(mine.places, theirs.places, strict=True):
+            assert claimed.possible and claimed.certain == (exact.needs == [[]])
+            example = {(g.round, g.white, g.black): g.result for g in claimed.example}
+            assert _reaches(exact.needs, example)  # the example reaches the place
+            own = claimed.by_own_result
+            if own is None:
+                continue
+            reached: dict[str, set[bool]] = {"win": set(), "draw": set(), "loss": set()}
+            for outcome in _outcomes(games):
+                reached[_match_result(theirs.id, match_of[theirs.id], outcome, rounds)].add(
+                    _reaches(exact.needs, outcome)
+                )
+            # a place certain whatever happens is certain whatever the team's result; a result no
+            # outcome gives reaches nothing
+            expected = {
+                r: "certain"
+                if claimed.certain or found == {True}
+                else "possible"
+                if found == {True, False}
+                else "impossible"
+                for r, found in reached.items()
+            }
+            assert msgspec.structs.asdict(own) == expected, (theirs.id, exact.place)
