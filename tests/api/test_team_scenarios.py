@@ -140,17 +140,20 @@ def test_the_crete_cup_with_no_board_open_ranks_as_the_standings(client):
 
 
 @pytest.mark.skipif(not CRETE.is_file(), reason=f"{CRETE} is not here (../shared/conformance)")
-def test_the_crete_cup_answers_within_the_bound_and_says_when_it_does_not(client):
+def test_the_crete_cup_enumerates_a_few_boards_and_solves_them_all(client):
+    """Five boards open: every outcome enumerated (with `needs`); all 40 open: past enumeration, the
+    team solver answers (tests/api/test_team_scenarios_solver.py checks its examples)."""
     text = CRETE.read_text(encoding="utf-8")
     pairings, assume = _crete_open(5)
     body = {"trf": text, "preset": "team-swiss", "pairings": pairings, "places": 3}
     answer = client.post("/v1/scenarios", json={**body, "assume": assume}).json()
     assert answer["entrants"] == "teams" and answer["outcomes"] == 3 ** len(answer["open_games"])
+    assert answer["method"] == "enumeration"
     assert {p["id"] for p in answer["players"]} == set(range(1, 16))
     assert any(p["places"] for p in answer["players"])
-    refused = client.post("/v1/scenarios", json=body)
-    assert refused.status_code == 413
-    assert refused.json()["detail"].startswith("40 games are open")
+    solved = client.post("/v1/scenarios", json=body)
+    assert solved.status_code == 200, solved.text
+    assert solved.json()["method"] == "solver" and len(solved.json()["open_games"]) == 40
 
 
 BOARD_RESULT = {"white": "1-0", "draw": "1/2-1/2", "black": "0-1"}

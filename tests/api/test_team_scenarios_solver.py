@@ -10,13 +10,16 @@ The event is written as TRF by POST /v1/trf (the real app), then planned both wa
 from __future__ import annotations
 
 import itertools
+import random
 
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from testkit.conformance import REALWORLD
 from tests.profiles import examples
+from tiebreak.usecases.scenarios import file_request
 from tiebreak.usecases.team_scenarios import compute_team_scenarios, plan_team_scenarios
 from tiebreak.wire import scenarios as w
 
@@ -157,3 +160,98 @@ def test_the_solver_agrees_with_enumeration_on_every_field(client, preset, drawn
                 for r, found in reached.items()
             }
             assert msgspec.structs.asdict(own) == expected, (theirs.id, exact.place)
+
+
+# ---- real team files (read in place from ../shared, skipped when absent): the last round reopened ----
+
+REAL = [
+    ("crete-team-cup-2024.trf", "team-swiss", 10),
+    ("crete-team-cup-2024.trf", "team-swiss-emgsb", 3),
+    ("grandmommys-cup-echecs.trf", "team-swiss-emgsb", 10),
+    ("grandmommys-cup-trf26-team.trf", "team-swiss", 3),
+]
+SAMPLED = 12  # random outcomes per event, each ranked by /v1/standings
+
+
+class _Ranker:
+    """An outcome of the open boards written into the event's JSON (from POST /v1/trf) and ranked by
+    POST /v1/standings: each team's rank, as a client checking an example would get it."""
+
+    def __init__(self, client, text: str, preset: str):
+        self.client, self.preset = client, preset
+        self.event = client.post("/v1/trf", json={"trf": text}).json()["team_tournament"]
+        self.seen: dict[tuple, dict[int, int]] = {}
+
+    def ranks(self, outcome: dict[tuple[int, int, int], str]) -> dict[int, int]:
+        key = tuple(sorted(outcome.items()))
+        if key not in self.seen:
+            matches = []
+            for match in self.event["matches"]:
+                boards = [
+                    {**b, "result": PLAYED[outcome[(match["round"], b["white"], b["black"])]]}
+                    if (match["round"], b["white"], b["black"]) in outcome
+                    else b
+                    for b in match["boards"]
+                ]
+                matches.append({**match, "boards": boards})
+            body = {"team_tournament": {**self.event, "matches": matches}, "preset": self.preset}
+            response = self.client.post("/v1/standings", json=body)
+            assert response.status_code == 200, response.text
+            self.seen[key] = {row["id"]: row["rank"] for row in response.json()["standings"]}
+        return self.seen[key]
+
+
+def _as_outcome(example: list[dict]) -> dict[tuple[int, int, int], str]:
+    return {(g["round"], g["white"], g["black"]): g["result"] for g in example}
+
+
+@pytest.mark.parametrize(("name", "preset", "places"), REAL)
+def test_a_real_team_file_answers_and_every_example_re_ranks_as_claimed(client, name, preset, places):
+    """The file's last round reopened (every board open: 3^40 and 3^44 outcomes), every team reported:
+    the solver answers within the default bounds, with nothing undecided; each team's best and worst
+    example, posted as a finished event to /v1/standings, gives that team the rank claimed, and no
+    sampled outcome puts a team outside its best and worst rank or contradicts a certain place."""
+    path = REALWORLD / name
+    if not path.is_file():
+        pytest.skip(f"{path} is not here (../shared/conformance)")
+    text = path.read_text(encoding="utf-8")
+    opened, _, _ = file_request(None, text, None, None)
+    pairings = [{"round": p.round, "white": p.white, "black": p.black} for p in opened.pairings if p.white]
+    body = {"trf": text, "preset": preset, "pairings": pairings, "places": places}
+    response = client.post("/v1/scenarios", json=body)
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["method"] == "solver" and answer["entrants"] == "teams" and answer["undecided"] == 0
+    assert len(answer["open_games"]) == len(pairings) and answer["stats"]["questions"] > 0
+    ranker = _Ranker(client, text, preset)
+    for team in answer["players"]:
+        best, worst = (_as_outcome(team[f"{which}_example"]) for which in ("best", "worst"))
+        assert set(best) == set(worst) == {(g["round"], g["white"], g["black"]) for g in answer["open_games"]}
+        assert ranker.ranks(best)[team["id"]] == team["best_rank"], team["id"]
+        assert ranker.ranks(worst)[team["id"]] == team["worst_rank"], team["id"]
+        assert [p["place"] for p in team["places"]] == list(range(team["best_rank"], places + 1))
+        for place in team["places"]:
+            assert ranker.ranks(_as_outcome(place["example"]))[team["id"]] <= place["place"]
+            assert place["certain"] == (team["worst_rank"] <= place["place"]) and place["needs"] is None
+    rng = random.Random(name)
+    games = list(best)
+    for _ in range(SAMPLED):
+        ranks = ranker.ranks({g: rng.choice(("white", "draw", "black")) for g in games})
+        for team in answer["players"]:
+            assert team["best_rank"] <= ranks[team["id"]] <= team["worst_rank"], team["id"]
+
+
+def test_a_rule_the_team_solver_does_not_write_is_a_422_naming_it(client):
+    """Past enumeration (the Crete cup's 40 boards), a board rule (BC reads which board made the
+    points): refused, named at its place in the list, never guessed."""
+    path = REALWORLD / "crete-team-cup-2024.trf"
+    if not path.is_file():
+        pytest.skip(f"{path} is not here (../shared/conformance)")
+    text = path.read_text(encoding="utf-8")
+    opened, _, _ = file_request(None, text, None, None)
+    pairings = [{"round": p.round, "white": p.white, "black": p.black} for p in opened.pairings if p.white]
+    body = {"trf": text, "tiebreaks": ["PTS", "MPvGP", "BC"], "pairings": pairings}
+    response = client.post("/v1/scenarios", json=body)
+    assert response.status_code == 422, response.text
+    error = response.json()["errors"][0]
+    assert error["path"] == "tiebreaks[2]" and error["message"].startswith("BC: not written as constraints")
