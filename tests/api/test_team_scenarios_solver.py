@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from litestar.testing import TestClient
 
 from testkit.conformance import REALWORLD
 from tests.profiles import examples
+from tiebreak.http.app import create_app
 from tiebreak.usecases.scenarios import file_request
 from tiebreak.usecases.team_scenarios import compute_team_scenarios, plan_team_scenarios
 from tiebreak.wire import scenarios as w
+from tiebreak.wire.limits import LIMITS
 
 RESULTS = ("1-0", "1/2-1/2", "0-1")
 PLAYED = {"white": "1-0", "draw": "1/2-1/2", "black": "0-1"}
@@ -99,10 +103,20 @@ def _match_result(team: int, match: dict, outcome: dict, rounds: int) -> str:
     return "win" if mine > 2 else "draw" if mine == 2 else "loss"
 
 
-@pytest.mark.parametrize("preset", ["team-swiss", "team-swiss-emgsb"])
+# the two presets, and lists the solver writes whose keys read game points (own matches not fixed
+# first, decision 0295): Buchholz on game points with a cut, EGGSB, game points primary
+RULES = [
+    "team-swiss",
+    "team-swiss-emgsb",
+    ["PTS", "BH:GP/C1", "EGGSB/C1", "EMMSB"],
+    ["PTS:GP", "MPvGP", "BH:MP/C1", "EGMSB/C1"],
+]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=["team-swiss", "team-swiss-emgsb", "gp-keys", "gp-primary"])
 @settings(max_examples=examples(40), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(drawn=team_events(), places=st.integers(1, 3))
-def test_the_solver_agrees_with_enumeration_on_every_field(client, preset, drawn, places):
+def test_the_solver_agrees_with_enumeration_on_every_field(client, rules, drawn, places):
     event, last, fixed = drawn
     trf = client.post("/v1/trf", json={"team_tournament": event}).json()["trf"]
     rounds = event["rounds"]
@@ -114,7 +128,9 @@ def test_the_solver_agrees_with_enumeration_on_every_field(client, preset, drawn
         if keep
     ]
     body = msgspec.convert(
-        {"trf": trf, "preset": preset, "pairings": pairings, "assume": assume, "places": places}, w.ScenariosRequest
+        {"trf": trf, "pairings": pairings, "assume": assume, "places": places}
+        | ({"preset": rules} if isinstance(rules, str) else {"tiebreaks": rules}),
+        w.ScenariosRequest,
     )
     enumerated = compute_team_scenarios(plan_team_scenarios(body, method="enumeration"))
     solved = compute_team_scenarios(plan_team_scenarios(body, method="solver"))
@@ -255,3 +271,24 @@ def test_a_rule_the_team_solver_does_not_write_is_a_422_naming_it(client):
     assert response.status_code == 422, response.text
     error = response.json()["errors"][0]
     assert error["path"] == "tiebreaks[2]" and error["message"].startswith("BC: not written as constraints")
+
+
+def test_the_team_solver_is_priced_before_it_runs(tmp_path):
+    """Under a lower `max_cost_s`, Grandmommy's cup with every team reported is past the price (a 413
+    at `players` naming the questions to the solver and what narrows them); one team fits."""
+    path = REALWORLD / "grandmommys-cup-echecs.trf"
+    if not path.is_file():
+        pytest.skip(f"{path} is not here (../shared/conformance)")
+    text = path.read_text(encoding="utf-8")
+    opened, _, _ = file_request(None, text, None, None)
+    pairings = [{"round": p.round, "white": p.white, "black": p.black} for p in opened.pairings if p.white]
+    body = {"trf": text, "preset": "team-swiss-emgsb", "pairings": pairings, "places": 10}
+    with TestClient(create_app(replace(LIMITS, max_cost_s=2.0))) as c:
+        refused = c.post("/v1/scenarios", json=body)
+        assert refused.status_code == 413, refused.text
+        error = refused.json()["errors"][0]
+        assert error["path"] == "players" and "questions to the solver" in error["message"]
+        assert "report fewer players (`players`)" in error["message"]
+        one = c.post("/v1/scenarios", json={**body, "players": [3]})
+        assert one.status_code == 200, one.text
+        assert one.json()["method"] == "solver" and [p["id"] for p in one.json()["players"]] == [3]
