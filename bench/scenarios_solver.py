@@ -6,12 +6,14 @@ limits with `max_cost_s` raised to `BENCH_COST_S`: the shapes measured here (San
 BH SB and every player, say) are priced past the service's bound (decision 0268) and would get its
 413 at `players`; the bench measures what the solver does with them. No deadline is set (in process).
 
-    .venv/bin/python -m bench.scenarios_solver
+    .venv/bin/python -m bench.scenarios_solver            # every shape
+    .venv/bin/python -m bench.scenarios_solver --teams    # the team files only (decision 0295)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 
 import msgspec
@@ -111,4 +113,4 @@ def teams() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    teams() if "--teams" in sys.argv[1:] else main()
