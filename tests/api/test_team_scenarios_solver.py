@@ -114,12 +114,12 @@ def _match_result(team: int, match: dict, outcome: dict) -> str:
 
 
 # the two presets, and lists the solver writes whose keys read game points (own matches not fixed
-# first, decision 0295): Buchholz on game points with a cut, EGGSB, game points primary
+# first, decision 0295): Buchholz on game points with a cut, EGGSB, game points primary, SB with a cut
 RULES = [
     "team-swiss",
     "team-swiss-emgsb",
     ["PTS", "BH:GP/C1", "EGGSB/C1", "EMMSB"],
-    ["PTS:GP", "MPvGP", "BH:MP/C1", "EGMSB/C1"],
+    ["PTS:GP", "MPvGP", "BH:MP/C1", "EGMSB/C1", "SB:MP/C1"],
 ]
 
 
