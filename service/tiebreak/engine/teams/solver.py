@@ -287,6 +287,9 @@ class TeamModel:
     mp: list[Expr]  # per team row: match points, for pricing (who can reach the places on them)
     entries: int  # the model's size: (team, round) entries the rules read
     own_first: bool = False  # a team's own matches can be fixed first (`_own_fixed`)
+    forms: _Forms = field(default_factory=lambda: _Forms())
+    reads: list[set[int]] = field(default_factory=list)  # per team row: the open matches its key reads
+    bounds: list[tuple[int, int]] = field(default_factory=list)  # per team row: its key's range
 
     @property
     def sizes(self) -> list[int]:
@@ -431,7 +434,27 @@ def team_model(
         and s.game_win + s.game_loss == 2 * s.game_draw  # home's game points decide away's
         and all(first is Score.MP for first in keyed)
     )
-    return TeamModel(opened, columns, _combined(columns), total[Score.MP], entries, own_first)
+    keys = _combined(columns)
+    found = TeamModel(opened, columns, keys, total[Score.MP], entries, own_first)
+    memo: dict[int, set[int]] = {}
+    found.reads = [_reads(k, memo) for k in keys]
+    found.bounds = [(k.low(), k.high()) for k in keys]
+    return found
+
+
+def _reads(e: Expr, memo: dict[int, set[int]]) -> set[int]:
+    """The open matches an expression reads."""
+    if id(e) not in memo:
+        if isinstance(e, Lin):
+            memo[id(e)] = set(e.coef)
+        elif isinstance(e, Least):
+            memo[id(e)] = set().union(*(_reads(i, memo) for i in e.items))
+        elif isinstance(e, Product):
+            memo[id(e)] = _reads(e.a, memo) | _reads(e.b, memo)
+        else:
+            assert isinstance(e, Weighted)
+            memo[id(e)] = set().union(*(_reads(i, memo) for _, i in e.terms))
+    return memo[id(e)]
 
 
 def _cut(items: list[tuple[Expr, Expr, bool]], weighted: bool) -> Expr:
@@ -473,12 +496,45 @@ def _combined(columns: list[list[Expr]]) -> list[Expr]:
 # ---- the questions ----
 
 
+class _Forms:
+    """Each expression as (match, value, weight) terms over the booleans, node terms and a constant:
+    the same for every question's model, so computed once per TeamModel."""
+
+    def __init__(self) -> None:
+        self.found: dict[int, tuple[list[tuple[int, int, int]], list[tuple[Node, int]], int]] = {}
+
+    def of(self, e: Expr) -> tuple[list[tuple[int, int, int]], list[tuple[Node, int]], int]:
+        if id(e) in self.found:
+            return self.found[id(e)]
+        if isinstance(e, Lin):
+            pairs = [(m, v, row[v]) for m, row in e.coef.items() for v in range(len(row)) if row[v]]
+            found: tuple[list[tuple[int, int, int]], list[tuple[Node, int]], int] = (pairs, [], e.const)
+        elif isinstance(e, Weighted):
+            merged: dict[tuple[int, int], int] = {}
+            nodes: dict[int, list[Any]] = {}
+            const = e.const
+            for w, item in e.terms:
+                pairs, inner, c = self.of(item)
+                const += w * c
+                for m, v, weight in pairs:
+                    merged[(m, v)] = merged.get((m, v), 0) + w * weight
+                for node, weight in inner:
+                    nodes.setdefault(id(node), [node, 0])[1] += w * weight
+            found = ([(m, v, k) for (m, v), k in merged.items() if k], [(n, k) for n, k in nodes.values() if k], const)
+        else:
+            assert isinstance(e, Node)
+            found = ([], [(e, 1)], 0)
+        self.found[id(e)] = found
+        return found
+
+
 @dataclass
 class _Builder:
     """One CP-SAT model: the booleans of the open matches' values and a variable per node."""
 
     model: cp_model.CpModel
     bools: list[list[Any]]
+    forms: _Forms
     nodes: dict[int, Any] = field(default_factory=dict)
     flats: dict[int, tuple[list[Any], list[int], int]] = field(default_factory=dict)
 
@@ -490,22 +546,10 @@ class _Builder:
         """The expression as variables, their weights and a constant (written once per model)."""
         if id(e) in self.flats:
             return self.flats[id(e)]
-        if isinstance(e, Lin):
-            variables = [self.bools[m][v] for m, row in e.coef.items() for v in range(len(row)) if row[v]]
-            weights = [row[v] for row in e.coef.values() for v in range(len(row)) if row[v]]
-            found = (variables, weights, e.const)
-        elif isinstance(e, Weighted):
-            merged: dict[int, list[Any]] = {}
-            const = e.const
-            for w, item in e.terms:
-                variables, weights, c = self.flat(item)
-                const += w * c
-                for var, weight in zip(variables, weights, strict=True):
-                    entry = merged.setdefault(var.index, [var, 0])
-                    entry[1] += w * weight
-            found = ([v for v, _ in merged.values()], [k for _, k in merged.values()], const)
-        else:
-            found = ([self.var(e)], [1], 0)
+        pairs, nodes, const = self.forms.of(e)
+        variables = [self.bools[m][v] for m, v, _ in pairs] + [self.var(node) for node, _ in nodes]
+        weights = [w for _, _, w in pairs] + [w for _, w in nodes]
+        found = (variables, weights, const)
         self.flats[id(e)] = found
         return found
 
@@ -566,7 +610,11 @@ def solve_team_ranks(
             narrowed = _own_fixed(model, j, choice, minimise)
             # the keys' ranges over the outcomes asked about: rivals above j's every key are ahead,
             # those at most j's least are not, whatever the results (C.07 4.1)
-            low, high = zip(*(key.within(narrowed) for key in keys), strict=True)
+            changed = {m for m, values in narrowed.items() if len(values) < sizes[m]}
+            low, high = zip(
+                *(key.within(narrowed) if model.reads[k] & changed else model.bounds[k] for k, key in enumerate(keys)),
+                strict=True,
+            )
             ahead = sum(1 for k in range(len(keys)) if k != j and low[k] > high[j])
             crossing = [k for k in range(len(keys)) if k != j and low[k] <= high[j] and high[k] > low[j]]
             if not crossing:  # nobody's place relative to j depends on the results
@@ -628,10 +676,12 @@ def _lexicographic(cp: cp_model.CpModel, theirs: list[Any], mine: list[Any], whe
         cp.add(theirs[last] <= mine[last]).only_enforce_if(level)
 
 
-def rank_at(model: TeamModel, j: int, x: Sequence[int]) -> int:
-    """Team j's rank in one outcome: one more than the teams with a greater key (C.07 4.1)."""
+def rank_at(model: TeamModel, j: int, x: Sequence[int], rivals: Sequence[int] | None = None, ahead: int = 0) -> int:
+    """Team j's rank in one outcome: one more than the teams with a greater key (C.07 4.1); with
+    `rivals`, only those are compared, `ahead` others being above j in every outcome asked about."""
     mine = model.keys[j].at(x)
-    return 1 + sum(1 for k, key in enumerate(model.keys) if k != j and key.at(x) > mine)
+    compared = (k for k in range(len(model.keys)) if k != j) if rivals is None else rivals
+    return 1 + ahead + sum(1 for k in compared if model.keys[k].at(x) > mine)
 
 
 def _question(
@@ -652,7 +702,7 @@ def _question(
             if v not in choice[m]:
                 cp.add(row[v] == 0)
         bools.append(row)
-    b = _Builder(cp, bools)
+    b = _Builder(cp, bools, model.forms)
     mine = [b.var_of(column[j]) for column in model.columns]
     counted = []
     for k in crossing:
@@ -679,4 +729,4 @@ def _question(
         return Extreme(rank, None, False)
     example = np.array([next(v for v in range(len(row)) if solver.value(row[v])) for row in bools], dtype=np.int64)
     # the rank recounted from every key at the outcome found: what /v1/standings gives for it
-    return Extreme(rank_at(model, j, example.tolist()), example, status == cp_model.OPTIMAL)
+    return Extreme(rank_at(model, j, example.tolist(), crossing, ahead), example, status == cp_model.OPTIMAL)
