@@ -51,7 +51,7 @@ ENUMERATE_AT_MOST = 6
 # The team solver's seconds per question × size (solver_size): the worst ratio of the shapes of
 # docs/benchmarks.md ("Scenarios of team events by the solver"), CPU seconds on a busy 2-core
 # machine, times a margin (decision 0295).
-TEAM_SECONDS_PER_UNIT = 1.2e-4  # 7.48e-05 at worst × 1.6
+TEAM_SECONDS_PER_UNIT = 1.2e-4  # 7.48e-05 at worst (a first run) × 1.6
 
 
 @dataclass
