@@ -2,9 +2,10 @@
 the same best and worst ranks, clinched places, reachable and certain places, and by_own_result as
 enumeration's exact `needs` says it (each outcome of the open boards checked against them); every
 example of the solver satisfies the needs of the place it claims. Events are drawn by hypothesis:
-four to six teams of two boards, byes (every kind) for an odd field, board and match forfeits in the
-rounds played, the last round's boards open (some fixed by `assume`), each preset the solver takes.
-The event is written as TRF by POST /v1/trf (the real app), then planned both ways in process.
+four to six teams of two boards (1-½-0 or 3-1-0 scoring), byes (every kind) for an odd field, board
+and match forfeits in the rounds played, the last round's boards open and now and then an earlier
+one (some fixed by `assume`), each preset the solver takes and lists that read game points. The
+event is written as TRF by POST /v1/trf (the real app), then planned both ways in process.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def team_events(draw):
         "matches": matches,
         "byes": byes,
     }
+    if draw(st.booleans()):  # 3-1-0 boards: home's game points no longer decide away's (6 values, not 5)
+        event["scoring"] = {"match": {"win": 3, "draw": 1, "loss": 0}, "game": {"win": 3, "draw": 1, "loss": 0}}
     # the last round's boards, and now and then a played board of an earlier round (two open rounds)
     last = [
         (m, b)
