@@ -12,8 +12,9 @@ team engine's own columns, built once with the open boards drawn: only the open 
 
 The values are written as affine forms over those booleans (`Lin`); a dummy's cap (C.07 16.4.1),
 a cut (16.5) and a product whose factors depend on two matches are the few nodes that need a
-variable of their own. A team's sort key is its primary score then each rule's value, one integer
-(larger ranks first); the rank is one more than the teams with a greater key (C.07 4.1), asked as
+variable of their own. A team's sort key is its primary score then each rule's value (larger ranks
+first), compared column by column in the model and read as one integer for the ranges that settle
+rivals before solving; the rank is one more than the teams with a greater key (C.07 4.1), asked as
 in engine/scenario_solver.py: the best rank minimises the rivals counted ahead, the worst
 maximises them. Rules not written here are refused by the caller, never approximated
 (`unmodelled`).
@@ -285,7 +286,6 @@ class TeamModel:
     columns: list[list[Expr]]  # per column (the primary score, then each rule), per team row
     keys: list[Expr]  # per team row: the columns as one integer (larger ranks first), for bounds and checks
     mp: list[Expr]  # per team row: match points, for pricing (who can reach the places on them)
-    entries: int  # the model's size: (team, round) entries the rules read
     own_first: bool = False  # a team's own matches can be fixed first (`_own_fixed`)
     forms: _Forms = field(default_factory=lambda: _Forms())
     reads: list[set[int]] = field(default_factory=list)  # per team row: the open matches its key reads
@@ -373,7 +373,6 @@ def team_model(
         shift = ctx.on(score).adjusted() - table.score  # C.07 16.3: fixed, the open rounds are games
         adjusted[score] = [added([(1, total[score][t])], int(shift[t])) for t in range(n)]
     columns: list[list[Expr]] = [[total[primary][t] for t in range(n)]]
-    entries = n * rounds
     keyed: list[Score] = []  # the scores the opponents' keys are read on
     policy = policy_of(regulations)
     if policy.virtual_opponent:
@@ -400,7 +399,6 @@ def team_model(
             weighted = True
         else:
             raise NotModelled(spec.canonical)
-        entries += n * rounds
         keyed.append(first)
         fctx = ctx.on(first)
         oc = fctx.opponent_columns(spec.forfeits_played)
@@ -435,7 +433,7 @@ def team_model(
         and all(first is Score.MP for first in keyed)
     )
     keys = _combined(columns)
-    found = TeamModel(opened, columns, keys, total[Score.MP], entries, own_first)
+    found = TeamModel(opened, columns, keys, total[Score.MP], own_first)
     memo: dict[int, set[int]] = {}
     found.reads = [_reads(k, memo) for k in keys]
     found.bounds = [(k.low(), k.high()) for k in keys]
