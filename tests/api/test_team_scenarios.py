@@ -202,3 +202,23 @@ def test_a_board_given_twice_is_named_in_the_language_asked(client):
     assert response.status_code == 422 and response.headers["content-language"] == "ru", response.text
     error = response.json()["errors"][0]
     assert error["path"] == "pairings[2]" and "1-5" in error["message"] and "дважды" in error["message"]
+
+
+@pytest.mark.parametrize(("rules", "rankings"), [(["PTS", "MPvGP", "BH:MP/C1", "EMGSB"], 25), (["PTS", "BC"], 81)])
+def test_enumeration_ranks_each_set_of_match_scores_once(monkeypatch, rules, rankings):
+    """All four round-2 boards open (81 outcomes, two matches of two boards): when no rule reads
+    which board made the points, outcomes giving both matches the same game points rank alike, so
+    5 × 5 team rankings are made, not 81 (decision 0295); BC reads the boards: every outcome. The
+    answers are those checked outcome by outcome against /v1/standings above."""
+    import msgspec
+
+    from tiebreak.usecases import team_scenarios
+    from tiebreak.wire import scenarios as w
+
+    made = []
+    ranked = team_scenarios._ranked
+    monkeypatch.setattr(team_scenarios, "_ranked", lambda plan, row: made.append(1) or ranked(plan, row))
+    pairings = [*OPEN, {"round": 2, "white": 3, "black": 7}, {"round": 2, "white": 8, "black": 4}]
+    body = msgspec.convert({"trf": SMALL, "tiebreaks": rules, "pairings": pairings, "places": 2}, w.ScenariosRequest)
+    answer = team_scenarios.compute_team_scenarios(team_scenarios.plan_team_scenarios(body, method="enumeration"))
+    assert answer.outcomes == 81 and len(made) == rankings

@@ -258,6 +258,29 @@ def _ranked(plan: TeamScenariosPlan, codes: np.ndarray) -> TeamStandings:
     return compute_team_standings(event, plan.specs, plan.regulations, plan.after_round, False, s.ContributionOut)
 
 
+def _match_scores(plan: TeamScenariosPlan, codes: np.ndarray) -> np.ndarray:
+    """Per outcome (a row of result codes over the open boards), each open match's home and away
+    game points from its open boards (the event's game scoring, scaled to integers)."""
+    s = plan.event.scoring
+    points = [
+        int(2 * v * s.game_win.denominator * s.game_draw.denominator * s.game_loss.denominator)
+        for v in (s.game_win, s.game_draw, s.game_loss)
+    ]
+    # white's and black's points per result code (white wins, draw, black wins)
+    white = np.array([points[0], points[1], points[2]], dtype=np.int64)
+    black = white[::-1].copy()
+    team_of = {p.id: t.id for t in plan.event.teams for p in t.players}
+    matches = sorted({m for m, _ in plan.seats})
+    columns = np.zeros((len(codes), 2 * len(matches)), dtype=np.int64)
+    for g, ((m, _), (_, wt, _)) in enumerate(zip(plan.seats, plan.games, strict=True)):
+        k = matches.index(m)
+        home_white = team_of[wt] == plan.event.matches[m].home
+        mine, theirs = (white, black) if home_white else (black, white)
+        columns[:, 2 * k] += mine[codes[:, g]]
+        columns[:, 2 * k + 1] += theirs[codes[:, g]]
+    return columns
+
+
 def compute_team_scenarios(plan: TeamScenariosPlan, deadline: Deadline | None = None) -> w.ScenariosResponse:
     """Every outcome of the open boards ranked by the team engine; each reported team's ranks and needs."""
     if plan.model is not None:
@@ -266,23 +289,29 @@ def compute_team_scenarios(plan: TeamScenariosPlan, deadline: Deadline | None = 
     n = len(plan.games)
     codes = outcome_codes(n)
     column = {tid: c for c, tid in enumerate(plan.reported)}
-    low = np.zeros((len(codes), len(plan.reported)), dtype=np.int32)
-    by_tiebreaks = 0
+    # outcomes that give every open match the same game points rank alike when no rule reads which
+    # board made them (decision 0295): one team ranking per distinct set of match scores
+    group = _match_scores(plan, codes) if not unmodelled(plan.specs) else np.arange(len(codes))
+    kinds, first_of, inverse = np.unique(group, axis=0, return_index=True, return_inverse=True)
+    ranks = np.zeros((len(kinds), len(plan.reported)), dtype=np.int32)
+    needed = np.zeros(len(kinds), dtype=bool)
     first: TeamStandings | None = None
-    for o, row in enumerate(codes):
-        standings = _ranked(plan, row)
-        first = first or standings
-        needed = False
+    for k, o in enumerate(first_of.tolist()):
+        standings = _ranked(plan, codes[o])
+        if o == 0:
+            first = standings
         for r in standings.rows:
             tid = standings.table.ids[r.player]
             if tid in column:
                 # C.07 4.1: an expelled team is ranked nowhere, below every other
-                low[o, column[tid]] = r.rank if r.rank is not None else len(standings.rows) + 1
-                needed = needed or r.decided_by not in ("PTS", "PTS:GP")
-        by_tiebreaks += needed
-        if deadline is not None and o % 64 == 63:
+                ranks[k, column[tid]] = r.rank if r.rank is not None else len(standings.rows) + 1
+                needed[k] = needed[k] or r.decided_by not in ("PTS", "PTS:GP")
+        if deadline is not None and k % 64 == 63:
             deadline.check(msg("while ranking the outcomes"))
     assert first is not None  # 3^0 = 1 outcome at least
+    inverse = np.asarray(inverse).reshape(-1)
+    low = ranks[inverse]
+    by_tiebreaks = int(needed[inverse].sum())
     open_games = [w.OpenGameOut(round=r, white=wt, black=bk) for r, wt, bk in plan.games]
     teams = []
     for c, tid in enumerate(plan.reported):
