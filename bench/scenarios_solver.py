@@ -6,12 +6,14 @@ limits with `max_cost_s` raised to `BENCH_COST_S`: the shapes measured here (San
 BH SB and every player, say) are priced past the service's bound (decision 0268) and would get its
 413 at `players`; the bench measures what the solver does with them. No deadline is set (in process).
 
-    .venv/bin/python -m bench.scenarios_solver
+    .venv/bin/python -m bench.scenarios_solver            # every shape
+    .venv/bin/python -m bench.scenarios_solver --teams    # the team files only (decision 0295)
 """
 
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 
 import msgspec
@@ -19,6 +21,7 @@ import msgspec
 from testkit.conformance import REALWORLD
 from testkit.synthetic import swiss_wire
 from tiebreak.usecases.scenarios import compute_scenarios, file_request, plan_scenarios
+from tiebreak.usecases.team_scenarios import compute_team_scenarios, plan_team_scenarios, solver_size
 from tiebreak.wire import scenarios as w
 from tiebreak.wire import schemas as s
 from tiebreak.wire.limits import LIMITS
@@ -75,7 +78,41 @@ def main() -> None:
             f"300 players, last round open, {rules}, places 10, 30 leaders",
             msgspec.structs.replace(request, players=_leaders(request, 30)),
         )
+    teams()
+
+
+# the real team files of the corpus, their last round reopened (every open board), each preset
+TEAM_FILES = ("crete-team-cup-2024.trf", "grandmommys-cup-trf26-team.trf", "grandmommys-cup-echecs.trf")
+
+
+def teams() -> None:
+    """The team solver (engine/teams/solver.py, decision 0295) on the real team files: every team
+    reported, places 3 and 10; the ratio is the CPU seconds per question × size, what
+    usecases/team_scenarios.py prices (TEAM_SECONDS_PER_UNIT is the worst of them × a margin)."""
+    for name in TEAM_FILES:
+        text = (REALWORLD / name).read_text(encoding="utf-8")
+        opened, _, _ = file_request(None, text, None, None)
+        pairings = [p for p in opened.pairings if p.white is not None]
+        for preset in ("team-swiss", "team-swiss-emgsb"):
+            for places in (3, 10):
+                request = w.ScenariosRequest(trf=text, preset=preset, pairings=pairings, places=places)
+                started, cpu = time.perf_counter(), time.process_time()
+                plan = plan_team_scenarios(request, BENCH_LIMITS)
+                assert plan is not None and plan.model is not None, "not answered by the team solver"
+                questions, size = solver_size(plan)
+                answer = compute_team_scenarios(plan)
+                seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+                stats = answer.stats
+                assert stats is not None
+                print(
+                    f"{name}, {preset}, places {places}: {len(answer.open_games)} open boards, "
+                    f"{len(plan.model.opened)} matches, {len(answer.players)} teams, {stats.questions} questions "
+                    f"({stats.by_pruning} by pruning, {stats.by_solver} solved, {stats.undecided} undecided), "
+                    f"size {size}, solver {stats.seconds:.2f} s, total {seconds:.2f} s, CPU {cpu:.2f} s, "
+                    f"CPU per question x size {cpu / max(1, questions * size):.2e} s",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":
-    main()
+    teams() if "--teams" in sys.argv[1:] else main()

@@ -140,17 +140,20 @@ def test_the_crete_cup_with_no_board_open_ranks_as_the_standings(client):
 
 
 @pytest.mark.skipif(not CRETE.is_file(), reason=f"{CRETE} is not here (../shared/conformance)")
-def test_the_crete_cup_answers_within_the_bound_and_says_when_it_does_not(client):
+def test_the_crete_cup_enumerates_a_few_boards_and_solves_them_all(client):
+    """Five boards open: every outcome enumerated (with `needs`); all 40 open: past enumeration, the
+    team solver answers (tests/api/test_team_scenarios_solver.py checks its examples)."""
     text = CRETE.read_text(encoding="utf-8")
     pairings, assume = _crete_open(5)
     body = {"trf": text, "preset": "team-swiss", "pairings": pairings, "places": 3}
     answer = client.post("/v1/scenarios", json={**body, "assume": assume}).json()
     assert answer["entrants"] == "teams" and answer["outcomes"] == 3 ** len(answer["open_games"])
+    assert answer["method"] == "enumeration"
     assert {p["id"] for p in answer["players"]} == set(range(1, 16))
     assert any(p["places"] for p in answer["players"])
-    refused = client.post("/v1/scenarios", json=body)
-    assert refused.status_code == 413
-    assert refused.json()["detail"].startswith("40 games are open")
+    solved = client.post("/v1/scenarios", json=body)
+    assert solved.status_code == 200, solved.text
+    assert solved.json()["method"] == "solver" and len(solved.json()["open_games"]) == 40
 
 
 BOARD_RESULT = {"white": "1-0", "draw": "1/2-1/2", "black": "0-1"}
@@ -199,3 +202,23 @@ def test_a_board_given_twice_is_named_in_the_language_asked(client):
     assert response.status_code == 422 and response.headers["content-language"] == "ru", response.text
     error = response.json()["errors"][0]
     assert error["path"] == "pairings[2]" and "1-5" in error["message"] and "дважды" in error["message"]
+
+
+@pytest.mark.parametrize(("rules", "rankings"), [(["PTS", "MPvGP", "BH:MP/C1", "EMGSB"], 25), (["PTS", "BC"], 81)])
+def test_enumeration_ranks_each_set_of_match_scores_once(monkeypatch, rules, rankings):
+    """All four round-2 boards open (81 outcomes, two matches of two boards): when no rule reads
+    which board made the points, outcomes giving both matches the same game points rank alike, so
+    5 × 5 team rankings are made, not 81 (decision 0295); BC reads the boards: every outcome. The
+    answers are those checked outcome by outcome against /v1/standings above."""
+    import msgspec
+
+    from tiebreak.usecases import team_scenarios
+    from tiebreak.wire import scenarios as w
+
+    made = []
+    ranked = team_scenarios._ranked
+    monkeypatch.setattr(team_scenarios, "_ranked", lambda plan, row: made.append(1) or ranked(plan, row))
+    pairings = [*OPEN, {"round": 2, "white": 3, "black": 7}, {"round": 2, "white": 8, "black": 4}]
+    body = msgspec.convert({"trf": SMALL, "tiebreaks": rules, "pairings": pairings, "places": 2}, w.ScenariosRequest)
+    answer = team_scenarios.compute_team_scenarios(team_scenarios.plan_team_scenarios(body, method="enumeration"))
+    assert answer.outcomes == 81 and len(made) == rankings

@@ -5,8 +5,10 @@ as POST /v1/standings ranks the finished event; the answer's rows are teams (the
 The pairings name board games by the players' start numbers, as the file's boards do; each must be
 a board of one of the file's matches, whose result is set aside (the round reopened, as
 `--pairings last` does). A player's bye changes no team's score and is passed over; team byes are
-the file's. Exact by enumeration: 3 results per open board, priced per team ranking before any is
-made (decision 0231); the solver comes later.
+the file's. Exact by enumeration where it fits: 3 results per open board, priced per team ranking
+before any is made (decision 0231); past it, by the team solver (engine/teams/solver.py, decision
+0295): an open match's game points as its unknown, the team rules as constraints, each example's
+game points spread over its boards so that a client can post it to /v1/standings.
 """
 
 from __future__ import annotations
@@ -19,9 +21,12 @@ import numpy as np
 from ..engine.errors import InvalidRequest, Issue
 from ..engine.model import Regulations
 from ..engine.rules import RuleSpec
+from ..engine.scenario_solver import PlayerRanks
+from ..engine.scenario_solver import Stats as SolveStats
 from ..engine.scenarios import RESULTS, outcome_codes
 from ..engine.standings import Warning
 from ..engine.teams.model import Board, BoardResult, TeamTournament
+from ..engine.teams.solver import NotModelled, TeamModel, solve_team_ranks, team_model, unmodelled
 from ..engine.teams.standings import TeamStandings, compute_team_standings
 from ..formats.trf_teams import NotATeamEvent, is_team_trf
 from ..texts.message import msg
@@ -29,7 +34,7 @@ from ..wire import scenarios as w
 from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from .convert_teams import team_tiebreak_to_wire
-from .cost import Counts, too_many_open_games
+from .cost import SOLVER_SECONDS_PER_UNIT, Counts, check_cost, too_many_open_games
 from .scenarios import assumed_results, places_reached, refuse_unpaired
 from .teams import check_team_event, prepare_team
 
@@ -40,6 +45,13 @@ ASSUMED = dict(zip(RESULTS, BOARD_RESULT, strict=True))
 # machine; docs/benchmarks.md, "Team scenarios"), priced at 10 ms to stay on the safe side.
 RANKING_BASE_S = 0.002
 RANKING_CELL_S = 0.00002  # per team × round × rule
+# Without limits (the engine's tests, the Python API), enumeration answers up to this many open
+# boards (3^6 team rankings); past it the solver does.
+ENUMERATE_AT_MOST = 6
+# The team solver's seconds per question × size (solver_size): the worst ratio of the shapes of
+# docs/benchmarks.md ("Scenarios of team events by the solver"), CPU seconds on a busy 2-core
+# machine, times a margin (decision 0295).
+TEAM_SECONDS_PER_UNIT = 1.2e-4  # 7.48e-05 at worst (a first run) × 1.6
 
 
 @dataclass
@@ -56,6 +68,7 @@ class TeamScenariosPlan:
     names: dict[int, str]
     warnings: list[Warning]
     engine_seconds: float = 0.0
+    model: TeamModel | None = None  # the solver's model; None: every outcome enumerated
 
 
 def is_team_scenarios(body: w.ScenariosRequest) -> bool:
@@ -67,10 +80,11 @@ def ranking_seconds(teams: int, rounds: int, rules: int) -> float:
 
 
 def plan_team_scenarios(
-    body: w.ScenariosRequest, limits: Limits | None = None, body_bytes: int = 0
+    body: w.ScenariosRequest, limits: Limits | None = None, body_bytes: int = 0, method: str = "auto"
 ) -> TeamScenariosPlan | None:
     """Read the team event and the pairings, and price the outcomes; None: the file's team records
-    describe no matches (an individual event after all)."""
+    describe no matches (an individual event after all). `method`: `auto` enumerates where it fits
+    and solves past it; `enumeration` or `solver` (the tests that compare them, the bench) forces one."""
     try:
         event, specs, regulations, warnings = prepare_team(body)
     except NotATeamEvent:
@@ -142,11 +156,83 @@ def plan_team_scenarios(
         reported=len(reported),
         places=body.places,
     )
-    if limits is not None:
-        _check_outcomes(len(games), ranking_seconds(len(ids), rounds, len(specs)), limits)
     names = {t.id: t.name or str(t.id) for t in event.teams}
-    return TeamScenariosPlan(
+    plan = TeamScenariosPlan(
         body, counts, event, specs, regulations, after_round, games, seats, reported, names, warnings
+    )
+    per_ranking = ranking_seconds(len(ids), rounds, len(specs))
+    fits = len(games) <= ENUMERATE_AT_MOST if limits is None else 3 ** len(games) * per_ranking <= limits.max_cost_s
+    if method == "enumeration" or (fits and method == "auto"):
+        if limits is not None:
+            _check_outcomes(len(games), per_ranking, limits)
+        return plan
+    refused = unmodelled(specs)
+    if refused:  # past enumeration, only the rules the solver writes (never a guess)
+        raise _not_modelled(body, specs, refused, len(games))
+    open_boards: dict[int, int] = {}
+    for m, _ in seats:
+        open_boards[m] = open_boards.get(m, 0) + 1
+    try:
+        plan.model = team_model(event, specs, regulations, after_round, open_boards)
+    except NotModelled:
+        raise _not_modelled(body, specs, list(range(len(specs))), len(games)) from None
+    plan.counts = _solver_counts(plan, body_bytes)
+    if limits is not None:  # priced before the solver runs: a 413 naming what to narrow
+        check_cost(plan.counts, limits, "players")
+    return plan
+
+
+def _not_modelled(body: w.ScenariosRequest, specs: list[RuleSpec], refused: list[int], boards: int) -> InvalidRequest:
+    named = ", ".join(dict.fromkeys(specs[i].canonical for i in refused))
+    text = msg(
+        '{rules}: not written as constraints for the team solver (docs/scenarios.md, "Team events"), and'
+        " {open} open boards are too many outcomes to count; fix some results with `assume` or leave these"
+        " rules out",
+        rules=named,
+        open=boards,
+    )
+    # the preset when one names the list; else the rule (of `tiebreaks` or the file's own list)
+    path: tuple = ("preset",) if body.preset is not None else ("tiebreaks", *refused[:1])
+    return InvalidRequest([Issue(path, text)])
+
+
+def solver_size(plan: TeamScenariosPlan) -> tuple[int, int]:
+    """What the team solver's time grows with, known before it runs: the questions at most (a best
+    and a worst rank per reported team, and four more for a team with one open match that can
+    reach `places` on match points: by_own_result, whose other two are the first two), and the
+    model's size: the values of the open matches times the columns compared (the primary score and
+    each rule)."""
+    model = plan.model
+    assert model is not None
+    mp_low = [e.low() for e in model.mp]
+    mp_high = [e.high() for e in model.mp]
+    own = [sum(t in (o.home, o.away) for o in model.opened) for t in range(len(mp_low))]
+    row = {t.id: i for i, t in enumerate(plan.event.teams)}
+    questions = 0
+    for tid in plan.reported:
+        j = row[tid]
+        questions += 2
+        if own[j] == 1 and sum(1 for k in range(len(mp_low)) if mp_low[k] > mp_high[j]) < plan.body.places:
+            questions += 4
+    return questions, sum(model.sizes) * len(model.columns)
+
+
+def _solver_counts(plan: TeamScenariosPlan, body_bytes: int) -> Counts:
+    """The counts the gate prices (usecases/cost.py): the team solver's seconds written as the
+    individual solver's questions × values (its rate, SOLVER_SECONDS_PER_UNIT), so that one price
+    holds for both."""
+    questions, size = solver_size(plan)
+    seconds = TEAM_SECONDS_PER_UNIT * questions * size
+    c = plan.counts
+    return Counts(
+        players=c.players,
+        rounds=c.rounds,
+        rule_passes=c.rule_passes,
+        body_bytes=body_bytes,
+        reported=c.reported,
+        places=c.places,
+        solver_questions=max(1, questions),
+        solver_model=max(1, round(seconds / SOLVER_SECONDS_PER_UNIT / max(1, questions))),
     )
 
 
@@ -172,29 +258,60 @@ def _ranked(plan: TeamScenariosPlan, codes: np.ndarray) -> TeamStandings:
     return compute_team_standings(event, plan.specs, plan.regulations, plan.after_round, False, s.ContributionOut)
 
 
+def _match_scores(plan: TeamScenariosPlan, codes: np.ndarray) -> np.ndarray:
+    """Per outcome (a row of result codes over the open boards), each open match's home and away
+    game points from its open boards (the event's game scoring, scaled to integers)."""
+    s = plan.event.scoring
+    points = [
+        int(2 * v * s.game_win.denominator * s.game_draw.denominator * s.game_loss.denominator)
+        for v in (s.game_win, s.game_draw, s.game_loss)
+    ]
+    # white's and black's points per result code (white wins, draw, black wins)
+    white = np.array([points[0], points[1], points[2]], dtype=np.int64)
+    black = white[::-1].copy()
+    team_of = {p.id: t.id for t in plan.event.teams for p in t.players}
+    matches = sorted({m for m, _ in plan.seats})
+    columns = np.zeros((len(codes), 2 * len(matches)), dtype=np.int64)
+    for g, ((m, _), (_, wt, _)) in enumerate(zip(plan.seats, plan.games, strict=True)):
+        k = matches.index(m)
+        home_white = team_of[wt] == plan.event.matches[m].home
+        mine, theirs = (white, black) if home_white else (black, white)
+        columns[:, 2 * k] += mine[codes[:, g]]
+        columns[:, 2 * k + 1] += theirs[codes[:, g]]
+    return columns
+
+
 def compute_team_scenarios(plan: TeamScenariosPlan, deadline: Deadline | None = None) -> w.ScenariosResponse:
     """Every outcome of the open boards ranked by the team engine; each reported team's ranks and needs."""
+    if plan.model is not None:
+        return _solved(plan, plan.model, deadline)
     started = time.perf_counter()
     n = len(plan.games)
     codes = outcome_codes(n)
     column = {tid: c for c, tid in enumerate(plan.reported)}
-    low = np.zeros((len(codes), len(plan.reported)), dtype=np.int32)
-    by_tiebreaks = 0
+    # outcomes that give every open match the same game points rank alike when no rule reads which
+    # board made them (decision 0295): one team ranking per distinct set of match scores
+    group = _match_scores(plan, codes) if not unmodelled(plan.specs) else np.arange(len(codes))
+    kinds, first_of, inverse = np.unique(group, axis=0, return_index=True, return_inverse=True)
+    ranks = np.zeros((len(kinds), len(plan.reported)), dtype=np.int32)
+    needed = np.zeros(len(kinds), dtype=bool)
     first: TeamStandings | None = None
-    for o, row in enumerate(codes):
-        standings = _ranked(plan, row)
-        first = first or standings
-        needed = False
+    for k, o in enumerate(first_of.tolist()):
+        standings = _ranked(plan, codes[o])
+        if o == 0:
+            first = standings
         for r in standings.rows:
             tid = standings.table.ids[r.player]
             if tid in column:
                 # C.07 4.1: an expelled team is ranked nowhere, below every other
-                low[o, column[tid]] = r.rank if r.rank is not None else len(standings.rows) + 1
-                needed = needed or r.decided_by not in ("PTS", "PTS:GP")
-        by_tiebreaks += needed
-        if deadline is not None and o % 64 == 63:
+                ranks[k, column[tid]] = r.rank if r.rank is not None else len(standings.rows) + 1
+                needed[k] = needed[k] or r.decided_by not in ("PTS", "PTS:GP")
+        if deadline is not None and k % 64 == 63:
             deadline.check(msg("while ranking the outcomes"))
     assert first is not None  # 3^0 = 1 outcome at least
+    inverse = np.asarray(inverse).reshape(-1)
+    low = ranks[inverse]
+    by_tiebreaks = int(needed[inverse].sum())
     open_games = [w.OpenGameOut(round=r, white=wt, black=bk) for r, wt, bk in plan.games]
     teams = []
     for c, tid in enumerate(plan.reported):
@@ -221,4 +338,180 @@ def compute_team_scenarios(plan: TeamScenariosPlan, deadline: Deadline | None = 
         players=teams,
         warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in warnings],
         entrants="teams",
+    )
+
+
+# ---- by the team solver (engine/teams/solver.py; decision 0295) ----
+
+# a team's match result from its side -> whether a value of the match gives it (its game points
+# against the opponent's: more wins the match, C.07 11)
+MATCH_RESULTS = ("win", "draw", "loss")
+
+
+def _boards_of(plan: TeamScenariosPlan, model: TeamModel) -> list[list[int]]:
+    """Per open match of the model, its open boards (indices into `plan.games`), in board order."""
+    index = {o.match: m for m, o in enumerate(model.opened)}
+    boards: list[list[int]] = [[] for _ in model.opened]
+    for g, (m, _) in enumerate(plan.seats):
+        boards[index[m]].append(g)
+    return boards
+
+
+def _example(plan: TeamScenariosPlan, model: TeamModel, x: np.ndarray | None) -> list[w.GameResultOut] | None:
+    """An outcome of the open matches as a result per open board: each match's game points spread
+    over its open boards, home's wins first, then its draws, then its losses (any spread with the
+    same game points gives the same ranks: the team rules read a match's game points, not which
+    board made them), each read from white's side."""
+    if x is None:
+        return None
+    team_of = {p.id: t.id for t in plan.event.teams for p in t.players}
+    result = [1] * len(plan.games)  # every open board belongs to an open match of the model
+    for o, boards, v in zip(model.opened, _boards_of(plan, model), x.tolist(), strict=True):
+        value = o.values[v]
+        home_id = plan.event.matches[o.match].home
+        scores = [0] * value.wins + [1] * value.draws + [2] * value.losses  # home's: won, drawn, lost
+        for g, score in zip(boards, scores, strict=True):
+            _, white, _ = plan.games[g]
+            result[g] = score if team_of[white] == home_id else 2 - score  # as white's result code
+    return [
+        w.GameResultOut(round=r, white=wt, black=bk, result=RESULTS[code])  # type: ignore[arg-type]
+        for (r, wt, bk), code in zip(plan.games, result, strict=True)
+    ]
+
+
+def _allowed(model: TeamModel, m: int, team: int, result: str) -> list[int]:
+    """The values of open match `m` that give `team` a match won, drawn or lost."""
+    o = model.opened[m]
+    found = []
+    for v, value in enumerate(o.values):
+        mine, theirs = (value.home_gp, value.away_gp) if team == o.home else (value.away_gp, value.home_gp)
+        if (result, mine > theirs, mine == theirs) in (("win", True, False), ("draw", False, True)) or (
+            result == "loss" and mine < theirs
+        ):
+            found.append(v)
+    return found
+
+
+def _status(ranks: PlayerRanks, place: int) -> w.OwnStatus:
+    best, worst = ranks.best, ranks.worst
+    if best.proved and best.rank > place:
+        return "impossible"
+    if worst.proved and worst.rank <= place:
+        return "certain"
+    reached = best.example is not None and best.rank <= place
+    missed = worst.example is not None and worst.rank > place
+    return "possible" if reached and missed else "undecided"
+
+
+def _by_own_result(
+    model: TeamModel,
+    team: int,
+    answer: PlayerRanks,
+    reachable: list[int],
+    stats: SolveStats,
+    between,
+) -> dict[int, w.OwnResults]:
+    """Per place the team can reach, its status with its one open match won, drawn or lost: the best
+    and worst rank asked again with the match's values narrowed to that result. An answer already
+    proved whose outcome has that result is that result's answer too (the same optimum over fewer
+    outcomes); a result no value gives is none of the team's outcomes: `impossible`."""
+    mine = [m for m, o in enumerate(model.opened) if team in (o.home, o.away)]
+    if len(mine) != 1 or not reachable:
+        return {}
+    worst = answer.worst
+    open_places = [p for p in reachable if not (worst.proved and worst.rank <= p)]
+    every = w.OwnResults(win="certain", draw="certain", loss="certain")
+    if not open_places:
+        return dict.fromkeys(reachable, every)
+    (m,) = mine
+    per_result: list[PlayerRanks | None] = []
+    for result in MATCH_RESULTS:
+        allowed = _allowed(model, m, team, result)
+        if not allowed:
+            per_result.append(None)
+            continue
+        known = [
+            e if e.proved and e.example is not None and int(e.example[m]) in allowed else None
+            for e in (answer.best, answer.worst)
+        ]
+        if all(known):
+            stats.asked += 2
+            stats.by_solver += 2
+            per_result.append(PlayerRanks(*known))  # type: ignore[arg-type]
+            continue
+        [ranks], _ = solve_team_ranks(model, [team], {m: allowed}, between=between, stats=stats, known=known)
+        per_result.append(ranks)
+    answers: dict[int, w.OwnResults] = {}
+    for place in reachable:
+        if place not in open_places:
+            answers[place] = every
+            continue
+        status = [_status(r, place) if r is not None else "impossible" for r in per_result]
+        answers[place] = w.OwnResults(win=status[0], draw=status[1], loss=status[2])
+    return answers
+
+
+def _solved(plan: TeamScenariosPlan, model: TeamModel, deadline: Deadline | None) -> w.ScenariosResponse:
+    """Each reported team's best and worst rank by the solver; a place p is possible when the best
+    rank is at most p (its example is the best rank's), certain when the worst is (proved only when
+    the worst was). `needs` is not listed: `example` shows each place."""
+    started = time.perf_counter()
+    between = (lambda: deadline.check(msg("while ranking the outcomes"))) if deadline is not None else (lambda: None)
+    row = {t.id: i for i, t in enumerate(plan.event.teams)}
+    rows = [row[tid] for tid in plan.reported]
+    answers, stats = solve_team_ranks(model, rows, between=between)
+    teams = []
+    for tid, j, answer in zip(plan.reported, rows, answers, strict=True):
+        best, worst = answer.best, answer.worst
+        best_example = _example(plan, model, best.example)
+        reachable = [p for p in range(1, plan.body.places + 1) if best.example is not None and best.rank <= p]
+        by_result = _by_own_result(model, j, answer, reachable, stats, between)
+        omitted = msg("not listed by the team solver: `example` is one outcome that reaches it")
+        places = [
+            w.PlaceNeeds(
+                place=place,
+                needs=None,
+                possible=True,
+                certain=worst.rank <= place if worst.proved else None,
+                example=best_example,
+                needs_omitted=omitted,
+                by_own_result=by_result.get(place),
+            )
+            for place in reachable
+        ]
+        teams.append(
+            w.PlayerScenarios(
+                id=tid,
+                name=plan.names[tid],
+                best_rank=best.rank,
+                worst_rank=worst.rank,
+                clinched=worst.rank if worst.proved and worst.rank <= plan.body.places else None,
+                places=places,
+                best_example=best_example,
+                worst_example=_example(plan, model, worst.example),
+                undecided=[name for name, e in (("best_rank", best), ("worst_rank", worst)) if not e.proved],  # type: ignore[misc]
+            )
+        )
+    # the event ranked once with its open boards drawn: the rules applied and the warnings
+    first = compute_team_standings(plan.event, plan.specs, plan.regulations, plan.after_round, False, s.ContributionOut)
+    plan.engine_seconds = time.perf_counter() - started
+    return w.ScenariosResponse(
+        regulations=first.regulations.value,
+        tiebreaks=[team_tiebreak_to_wire(o) for o in first.outcomes],
+        after_round=plan.after_round,
+        outcomes=w.outcomes_count(len(plan.games)),
+        ranked_by_tiebreaks=0,
+        open_games=[w.OpenGameOut(round=r, white=wt, black=bk) for r, wt, bk in plan.games],
+        players=teams,
+        warnings=[s.WarningOut(code=x.code, message=x.message, rule=x.rule) for x in [*plan.warnings, *first.warnings]],
+        entrants="teams",
+        method="solver",
+        undecided=stats.undecided,
+        stats=w.SolverStats(
+            questions=stats.asked,
+            by_pruning=stats.by_pruning,
+            by_solver=stats.by_solver,
+            undecided=stats.undecided,
+            seconds=round(stats.seconds, 3),
+        ),
     )

@@ -194,7 +194,7 @@ class PlaceNeeds(s.Out, frozen=True):
         str | None,
         doc(
             "Why `needs` is not given (solver: the place depends on more than 8 open games, or takes more "
-            "than 12 alternatives)"
+            "than 12 alternatives; the team solver: never listed, `example` shows the place)"
         ),
     ] = None
     by_own_result: Annotated[
