@@ -300,7 +300,7 @@ def test_the_team_solver_is_priced_before_it_runs(tmp_path):
         assert refused.status_code == 413, refused.text
         error = refused.json()["errors"][0]
         assert error["path"] == "players" and "questions to the solver" in error["message"]
-        assert "report fewer players (`players`)" in error["message"]
+        assert "report fewer teams (`players`)" in error["message"] and "contenders_only" not in error["message"]
         one = c.post("/v1/scenarios", json={**body, "players": [3]})
         assert one.status_code == 200, one.text
         assert one.json()["method"] == "solver" and [p["id"] for p in one.json()["players"]] == [3]

@@ -28,6 +28,7 @@ checks these constants over-estimate every recorded run).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TypedDict
 
 from ..texts.message import Joined, msg
 from ..wire.limits import LimitExceeded, Limits, TooManyOpenGames
@@ -120,6 +121,7 @@ class Counts:
     solver_questions: int = 0  # scenarios by the solver: the questions at most (usecases/scenarios.solver_size)
     solver_units: int = 0  # Σ over those questions of its rivals × the values of the keys it compares
     solver_sums: int = 0  # of those units, the ones of sums over rounds (the rule families' model)
+    teams: bool = False  # scenarios of a team event: its rows are teams, `contenders_only` is not for it
 
     @property
     def cells(self) -> int:
@@ -323,13 +325,22 @@ def describe(counts: Counts) -> str:
 
 def _advice(counts: Counts, standings_advice: str) -> str:
     if counts.solver_questions:  # what narrows the solver's work, in the request's own fields
-        return SOLVER_ADVICE
+        return TEAM_SOLVER_ADVICE if counts.teams else SOLVER_ADVICE
     if counts.prize_checks:
         return msg("ask for fewer categories or prizes, or `one_cash_prize: true`")
     return standings_advice
 
 
-def prize_counts(points: list, categories: int, prizes: int, groups: int, one_cash_prize: bool) -> dict[str, int]:
+class PrizeCounts(TypedDict):
+    """The Counts fields of a prize distribution (typed, so that `**` of them type-checks)."""
+
+    prize_checks: int
+    prize_tied: int
+    prize_tied_checks: int
+    prize_shares: int
+
+
+def prize_counts(points: list, categories: int, prizes: int, groups: int, one_cash_prize: bool) -> PrizeCounts:
     """The Counts fields of a prize distribution over entrants with these points (a list of None:
     not known yet, everyone counted as tied), `categories` besides `overall`, `prizes` in all of
     the `groups` (each group is distributed over every entrant)."""
@@ -394,6 +405,10 @@ def check_cost(counts: Counts, limits: Limits, path: str = "") -> Estimate:
 SOLVER_ADVICE = msg(
     "report fewer players (`players`; `contenders_only: true` keeps those who can still reach the places on"
     " points), fix the results of some games (`assume`) or ask about fewer places (`places`)"
+)
+
+TEAM_SOLVER_ADVICE = msg(
+    "report fewer teams (`players`), fix the results of some boards (`assume`) or ask about fewer places (`places`)"
 )
 
 

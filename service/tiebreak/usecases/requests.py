@@ -198,7 +198,7 @@ def _scenarios(body: ScenariosRequest, limits: Limits | None, body_bytes: int) -
     from .team_scenarios import compute_team_scenarios, is_team_scenarios, plan_team_scenarios
 
     if is_team_scenarios(body):  # board results as the unknowns, the team rules (decision 0231)
-        if body.contenders_only:  # teams are answered by enumeration, every team at once (decision 0300)
+        if body.contenders_only:  # a team event reports every team it is asked about (decision 0300)
             text = msg("`contenders_only` applies to individual events; a team event reports every team: leave it out")
             raise InvalidRequest([Issue(("contenders_only",), text)])
         team = plan_team_scenarios(body, limits, body_bytes)

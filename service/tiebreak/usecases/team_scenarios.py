@@ -219,8 +219,8 @@ def solver_size(plan: TeamScenariosPlan) -> tuple[int, int]:
 
 def _solver_counts(plan: TeamScenariosPlan, body_bytes: int) -> Counts:
     """The counts the gate prices (usecases/cost.py): the team solver's seconds written as the
-    individual solver's questions × values (its rate, SOLVER_SECONDS_PER_UNIT), so that one price
-    holds for both."""
+    individual solver's table units (its rate, SOLVER_SECONDS_PER_UNIT), so that one price holds
+    for both."""
     questions, size = solver_size(plan)
     seconds = TEAM_SECONDS_PER_UNIT * questions * size
     c = plan.counts
@@ -232,7 +232,8 @@ def _solver_counts(plan: TeamScenariosPlan, body_bytes: int) -> Counts:
         reported=c.reported,
         places=c.places,
         solver_questions=max(1, questions),
-        solver_model=max(1, round(seconds / SOLVER_SECONDS_PER_UNIT / max(1, questions))),
+        solver_units=max(1, round(seconds / SOLVER_SECONDS_PER_UNIT)),
+        teams=True,
     )
 
 
