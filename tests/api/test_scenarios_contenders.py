@@ -122,3 +122,21 @@ def test_a_solver_request_the_price_admits_is_still_stopped_at_the_time_bound():
         assert stopped.status_code == 503, stopped.text
         assert stopped.json()["errors"][0]["path"] == "" and "retry-after" in stopped.headers
         assert client.get("/healthz").status_code == 200
+
+
+def test_no_player_left_to_report_answers_empty_rows_not_a_500(client):
+    """Enumerated (6 open games): `players: []`, and `contenders_only` with only players who cannot
+    reach the places, leave nobody to rank; the answer has no rows (and lists the others) — it was a
+    division by zero in the comparisons' chunking."""
+    tournament = swiss_wire(12, 5, seed=2)
+    tournament["rounds"] = 6
+    pairings = [{"round": 6, "white": i, "black": i + 1} for i in range(1, 13, 2)]
+    body = {"tournament": tournament, "tiebreaks": ["BH", "SB"], "pairings": pairings, "places": 1}
+    whole = client.post("/v1/scenarios", json={**body, "contenders_only": True})
+    assert whole.status_code == 200, whole.text
+    out = whole.json()["out_of_reach"]
+    assert out, "the event needs players who cannot finish 1st"
+    for asked in ([], out[:2]):
+        answer = client.post("/v1/scenarios", json={**body, "players": asked, "contenders_only": True})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["players"] == [] and answer.json()["out_of_reach"] == sorted(asked)

@@ -10,6 +10,8 @@ event is written as TRF by POST /v1/trf (the real app), then planned both ways i
 
 from __future__ import annotations
 
+import re
+
 import itertools
 import random
 from dataclasses import replace
@@ -298,8 +300,15 @@ def test_the_team_solver_is_priced_before_it_runs(tmp_path):
     with TestClient(create_app(replace(LIMITS, max_cost_s=2.0))) as c:
         refused = c.post("/v1/scenarios", json=body)
         assert refused.status_code == 413, refused.text
-        error = refused.json()["errors"][0]
-        assert error["path"] == "players" and "questions to the solver" in error["message"]
+        problem = refused.json()
+        error = problem["errors"][0]
+        # in the arbiter's words, as for players (decision 0300): teams and boards, the price against the bound
+        assert re.fullmatch(
+            r"answering 50 teams with 44 boards open would take the solver about \d+ s, more than the 2 s a"
+            r" request may take",
+            problem["detail"],
+        ), problem["detail"]
+        assert error["path"] == "players" and "max_cost_s" not in problem["detail"]
         assert "report fewer teams (`players`)" in error["message"] and "contenders_only" not in error["message"]
         one = c.post("/v1/scenarios", json={**body, "players": [3]})
         assert one.status_code == 200, one.text

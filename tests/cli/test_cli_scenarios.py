@@ -219,6 +219,20 @@ def test_the_crete_cup_with_its_last_round_reopened(tmp_path):
     assert sorted(p["id"] for p in answer["players"]) == list(range(1, 16))
 
 
+def test_a_team_file_past_the_bound_is_said_with_the_commands_options():
+    """Under a 2 s bound every team of Grandmommy's cup is too long for the solver: the command says
+    so about teams and boards, with its own options, and does not ask again for the contenders
+    (`contenders_only` is for individual events: a team file would refuse it)."""
+    grandmommy = REALWORLD / "grandmommys-cup-echecs.trf"
+    if not grandmommy.exists():
+        pytest.skip(f"{grandmommy} is not on this machine")
+    args = ["scenarios", grandmommy, "--pairings", "last", "--preset", "team-swiss-emgsb", "--places", "10"]
+    done = tiebreak(*args, env={"TIEBREAK_MAX_COST_S": "2"}, installed=True)  # the bound is read at start-up
+    assert done.returncode == 1, done.stdout
+    assert "answering 50 teams with 44 boards open would take the solver about" in done.stderr, done.stderr
+    assert "--players ID" in done.stderr and "contenders_only" not in done.stderr
+
+
 def test_preset_or_rules_not_both(tmp_path):
     tournament, pairings = _example_files(tmp_path)
     done = tiebreak("scenarios", tournament, "--pairings", pairings, "-t", "DE", "--preset", "fide-swiss-traditional")

@@ -18,6 +18,7 @@ import pytest
 from testkit.conformance import REALWORLD
 from tests.contract.browser import Browser, find_chromium
 from tests.contract.page import open_page, set_value
+from tests.contract.real_server import uvicorn_server
 from tests.contract.test_page_languages_in_browser import (
     ENUMERATED_ONLY,
     RULES,
@@ -270,4 +271,29 @@ def test_karl_mala_answers_with_the_pages_defaults_and_says_when_even_the_conten
     ), advice
     assert "ask about fewer places" in box
     for internal in ("max_cost_s", "contenders_only", "`players`", "TIEBREAK_"):
+        assert internal not in box
+
+
+GRANDMOMMY = REALWORLD / "grandmommys-cup-echecs.trf"  # 50 teams; its last round has 44 boards
+
+
+@pytest.mark.skipif(not GRANDMOMMY.is_file(), reason=f"{GRANDMOMMY} is not here (../shared/conformance)")
+def test_a_team_file_past_the_bound_shows_the_servers_words_not_a_second_request(browser):
+    """A server whose bound is 2 s: every team of Grandmommy's cup is past it. The page shows the
+    413's words about teams and boards; it does not ask again for the contenders (`contenders_only`
+    is for individual events, a team file would answer it with a 422 about a field never typed)."""
+    with uvicorn_server({"TIEBREAK_MAX_COST_S": "2"}) as tight:
+        open_page(browser, tight, "?lang=en")
+        assert compute(browser, GRANDMOMMY.read_text(encoding="utf-8"), "PTS EMGSB/C1 MPvGP BH:MP/C1") == "done"
+        take_last_round(browser)
+        assert len(games_on_the_page(browser)) == 44
+        assert ask_scenarios(browser, 10) == "error"
+        box = browser.evaluate("document.querySelector('[data-testid=scenarios-error]').textContent")
+        advice = browser.evaluate("document.querySelector('[data-testid=scenarios-advice]').textContent")
+    assert re.fullmatch(
+        r"answering 50 teams with 44 boards open would take the solver about \d+ s, more than the 2 s a request"
+        r" may take",
+        advice,
+    ), advice
+    for internal in ("contenders_only", "max_cost_s", "TIEBREAK_"):
         assert internal not in box

@@ -103,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
     request, names, _ = file_request(tournament, text, pairings, args.tiebreaks, **fields)
     if args.preset is not None:  # the preset instead of the file's own list (record 202)
         request = msgspec.structs.replace(request, tiebreaks=None)
-    if text is not None and is_team_trf(text):
+    team = text is not None and is_team_trf(text)
+    if team:
         # a team event: the file itself, so that the server reads its teams and matches (decision 0231);
         # the pairings are the boards' games read above
         request = msgspec.structs.replace(request, tournament=None, trf=text, tiebreaks=args.tiebreaks)
@@ -114,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             response = answer("scenarios", request, LIMITS, priced=True)
         except TooManyOpenGames as exc:
-            if exc.path != "players" or request.players is not None or request.contenders_only:
-                raise
+            if exc.path != "players" or request.players is not None or request.contenders_only or team:
+                raise  # a team event reports every team asked about: its refusal is said as it is
             # every player is too long for the solver: those who can still reach the places on
             # points, as the page does; the others are said to be out of reach (decision 0300)
             request = msgspec.structs.replace(request, contenders_only=True)

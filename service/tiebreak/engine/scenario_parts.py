@@ -185,7 +185,7 @@ def ranks_by_parts(
     codes = results_by_game(len(games))
     outcomes = 3 ** len(games)
     exact = ranks if len(games) == len(all_games) else np.empty((outcomes, len(reported)), ranks.dtype, order="F")
-    step = max(1, COMPARE_CELLS // len(needed))
+    step = max(1, COMPARE_CELLS // max(1, len(needed)))  # no player reported: nothing to compare
     decided = 0
     for first in range(0, outcomes, step):
         part = codes[:, first : first + step]

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TypedDict
 
-from ..texts.message import Joined, msg
+from ..texts.message import Joined, msg, msg_n
 from ..wire.limits import LimitExceeded, Limits, TooManyOpenGames
 
 # ---- calibrated constants (tools/calibrate_cost.py, see the module docstring; the runs are in
@@ -417,15 +417,29 @@ def check_solver_cost(counts: Counts, limits: Limits, games: int) -> Estimate:
     how long answering these players would take against the bound, and what narrows it."""
     cost = estimate(counts)
     if cost.seconds > limits.max_cost_s:
-        summary = msg(
-            "answering {players} players with {games} games open would take the solver about {seconds} s,"
-            " more than the {bound} s a request may take",
-            players=counts.reported,
-            games=games,
-            seconds=round(cost.seconds),
-            bound=round(limits.max_cost_s),
-        )
-        raise TooManyOpenGames("max_cost_s", "players", summary, SOLVER_ADVICE, limits)
+        if counts.teams:  # a team event's rows are teams, its open games boards
+            summary = msg_n(
+                "answering {n} team with {games} boards open would take the solver about {seconds} s,"
+                " more than the {bound} s a request may take",
+                "answering {n} teams with {games} boards open would take the solver about {seconds} s,"
+                " more than the {bound} s a request may take",
+                counts.reported,
+                games=games,
+                seconds=round(cost.seconds),
+                bound=round(limits.max_cost_s),
+            )
+        else:
+            summary = msg_n(
+                "answering {n} player with {games} games open would take the solver about {seconds} s,"
+                " more than the {bound} s a request may take",
+                "answering {n} players with {games} games open would take the solver about {seconds} s,"
+                " more than the {bound} s a request may take",
+                counts.reported,
+                games=games,
+                seconds=round(cost.seconds),
+                bound=round(limits.max_cost_s),
+            )
+        raise TooManyOpenGames("max_cost_s", "players", summary, _advice(counts, ""), limits)
     return check_cost(counts, limits, "players")
 
 

@@ -28,8 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..engine.errors import InvalidRequest, Issue
-from ..texts.message import msg
 from ..wire import schemas as s
 from ..wire.compare import CompareRequest
 from ..wire.decode import WireDecoder
@@ -198,9 +196,6 @@ def _scenarios(body: ScenariosRequest, limits: Limits | None, body_bytes: int) -
     from .team_scenarios import compute_team_scenarios, is_team_scenarios, plan_team_scenarios
 
     if is_team_scenarios(body):  # board results as the unknowns, the team rules (decision 0231)
-        if body.contenders_only:  # a team event reports every team it is asked about (decision 0300)
-            text = msg("`contenders_only` applies to individual events; a team event reports every team: leave it out")
-            raise InvalidRequest([Issue(("contenders_only",), text)])
         team = plan_team_scenarios(body, limits, body_bytes)
         if team is not None:
             return Plan(team.counts, lambda _: compute_team_scenarios(team), lambda: team.engine_seconds)

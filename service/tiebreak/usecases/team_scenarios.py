@@ -34,7 +34,7 @@ from ..wire import scenarios as w
 from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from .convert_teams import team_tiebreak_to_wire
-from .cost import SOLVER_SECONDS_PER_UNIT, Counts, check_cost, too_many_open_games
+from .cost import SOLVER_SECONDS_PER_UNIT, Counts, check_solver_cost, too_many_open_games
 from .scenarios import assumed_results, places_reached, refuse_unpaired
 from .teams import check_team_event, prepare_team
 
@@ -89,6 +89,9 @@ def plan_team_scenarios(
         event, specs, regulations, warnings = prepare_team(body)
     except NotATeamEvent:
         return None
+    if body.contenders_only:  # a team event reports every team it is asked about (decision 0300)
+        text = msg("`contenders_only` applies to individual events; a team event reports every team: leave it out")
+        raise InvalidRequest([Issue(("contenders_only",), text)])
     if limits is not None:
         check_team_event(event, limits, "trf")
     seat_of: dict[tuple[int, int, int], tuple[int, int]] = {}
@@ -178,7 +181,7 @@ def plan_team_scenarios(
         raise _not_modelled(body, specs, list(range(len(specs))), len(games)) from None
     plan.counts = _solver_counts(plan, body_bytes)
     if limits is not None:  # priced before the solver runs: a 413 naming what to narrow
-        check_cost(plan.counts, limits, "players")
+        check_solver_cost(plan.counts, limits, len(games))
     return plan
 
 

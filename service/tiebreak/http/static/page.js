@@ -1053,9 +1053,10 @@
         answer = await post("v1/scenarios", body);
       } catch (error) {
         // every player too long for the solver (a 413 at `players`): ask for those who can still
-        // reach the places on points; the others are listed as out of reach (decision 0300)
+        // reach the places on points; the others are listed as out of reach (decision 0300).
+        // A team event reports every team asked about: its 413 is shown as it is.
         const solver = error.status === 413 && error.problem && (error.problem.errors || []).some((e) => e.path === "players");
-        if (!solver || body.players) throw error;
+        if (!solver || body.players || opened.team) throw error;
         body.contenders_only = true;
         answer = await post("v1/scenarios", body);
       }
