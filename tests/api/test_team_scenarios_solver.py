@@ -26,7 +26,7 @@ from testkit.conformance import REALWORLD
 from tests.profiles import examples
 from tiebreak.http.app import create_app
 from tiebreak.usecases.scenarios import file_request
-from tiebreak.usecases.team_scenarios import compute_team_scenarios, plan_team_scenarios
+from tiebreak.usecases.team_scenarios import compute_team_scenarios, plan_team_scenarios, solver_size
 from tiebreak.wire import scenarios as w
 from tiebreak.wire.limits import LIMITS
 
@@ -147,8 +147,12 @@ def test_the_solver_agrees_with_enumeration_on_every_field(client, rules, drawn,
         w.ScenariosRequest,
     )
     enumerated = compute_team_scenarios(plan_team_scenarios(body, method="enumeration"))
-    solved = compute_team_scenarios(plan_team_scenarios(body, method="solver"))
+    plan = plan_team_scenarios(body, method="solver")
+    solved = compute_team_scenarios(plan)
     assert enumerated.method == "enumeration" and solved.method == "solver"
+    # the price counts every question the solver asks (by_own_result's too, reached on the primary
+    # score) but the two a team's by_own_result may take from its answer as it is, unsolved
+    assert solved.stats is not None and solved.stats.questions <= solver_size(plan)[0] + 2 * len(solved.players)
     assert solved.undecided == 0 and solved.open_games == enumerated.open_games
     games = [(g.round, g.white, g.black) for g in enumerated.open_games]
     match_of: dict[int, list[dict]] = {}  # each team's matches with an open board

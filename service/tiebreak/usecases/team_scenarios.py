@@ -202,20 +202,24 @@ def _not_modelled(body: w.ScenariosRequest, specs: list[RuleSpec], refused: list
 def solver_size(plan: TeamScenariosPlan) -> tuple[int, int]:
     """What the team solver's time grows with, known before it runs: the questions at most (a best
     and a worst rank per reported team, and four more for a team with one open match that can
-    reach `places` on match points: by_own_result, whose other two are the first two), and the
+    reach `places` on its primary score: by_own_result, whose other two are the first two), and the
     model's size: the values of the open matches times the columns compared (the primary score and
     each rule)."""
     model = plan.model
     assert model is not None
-    mp_low = [e.low() for e in model.mp]
-    mp_high = [e.high() for e in model.mp]
-    own = [sum(t in (o.home, o.away) for o in model.opened) for t in range(len(mp_low))]
+    # on the primary score (match or game points, as the list ranks them): who can be ahead on it alone
+    primary_low = [e.low() for e in model.columns[0]]
+    primary_high = [e.high() for e in model.columns[0]]
+    own = [sum(t in (o.home, o.away) for o in model.opened) for t in range(len(primary_low))]
     row = {t.id: i for i, t in enumerate(plan.event.teams)}
     questions = 0
     for tid in plan.reported:
         j = row[tid]
         questions += 2
-        if own[j] == 1 and sum(1 for k in range(len(mp_low)) if mp_low[k] > mp_high[j]) < plan.body.places:
+        if (
+            own[j] == 1
+            and sum(1 for k in range(len(primary_low)) if primary_low[k] > primary_high[j]) < plan.body.places
+        ):
             questions += 4
     return questions, sum(model.sizes) * len(model.columns)
 

@@ -285,7 +285,6 @@ class TeamModel:
     opened: list[OpenMatch]
     columns: list[list[Expr]]  # per column (the primary score, then each rule), per team row
     keys: list[Expr]  # per team row: the columns as one integer (larger ranks first), for bounds and checks
-    mp: list[Expr]  # per team row: match points, for pricing (who can reach the places on them)
     own_first: bool = False  # a team's own matches can be fixed first (`_own_fixed`)
     forms: _Forms = field(default_factory=lambda: _Forms())
     reads: list[set[int]] = field(default_factory=list)  # per team row: the open matches its key reads
@@ -433,7 +432,7 @@ def team_model(
         and all(first is Score.MP for first in keyed)
     )
     keys = _combined(columns)
-    found = TeamModel(opened, columns, keys, total[Score.MP], own_first)
+    found = TeamModel(opened, columns, keys, own_first)
     memo: dict[int, set[int]] = {}
     found.reads = [_reads(k, memo) for k in keys]
     found.bounds = [(k.low(), k.high()) for k in keys]
