@@ -291,3 +291,13 @@ def test_metric_labels_stay_bounded_under_probing(client):
     text = client.get("/metrics").text
     assert "random-" not in text and "wp-admin" not in text and "PROBE" not in text
     assert metric(text, "tiebreak_http_requests_total", route="unmatched", method="OTHER", status="404") >= 5
+
+
+@pytest.mark.parametrize("variable", ["TIEBREAK_GZIP_LEVEL", "TIEBREAK_BATCH_GZIP_LEVEL"])
+def test_a_gzip_level_outside_zero_to_nine_is_refused_at_start_up_naming_its_variable(monkeypatch, variable):
+    """zlib would refuse it only when the first large answer or batch stream is compressed."""
+    monkeypatch.setenv(variable, "12")
+    with pytest.raises(ValueError, match=f"{variable} must be a gzip level from 0 to 9, not 12"):
+        OpsConfig()
+    monkeypatch.setenv(variable, "9")
+    assert OpsConfig() is not None

@@ -79,6 +79,15 @@ class OpsConfig:
         default_factory=lambda: os.environ.get("TIEBREAK_PRESTART_WORKERS", "0") not in ("0", "false", "")
     )
 
+    def __post_init__(self) -> None:
+        # checked at start-up: zlib refuses any other level only when the first answer is compressed
+        for variable, level in (
+            ("TIEBREAK_GZIP_LEVEL", self.gzip_level),
+            ("TIEBREAK_BATCH_GZIP_LEVEL", self.batch_gzip_level),
+        ):
+            if not 0 <= level <= 9:
+                raise ValueError(f"{variable} must be a gzip level from 0 to 9, not {level}")
+
     def compression(self) -> CompressionConfig | None:
         if self.gzip_min_bytes <= 0:
             return None

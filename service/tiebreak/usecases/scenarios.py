@@ -836,7 +836,7 @@ def _by_own_result(
         if place not in open_places:
             answers[place] = every
             continue
-        status = [_status(ranks, place) if ranks is not None else "undecided" for ranks in per_result]
+        status = [own_status(ranks, place) if ranks is not None else "undecided" for ranks in per_result]
         answers[place] = w.OwnResults(win=status[0], draw=status[1], loss=status[2])
     return answers
 
@@ -870,7 +870,7 @@ def _found(
     return found
 
 
-def _status(ranks: PlayerRanks, place: int) -> w.OwnStatus:
+def own_status(ranks: PlayerRanks, place: int) -> w.OwnStatus:
     """A place under one fixed result: proved either way from an outcome found or a proved bound."""
     best, worst = ranks.best, ranks.worst
     if best.proved and best.rank > place:

@@ -35,7 +35,7 @@ from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from .convert_teams import team_tiebreak_to_wire
 from .cost import SOLVER_SECONDS_PER_UNIT, Counts, check_solver_cost, too_many_open_games
-from .scenarios import assumed_results, places_reached, refuse_unpaired
+from .scenarios import assumed_results, own_status, places_reached, refuse_unpaired
 from .teams import check_team_event, prepare_team
 
 # the result code of an open game (engine/scenarios.py RESULTS: white, draw, black) as a board's result
@@ -351,8 +351,8 @@ def compute_team_scenarios(plan: TeamScenariosPlan, deadline: Deadline | None = 
 
 # ---- by the team solver (engine/teams/solver.py; decision 0295) ----
 
-# a team's match result from its side -> whether a value of the match gives it (its game points
-# against the opponent's: more wins the match, C.07 11)
+# a team's match results from its side, in by_own_result's order; `_allowed` says which values of
+# the match give each (its game points against the opponent's: more wins the match, C.07 11)
 MATCH_RESULTS = ("win", "draw", "loss")
 
 
@@ -400,17 +400,6 @@ def _allowed(model: TeamModel, m: int, team: int, result: str) -> list[int]:
     return found
 
 
-def _status(ranks: PlayerRanks, place: int) -> w.OwnStatus:
-    best, worst = ranks.best, ranks.worst
-    if best.proved and best.rank > place:
-        return "impossible"
-    if worst.proved and worst.rank <= place:
-        return "certain"
-    reached = best.example is not None and best.rank <= place
-    missed = worst.example is not None and worst.rank > place
-    return "possible" if reached and missed else "undecided"
-
-
 def _by_own_result(
     model: TeamModel,
     team: int,
@@ -454,7 +443,7 @@ def _by_own_result(
         if place not in open_places:
             answers[place] = every
             continue
-        status = [_status(r, place) if r is not None else "impossible" for r in per_result]
+        status = [own_status(r, place) if r is not None else "impossible" for r in per_result]
         answers[place] = w.OwnResults(win=status[0], draw=status[1], loss=status[2])
     return answers
 

@@ -201,8 +201,9 @@ class PlaceNeeds(s.Out, frozen=True):
         OwnResults | None,
         doc(
             "The solver's answer for a player with an open game: this place with their game won, drawn or "
-            "lost (with several open, the game of their earliest open round: the next they play); null "
-            "otherwise (enumeration's `needs` says it, game by game)"
+            "lost (with several open, the game of their earliest open round: the next they play; a team: "
+            "its match, given only when it has one open); null otherwise (enumeration's `needs` says it, "
+            "game by game)"
         ),
     ] = None
 
