@@ -17,6 +17,7 @@ import random
 from dataclasses import replace
 
 import msgspec
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,6 +27,7 @@ from testkit.conformance import REALWORLD
 from tests.profiles import examples
 from tiebreak.http.app import create_app
 from tiebreak.usecases.scenarios import file_request
+from tiebreak.usecases import team_scenarios
 from tiebreak.usecases.team_scenarios import compute_team_scenarios, plan_team_scenarios, solver_size
 from tiebreak.wire import scenarios as w
 from tiebreak.wire.limits import LIMITS
@@ -233,6 +235,33 @@ class _Ranker:
             assert response.status_code == 200, response.text
             self.seen[key] = {row["id"]: row["rank"] for row in response.json()["standings"]}
         return self.seen[key]
+
+
+@pytest.mark.parametrize("rules", RULES[:2], ids=["team-swiss", "team-swiss-emgsb"])
+@settings(max_examples=examples(15), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(drawn=team_events(), places=st.integers(1, 3))
+def test_enumeration_by_match_scores_answers_as_every_board_outcome_does(client, monkeypatch, rules, drawn, places):
+    """The premise the test above shares with enumeration (decision 0295: which board made a match's
+    game points changes no team rule of these lists), checked on its own: enumeration grouped by
+    match scores and enumeration ranking every board outcome give the same answer."""
+    event, last, fixed = drawn
+    trf = client.post("/v1/trf", json={"team_tournament": event}).json()["trf"]
+    pairings = [{"round": m["round"], "white": b["white"], "black": b["black"]} for m, b in last]
+    inverse = {v: k for k, v in PLAYED.items()}
+    assume = [
+        {"round": m["round"], "white": b["white"], "black": b["black"], "result": inverse[b["result"]]}
+        for (m, b), keep in zip(last, fixed, strict=True)
+        if keep
+    ]
+    body = msgspec.convert(
+        {"trf": trf, "pairings": pairings, "assume": assume, "places": places, "preset": rules},
+        w.ScenariosRequest,
+    )
+    grouped = compute_team_scenarios(plan_team_scenarios(body, method="enumeration"))
+    with monkeypatch.context() as patch:  # every board outcome its own group
+        patch.setattr(team_scenarios, "_match_scores", lambda plan, codes: np.arange(len(codes)))
+        every = compute_team_scenarios(plan_team_scenarios(body, method="enumeration"))
+    assert msgspec.structs.replace(grouped, stats=None) == msgspec.structs.replace(every, stats=None)
 
 
 def _as_outcome(example: list[dict]) -> dict[tuple[int, int, int], str]:

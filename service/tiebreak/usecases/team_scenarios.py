@@ -177,16 +177,20 @@ def plan_team_scenarios(
         open_boards[m] = open_boards.get(m, 0) + 1
     try:
         plan.model = team_model(event, specs, regulations, after_round, open_boards)
-    except NotModelled:
-        raise _not_modelled(body, specs, list(range(len(specs))), len(games)) from None
+    except NotModelled as exc:  # a rule, or what of it the model leaves unwritten (a negative value under a cut)
+        reason = str(exc)
+        refused = [i for i, spec in enumerate(specs) if spec.canonical == reason] or list(range(len(specs)))
+        raise _not_modelled(body, specs, refused, len(games), reason) from None
     plan.counts = _solver_counts(plan, body_bytes)
     if limits is not None:  # priced before the solver runs: a 413 naming what to narrow
         check_solver_cost(plan.counts, limits, len(games))
     return plan
 
 
-def _not_modelled(body: w.ScenariosRequest, specs: list[RuleSpec], refused: list[int], boards: int) -> InvalidRequest:
-    named = ", ".join(dict.fromkeys(specs[i].canonical for i in refused))
+def _not_modelled(
+    body: w.ScenariosRequest, specs: list[RuleSpec], refused: list[int], boards: int, named: str = ""
+) -> InvalidRequest:
+    named = named or ", ".join(dict.fromkeys(specs[i].canonical for i in refused))
     text = msg(
         '{rules}: not written as constraints for the team solver (docs/scenarios.md, "Team events"), and'
         " {open} open boards are too many outcomes to count; fix some results with `assume` or leave these"

@@ -374,8 +374,9 @@ def team_model(
     columns: list[list[Expr]] = [[total[primary][t] for t in range(n)]]
     keyed: list[Score] = []  # the scores the opponents' keys are read on
     policy = policy_of(regulations)
-    if policy.virtual_opponent:
-        raise NotModelled("the 2009 virtual opponent")
+    assert not policy.virtual_opponent, (
+        "team events refuse fide-2009 when they are read (engine/teams: resolve_team_regulations)"
+    )
     for spec in specs:
         entry = TEAM_TIEBREAKS[spec.code]
         if entry.dropped_why:
