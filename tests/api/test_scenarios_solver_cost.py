@@ -63,7 +63,7 @@ def test_a_solver_request_past_the_bound_is_a_413_that_says_what_to_narrow():
         assert "`contenders_only: true`" in message
         assert "max_cost_s" not in problem["detail"]
         ru = client.post("/v1/scenarios", json=wide, headers={"Accept-Language": "ru"})
-        assert ru.status_code == 413 and ru.json()["detail"].startswith("ответ для 60 игроков при 30 открытых партиях")
+        assert ru.status_code == 413 and ru.json()["detail"].startswith("ответ для 60 игроков (открытых партий: 30)")
         answered = client.post("/v1/scenarios", json=narrow)
         assert answered.status_code == 200, answered.text
         assert answered.json()["method"] == "solver"

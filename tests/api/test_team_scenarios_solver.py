@@ -268,10 +268,17 @@ def _as_outcome(example: list[dict]) -> dict[tuple[int, int, int], str]:
     return {(g["round"], g["white"], g["black"]): g["result"] for g in example}
 
 
+@pytest.fixture(scope="module")
+def slow_client():
+    with TestClient(create_app(replace(LIMITS, compute_deadline_s=600.0))) as c:
+        yield c
+
+
 @pytest.mark.parametrize(("name", "preset", "places"), REAL)
-def test_a_real_team_file_answers_and_every_example_re_ranks_as_claimed(client, name, preset, places):
+def test_a_real_team_file_answers_and_every_example_re_ranks_as_claimed(slow_client, name, preset, places):
     """The file's last round reopened (every board open: 3^40 and 3^44 outcomes), every team reported:
-    the solver answers within the default bounds, with nothing undecided; each team's best and worst
+    priced under the default `max_cost_s`, the solver answers with nothing undecided (the compute
+    deadline raised: on a busy machine the wall time is not the test's to bound); each team's best and worst
     example, posted as a finished event to /v1/standings, gives that team the rank claimed, and no
     sampled outcome puts a team outside its best and worst rank or contradicts a certain place."""
     path = REALWORLD / name
@@ -281,12 +288,12 @@ def test_a_real_team_file_answers_and_every_example_re_ranks_as_claimed(client, 
     opened, _, _ = file_request(None, text, None, None)
     pairings = [{"round": p.round, "white": p.white, "black": p.black} for p in opened.pairings if p.white]
     body = {"trf": text, "preset": preset, "pairings": pairings, "places": places}
-    response = client.post("/v1/scenarios", json=body)
+    response = slow_client.post("/v1/scenarios", json=body)
     assert response.status_code == 200, response.text
     answer = response.json()
     assert answer["method"] == "solver" and answer["entrants"] == "teams" and answer["undecided"] == 0
     assert len(answer["open_games"]) == len(pairings) and answer["stats"]["questions"] > 0
-    ranker = _Ranker(client, text, preset)
+    ranker = _Ranker(slow_client, text, preset)
     for team in answer["players"]:
         best, worst = (_as_outcome(team[f"{which}_example"]) for which in ("best", "worst"))
         assert set(best) == set(worst) == {(g["round"], g["white"], g["black"]) for g in answer["open_games"]}
