@@ -69,8 +69,8 @@ SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × 
 # part per request, each the largest CPU ratio its shapes reached in docs/benchmarks.md ("Pricing
 # the solver") times 2; decisions 0268, 0262, 0300, 0302.
 SOLVER_SECONDS_PER_RIVAL = 2.0e-04  # a best-rank question × one rival, tables: 1.0e-04 at worst × 2
-SOLVER_SECONDS_PER_SUM_RIVAL = 9.5e-04  # the same, sums over rounds: 4.66e-04 at worst × 2
-SOLVER_SECONDS_PER_UNIT = 7.0e-08  # a worst-rank question × rival × table value × game: 3.45e-08 at worst × 2
+SOLVER_SECONDS_PER_SUM_RIVAL = 9.5e-04  # the same, sums over rounds: 4.67e-04 at worst × 2
+SOLVER_SECONDS_PER_UNIT = 8.0e-08  # a worst-rank question × rival × table value × game: 4.01e-08 at worst × 2
 SOLVER_SECONDS_PER_SUM_UNIT = 4.0e-08  # the same, values of sums over rounds: 1.97e-08 at worst × 2
 SOLVER_SECONDS_BASE = 0.3  # the keys and models made once per request (the 60-player shape: 0.33 s in all)
 BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
