@@ -17,7 +17,7 @@ from tests.api.test_team_scenarios import OPEN, SMALL
 from testkit.conformance import REALWORLD
 from testkit.synthetic import swiss_wire
 from tiebreak.http.app import create_app
-from tiebreak.usecases.cost import estimate
+from tiebreak.usecases.cost import SOLVER_SECONDS_PER_RIVAL, SOLVER_SECONDS_PER_UNIT, estimate
 from tiebreak.usecases.scenarios import file_request, plan_scenarios
 from tiebreak.wire.limits import LIMITS
 from tiebreak.wire.scenarios import ScenariosRequest
@@ -80,8 +80,64 @@ def test_a_question_is_priced_by_the_rivals_level_with_the_player():
     # the middle player is no contender for the top 3: two questions; the leader at most eight
     # (by_own_result), fewer when a level has nobody who can be on it: settled by pruning, unpriced
     assert mid.solver_questions == 2 and 2 <= lead.solver_questions <= 8
-    assert lead.solver_units / lead.solver_questions < mid.solver_units / mid.solver_questions
-    assert whole.counts.solver_units > lead.solver_units + mid.solver_units
+    # the solver's part of each price (tables: WIN, PS), decision 0302's two kinds of question
+    lead_s, mid_s, whole_s = (
+        SOLVER_SECONDS_PER_RIVAL * c.solver_rivals + SOLVER_SECONDS_PER_UNIT * c.solver_units
+        for c in (lead, mid, whole.counts)
+    )
+    assert lead_s / lead.solver_questions < mid_s / mid.solver_questions
+    assert whole_s > lead_s + mid_s
+
+
+def test_a_best_rank_question_is_priced_by_its_rivals_a_worst_rank_one_by_their_values_and_games():
+    """Decision 0302: a best-rank question is priced per rival who can be level with the player at
+    their most points; a worst-rank one per rival at their least points × the values compared × the
+    open games those values read. Counted here by hand for players of the middle (no contenders for
+    the top 3: two questions each): every player has one open game (a win 2 points), and WIN and PS
+    read only the player's own game, so a player's values are the 3 results of one game."""
+    body = msgspec.convert(_sixty(3), ScenariosRequest)
+    table = plan_scenarios(body).table
+    score = {table.ids[i]: int(table.score[i]) for i in range(table.size)}
+    ordered = sorted(score, key=lambda pid: (-score[pid], pid))
+    for middle in ordered[28:32]:
+        counts = plan_scenarios(msgspec.structs.replace(body, players=[middle])).counts
+        most, least = score[middle] + 2, score[middle]
+        best = [k for k in score if k != middle and score[k] <= most <= score[k] + 2]
+        worst = [k for k in score if k != middle and score[k] <= least <= score[k] + 2]
+        games = {(k - 1) // 2 for k in (middle, *worst)}  # the pairings are 1-2, 3-4, ...
+        assert counts.solver_questions == 2
+        assert counts.solver_rivals == len(best) > 0
+        assert counts.solver_units == len(worst) * 3 * (1 + len(worst)) * len(games) > 0
+        assert counts.solver_sums == counts.solver_sum_rivals == 0
+
+
+@pytest.mark.skipif(not SAN_VIATOR.is_file(), reason=f"{SAN_VIATOR} is not here (../shared/conformance)")
+def test_san_viator_with_the_common_rules_is_admitted_for_its_contenders_of_the_top_3():
+    """BH/C1 BH SB, places 3: its 15 contenders were priced 14.5 s (a 413) when every question cost
+    its rivals × values at one rate; priced by decision 0302 they are under the bound and answered
+    (they take about 0.7 s of CPU). The deadline is raised: the test is not timed."""
+    text = SAN_VIATOR.read_text(encoding="utf-8", errors="replace")
+    request, _, _ = file_request(None, text, None, ["BH/C1", "BH", "SB"], places=3)
+    request = msgspec.structs.replace(request, contenders_only=True)
+    assert estimate(plan_scenarios(request).counts).seconds < LIMITS.max_cost_s
+    body = _without_nulls(msgspec.to_builtins(request))
+    with TestClient(create_app(replace(LIMITS, compute_deadline_s=600.0))) as client:
+        answered = client.post("/v1/scenarios", json=body)
+        assert answered.status_code == 200, answered.text
+        answer = answered.json()
+    assert answer["method"] == "solver" and answer["undecided"] == 0
+    assert len(answer["players"]) + len(answer["out_of_reach"]) == 137
+    assert any(p["places"] for p in answer["players"])
+
+
+@pytest.mark.skipif(not KARL_MALA.is_file(), reason=f"{KARL_MALA} is not here (../shared/conformance)")
+def test_karl_mala_with_the_common_rules_stays_past_the_bound_for_its_contenders():
+    """Its contenders for 1st with BH/C1 BH SB take about 36 s of CPU (docs/benchmarks.md): the
+    finer price of decision 0302 must not let them in."""
+    text = KARL_MALA.read_text(encoding="utf-8", errors="replace")
+    request, _, _ = file_request(None, text, None, ["BH/C1", "BH", "SB"], places=1)
+    request = msgspec.structs.replace(request, contenders_only=True)
+    assert estimate(plan_scenarios(request).counts).seconds > 3 * LIMITS.max_cost_s
 
 
 @pytest.mark.skipif(not SAN_VIATOR.is_file(), reason=f"{SAN_VIATOR} is not here (../shared/conformance)")

@@ -1,5 +1,5 @@
 """The cost model prices a solver request by what it measures before the solver runs (usecases/cost.py,
-decision 0268): its questions × the values of its model. A request clearly past `max_cost_s` is a
+decision 0268): its questions' rivals, values and games (decisions 0300, 0302). A request clearly past `max_cost_s` is a
 413 naming what to narrow in the request's own fields (`players`, `assume`, `places`), before any
 question is asked; the narrowed request is answered. Sums over rounds are priced at their own,
 lower rate (decision 0262)."""
@@ -18,7 +18,13 @@ from tests.api.test_scenarios_realworld import _without_nulls
 from testkit.conformance import REALWORLD
 from testkit.synthetic import swiss_wire
 from tiebreak.http.app import create_app
-from tiebreak.usecases.cost import SOLVER_SECONDS_PER_SUM_UNIT, SOLVER_SECONDS_PER_UNIT, estimate
+from tiebreak.usecases.cost import (
+    SOLVER_SECONDS_PER_RIVAL,
+    SOLVER_SECONDS_PER_SUM_RIVAL,
+    SOLVER_SECONDS_PER_SUM_UNIT,
+    SOLVER_SECONDS_PER_UNIT,
+    estimate,
+)
 from tiebreak.usecases.scenarios import compute_scenarios, file_request, plan_scenarios
 from tiebreak.wire.limits import LIMITS, Deadline, TooManyOpenGames
 from tiebreak.wire.scenarios import ScenariosRequest
@@ -71,8 +77,8 @@ def test_a_solver_request_past_the_bound_is_a_413_that_says_what_to_narrow():
 
 def test_a_sums_model_is_priced_at_the_sums_rate_and_the_bound_is_its_price():
     """San Viator, its last round reopened, BH/C1 BH SB (sums over rounds, engine/scenario_formulas.py)
-    for 8 players: every unit of the model is a sum, priced at SOLVER_SECONDS_PER_SUM_UNIT (decision
-    0300: measured dearer per rival × value than a table's); a bound just over that price answers,
+    for 8 players: every unit and rival of the model is a sum's, priced at SOLVER_SECONDS_PER_SUM_UNIT
+    and SOLVER_SECONDS_PER_SUM_RIVAL (decisions 0300, 0302); a bound just over that price answers,
     one just under it is the 413 at `players`. The deadline is raised: the test is not timed."""
     path = REALWORLD / "san-viator-madrid-2018.trf"
     if not path.exists():  # read in place from ../shared, never copied (as the other real-event tests)
@@ -83,11 +89,14 @@ def test_a_sums_model_is_priced_at_the_sums_rate_and_the_bound_is_its_price():
     plan = plan_scenarios(request)
     counts = plan.counts
     assert plan.solver and counts.solver_questions and counts.solver_sums == counts.solver_units > 0
+    assert counts.solver_sum_rivals == counts.solver_rivals > 0
     priced = estimate(counts).seconds
-    as_tables = estimate(replace(counts, solver_sums=0)).seconds
-    # the whole difference is the rate: the sums' units at the sums' rate, not the tables'
+    as_tables = estimate(replace(counts, solver_sums=0, solver_sum_rivals=0)).seconds
+    # the whole difference is the rates: the sums' units and rivals at the sums' rates, not the tables'
     assert math.isclose(
-        priced - as_tables, (SOLVER_SECONDS_PER_SUM_UNIT - SOLVER_SECONDS_PER_UNIT) * counts.solver_units
+        priced - as_tables,
+        (SOLVER_SECONDS_PER_SUM_UNIT - SOLVER_SECONDS_PER_UNIT) * counts.solver_units
+        + (SOLVER_SECONDS_PER_SUM_RIVAL - SOLVER_SECONDS_PER_RIVAL) * counts.solver_rivals,
     )
     body = _without_nulls(msgspec.to_builtins(request))
     with TestClient(create_app(replace(LIMITS, max_cost_s=priced * 1.01, compute_deadline_s=600.0))) as client:

@@ -62,13 +62,16 @@ SECONDS_PER_RANKED_CELL = 3.0e-08  # one outcome ranked in full × one player ×
 SECONDS_PER_RANKED_RULE_CELL = 1.0e-07  # the same × one rule
 SECONDS_PER_ASSEMBLED_PLAYER = 2.5e-08  # one outcome ranked by parts × one player
 SECONDS_PER_OUTCOME_QUESTION = 4.0e-09  # one outcome × one reported player × one place: its needs
-# The solver (engine/scenario_solver.py) is priced by what it measures before it runs: per question,
-# its rivals (the players who can be level with the asker on points) × the values of the keys it
-# compares (usecases/scenarios.solver_size), a rate per kind of model and a fixed part per request,
-# each the largest ratio its shapes reached in docs/benchmarks.md ("Pricing the solver"), one core
-# on a busy machine, times a margin; decisions 0268, 0262, 0300.
-SOLVER_SECONDS_PER_UNIT = 2.5e-06  # one rival × one table value: 9.5e-07 at worst × 2.6
-SOLVER_SECONDS_PER_SUM_UNIT = 5.0e-06  # one rival × one value of sums over rounds: 2.34e-06 at worst × 2.1
+# The solver (engine/scenario_solver.py) is priced by what it measures before it runs
+# (usecases/scenarios.solver_size): a best-rank question per rival who can be level with the player
+# on points, a worst-rank question per rival × the values it compares × the open games they read
+# (the worst rank's search grows with them: decision 0302), a rate per kind of model and a fixed
+# part per request, each the largest CPU ratio its shapes reached in docs/benchmarks.md ("Pricing
+# the solver") times 2; decisions 0268, 0262, 0300, 0302.
+SOLVER_SECONDS_PER_RIVAL = 2.0e-04  # a best-rank question × one rival, tables: 1.0e-04 at worst × 2
+SOLVER_SECONDS_PER_SUM_RIVAL = 9.5e-04  # the same, sums over rounds: 4.67e-04 at worst × 2
+SOLVER_SECONDS_PER_UNIT = 8.0e-08  # a worst-rank question × rival × table value × game: 4.01e-08 at worst × 2
+SOLVER_SECONDS_PER_SUM_UNIT = 4.0e-08  # the same, values of sums over rounds: 1.97e-08 at worst × 2
 SOLVER_SECONDS_BASE = 0.3  # the keys and models made once per request (the 60-player shape: 0.33 s in all)
 BYTES_PER_OUTCOME_PLAYER = 6  # one outcome × one reported player: its rank range (two int16), a reach
 BYTES_PER_SCENARIO_VALUE = 8  # by parts: one rule's sort key of one player in one outcome the engine ranks
@@ -119,8 +122,10 @@ class Counts:
     reported: int = 0  # scenarios: players reported
     places: int = 0  # scenarios: places asked about
     solver_questions: int = 0  # scenarios by the solver: the questions at most (usecases/scenarios.solver_size)
-    solver_units: int = 0  # Σ over those questions of its rivals × the values of the keys it compares
+    solver_units: int = 0  # Σ over the worst-rank questions of rivals × the values compared × the games read
     solver_sums: int = 0  # of those units, the ones of sums over rounds (the rule families' model)
+    solver_rivals: int = 0  # Σ over the best-rank questions of their rivals (decision 0302)
+    solver_sum_rivals: int = 0  # of those rivals, the ones of sums over rounds
     teams: bool = False  # scenarios of a team event: its rows are teams, `contenders_only` is not for it
 
     @property
@@ -254,6 +259,8 @@ def _scenario_seconds(counts: Counts) -> float:
         + SECONDS_PER_OUTCOME_QUESTION * outcomes * counts.reported * counts.places
         + SOLVER_SECONDS_PER_UNIT * (counts.solver_units - counts.solver_sums)
         + SOLVER_SECONDS_PER_SUM_UNIT * counts.solver_sums
+        + SOLVER_SECONDS_PER_RIVAL * (counts.solver_rivals - counts.solver_sum_rivals)
+        + SOLVER_SECONDS_PER_SUM_RIVAL * counts.solver_sum_rivals
         + SOLVER_SECONDS_BASE * bool(counts.solver_questions)
     )
 
@@ -314,10 +321,10 @@ def describe(counts: Counts) -> str:
     if counts.solver_questions:
         parts.append(
             msg(
+                # no count of units: since decision 0302 they are of two kinds, neither a thing an arbiter counts
                 ", up to {questions} questions to the solver (each reported player's best and worst rank,"
-                " and again per result of their own game), {units} values of rivals compared in all",
+                " and again per result of their own game)",
                 questions=counts.solver_questions,
-                units=counts.solver_units,
             )
         )
     return Joined(*parts)

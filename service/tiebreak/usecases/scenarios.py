@@ -348,13 +348,14 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         policy = standings.decisions.ratings
         _, dropped, _ = rating_inputs(table, specs, standings.regulations, None, policy, tournament)
         parts = None
-        questions = units = sums = 0
+        questions = rivals_best = units = 0
+        sums = False
         if solver:
             assert reach is not None
             parts = _solver_parts(table, games, reported, specs, reach)
             low = high = np.zeros((0, len(reported)), dtype=np.int32)
             wanted, most = np.zeros(0, dtype=np.int64), len(parts.chosen)  # priced: the engine's covering outcomes
-            questions, units, sums = solver_size(table, games, reported, parts, body.places)
+            questions, rivals_best, units, sums = solver_size(table, games, reported, parts, body.places)
         elif reach is not None and not all(spec in dropped for spec in specs):
             parts = parts_of(table, games, reported, reach)
             most = len(parts.chosen)  # priced: the outcomes the engine ranks for the values
@@ -379,7 +380,9 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
         places=counts.places,
         solver_questions=questions,
         solver_units=units,
-        solver_sums=sums,
+        solver_sums=units if sums else 0,
+        solver_rivals=rivals_best,
+        solver_sum_rivals=rivals_best if sums else 0,
     )
     if solver and limits is not None:  # priced before the solver runs: a 413 naming what to narrow
         check_solver_cost(counts, limits, len(games))
@@ -407,41 +410,51 @@ def plan_scenarios(body: w.ScenariosRequest, limits: Limits | None = None, body_
 
 def solver_size(
     table: Table, games: list[OpenGame], reported: list[int], parts: Parts, places: int
-) -> tuple[int, int, int]:
+) -> tuple[int, int, int, bool]:
     """What the solver's time grows with, known before it runs (usecases/cost.py prices it): the
-    questions at most, the units (each question × the values of the keys it compares) and how many
-    of those units are sums over rounds (priced at their own rate: decision 0262).
+    questions at most, the rivals of the best-rank questions, the units of the worst-rank ones
+    (rivals × the values of the keys compared × the open games those keys read) and whether they
+    are sums over rounds (priced at their own rates: decision 0262).
 
     Decision 0300: a question is asked with the player's points fixed at a level (the most for the
     best rank, the least for the worst, each result of their own game for by_own_result) and
     compares them only with the rivals who can be on that level (the others are ahead or behind
     whatever the results: constants); a question without such a rival is settled by pruning and
     costs nothing. by_own_result is asked of contenders only (players who can reach `places` on
-    points alone) with an open game (their next one: `_own_games`)."""
+    points alone) with an open game (their next one: `_own_games`). Decision 0302: a best-rank
+    question takes about the same time per rival whatever the model's size; a worst-rank one grows
+    with its model and with the games it reads too (Karl-Mala's take ten times San Viator's per
+    value)."""
     low, high = score_ranges(table, games)  # each player's least and greatest points over every outcome
     # sums over rounds: a term a round over at most three games, priced as 6 values a round
     # (measured: a term costs the solver about what 6 table values do, docs/benchmarks.md)
     per_round = table.played_rounds * 6
     values = np.zeros(table.size, dtype=np.int64)
-    for player, read in parts.read.items():
-        values[player] = 3 ** len(read) if parts.covered else min(3 ** len(read), per_round)
+    read = np.zeros((table.size, len(parts.kept)), dtype=bool)  # the kept open games each player's values read
+    for player, games_read in parts.read.items():
+        values[player] = 3 ** len(games_read) if parts.covered else min(3 ** len(games_read), per_round)
+        read[player, games_read] = True
     results = sorted({int(table.win), int(table.draw), loss_points(table)})
     own = _own_games(games, reported)
-    questions = units = 0
+    questions = rivals_best = units = 0
     for j in reported:
-        levels = [int(high[j]), int(low[j])]  # the best rank's question, the worst rank's
+        levels = [(int(high[j]), True), (int(low[j]), False)]  # the best rank's question, the worst rank's
         if j in own and int((low > high[j]).sum()) < places:  # by_own_result: each result fixed
             for r in results:
-                levels += [int(high[j]) - results[-1] + r, int(low[j]) - results[0] + r]
-        for level in levels:
+                levels += [(int(high[j]) - results[-1] + r, True), (int(low[j]) - results[0] + r, False)]
+        for level, best in levels:
             rivals = (low <= level) & (high >= level)  # can be level with j on points: compared by values
             rivals[j] = False
             if rivals.any():
                 questions += 1
-                # measured: a question's time grows with its rivals × the values it reads, not
-                # with the values alone (a boolean per rival, each compared over the whole model)
-                units += int(rivals.sum()) * (int(values[j]) + int(values[rivals].sum()))
-    return questions, units, 0 if parts.covered else units
+                if best:
+                    rivals_best += int(rivals.sum())
+                    continue
+                # measured: a worst-rank question's time grows with its rivals × the values it
+                # reads (a boolean per rival, compared over the whole model) × the games they span
+                spanned = int((read[j] | read[rivals].any(axis=0)).sum())
+                units += int(rivals.sum()) * (int(values[j]) + int(values[rivals].sum())) * max(1, spanned)
+    return questions, rivals_best, units, not parts.covered
 
 
 def _enumeration_fits(counts: Counts, limits: Limits | None) -> bool:
