@@ -355,3 +355,51 @@ def test_the_best_outcome_and_the_tightest_bound_of_different_passes_prove_a_que
     for player in solved.players:
         truth = enumerated[player.id]
         assert (player.best_rank, player.worst_rank, player.undecided) == (truth.best_rank, truth.worst_rank, [])
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(MODEL_LISTS))
+def test_the_worst_ranks_floor_is_the_players_least_value(seed, rules):
+    """Decision 0291's floor against every outcome: with the player's own results fixed as the
+    worst rank fixes them, `_least` is the least first value (the rules combined, or the table's
+    dense rank) the player takes, so a rival counted above the player is above it too."""
+    body = msgspec.structs.replace(_request(seed), tiebreaks=list(rules), regulations="fide-2024")
+    given_keys: dict = {}
+    real = use.solve_ranks
+
+    def capture(keys, games, reported, **options):
+        given_keys.setdefault("call", (keys, games, reported))
+        return real(keys, games, reported, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(use, "solve_ranks", capture)
+        _by_solver(body, patch, model_only=True)
+    keys, games, reported = given_keys["call"]
+    codes = outcome_codes(games)
+    low, high, least, most = np.array([solver._bounds(k) for k in keys]).T
+    for j in reported:
+        c = compared(j, low, high, least, most)
+        q = solver._Question(keys, games, j, c.ahead_if, 1 + c.ahead, False, low, high, solver.Shared())
+        mine = (codes[:, q.own] == q.own_codes).all(axis=1)  # the outcomes with j's own results fixed
+        dense = solver._dense(keys, [j, *q.crossing], q.level)
+        key = keys[j]
+        if isinstance(key, solver.FormulaKey):
+            if not key.parts:  # points alone: nothing past them to bound
+                assert q._least(dense) is None
+                continue
+            span = int(np.prod(key.radix))
+            first = solver._values_at(key, codes[mine]) - (q.level - key.offsets[0]) * span
+        else:
+            first = np.array([dense[int(v)] for v in solver._values_at(key, codes[mine])])
+        assert q._least(dense) == first.min()
+
+
+def test_the_floor_reaches_the_worst_ranks_model(monkeypatch):
+    """The floor is stated in the model (not only computed): one claimed above every value the
+    player takes leaves only the rivals above on points counted, and some worst rank then differs
+    from enumeration's. (With the floor left out of the model this answer would be enumeration's.)"""
+    body = msgspec.structs.replace(_request(2), tiebreaks=["BH/C1", "BH"], regulations="fide-2024")
+    enumerated = {p.id: p.worst_rank for p in use.compute_scenarios(use.plan_scenarios(body)).players}
+    monkeypatch.setattr(solver._Question, "_least", lambda self, dense: 2**30)
+    solved = _by_solver(body, monkeypatch, model_only=True)
+    assert any(p.worst_rank < enumerated[p.id] for p in solved.players)

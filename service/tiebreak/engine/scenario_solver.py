@@ -46,6 +46,8 @@ SECONDS_PER_QUESTION = 5.0  # per question, in CP-SAT deterministic time (about 
 # SECONDS_PER_QUESTION goes to the passes with the LP when the quick one leaves it open:
 # (linearization level, share of the rest), in turn until one proves it (decision 0290).
 QUICK_SECONDS = 0.25
+# The worst rank's floor (decision 0291): j's least value, by a small model over j's own games.
+LEAST_SECONDS = 0.05
 FULL_PASSES = ((2, 0.3), (1, 0.7))
 # A question whose rivals' keys read at most this many outcomes of open games (3**8) is answered by
 # counting them all, which beats the model at that size; the model takes the larger ones.
@@ -212,6 +214,26 @@ class _Question:
         best = int(np.argmin(count) if self.minimise else np.argmax(count))
         return Extreme(0, full[best], True)
 
+    def _least(self, dense: dict[int, int]) -> int | None:
+        """A proved lower bound of j's first value (the rules combined) with j's own results
+        fixed: the least it takes when solved in time; None when there is nothing to bound."""
+        key = self.keys[self.j]
+        model = _Model()
+        result = {g: [model.new_bool_var("") for _ in range(3)] for g in key.games}
+        for bools in result.values():
+            model.add_exactly_one(bools)
+        for g, code in zip(self.own, self.own_codes, strict=True):
+            model.add(result[g][int(code)] == 1)
+        values = _values_expr(model, key, self.level, dense, result, _Terms(model, result, self.shared))
+        if not values:
+            return None
+        model.minimize(values[0])
+        solver = _solver(LEAST_SECONDS, 0)
+        status = solver.solve(model)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        return math.ceil(solver.best_objective_bound)
+
     def _modelled(self, used: list[int], seconds: float) -> Extreme:
         keys, j, level = self.keys, self.j, self.level
         model = _Model()
@@ -222,12 +244,12 @@ class _Question:
         for g, code in zip(self.own, self.own_codes, strict=True):  # j's own results (the class's note)
             model.add(result[g][int(code)] == 1)
         terms = _Terms(model, result, self.shared)
-        # the values of the players at j's level renumbered densely in their order: small domains
-        tables = [key for key in (keys[k] for k in (j, *self.crossing)) if isinstance(key, Key)]
-        at_level = [t.value[t.points == level] for t in tables]
-        dense = {v: i for i, v in enumerate(np.unique(np.concatenate(at_level)).tolist())} if tables else {}
+        dense = _dense(keys, [j, *self.crossing], level)
         # j's values as variables: each is compared with every rival's, written out once
         values_j = [_as_var(model, e) for e in _values_expr(model, keys[j], level, dense, result, terms)]
+        # the worst rank: a rival counted level with j is above j's least value too (implied; its
+        # big-M is the rival's own range, not j's as well: a tighter LP; decision 0291)
+        floor = None if self.minimise else self._least(dense)
         counted = []
         for k in self.crossing:
             own, more, level_truth = self.shared.at_level(keys[k], level)
@@ -249,6 +271,8 @@ class _Question:
                     model.add(b <= above + level_expr)
                     values_k = _values_expr(model, keys[k], level, dense, result, terms)
                     model.add(values_k[0] >= values_j[0] + 1).only_enforce_if(_enforced(b, level_with))
+                    if floor is not None:
+                        model.add(values_k[0] >= floor + 1).only_enforce_if(_enforced(b, level_with))
                     # the first rule's alone at least j's (implied, a tighter bound)
                     for mine, theirs in zip(values_j[1:], values_k[1:], strict=True):
                         model.add(theirs >= mine).only_enforce_if(_enforced(b, level_with))
@@ -577,6 +601,13 @@ class _Model(cp_model.CpModel):
 
     def _add_pre_pep8_methods(self) -> None:
         pass
+
+
+def _dense(keys: list[AnyKey], players: list[int], level: int) -> dict[int, int]:
+    """The table keys' values with `level` points renumbered densely in their order: small domains."""
+    tables = [key for key in (keys[k] for k in players) if isinstance(key, Key)]
+    at_level = [t.value[t.points == level] for t in tables]
+    return {v: i for i, v in enumerate(np.unique(np.concatenate(at_level)).tolist())} if tables else {}
 
 
 def _plain(cut: Cut) -> bool:
