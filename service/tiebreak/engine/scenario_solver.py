@@ -232,7 +232,8 @@ class _Question:
         status = solver.solve(model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
-        return math.ceil(solver.best_objective_bound)
+        # the value is an integer: a float bound's noise (5.000000000000001) must not lift it to 6
+        return math.ceil(solver.best_objective_bound - 1e-6)
 
     def _modelled(self, used: list[int], seconds: float) -> Extreme:
         keys, j, level = self.keys, self.j, self.level
