@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ortools.sat.python import cp_model
 
@@ -359,6 +359,7 @@ def test_the_best_outcome_and_the_tightest_bound_of_different_passes_prove_a_que
 
 @settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), rules=st.sampled_from(MODEL_LISTS))
+@example(seed=101, rules=["BH/C1", "BH"])  # CP-SAT's bound 5.000000000000001 once made a floor of 6
 def test_the_worst_ranks_floor_is_the_players_least_value(seed, rules):
     """Decision 0291's floor against every outcome: with the player's own results fixed as the
     worst rank fixes them, `_least` is the least first value (the rules combined, or the table's
