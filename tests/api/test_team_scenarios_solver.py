@@ -130,11 +130,9 @@ RULES = [
 ]
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["team-swiss", "team-swiss-emgsb", "gp-keys", "gp-primary"])
-@settings(max_examples=examples(40), suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(drawn=team_events(), places=st.integers(1, 3))
-def test_the_solver_agrees_with_enumeration_on_every_field(client, rules, drawn, places):
-    event, last, fixed = drawn
+def _drawn_request(client, event, last, fixed, places: int, rules) -> w.ScenariosRequest:
+    """A drawn event's scenarios request: its last round's boards open but for those `fixed`, which
+    keep their drawn results; `rules` a preset's name or a rule list."""
     trf = client.post("/v1/trf", json={"team_tournament": event}).json()["trf"]
     pairings = [{"round": m["round"], "white": b["white"], "black": b["black"]} for m, b in last]
     inverse = {v: k for k, v in PLAYED.items()}
@@ -143,11 +141,19 @@ def test_the_solver_agrees_with_enumeration_on_every_field(client, rules, drawn,
         for (m, b), keep in zip(last, fixed, strict=True)
         if keep
     ]
-    body = msgspec.convert(
+    return msgspec.convert(
         {"trf": trf, "pairings": pairings, "assume": assume, "places": places}
         | ({"preset": rules} if isinstance(rules, str) else {"tiebreaks": rules}),
         w.ScenariosRequest,
     )
+
+
+@pytest.mark.parametrize("rules", RULES, ids=["team-swiss", "team-swiss-emgsb", "gp-keys", "gp-primary"])
+@settings(max_examples=examples(40), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(drawn=team_events(), places=st.integers(1, 3))
+def test_the_solver_agrees_with_enumeration_on_every_field(client, rules, drawn, places):
+    event, last, fixed = drawn
+    body = _drawn_request(client, event, last, fixed, places, rules)
     enumerated = compute_team_scenarios(plan_team_scenarios(body, method="enumeration"))
     plan = plan_team_scenarios(body, method="solver")
     solved = compute_team_scenarios(plan)
@@ -245,18 +251,7 @@ def test_enumeration_by_match_scores_answers_as_every_board_outcome_does(client,
     game points changes no team rule of these lists), checked on its own: enumeration grouped by
     match scores and enumeration ranking every board outcome give the same answer."""
     event, last, fixed = drawn
-    trf = client.post("/v1/trf", json={"team_tournament": event}).json()["trf"]
-    pairings = [{"round": m["round"], "white": b["white"], "black": b["black"]} for m, b in last]
-    inverse = {v: k for k, v in PLAYED.items()}
-    assume = [
-        {"round": m["round"], "white": b["white"], "black": b["black"], "result": inverse[b["result"]]}
-        for (m, b), keep in zip(last, fixed, strict=True)
-        if keep
-    ]
-    body = msgspec.convert(
-        {"trf": trf, "pairings": pairings, "assume": assume, "places": places, "preset": rules},
-        w.ScenariosRequest,
-    )
+    body = _drawn_request(client, event, last, fixed, places, rules)
     grouped = compute_team_scenarios(plan_team_scenarios(body, method="enumeration"))
     with monkeypatch.context() as patch:  # every board outcome its own group
         patch.setattr(team_scenarios, "_match_scores", lambda plan, codes: np.arange(len(codes)))

@@ -103,6 +103,21 @@ def test_own_results_fixed_and_rivals_settled_as_every_outcome_says(seed, rules)
             assert q.answer(3600.0)[0].rank == whole
 
 
+def _first_solver_call(body, model_only: bool = True):
+    """The keys, open games and reported players the use case hands the solver first."""
+    given_keys: dict = {}
+    real = use.solve_ranks
+
+    def capture(keys, games, reported, **options):
+        given_keys.setdefault("call", (keys, games, reported))
+        return real(keys, games, reported, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(use, "solve_ranks", capture)
+        _by_solver(body, patch, model_only=model_only)
+    return given_keys["call"]
+
+
 def _agree(body, model_only: bool, most_read: int = 99) -> None:
     enumerated = use.compute_scenarios(use.plan_scenarios(body))
     assert enumerated.method == "enumeration"
@@ -218,17 +233,7 @@ def test_ranks_already_proved_are_used_as_given_not_asked_again(monkeypatch):
     """by_own_result's question with the player's own game won (lost) is the best (worst) rank
     already proved (decision 0260 fixes it so): `known` hands it over and no model is built."""
     body = msgspec.structs.replace(_request(3), tiebreaks=["BH/C1", "BH"], regulations="fide-2024")
-    given_keys: dict = {}
-    real = use.solve_ranks
-
-    def capture(keys, games, reported, **options):
-        given_keys.setdefault("call", (keys, games, reported))
-        return real(keys, games, reported, **options)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(use, "solve_ranks", capture)
-        _by_solver(body, patch, model_only=True)
-    keys, games, reported = given_keys["call"]
+    keys, games, reported = _first_solver_call(body)
     best, worst = solver.Extreme(-1, None, True), solver.Extreme(-2, None, True)
 
     def refused(*args, **kwargs):
@@ -290,17 +295,7 @@ def test_an_outcome_at_hand_spares_a_model(monkeypatch):
 def test_ranks_at_is_the_rank_in_each_outcome(seed, rules):
     """`ranks_at` (decision 0263) against every outcome of the keys the solver is given."""
     body = msgspec.structs.replace(_request(seed), tiebreaks=list(rules), regulations="fide-2024")
-    given_keys: dict = {}
-    real = use.solve_ranks
-
-    def capture(keys, games, reported, **options):
-        given_keys.setdefault("call", (keys, games, reported))
-        return real(keys, games, reported, **options)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(use, "solve_ranks", capture)
-        _by_solver(body, patch)
-    keys, games, reported = given_keys["call"]
+    keys, games, reported = _first_solver_call(body, model_only=False)
     codes = outcome_codes(games)
     values = np.stack([solver._values_at(k, codes) for k in keys])
     low, high, least, most = np.array([solver._bounds(k) for k in keys]).T
@@ -365,17 +360,7 @@ def test_the_worst_ranks_floor_is_the_players_least_value(seed, rules):
     worst rank fixes them, `_least` is the least first value (the rules combined, or the table's
     dense rank) the player takes, so a rival counted above the player is above it too."""
     body = msgspec.structs.replace(_request(seed), tiebreaks=list(rules), regulations="fide-2024")
-    given_keys: dict = {}
-    real = use.solve_ranks
-
-    def capture(keys, games, reported, **options):
-        given_keys.setdefault("call", (keys, games, reported))
-        return real(keys, games, reported, **options)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(use, "solve_ranks", capture)
-        _by_solver(body, patch, model_only=True)
-    keys, games, reported = given_keys["call"]
+    keys, games, reported = _first_solver_call(body)
     codes = outcome_codes(games)
     low, high, least, most = np.array([solver._bounds(k) for k in keys]).T
     for j in reported:
