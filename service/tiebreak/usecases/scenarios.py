@@ -809,11 +809,9 @@ def _by_own_result(
     already answered by an outcome at hand is not asked (`_found`)."""
     if own is None or not reachable:
         return {}
-    worst = answer.worst
-    open_places = [p for p in reachable if not (worst.proved and worst.rank <= p)]
-    every = w.OwnResults(win="certain", draw="certain", loss="certain")
+    open_places = open_own_places(answer, reachable)
     if not open_places:  # certain in every outcome: whatever the player's own result
-        return dict.fromkeys(reachable, every)
+        return dict.fromkeys(reachable, CERTAIN_WHATEVER)
     game, side = own
     kept = {g: k for k, g in enumerate(parts.kept)}
     c = compared(player, *bounds)
@@ -844,14 +842,7 @@ def _by_own_result(
             setattr(stats, name, getattr(stats, name) + getattr(more, name))
         stats.seconds += more.seconds
         per_result.append(ranks)
-    answers: dict[int, w.OwnResults] = {}
-    for place in reachable:
-        if place not in open_places:
-            answers[place] = every
-            continue
-        status = [own_status(ranks, place) if ranks is not None else "undecided" for ranks in per_result]
-        answers[place] = w.OwnResults(win=status[0], draw=status[1], loss=status[2])
-    return answers
+    return own_results(reachable, open_places, per_result, "undecided")
 
 
 def _found(
@@ -881,6 +872,30 @@ def _found(
             Extreme(int(rank[high]), outcomes[high], False) if rank[high] > open_places[-1] else None,
         )
     return found
+
+
+CERTAIN_WHATEVER = w.OwnResults(win="certain", draw="certain", loss="certain")
+
+
+def open_own_places(answer: PlayerRanks, reachable: list[int]) -> list[int]:
+    """The places by_own_result must ask about: those the proved worst rank does not already make certain."""
+    worst = answer.worst
+    return [p for p in reachable if not (worst.proved and worst.rank <= p)]
+
+
+def own_results(
+    reachable: list[int], open_places: list[int], per_result: list[PlayerRanks | None], missing: w.OwnStatus
+) -> dict[int, w.OwnResults]:
+    """by_own_result per place from the ranks under each own result (win, draw, loss); `missing`:
+    the status of a result with no ranks."""
+    answers: dict[int, w.OwnResults] = {}
+    for place in reachable:
+        if place not in open_places:
+            answers[place] = CERTAIN_WHATEVER
+            continue
+        status = [own_status(ranks, place) if ranks is not None else missing for ranks in per_result]
+        answers[place] = w.OwnResults(win=status[0], draw=status[1], loss=status[2])
+    return answers
 
 
 def own_status(ranks: PlayerRanks, place: int) -> w.OwnStatus:

@@ -35,7 +35,7 @@ from ..wire import schemas as s
 from ..wire.limits import Deadline, Limits
 from .convert_teams import team_tiebreak_to_wire
 from .cost import SOLVER_SECONDS_PER_UNIT, Counts, check_solver_cost, too_many_open_games
-from .scenarios import assumed_results, own_status, places_reached, refuse_unpaired
+from .scenarios import CERTAIN_WHATEVER, assumed_results, open_own_places, own_results, places_reached, refuse_unpaired
 from .teams import check_team_event, prepare_team
 
 # the result code of an open game (engine/scenarios.py RESULTS: white, draw, black) as a board's result
@@ -419,11 +419,9 @@ def _by_own_result(
     mine = [m for m, o in enumerate(model.opened) if team in (o.home, o.away)]
     if len(mine) != 1 or not reachable:
         return {}
-    worst = answer.worst
-    open_places = [p for p in reachable if not (worst.proved and worst.rank <= p)]
-    every = w.OwnResults(win="certain", draw="certain", loss="certain")
+    open_places = open_own_places(answer, reachable)
     if not open_places:
-        return dict.fromkeys(reachable, every)
+        return dict.fromkeys(reachable, CERTAIN_WHATEVER)
     (m,) = mine
     per_result: list[PlayerRanks | None] = []
     for result in MATCH_RESULTS:
@@ -442,14 +440,8 @@ def _by_own_result(
             continue
         [ranks], _ = solve_team_ranks(model, [team], {m: allowed}, between=between, stats=stats, known=known)
         per_result.append(ranks)
-    answers: dict[int, w.OwnResults] = {}
-    for place in reachable:
-        if place not in open_places:
-            answers[place] = every
-            continue
-        status = [own_status(r, place) if r is not None else "impossible" for r in per_result]
-        answers[place] = w.OwnResults(win=status[0], draw=status[1], loss=status[2])
-    return answers
+    # a result no value of the match gives is none of the team's outcomes
+    return own_results(reachable, open_places, per_result, "impossible")
 
 
 def _solved(plan: TeamScenariosPlan, model: TeamModel, deadline: Deadline | None) -> w.ScenariosResponse:
