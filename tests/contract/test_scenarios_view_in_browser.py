@@ -55,6 +55,12 @@ def browser(chromium):
     browser.close()
 
 
+def error_shown(browser: Browser) -> tuple[str, str]:
+    """The view's error box as the arbiter reads it, and the server's words within it."""
+    box = browser.evaluate("document.querySelector('[data-testid=scenarios-error]').textContent")
+    return box, browser.evaluate("document.querySelector('[data-testid=scenarios-advice]').textContent")
+
+
 def games_on_the_page(browser: Browser) -> list[dict]:
     return browser.evaluate(
         """Array.from(document.querySelectorAll('#scenarios-games select'), s => ({
@@ -70,8 +76,7 @@ def test_every_game_of_the_last_round_opens_and_too_many_say_so_in_the_arbiters_
     games = games_on_the_page(browser)
     assert len(games) == 56 and all(g["value"] == "" for g in games)  # every one of them open
     assert ask_scenarios(browser, 10) == "error"
-    box = browser.evaluate("document.querySelector('[data-testid=scenarios-error]').textContent")
-    advice = browser.evaluate("document.querySelector('[data-testid=scenarios-advice]').textContent")
+    box, advice = error_shown(browser)
     assert advice.startswith("56 games are open") and "at most " in advice
     assert "Fix some results above" in box
     for internal in ("max_cost_s", "max_memory_mib", "TIEBREAK_", "`assume`", "`players`"):
@@ -270,8 +275,7 @@ def test_karl_mala_answers_with_the_pages_defaults_and_says_when_even_the_conten
     assert compute(browser, text, RULES) == "done"
     take_last_round(browser)
     assert ask_scenarios(browser, 1) == "error"
-    box = browser.evaluate("document.querySelector('[data-testid=scenarios-error]').textContent")
-    advice = browser.evaluate("document.querySelector('[data-testid=scenarios-advice]').textContent")
+    box, advice = error_shown(browser)
     assert re.fullmatch(
         r"answering \d+ players with 138 games open would take the solver about \d+ s, more than the 10 s a"
         r" request may take",
@@ -296,8 +300,7 @@ def test_a_team_file_past_the_bound_shows_the_servers_words_not_a_second_request
         take_last_round(browser)
         assert len(games_on_the_page(browser)) == 44
         assert ask_scenarios(browser, 10) == "error"
-        box = browser.evaluate("document.querySelector('[data-testid=scenarios-error]').textContent")
-        advice = browser.evaluate("document.querySelector('[data-testid=scenarios-advice]').textContent")
+        box, advice = error_shown(browser)
     assert re.fullmatch(
         r"answering 50 teams with 44 boards open would take the solver about \d+ s, more than the 2 s a request"
         r" may take",
