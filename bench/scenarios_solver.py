@@ -8,6 +8,7 @@ BH SB and every player, say) are priced past the service's bound (decision 0268)
 
     .venv/bin/python -m bench.scenarios_solver            # every shape
     .venv/bin/python -m bench.scenarios_solver --teams    # the team files only (decision 0295)
+    .venv/bin/python -m bench.scenarios_solver --only "300 players"   # the shapes whose name has it
 """
 
 from __future__ import annotations
@@ -32,7 +33,15 @@ BENCH_LIMITS = dataclasses.replace(LIMITS, max_cost_s=BENCH_COST_S)
 SCORED = {"win": 1.0, "forfeit_win": 1.0, "pairing_bye": 1.0, "full_bye": 1.0, "draw": 0.5, "half_bye": 0.5}
 
 
+def _only() -> str:
+    """`--only TEXT`: run the shapes whose name contains TEXT (one shape alone, say), else every one."""
+    args = sys.argv[1:]
+    return args[args.index("--only") + 1] if "--only" in args[:-1] else ""
+
+
 def _run(name: str, request: w.ScenariosRequest) -> None:
+    if _only() not in name:
+        return
     started, cpu = time.perf_counter(), time.process_time()
     plan = plan_scenarios(request, BENCH_LIMITS)
     answer = compute_scenarios(plan)
@@ -95,6 +104,8 @@ def teams() -> None:
         pairings = [p for p in opened.pairings if p.white is not None]
         for preset in ("team-swiss", "team-swiss-emgsb"):
             for places in (3, 10):
+                if _only() not in f"{name}, {preset}, places {places}":
+                    continue
                 request = w.ScenariosRequest(trf=text, preset=preset, pairings=pairings, places=places)
                 started, cpu = time.perf_counter(), time.process_time()
                 plan = plan_team_scenarios(request, BENCH_LIMITS)
